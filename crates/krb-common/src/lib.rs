@@ -1,0 +1,19 @@
+//! What the krb tools share.
+//!
+//! - [`logline`]: the worker's log grammar, written and parsed in one place.
+//! - [`broker`]: the broker address (`--bootstrap`, `KRB_BOOTSTRAP`, `localhost:9481`) and `-X`.
+//! - [`kafka_error`]: Kafka errors rendered as the article shows them.
+//! - [`rdlog`]: librdkafka's own log lines, printed live in librdkafka's format.
+
+pub mod broker;
+pub mod kafka_error;
+pub mod logline;
+pub mod rdlog;
+
+/// Runs a tool's `main`: on error, prints `TOOL: error` on one line and exits with `code`.
+pub fn exit_on_error(tool: &str, code: i32, result: anyhow::Result<()>) {
+    if let Err(err) = result {
+        eprintln!("{tool}: {err:#}");
+        std::process::exit(code);
+    }
+}

@@ -1,0 +1,375 @@
+//! The worker's log grammar: every line the worker writes, and the parser that reads it back.
+//!
+//! A line is `HH:MM:SS.mmm NAME EVENT`, local time first so that `sort` orders the lines of
+//! several workers by time, as the article does:
+//!
+//! ```text
+//! 09:13:29.854 nocommit-a p1 offset 481
+//! 09:14:36.172 slow-a p0 offset 3 slow start
+//! 09:13:29.861 nocommit-a assigned [0]
+//! 09:13:29.854 nocommit-a revoked [0, 1]
+//! 09:14:51.682 slow-a lost [0]
+//! 09:13:56.072 revcommit-a commit p1=490
+//! 09:14:51.682 slow-a commit failed: KafkaError{code=UNKNOWN_MEMBER_ID,val=25,str="..."}
+//! 09:14:51.682 slow-a poll error: KafkaError{code=_MAX_POLL_EXCEEDED,val=-147,str="..."}
+//! ```
+//!
+//! Writing and parsing live side by side so that a change to one line kind is one change here,
+//! checked by the round-trip tests below; the worker, krb-dups and the labs cannot drift apart.
+
+use std::fmt;
+use std::sync::OnceLock;
+
+use chrono::{NaiveTime, Timelike};
+use regex::Regex;
+
+/// A partition number, as librdkafka numbers them.
+pub type Partition = i32;
+/// A message offset within a partition.
+pub type Offset = i64;
+
+/// One event of a worker, the part of a log line after the worker's name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Event {
+    /// Processing of a message ended: `p1 offset 481`. Only these count as processed.
+    Processed {
+        /// The message's partition.
+        partition: Partition,
+        /// The message's offset.
+        offset: Offset,
+    },
+    /// Processing of the `--slow-at` message began: `p0 offset 3 slow start`.
+    SlowStart {
+        /// The message's partition.
+        partition: Partition,
+        /// The message's offset.
+        offset: Offset,
+    },
+    /// The group gave the worker these partitions: `assigned [0, 1]`.
+    Assigned(Vec<Partition>),
+    /// The worker handed these partitions back in a clean rebalance: `revoked [0, 1]`.
+    Revoked(Vec<Partition>),
+    /// The worker lost these partitions without handing them back: `lost [0]`.
+    Lost(Vec<Partition>),
+    /// A synchronous commit succeeded with these next positions: `commit p0=512 p1=490`.
+    Commit(Vec<(Partition, Offset)>),
+    /// A commit failed; the text is a rendered Kafka error.
+    CommitFailed(String),
+    /// `poll()` returned an error; the text is a rendered Kafka error.
+    PollError(String),
+}
+
+/// A whole log line: when, who, what.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LogLine {
+    /// Local wall-clock time, kept to the millisecond.
+    pub time: NaiveTime,
+    /// The worker's name (`nocommit-a`); never contains white space.
+    pub name: String,
+    /// What happened.
+    pub event: Event,
+}
+
+/// Formats a time the way every log line starts: `09:13:29.854`.
+pub fn format_time(time: NaiveTime) -> String {
+    time.format("%H:%M:%S%.3f").to_string()
+}
+
+/// The current local time, truncated to the millisecond as it is written.
+pub fn now() -> NaiveTime {
+    let t = chrono::Local::now().time();
+    t.with_nanosecond(t.nanosecond() / 1_000_000 * 1_000_000)
+        .unwrap_or(t)
+}
+
+/// Python's list style, which the article's logs show: `[]`, `[0]`, `[0, 1]`.
+fn write_list(f: &mut fmt::Formatter<'_>, partitions: &[Partition]) -> fmt::Result {
+    f.write_str("[")?;
+    for (i, p) in partitions.iter().enumerate() {
+        if i > 0 {
+            f.write_str(", ")?;
+        }
+        write!(f, "{p}")?;
+    }
+    f.write_str("]")
+}
+
+impl fmt::Display for Event {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Event::Processed { partition, offset } => write!(f, "p{partition} offset {offset}"),
+            Event::SlowStart { partition, offset } => {
+                write!(f, "p{partition} offset {offset} slow start")
+            }
+            Event::Assigned(ps) => {
+                f.write_str("assigned ")?;
+                write_list(f, ps)
+            }
+            Event::Revoked(ps) => {
+                f.write_str("revoked ")?;
+                write_list(f, ps)
+            }
+            Event::Lost(ps) => {
+                f.write_str("lost ")?;
+                write_list(f, ps)
+            }
+            Event::Commit(positions) => {
+                f.write_str("commit")?;
+                for (p, o) in positions {
+                    write!(f, " p{p}={o}")?;
+                }
+                Ok(())
+            }
+            Event::CommitFailed(err) => write!(f, "commit failed: {err}"),
+            Event::PollError(err) => write!(f, "poll error: {err}"),
+        }
+    }
+}
+
+impl fmt::Display for LogLine {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {} {}", format_time(self.time), self.name, self.event)
+    }
+}
+
+/// Why a line that looks like a worker line could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseError {
+    /// What is wrong with the line, for a message that names file and line number.
+    pub reason: String,
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.reason)
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+fn line_regex() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| {
+        Regex::new(r"^(\d{2}:\d{2}:\d{2}\.\d{3}) (\S+) (.*)$").expect("the line pattern is valid")
+    })
+}
+
+fn offset_regex() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| {
+        Regex::new(r"^p(-?\d+) offset (-?\d+)( slow start)?$").expect("the offset pattern is valid")
+    })
+}
+
+fn parse_list(text: &str) -> Result<Vec<Partition>, ParseError> {
+    let inner = text
+        .strip_prefix('[')
+        .and_then(|t| t.strip_suffix(']'))
+        .ok_or_else(|| {
+            bad(format!(
+                "expected a partition list like [0, 1], found {text:?}"
+            ))
+        })?;
+    if inner.trim().is_empty() {
+        return Ok(Vec::new());
+    }
+    inner
+        .split(',')
+        .map(|p| {
+            p.trim()
+                .parse()
+                .map_err(|_| bad(format!("{:?} is not a partition number", p.trim())))
+        })
+        .collect()
+}
+
+fn parse_positions(text: &str) -> Result<Vec<(Partition, Offset)>, ParseError> {
+    text.split_whitespace()
+        .map(|item| {
+            let (p, o) = item
+                .strip_prefix('p')
+                .and_then(|rest| rest.split_once('='))
+                .ok_or_else(|| bad(format!("expected pP=OFFSET, found {item:?}")))?;
+            let p = p
+                .parse()
+                .map_err(|_| bad(format!("{p:?} is not a partition number")))?;
+            let o = o
+                .parse()
+                .map_err(|_| bad(format!("{o:?} is not an offset")))?;
+            Ok((p, o))
+        })
+        .collect()
+}
+
+fn bad(reason: String) -> ParseError {
+    ParseError { reason }
+}
+
+impl Event {
+    /// Parses the part of a line after the worker's name.
+    ///
+    /// `Ok(None)` means the text is no event of ours at all; `Err` means it starts like one
+    /// (`pN offset`, `assigned [`, `commit`, ...) but does not parse.
+    pub fn parse(text: &str) -> Result<Option<Event>, ParseError> {
+        if text.starts_with('p') && text.contains(" offset ") {
+            let caps = offset_regex()
+                .captures(text)
+                .ok_or_else(|| bad(format!("malformed processing event {text:?}")))?;
+            let partition = caps[1]
+                .parse()
+                .map_err(|_| bad(format!("partition out of range in {text:?}")))?;
+            let offset = caps[2]
+                .parse()
+                .map_err(|_| bad(format!("offset out of range in {text:?}")))?;
+            return Ok(Some(if caps.get(3).is_some() {
+                Event::SlowStart { partition, offset }
+            } else {
+                Event::Processed { partition, offset }
+            }));
+        }
+        if let Some(rest) = text.strip_prefix("assigned ") {
+            return parse_list(rest).map(|l| Some(Event::Assigned(l)));
+        }
+        if let Some(rest) = text.strip_prefix("revoked ") {
+            return parse_list(rest).map(|l| Some(Event::Revoked(l)));
+        }
+        if let Some(rest) = text.strip_prefix("lost ") {
+            return parse_list(rest).map(|l| Some(Event::Lost(l)));
+        }
+        if let Some(rest) = text.strip_prefix("commit failed: ") {
+            return Ok(Some(Event::CommitFailed(rest.to_string())));
+        }
+        if let Some(rest) = text.strip_prefix("poll error: ") {
+            return Ok(Some(Event::PollError(rest.to_string())));
+        }
+        if let Some(rest) = text.strip_prefix("commit ") {
+            return parse_positions(rest).map(|p| Some(Event::Commit(p)));
+        }
+        Ok(None)
+    }
+}
+
+impl LogLine {
+    /// A line stamped with the current local time.
+    pub fn now(name: &str, event: Event) -> LogLine {
+        LogLine {
+            time: now(),
+            name: name.to_string(),
+            event,
+        }
+    }
+
+    /// Parses one line of a worker's log file.
+    ///
+    /// `Ok(None)` for lines that are not the worker's (librdkafka's `%4|...` warnings, a
+    /// script's `start NAME`, blank lines); `Err` for a line that starts with a time and a
+    /// name and looks like an event but does not parse.
+    pub fn parse(line: &str) -> Result<Option<LogLine>, ParseError> {
+        let line = line.trim_end_matches(['\r', '\n']);
+        let Some(caps) = line_regex().captures(line) else {
+            return Ok(None);
+        };
+        let time = NaiveTime::parse_from_str(&caps[1], "%H:%M:%S%.3f")
+            .map_err(|_| bad(format!("{:?} is not a time of day", &caps[1])))?;
+        Ok(Event::parse(&caps[3])?.map(|event| LogLine {
+            time,
+            name: caps[2].to_string(),
+            event,
+        }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(s: &str) -> NaiveTime {
+        NaiveTime::parse_from_str(s, "%H:%M:%S%.3f").unwrap()
+    }
+
+    fn round_trip(text: &str, event: Event) {
+        let line = LogLine {
+            time: at("09:13:29.854"),
+            name: "nocommit-a".into(),
+            event,
+        };
+        let written = line.to_string();
+        assert_eq!(written, format!("09:13:29.854 nocommit-a {text}"));
+        assert_eq!(LogLine::parse(&written).unwrap(), Some(line));
+    }
+
+    #[test]
+    fn every_line_kind_round_trips() {
+        round_trip(
+            "p1 offset 481",
+            Event::Processed {
+                partition: 1,
+                offset: 481,
+            },
+        );
+        round_trip(
+            "p0 offset 3 slow start",
+            Event::SlowStart {
+                partition: 0,
+                offset: 3,
+            },
+        );
+        round_trip("assigned [0, 1]", Event::Assigned(vec![0, 1]));
+        round_trip("assigned []", Event::Assigned(vec![]));
+        round_trip("revoked [0]", Event::Revoked(vec![0]));
+        round_trip("lost [0]", Event::Lost(vec![0]));
+        round_trip(
+            "commit p0=512 p1=490",
+            Event::Commit(vec![(0, 512), (1, 490)]),
+        );
+        let err = r#"KafkaError{code=UNKNOWN_MEMBER_ID,val=25,str="Commit failed: Broker: Unknown member"}"#;
+        round_trip(
+            &format!("commit failed: {err}"),
+            Event::CommitFailed(err.into()),
+        );
+        let err = r#"KafkaError{code=_MAX_POLL_EXCEEDED,val=-147,str="Application maximum poll interval (10000ms) exceeded by 356ms"}"#;
+        round_trip(&format!("poll error: {err}"), Event::PollError(err.into()));
+    }
+
+    #[test]
+    fn reads_the_articles_lines() {
+        let line = LogLine::parse("09:13:56.072 revcommit-a commit p1=490\n")
+            .unwrap()
+            .unwrap();
+        assert_eq!(line.name, "revcommit-a");
+        assert_eq!(line.event, Event::Commit(vec![(1, 490)]));
+        assert_eq!(format_time(line.time), "09:13:56.072");
+    }
+
+    #[test]
+    fn foreign_lines_are_not_events() {
+        for line in [
+            "%4|1790813686.528|MAXPOLL|slow-a#consumer-1| [thrd:main]: Application maximum poll interval (10000ms) exceeded by 356ms",
+            "09:13:27.038 start nocommit-b",
+            "",
+            "sent 1000 messages to pay",
+        ] {
+            assert_eq!(LogLine::parse(line).unwrap(), None, "{line}");
+        }
+    }
+
+    #[test]
+    fn broken_event_lines_are_errors() {
+        for line in [
+            "09:13:29.854 a p1 offset x",
+            "09:13:29.854 a p1 offset 3 slow",
+            "09:13:29.854 a assigned [0, x]",
+            "09:13:29.854 a revoked 0, 1",
+            "09:13:29.854 a commit p0:4",
+            "25:13:29.854 a p1 offset 3",
+            "09:13:29.854 a p1 offset 99999999999999999999",
+        ] {
+            assert!(LogLine::parse(line).is_err(), "{line}");
+        }
+    }
+
+    #[test]
+    fn now_is_whole_milliseconds() {
+        assert_eq!(now().nanosecond() % 1_000_000, 0);
+    }
+}

@@ -1,0 +1,156 @@
+//! krb-produce: the article's round-robin producer (produce.py).
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::Duration;
+
+use anyhow::{bail, Context, Result};
+use clap::Parser;
+use krb_common::broker::BrokerArgs;
+use rdkafka::client::ClientContext;
+use rdkafka::error::{KafkaError, RDKafkaErrorCode};
+use rdkafka::producer::{BaseProducer, BaseRecord, DeliveryResult, Producer, ProducerContext};
+
+/// krb-produce: send COUNT messages to TOPIC, message i to partition i mod PARTITIONS.
+///
+/// Waits until every message is delivered, then prints `sent COUNT messages to TOPIC`. Any
+/// failed delivery is an error (exit 1) that says how many failed.
+#[derive(Parser, Debug)]
+#[command(name = "krb-produce", version, verbatim_doc_comment)]
+pub struct Args {
+    /// The topic (it must exist: see krb-topic).
+    pub topic: String,
+    /// How many messages to send.
+    pub count: u64,
+    /// How many partitions to spread them over, round robin.
+    #[arg(value_parser = clap::value_parser!(i32).range(1..))]
+    pub partitions: i32,
+    /// Seconds to wait between two messages.
+    #[arg(value_name = "INTERVAL-SEC")]
+    pub interval_sec: Option<f64>,
+    #[command(flatten)]
+    pub broker: BrokerArgs,
+}
+
+/// The partition of message `i`.
+pub fn partition_of(i: u64, partitions: i32) -> i32 {
+    (i % partitions as u64) as i32
+}
+
+/// Counts failed deliveries and keeps the first error for the message.
+#[derive(Default)]
+struct Deliveries {
+    failed: AtomicU64,
+    first_error: Mutex<Option<String>>,
+}
+
+impl ClientContext for Deliveries {}
+
+impl ProducerContext for Deliveries {
+    type DeliveryOpaque = ();
+
+    fn delivery(&self, result: &DeliveryResult<'_>, _: ()) {
+        if let Err((err, _)) = result {
+            self.failed.fetch_add(1, Ordering::Relaxed);
+            let mut first = self.first_error.lock().unwrap_or_else(|e| e.into_inner());
+            first.get_or_insert_with(|| err.to_string());
+        }
+    }
+}
+
+/// How long the producer waits for the last deliveries.
+const FLUSH_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// Sends the messages and waits for every delivery report.
+pub fn run(args: &Args) -> Result<()> {
+    let interval = args
+        .interval_sec
+        .map(|s| {
+            Duration::try_from_secs_f64(s)
+                .with_context(|| format!("INTERVAL-SEC must be 0 or more seconds, got {s}"))
+        })
+        .transpose()?;
+    let producer: BaseProducer<Deliveries> = args
+        .broker
+        .config("krb-produce", &[])
+        .create_with_context(Deliveries::default())
+        .context("cannot create the producer")?;
+    let available = args
+        .broker
+        .topic_partitions(producer.client(), &args.topic)?;
+    if (args.partitions as usize) > available {
+        bail!(
+            "topic {} has {available} partition(s), fewer than {}: recreate it with krb-topic {} {}",
+            args.topic,
+            args.partitions,
+            args.topic,
+            args.partitions
+        );
+    }
+    for i in 0..args.count {
+        let payload = i.to_string();
+        let mut record = BaseRecord::<(), String>::to(&args.topic)
+            .partition(partition_of(i, args.partitions))
+            .payload(&payload);
+        loop {
+            match producer.send(record) {
+                Ok(()) => break,
+                Err((KafkaError::MessageProduction(RDKafkaErrorCode::QueueFull), back)) => {
+                    record = back;
+                    producer.poll(Duration::from_millis(50));
+                }
+                Err((e, _)) => bail!("cannot send message {i} to {}: {e}", args.topic),
+            }
+        }
+        producer.poll(Duration::ZERO);
+        if let Some(interval) = interval {
+            std::thread::sleep(interval);
+        }
+    }
+    producer.flush(FLUSH_TIMEOUT).with_context(|| {
+        format!(
+            "not every message to {} was delivered within 60 s",
+            args.topic
+        )
+    })?;
+    let deliveries = producer.context();
+    let failed = deliveries.failed.load(Ordering::Relaxed);
+    if failed > 0 {
+        let first = deliveries
+            .first_error
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+            .unwrap_or_default();
+        bail!(
+            "{failed} of {} messages to {} were not delivered (first error: {first})",
+            args.count,
+            args.topic
+        );
+    }
+    println!("sent {} messages to {}", args.count, args.topic);
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn message_i_goes_to_i_mod_partitions() {
+        let ps: Vec<i32> = (0..5).map(|i| partition_of(i, 2)).collect();
+        assert_eq!(ps, vec![0, 1, 0, 1, 0]);
+        assert_eq!(partition_of(7, 1), 0);
+    }
+
+    #[test]
+    fn parses_the_articles_command() {
+        let args = Args::try_parse_from(["krb-produce", "pay", "1000", "2"]).unwrap();
+        assert_eq!(
+            (args.count, args.partitions, args.interval_sec),
+            (1000, 2, None)
+        );
+        assert!(Args::try_parse_from(["krb-produce", "pay", "-1", "2"]).is_err());
+        assert!(Args::try_parse_from(["krb-produce", "pay", "10", "0"]).is_err());
+    }
+}

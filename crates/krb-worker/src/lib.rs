@@ -1,0 +1,465 @@
+//! The lab's manual-commit consumer (the article's worker.py).
+//!
+//! Auto-commit is off. A message counts as processed when its processing ends; every
+//! `--commit-every` processed messages the worker commits, synchronously, the next position of
+//! every partition it still owns whose position advanced. Rebalances are logged as they happen,
+//! and with `--revoke-commit` the worker commits inside the revoke callback before handing its
+//! partitions back. Every line follows [`krb_common::logline`].
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use anyhow::{bail, Context, Result};
+use clap::{Parser, ValueEnum};
+use krb_common::broker::BrokerArgs;
+use krb_common::kafka_error::{code_of, error_description, render, render_commit_error};
+use krb_common::logline::{Event, LogLine, Offset, Partition};
+use krb_common::rdlog::{LogThread, MAXPOLL};
+use rdkafka::client::ClientContext;
+use rdkafka::consumer::{BaseConsumer, CommitMode, Consumer, ConsumerContext, Rebalance};
+use rdkafka::error::RDKafkaErrorCode;
+use rdkafka::message::Message;
+use rdkafka::{Offset as KafkaOffset, TopicPartitionList};
+
+/// The partition assignment strategies of the classic protocol.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Assignor {
+    /// Eager: every rebalance revokes every partition (librdkafka's `range`).
+    Range,
+    /// Eager, partitions dealt out one by one (`roundrobin`).
+    Roundrobin,
+    /// Incremental: only the partitions that move are revoked (`cooperative-sticky`).
+    CooperativeSticky,
+}
+
+impl Assignor {
+    /// The value of librdkafka's `partition.assignment.strategy`.
+    pub fn property(self) -> &'static str {
+        match self {
+            Assignor::Range => "range",
+            Assignor::Roundrobin => "roundrobin",
+            Assignor::CooperativeSticky => "cooperative-sticky",
+        }
+    }
+}
+
+/// The consumer group protocols of Kafka 4.x.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum GroupProtocol {
+    /// The classic protocol of the article: members rejoin, a leader assigns.
+    Classic,
+    /// KIP-848: the broker assigns, members reconcile incrementally.
+    Consumer,
+}
+
+/// krb-worker: a manual-commit Kafka consumer that logs every step of a rebalance.
+///
+/// Joins GROUP, consumes TOPIC from the earliest offset, "processes" each message by sleeping
+/// --delay seconds, and writes one line per event to stdout:
+///
+///   09:13:29.854 nocommit-a p1 offset 481
+///   09:13:29.854 nocommit-a revoked [0, 1]
+///   09:13:29.861 nocommit-a assigned [0]
+///   09:13:56.072 revcommit-a commit p1=490
+///
+/// librdkafka's own warnings go to stderr in librdkafka's format. SIGTERM or SIGINT stop it
+/// cleanly: it leaves the group (the revoke callback runs) and exits 0.
+#[derive(Parser, Debug, Clone)]
+#[command(name = "krb-worker", version, verbatim_doc_comment)]
+pub struct Args {
+    /// The worker's name: first word of its log lines and librdkafka's client.id.
+    pub name: String,
+    /// The consumer group to join.
+    pub group: String,
+    /// The topic to consume.
+    pub topic: String,
+
+    /// Seconds to process one message.
+    #[arg(long, value_name = "SEC", default_value_t = 0.0)]
+    pub delay: f64,
+
+    /// Commit after every N processed messages.
+    #[arg(long, value_name = "N", default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..))]
+    pub commit_every: u64,
+
+    /// Commit synchronously in the revoke callback, up to what was processed, before handing
+    /// partitions back (never when they were lost).
+    #[arg(long)]
+    pub revoke_commit: bool,
+
+    /// Make processing of this offset slow (any partition).
+    #[arg(long, value_name = "OFFSET")]
+    pub slow_at: Option<Offset>,
+
+    /// Seconds that processing of --slow-at takes.
+    #[arg(long, value_name = "SEC", default_value_t = 15.0)]
+    pub slow_sec: f64,
+
+    /// max.poll.interval.ms: the longest allowed time between two polls.
+    #[arg(long, value_name = "MS")]
+    pub max_poll_ms: Option<u32>,
+
+    /// session.timeout.ms: how long the coordinator waits for a heartbeat (classic protocol).
+    #[arg(long, value_name = "MS")]
+    pub session_timeout_ms: Option<u32>,
+
+    /// partition.assignment.strategy (classic protocol).
+    #[arg(long, value_enum)]
+    pub assignor: Option<Assignor>,
+
+    /// group.instance.id: a static member id that survives restarts.
+    #[arg(long, value_name = "ID")]
+    pub instance_id: Option<String>,
+
+    /// group.protocol: classic (the article's) or consumer (KIP-848).
+    #[arg(long, value_enum)]
+    pub group_protocol: Option<GroupProtocol>,
+
+    #[command(flatten)]
+    pub broker: BrokerArgs,
+}
+
+fn seconds(what: &str, value: f64) -> Result<Duration> {
+    Duration::try_from_secs_f64(value)
+        .with_context(|| format!("{what} must be a number of seconds, 0 or more; got {value}"))
+}
+
+impl Args {
+    /// Checks what clap cannot: names without spaces, sane durations, options that fit the protocol.
+    pub fn validate(&self) -> Result<()> {
+        if self.name.is_empty() || self.name.contains(char::is_whitespace) {
+            bail!(
+                "the worker name {:?} must be one word: it starts every log line",
+                self.name
+            );
+        }
+        seconds("--delay", self.delay)?;
+        seconds("--slow-sec", self.slow_sec)?;
+        if self.group_protocol == Some(GroupProtocol::Consumer) {
+            if self.assignor.is_some() {
+                bail!("--assignor is a classic-protocol setting; with --group-protocol consumer the broker assigns (use -X group.remote.assignor=uniform|range)");
+            }
+            if self.session_timeout_ms.is_some() {
+                bail!("--session-timeout-ms is a classic-protocol setting; with --group-protocol consumer the broker's group.consumer.session.timeout.ms applies");
+            }
+        }
+        Ok(())
+    }
+
+    /// The worker's librdkafka configuration.
+    pub fn config(&self) -> rdkafka::ClientConfig {
+        let mut extra = vec![
+            ("group.id", self.group.clone()),
+            ("enable.auto.commit", "false".to_string()),
+            ("auto.offset.reset", "earliest".to_string()),
+        ];
+        if let Some(ms) = self.max_poll_ms {
+            extra.push(("max.poll.interval.ms", ms.to_string()));
+        }
+        if let Some(ms) = self.session_timeout_ms {
+            extra.push(("session.timeout.ms", ms.to_string()));
+        }
+        if let Some(a) = self.assignor {
+            extra.push(("partition.assignment.strategy", a.property().to_string()));
+        }
+        if let Some(id) = &self.instance_id {
+            extra.push(("group.instance.id", id.clone()));
+        }
+        if let Some(p) = self.group_protocol {
+            let p = match p {
+                GroupProtocol::Classic => "classic",
+                GroupProtocol::Consumer => "consumer",
+            };
+            extra.push(("group.protocol", p.to_string()));
+        }
+        self.broker.config(&self.name, &extra)
+    }
+}
+
+/// Writes one log line to stdout (line-buffered, so `tail -f` is live).
+fn emit(name: &str, event: Event) {
+    let _ = writeln!(std::io::stdout().lock(), "{}", LogLine::now(name, event));
+}
+
+/// What the worker has processed and committed, per owned partition.
+#[derive(Debug, Default)]
+pub struct Positions {
+    /// Next offset to read after what was processed.
+    processed: BTreeMap<Partition, Offset>,
+    /// Last committed next offset.
+    committed: BTreeMap<Partition, Offset>,
+}
+
+impl Positions {
+    /// Records that `offset` of `partition` was processed.
+    pub fn processed(&mut self, partition: Partition, offset: Offset) {
+        self.processed.insert(partition, offset + 1);
+    }
+
+    /// The positions that advanced past the last commit, among `only` if given, ascending.
+    pub fn uncommitted(&self, only: Option<&[Partition]>) -> Vec<(Partition, Offset)> {
+        self.processed
+            .iter()
+            .filter(|(p, _)| only.is_none_or(|o| o.contains(p)))
+            .filter(|(p, o)| self.committed.get(p).is_none_or(|c| *o > c))
+            .map(|(p, o)| (*p, *o))
+            .collect()
+    }
+
+    /// Records a successful commit.
+    pub fn committed(&mut self, positions: &[(Partition, Offset)]) {
+        self.committed.extend(positions.iter().copied());
+    }
+
+    /// Forgets partitions the worker no longer owns, so no later commit can move their position.
+    pub fn forget(&mut self, partitions: &[Partition]) {
+        for p in partitions {
+            self.processed.remove(p);
+            self.committed.remove(p);
+        }
+    }
+}
+
+/// The consumer's context: the rebalance callbacks and the positions they commit.
+pub struct Worker {
+    name: String,
+    topic: String,
+    revoke_commit: bool,
+    positions: Mutex<Positions>,
+}
+
+impl ClientContext for Worker {}
+
+fn partitions(tpl: &TopicPartitionList) -> Vec<Partition> {
+    let mut ps: Vec<Partition> = tpl.elements().iter().map(|e| e.partition()).collect();
+    ps.sort_unstable();
+    ps
+}
+
+impl Worker {
+    /// Commits, synchronously, every advanced position (among `only` if given) and logs it.
+    fn commit(&self, consumer: &BaseConsumer<Worker>, only: Option<&[Partition]>) {
+        let mut positions = self.positions.lock().unwrap_or_else(|e| e.into_inner());
+        let pending = positions.uncommitted(only);
+        if pending.is_empty() {
+            return;
+        }
+        let mut tpl = TopicPartitionList::new();
+        for (p, o) in &pending {
+            // A position is always a valid offset; add_partition_offset only fails for INVALID.
+            let _ = tpl.add_partition_offset(&self.topic, *p, KafkaOffset::Offset(*o));
+        }
+        match consumer.commit(&tpl, CommitMode::Sync) {
+            Ok(()) => {
+                positions.committed(&pending);
+                emit(&self.name, Event::Commit(pending));
+            }
+            Err(e) => emit(&self.name, Event::CommitFailed(render_commit_error(&e))),
+        }
+    }
+}
+
+impl ConsumerContext for Worker {
+    fn pre_rebalance(&self, consumer: &BaseConsumer<Self>, rebalance: &Rebalance<'_>) {
+        match rebalance {
+            Rebalance::Assign(tpl) => emit(&self.name, Event::Assigned(partitions(tpl))),
+            Rebalance::Revoke(tpl) => {
+                let ps = partitions(tpl);
+                // librdkafka reports a lost assignment through the same revoke event.
+                if consumer.assignment_lost() {
+                    emit(&self.name, Event::Lost(ps.clone()));
+                } else {
+                    emit(&self.name, Event::Revoked(ps.clone()));
+                    if self.revoke_commit {
+                        self.commit(consumer, Some(&ps));
+                    }
+                }
+                self.positions
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .forget(&ps);
+            }
+            Rebalance::Error(e) => eprintln!("{}: rebalance error: {e}", self.name),
+        }
+    }
+}
+
+/// The text of a poll error as librdkafka wrote it. rust-rdkafka keeps only the code of a poll
+/// error; for `_MAX_POLL_EXCEEDED` librdkafka wrote the same text, with the same numbers, in
+/// its MAXPOLL warning, which the log thread saw first.
+fn poll_error_text(code: i32, log: &LogThread<'_>) -> String {
+    if code == RDKafkaErrorCode::PollExceeded as i32 {
+        if let Some(text) = log.last_text(MAXPOLL) {
+            return text.split(" (adjust").next().unwrap_or(&text).to_string();
+        }
+    }
+    error_description(code)
+}
+
+/// Runs the worker until SIGTERM or SIGINT.
+pub fn run(args: Args) -> Result<()> {
+    args.validate()?;
+    let stop = Arc::new(AtomicBool::new(false));
+    for signal in [signal_hook::consts::SIGTERM, signal_hook::consts::SIGINT] {
+        signal_hook::flag::register(signal, stop.clone())
+            .context("cannot install signal handler")?;
+    }
+    let delay = seconds("--delay", args.delay)?;
+    let slow = seconds("--slow-sec", args.slow_sec)?;
+    let worker = Worker {
+        name: args.name.clone(),
+        topic: args.topic.clone(),
+        revoke_commit: args.revoke_commit,
+        positions: Mutex::new(Positions::default()),
+    };
+    let consumer: BaseConsumer<Worker> = args
+        .config()
+        .create_with_context(worker)
+        .context("cannot create the consumer")?;
+    let log = LogThread::start(consumer.client());
+    args.broker
+        .topic_partitions(consumer.client(), &args.topic)?;
+    consumer
+        .subscribe(&[&args.topic])
+        .with_context(|| format!("cannot subscribe to {}", args.topic))?;
+
+    let worker = consumer.context().clone();
+    let mut since_commit = 0u64;
+    while !stop.load(Ordering::Relaxed) {
+        let message = match consumer.poll(Duration::from_millis(100)) {
+            None => continue,
+            Some(Err(e)) => {
+                let code = code_of(&e).unwrap_or(-1);
+                emit(
+                    &args.name,
+                    Event::PollError(render(code, &poll_error_text(code, &log))),
+                );
+                continue;
+            }
+            Some(Ok(m)) => m,
+        };
+        let (partition, offset) = (message.partition(), message.offset());
+        drop(message);
+        if args.slow_at == Some(offset) {
+            emit(&args.name, Event::SlowStart { partition, offset });
+            std::thread::sleep(slow);
+        } else {
+            std::thread::sleep(delay);
+        }
+        emit(&args.name, Event::Processed { partition, offset });
+        worker
+            .positions
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .processed(partition, offset);
+        since_commit += 1;
+        if since_commit >= args.commit_every {
+            since_commit = 0;
+            worker.commit(&consumer, None);
+        }
+    }
+
+    // Leave the group: the revoke callback runs inside these polls (and commits with
+    // --revoke-commit); messages still arriving are not processed.
+    consumer
+        .close_queue()
+        .context("cannot close the consumer")?;
+    while !consumer.closed() {
+        let _ = consumer.poll(Duration::from_millis(100));
+    }
+    drop(log);
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(args: &[&str]) -> Result<Args, clap::Error> {
+        Args::try_parse_from(std::iter::once("krb-worker").chain(args.iter().copied()))
+    }
+
+    #[test]
+    fn parses_the_articles_options() {
+        let args = parse(&[
+            "slow-a",
+            "slow",
+            "slow",
+            "--delay",
+            "0.5",
+            "--commit-every",
+            "1",
+            "--slow-at",
+            "3",
+            "--slow-sec",
+            "15",
+            "--max-poll-ms",
+            "10000",
+            "--session-timeout-ms",
+            "6000",
+            "-X",
+            "debug=cgrp",
+        ])
+        .unwrap();
+        args.validate().unwrap();
+        let config = args.config();
+        assert_eq!(config.get("group.id"), Some("slow"));
+        assert_eq!(config.get("client.id"), Some("slow-a"));
+        assert_eq!(config.get("enable.auto.commit"), Some("false"));
+        assert_eq!(config.get("max.poll.interval.ms"), Some("10000"));
+        assert_eq!(config.get("session.timeout.ms"), Some("6000"));
+        assert_eq!(config.get("debug"), Some("cgrp"));
+        assert_eq!(args.slow_at, Some(3));
+    }
+
+    #[test]
+    fn defaults_match_the_article() {
+        let args = parse(&["a", "g", "t"]).unwrap();
+        assert_eq!(args.commit_every, 100);
+        assert!(!args.revoke_commit);
+        assert_eq!(args.config().get("partition.assignment.strategy"), None);
+    }
+
+    #[test]
+    fn rejects_bad_input() {
+        assert!(parse(&["a", "g", "t", "--commit-every", "0"]).is_err());
+        assert!(parse(&["a", "g", "t", "--delay", "x"]).is_err());
+        assert!(parse(&["a", "g", "t", "--assignor", "sticky"]).is_err());
+        assert!(parse(&["a", "g"]).is_err());
+        assert!(parse(&["a b", "g", "t"]).unwrap().validate().is_err());
+        assert!(parse(&["a", "g", "t", "--delay", "-1"])
+            .unwrap()
+            .validate()
+            .is_err());
+        assert!(parse(&[
+            "a",
+            "g",
+            "t",
+            "--group-protocol",
+            "consumer",
+            "--assignor",
+            "range"
+        ])
+        .unwrap()
+        .validate()
+        .is_err());
+    }
+
+    #[test]
+    fn commits_only_what_advanced_and_is_still_owned() {
+        let mut pos = Positions::default();
+        pos.processed(0, 10);
+        pos.processed(1, 20);
+        assert_eq!(pos.uncommitted(None), vec![(0, 11), (1, 21)]);
+        pos.committed(&[(0, 11), (1, 21)]);
+        assert!(pos.uncommitted(None).is_empty());
+        pos.processed(1, 21);
+        assert_eq!(pos.uncommitted(None), vec![(1, 22)]);
+        assert_eq!(pos.uncommitted(Some(&[0])), vec![]);
+        pos.forget(&[1]);
+        assert!(pos.uncommitted(None).is_empty());
+    }
+}
