@@ -430,7 +430,7 @@ mod tests {
         assert!(parse(&["a", "g", "t", "--assignor", "sticky"]).is_err());
         assert!(parse(&["a", "g"]).is_err());
         assert!(parse(&["a b", "g", "t"]).unwrap().validate().is_err());
-        assert!(parse(&["a", "g", "t", "--delay", "-1"])
+        assert!(parse(&["a", "g", "t", "--delay=-1"])
             .unwrap()
             .validate()
             .is_err());

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Lab 1: a consumer that does not commit in its revoke callback makes the next owner re-read.
+#
+#   01-revoke.sh GROUP [--revoke-commit]
+#
+# Needs topic pay (2 partitions) holding 1000 messages: topic pay 2; krb-produce pay 1000 2.
+# GROUP-a consumes alone (0.01 s a message, commit every 100); part-way GROUP-b joins and the
+# group rebalances. When all 1000 messages are processed, both stop. Then: krb-dups GROUP.
+set -euo pipefail
+# shellcheck source=common.sh
+source "$(dirname "$0")/common.sh"
+
+group=${1:?usage: 01-revoke.sh GROUP [--revoke-commit]}
+shift
+messages=1000
+b_after=200 # messages a has processed when b joins: part-way, as in the article
+
+trap 'stop_all "$group"' EXIT
+# A rerun with the same group measures the same thing: no old logs, no old committed offsets.
+rm -f "$LOGS/$group"-*.log
+krb-group "$group" >/dev/null
+
+start "$group-a" "$group" pay --delay 0.01 --commit-every 100 "$@"
+wait_unique "$group" "$b_after"
+start "$group-b" "$group" pay --delay 0.01 --commit-every 100 "$@"
+wait_unique "$group" "$messages"
+stop "$group-a"
+stop "$group-b"
