@@ -13,7 +13,7 @@ source "$(dirname "$0")/common.sh"
 group=${1:?usage: 01-revoke.sh GROUP [--revoke-commit]}
 shift
 messages=1000
-b_after=200 # messages a has processed when b joins: part-way, as in the article
+b_after=100 # messages a has processed when b joins: part-way, as in the article
 
 trap 'stop_all "$group"' EXIT
 # A rerun with the same group measures the same thing: no old logs, no old committed offsets.

@@ -86,17 +86,22 @@ share.coordinator.state.topic.min.isr=1
 num.partitions=1
 log.dirs=$data
 EOF
-  cat >"$home/log4j2.properties" <<'EOF'
+  # The broker logs at INFO to its log file; tools run by `java` only warn, on stderr.
+  local level target
+  for level in INFO WARN; do
+    target=SYSTEM_OUT
+    [ "$level" = WARN ] && target=SYSTEM_ERR
+    cat >"$home/log4j2-$level.properties" <<EOF
 status = warn
 appender.out.type = Console
-appender.out.name = STDOUT
+appender.out.name = OUT
+appender.out.target = $target
 appender.out.layout.type = PatternLayout
 appender.out.layout.pattern = [%d] %p %m (%c)%n
-rootLogger.level = INFO
-rootLogger.appenderRef.out.ref = STDOUT
-logger.kafka.name = kafka
-logger.kafka.level = INFO
+rootLogger.level = $level
+rootLogger.appenderRef.out.ref = OUT
 EOF
+  done
 }
 
 running() { [ -f "$pidfile" ] && kill -0 "$(cat "$pidfile")" 2>/dev/null; }
@@ -104,7 +109,7 @@ running() { [ -f "$pidfile" ] && kill -0 "$(cat "$pidfile")" 2>/dev/null; }
 answers() { (exec 3<>"/dev/tcp/localhost/$port") 2>/dev/null; }
 
 run_class() {
-  java -cp "$home/libs/*" -Dlog4j2.configurationFile="$home/log4j2.properties" "$@"
+  java -cp "$home/libs/*" -Dlog4j2.configurationFile="$home/log4j2-WARN.properties" "$@"
 }
 
 start() {
@@ -129,7 +134,7 @@ start() {
   from=$(($(wc -c <"$log") + 1))
   nohup java -Xmx512m -Xms256m -server -XX:+UseG1GC -XX:MaxGCPauseMillis=20 \
     -XX:InitiatingHeapOccupancyPercent=35 -XX:+ExplicitGCInvokesConcurrent -Djava.awt.headless=true \
-    -Dlog4j2.configurationFile="$home/log4j2.properties" -cp "$home/libs/*" \
+    -Dlog4j2.configurationFile="$home/log4j2-INFO.properties" -cp "$home/libs/*" \
     kafka.Kafka "$home/server.properties" >>"$log" 2>&1 </dev/null &
   echo $! >"$pidfile"
   local i

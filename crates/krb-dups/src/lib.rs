@@ -284,7 +284,10 @@ mod tests {
             group: "nogroup".into(),
             logs: dir.clone(),
         };
-        assert!(run(&missing).unwrap_err().downcast_ref::<NoLogs>().is_some());
+        assert!(run(&missing)
+            .unwrap_err()
+            .downcast_ref::<NoLogs>()
+            .is_some());
         std::fs::remove_dir_all(dir).unwrap();
     }
 }

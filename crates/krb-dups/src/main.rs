@@ -11,7 +11,11 @@ fn main() {
         }
         Err(err) => {
             eprintln!("krb-dups: {err:#}");
-            let code = if err.downcast_ref::<krb_dups::NoLogs>().is_some() { 2 } else { 1 };
+            let code = if err.downcast_ref::<krb_dups::NoLogs>().is_some() {
+                2
+            } else {
+                1
+            };
             std::process::exit(code);
         }
     }

@@ -199,12 +199,20 @@ impl Positions {
         self.processed.insert(partition, offset + 1);
     }
 
-    /// The positions that advanced past the last commit, among `only` if given, ascending.
-    pub fn uncommitted(&self, only: Option<&[Partition]>) -> Vec<(Partition, Offset)> {
+    /// The positions that advanced past the last commit, ascending.
+    pub fn uncommitted(&self) -> Vec<(Partition, Offset)> {
         self.processed
             .iter()
-            .filter(|(p, _)| only.is_none_or(|o| o.contains(p)))
             .filter(|(p, o)| self.committed.get(p).is_none_or(|c| *o > c))
+            .map(|(p, o)| (*p, *o))
+            .collect()
+    }
+
+    /// Every processed position among `partitions`, committed before or not, ascending.
+    pub fn of(&self, partitions: &[Partition]) -> Vec<(Partition, Offset)> {
+        self.processed
+            .iter()
+            .filter(|(p, _)| partitions.contains(p))
             .map(|(p, o)| (*p, *o))
             .collect()
     }
@@ -240,10 +248,14 @@ fn partitions(tpl: &TopicPartitionList) -> Vec<Partition> {
 }
 
 impl Worker {
-    /// Commits, synchronously, every advanced position (among `only` if given) and logs it.
-    fn commit(&self, consumer: &BaseConsumer<Worker>, only: Option<&[Partition]>) {
+    /// Commits, synchronously, the advanced positions or, when handing `revoked` partitions
+    /// back, every position processed on them (so the hand-over is always on record), and logs it.
+    fn commit(&self, consumer: &BaseConsumer<Worker>, revoked: Option<&[Partition]>) {
         let mut positions = self.positions.lock().unwrap_or_else(|e| e.into_inner());
-        let pending = positions.uncommitted(only);
+        let pending = match revoked {
+            Some(ps) => positions.of(ps),
+            None => positions.uncommitted(),
+        };
         if pending.is_empty() {
             return;
         }
@@ -453,13 +465,14 @@ mod tests {
         let mut pos = Positions::default();
         pos.processed(0, 10);
         pos.processed(1, 20);
-        assert_eq!(pos.uncommitted(None), vec![(0, 11), (1, 21)]);
+        assert_eq!(pos.uncommitted(), vec![(0, 11), (1, 21)]);
         pos.committed(&[(0, 11), (1, 21)]);
-        assert!(pos.uncommitted(None).is_empty());
+        assert!(pos.uncommitted().is_empty());
+        assert_eq!(pos.of(&[0]), vec![(0, 11)]);
         pos.processed(1, 21);
-        assert_eq!(pos.uncommitted(None), vec![(1, 22)]);
-        assert_eq!(pos.uncommitted(Some(&[0])), vec![]);
+        assert_eq!(pos.uncommitted(), vec![(1, 22)]);
         pos.forget(&[1]);
-        assert!(pos.uncommitted(None).is_empty());
+        assert!(pos.uncommitted().is_empty());
+        assert!(pos.of(&[1]).is_empty());
     }
 }

@@ -1,0 +1,156 @@
+//! Helpers for the end-to-end tests: run the repository's scripts on the real broker and read
+//! what they left behind (worker logs through krb-common's grammar, committed offsets through
+//! Kafka's own consumer-groups tool).
+//!
+//! The tests are `#[ignore]`d so that a plain `cargo test` needs no broker; `scripts/test.sh`
+//! starts one and runs them with `--ignored`. Without a broker they fail, they never pass.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::{Mutex, MutexGuard};
+use std::time::Instant;
+
+use anyhow::{bail, ensure, Context, Result};
+use krb_common::logline::{Event, LogLine, Offset, Partition};
+
+/// The repository's top folder.
+pub fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()
+        .expect("repository root")
+}
+
+/// The labs share one broker and topic names: one lab at a time.
+pub fn serial() -> MutexGuard<'static, ()> {
+    static LOCK: Mutex<()> = Mutex::new(());
+    LOCK.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Runs a bash snippet at the repository's top with scripts/common.sh sourced; fails with its
+/// output unless it exits 0. Prints the wall time.
+pub fn bash(what: &str, snippet: &str) -> Result<String> {
+    let root = root();
+    ensure!(
+        root.join("target/release/krb-worker").exists(),
+        "target/release has no krb tools: run cargo build --release (scripts/test.sh does)"
+    );
+    let started = Instant::now();
+    let out = Command::new("bash")
+        .arg("-c")
+        .arg(format!(
+            "set -euo pipefail; source scripts/common.sh; {snippet}"
+        ))
+        .current_dir(&root)
+        .output()
+        .context("cannot run bash")?;
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    println!(
+        "{what}: {:.1} s\n{stdout}{stderr}",
+        started.elapsed().as_secs_f64()
+    );
+    ensure!(
+        out.status.success(),
+        "{what} failed ({}):\n{stdout}{stderr}",
+        out.status
+    );
+    Ok(stdout)
+}
+
+/// One worker's log, parsed: its events in order, and its raw text.
+pub struct WorkerLog {
+    /// The worker's lines that follow the grammar, in file order.
+    pub lines: Vec<LogLine>,
+    /// The whole file.
+    pub text: String,
+}
+
+impl WorkerLog {
+    /// Reads logs/NAME.log; every line that looks like a worker line must parse.
+    pub fn read(name: &str) -> Result<WorkerLog> {
+        let path = root().join("logs").join(format!("{name}.log"));
+        let text = std::fs::read_to_string(&path)
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        let mut lines = Vec::new();
+        for (i, line) in text.lines().enumerate() {
+            if let Some(parsed) = LogLine::parse(line)
+                .map_err(|e| anyhow::anyhow!("{}:{}: {e}", path.display(), i + 1))?
+            {
+                lines.push(parsed);
+            }
+        }
+        Ok(WorkerLog { lines, text })
+    }
+
+    /// The events, in order.
+    pub fn events(&self) -> impl Iterator<Item = &Event> {
+        self.lines.iter().map(|l| &l.event)
+    }
+
+    /// Index of the first event matching `pred` at or after `from`.
+    pub fn find(&self, from: usize, pred: impl Fn(&Event) -> bool) -> Option<usize> {
+        (from..self.lines.len()).find(|&i| pred(&self.lines[i].event))
+    }
+
+    /// Completed (partition, offset) pairs, in order.
+    pub fn processed(&self) -> Vec<(Partition, Offset)> {
+        self.events()
+            .filter_map(|e| match e {
+                Event::Processed { partition, offset } => Some((*partition, *offset)),
+                _ => None,
+            })
+            .collect()
+    }
+}
+
+/// The group's committed offsets, as Kafka's own consumer-groups tool reports them.
+pub fn committed_offsets(group: &str) -> Result<BTreeMap<Partition, Offset>> {
+    let out = Command::new("bash")
+        .arg(root().join("scripts/kafka-local.sh"))
+        .args([
+            "java",
+            "org.apache.kafka.tools.consumer.group.ConsumerGroupCommand",
+            "--bootstrap-server",
+            &bootstrap(),
+            "--describe",
+            "--group",
+            group,
+        ])
+        .output()
+        .context("cannot run the consumer-groups tool")?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    ensure!(
+        out.status.success(),
+        "consumer-groups tool failed: {text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut offsets = BTreeMap::new();
+    for line in text.lines() {
+        let cols: Vec<&str> = line.split_whitespace().collect();
+        if cols.len() >= 4 && cols[0] == group {
+            if let (Ok(p), Ok(o)) = (cols[2].parse(), cols[3].parse()) {
+                offsets.insert(p, o);
+            }
+        }
+    }
+    if offsets.is_empty() {
+        bail!("the consumer-groups tool shows no committed offset for {group}:\n{text}");
+    }
+    Ok(offsets)
+}
+
+/// The broker the tools use.
+pub fn bootstrap() -> String {
+    std::env::var("KRB_BOOTSTRAP").unwrap_or_else(|_| "localhost:9481".into())
+}
+
+/// The group's logs analysed by krb-dups' own functions.
+pub fn dups(group: &str) -> Result<krb_dups::Report> {
+    let mut counts = krb_dups::Counts::new();
+    for file in krb_dups::log_files(&root().join("logs"), group)? {
+        krb_dups::count_file(&file, &mut counts)?;
+    }
+    Ok(krb_dups::analyse(&counts))
+}
