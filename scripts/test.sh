@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# The test command: lint, build, start the Maven-jar Kafka if no broker answers, run every test
+# (unit, CLI, and the end-to-end labs on the real broker), stop what it started.
+#
+#   scripts/test.sh            everything
+#   scripts/test.sh --no-lint  skip cargo fmt / clippy / shellcheck
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+lint=1
+[ "${1:-}" = "--no-lint" ] && lint=0
+bootstrap=${KRB_BOOTSTRAP:-localhost:9481}
+started=0
+step() { printf '%s test: %s\n' "$(date +%H:%M:%S)" "$*"; }
+answers() { (exec 3<>"/dev/tcp/${bootstrap%:*}/${bootstrap##*:}") 2>/dev/null; }
+trap 'if [ "$started" = 1 ]; then scripts/kafka-local.sh stop; fi' EXIT
+
+if [ "$lint" = 1 ]; then
+  step "lint: cargo fmt --check, shellcheck, cargo clippy -D warnings"
+  cargo fmt --all -- --check
+  shellcheck -x scripts/*.sh .ci/run
+  cargo clippy --release --all-targets --quiet -- -D warnings
+fi
+step "build (release)"
+cargo build --release --quiet
+if answers; then
+  step "using the broker that answers at $bootstrap"
+else
+  scripts/kafka-local.sh start
+  started=1
+fi
+step "cargo test --release --workspace -- --include-ignored"
+out=$(mktemp)
+status=0
+cargo test --release --workspace -- --include-ignored --test-threads=1 2>&1 | tee "$out" || status=$?
+awk '/^test result:/ { p += $4; f += $6 } END { printf "total: %d passed, %d failed\n", p, f }' "$out"
+rm -f "$out"
+exit "$status"
