@@ -17,12 +17,10 @@ b_after=100 # messages a has processed when b joins: part-way, as in the article
 
 trap 'stop_all "$group"' EXIT
 # A rerun with the same group measures the same thing: no old logs, no old committed offsets.
-rm -f "$LOGS/$group"-*.log
-krb-group "$group" >/dev/null
+fresh "$group"
 
 start "$group-a" "$group" pay --delay 0.01 --commit-every 100 "$@"
 wait_unique "$group" "$b_after"
 start "$group-b" "$group" pay --delay 0.01 --commit-every 100 "$@"
 wait_unique "$group" "$messages"
-stop "$group-a"
-stop "$group-b"
+stop "$group-a" "$group-b"

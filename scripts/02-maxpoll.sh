@@ -16,8 +16,7 @@ options=(--delay 0.5 --commit-every 1 --max-poll-ms 10000 --session-timeout-ms 6
 
 trap 'stop_all "$group"' EXIT
 # A rerun gives the same result: no old logs, no old offsets, an empty topic.
-rm -f "$LOGS/$group"-*.log
-krb-group "$group" >/dev/null
+fresh "$group"
 topic slow 1
 
 start slow-a "$group" slow "${options[@]}" --slow-at 3 --slow-sec 15
@@ -29,5 +28,4 @@ krb-produce slow 10 1
 wait_unique "$group" 10 90
 wait_log slow-a 'slow-a p0 offset 3$' 30
 wait_log slow-a 'commit p0=10$|commit failed' 30 || wait_log slow-b 'commit p0=10$' 5
-stop slow-a
-stop slow-b
+stop slow-a slow-b

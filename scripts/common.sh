@@ -24,37 +24,57 @@ now() { date +%H:%M:%S.%3N; }
 # topic NAME PARTITIONS: (re)create an empty topic.
 topic() { krb-topic "$@"; }
 
-# start NAME GROUP TOPIC [worker options]: run a worker in the background, output to logs/NAME.log.
+# start NAME GROUP TOPIC [worker options]: run a worker in the background, output appended to
+# logs/NAME.log (a restarted worker keeps its history in one file).
 start() {
   local name=${1:?usage: start NAME GROUP TOPIC [options]}
   echo "$(now) start $name"
-  krb-worker "$@" >"$LOGS/$name.log" 2>&1 &
+  krb-worker "$@" >>"$LOGS/$name.log" 2>&1 &
   echo $! >"$LOGS/$name.pid"
 }
 
-# stop NAME: SIGTERM, then wait until the worker has left the group and exited.
+# stop NAME...: SIGTERM to every named worker at once, then wait until each has left the group
+# and exited. Stopping them together keeps a worker that is still running from taking over (and
+# re-reading) the partitions of one that has just left.
 stop() {
-  local name=${1:?usage: stop NAME} pid
-  [ -f "$LOGS/$name.pid" ] || { echo "stop: no worker $name was started here" >&2; return 1; }
-  pid=$(cat "$LOGS/$name.pid")
-  rm -f "$LOGS/$name.pid"
-  kill -TERM "$pid" 2>/dev/null || return 0
-  # A worker finishes the message in hand first: up to --slow-sec seconds.
-  for _ in $(seq 1 600); do
-    kill -0 "$pid" 2>/dev/null || return 0
-    sleep 0.1
+  [ $# -gt 0 ] || { echo "usage: stop NAME..." >&2; return 2; }
+  local name pid pids=() failed=0
+  for name in "$@"; do
+    if [ ! -f "$LOGS/$name.pid" ]; then
+      echo "stop: no worker $name was started here" >&2
+      failed=1
+      continue
+    fi
+    pid=$(cat "$LOGS/$name.pid")
+    rm -f "$LOGS/$name.pid"
+    kill -TERM "$pid" 2>/dev/null && pids+=("$name:$pid")
   done
-  echo "stop: $name (pid $pid) did not exit within 60 s" >&2
-  return 1
+  # A worker finishes the message in hand first: up to --slow-sec seconds.
+  for name in "${pids[@]}"; do
+    pid=${name##*:}
+    for _ in $(seq 1 600); do
+      kill -0 "$pid" 2>/dev/null || continue 2
+      sleep 0.1
+    done
+    echo "stop: ${name%:*} (pid $pid) did not exit within 60 s" >&2
+    failed=1
+  done
+  return "$failed"
 }
 
 # stop_all GROUP: stop every worker of GROUP still running from here (a lab's exit trap).
 stop_all() {
-  local pidfile
+  local pidfile names=()
   for pidfile in "$LOGS/$1"-*.pid; do
-    [ -f "$pidfile" ] && { stop "$(basename "$pidfile" .pid)" || true; }
+    [ -f "$pidfile" ] && names+=("$(basename "$pidfile" .pid)")
   done
-  return 0
+  [ ${#names[@]} -eq 0 ] || stop "${names[@]}" || true
+}
+
+# fresh GROUP: forget an earlier run of GROUP: its logs and its committed offsets.
+fresh() {
+  rm -f "$LOGS/$1"-*.log
+  krb-group --wait 30 "$1" >/dev/null
 }
 
 # unique GROUP: how many distinct messages the group's workers have processed so far.

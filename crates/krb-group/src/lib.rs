@@ -16,6 +16,10 @@ use rdkafka::error::RDKafkaErrorCode;
 pub struct Args {
     /// The consumer group to delete.
     pub group: String,
+    /// Wait up to SECONDS for a group that still has members to empty (static members stay
+    /// until their session times out) instead of refusing at once.
+    #[arg(long, value_name = "SECONDS", default_value_t = 0)]
+    pub wait: u64,
     #[command(flatten)]
     pub broker: BrokerArgs,
 }
@@ -39,13 +43,15 @@ pub fn run(args: &Args) -> Result<()> {
         };
         match result {
             Err((_, code))
-                if start.elapsed() < COORDINATOR_TIMEOUT
+                if (start.elapsed() < COORDINATOR_TIMEOUT
                     && matches!(
                         code,
                         RDKafkaErrorCode::NotCoordinator
                             | RDKafkaErrorCode::CoordinatorNotAvailable
                             | RDKafkaErrorCode::CoordinatorLoadInProgress
-                    ) =>
+                    ))
+                    || (code == RDKafkaErrorCode::NonEmptyGroup
+                        && start.elapsed() < Duration::from_secs(args.wait)) =>
             {
                 std::thread::sleep(Duration::from_millis(200));
                 continue;
@@ -55,7 +61,7 @@ pub fn run(args: &Args) -> Result<()> {
                 println!("Group {name} does not exist.")
             }
             Err((name, RDKafkaErrorCode::NonEmptyGroup)) => {
-                bail!("group {name} still has members: stop its workers first")
+                bail!("group {name} still has members: stop its workers first (static members stay until their session times out: --wait SECONDS)")
             }
             Err((name, code)) => bail!("cannot delete group {name}: {code}"),
         }

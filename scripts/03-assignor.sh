@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Lab 3: eager (range) versus cooperative-sticky assignment when a consumer joins.
+#
+#   03-assignor.sh GROUP [--assignor range|cooperative-sticky] [--revoke-commit]
+#
+# Topic GROUP (6 partitions, 3000 messages) is created here. GROUP-a and GROUP-b share it
+# (0.01 s a message, commit every 100); once they have processed 600 messages GROUP-c joins.
+# Eager assignment revokes every partition of every member, and a member re-reads even the
+# partitions it keeps from their last commit; cooperative-sticky revokes only the partitions
+# that move. Then: krb-dups GROUP.
+set -euo pipefail
+# shellcheck source=common.sh
+source "$(dirname "$0")/common.sh"
+
+usage="usage: 03-assignor.sh GROUP [--assignor range|cooperative-sticky] [--revoke-commit]"
+group=${1:?$usage}
+shift
+assignor=range
+extra=()
+while [ $# -gt 0 ]; do
+  case $1 in
+    --assignor) assignor=${2:?$usage}; shift 2 ;;
+    --revoke-commit) extra+=(--revoke-commit); shift ;;
+    *) echo "$usage" >&2; exit 2 ;;
+  esac
+done
+messages=3000
+c_after=600
+options=(--delay 0.01 --commit-every 100 --assignor "$assignor" "${extra[@]}")
+
+trap 'stop_all "$group"' EXIT
+fresh "$group"
+topic "$group" 6
+start "$group-a" "$group" "$group" "${options[@]}"
+wait_log "$group-a" 'assigned \[[0-9]'
+start "$group-b" "$group" "$group" "${options[@]}"
+wait_log "$group-b" 'assigned \[[0-9]'
+# Messages arrive once a and b have settled, as fast as the two of them process (200 a second),
+# so every partition has work in hand when c joins.
+krb-produce "$group" "$messages" 6 0.005 &
+producer=$!
+wait_unique "$group" "$c_after"
+joined=$(now)
+start "$group-c" "$group" "$group" "${options[@]}"
+wait "$producer"
+wait_unique "$group" "$messages"
+stopping=$(now)
+stop "$group-a" "$group-b" "$group-c"
+echo "rebalance after $group-c joined ($assignor):"
+cat "$LOGS/$group"-*.log | sort |
+  awk -v from="$joined" -v to="$stopping" '$1 >= from && $1 < to && ($3 == "revoked" || $3 == "assigned" || $3 == "lost")'
