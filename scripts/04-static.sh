@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Lab 4: restarting one consumer, with and without static membership.
+#
+#   04-static.sh GROUP [--static]
+#
+# Topic GROUP (4 partitions, 400 messages) is created here. GROUP-a and GROUP-b share it; then
+# GROUP-a is restarted (SIGTERM, started again), as a rolling deployment does. Without
+# group.instance.id, a's leave and a's return are two rebalances and GROUP-b revokes twice.
+# With --static (group.instance.id = the worker's name) a does not leave the group on SIGTERM,
+# comes back under the same instance id and gets its partitions back without a rebalance.
+set -euo pipefail
+# shellcheck source=common.sh
+source "$(dirname "$0")/common.sh"
+
+usage="usage: 04-static.sh GROUP [--static]"
+group=${1:?$usage}
+static=0
+case ${2:-} in
+  "") ;;
+  --static) static=1 ;;
+  *) echo "$usage" >&2; exit 2 ;;
+esac
+# A static member that stops is still a member until its session times out: the restart must
+# come back within it. librdkafka's default (45 s) would hold the group that long after the lab
+# ends, before a rerun can clear it; 10 s is ample for a restart (well under 1 s here) and short
+# enough to wait for.
+session_ms=10000
+restart_pause=3
+echo "session.timeout.ms $session_ms: a is restarted $restart_pause s after it stopped, within the session"
+options=(--delay 0.01 --commit-every 100 --revoke-commit --session-timeout-ms "$session_ms")
+member() { if [ "$static" = 1 ]; then echo "--instance-id $group-$1"; fi; }
+
+trap 'stop_all "$group"' EXIT
+fresh "$group"
+topic "$group" 4
+krb-produce "$group" 400 4
+
+# shellcheck disable=SC2046 # member prints nothing or two words on purpose
+start "$group-a" "$group" "$group" "${options[@]}" $(member a)
+wait_log "$group-a" 'assigned \[[0-9]'
+# shellcheck disable=SC2046
+start "$group-b" "$group" "$group" "${options[@]}" $(member b)
+wait_log "$group-b" 'assigned \[[0-9]'
+wait_unique "$group" 400
+before=$(grep ' assigned \[[0-9]' "$LOGS/$group-a.log" | tail -n 1 | cut -d' ' -f3-)
+b_lines=$(wc -l <"$LOGS/$group-b.log")
+
+stop "$group-a"
+a_lines=$(wc -l <"$LOGS/$group-a.log")
+# A deployment takes a while to bring the new process up; the pause stays inside the session.
+sleep "$restart_pause"
+# shellcheck disable=SC2046
+restarted=$(start "$group-a" "$group" "$group" "${options[@]}" $(member a))
+echo "$restarted"
+# Wait until the restarted a owns partitions again, then one heartbeat interval (3 s) more, so a
+# rebalance still under way would show in b's log.
+for _ in $(seq 1 300); do
+  tail -n "+$((a_lines + 1))" "$LOGS/$group-a.log" | grep -q ' assigned \[[0-9]' && break
+  sleep 0.1
+done
+sleep 4
+b_end=$(wc -l <"$LOGS/$group-b.log")
+stop "$group-a" "$group-b"
+
+after=$(tail -n "+$((a_lines + 1))" "$LOGS/$group-a.log" | grep -m1 ' assigned \[[0-9]' || true)
+[ -n "$after" ] || { echo "$group-a got no partitions back after its restart" >&2; exit 1; }
+revokes=$(awk -v from="$b_lines" -v to="$b_end" 'NR > from && NR <= to && $3 == "revoked"' "$LOGS/$group-b.log" | wc -l)
+ms() { awk -F'[:.]' '{ print (($1 * 60 + $2) * 60 + $3) * 1000 + $4 }' <<<"$1"; }
+took=$(($(ms "${after%% *}") - $(ms "${restarted%% *}")))
+echo "$group-b revoked $revokes time(s) while $group-a restarted"
+echo "$group-a before: $before; after restart: $(cut -d' ' -f3- <<<"$after"), $(awk -v t="$took" 'BEGIN { printf "%.2f", t / 1000 }') s after start"
