@@ -143,8 +143,7 @@ fn lab4(group: &str, static_membership: bool) -> Result<()> {
     let stopped = a
         .lines
         .iter()
-        .filter(|l| l.time < restart)
-        .next_back()
+        .rfind(|l| l.time < restart)
         .context("a logged nothing before its restart")?
         .time;
     let b_revokes = revokes(&b, stopped, stopping);
