@@ -28,7 +28,11 @@ topic() { krb-topic "$@"; }
 # logs/NAME.log (a restarted worker keeps its history in one file).
 start() {
   local name=${1:?usage: start NAME GROUP TOPIC [options]}
-  echo "$(now) start $name"
+  local mark
+  mark="$(now) start $name"
+  echo "$mark"
+  # The same line opens the worker's log, so its history says when it was started.
+  echo "$mark" >>"$LOGS/$name.log"
   krb-worker "$@" >>"$LOGS/$name.log" 2>&1 &
   echo $! >"$LOGS/$name.pid"
 }
@@ -47,6 +51,7 @@ stop() {
     fi
     pid=$(cat "$LOGS/$name.pid")
     rm -f "$LOGS/$name.pid"
+    echo "$(now) stop $name" >>"$LOGS/$name.log"
     kill -TERM "$pid" 2>/dev/null && pids+=("$name:$pid")
   done
   # A worker finishes the message in hand first: up to --slow-sec seconds.

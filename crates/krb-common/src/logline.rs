@@ -12,6 +12,8 @@
 //! 09:13:56.072 revcommit-a commit p1=490
 //! 09:14:51.682 slow-a commit failed: KafkaError{code=UNKNOWN_MEMBER_ID,val=25,str="..."}
 //! 09:14:51.682 slow-a poll error: KafkaError{code=_MAX_POLL_EXCEEDED,val=-147,str="..."}
+//! 09:13:27.038 start nocommit-b      (common.sh's start and stop, verb first as the article shows)
+//! 09:13:31.002 stop nocommit-b
 //! ```
 //!
 //! Writing and parsing live side by side so that a change to one line kind is one change here,
@@ -57,6 +59,11 @@ pub enum Event {
     CommitFailed(String),
     /// `poll()` returned an error; the text is a rendered Kafka error.
     PollError(String),
+    /// common.sh's `start` launched the worker: `09:13:27.038 start nocommit-b`, the line the
+    /// article's script echoes, also written to the worker's log.
+    Start,
+    /// common.sh's `stop` sent it SIGTERM: `09:13:31.002 stop nocommit-b`.
+    Stop,
 }
 
 /// A whole log line: when, who, what.
@@ -122,13 +129,20 @@ impl fmt::Display for Event {
             }
             Event::CommitFailed(err) => write!(f, "commit failed: {err}"),
             Event::PollError(err) => write!(f, "poll error: {err}"),
+            Event::Start => f.write_str("start"),
+            Event::Stop => f.write_str("stop"),
         }
     }
 }
 
 impl fmt::Display for LogLine {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} {} {}", format_time(self.time), self.name, self.event)
+        let time = format_time(self.time);
+        match self.event {
+            // The script's own lines put the verb first, as the article's output shows.
+            Event::Start | Event::Stop => write!(f, "{time} {} {}", self.event, self.name),
+            _ => write!(f, "{time} {} {}", self.name, self.event),
+        }
     }
 }
 
@@ -271,6 +285,20 @@ impl LogLine {
         };
         let time = NaiveTime::parse_from_str(&caps[1], "%H:%M:%S%.3f")
             .map_err(|_| bad(format!("{:?} is not a time of day", &caps[1])))?;
+        let mark = match &caps[2] {
+            "start" => Some(Event::Start),
+            "stop" => Some(Event::Stop),
+            _ => None,
+        };
+        if let Some(event) = mark {
+            if !caps[3].is_empty() && !caps[3].contains(char::is_whitespace) {
+                return Ok(Some(LogLine {
+                    time,
+                    name: caps[3].to_string(),
+                    event,
+                }));
+            }
+        }
         Ok(Event::parse(&caps[3])?.map(|event| LogLine {
             time,
             name: caps[2].to_string(),
@@ -332,6 +360,18 @@ mod tests {
     }
 
     #[test]
+    fn script_marks_round_trip() {
+        for (text, event) in [
+            ("09:13:27.038 start nocommit-b", Event::Start),
+            ("09:13:31.002 stop nocommit-b", Event::Stop),
+        ] {
+            let line = LogLine::parse(text).unwrap().unwrap();
+            assert_eq!((line.name.as_str(), &line.event), ("nocommit-b", &event));
+            assert_eq!(line.to_string(), text);
+        }
+    }
+
+    #[test]
     fn reads_the_articles_lines() {
         let line = LogLine::parse("09:13:56.072 revcommit-a commit p1=490\n")
             .unwrap()
@@ -345,7 +385,7 @@ mod tests {
     fn foreign_lines_are_not_events() {
         for line in [
             "%4|1790813686.528|MAXPOLL|slow-a#consumer-1| [thrd:main]: Application maximum poll interval (10000ms) exceeded by 356ms",
-            "09:13:27.038 start nocommit-b",
+            "09:13:27.038 start two words",
             "",
             "sent 1000 messages to pay",
         ] {

@@ -12,7 +12,7 @@ use std::sync::{Mutex, MutexGuard};
 use std::time::Instant;
 
 use anyhow::{bail, ensure, Context, Result};
-use krb_common::logline::{Event, LogLine, Offset, Partition};
+use krb_common::logline::{Offset, Partition};
 
 /// The repository's top folder.
 pub fn root() -> PathBuf {
@@ -59,52 +59,6 @@ pub fn bash(what: &str, snippet: &str) -> Result<String> {
     Ok(stdout)
 }
 
-/// One worker's log, parsed: its events in order, and its raw text.
-pub struct WorkerLog {
-    /// The worker's lines that follow the grammar, in file order.
-    pub lines: Vec<LogLine>,
-    /// The whole file.
-    pub text: String,
-}
-
-impl WorkerLog {
-    /// Reads logs/NAME.log; every line that looks like a worker line must parse.
-    pub fn read(name: &str) -> Result<WorkerLog> {
-        let path = root().join("logs").join(format!("{name}.log"));
-        let text = std::fs::read_to_string(&path)
-            .with_context(|| format!("cannot read {}", path.display()))?;
-        let mut lines = Vec::new();
-        for (i, line) in text.lines().enumerate() {
-            if let Some(parsed) = LogLine::parse(line)
-                .map_err(|e| anyhow::anyhow!("{}:{}: {e}", path.display(), i + 1))?
-            {
-                lines.push(parsed);
-            }
-        }
-        Ok(WorkerLog { lines, text })
-    }
-
-    /// The events, in order.
-    pub fn events(&self) -> impl Iterator<Item = &Event> {
-        self.lines.iter().map(|l| &l.event)
-    }
-
-    /// Index of the first event matching `pred` at or after `from`.
-    pub fn find(&self, from: usize, pred: impl Fn(&Event) -> bool) -> Option<usize> {
-        (from..self.lines.len()).find(|&i| pred(&self.lines[i].event))
-    }
-
-    /// Completed (partition, offset) pairs, in order.
-    pub fn processed(&self) -> Vec<(Partition, Offset)> {
-        self.events()
-            .filter_map(|e| match e {
-                Event::Processed { partition, offset } => Some((*partition, *offset)),
-                _ => None,
-            })
-            .collect()
-    }
-}
-
 /// The group's committed offsets, as Kafka's own consumer-groups tool reports them.
 pub fn committed_offsets(group: &str) -> Result<BTreeMap<Partition, Offset>> {
     let out = Command::new("bash")
@@ -146,11 +100,25 @@ pub fn bootstrap() -> String {
     std::env::var("KRB_BOOTSTRAP").unwrap_or_else(|_| "localhost:9481".into())
 }
 
-/// The group's logs analysed by krb-dups' own functions.
-pub fn dups(group: &str) -> Result<krb_dups::Report> {
-    let mut counts = krb_dups::Counts::new();
-    for file in krb_dups::log_files(&root().join("logs"), group)? {
-        krb_dups::count_file(&file, &mut counts)?;
-    }
-    Ok(krb_dups::analyse(&counts))
+/// Checks a lab run with krb-verify (the statements the lab command reports) and fails with
+/// every statement that did not hold.
+pub fn verify(lab: &krb_verify::Lab, group: &str) -> Result<krb_verify::Verdict> {
+    let broker = krb_common::broker::BrokerArgs {
+        bootstrap: bootstrap(),
+        properties: vec![],
+    };
+    let verdict = krb_verify::verify(lab, group, &root().join("logs"), &broker)?;
+    println!(
+        "lab {} {} {}: article {}; ours {}",
+        verdict.lab, verdict.name, verdict.variant, verdict.article, verdict.ours
+    );
+    ensure!(
+        verdict.held(),
+        "lab {} {} {} (group {group}):\n{}",
+        verdict.lab,
+        verdict.name,
+        verdict.variant,
+        verdict.failures()
+    );
+    Ok(verdict)
 }

@@ -4,7 +4,8 @@ use std::collections::BTreeMap;
 
 use anyhow::{ensure, Result};
 use krb_common::logline::Event;
-use krb_e2e::{bash, committed_offsets, serial, WorkerLog};
+use krb_e2e::{bash, committed_offsets, root, serial};
+use krb_verify::WorkerLog;
 
 #[test]
 #[ignore = "needs a Kafka broker: scripts/test.sh starts one"]
@@ -28,7 +29,7 @@ fn one_worker_processes_each_offset_exactly_once() -> Result<()> {
         "krb-dups: {out}"
     );
 
-    let log = WorkerLog::read("core-a")?;
+    let log = WorkerLog::read(&root().join("logs"), "core-a")?;
     let mut seen: BTreeMap<i32, Vec<i64>> = BTreeMap::new();
     for (p, o) in log.processed() {
         seen.entry(p).or_default().push(o);
@@ -41,12 +42,15 @@ fn one_worker_processes_each_offset_exactly_once() -> Result<()> {
             "p{p} was not processed 0..499 once each in order"
         );
     }
+    let events: Vec<&Event> = log.lines.iter().map(|l| &l.event).collect();
     ensure!(
-        log.events().next() == Some(&Event::Assigned(vec![0, 1])),
-        "first event is not assigned [0, 1]"
+        events.first() == Some(&&Event::Start)
+            && events.get(1) == Some(&&Event::Assigned(vec![0, 1])),
+        "the log does not open with start, then assigned [0, 1]: {:?}",
+        events.first()
     );
     ensure!(
-        log.events().last() == Some(&Event::Revoked(vec![0, 1])),
+        events.last() == Some(&&Event::Revoked(vec![0, 1])),
         "a clean stop must end with revoked [0, 1]"
     );
     let committed = committed_offsets("core")?;
