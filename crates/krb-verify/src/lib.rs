@@ -230,7 +230,10 @@ fn summary(report: &Report) -> String {
                 .join(", p")
         )
     };
-    format!("{} duplicates{on}", report.duplicates())
+    match report.duplicates() {
+        1 => format!("1 duplicate{on}"),
+        n => format!("{n} duplicates{on}"),
+    }
 }
 
 /// The group's committed offsets of `topic`'s first `partitions` partitions, from the broker.
@@ -432,7 +435,7 @@ fn maxpoll(group: &str, dir: &Path, broker: &BrokerArgs, lab: u8) -> Result<Verd
         "maxpoll",
         "expel",
         group,
-        "MAXPOLL 10.4 s after the slow start; 1.6 s in offset 3 together; offset 3 twice",
+        "MAXPOLL 10.4 s after the slow start; 1.6 s together in offset 3; offset 3 twice",
     );
     maxpoll_checks(&mut v, group, dir, broker, lab == 2)?;
     Ok(v)
@@ -563,7 +566,7 @@ fn maxpoll_checks(
         format!("{:?}", commits.iter().map(|(_, o)| *o).collect::<Vec<_>>()),
     );
     v.ours = format!(
-        "MAXPOLL {after:.1} s after the slow start; {} in offset 3 together; {}",
+        "MAXPOLL {after:.1} s after the slow start; {} together in offset 3; {}",
         overlap.map_or("never".into(), |o| format!("{o:.1} s")),
         summary(&report)
     );

@@ -54,8 +54,11 @@ struct Args {
     #[arg(long, default_value = "consumer", value_parser = ["classic", "consumer"])]
     protocol: String,
     /// Print the verdict as one JSON object.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "row")]
     json: bool,
+    /// Print the verdict as one tab-separated row: lab, variant, article, ours, held, failures.
+    #[arg(long)]
+    row: bool,
     /// The folder of the logs.
     #[arg(long, value_name = "DIR", default_value = "logs")]
     logs: PathBuf,
@@ -94,6 +97,19 @@ fn main() {
             out,
             "{}",
             serde_json::to_string(&verdict).unwrap_or_default()
+        )
+    } else if args.row {
+        let held = verdict.checks.iter().filter(|c| c.held).count();
+        writeln!(
+            out,
+            "{} {}\t{}\t{}\t{}\t{held}/{}\t{}",
+            verdict.lab,
+            verdict.name,
+            verdict.variant,
+            verdict.article,
+            verdict.ours,
+            verdict.checks.len(),
+            verdict.failures().replace('\n', "; ")
         )
     } else {
         let mut text = format!(

@@ -1,0 +1,181 @@
+#!/usr/bin/env bash
+# The whole lab in one command: build the tools, find or start a broker, run every lab script,
+# check each lab's "must hold" statements with krb-verify, and print the article's numbers
+# beside ours. The same goes to logs/results.json.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+usage() {
+  cat <<'EOF'
+usage: scripts/lab.sh [--only 1,2] [--broker external|compose|local] [--keep-broker]
+
+Runs the labs, then prints one table: lab, variant, the article's number, ours, and how many
+of the lab's "must hold" statements held (each failed one is named below it). Exit 0 only if
+every statement of every lab held. Each script's output is in logs/lab-N-VARIANT.out.
+
+The labs:
+  1  revoke    no commit in the revoke callback gives duplicates; a synchronous one gives none
+  2  maxpoll   a consumer slower than max.poll.interval.ms is expelled; its commit fails
+  3  assignor  eager (range) revokes every partition, cooperative-sticky only those that move
+  4  static    restarting a consumer: two rebalances, or none with static membership
+  5  protocol  labs 1 and 2 under the classic and the KIP-848 consumer group protocols
+
+The broker: one that answers on KRB_BOOTSTRAP (default localhost:9481); else
+`docker compose -p kreb up -d` if a Docker engine answers; else the Maven-jar Kafka 4.3.1
+(scripts/kafka-local.sh) if Java 17+ and Maven are here. --broker forces one. A broker this
+command started is stopped at the end unless --keep-broker.
+EOF
+}
+
+only="" broker=auto keep=0
+while [ $# -gt 0 ]; do
+  case $1 in
+    --only) only=${2:?--only takes a list such as 1,2}; shift 2 ;;
+    --broker) broker=${2:?--broker takes external, compose or local}; shift 2 ;;
+    --keep-broker) keep=1; shift ;;
+    -h | --help) usage; exit 0 ;;
+    *) echo "lab.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
+  esac
+done
+case $broker in auto | external | compose | local) ;; *) echo "lab.sh: --broker takes external, compose or local" >&2; exit 2 ;; esac
+if [ -n "$only" ] && ! [[ $only =~ ^[1-5](,[1-5])*$ ]]; then
+  echo "lab.sh: --only takes lab numbers from 1 to 5, e.g. --only 1,2" >&2
+  exit 2
+fi
+
+mkdir -p logs
+clock() { date +%s.%N; }
+since() { awk -v a="$1" -v b="$(clock)" 'BEGIN { printf "%.1f", b - a }'; }
+
+t=$(clock)
+printf 'build: cargo build --release ... '
+if ! cargo build --release --quiet >logs/build.log 2>&1; then
+  echo "failed"
+  tail -n 20 logs/build.log >&2
+  exit 1
+fi
+echo "$(since "$t") s"
+
+bootstrap=${KRB_BOOTSTRAP:-localhost:9481}
+answers() { (exec 3<>"/dev/tcp/${bootstrap%:*}/${bootstrap##*:}") 2>/dev/null; }
+have_docker() { command -v docker >/dev/null && docker info >/dev/null 2>&1; }
+have_java_maven() {
+  command -v mvn >/dev/null && command -v java >/dev/null || return 1
+  local v
+  v=$(java -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p')
+  [ "${v%%.*}" -ge 17 ] 2>/dev/null
+}
+if [ "$broker" = auto ]; then
+  if answers; then broker=external
+  elif have_docker; then broker=compose
+  elif have_java_maven; then broker=local
+  else
+    echo "lab.sh: no broker answers on $bootstrap and none can be started: install Docker (with compose), or Java 17+ and Maven, or set KRB_BOOTSTRAP" >&2
+    exit 1
+  fi
+fi
+started=""
+trap 'case $started in
+  compose) docker compose -p kreb down >/dev/null 2>&1 || true ;;
+  local) scripts/kafka-local.sh stop >/dev/null || true ;;
+esac' EXIT
+t=$(clock)
+case $broker in
+  external)
+    answers || { echo "lab.sh: no broker answers on $bootstrap" >&2; exit 1; }
+    echo "broker: the one answering on $bootstrap" ;;
+  compose)
+    answers && { echo "lab.sh: something already answers on $bootstrap; use --broker external" >&2; exit 1; }
+    have_docker || { echo "lab.sh: no Docker engine answers (docker info)" >&2; exit 1; }
+    printf 'broker: docker compose -p kreb up -d (apache/kafka:4.3.1) ... '
+    docker compose -p kreb up -d >logs/compose.log 2>&1 || { echo failed; tail -n 5 logs/compose.log >&2; exit 1; }
+    [ "$keep" = 1 ] || started=compose
+    for _ in $(seq 1 120); do answers && break; sleep 0.5; done
+    answers || { echo "no answer on $bootstrap after 60 s"; exit 1; }
+    echo "$(since "$t") s" ;;
+  local)
+    answers && { echo "lab.sh: something already answers on $bootstrap; use --broker external" >&2; exit 1; }
+    have_java_maven || { echo "lab.sh: the local broker needs Java 17+ and Maven" >&2; exit 1; }
+    printf 'broker: scripts/kafka-local.sh start (Apache Kafka 4.3.1 from Maven jars) ... '
+    scripts/kafka-local.sh start >logs/kafka-local.out 2>&1 || { echo failed; tail -n 5 logs/kafka-local.out >&2; exit 1; }
+    [ "$keep" = 1 ] || started=local
+    echo "$(since "$t") s" ;;
+esac
+export KRB_BOOTSTRAP=$bootstrap
+
+# lab|name|variant|set-up|script|krb-verify arguments
+runs=(
+  "1|revoke|nocommit|topic pay 2; krb-produce pay 1000 2|scripts/01-revoke.sh nocommit|revoke nocommit"
+  "1|revoke|revcommit|topic pay 2; krb-produce pay 1000 2|scripts/01-revoke.sh revcommit --revoke-commit|revoke revcommit --revoke-commit"
+  "2|maxpoll|expel|topic slow 1|scripts/02-maxpoll.sh|maxpoll slow"
+  "3|assignor|range||scripts/03-assignor.sh range --assignor range|assignor range --assignor range"
+  "3|assignor|cooperative-sticky||scripts/03-assignor.sh coop --assignor cooperative-sticky|assignor coop --assignor cooperative-sticky"
+  "3|assignor|range --revoke-commit||scripts/03-assignor.sh range-rc --assignor range --revoke-commit|assignor range-rc --assignor range --revoke-commit"
+  "3|assignor|cooperative-sticky --revoke-commit||scripts/03-assignor.sh coop-rc --assignor cooperative-sticky --revoke-commit|assignor coop-rc --assignor cooperative-sticky --revoke-commit"
+  "4|static|dynamic||scripts/04-static.sh dynamic|static dynamic"
+  "4|static|--static||scripts/04-static.sh static --static|static static --static"
+  "5|protocol|classic||scripts/05-protocol.sh classic --protocol classic|protocol classic --protocol classic"
+  "5|protocol|consumer||scripts/05-protocol.sh kip848 --protocol consumer|protocol kip848 --protocol consumer"
+)
+
+rows=logs/results.tsv json=logs/results.json
+: >"$rows"
+printf '[' >"$json"
+sep="" failed=0
+# A reason goes into JSON and a table cell as is: no quotes, backslashes, tabs or newlines.
+clean() { tr -d '"\134' <<<"$1" | tr '\t\n' '  '; }
+for run in "${runs[@]}"; do
+  IFS='|' read -r n name variant setup script verify <<<"$run"
+  [ -z "$only" ] || [[ ",$only," == *",$n,"* ]] || continue
+  printf 'lab %s/5 %s %s ... ' "$n" "$name" "$variant"
+  out="logs/lab-$n-${variant//[^a-z-]/}.out"
+  t=$(clock)
+  status=ok reason=""
+  if [ ! -x "${script%% *}" ]; then
+    status=skipped reason="${script%% *} does not exist"
+  elif ! bash -c "set -euo pipefail; source scripts/common.sh >/dev/null; $setup${setup:+;} $script" >"$out" 2>&1; then
+    status=error reason="the script failed: $(tail -n 1 "$out")"
+  fi
+  seconds=$(since "$t")
+  if [ "$status" = ok ]; then
+    # shellcheck disable=SC2086 # the verify arguments are words on purpose
+    verdict=$(target/release/krb-verify $verify --json 2>&1) || true
+    # shellcheck disable=SC2086
+    row=$(target/release/krb-verify $verify --row 2>&1) || true
+    if [[ $verdict != "{"* ]]; then
+      status=error reason="krb-verify: $verdict"
+    fi
+  fi
+  if [ "$status" = ok ]; then
+    printf '%s {"seconds":%s,"status":"checked","verdict":%s}' "$sep" "$seconds" "$verdict" >>"$json"
+    printf '%s\n' "$row" >>"$rows"
+    held=$(cut -f5 <<<"$row")
+    echo "$seconds s, $held held"
+    [ "${held%/*}" = "${held#*/}" ] || failed=1
+  else
+    printf '%s {"seconds":%s,"status":"%s","lab":%s,"name":"%s","variant":"%s","reason":"%s"}' \
+      "$sep" "$seconds" "$status" "$n" "$name" "$variant" "$(clean "$reason")" >>"$json"
+    printf '%s %s\t%s\t\t\t%s\t%s\n' "$n" "$name" "$variant" "$status" "$(clean "$reason")" >>"$rows"
+    echo "$seconds s, $status: $reason"
+    failed=1
+  fi
+  sep=","
+done
+printf ' ]\n' >>"$json"
+
+echo
+awk -F'\t' '
+  BEGIN { h[1] = "lab"; h[2] = "variant"; h[3] = "article"; h[4] = "ours"; h[5] = "held" }
+  { for (i = 1; i <= 6; i++) cell[NR, i] = $i; n = NR }
+  END {
+    for (i = 1; i <= 5; i++) { w[i] = length(h[i]); for (r = 1; r <= n; r++) if (length(cell[r, i]) > w[i]) w[i] = length(cell[r, i]) }
+    fmt = "%-" w[1] "s  %-" w[2] "s  %-" w[3] "s  %-" w[4] "s  %s\n"
+    printf fmt, h[1], h[2], h[3], h[4], h[5]
+    for (r = 1; r <= n; r++) {
+      printf fmt, cell[r, 1], cell[r, 2], cell[r, 3], cell[r, 4], cell[r, 5]
+      if (cell[r, 6] != "") printf "    not held: %s\n", cell[r, 6]
+    }
+  }' "$rows"
+echo
+echo "results: $json"
+exit "$failed"
