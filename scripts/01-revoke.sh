@@ -6,6 +6,10 @@
 # Needs topic pay (2 partitions) holding 1000 messages: topic pay 2; krb-produce pay 1000 2.
 # GROUP-a consumes alone (0.01 s a message, commit every 100); part-way GROUP-b joins and the
 # group rebalances. When all 1000 messages are processed, both stop. Then: krb-dups GROUP.
+#
+# b joins once a has processed 100 messages of p1, the partition the range assignor gives b
+# (members sort by name): a takes one partition at a time, in whichever order librdkafka
+# fetched them, and this way the partition that moves always has work in flight.
 set -euo pipefail
 # shellcheck source=common.sh
 source "$(dirname "$0")/common.sh"
@@ -13,14 +17,13 @@ source "$(dirname "$0")/common.sh"
 group=${1:?usage: 01-revoke.sh GROUP [--revoke-commit]}
 shift
 messages=1000
-b_after=100 # messages a has processed when b joins: part-way, as in the article
 
 trap 'stop_all "$group"' EXIT
 # A rerun with the same group measures the same thing: no old logs, no old committed offsets.
 fresh "$group"
 
 start "$group-a" "$group" pay --delay 0.01 --commit-every 100 "$@"
-wait_unique "$group" "$b_after"
+wait_log "$group-a" 'p1 offset 99$'
 start "$group-b" "$group" pay --delay 0.01 --commit-every 100 "$@"
 wait_unique "$group" "$messages"
 stop "$group-a" "$group-b"

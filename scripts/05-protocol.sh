@@ -4,10 +4,10 @@
 #   05-protocol.sh GROUP [--protocol classic|consumer]
 #
 # Lab 1's scenario in group GROUP (topic GROUP: 2 partitions, 1000 messages; GROUP-a alone,
-# GROUP-b joins after 100 messages; no revoke commit), then lab 2's in group GROUP_maxpoll
-# (topic GROUP_maxpoll: 1 partition, 10 messages; GROUP_maxpoll-a slow at offset 3 for 15 s,
-# max.poll.interval.ms 10000), both under group.protocol PROTOCOL (default consumer). Prints
-# the duplicates, the partitions revoked, and how long the hand-overs took.
+# GROUP-b joins once a has processed 100 messages of p1; no revoke commit), then lab 2's in
+# group GROUP_maxpoll (topic GROUP_maxpoll: 1 partition, 10 messages; GROUP_maxpoll-a slow at
+# offset 3 for 15 s, max.poll.interval.ms 10000), both under group.protocol PROTOCOL (default
+# consumer). Prints the duplicates, the partitions revoked, and how long the hand-overs took.
 #
 # With the consumer protocol the broker assigns and sets the session timeout
 # (group.consumer.session.timeout.ms, 45 s by default, and at least 45 s unless the broker
@@ -45,7 +45,8 @@ fresh "$group"
 topic "$group" 2
 krb-produce "$group" 1000 2
 start "$group-a" "$group" "$group" --delay 0.01 --commit-every 100 --group-protocol "$protocol"
-wait_unique "$group" 100
+# As in lab 1: b joins while a works on p1, the partition that moves to b.
+wait_log "$group-a" 'p1 offset 99$'
 b_start=$(start "$group-b" "$group" "$group" --delay 0.01 --commit-every 100 --group-protocol "$protocol")
 echo "$b_start"
 wait_unique "$group" 1000
