@@ -27,3 +27,4 @@ wait_log "$group-a" 'p1 offset 99$'
 start "$group-b" "$group" pay --delay 0.01 --commit-every 100 "$@"
 wait_unique "$group" "$messages"
 stop "$group-a" "$group-b"
+krb-timeline --logs "$LOGS" "$group"

@@ -29,3 +29,4 @@ wait_unique "$group" 10 90
 wait_log slow-a 'slow-a p0 offset 3$' 30
 wait_log slow-a 'commit p0=10$|commit failed' 30 || wait_log slow-b 'commit p0=10$' 5
 stop slow-a slow-b
+krb-timeline --logs "$LOGS" "$group"

@@ -46,6 +46,7 @@ wait "$producer"
 wait_unique "$group" "$messages"
 stopping=$(now)
 stop "$group-a" "$group-b" "$group-c"
+krb-timeline --logs "$LOGS" "$group"
 echo "rebalance after $group-c joined ($assignor):"
 cat "$LOGS/$group"-*.log | sort |
   awk -v from="$joined" -v to="$stopping" '$1 >= from && $1 < to && ($3 == "revoked" || $3 == "assigned" || $3 == "lost")'

@@ -61,6 +61,7 @@ done
 sleep 4
 b_end=$(wc -l <"$LOGS/$group-b.log")
 stop "$group-a" "$group-b"
+krb-timeline --logs "$LOGS" "$group"
 
 after=$(tail -n "+$((a_lines + 1))" "$LOGS/$group-a.log" | grep -m1 ' assigned \[[0-9]' || true)
 [ -n "$after" ] || { echo "$group-a got no partitions back after its restart" >&2; exit 1; }

@@ -52,6 +52,7 @@ echo "$b_start"
 wait_unique "$group" 1000
 stopping=$(now)
 stop "$group-a" "$group-b"
+krb-timeline --logs "$LOGS" "$group"
 
 echo "== lab 2's scenario, group.protocol=$protocol"
 fresh "$slow"
@@ -67,6 +68,7 @@ krb-produce "$slow" 10 1
 wait_unique "$slow" 10 90
 wait_log "$slow-a" "$slow-a p0 offset 3\$" 30
 stop "$slow-a" "$slow-b"
+krb-timeline --logs "$LOGS" "$slow"
 
 echo "== results, group.protocol=$protocol"
 echo "lab 1: $(krb-dups "$group" | head -n 1)"

@@ -29,6 +29,8 @@ else
   scripts/kafka-local.sh start
   started=1
 fi
+step "benchmark smoke test (krb-dups against awk on a small generated log; no timing asserts)"
+scripts/bench-dups.sh 20000
 step "cargo test --release --workspace -- --include-ignored"
 out=$(mktemp)
 status=0

@@ -4,11 +4,13 @@
 //! - [`broker`]: the broker address (`--bootstrap`, `KRB_BOOTSTRAP`, `localhost:9481`) and `-X`.
 //! - [`kafka_error`]: Kafka errors rendered as the article shows them.
 //! - [`rdlog`]: librdkafka's own log lines, printed live in librdkafka's format.
+//! - [`worker_log`]: a worker's log file read back, for the tools that analyse a lab.
 
 pub mod broker;
 pub mod kafka_error;
 pub mod logline;
 pub mod rdlog;
+pub mod worker_log;
 
 /// Runs a tool's `main`: on error, prints `TOOL: error` on one line and exits with `code`.
 pub fn exit_on_error(tool: &str, code: i32, result: anyhow::Result<()>) {

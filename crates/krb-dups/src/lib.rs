@@ -2,16 +2,23 @@
 //!
 //! A message counts as processed when its worker logged the completion line
 //! (`NAME pP offset O`); a duplicate is the same partition and offset processed more than once.
+//! Beyond the article it also finds gaps (offsets never processed), names who processed each
+//! duplicate (`-v`) and writes the analysis as JSON (`--json`).
+//!
+//! Logs are read in large blocks and completion lines go through krb-common's byte-level fast
+//! path; counts are kept in one dense array per partition, so memory follows the distinct
+//! (partition, offset) pairs, not the number of lines.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::fs::File;
-use std::io::{BufRead, BufReader};
+use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 use clap::Parser;
-use krb_common::logline::{Event, LogLine, Offset, Partition};
+use krb_common::logline::{parse_processed, Event, LogLine, Offset, Partition};
+use serde::Serialize;
 
 /// krb-dups: count the messages a consumer group processed more than once.
 ///
@@ -22,7 +29,9 @@ use krb_common::logline::{Event, LogLine, Offset, Partition};
 ///     p1: offset 400..481 (82) processed twice
 ///
 /// One line per run of consecutive offsets processed the same number of times, by partition
-/// then offset. Exit 2 when no log file matches.
+/// then offset. Offsets never processed (between a partition's lowest and highest processed
+/// offset, or below --end) follow as `never processed`, only when there are any.
+/// Exit 2 when no log file matches.
 #[derive(Parser, Debug)]
 #[command(name = "krb-dups", version, verbatim_doc_comment)]
 pub struct Args {
@@ -31,13 +40,116 @@ pub struct Args {
     /// The folder of the logs.
     #[arg(long, value_name = "DIR", default_value = "logs")]
     pub logs: PathBuf,
+    /// Name who processed each duplicate run: `... processed twice (nocommit-a, nocommit-b)`.
+    #[arg(short, long)]
+    pub verbose: bool,
+    /// Print the analysis as one JSON document (counts, runs, gaps, consumers).
+    #[arg(long)]
+    pub json: bool,
+    /// The end of each partition (its next offset), to find messages never processed at the
+    /// end: --end p0=500,p1=500.
+    #[arg(long, value_name = "pP=N,...", value_parser = parse_end)]
+    pub end: Option<BTreeMap<Partition, Offset>>,
 }
 
-/// How many times each (partition, offset) was processed.
-pub type Counts = BTreeMap<(Partition, Offset), u32>;
+/// Parses `p0=500,p1=500`.
+pub fn parse_end(s: &str) -> Result<BTreeMap<Partition, Offset>, String> {
+    s.split(',')
+        .map(|item| {
+            let (p, o) = item
+                .trim()
+                .strip_prefix('p')
+                .and_then(|r| r.split_once('='))
+                .ok_or_else(|| format!("expected pP=N such as p0=500, got {item:?}"))?;
+            let p = p.parse().map_err(|_| format!("{p:?} is not a partition"))?;
+            let o = o.parse().map_err(|_| format!("{o:?} is not an offset"))?;
+            Ok((p, o))
+        })
+        .collect()
+}
+
+/// Offsets above this are counted in a map instead of a dense array (they would make the array
+/// as large as the offset, not as the number of offsets seen).
+const DENSE_LIMIT: Offset = 1 << 26;
+
+/// How many times each (partition, offset) was processed, and by how many lines each worker.
+#[derive(Debug, Default)]
+pub struct Counts {
+    dense: BTreeMap<Partition, Vec<u32>>,
+    sparse: BTreeMap<(Partition, Offset), u32>,
+    consumers: BTreeMap<String, u64>,
+}
+
+impl Counts {
+    /// An empty count.
+    pub fn new() -> Counts {
+        Counts::default()
+    }
+
+    /// Counts one completion of (partition, offset) by `name`.
+    pub fn add(&mut self, name: &str, partition: Partition, offset: Offset) {
+        match self.consumers.get_mut(name) {
+            Some(n) => *n += 1,
+            None => {
+                self.consumers.insert(name.to_string(), 1);
+            }
+        }
+        if (0..DENSE_LIMIT).contains(&offset) {
+            let counts = self.dense.entry(partition).or_default();
+            let i = offset as usize;
+            if i >= counts.len() {
+                counts.resize(i + 1, 0);
+            }
+            counts[i] += 1;
+        } else {
+            *self.sparse.entry((partition, offset)).or_insert(0) += 1;
+        }
+    }
+
+    /// Every (partition, offset) processed at least once with its count, ascending.
+    pub fn iter(&self) -> impl Iterator<Item = ((Partition, Offset), u32)> + '_ {
+        let partitions: BTreeSet<Partition> = self
+            .dense
+            .keys()
+            .copied()
+            .chain(self.sparse.keys().map(|(p, _)| *p))
+            .collect();
+        partitions.into_iter().flat_map(move |p| {
+            let below = self
+                .sparse
+                .range((p, Offset::MIN)..(p, 0))
+                .map(|(k, v)| (*k, *v));
+            let dense = self.dense.get(&p).into_iter().flat_map(move |counts| {
+                counts
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, &n)| n > 0)
+                    .map(move |(o, &n)| ((p, o as Offset), n))
+            });
+            let above = self
+                .sparse
+                .range((p, DENSE_LIMIT)..=(p, Offset::MAX))
+                .map(|(k, v)| (*k, *v));
+            below.chain(dense).chain(above)
+        })
+    }
+
+    /// How many times (partition, offset) was processed.
+    pub fn get(&self, partition: Partition, offset: Offset) -> u32 {
+        if (0..DENSE_LIMIT).contains(&offset) {
+            self.dense
+                .get(&partition)
+                .and_then(|c| c.get(offset as usize))
+                .copied()
+                .unwrap_or(0)
+        } else {
+            self.sparse.get(&(partition, offset)).copied().unwrap_or(0)
+        }
+    }
+}
 
 /// A run of consecutive offsets of one partition, each processed `times` times.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Run {
     /// The partition.
     pub partition: Partition,
@@ -45,12 +157,24 @@ pub struct Run {
     pub first: Offset,
     /// Last offset of the run.
     pub last: Offset,
-    /// How many times each offset of the run was processed (2 or more).
+    /// How many times each offset of the run was processed (2 or more; 0 for a gap).
     pub times: u32,
 }
 
+impl Run {
+    /// How many offsets the run spans.
+    pub fn len(&self) -> Offset {
+        self.last - self.first + 1
+    }
+
+    /// A run always spans at least one offset.
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+}
+
 /// The analysis of a group's logs.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Report {
     /// Completion lines counted.
     pub processed: u64,
@@ -58,6 +182,13 @@ pub struct Report {
     pub unique: u64,
     /// The runs of offsets processed more than once.
     pub runs: Vec<Run>,
+    /// The runs of offsets never processed (`times` 0).
+    pub gaps: Vec<Run>,
+    /// Completion lines per worker.
+    pub consumers: BTreeMap<String, u64>,
+    /// With `-v`: who processed each run of `runs`, in the same order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub run_consumers: Vec<Vec<String>>,
 }
 
 /// The log files of `group` in `dir`: `GROUP-*.log`, sorted by name.
@@ -78,66 +209,175 @@ pub fn log_files(dir: &Path, group: &str) -> Result<Vec<PathBuf>> {
     Ok(files)
 }
 
-/// Adds one file's completion lines to `counts`. Lines that look like worker lines but do not
-/// parse are reported on stderr with file and line number, and skipped.
-pub fn count_file(path: &Path, counts: &mut Counts) -> Result<()> {
-    let file = File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let mut reader = BufReader::new(file);
-    let mut buf = Vec::new();
+/// Calls `each(line_number, line)` for every line of `path`, reading it in large blocks.
+fn for_each_line(path: &Path, mut each: impl FnMut(u64, &[u8])) -> Result<()> {
+    let mut file = File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let mut buf = vec![0u8; 1 << 20];
+    let mut filled = 0;
     let mut number = 0u64;
     loop {
-        buf.clear();
-        let n = reader
-            .read_until(b'\n', &mut buf)
+        if filled == buf.len() {
+            // A line longer than the buffer: make room for it.
+            buf.resize(buf.len() * 2, 0);
+        }
+        let n = file
+            .read(&mut buf[filled..])
             .with_context(|| format!("cannot read {}", path.display()))?;
         if n == 0 {
+            if filled > 0 {
+                number += 1;
+                each(number, &buf[..filled]);
+            }
             return Ok(());
         }
-        number += 1;
-        let line = String::from_utf8_lossy(&buf);
-        match LogLine::parse(&line) {
-            Ok(Some(LogLine {
-                event: Event::Processed { partition, offset },
-                ..
-            })) => *counts.entry((partition, offset)).or_insert(0) += 1,
-            Ok(_) => {}
-            Err(e) => eprintln!("krb-dups: {}:{number}: skipped: {e}", path.display()),
+        let end = filled + n;
+        let mut start = 0;
+        for nl in memchr::memchr_iter(b'\n', &buf[filled..end]) {
+            number += 1;
+            each(number, &buf[start..filled + nl]);
+            start = filled + nl + 1;
         }
+        buf.copy_within(start..end, 0);
+        filled = end - start;
     }
 }
 
-/// Finds the runs of consecutive offsets with the same count above one.
-pub fn analyse(counts: &Counts) -> Report {
-    let mut runs: Vec<Run> = Vec::new();
-    for (&(partition, offset), &times) in counts {
-        if times < 2 {
-            continue;
-        }
-        match runs.last_mut() {
-            Some(run)
-                if run.partition == partition && run.last + 1 == offset && run.times == times =>
-            {
-                run.last = offset
-            }
-            _ => runs.push(Run {
+/// Adds one file's completion lines to `counts`. Lines that look like worker lines but do not
+/// parse are reported on stderr with file and line number, and skipped.
+pub fn count_file(path: &Path, counts: &mut Counts) -> Result<()> {
+    for_each_line(path, |number, line| {
+        if let Some((name, partition, offset)) = parse_processed(line) {
+            // The fast path only accepts ASCII names.
+            counts.add(
+                std::str::from_utf8(name).unwrap_or_default(),
                 partition,
-                first: offset,
-                last: offset,
-                times,
-            }),
+                offset,
+            );
+            return;
         }
+        match LogLine::parse(&String::from_utf8_lossy(line)) {
+            Ok(Some(LogLine {
+                event: Event::Processed { partition, offset },
+                name,
+                ..
+            })) => counts.add(&name, partition, offset),
+            Ok(_) => {}
+            Err(e) => eprintln!("krb-dups: {}:{number}: skipped: {e}", path.display()),
+        }
+    })
+}
+
+/// Finds the runs of consecutive offsets with the same count above one, and the gaps: offsets
+/// never processed between a partition's lowest and highest processed offset, or up to `end`.
+pub fn analyse(counts: &Counts, end: Option<&BTreeMap<Partition, Offset>>) -> Report {
+    let mut runs: Vec<Run> = Vec::new();
+    let mut gaps: Vec<Run> = Vec::new();
+    let mut processed = 0u64;
+    let mut unique = 0u64;
+    let mut previous: Option<(Partition, Offset)> = None;
+    let extend = |list: &mut Vec<Run>, partition, offset, times| match list.last_mut() {
+        Some(run) if run.partition == partition && run.last + 1 == offset && run.times == times => {
+            run.last = offset
+        }
+        _ => list.push(Run {
+            partition,
+            first: offset,
+            last: offset,
+            times,
+        }),
+    };
+    for ((partition, offset), times) in counts.iter() {
+        processed += u64::from(times);
+        unique += 1;
+        if times >= 2 {
+            extend(&mut runs, partition, offset, times);
+        }
+        if let Some((p, o)) = previous {
+            if p == partition && offset > o + 1 {
+                gaps.push(Run {
+                    partition,
+                    first: o + 1,
+                    last: offset - 1,
+                    times: 0,
+                });
+            }
+        }
+        previous = Some((partition, offset));
+    }
+    if let Some(end) = end {
+        for (&partition, &next) in end {
+            let mut seen = counts
+                .iter()
+                .filter(|((p, _), _)| *p == partition)
+                .map(|((_, o), _)| o);
+            let lowest = seen.next();
+            let highest = seen.last().or(lowest);
+            let mut gap = |first: Offset, last: Offset| {
+                if first <= last {
+                    gaps.push(Run {
+                        partition,
+                        first,
+                        last,
+                        times: 0,
+                    });
+                }
+            };
+            match (lowest, highest) {
+                (Some(low), Some(high)) => {
+                    gap(0, low.min(next) - 1);
+                    gap(high + 1, next - 1);
+                }
+                _ => gap(0, next - 1),
+            }
+        }
+        gaps.sort_by_key(|g| (g.partition, g.first));
     }
     Report {
-        processed: counts.values().map(|&n| u64::from(n)).sum(),
-        unique: counts.len() as u64,
+        processed,
+        unique,
         runs,
+        gaps,
+        consumers: counts.consumers.clone(),
+        run_consumers: Vec::new(),
     }
+}
+
+/// Reads the files again to find who processed each duplicate run (the `-v` attribution).
+pub fn attribute(files: &[PathBuf], report: &mut Report) -> Result<()> {
+    let mut names: Vec<BTreeSet<String>> = vec![BTreeSet::new(); report.runs.len()];
+    for file in files {
+        for_each_line(file, |_, line| {
+            let parsed = parse_processed(line)
+                .map(|(n, p, o)| (String::from_utf8_lossy(n).into_owned(), p, o))
+                .or_else(|| match LogLine::parse(&String::from_utf8_lossy(line)) {
+                    Ok(Some(LogLine {
+                        event: Event::Processed { partition, offset },
+                        name,
+                        ..
+                    })) => Some((name, partition, offset)),
+                    _ => None,
+                });
+            if let Some((name, p, o)) = parsed {
+                let i = report
+                    .runs
+                    .partition_point(|r| (r.partition, r.last) < (p, o));
+                if let Some(run) = report.runs.get(i) {
+                    if run.partition == p && run.first <= o && !names[i].contains(&name) {
+                        names[i].insert(name);
+                    }
+                }
+            }
+        })?;
+    }
+    report.run_consumers = names.into_iter().map(|s| s.into_iter().collect()).collect();
+    Ok(())
 }
 
 fn times_word(times: u32) -> String {
     match times {
-        2 => "twice".to_string(),
-        n => format!("{n} times"),
+        0 => "never processed".to_string(),
+        2 => "processed twice".to_string(),
+        n => format!("processed {n} times"),
     }
 }
 
@@ -147,7 +387,7 @@ impl Report {
         self.processed - self.unique
     }
 
-    /// The article's output.
+    /// The article's output (then gaps, and with `-v` the consumers of each run).
     pub fn render(&self) -> String {
         let mut out = format!(
             "processed {}, unique {}, duplicates {}\n",
@@ -155,21 +395,49 @@ impl Report {
             self.unique,
             self.duplicates()
         );
-        for run in &self.runs {
+        let mut lines: Vec<(&Run, Option<&Vec<String>>)> = self
+            .runs
+            .iter()
+            .enumerate()
+            .map(|(i, r)| (r, self.run_consumers.get(i)))
+            .chain(self.gaps.iter().map(|g| (g, None)))
+            .collect();
+        lines.sort_by_key(|(r, _)| (r.partition, r.first));
+        for (run, who) in lines {
             let span = if run.first == run.last {
                 format!("{}", run.first)
             } else {
                 format!("{}..{}", run.first, run.last)
             };
+            let who = who.map_or(String::new(), |w| format!(" ({})", w.join(", ")));
             let _ = writeln!(
                 out,
-                "  p{}: offset {span} ({}) processed {}",
+                "  p{}: offset {span} ({}) {}{who}",
                 run.partition,
-                run.last - run.first + 1,
+                run.len(),
                 times_word(run.times)
             );
         }
         out
+    }
+
+    /// The analysis as one JSON document.
+    pub fn json(&self) -> String {
+        #[derive(Serialize)]
+        struct Doc<'a> {
+            processed: u64,
+            unique: u64,
+            duplicates: u64,
+            #[serde(flatten)]
+            report: &'a Report,
+        }
+        serde_json::to_string(&Doc {
+            processed: self.processed,
+            unique: self.unique,
+            duplicates: self.duplicates(),
+            report: self,
+        })
+        .unwrap_or_default()
     }
 }
 
@@ -185,8 +453,8 @@ impl std::fmt::Display for NoLogs {
 
 impl std::error::Error for NoLogs {}
 
-/// Reads the group's logs and returns the rendered report.
-pub fn run(args: &Args) -> Result<String> {
+/// Reads the group's logs and returns the report.
+pub fn report(args: &Args) -> Result<Report> {
     let files = log_files(&args.logs, &args.group)?;
     if files.is_empty() {
         return Err(NoLogs(format!(
@@ -200,7 +468,34 @@ pub fn run(args: &Args) -> Result<String> {
     for file in &files {
         count_file(file, &mut counts)?;
     }
-    Ok(analyse(&counts).render())
+    let mut report = analyse(&counts, args.end.as_ref());
+    if args.verbose {
+        attribute(&files, &mut report)?;
+    }
+    Ok(report)
+}
+
+/// Reads the group's logs and returns the output: the article's text, or JSON.
+pub fn run(args: &Args) -> Result<String> {
+    let report = report(args)?;
+    if args.json {
+        Ok(report.json() + "\n")
+    } else {
+        Ok(report.render())
+    }
+}
+
+/// Reads one group's logs in `dir` with krb-dups' defaults (for the other tools).
+pub fn read_group(dir: &Path, group: &str) -> Result<Report> {
+    let files = log_files(dir, group)?;
+    if files.is_empty() {
+        bail!("no log file {}/{group}-*.log", dir.display());
+    }
+    let mut counts = Counts::new();
+    for file in &files {
+        count_file(file, &mut counts)?;
+    }
+    Ok(analyse(&counts, None))
 }
 
 #[cfg(test)]
@@ -208,18 +503,27 @@ mod tests {
     use super::*;
 
     fn counts(items: &[((Partition, Offset), u32)]) -> Counts {
-        items.iter().copied().collect()
+        let mut c = Counts::new();
+        for &((p, o), n) in items {
+            for _ in 0..n {
+                c.add("w", p, o);
+            }
+        }
+        c
     }
 
     #[test]
     fn the_articles_nocommit_result() {
         let mut c = Counts::new();
         for o in 0..500 {
-            c.insert((0, o), 1);
-            c.insert((1, o), if (400..=481).contains(&o) { 2 } else { 1 });
+            c.add("nocommit-a", 0, o);
+            c.add("nocommit-a", 1, o);
+            if (400..=481).contains(&o) {
+                c.add("nocommit-b", 1, o);
+            }
         }
         assert_eq!(
-            analyse(&c).render(),
+            analyse(&c, None).render(),
             "processed 1082, unique 1000, duplicates 82\n  p1: offset 400..481 (82) processed twice\n"
         );
     }
@@ -230,14 +534,15 @@ mod tests {
             ((0, 3), 2),
             ((0, 4), 3),
             ((0, 5), 3),
+            ((0, 6), 1),
             ((0, 7), 2),
             ((1, 0), 1),
             ((2, 8), 2),
             ((2, 9), 2),
         ]);
         assert_eq!(
-            analyse(&c).render(),
-            "processed 15, unique 7, duplicates 8\n\
+            analyse(&c, None).render(),
+            "processed 16, unique 8, duplicates 8\n\
              \x20 p0: offset 3 (1) processed twice\n\
              \x20 p0: offset 4..5 (2) processed 3 times\n\
              \x20 p0: offset 7 (1) processed twice\n\
@@ -246,48 +551,128 @@ mod tests {
     }
 
     #[test]
+    fn gaps_inside_and_below_the_end() {
+        let mut c = counts(&[((0, 0), 1), ((0, 1), 1), ((1, 0), 1), ((3, 2), 1)]);
+        for o in 12..=20 {
+            c.add("w", 0, o);
+        }
+        let end = BTreeMap::from([(0, 25), (1, 1), (2, 2), (3, 3)]);
+        assert_eq!(
+            analyse(&c, Some(&end)).render(),
+            "processed 13, unique 13, duplicates 0\n\
+             \x20 p0: offset 2..11 (10) never processed\n\
+             \x20 p0: offset 21..24 (4) never processed\n\
+             \x20 p2: offset 0..1 (2) never processed\n\
+             \x20 p3: offset 0..1 (2) never processed\n"
+        );
+        // Without --end only the holes between processed offsets count.
+        assert_eq!(analyse(&c, None).gaps.len(), 1);
+        assert_eq!(
+            parse_end("p0=25, p1=1").unwrap(),
+            BTreeMap::from([(0, 25), (1, 1)])
+        );
+        assert!(parse_end("0=25").is_err());
+    }
+
+    #[test]
+    fn sparse_offsets_count_like_dense_ones() {
+        let c = counts(&[((0, -5), 2), ((0, 3), 1), ((0, DENSE_LIMIT + 7), 2)]);
+        let r = analyse(&c, None);
+        assert_eq!((r.processed, r.unique, r.duplicates()), (5, 3, 2));
+        assert_eq!(r.runs.len(), 2);
+        assert_eq!(c.get(0, DENSE_LIMIT + 7), 2);
+    }
+
+    #[test]
     fn no_duplicates() {
         let c = counts(&[((0, 0), 1), ((0, 1), 1)]);
         assert_eq!(
-            analyse(&c).render(),
+            analyse(&c, None).render(),
             "processed 2, unique 2, duplicates 0\n"
         );
     }
 
+    fn temp_logs(files: &[(&str, &[u8])]) -> PathBuf {
+        use std::sync::atomic::{AtomicU32, Ordering};
+        static N: AtomicU32 = AtomicU32::new(0);
+        let dir = std::env::temp_dir().join(format!(
+            "krb-dups-test-{}-{}",
+            std::process::id(),
+            N.fetch_add(1, Ordering::Relaxed)
+        ));
+        std::fs::create_dir_all(&dir).unwrap();
+        for (name, text) in files {
+            std::fs::write(dir.join(name), text).unwrap();
+        }
+        dir
+    }
+
     #[test]
     fn counts_completion_lines_only_and_skips_junk() {
-        let dir = std::env::temp_dir().join(format!("krb-dups-test-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(
-            dir.join("g-a.log"),
-            b"09:00:00.000 g-a assigned [0]\n\
-             09:00:00.001 g-a p0 offset 3 slow start\n\
-             09:00:00.002 g-a p0 offset 3\n\
-             %4|1790813686.528|MAXPOLL|g-a#consumer-1| [thrd:main]: x\n\
-             09:00:00.003 g-a p0 offset x\n\
-             \xff\xfe garbage\n\
-             09:00:00.004 g-a commit p0=4\n",
-        )
-        .unwrap();
-        std::fs::write(dir.join("g-b.log"), "09:00:01.000 g-b p0 offset 3\n").unwrap();
-        std::fs::write(dir.join("gg-a.log"), "09:00:01.000 gg-a p0 offset 9\n").unwrap();
+        let dir = temp_logs(&[
+            (
+                "g-a.log",
+                b"09:00:00.000 start g-a\n\
+                 09:00:00.000 g-a assigned [0]\n\
+                 09:00:00.001 g-a p0 offset 3 slow start\n\
+                 09:00:00.002 g-a p0 offset 3\n\
+                 %4|1790813686.528|MAXPOLL|g-a#consumer-1| [thrd:main]: x\n\
+                 09:00:00.003 g-a p0 offset x\n\
+                 \xff\xfe garbage\n\
+                 09:00:00.004 g-a commit p0=4",
+            ),
+            ("g-b.log", b"09:00:01.000 g-b p0 offset 3\r\n"),
+            ("gg-a.log", b"09:00:01.000 gg-a p0 offset 9\n"),
+        ]);
         let args = Args {
             group: "g".into(),
             logs: dir.clone(),
+            verbose: true,
+            json: false,
+            end: None,
         };
-        let out = run(&args).unwrap();
         assert_eq!(
-            out,
-            "processed 2, unique 1, duplicates 1\n  p0: offset 3 (1) processed twice\n"
+            run(&args).unwrap(),
+            "processed 2, unique 1, duplicates 1\n  p0: offset 3 (1) processed twice (g-a, g-b)\n"
         );
+        let json: serde_json::Value =
+            serde_json::from_str(&run(&Args { json: true, ..args }).unwrap()).unwrap();
+        assert_eq!(json["duplicates"], 1);
+        assert_eq!(json["runs"][0]["first"], 3);
+        assert_eq!(json["runs"][0]["times"], 2);
+        assert_eq!(json["consumers"]["g-b"], 1);
+        assert_eq!(json["run_consumers"][0][1], "g-b");
+        assert_eq!(json["gaps"].as_array().unwrap().len(), 0);
         let missing = Args {
             group: "nogroup".into(),
             logs: dir.clone(),
+            verbose: false,
+            json: false,
+            end: None,
         };
         assert!(run(&missing)
             .unwrap_err()
             .downcast_ref::<NoLogs>()
             .is_some());
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn lines_across_block_boundaries_and_a_long_line() {
+        let mut text = Vec::new();
+        let mut expected = 0;
+        while text.len() < 3 << 20 {
+            text.extend_from_slice(format!("09:00:00.000 g-a p0 offset {expected}\n").as_bytes());
+            expected += 1;
+        }
+        text.extend_from_slice(&vec![b'x'; 3 << 20]);
+        text.extend_from_slice(b"\n09:00:00.000 g-a p1 offset 0");
+        let dir = temp_logs(&[("g-a.log", &text)]);
+        let mut c = Counts::new();
+        count_file(&dir.join("g-a.log"), &mut c).unwrap();
+        let r = analyse(&c, None);
+        assert_eq!(r.unique, expected as u64 + 1);
+        assert_eq!(r.duplicates(), 0);
         std::fs::remove_dir_all(dir).unwrap();
     }
 }

@@ -1,0 +1,402 @@
+//! krb-timeline: a lab run drawn as an SVG timeline.
+//!
+//! Time runs left to right. Each partition has a lane in which every completed message is a
+//! dot at the height of its offset, in its consumer's colour, so a consumer that re-reads from
+//! the last commit shows as a line of dots that steps back down; a message processed more than
+//! once is ringed in red. A `--slow-at` message is a bar from its slow start to its completion,
+//! so two consumers in one message at once are seen side by side. Each consumer has a lane
+//! below with its rebalance events, commits, failures and librdkafka's MAXPOLL warning.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
+use chrono::{NaiveTime, Timelike};
+use clap::Parser;
+use krb_common::logline::{Event, Offset, Partition};
+use krb_common::worker_log::{maxpoll_time, WorkerLog};
+use svg::node::element::{Circle, Group, Line, Rectangle, Text, Title};
+use svg::Document;
+
+/// krb-timeline: draw a consumer group's lab run as an SVG timeline.
+///
+/// Reads DIR/GROUP-*.log (as krb-dups does) and writes DIR/GROUP.svg (or --output): one lane
+/// per partition with every processed offset in its consumer's colour (duplicates ringed in
+/// red), one lane per consumer with its assigned / revoked / lost / commit / commit failed /
+/// poll error / MAXPOLL events, a legend, and krb-dups' summary in the title.
+#[derive(Parser, Debug)]
+#[command(name = "krb-timeline", version, verbatim_doc_comment)]
+pub struct Args {
+    /// The consumer group.
+    pub group: String,
+    /// The folder of the logs.
+    #[arg(long, value_name = "DIR", default_value = "logs")]
+    pub logs: PathBuf,
+    /// Where to write the SVG [default: DIR/GROUP.svg].
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+}
+
+const WIDTH: f64 = 1200.0;
+const LEFT: f64 = 120.0;
+const RIGHT: f64 = 30.0;
+const TOP: f64 = 80.0;
+const PARTITION_LANE: f64 = 120.0;
+const CONSUMER_LANE: f64 = 84.0;
+const COLOURS: [&str; 6] = [
+    "#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2",
+];
+const DUPLICATE: &str = "#d62728";
+
+fn millis(t: NaiveTime) -> f64 {
+    f64::from(t.num_seconds_from_midnight()) * 1000.0 + f64::from(t.nanosecond() / 1_000_000)
+}
+
+/// One consumer's log, by name.
+pub struct Consumer {
+    /// The worker's name.
+    pub name: String,
+    /// Its log.
+    pub log: WorkerLog,
+}
+
+/// Reads the group's logs (`GROUP-*.log`, sorted by name).
+pub fn read(dir: &Path, group: &str) -> Result<Vec<Consumer>> {
+    let files = krb_dups::log_files(dir, group)?;
+    if files.is_empty() {
+        bail!(
+            "no log file {}/{group}-*.log: run the group's workers first, or pass --logs DIR",
+            dir.display()
+        );
+    }
+    files
+        .iter()
+        .map(|f| {
+            let name = f
+                .file_stem()
+                .and_then(|s| s.to_str())
+                .context("a log file name is not text")?
+                .to_string();
+            Ok(Consumer {
+                log: WorkerLog::read(dir, &name)?,
+                name,
+            })
+        })
+        .collect()
+}
+
+/// The code of a rendered Kafka error (`UNKNOWN_MEMBER_ID` of `KafkaError{code=UNKNOWN_MEMBER_ID,...}`).
+fn code(err: &str) -> &str {
+    err.split_once("code=")
+        .and_then(|(_, rest)| rest.split(',').next())
+        .unwrap_or(err)
+}
+
+/// The label of an event in a consumer's lane, or `None` for events drawn elsewhere.
+fn label(event: &Event) -> Option<(&'static str, String)> {
+    Some(match event {
+        Event::Assigned(_) => ("assigned", event.to_string()),
+        Event::Revoked(_) => ("revoked", event.to_string()),
+        Event::Lost(_) => ("lost", event.to_string()),
+        Event::Commit(_) => ("commit", event.to_string()),
+        Event::CommitFailed(e) => ("commit-failed", format!("commit failed: {}", code(e))),
+        Event::PollError(e) => ("poll-error", format!("poll error: {}", code(e))),
+        Event::Start => ("start", "start".into()),
+        Event::Stop => ("stop", "stop".into()),
+        Event::Processed { .. } | Event::SlowStart { .. } => return None,
+    })
+}
+
+/// Draws the group's run.
+pub fn render(group: &str, consumers: &[Consumer]) -> Result<Document> {
+    let lines = consumers.iter().flat_map(|c| c.log.lines.iter());
+    let (t0, t1) = lines
+        .clone()
+        .map(|l| millis(l.time))
+        .fold((f64::MAX, f64::MIN), |(a, b), t| (a.min(t), b.max(t)));
+    if t0 > t1 {
+        bail!("the logs of {group} hold no worker line");
+    }
+    let span = (t1 - t0).max(1.0);
+    let plot = WIDTH - LEFT - RIGHT;
+    let x = |t: NaiveTime| LEFT + (millis(t) - t0) / span * plot;
+
+    // Counts and offset ranges per partition.
+    let mut counts: BTreeMap<(Partition, Offset), u32> = BTreeMap::new();
+    let mut ranges: BTreeMap<Partition, (Offset, Offset)> = BTreeMap::new();
+    for c in consumers {
+        for (p, o) in c.log.processed() {
+            *counts.entry((p, o)).or_insert(0) += 1;
+            let r = ranges.entry(p).or_insert((o, o));
+            *r = (r.0.min(o), r.1.max(o));
+        }
+    }
+    let processed: u64 = counts.values().map(|&n| u64::from(n)).sum();
+    let unique = counts.len() as u64;
+    let height =
+        TOP + PARTITION_LANE * ranges.len() as f64 + CONSUMER_LANE * consumers.len() as f64 + 50.0;
+    let colour = |i: usize| COLOURS[i % COLOURS.len()];
+
+    let mut doc = Document::new()
+        .set("viewBox", (0, 0, WIDTH, height))
+        .set("width", WIDTH)
+        .set("height", height)
+        .set("font-family", "sans-serif")
+        .set("font-size", 11)
+        .add(Title::new(format!("krb timeline of group {group}")))
+        .add(
+            Rectangle::new()
+                .set("width", "100%")
+                .set("height", "100%")
+                .set("fill", "white"),
+        )
+        .add(
+            Text::new(format!(
+                "{group}: processed {processed}, unique {unique}, duplicates {}",
+                processed - unique
+            ))
+            .set("class", "title")
+            .set("x", LEFT)
+            .set("y", 24)
+            .set("font-size", 16)
+            .set("font-weight", "bold"),
+        );
+
+    // Legend.
+    let mut legend = Group::new().set("class", "legend");
+    let mut lx = LEFT;
+    for (i, c) in consumers.iter().enumerate() {
+        legend = legend
+            .add(
+                Circle::new()
+                    .set("cx", lx)
+                    .set("cy", 48)
+                    .set("r", 5)
+                    .set("fill", colour(i)),
+            )
+            .add(Text::new(c.name.clone()).set("x", lx + 9.0).set("y", 52));
+        lx += 20.0 + 7.0 * c.name.len() as f64;
+    }
+    legend = legend
+        .add(
+            Circle::new()
+                .set("cx", lx)
+                .set("cy", 48)
+                .set("r", 5)
+                .set("fill", "none")
+                .set("stroke", DUPLICATE)
+                .set("stroke-width", 2),
+        )
+        .add(
+            Text::new("processed more than once")
+                .set("x", lx + 9.0)
+                .set("y", 52),
+        )
+        .add(
+            Rectangle::new()
+                .set("x", lx + 180.0)
+                .set("y", 45)
+                .set("width", 24)
+                .set("height", 6)
+                .set("fill", "#888")
+                .set("opacity", 0.6),
+        )
+        .add(
+            Text::new("slow message, start to end")
+                .set("x", lx + 210.0)
+                .set("y", 52),
+        );
+    doc = doc.add(legend);
+
+    // Partition lanes: dots at (time, offset).
+    let mut y0 = TOP;
+    for (&p, &(lo, hi)) in &ranges {
+        let y = |o: Offset| {
+            y0 + PARTITION_LANE
+                - 14.0
+                - (o - lo) as f64 / ((hi - lo).max(1) as f64) * (PARTITION_LANE - 28.0)
+        };
+        let mut lane = Group::new()
+            .set("class", "lane lane-partition")
+            .set("data-partition", p)
+            .add(
+                Rectangle::new()
+                    .set("x", LEFT)
+                    .set("y", y0 + 2.0)
+                    .set("width", plot)
+                    .set("height", PARTITION_LANE - 4.0)
+                    .set("fill", "#f4f4f4"),
+            )
+            .add(
+                Text::new(format!("p{p}"))
+                    .set("x", 10)
+                    .set("y", y0 + PARTITION_LANE / 2.0)
+                    .set("font-size", 14),
+            )
+            .add(
+                Text::new(format!("offset {lo}"))
+                    .set("x", 10)
+                    .set("y", y(lo))
+                    .set("fill", "#666"),
+            )
+            .add(
+                Text::new(format!("offset {hi}"))
+                    .set("x", 10)
+                    .set("y", y(hi) + 8.0)
+                    .set("fill", "#666"),
+            );
+        for (i, c) in consumers.iter().enumerate() {
+            let mut slow_starts: BTreeMap<Offset, NaiveTime> = BTreeMap::new();
+            for l in &c.log.lines {
+                match l.event {
+                    Event::SlowStart { partition, offset } if partition == p => {
+                        slow_starts.insert(offset, l.time);
+                    }
+                    Event::Processed { partition, offset } if partition == p => {
+                        let duplicate = counts.get(&(p, offset)).copied().unwrap_or(0) > 1;
+                        if let Some(start) = slow_starts.remove(&offset) {
+                            lane = lane.add(
+                                Rectangle::new()
+                                    .set("class", "processing")
+                                    .set("x", x(start))
+                                    .set("y", y(offset) - 3.0)
+                                    .set("width", (x(l.time) - x(start)).max(1.0))
+                                    .set("height", 6)
+                                    .set("fill", colour(i))
+                                    .set("opacity", 0.6)
+                                    .add(Title::new(format!(
+                                        "{} p{p} offset {offset}, slow",
+                                        c.name
+                                    ))),
+                            );
+                        }
+                        let mut dot = Circle::new()
+                            .set(
+                                "class",
+                                if duplicate {
+                                    "processed dup"
+                                } else {
+                                    "processed"
+                                },
+                            )
+                            .set("cx", x(l.time))
+                            .set("cy", y(offset))
+                            .set("r", if duplicate { 3 } else { 2 })
+                            .set("fill", colour(i));
+                        if duplicate {
+                            dot = dot.set("stroke", DUPLICATE).set("stroke-width", 1.5);
+                        }
+                        lane = lane
+                            .add(dot.add(Title::new(format!("{} p{p} offset {offset}", c.name))));
+                    }
+                    _ => {}
+                }
+            }
+        }
+        doc = doc.add(lane);
+        y0 += PARTITION_LANE;
+    }
+
+    // Consumer lanes: events with labels, staggered so neighbours do not overlap.
+    for (i, c) in consumers.iter().enumerate() {
+        let mut lane = Group::new()
+            .set("class", "lane lane-consumer")
+            .set("data-consumer", c.name.clone())
+            .add(
+                Line::new()
+                    .set("x1", LEFT)
+                    .set("x2", LEFT + plot)
+                    .set("y1", y0 + CONSUMER_LANE - 8.0)
+                    .set("y2", y0 + CONSUMER_LANE - 8.0)
+                    .set("stroke", colour(i)),
+            )
+            .add(
+                Text::new(c.name.clone())
+                    .set("x", 10)
+                    .set("y", y0 + CONSUMER_LANE - 10.0)
+                    .set("fill", colour(i)),
+            );
+        let mut marks: Vec<(NaiveTime, &'static str, String)> = c
+            .log
+            .lines
+            .iter()
+            .filter_map(|l| label(&l.event).map(|(kind, text)| (l.time, kind, text)))
+            .collect();
+        if let Some(t) = maxpoll_time(&c.log.text) {
+            marks.push((t, "maxpoll", "MAXPOLL: leaving group".into()));
+        }
+        marks.sort_by_key(|a| a.0);
+        for (k, (t, kind, text)) in marks.into_iter().enumerate() {
+            let strong = matches!(kind, "lost" | "commit-failed" | "poll-error" | "maxpoll");
+            let stroke = if strong { DUPLICATE } else { colour(i) };
+            let ty = y0 + 12.0 + 14.0 * (k % 4) as f64;
+            // Labels near the right edge end at their mark instead of running off the picture.
+            let (tx, anchor) = if x(t) > LEFT + plot * 0.85 {
+                (x(t) - 2.0, "end")
+            } else {
+                (x(t) + 2.0, "start")
+            };
+            lane = lane.add(
+                Group::new()
+                    .set("class", format!("event event-{kind}"))
+                    .add(
+                        Line::new()
+                            .set("x1", x(t))
+                            .set("x2", x(t))
+                            .set("y1", ty + 2.0)
+                            .set("y2", y0 + CONSUMER_LANE - 8.0)
+                            .set("stroke", stroke),
+                    )
+                    .add(
+                        Text::new(text)
+                            .set("x", tx)
+                            .set("y", ty)
+                            .set("text-anchor", anchor)
+                            .set("font-size", 9)
+                            .set("fill", stroke),
+                    ),
+            );
+        }
+        doc = doc.add(lane);
+        y0 += CONSUMER_LANE;
+    }
+    let first = consumers
+        .iter()
+        .flat_map(|c| c.log.lines.iter().map(|l| l.time))
+        .min()
+        .unwrap_or(NaiveTime::MIN);
+    let last = consumers
+        .iter()
+        .flat_map(|c| c.log.lines.iter().map(|l| l.time))
+        .max()
+        .unwrap_or(NaiveTime::MIN);
+    doc = doc
+        .add(
+            Text::new(krb_common::logline::format_time(first))
+                .set("x", LEFT)
+                .set("y", y0 + 20.0),
+        )
+        .add(
+            Text::new(format!(
+                "{} ({:.1} s)",
+                krb_common::logline::format_time(last),
+                span / 1000.0
+            ))
+            .set("x", LEFT + plot)
+            .set("y", y0 + 20.0)
+            .set("text-anchor", "end"),
+        );
+    Ok(doc)
+}
+
+/// Reads the logs and writes the SVG; returns where.
+pub fn run(args: &Args) -> Result<PathBuf> {
+    let consumers = read(&args.logs, &args.group)?;
+    let doc = render(&args.group, &consumers)?;
+    let out = args
+        .output
+        .clone()
+        .unwrap_or_else(|| args.logs.join(format!("{}.svg", args.group)));
+    svg::save(&out, &doc).with_context(|| format!("cannot write {}", out.display()))?;
+    Ok(out)
+}

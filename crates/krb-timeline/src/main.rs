@@ -1,0 +1,7 @@
+use clap::Parser;
+
+fn main() {
+    let args = krb_timeline::Args::parse();
+    let result = krb_timeline::run(&args).map(|out| println!("wrote {}", out.display()));
+    krb_common::exit_on_error("krb-timeline", 1, result);
+}

@@ -1,0 +1,183 @@
+//! Renders crafted logs and reads the SVG back as XML: lanes, duplicates and event marks.
+
+use std::path::PathBuf;
+
+use krb_timeline::{run, Args};
+
+fn logs(files: &[(&str, &str)]) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "krb-timeline-{}-{}",
+        std::process::id(),
+        files.len()
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (name, text) in files {
+        std::fs::write(dir.join(name), text).unwrap();
+    }
+    dir
+}
+
+fn with_class<'a>(doc: &'a roxmltree::Document, class: &str) -> Vec<roxmltree::Node<'a, 'a>> {
+    doc.descendants()
+        .filter(|n| {
+            n.attribute("class")
+                .is_some_and(|c| c.split(' ').any(|w| w == class))
+        })
+        .collect()
+}
+
+fn texts(node: roxmltree::Node) -> Vec<String> {
+    node.descendants()
+        .filter(|n| n.has_tag_name("text"))
+        .filter_map(|n| n.text().map(|t| t.trim().to_string()))
+        .collect()
+}
+
+#[test]
+fn lab1_moved_partition_is_reread_and_marked() {
+    // a processes p1 0..5 committing p1=3, hands p1 back; b re-reads p1 3..5.
+    let mut a = String::from("09:00:00.000 start lab-a\n09:00:00.010 lab-a assigned [0, 1]\n");
+    for o in 0..6 {
+        a += &format!("09:00:00.{:03} lab-a p1 offset {o}\n", 100 + o * 10);
+        if o == 2 {
+            a += "09:00:00.125 lab-a commit p1=3\n";
+        }
+    }
+    a += "09:00:00.200 lab-a revoked [0, 1]\n09:00:00.210 lab-a assigned [0]\n";
+    a += "09:00:00.220 lab-a p0 offset 0\n";
+    let mut b = String::from("09:00:00.050 start lab-b\n09:00:00.210 lab-b assigned [1]\n");
+    for o in 3..8 {
+        b += &format!("09:00:00.{:03} lab-b p1 offset {o}\n", 230 + o * 10);
+    }
+    let dir = logs(&[("lab-a.log", &a), ("lab-b.log", &b)]);
+    let out = run(&Args {
+        group: "lab".into(),
+        logs: dir.clone(),
+        output: None,
+    })
+    .unwrap();
+    assert_eq!(out, dir.join("lab.svg"));
+    let text = std::fs::read_to_string(&out).unwrap();
+    let doc = roxmltree::Document::parse(&text).unwrap();
+
+    assert_eq!(
+        with_class(&doc, "lane-partition").len(),
+        2,
+        "one lane per partition"
+    );
+    assert_eq!(
+        with_class(&doc, "lane-consumer").len(),
+        2,
+        "one lane per consumer"
+    );
+    assert_eq!(with_class(&doc, "processed").len(), 6 + 1 + 5);
+    // Offsets 3, 4, 5 of p1 were processed by a and by b: six ringed dots, all in p1's lane.
+    let dups = with_class(&doc, "dup");
+    assert_eq!(dups.len(), 6);
+    assert!(dups.iter().all(|d| d
+        .ancestors()
+        .any(|g| g.attribute("data-partition") == Some("1"))));
+    // b's re-read starts lower in the lane than where a stopped: the step back is visible.
+    let cy = |who: &str, offset: &str| -> f64 {
+        doc.descendants()
+            .find(|n| {
+                n.has_tag_name("circle")
+                    && n.children().any(|t| {
+                        t.has_tag_name("title")
+                            && t.text() == Some(&format!("{who} p1 offset {offset}"))
+                    })
+            })
+            .and_then(|n| n.attribute("cy"))
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    assert!(
+        cy("lab-b", "3") > cy("lab-a", "5"),
+        "offset 3 sits below offset 5"
+    );
+    let a_lane = with_class(&doc, "lane-consumer")
+        .into_iter()
+        .find(|n| n.attribute("data-consumer") == Some("lab-a"))
+        .unwrap();
+    let labels = texts(a_lane);
+    for expected in ["revoked [0, 1]", "assigned [0]", "commit p1=3", "start"] {
+        assert!(
+            labels.iter().any(|l| l == expected),
+            "{expected} missing from {labels:?}"
+        );
+    }
+    let title = texts(with_class(&doc, "title")[0]);
+    assert_eq!(title, ["lab: processed 12, unique 9, duplicates 3"]);
+    assert_eq!(texts(with_class(&doc, "legend")[0]).len(), 4);
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn lab2_two_consumers_in_one_message_and_the_failures() {
+    let a = "%4|1790813686.528|MAXPOLL|slow-a#consumer-1| [thrd:main]: Application maximum poll interval (10000ms) exceeded by 356ms (adjust max.poll.interval.ms for long-running message processing): leaving group\n\
+             09:14:31.388 slow-a assigned [0]\n\
+             09:14:36.171 slow-a commit p0=3\n\
+             09:14:36.172 slow-a p0 offset 3 slow start\n\
+             09:14:51.679 slow-a p0 offset 3\n\
+             09:14:51.682 slow-a commit failed: KafkaError{code=UNKNOWN_MEMBER_ID,val=25,str=\"Commit failed: Broker: Unknown member\"}\n\
+             09:14:51.682 slow-a lost [0]\n\
+             09:14:51.682 slow-a poll error: KafkaError{code=_MAX_POLL_EXCEEDED,val=-147,str=\"x\"}\n";
+    let b = "09:14:49.521 slow-b assigned [0]\n09:14:50.030 slow-b p0 offset 3\n09:14:50.039 slow-b commit p0=4\n";
+    let dir = logs(&[
+        ("slow-a.log", a),
+        ("slow-b.log", b),
+        ("slowx-a.log", "junk\n"),
+    ]);
+    let out = run(&Args {
+        group: "slow".into(),
+        logs: dir.clone(),
+        output: Some(dir.join("picture.svg")),
+    })
+    .unwrap();
+    let text = std::fs::read_to_string(out).unwrap();
+    let doc = roxmltree::Document::parse(&text).unwrap();
+    let bars = with_class(&doc, "processing");
+    assert_eq!(bars.len(), 1, "a's slow offset 3 is a bar");
+    let bar_x: f64 = bars[0].attribute("x").unwrap().parse().unwrap();
+    let bar_w: f64 = bars[0].attribute("width").unwrap().parse().unwrap();
+    let b_dot = with_class(&doc, "dup")
+        .into_iter()
+        .find(|n| texts_of_title(*n) == "slow-b p0 offset 3")
+        .unwrap();
+    let b_x: f64 = b_dot.attribute("cx").unwrap().parse().unwrap();
+    assert!(
+        bar_x < b_x && b_x < bar_x + bar_w,
+        "b finishes offset 3 inside a's bar"
+    );
+    for kind in [
+        "event-lost",
+        "event-commit-failed",
+        "event-poll-error",
+        "event-maxpoll",
+    ] {
+        assert_eq!(with_class(&doc, kind).len(), 1, "{kind}");
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+fn texts_of_title(n: roxmltree::Node) -> String {
+    n.children()
+        .find(|t| t.has_tag_name("title"))
+        .and_then(|t| t.text())
+        .unwrap_or_default()
+        .trim()
+        .to_string()
+}
+
+#[test]
+fn no_logs_is_an_error() {
+    let dir = logs(&[]);
+    let err = run(&Args {
+        group: "none".into(),
+        logs: dir,
+        output: None,
+    })
+    .unwrap_err();
+    assert!(err.to_string().contains("no log file"), "{err}");
+}
