@@ -11,8 +11,9 @@ dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 log=$dir/bench-a.log
 
-# Two partitions; every 20th line re-processes an offset 5 back (a duplicate), every 100th is a
-# commit line that only the worker's grammar tells apart.
+# Two partitions, one worker; every 10000 lines a rebalance hands a partition to a second worker
+# that re-reads the 80 offsets before it (a duplicate run, as the labs make); every 100th line
+# is a commit line that only the worker's grammar tells apart.
 awk -v n="$lines" 'BEGIN {
   o[0] = 0; o[1] = 0
   for (i = 0; i < n; i++) {
@@ -20,7 +21,11 @@ awk -v n="$lines" 'BEGIN {
     stamp = sprintf("%02d:%02d:%02d.%03d", t / 3600000, t / 60000 % 60, t / 1000 % 60, t % 1000)
     p = i % 2
     if (i % 100 == 99) { printf "%s bench-a commit p%d=%d\n", stamp, p, o[p]; continue }
-    if (i % 20 == 19 && o[p] >= 5) { printf "%s bench-b p%d offset %d\n", stamp, p, o[p] - 5; continue }
+    if (i % 10000 == 5000 && o[p] >= 80) {
+      for (k = o[p] - 80; k < o[p]; k++) printf "%s bench-b p%d offset %d\n", stamp, p, k
+      i += 79
+      continue
+    }
     printf "%s bench-a p%d offset %d\n", stamp, p, o[p]++
   }
 }' >"$log"

@@ -12,7 +12,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::fs::File;
-use std::io::Read;
+use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
@@ -75,9 +75,14 @@ const DENSE_LIMIT: Offset = 1 << 26;
 /// How many times each (partition, offset) was processed, and by how many lines each worker.
 #[derive(Debug, Default)]
 pub struct Counts {
-    dense: BTreeMap<Partition, Vec<u32>>,
+    /// Offsets 0..DENSE_LIMIT, one array per partition; lines of one partition come in runs,
+    /// so the last one used is looked up first.
+    dense: Vec<(Partition, Vec<u32>)>,
+    last_dense: usize,
     sparse: BTreeMap<(Partition, Offset), u32>,
-    consumers: BTreeMap<String, u64>,
+    /// Completion lines per worker, the last one used looked up first.
+    consumers: Vec<(Vec<u8>, u64)>,
+    last_consumer: usize,
 }
 
 impl Counts {
@@ -86,32 +91,91 @@ impl Counts {
         Counts::default()
     }
 
-    /// Counts one completion of (partition, offset) by `name`.
-    pub fn add(&mut self, name: &str, partition: Partition, offset: Offset) {
-        match self.consumers.get_mut(name) {
-            Some(n) => *n += 1,
-            None => {
-                self.consumers.insert(name.to_string(), 1);
-            }
+    /// Counts one completion of (partition, offset) by the worker `name`.
+    pub fn add(&mut self, name: &[u8], partition: Partition, offset: Offset) {
+        match self.consumers.get_mut(self.last_consumer) {
+            Some((n, count)) if n == name => *count += 1,
+            _ => match self.consumers.iter().position(|(n, _)| n == name) {
+                Some(i) => {
+                    self.consumers[i].1 += 1;
+                    self.last_consumer = i;
+                }
+                None => {
+                    self.consumers.push((name.to_vec(), 1));
+                    self.last_consumer = self.consumers.len() - 1;
+                }
+            },
         }
-        if (0..DENSE_LIMIT).contains(&offset) {
-            let counts = self.dense.entry(partition).or_default();
-            let i = offset as usize;
-            if i >= counts.len() {
-                counts.resize(i + 1, 0);
-            }
-            counts[i] += 1;
-        } else {
+        if !(0..DENSE_LIMIT).contains(&offset) {
             *self.sparse.entry((partition, offset)).or_insert(0) += 1;
+            return;
         }
+        let slot = match self.dense.get(self.last_dense) {
+            Some((p, _)) if *p == partition => self.last_dense,
+            _ => match self.dense.iter().position(|(p, _)| *p == partition) {
+                Some(i) => i,
+                None => {
+                    self.dense.push((partition, Vec::new()));
+                    self.dense.len() - 1
+                }
+            },
+        };
+        self.last_dense = slot;
+        let counts = &mut self.dense[slot].1;
+        let i = offset as usize;
+        if i >= counts.len() {
+            counts.resize((i + 1).max(counts.len() + counts.len() / 2), 0);
+        }
+        counts[i] += 1;
+    }
+
+    /// Adds another count of other lines to this one.
+    pub fn merge(&mut self, other: Counts) {
+        for (name, n) in other.consumers {
+            match self.consumers.iter_mut().find(|(c, _)| *c == name) {
+                Some((_, count)) => *count += n,
+                None => self.consumers.push((name, n)),
+            }
+        }
+        for (partition, theirs) in other.dense {
+            match self.dense.iter_mut().find(|(p, _)| *p == partition) {
+                Some((_, ours)) => {
+                    if ours.len() < theirs.len() {
+                        ours.resize(theirs.len(), 0);
+                    }
+                    for (o, t) in ours.iter_mut().zip(theirs) {
+                        *o += t;
+                    }
+                }
+                None => self.dense.push((partition, theirs)),
+            }
+        }
+        for (key, n) in other.sparse {
+            *self.sparse.entry(key).or_insert(0) += n;
+        }
+    }
+
+    fn dense_of(&self, partition: Partition) -> Option<&Vec<u32>> {
+        self.dense
+            .iter()
+            .find(|(p, _)| *p == partition)
+            .map(|(_, c)| c)
+    }
+
+    /// Completion lines per worker, by name.
+    pub fn consumers(&self) -> BTreeMap<String, u64> {
+        self.consumers
+            .iter()
+            .map(|(n, c)| (String::from_utf8_lossy(n).into_owned(), *c))
+            .collect()
     }
 
     /// Every (partition, offset) processed at least once with its count, ascending.
     pub fn iter(&self) -> impl Iterator<Item = ((Partition, Offset), u32)> + '_ {
         let partitions: BTreeSet<Partition> = self
             .dense
-            .keys()
-            .copied()
+            .iter()
+            .map(|(p, _)| *p)
             .chain(self.sparse.keys().map(|(p, _)| *p))
             .collect();
         partitions.into_iter().flat_map(move |p| {
@@ -119,7 +183,7 @@ impl Counts {
                 .sparse
                 .range((p, Offset::MIN)..(p, 0))
                 .map(|(k, v)| (*k, *v));
-            let dense = self.dense.get(&p).into_iter().flat_map(move |counts| {
+            let dense = self.dense_of(p).into_iter().flat_map(move |counts| {
                 counts
                     .iter()
                     .enumerate()
@@ -137,8 +201,7 @@ impl Counts {
     /// How many times (partition, offset) was processed.
     pub fn get(&self, partition: Partition, offset: Offset) -> u32 {
         if (0..DENSE_LIMIT).contains(&offset) {
-            self.dense
-                .get(&partition)
+            self.dense_of(partition)
                 .and_then(|c| c.get(offset as usize))
                 .copied()
                 .unwrap_or(0)
@@ -210,8 +273,25 @@ pub fn log_files(dir: &Path, group: &str) -> Result<Vec<PathBuf>> {
 }
 
 /// Calls `each(line_number, line)` for every line of `path`, reading it in large blocks.
-fn for_each_line(path: &Path, mut each: impl FnMut(u64, &[u8])) -> Result<()> {
-    let mut file = File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
+fn for_each_line(path: &Path, each: impl FnMut(u64, &[u8])) -> Result<()> {
+    for_each_line_in(path, 0, u64::MAX, each).map(|_| ())
+}
+
+/// Calls `each(n, line)` for the lines of `path` that start at a byte in `from..to`, `n`
+/// counting from 1 within that range; returns how many there were. Reads in large blocks.
+fn for_each_line_in(
+    path: &Path,
+    from: u64,
+    to: u64,
+    mut each: impl FnMut(u64, &[u8]),
+) -> Result<u64> {
+    let cannot = || format!("cannot read {}", path.display());
+    let mut file = File::open(path).with_context(cannot)?;
+    // A range that starts inside a line leaves that line to the range before it: start one byte
+    // early and drop everything up to the first newline.
+    let mut skip_partial = from > 0;
+    let mut position = from.saturating_sub(1);
+    file.seek(SeekFrom::Start(position)).with_context(cannot)?;
     let mut buf = vec![0u8; 1 << 20];
     let mut filled = 0;
     let mut number = 0u64;
@@ -220,39 +300,86 @@ fn for_each_line(path: &Path, mut each: impl FnMut(u64, &[u8])) -> Result<()> {
             // A line longer than the buffer: make room for it.
             buf.resize(buf.len() * 2, 0);
         }
-        let n = file
-            .read(&mut buf[filled..])
-            .with_context(|| format!("cannot read {}", path.display()))?;
+        let n = file.read(&mut buf[filled..]).with_context(cannot)?;
         if n == 0 {
-            if filled > 0 {
+            if filled > 0 && !skip_partial && position < to {
                 number += 1;
                 each(number, &buf[..filled]);
             }
-            return Ok(());
+            return Ok(number);
         }
         let end = filled + n;
         let mut start = 0;
         for nl in memchr::memchr_iter(b'\n', &buf[filled..end]) {
-            number += 1;
-            each(number, &buf[start..filled + nl]);
-            start = filled + nl + 1;
+            let line_end = filled + nl;
+            if skip_partial {
+                skip_partial = false;
+            } else if position < to {
+                number += 1;
+                each(number, &buf[start..line_end]);
+            } else {
+                return Ok(number);
+            }
+            position += (line_end + 1 - start) as u64;
+            start = line_end + 1;
         }
         buf.copy_within(start..end, 0);
         filled = end - start;
     }
 }
 
+/// Files larger than this are counted by several threads, one byte range each.
+const CHUNK: u64 = 16 << 20;
+
 /// Adds one file's completion lines to `counts`. Lines that look like worker lines but do not
 /// parse are reported on stderr with file and line number, and skipped.
 pub fn count_file(path: &Path, counts: &mut Counts) -> Result<()> {
-    for_each_line(path, |number, line| {
-        if let Some((name, partition, offset)) = parse_processed(line) {
-            // The fast path only accepts ASCII names.
-            counts.add(
-                std::str::from_utf8(name).unwrap_or_default(),
-                partition,
-                offset,
+    let len = std::fs::metadata(path)
+        .with_context(|| format!("cannot read {}", path.display()))?
+        .len();
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get() as u64)
+        .min(len / CHUNK + 1);
+    let results: Vec<Result<(Counts, u64, Vec<(u64, String)>)>> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|i| {
+                let (from, to) = (len * i / threads, len * (i + 1) / threads);
+                let to = if i + 1 == threads { u64::MAX } else { to };
+                scope.spawn(move || count_range(path, from, to))
+            })
+            .collect();
+        workers
+            .into_iter()
+            .map(|w| {
+                w.join()
+                    .unwrap_or_else(|_| bail!("a counting thread failed"))
+            })
+            .collect()
+    });
+    let mut lines_before = 0;
+    for result in results {
+        let (part, lines, errors) = result?;
+        for (n, e) in errors {
+            eprintln!(
+                "krb-dups: {}:{}: skipped: {e}",
+                path.display(),
+                lines_before + n
             );
+        }
+        lines_before += lines;
+        counts.merge(part);
+    }
+    Ok(())
+}
+
+/// Counts the lines of one byte range; the parse errors come back with their line numbers
+/// within the range.
+fn count_range(path: &Path, from: u64, to: u64) -> Result<(Counts, u64, Vec<(u64, String)>)> {
+    let mut counts = Counts::new();
+    let mut errors = Vec::new();
+    let lines = for_each_line_in(path, from, to, |number, line| {
+        if let Some((name, partition, offset)) = parse_processed(line) {
+            counts.add(name, partition, offset);
             return;
         }
         match LogLine::parse(&String::from_utf8_lossy(line)) {
@@ -260,11 +387,12 @@ pub fn count_file(path: &Path, counts: &mut Counts) -> Result<()> {
                 event: Event::Processed { partition, offset },
                 name,
                 ..
-            })) => counts.add(&name, partition, offset),
+            })) => counts.add(name.as_bytes(), partition, offset),
             Ok(_) => {}
-            Err(e) => eprintln!("krb-dups: {}:{number}: skipped: {e}", path.display()),
+            Err(e) => errors.push((number, e.to_string())),
         }
-    })
+    })?;
+    Ok((counts, lines, errors))
 }
 
 /// Finds the runs of consecutive offsets with the same count above one, and the gaps: offsets
@@ -337,7 +465,7 @@ pub fn analyse(counts: &Counts, end: Option<&BTreeMap<Partition, Offset>>) -> Re
         unique,
         runs,
         gaps,
-        consumers: counts.consumers.clone(),
+        consumers: counts.consumers(),
         run_consumers: Vec::new(),
     }
 }
@@ -506,7 +634,7 @@ mod tests {
         let mut c = Counts::new();
         for &((p, o), n) in items {
             for _ in 0..n {
-                c.add("w", p, o);
+                c.add(b"w", p, o);
             }
         }
         c
@@ -516,10 +644,10 @@ mod tests {
     fn the_articles_nocommit_result() {
         let mut c = Counts::new();
         for o in 0..500 {
-            c.add("nocommit-a", 0, o);
-            c.add("nocommit-a", 1, o);
+            c.add(b"nocommit-a", 0, o);
+            c.add(b"nocommit-a", 1, o);
             if (400..=481).contains(&o) {
-                c.add("nocommit-b", 1, o);
+                c.add(b"nocommit-b", 1, o);
             }
         }
         assert_eq!(
@@ -554,7 +682,7 @@ mod tests {
     fn gaps_inside_and_below_the_end() {
         let mut c = counts(&[((0, 0), 1), ((0, 1), 1), ((1, 0), 1), ((3, 2), 1)]);
         for o in 12..=20 {
-            c.add("w", 0, o);
+            c.add(b"w", 0, o);
         }
         let end = BTreeMap::from([(0, 25), (1, 1), (2, 2), (3, 3)]);
         assert_eq!(
@@ -654,6 +782,35 @@ mod tests {
             .unwrap_err()
             .downcast_ref::<NoLogs>()
             .is_some());
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn byte_ranges_split_lines_exactly_once() {
+        let mut text = Vec::new();
+        for o in 0..1000 {
+            text.extend_from_slice(format!("09:00:00.000 g-a p0 offset {o}\n").as_bytes());
+        }
+        let dir = temp_logs(&[("g-a.log", &text)]);
+        let path = dir.join("g-a.log");
+        let len = text.len() as u64;
+        for parts in [1u64, 2, 3, 7, 64] {
+            let mut seen = Vec::new();
+            let mut total = 0;
+            for i in 0..parts {
+                let to = if i + 1 == parts {
+                    u64::MAX
+                } else {
+                    len * (i + 1) / parts
+                };
+                total += for_each_line_in(&path, len * i / parts, to, |_, l| {
+                    seen.push(parse_processed(l).unwrap().2)
+                })
+                .unwrap();
+            }
+            assert_eq!(total, 1000, "{parts} parts");
+            assert_eq!(seen, (0..1000).collect::<Vec<_>>(), "{parts} parts");
+        }
         std::fs::remove_dir_all(dir).unwrap();
     }
 
