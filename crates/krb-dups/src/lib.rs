@@ -340,7 +340,7 @@ pub fn count_file(path: &Path, counts: &mut Counts) -> Result<()> {
     let threads = std::thread::available_parallelism()
         .map_or(1, |n| n.get() as u64)
         .min(len / CHUNK + 1);
-    let results: Vec<Result<(Counts, u64, Vec<(u64, String)>)>> = std::thread::scope(|scope| {
+    let results: Vec<Result<RangeCount>> = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads)
             .map(|i| {
                 let (from, to) = (len * i / threads, len * (i + 1) / threads);
@@ -372,9 +372,11 @@ pub fn count_file(path: &Path, counts: &mut Counts) -> Result<()> {
     Ok(())
 }
 
-/// Counts the lines of one byte range; the parse errors come back with their line numbers
-/// within the range.
-fn count_range(path: &Path, from: u64, to: u64) -> Result<(Counts, u64, Vec<(u64, String)>)> {
+/// One byte range's counts, its number of lines, and its parse errors by line within the range.
+type RangeCount = (Counts, u64, Vec<(u64, String)>);
+
+/// Counts the lines of one byte range.
+fn count_range(path: &Path, from: u64, to: u64) -> Result<RangeCount> {
     let mut counts = Counts::new();
     let mut errors = Vec::new();
     let lines = for_each_line_in(path, from, to, |number, line| {
