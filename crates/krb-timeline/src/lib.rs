@@ -109,15 +109,16 @@ fn label(event: &Event) -> Option<(&'static str, String)> {
 
 /// Draws the group's run.
 pub fn render(group: &str, consumers: &[Consumer]) -> Result<Document> {
-    let lines = consumers.iter().flat_map(|c| c.log.lines.iter());
-    let (t0, t1) = lines
-        .clone()
-        .map(|l| millis(l.time))
-        .fold((f64::MAX, f64::MIN), |(a, b), t| (a.min(t), b.max(t)));
-    if t0 > t1 {
+    let times = || {
+        consumers
+            .iter()
+            .flat_map(|c| c.log.lines.iter().map(|l| l.time))
+    };
+    let (Some(first), Some(last)) = (times().min(), times().max()) else {
         bail!("the logs of {group} hold no worker line");
-    }
-    let span = (t1 - t0).max(1.0);
+    };
+    let t0 = millis(first);
+    let span = (millis(last) - t0).max(1.0);
     let plot = WIDTH - LEFT - RIGHT;
     let x = |t: NaiveTime| LEFT + (millis(t) - t0) / span * plot;
 
@@ -165,24 +166,16 @@ pub fn render(group: &str, consumers: &[Consumer]) -> Result<Document> {
     // Legend.
     let mut legend = Group::new().set("class", "legend");
     let mut lx = LEFT;
+    let dot = |x: f64| Circle::new().set("cx", x).set("cy", 48).set("r", 5);
     for (i, c) in consumers.iter().enumerate() {
         legend = legend
-            .add(
-                Circle::new()
-                    .set("cx", lx)
-                    .set("cy", 48)
-                    .set("r", 5)
-                    .set("fill", colour(i)),
-            )
+            .add(dot(lx).set("fill", colour(i)))
             .add(Text::new(c.name.clone()).set("x", lx + 9.0).set("y", 52));
         lx += 20.0 + 7.0 * c.name.len() as f64;
     }
     legend = legend
         .add(
-            Circle::new()
-                .set("cx", lx)
-                .set("cy", 48)
-                .set("r", 5)
+            dot(lx)
                 .set("fill", "none")
                 .set("stroke", DUPLICATE)
                 .set("stroke-width", 2),
@@ -360,16 +353,6 @@ pub fn render(group: &str, consumers: &[Consumer]) -> Result<Document> {
         doc = doc.add(lane);
         y0 += CONSUMER_LANE;
     }
-    let first = consumers
-        .iter()
-        .flat_map(|c| c.log.lines.iter().map(|l| l.time))
-        .min()
-        .unwrap_or(NaiveTime::MIN);
-    let last = consumers
-        .iter()
-        .flat_map(|c| c.log.lines.iter().map(|l| l.time))
-        .max()
-        .unwrap_or(NaiveTime::MIN);
     doc = doc
         .add(
             Text::new(krb_common::logline::format_time(first))
