@@ -72,12 +72,71 @@ pub fn parse_end(s: &str) -> Result<BTreeMap<Partition, Offset>, String> {
 /// as large as the offset, not as the number of offsets seen).
 const DENSE_LIMIT: Offset = 1 << 26;
 
+/// Counts of consecutive offsets from `base`: a byte range of a log (one thread's share)
+/// starts at its own offsets, so the array covers those, not everything below them.
+#[derive(Debug, Default)]
+struct Dense {
+    base: usize,
+    counts: Vec<u32>,
+}
+
+impl Dense {
+    fn add(&mut self, offset: usize, n: u32) {
+        if self.counts.is_empty() {
+            self.base = offset;
+        } else if offset < self.base {
+            // Rare (a re-read below the first offset seen): grow at the front by half again.
+            let grow = (self.base - offset)
+                .max(self.counts.len() / 2)
+                .min(self.base);
+            self.counts.splice(0..0, std::iter::repeat_n(0, grow));
+            self.base -= grow;
+        }
+        let i = offset - self.base;
+        if i >= self.counts.len() {
+            let len = self.counts.len();
+            self.counts.resize((i + 1).max(len + len / 2), 0);
+        }
+        self.counts[i] += n;
+    }
+
+    fn get(&self, offset: usize) -> u32 {
+        offset
+            .checked_sub(self.base)
+            .and_then(|i| self.counts.get(i))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    fn merge(&mut self, other: Dense) {
+        if other.counts.is_empty() {
+            return;
+        }
+        let (first, last) = (other.base, other.base + other.counts.len() - 1);
+        // Reserve both ends first, so the element-wise add is one pass.
+        self.add(first, 0);
+        self.add(last, 0);
+        let from = first - self.base;
+        for (ours, theirs) in self.counts[from..].iter_mut().zip(other.counts) {
+            *ours += theirs;
+        }
+    }
+
+    fn for_each(&self, mut f: impl FnMut(usize, u32)) {
+        for (i, &n) in self.counts.iter().enumerate() {
+            if n > 0 {
+                f(self.base + i, n);
+            }
+        }
+    }
+}
+
 /// How many times each (partition, offset) was processed, and by how many lines each worker.
 #[derive(Debug, Default)]
 pub struct Counts {
     /// Offsets 0..DENSE_LIMIT, one array per partition; lines of one partition come in runs,
     /// so the last one used is looked up first.
-    dense: Vec<(Partition, Vec<u32>)>,
+    dense: Vec<(Partition, Dense)>,
     last_dense: usize,
     sparse: BTreeMap<(Partition, Offset), u32>,
     /// Completion lines per worker, the last one used looked up first.
@@ -115,18 +174,13 @@ impl Counts {
             _ => match self.dense.iter().position(|(p, _)| *p == partition) {
                 Some(i) => i,
                 None => {
-                    self.dense.push((partition, Vec::new()));
+                    self.dense.push((partition, Dense::default()));
                     self.dense.len() - 1
                 }
             },
         };
         self.last_dense = slot;
-        let counts = &mut self.dense[slot].1;
-        let i = offset as usize;
-        if i >= counts.len() {
-            counts.resize((i + 1).max(counts.len() + counts.len() / 2), 0);
-        }
-        counts[i] += 1;
+        self.dense[slot].1.add(offset as usize, 1);
     }
 
     /// Adds another count of other lines to this one.
@@ -139,14 +193,7 @@ impl Counts {
         }
         for (partition, theirs) in other.dense {
             match self.dense.iter_mut().find(|(p, _)| *p == partition) {
-                Some((_, ours)) => {
-                    if ours.len() < theirs.len() {
-                        ours.resize(theirs.len(), 0);
-                    }
-                    for (o, t) in ours.iter_mut().zip(theirs) {
-                        *o += t;
-                    }
-                }
+                Some((_, ours)) => ours.merge(theirs),
                 None => self.dense.push((partition, theirs)),
             }
         }
@@ -155,7 +202,7 @@ impl Counts {
         }
     }
 
-    fn dense_of(&self, partition: Partition) -> Option<&Vec<u32>> {
+    fn dense_of(&self, partition: Partition) -> Option<&Dense> {
         self.dense
             .iter()
             .find(|(p, _)| *p == partition)
@@ -170,41 +217,33 @@ impl Counts {
             .collect()
     }
 
-    /// Every (partition, offset) processed at least once with its count, ascending.
-    pub fn iter(&self) -> impl Iterator<Item = ((Partition, Offset), u32)> + '_ {
+    /// Calls `f(partition, offset, count)` for every (partition, offset) processed at least
+    /// once, ascending. A plain loop over the dense arrays: this runs once per distinct pair.
+    pub fn for_each(&self, mut f: impl FnMut(Partition, Offset, u32)) {
         let partitions: BTreeSet<Partition> = self
             .dense
             .iter()
             .map(|(p, _)| *p)
             .chain(self.sparse.keys().map(|(p, _)| *p))
             .collect();
-        partitions.into_iter().flat_map(move |p| {
-            let below = self
-                .sparse
-                .range((p, Offset::MIN)..(p, 0))
-                .map(|(k, v)| (*k, *v));
-            let dense = self.dense_of(p).into_iter().flat_map(move |counts| {
-                counts
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, &n)| n > 0)
-                    .map(move |(o, &n)| ((p, o as Offset), n))
-            });
-            let above = self
-                .sparse
-                .range((p, DENSE_LIMIT)..=(p, Offset::MAX))
-                .map(|(k, v)| (*k, *v));
-            below.chain(dense).chain(above)
-        })
+        for p in partitions {
+            for (&(_, o), &n) in self.sparse.range((p, Offset::MIN)..(p, 0)) {
+                f(p, o, n);
+            }
+            if let Some(dense) = self.dense_of(p) {
+                dense.for_each(|o, n| f(p, o as Offset, n));
+            }
+            for (&(_, o), &n) in self.sparse.range((p, DENSE_LIMIT)..=(p, Offset::MAX)) {
+                f(p, o, n);
+            }
+        }
     }
 
     /// How many times (partition, offset) was processed.
     pub fn get(&self, partition: Partition, offset: Offset) -> u32 {
         if (0..DENSE_LIMIT).contains(&offset) {
             self.dense_of(partition)
-                .and_then(|c| c.get(offset as usize))
-                .copied()
-                .unwrap_or(0)
+                .map_or(0, |d| d.get(offset as usize))
         } else {
             self.sparse.get(&(partition, offset)).copied().unwrap_or(0)
         }
@@ -416,32 +455,39 @@ pub fn analyse(counts: &Counts, end: Option<&BTreeMap<Partition, Offset>>) -> Re
             times,
         }),
     };
-    for ((partition, offset), times) in counts.iter() {
+    // Lowest and highest processed offset of each partition, for --end.
+    let mut seen: BTreeMap<Partition, (Offset, Offset)> = BTreeMap::new();
+    counts.for_each(|partition, offset, times| {
         processed += u64::from(times);
         unique += 1;
         if times >= 2 {
             extend(&mut runs, partition, offset, times);
         }
-        if let Some((p, o)) = previous {
-            if p == partition && offset > o + 1 {
-                gaps.push(Run {
-                    partition,
-                    first: o + 1,
-                    last: offset - 1,
-                    times: 0,
-                });
+        match previous {
+            Some((p, o)) if p == partition => {
+                if offset > o + 1 {
+                    gaps.push(Run {
+                        partition,
+                        first: o + 1,
+                        last: offset - 1,
+                        times: 0,
+                    });
+                }
+            }
+            _ => {
+                if let Some((p, o)) = previous {
+                    seen.entry(p).or_insert((o, o)).1 = o;
+                }
+                seen.insert(partition, (offset, offset));
             }
         }
         previous = Some((partition, offset));
+    });
+    if let Some((p, o)) = previous {
+        seen.entry(p).or_insert((o, o)).1 = o;
     }
     if let Some(end) = end {
         for (&partition, &next) in end {
-            let mut seen = counts
-                .iter()
-                .filter(|((p, _), _)| *p == partition)
-                .map(|((_, o), _)| o);
-            let lowest = seen.next();
-            let highest = seen.last().or(lowest);
             let mut gap = |first: Offset, last: Offset| {
                 if first <= last {
                     gaps.push(Run {
@@ -452,12 +498,12 @@ pub fn analyse(counts: &Counts, end: Option<&BTreeMap<Partition, Offset>>) -> Re
                     });
                 }
             };
-            match (lowest, highest) {
-                (Some(low), Some(high)) => {
+            match seen.get(&partition) {
+                Some(&(low, high)) => {
                     gap(0, low.min(next) - 1);
                     gap(high + 1, next - 1);
                 }
-                _ => gap(0, next - 1),
+                None => gap(0, next - 1),
             }
         }
         gaps.sort_by_key(|g| (g.partition, g.first));
@@ -702,6 +748,34 @@ mod tests {
             BTreeMap::from([(0, 25), (1, 1)])
         );
         assert!(parse_end("0=25").is_err());
+    }
+
+    #[test]
+    fn dense_counts_grow_both_ways_and_merge() {
+        let mut a = Dense::default();
+        for o in [100, 105, 90, 3, 104] {
+            a.add(o, 1);
+        }
+        let mut b = Dense::default();
+        for o in [200, 2, 105] {
+            b.add(o, 1);
+        }
+        a.merge(b);
+        let mut seen = Vec::new();
+        a.for_each(|o, n| seen.push((o, n)));
+        assert_eq!(
+            seen,
+            vec![
+                (2, 1),
+                (3, 1),
+                (90, 1),
+                (100, 1),
+                (104, 1),
+                (105, 2),
+                (200, 1)
+            ]
+        );
+        assert_eq!((a.get(105), a.get(1), a.get(1000)), (2, 0, 0));
     }
 
     #[test]
