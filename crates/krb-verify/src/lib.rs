@@ -4,7 +4,7 @@
 //! tests assert them, so a statement is written once.
 
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 
 use anyhow::{Context, Result};
@@ -691,9 +691,4 @@ fn protocol_lab(group: &str, dir: &Path, broker: &BrokerArgs, protocol: &str) ->
         v.ours
     );
     Ok(v)
-}
-
-/// The logs folder every lab writes to, below the repository or the current folder.
-pub fn default_logs() -> PathBuf {
-    PathBuf::from("logs")
 }
