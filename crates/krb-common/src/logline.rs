@@ -307,26 +307,29 @@ impl LogLine {
     }
 }
 
-/// Reads an ASCII number as the regex `-?\d+` does, for the fast path: `None` when it is not
-/// one, does not fit `T`, or has more than 18 digits (those go to the full parser).
+/// Reads an ASCII number as the regex `-?\d+` does at the start of `bytes`, for the fast path:
+/// the value and how many bytes it took; `None` when there is none, it does not fit `T`, or it
+/// has more than 18 digits (those go to the full parser).
 #[inline(always)]
-fn number<T: TryFrom<i64>>(bytes: &[u8]) -> Option<T> {
-    let (negative, digits) = match bytes.split_first() {
-        Some((b'-', rest)) => (true, rest),
-        _ => (false, bytes),
-    };
-    if digits.is_empty() || digits.len() > 18 {
-        return None;
-    }
+fn number_prefix<T: TryFrom<i64>>(bytes: &[u8]) -> Option<(T, usize)> {
+    let start = usize::from(bytes.first() == Some(&b'-'));
     let mut value: i64 = 0;
-    for &d in digits {
-        let d = d.wrapping_sub(b'0');
+    let mut i = start;
+    while let Some(d) = bytes.get(i).map(|b| b.wrapping_sub(b'0')) {
         if d > 9 {
+            break;
+        }
+        if i - start == 18 {
             return None;
         }
         value = value * 10 + i64::from(d);
+        i += 1;
     }
-    T::try_from(if negative { -value } else { value }).ok()
+    if i == start {
+        return None;
+    }
+    let value = if start == 1 { -value } else { value };
+    Some((T::try_from(value).ok()?, i))
 }
 
 fn two_digits(bytes: &[u8], below: u8) -> bool {
@@ -344,21 +347,28 @@ pub fn parse_processed(line: &[u8]) -> Option<(&[u8], Partition, Offset)> {
     while end > 0 && matches!(line[end - 1], b'\n' | b'\r') {
         end -= 1;
     }
-    let line = &line[..end];
+    let (name, partition, offset, used) = parse_processed_prefix(&line[..end])?;
+    (used == end).then_some((name, partition, offset))
+}
+
+/// [`parse_processed`] on text that starts with a line and may go on past it: the completion
+/// line's name, partition and offset, and where its offset ends (the end of the line, when the
+/// line is one). Lets a reader parse a line before it has looked for the line's end.
+pub fn parse_processed_prefix(text: &[u8]) -> Option<(&[u8], Partition, Offset, usize)> {
     // HH:MM:SS.mmm, a valid time of day (a leap second is left to the full parser).
-    if line.len() < 13
-        || line[2] != b':'
-        || line[5] != b':'
-        || line[8] != b'.'
-        || line[12] != b' '
-        || !two_digits(&line[0..2], 24)
-        || !two_digits(&line[3..5], 60)
-        || !two_digits(&line[6..8], 60)
-        || !line[9..12].iter().all(u8::is_ascii_digit)
+    if text.len() < 13
+        || text[2] != b':'
+        || text[5] != b':'
+        || text[8] != b'.'
+        || text[12] != b' '
+        || !two_digits(&text[0..2], 24)
+        || !two_digits(&text[3..5], 60)
+        || !two_digits(&text[6..8], 60)
+        || !text[9..12].iter().all(u8::is_ascii_digit)
     {
         return None;
     }
-    let rest = &line[13..];
+    let rest = &text[13..];
     let mut name_end = 0;
     while name_end < rest.len() && rest[name_end] != b' ' {
         if !rest[name_end].is_ascii_graphic() {
@@ -369,18 +379,17 @@ pub fn parse_processed(line: &[u8]) -> Option<(&[u8], Partition, Offset)> {
     if name_end == 0 || name_end == rest.len() {
         return None;
     }
-    let event = rest[name_end + 1..].strip_prefix(b"p")?;
-    let space = event.iter().position(|&b| b == b' ')?;
+    let event_at = 13 + name_end + 1;
+    let event = text[event_at..].strip_prefix(b"p")?;
+    let (partition, p_len) = number_prefix(event)?;
     // One 8-byte comparison rather than a call to memcmp.
-    let word: [u8; 8] = event.get(space..space + 8)?.try_into().ok()?;
+    let word: [u8; 8] = event.get(p_len..p_len + 8)?.try_into().ok()?;
     if u64::from_ne_bytes(word) != u64::from_ne_bytes(*b" offset ") {
         return None;
     }
-    Some((
-        &rest[..name_end],
-        number(&event[..space])?,
-        number(&event[space + 8..])?,
-    ))
+    let (offset, o_len) = number_prefix(&event[p_len + 8..])?;
+    let used = event_at + 1 + p_len + 8 + o_len;
+    Some((&rest[..name_end], partition, offset, used))
 }
 
 #[cfg(test)]
@@ -495,6 +504,24 @@ mod tests {
 
         fn agrees(line: &str) {
             let fast = parse_processed(line.as_bytes());
+            // The prefix form reads the same line with more text after it, up to its end.
+            let core = line.trim_end_matches(['\r', '\n']);
+            let followed = format!("{core}\n09:00:00.000 x p0 offset 1\n");
+            let prefix = parse_processed_prefix(followed.as_bytes());
+            match (&fast, prefix) {
+                (Some((n, p, o)), Some((pn, pp, po, used))) => {
+                    assert_eq!((*n, *p, *o, used), (pn, pp, po, core.len()), "{line:?}")
+                }
+                (Some(_), None) => panic!("prefix form missed {line:?}"),
+                (None, Some((_, _, _, used))) => {
+                    assert_ne!(
+                        used,
+                        core.len(),
+                        "prefix form read {line:?} whole, the line form did not"
+                    )
+                }
+                (None, None) => {}
+            }
             let slow = LogLine::parse(line);
             match (&fast, &slow) {
                 (

@@ -17,7 +17,9 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 use clap::Parser;
-use krb_common::logline::{parse_processed, Event, LogLine, Offset, Partition};
+use krb_common::logline::{
+    parse_processed, parse_processed_prefix, Event, LogLine, Offset, Partition,
+};
 use serde::Serialize;
 
 /// krb-dups: count the messages a consumer group processed more than once.
@@ -313,15 +315,18 @@ pub fn log_files(dir: &Path, group: &str) -> Result<Vec<PathBuf>> {
 
 /// Calls `each(line_number, line)` for every line of `path`, reading it in large blocks.
 fn for_each_line(path: &Path, each: impl FnMut(u64, &[u8])) -> Result<()> {
-    for_each_line_in(path, 0, u64::MAX, each).map(|_| ())
+    for_each_line_in(path, 0, u64::MAX, |_| None, each).map(|_| ())
 }
 
-/// Calls `each(n, line)` for the lines of `path` that start at a byte in `from..to`, `n`
-/// counting from 1 within that range; returns how many there were. Reads in large blocks.
+/// Reads the lines of `path` that start at a byte in `from..to`, in large blocks, and returns
+/// how many there were. At each line start `fast` may take the line itself, reading it before
+/// anyone has looked for its end, and say how long it was (its newline included); every other
+/// line goes to `each(n, line)`, `n` counting from 1 within the range.
 fn for_each_line_in(
     path: &Path,
     from: u64,
     to: u64,
+    mut fast: impl FnMut(&[u8]) -> Option<usize>,
     mut each: impl FnMut(u64, &[u8]),
 ) -> Result<u64> {
     let cannot = || format!("cannot read {}", path.display());
@@ -349,18 +354,34 @@ fn for_each_line_in(
         }
         let end = filled + n;
         let mut start = 0;
-        for nl in memchr::memchr_iter(b'\n', &buf[filled..end]) {
-            let line_end = filled + nl;
-            if skip_partial {
-                skip_partial = false;
-            } else if position < to {
-                number += 1;
-                each(number, &buf[start..line_end]);
-            } else {
+        loop {
+            if !skip_partial && position >= to {
                 return Ok(number);
             }
-            position += (line_end + 1 - start) as u64;
-            start = line_end + 1;
+            let taken = if skip_partial {
+                None
+            } else {
+                fast(&buf[start..end])
+            };
+            let len = match taken {
+                Some(len) => len,
+                None => {
+                    let Some(nl) = memchr::memchr(b'\n', &buf[start..end]) else {
+                        break;
+                    };
+                    if !skip_partial {
+                        each(number + 1, &buf[start..start + nl]);
+                    }
+                    nl + 1
+                }
+            };
+            if skip_partial {
+                skip_partial = false;
+            } else {
+                number += 1;
+            }
+            position += len as u64;
+            start += len;
         }
         buf.copy_within(start..end, 0);
         filled = end - start;
@@ -418,21 +439,34 @@ type RangeCount = (Counts, u64, Vec<(u64, String)>);
 fn count_range(path: &Path, from: u64, to: u64) -> Result<RangeCount> {
     let mut counts = Counts::new();
     let mut errors = Vec::new();
-    let lines = for_each_line_in(path, from, to, |number, line| {
-        if let Some((name, partition, offset)) = parse_processed(line) {
-            counts.add(name, partition, offset);
-            return;
-        }
-        match LogLine::parse(&String::from_utf8_lossy(line)) {
+    // Both readers below add to the counts, one at a time.
+    let counts_cell = std::cell::RefCell::new(&mut counts);
+    let lines = for_each_line_in(
+        path,
+        from,
+        to,
+        |text| {
+            let (name, partition, offset, used) = parse_processed_prefix(text)?;
+            let len = match &text[used..] {
+                [b'\n', ..] => used + 1,
+                [b'\r', b'\n', ..] => used + 2,
+                _ => return None,
+            };
+            counts_cell.borrow_mut().add(name, partition, offset);
+            Some(len)
+        },
+        |number, line| match LogLine::parse(&String::from_utf8_lossy(line)) {
             Ok(Some(LogLine {
                 event: Event::Processed { partition, offset },
                 name,
                 ..
-            })) => counts.add(name.as_bytes(), partition, offset),
+            })) => counts_cell
+                .borrow_mut()
+                .add(name.as_bytes(), partition, offset),
             Ok(_) => {}
             Err(e) => errors.push((number, e.to_string())),
-        }
-    })?;
+        },
+    )?;
     Ok((counts, lines, errors))
 }
 
@@ -865,27 +899,35 @@ mod tests {
     fn byte_ranges_split_lines_exactly_once() {
         let mut text = Vec::new();
         for o in 0..1000 {
-            text.extend_from_slice(format!("09:00:00.000 g-a p0 offset {o}\n").as_bytes());
+            let end = if o % 3 == 0 { "\r\n" } else { "\n" };
+            text.extend_from_slice(format!("09:00:00.000 g-a p0 offset {o}{end}").as_bytes());
+            if o % 100 == 0 {
+                text.extend_from_slice(b"09:00:00.000 g-a commit p0=1\n");
+            }
         }
+        text.extend_from_slice(b"09:00:00.000 g-a p0 offset x\n09:00:00.000 g-a p0 offset 1000");
         let dir = temp_logs(&[("g-a.log", &text)]);
         let path = dir.join("g-a.log");
         let len = text.len() as u64;
         for parts in [1u64, 2, 3, 7, 64] {
-            let mut seen = Vec::new();
-            let mut total = 0;
+            let mut counts = Counts::new();
+            let mut lines = 0;
+            let mut errors = Vec::new();
             for i in 0..parts {
                 let to = if i + 1 == parts {
                     u64::MAX
                 } else {
                     len * (i + 1) / parts
                 };
-                total += for_each_line_in(&path, len * i / parts, to, |_, l| {
-                    seen.push(parse_processed(l).unwrap().2)
-                })
-                .unwrap();
+                let (c, n, e) = count_range(&path, len * i / parts, to).unwrap();
+                counts.merge(c);
+                errors.extend(e.into_iter().map(|(l, _)| l + lines));
+                lines += n;
             }
-            assert_eq!(total, 1000, "{parts} parts");
-            assert_eq!(seen, (0..1000).collect::<Vec<_>>(), "{parts} parts");
+            let r = analyse(&counts, None);
+            assert_eq!((r.unique, r.duplicates()), (1001, 0), "{parts} parts");
+            assert_eq!(lines, 1000 + 10 + 2, "{parts} parts");
+            assert_eq!(errors, vec![1011], "{parts} parts: the bad line's number");
         }
         std::fs::remove_dir_all(dir).unwrap();
     }
