@@ -66,7 +66,6 @@ krb-timeline --logs "$LOGS" "$group"
 after=$(tail -n "+$((a_lines + 1))" "$LOGS/$group-a.log" | grep -m1 ' assigned \[[0-9]' || true)
 [ -n "$after" ] || { echo "$group-a got no partitions back after its restart" >&2; exit 1; }
 revokes=$(awk -v from="$b_lines" -v to="$b_end" 'NR > from && NR <= to && $3 == "revoked"' "$LOGS/$group-b.log" | wc -l)
-ms() { awk -F'[:.]' '{ print (($1 * 60 + $2) * 60 + $3) * 1000 + $4 }' <<<"$1"; }
 took=$(($(ms "${after%% *}") - $(ms "${restarted%% *}")))
 echo "$group-b revoked $revokes time(s) while $group-a restarted"
 echo "$group-a before: $before; after restart: $(cut -d' ' -f3- <<<"$after"), $(awk -v t="$took" 'BEGIN { printf "%.2f", t / 1000 }') s after start"

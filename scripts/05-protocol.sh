@@ -33,7 +33,6 @@ case $protocol in
   *) echo "$usage" >&2; exit 2 ;;
 esac
 slow=${group}_maxpoll
-ms() { awk -F'[:.]' '{ print (($1 * 60 + $2) * 60 + $3) * 1000 + $4 }' <<<"$1"; }
 secs() { awk -v t="$1" 'BEGIN { printf "%.2f", t / 1000 }'; }
 # first_time NAME PATTERN: the time of the first line of logs/NAME.log matching PATTERN (awk).
 first_time() { awk "$2 { print \$1; exit }" "$LOGS/$1.log"; }

@@ -21,6 +21,9 @@ export PATH KRB_ROOT LOGS
 # Local time as the worker writes it: 09:13:27.038
 now() { date +%H:%M:%S.%3N; }
 
+# ms HH:MM:SS.mmm: that time of day in milliseconds, to subtract two log times.
+ms() { awk -F'[:.]' '{ print (($1 * 60 + $2) * 60 + $3) * 1000 + $4 }' <<<"$1"; }
+
 # topic NAME PARTITIONS: (re)create an empty topic.
 topic() { krb-topic "$@"; }
 

@@ -697,15 +697,13 @@ pub fn run(args: &Args) -> Result<String> {
 
 /// Reads one group's logs in `dir` with krb-dups' defaults (for the other tools).
 pub fn read_group(dir: &Path, group: &str) -> Result<Report> {
-    let files = log_files(dir, group)?;
-    if files.is_empty() {
-        bail!("no log file {}/{group}-*.log", dir.display());
-    }
-    let mut counts = Counts::new();
-    for file in &files {
-        count_file(file, &mut counts)?;
-    }
-    Ok(analyse(&counts, None))
+    report(&Args {
+        group: group.to_string(),
+        logs: dir.to_path_buf(),
+        verbose: false,
+        json: false,
+        end: None,
+    })
 }
 
 #[cfg(test)]
