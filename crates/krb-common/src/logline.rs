@@ -332,9 +332,36 @@ fn number_prefix<T: TryFrom<i64>>(bytes: &[u8]) -> Option<(T, usize)> {
     Some((T::try_from(value).ok()?, i))
 }
 
-fn two_digits(bytes: &[u8], below: u8) -> bool {
-    let (a, b) = (bytes[0].wrapping_sub(b'0'), bytes[1].wrapping_sub(b'0'));
-    a <= 9 && b <= 9 && a * 10 + b < below
+/// Every byte of a word set to `b`.
+const fn splat(b: u8) -> u64 {
+    u64::from_le_bytes([b; 8])
+}
+
+/// The high bit of each byte of `x` that is 10 or more. Carry-free: each byte is tested on
+/// its own.
+fn at_least_ten(x: u64) -> u64 {
+    (((x & splat(0x7f)) + splat(0x80 - 10)) | x) & splat(0x80)
+}
+
+/// Whether `HH:MM:SS.mmm ` opens the text, a valid time of day (a leap second is left to the
+/// full parser). Checked as two overlapping words, `HH:MM:SS` and `:SS.mmm `, rather than
+/// byte by byte: it is the first thing every line meets.
+fn time_of_day_prefix(text: &[u8]) -> bool {
+    let Some(head) = text.first_chunk::<13>() else {
+        return false;
+    };
+    let word = |from: usize| u64::from_le_bytes(*head[from..].first_chunk().expect("13 bytes"));
+    // Each byte XOR its pattern byte: a digit becomes its value, a separator zero.
+    let hms = word(0) ^ u64::from_le_bytes(*b"00:00:00");
+    let tail = word(5) ^ u64::from_le_bytes(*b":00.000 ");
+    const HMS_SEPARATORS: u64 = 0x0000_ff00_00ff_0000;
+    const TAIL_SEPARATORS: u64 = 0xff00_0000_ff00_00ff;
+    let value = |at: u32| ((hms >> (8 * at)) & 0xff) * 10 + ((hms >> (8 * at + 8)) & 0xff);
+    (at_least_ten(hms) | at_least_ten(tail)) == 0
+        && ((hms & HMS_SEPARATORS) | (tail & TAIL_SEPARATORS)) == 0
+        && value(0) < 24
+        && value(3) < 60
+        && value(6) < 60
 }
 
 /// The fast path for the line kind that fills a log: a completion line, read straight from
@@ -355,17 +382,7 @@ pub fn parse_processed(line: &[u8]) -> Option<(&[u8], Partition, Offset)> {
 /// line's name, partition and offset, and where its offset ends (the end of the line, when the
 /// line is one). Lets a reader parse a line before it has looked for the line's end.
 pub fn parse_processed_prefix(text: &[u8]) -> Option<(&[u8], Partition, Offset, usize)> {
-    // HH:MM:SS.mmm, a valid time of day (a leap second is left to the full parser).
-    if text.len() < 13
-        || text[2] != b':'
-        || text[5] != b':'
-        || text[8] != b'.'
-        || text[12] != b' '
-        || !two_digits(&text[0..2], 24)
-        || !two_digits(&text[3..5], 60)
-        || !two_digits(&text[6..8], 60)
-        || !text[9..12].iter().all(u8::is_ascii_digit)
-    {
+    if !time_of_day_prefix(text) {
         return None;
     }
     let rest = &text[13..];

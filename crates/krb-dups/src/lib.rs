@@ -124,13 +124,31 @@ impl Dense {
         }
     }
 
-    fn for_each(&self, mut f: impl FnMut(usize, u32)) {
-        for (i, &n) in self.counts.iter().enumerate() {
+    /// Calls `f(first, last, n)` for each longest run of consecutive offsets counted `n` times,
+    /// `n` above zero, ascending.
+    fn for_each_run(&self, mut f: impl FnMut(usize, usize, u32)) {
+        let mut i = 0;
+        while i < self.counts.len() {
+            let n = self.counts[i];
+            let end = i + 1 + same_prefix(&self.counts[i + 1..], n);
             if n > 0 {
-                f(self.base + i, n);
+                f(self.base + i, self.base + end - 1, n);
             }
+            i = end;
         }
     }
+}
+
+/// How many of the first `counts` equal `n`. Runs of ones are most of a log, so whole blocks
+/// are compared first, in a form the compiler turns into vector compares.
+fn same_prefix(counts: &[u32], n: u32) -> usize {
+    const BLOCK: usize = 16;
+    let len = counts
+        .chunks_exact(BLOCK)
+        .take_while(|block| block.iter().fold(true, |all, &c| all & (c == n)))
+        .count()
+        * BLOCK;
+    len + counts[len..].iter().take_while(|&&c| c == n).count()
 }
 
 /// How many times each (partition, offset) was processed, and by how many lines each worker.
@@ -219,9 +237,10 @@ impl Counts {
             .collect()
     }
 
-    /// Calls `f(partition, offset, count)` for every (partition, offset) processed at least
-    /// once, ascending. A plain loop over the dense arrays: this runs once per distinct pair.
-    pub fn for_each(&self, mut f: impl FnMut(Partition, Offset, u32)) {
+    /// Calls `f(partition, first, last, count)` for runs of consecutive offsets processed the
+    /// same number of times, at least once, ascending; all of a partition's dense offsets in
+    /// one pass, so this costs little even for millions of distinct pairs.
+    pub fn for_each_run(&self, mut f: impl FnMut(Partition, Offset, Offset, u32)) {
         let partitions: BTreeSet<Partition> = self
             .dense
             .iter()
@@ -230,13 +249,13 @@ impl Counts {
             .collect();
         for p in partitions {
             for (&(_, o), &n) in self.sparse.range((p, Offset::MIN)..(p, 0)) {
-                f(p, o, n);
+                f(p, o, o, n);
             }
             if let Some(dense) = self.dense_of(p) {
-                dense.for_each(|o, n| f(p, o as Offset, n));
+                dense.for_each_run(|first, last, n| f(p, first as Offset, last as Offset, n));
             }
             for (&(_, o), &n) in self.sparse.range((p, DENSE_LIMIT)..=(p, Offset::MAX)) {
-                f(p, o, n);
+                f(p, o, o, n);
             }
         }
     }
@@ -478,32 +497,33 @@ pub fn analyse(counts: &Counts, end: Option<&BTreeMap<Partition, Offset>>) -> Re
     let mut processed = 0u64;
     let mut unique = 0u64;
     let mut previous: Option<(Partition, Offset)> = None;
-    let extend = |list: &mut Vec<Run>, partition, offset, times| match list.last_mut() {
-        Some(run) if run.partition == partition && run.last + 1 == offset && run.times == times => {
-            run.last = offset
+    let extend = |list: &mut Vec<Run>, partition, first, last, times| match list.last_mut() {
+        Some(run) if run.partition == partition && run.last + 1 == first && run.times == times => {
+            run.last = last
         }
         _ => list.push(Run {
             partition,
-            first: offset,
-            last: offset,
+            first,
+            last,
             times,
         }),
     };
     // Lowest and highest processed offset of each partition, for --end.
     let mut seen: BTreeMap<Partition, (Offset, Offset)> = BTreeMap::new();
-    counts.for_each(|partition, offset, times| {
-        processed += u64::from(times);
-        unique += 1;
+    counts.for_each_run(|partition, first, last, times| {
+        let len = (last - first + 1) as u64;
+        processed += u64::from(times) * len;
+        unique += len;
         if times >= 2 {
-            extend(&mut runs, partition, offset, times);
+            extend(&mut runs, partition, first, last, times);
         }
         match previous {
             Some((p, o)) if p == partition => {
-                if offset > o + 1 {
+                if first > o + 1 {
                     gaps.push(Run {
                         partition,
                         first: o + 1,
-                        last: offset - 1,
+                        last: first - 1,
                         times: 0,
                     });
                 }
@@ -512,10 +532,10 @@ pub fn analyse(counts: &Counts, end: Option<&BTreeMap<Partition, Offset>>) -> Re
                 if let Some((p, o)) = previous {
                     seen.entry(p).or_insert((o, o)).1 = o;
                 }
-                seen.insert(partition, (offset, offset));
+                seen.insert(partition, (first, first));
             }
         }
-        previous = Some((partition, offset));
+        previous = Some((partition, last));
     });
     if let Some((p, o)) = previous {
         seen.entry(p).or_insert((o, o)).1 = o;
@@ -782,6 +802,65 @@ mod tests {
         assert!(parse_end("0=25").is_err());
     }
 
+    /// The analysis written the slow, obvious way: one offset at a time over a sorted map.
+    fn naive(items: &[(Partition, Offset)]) -> (u64, u64, Vec<Run>, Vec<Run>) {
+        let mut counts: BTreeMap<(Partition, Offset), u32> = BTreeMap::new();
+        for &key in items {
+            *counts.entry(key).or_insert(0) += 1;
+        }
+        let (mut runs, mut gaps): (Vec<Run>, Vec<Run>) = (Vec::new(), Vec::new());
+        let mut previous: Option<(Partition, Offset)> = None;
+        for (&(partition, offset), &times) in &counts {
+            if let Some((p, o)) = previous.filter(|&(p, _)| p == partition) {
+                if offset > o + 1 {
+                    gaps.push(Run {
+                        partition: p,
+                        first: o + 1,
+                        last: offset - 1,
+                        times: 0,
+                    });
+                }
+            }
+            match runs.last_mut() {
+                Some(r)
+                    if times >= 2
+                        && r.partition == partition
+                        && r.last + 1 == offset
+                        && r.times == times =>
+                {
+                    r.last = offset
+                }
+                _ if times >= 2 => runs.push(Run {
+                    partition,
+                    first: offset,
+                    last: offset,
+                    times,
+                }),
+                _ => {}
+            }
+            previous = Some((partition, offset));
+        }
+        let processed = counts.values().map(|&n| u64::from(n)).sum();
+        (processed, counts.len() as u64, runs, gaps)
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn analysis_agrees_with_the_obvious_count(
+            items in proptest::collection::vec(
+                (0..3i32, proptest::prop_oneof![0..200i64, 5000..5004i64, -3..0i64, DENSE_LIMIT..DENSE_LIMIT + 3]),
+                0..400,
+            ),
+        ) {
+            let mut c = Counts::new();
+            for &(p, o) in &items {
+                c.add(b"w", p, o);
+            }
+            let r = analyse(&c, None);
+            proptest::prop_assert_eq!((r.processed, r.unique, r.runs, r.gaps), naive(&items));
+        }
+    }
+
     #[test]
     fn dense_counts_grow_both_ways_and_merge() {
         let mut a = Dense::default();
@@ -794,17 +873,16 @@ mod tests {
         }
         a.merge(b);
         let mut seen = Vec::new();
-        a.for_each(|o, n| seen.push((o, n)));
+        a.for_each_run(|first, last, n| seen.push((first, last, n)));
         assert_eq!(
             seen,
             vec![
-                (2, 1),
-                (3, 1),
-                (90, 1),
-                (100, 1),
-                (104, 1),
-                (105, 2),
-                (200, 1)
+                (2, 3, 1),
+                (90, 90, 1),
+                (100, 100, 1),
+                (104, 104, 1),
+                (105, 105, 2),
+                (200, 200, 1)
             ]
         );
         assert_eq!((a.get(105), a.get(1), a.get(1000)), (2, 0, 0));
