@@ -161,13 +161,6 @@ impl fmt::Display for ParseError {
 
 impl std::error::Error for ParseError {}
 
-fn line_regex() -> &'static Regex {
-    static RE: OnceLock<Regex> = OnceLock::new();
-    RE.get_or_init(|| {
-        Regex::new(r"^(\d{2}:\d{2}:\d{2}\.\d{3}) (\S+) (.*)$").expect("the line pattern is valid")
-    })
-}
-
 fn offset_regex() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| {
@@ -279,32 +272,55 @@ impl LogLine {
     /// script's `start NAME`, blank lines); `Err` for a line that starts with a time and a
     /// name and looks like an event but does not parse.
     pub fn parse(line: &str) -> Result<Option<LogLine>, ParseError> {
-        let line = line.trim_end_matches(['\r', '\n']);
-        let Some(caps) = line_regex().captures(line) else {
+        let Some((time, name, text)) = split_line(line)? else {
             return Ok(None);
         };
-        let time = NaiveTime::parse_from_str(&caps[1], "%H:%M:%S%.3f")
-            .map_err(|_| bad(format!("{:?} is not a time of day", &caps[1])))?;
-        let mark = match &caps[2] {
+        let mark = match name {
             "start" => Some(Event::Start),
             "stop" => Some(Event::Stop),
             _ => None,
         };
         if let Some(event) = mark {
-            if !caps[3].is_empty() && !caps[3].contains(char::is_whitespace) {
+            if !text.is_empty() && !text.contains(char::is_whitespace) {
                 return Ok(Some(LogLine {
                     time,
-                    name: caps[3].to_string(),
+                    name: text.to_string(),
                     event,
                 }));
             }
         }
-        Ok(Event::parse(&caps[3])?.map(|event| LogLine {
+        Ok(Event::parse(text)?.map(|event| LogLine {
             time,
-            name: caps[2].to_string(),
+            name: name.to_string(),
             event,
         }))
     }
+}
+
+/// A line's time, name and the text after the name: `HH:MM:SS.mmm NAME TEXT`, NAME free of
+/// white space. `Ok(None)` for a line of another shape; `Err` when the time is no time of day.
+fn split_line(line: &str) -> Result<Option<(NaiveTime, &str, &str)>, ParseError> {
+    let line = line.trim_end_matches(['\r', '\n']);
+    let Some((hours, minutes, seconds, millis)) = clock_prefix(line.as_bytes()) else {
+        return Ok(None);
+    };
+    let rest = &line[13..];
+    let (name, text) = rest.split_at(rest.find(char::is_whitespace).unwrap_or(rest.len()));
+    let Some(text) = text.strip_prefix(' ') else {
+        return Ok(None);
+    };
+    if name.is_empty() || text.contains('\n') {
+        return Ok(None);
+    }
+    // Second 60 is a leap second, which chrono keeps as second 59 plus a second of millis.
+    let (seconds, millis) = if seconds == 60 {
+        (59, millis + 1000)
+    } else {
+        (seconds, millis)
+    };
+    let time = NaiveTime::from_hms_milli_opt(hours, minutes, seconds, millis)
+        .ok_or_else(|| bad(format!("{:?} is not a time of day", &line[..12])))?;
+    Ok(Some((time, name, text)))
 }
 
 /// Reads an ASCII number as the regex `-?\d+` does at the start of `bytes`, for the fast path:
@@ -343,25 +359,32 @@ fn at_least_ten(x: u64) -> u64 {
     (((x & splat(0x7f)) + splat(0x80 - 10)) | x) & splat(0x80)
 }
 
-/// Whether `HH:MM:SS.mmm ` opens the text, a valid time of day (a leap second is left to the
-/// full parser). Checked as two overlapping words, `HH:MM:SS` and `:SS.mmm `, rather than
-/// byte by byte: it is the first thing every line meets.
-fn time_of_day_prefix(text: &[u8]) -> bool {
-    let Some(head) = text.first_chunk::<13>() else {
-        return false;
-    };
+/// `HH:MM:SS.mmm ` at the start of the text, ASCII digits: its hours, minutes, seconds and
+/// milliseconds, in any range (the shape only). Read as two overlapping words, `HH:MM:SS` and
+/// `:SS.mmm `, rather than byte by byte: it is the first thing every line meets.
+fn clock_prefix(text: &[u8]) -> Option<(u32, u32, u32, u32)> {
+    let head = text.first_chunk::<13>()?;
     let word = |from: usize| u64::from_le_bytes(*head[from..].first_chunk().expect("13 bytes"));
     // Each byte XOR its pattern byte: a digit becomes its value, a separator zero.
     let hms = word(0) ^ u64::from_le_bytes(*b"00:00:00");
     let tail = word(5) ^ u64::from_le_bytes(*b":00.000 ");
     const HMS_SEPARATORS: u64 = 0x0000_ff00_00ff_0000;
     const TAIL_SEPARATORS: u64 = 0xff00_0000_ff00_00ff;
-    let value = |at: u32| ((hms >> (8 * at)) & 0xff) * 10 + ((hms >> (8 * at + 8)) & 0xff);
-    (at_least_ten(hms) | at_least_ten(tail)) == 0
-        && ((hms & HMS_SEPARATORS) | (tail & TAIL_SEPARATORS)) == 0
-        && value(0) < 24
-        && value(3) < 60
-        && value(6) < 60
+    if (at_least_ten(hms) | at_least_ten(tail)) != 0
+        || ((hms & HMS_SEPARATORS) | (tail & TAIL_SEPARATORS)) != 0
+    {
+        return None;
+    }
+    let digit = |word: u64, at: u32| ((word >> (8 * at)) & 0xff) as u32;
+    let two = |at: u32| digit(hms, at) * 10 + digit(hms, at + 1);
+    let millis = digit(tail, 4) * 100 + digit(tail, 5) * 10 + digit(tail, 6);
+    Some((two(0), two(3), two(6), millis))
+}
+
+/// Whether `HH:MM:SS.mmm ` opens the text, a valid time of day (a leap second is left to the
+/// full parser).
+fn time_of_day_prefix(text: &[u8]) -> bool {
+    clock_prefix(text).is_some_and(|(h, m, s, _)| h < 24 && m < 60 && s < 60)
 }
 
 /// The fast path for the line kind that fills a log: a completion line, read straight from
@@ -513,6 +536,44 @@ mod tests {
     #[test]
     fn now_is_whole_milliseconds() {
         assert_eq!(now().nanosecond() % 1_000_000, 0);
+    }
+
+    mod split {
+        use super::super::*;
+        use proptest::prelude::*;
+
+        /// The line's shape as a regex and chrono's own time parser say it.
+        fn oracle(line: &str) -> Result<Option<(NaiveTime, &str, &str)>, ()> {
+            let re = Regex::new(r"^([0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3}) (\S+) (.*)$").unwrap();
+            let Some(caps) = re.captures(line.trim_end_matches(['\r', '\n'])) else {
+                return Ok(None);
+            };
+            let time = NaiveTime::parse_from_str(&caps[1], "%H:%M:%S%.3f").map_err(|_| ())?;
+            let (name, text) = (caps.get(2).unwrap().as_str(), caps.get(3).unwrap().as_str());
+            Ok(Some((time, name, text)))
+        }
+
+        fn agrees(line: &str) {
+            assert_eq!(split_line(line).map_err(|_| ()), oracle(line), "{line:?}");
+        }
+
+        proptest! {
+            #[test]
+            fn splits_as_the_regex_and_chrono_do(
+                h in 0u8..30, m in 0u8..70, s in 0u8..70, ms in 0u16..1000,
+                name in "[a-z!~-]{0,6}|\\PC{1,3}",
+                sep in " |  |\t|\u{a0}",
+                text in "\\PC{0,12}|[a-z ]{0,8}\n[a-z]{0,3}",
+                tail in "|\r|\n|\r\n| ",
+            ) {
+                agrees(&format!("{h:02}:{m:02}:{s:02}.{ms:03} {name}{sep}{text}{tail}"));
+            }
+
+            #[test]
+            fn splits_any_text_as_the_regex_does(line in "\\PC{0,30}") {
+                agrees(&line);
+            }
+        }
     }
 
     mod fast_path {
