@@ -397,28 +397,57 @@ pub fn parse_processed(line: &[u8]) -> Option<(&[u8], Partition, Offset)> {
     while end > 0 && matches!(line[end - 1], b'\n' | b'\r') {
         end -= 1;
     }
-    let (name, partition, offset, used) = parse_processed_prefix(&line[..end])?;
-    (used == end).then_some((name, partition, offset))
+    let c = parse_processed_prefix(&line[..end], b"")?;
+    (c.len == end).then_some((c.name, c.partition, c.offset))
 }
 
-/// [`parse_processed`] on text that starts with a line and may go on past it: the completion
-/// line's name, partition and offset, and where its offset ends (the end of the line, when the
-/// line is one). Lets a reader parse a line before it has looked for the line's end.
-pub fn parse_processed_prefix(text: &[u8]) -> Option<(&[u8], Partition, Offset, usize)> {
+/// A completion line read by [`parse_processed_prefix`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Completion<'a> {
+    /// The worker's name, ASCII.
+    pub name: &'a [u8],
+    /// The message's partition.
+    pub partition: Partition,
+    /// The message's offset.
+    pub offset: Offset,
+    /// Where the offset ends: the length of the line, when the text is one line.
+    pub len: usize,
+    /// Whether the name is the `known` name the caller passed.
+    pub known: bool,
+}
+
+/// [`parse_processed`] on text that starts with a line and may go on past it, so that a reader
+/// can parse a line before it has looked for the line's end.
+///
+/// `known` is empty or a name this function returned before: one worker's log repeats its
+/// name line after line, and a name equal to `known` is taken by one comparison instead of
+/// being checked byte by byte again.
+pub fn parse_processed_prefix<'a>(text: &'a [u8], known: &[u8]) -> Option<Completion<'a>> {
+    debug_assert!(
+        known.iter().all(u8::is_ascii_graphic),
+        "{known:?} is no name"
+    );
     if !time_of_day_prefix(text) {
         return None;
     }
     let rest = &text[13..];
-    let mut name_end = 0;
-    while name_end < rest.len() && rest[name_end] != b' ' {
-        if !rest[name_end].is_ascii_graphic() {
+    let is_known =
+        !known.is_empty() && rest.get(known.len()) == Some(&b' ') && rest.starts_with(known);
+    let name_end = if is_known {
+        known.len()
+    } else {
+        let mut end = 0;
+        while end < rest.len() && rest[end] != b' ' {
+            if !rest[end].is_ascii_graphic() {
+                return None;
+            }
+            end += 1;
+        }
+        if end == 0 || end == rest.len() {
             return None;
         }
-        name_end += 1;
-    }
-    if name_end == 0 || name_end == rest.len() {
-        return None;
-    }
+        end
+    };
     let event_at = 13 + name_end + 1;
     let event = text[event_at..].strip_prefix(b"p")?;
     let (partition, p_len) = number_prefix(event)?;
@@ -428,8 +457,13 @@ pub fn parse_processed_prefix(text: &[u8]) -> Option<(&[u8], Partition, Offset, 
         return None;
     }
     let (offset, o_len) = number_prefix(&event[p_len + 8..])?;
-    let used = event_at + 1 + p_len + 8 + o_len;
-    Some((&rest[..name_end], partition, offset, used))
+    Some(Completion {
+        name: &rest[..name_end],
+        partition,
+        offset,
+        len: event_at + 1 + p_len + 8 + o_len,
+        known: is_known,
+    })
 }
 
 #[cfg(test)]
@@ -576,6 +610,16 @@ mod tests {
         }
     }
 
+    #[test]
+    fn a_known_name_is_taken_whole_or_not_at_all() {
+        let text = b"09:13:29.854 nocommit-ab p1 offset 481\n";
+        let line = |known: &[u8]| parse_processed_prefix(text, known).map(|c| (c.name, c.known));
+        assert_eq!(line(b"nocommit-ab"), Some((&b"nocommit-ab"[..], true)));
+        for other in [&b"nocommit-a"[..], b"nocommit-abc", b"b", b""] {
+            assert_eq!(line(other), Some((&b"nocommit-ab"[..], false)), "{other:?}");
+        }
+    }
+
     mod fast_path {
         use super::super::*;
         use proptest::prelude::*;
@@ -585,20 +629,31 @@ mod tests {
             // The prefix form reads the same line with more text after it, up to its end.
             let core = line.trim_end_matches(['\r', '\n']);
             let followed = format!("{core}\n09:00:00.000 x p0 offset 1\n");
-            let prefix = parse_processed_prefix(followed.as_bytes());
+            let prefix = parse_processed_prefix(followed.as_bytes(), b"");
             match (&fast, prefix) {
-                (Some((n, p, o)), Some((pn, pp, po, used))) => {
-                    assert_eq!((*n, *p, *o, used), (pn, pp, po, core.len()), "{line:?}")
-                }
+                (Some((n, p, o)), Some(c)) => assert_eq!(
+                    (*n, *p, *o, c.len),
+                    (c.name, c.partition, c.offset, core.len()),
+                    "{line:?}"
+                ),
                 (Some(_), None) => panic!("prefix form missed {line:?}"),
-                (None, Some((_, _, _, used))) => {
-                    assert_ne!(
-                        used,
-                        core.len(),
-                        "prefix form read {line:?} whole, the line form did not"
-                    )
-                }
+                (None, Some(c)) => assert_ne!(
+                    c.len,
+                    core.len(),
+                    "prefix form read {line:?} whole, the line form did not"
+                ),
                 (None, None) => {}
+            }
+            // A known name changes nothing but the flag that says it was the known one.
+            let own = prefix.map_or(&b"own"[..], |c| c.name);
+            let shorter = &own[..own.len() - 1];
+            for known in [own, shorter, b"a", b"x", b"~"] {
+                let with = parse_processed_prefix(followed.as_bytes(), known);
+                let unflagged = with.map(|c| Completion { known: false, ..c });
+                assert_eq!(unflagged, prefix, "{line:?} {known:?}");
+                if let Some(c) = with {
+                    assert_eq!(c.known, c.name == known, "{line:?} {known:?}");
+                }
             }
             let slow = LogLine::parse(line);
             match (&fast, &slow) {

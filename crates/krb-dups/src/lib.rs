@@ -172,18 +172,30 @@ impl Counts {
 
     /// Counts one completion of (partition, offset) by the worker `name`.
     pub fn add(&mut self, name: &[u8], partition: Partition, offset: Offset) {
-        match self.consumers.get_mut(self.last_consumer) {
-            Some((n, count)) if n == name => *count += 1,
-            _ => match self.consumers.iter().position(|(n, _)| n == name) {
-                Some(i) => {
-                    self.consumers[i].1 += 1;
-                    self.last_consumer = i;
-                }
+        if name != self.last_name() {
+            self.last_consumer = match self.consumers.iter().position(|(n, _)| n == name) {
+                Some(i) => i,
                 None => {
-                    self.consumers.push((name.to_vec(), 1));
-                    self.last_consumer = self.consumers.len() - 1;
+                    self.consumers.push((name.to_vec(), 0));
+                    self.consumers.len() - 1
                 }
-            },
+            };
+        }
+        self.add_by_last(partition, offset);
+    }
+
+    /// The worker whose completion was counted last; empty before the first.
+    pub fn last_name(&self) -> &[u8] {
+        self.consumers
+            .get(self.last_consumer)
+            .map_or(&[], |(n, _)| n.as_slice())
+    }
+
+    /// Counts one completion of (partition, offset) by the worker counted last, the one
+    /// [`Counts::last_name`] names: a log's lines come in long runs of one worker.
+    pub fn add_by_last(&mut self, partition: Partition, offset: Offset) {
+        if let Some((_, count)) = self.consumers.get_mut(self.last_consumer) {
+            *count += 1;
         }
         if !(0..DENSE_LIMIT).contains(&offset) {
             *self.sparse.entry((partition, offset)).or_insert(0) += 1;
@@ -465,13 +477,18 @@ fn count_range(path: &Path, from: u64, to: u64) -> Result<RangeCount> {
         from,
         to,
         |text| {
-            let (name, partition, offset, used) = parse_processed_prefix(text)?;
-            let len = match &text[used..] {
-                [b'\n', ..] => used + 1,
-                [b'\r', b'\n', ..] => used + 2,
+            let mut counts = counts_cell.borrow_mut();
+            let line = parse_processed_prefix(text, counts.last_name())?;
+            let len = match &text[line.len..] {
+                [b'\n', ..] => line.len + 1,
+                [b'\r', b'\n', ..] => line.len + 2,
                 _ => return None,
             };
-            counts_cell.borrow_mut().add(name, partition, offset);
+            if line.known {
+                counts.add_by_last(line.partition, line.offset);
+            } else {
+                counts.add(line.name, line.partition, line.offset);
+            }
             Some(len)
         },
         |number, line| match LogLine::parse(&String::from_utf8_lossy(line)) {
