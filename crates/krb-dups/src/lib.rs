@@ -954,6 +954,14 @@ mod tests {
             ),
             ("g-b.log", b"09:00:01.000 g-b p0 offset 3\r\n"),
             ("gg-a.log", b"09:00:01.000 gg-a p0 offset 9\n"),
+            // A name the fast path leaves to the full parser, then known by the lines after it.
+            (
+                "g-\u{e9}.log",
+                "09:00:02.000 g-\u{e9} p1 offset 0\n\
+                 09:00:02.001 g-\u{e9} p1 offset 1\n\
+                 09:00:02.002 g-\u{e9} p1 offset 1\n"
+                    .as_bytes(),
+            ),
         ]);
         let args = Args {
             group: "g".into(),
@@ -964,11 +972,14 @@ mod tests {
         };
         assert_eq!(
             run(&args).unwrap(),
-            "processed 2, unique 1, duplicates 1\n  p0: offset 3 (1) processed twice (g-a, g-b)\n"
+            "processed 5, unique 3, duplicates 2\n  \
+             p0: offset 3 (1) processed twice (g-a, g-b)\n  \
+             p1: offset 1 (1) processed twice (g-\u{e9})\n"
         );
         let json: serde_json::Value =
             serde_json::from_str(&run(&Args { json: true, ..args }).unwrap()).unwrap();
-        assert_eq!(json["duplicates"], 1);
+        assert_eq!(json["duplicates"], 2);
+        assert_eq!(json["consumers"]["g-\u{e9}"], 3);
         assert_eq!(json["runs"][0]["first"], 3);
         assert_eq!(json["runs"][0]["times"], 2);
         assert_eq!(json["consumers"]["g-b"], 1);
