@@ -185,7 +185,7 @@ impl Counts {
     }
 
     /// The worker whose completion was counted last; empty before the first.
-    pub fn last_name(&self) -> &[u8] {
+    fn last_name(&self) -> &[u8] {
         self.consumers
             .get(self.last_consumer)
             .map_or(&[], |(n, _)| n.as_slice())
@@ -193,7 +193,7 @@ impl Counts {
 
     /// Counts one completion of (partition, offset) by the worker counted last, the one
     /// [`Counts::last_name`] names: a log's lines come in long runs of one worker.
-    pub fn add_by_last(&mut self, partition: Partition, offset: Offset) {
+    fn add_by_last(&mut self, partition: Partition, offset: Offset) {
         if let Some((_, count)) = self.consumers.get_mut(self.last_consumer) {
             *count += 1;
         }
