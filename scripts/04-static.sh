@@ -55,7 +55,8 @@ echo "$restarted"
 # Wait until the restarted a owns partitions again, then one heartbeat interval (3 s) more, so a
 # rebalance still under way would show in b's log.
 for _ in $(seq 1 300); do
-  tail -n "+$((a_lines + 1))" "$LOGS/$group-a.log" | grep -q ' assigned \[[0-9]' && break
+  # No -q: grep reads to the end, so tail never meets a closed pipe (pipefail).
+  tail -n "+$((a_lines + 1))" "$LOGS/$group-a.log" | grep ' assigned \[[0-9]' >/dev/null && break
   sleep 0.1
 done
 sleep 4

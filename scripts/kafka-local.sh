@@ -140,7 +140,9 @@ start() {
   local i
   for i in $(seq 1 120); do
     running || die "the broker exited during start-up; see $log"
-    if answers && tail -c "+$from" "$log" | grep -q 'Kafka Server started'; then
+    # grep reads to the end (no -q): quitting early would fail the pipe, under pipefail, on a
+    # log that tail is still writing (a data folder with many topics logs a lot after this line).
+    if answers && tail -c "+$from" "$log" | grep 'Kafka Server started' >/dev/null; then
       echo "kafka-local: ready after $((i / 2)) s"
       return 0
     fi
