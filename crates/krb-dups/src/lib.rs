@@ -634,14 +634,20 @@ impl Report {
         self.processed - self.unique
     }
 
-    /// The article's output (then gaps, and with `-v` the consumers of each run).
-    pub fn render(&self) -> String {
-        let mut out = format!(
-            "processed {}, unique {}, duplicates {}\n",
+    /// The totals, the first line of the article's output: `processed 1082, unique 1000,
+    /// duplicates 82`.
+    pub fn totals(&self) -> String {
+        format!(
+            "processed {}, unique {}, duplicates {}",
             self.processed,
             self.unique,
             self.duplicates()
-        );
+        )
+    }
+
+    /// The article's output (then gaps, and with `-v` the consumers of each run).
+    pub fn render(&self) -> String {
+        let mut out = self.totals() + "\n";
         let mut lines: Vec<(&Run, Option<&Vec<String>>)> = self
             .runs
             .iter()

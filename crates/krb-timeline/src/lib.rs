@@ -15,6 +15,7 @@ use chrono::{NaiveTime, Timelike};
 use clap::Parser;
 use krb_common::logline::{Event, Offset, Partition};
 use krb_common::worker_log::{maxpoll_time, WorkerLog};
+use krb_dups::{analyse, Counts};
 use svg::node::element::{Circle, Group, Line, Rectangle, Text, Title};
 use svg::Document;
 
@@ -122,18 +123,17 @@ pub fn render(group: &str, consumers: &[Consumer]) -> Result<Document> {
     let plot = WIDTH - LEFT - RIGHT;
     let x = |t: NaiveTime| LEFT + (millis(t) - t0) / span * plot;
 
-    // Counts and offset ranges per partition.
-    let mut counts: BTreeMap<(Partition, Offset), u32> = BTreeMap::new();
+    // Counts as krb-dups keeps them, and offset ranges per partition.
+    let mut counts = Counts::new();
     let mut ranges: BTreeMap<Partition, (Offset, Offset)> = BTreeMap::new();
     for c in consumers {
         for (p, o) in c.log.processed() {
-            *counts.entry((p, o)).or_insert(0) += 1;
+            counts.add(c.name.as_bytes(), p, o);
             let r = ranges.entry(p).or_insert((o, o));
             *r = (r.0.min(o), r.1.max(o));
         }
     }
-    let processed: u64 = counts.values().map(|&n| u64::from(n)).sum();
-    let unique = counts.len() as u64;
+    let totals = analyse(&counts, None).totals();
     let height =
         TOP + PARTITION_LANE * ranges.len() as f64 + CONSUMER_LANE * consumers.len() as f64 + 50.0;
     let colour = |i: usize| COLOURS[i % COLOURS.len()];
@@ -152,15 +152,12 @@ pub fn render(group: &str, consumers: &[Consumer]) -> Result<Document> {
                 .set("fill", "white"),
         )
         .add(
-            Text::new(format!(
-                "{group}: processed {processed}, unique {unique}, duplicates {}",
-                processed - unique
-            ))
-            .set("class", "title")
-            .set("x", LEFT)
-            .set("y", 24)
-            .set("font-size", 16)
-            .set("font-weight", "bold"),
+            Text::new(format!("{group}: {totals}"))
+                .set("class", "title")
+                .set("x", LEFT)
+                .set("y", 24)
+                .set("font-size", 16)
+                .set("font-weight", "bold"),
         );
 
     // Legend.
@@ -246,7 +243,7 @@ pub fn render(group: &str, consumers: &[Consumer]) -> Result<Document> {
                         slow_starts.insert(offset, l.time);
                     }
                     Event::Processed { partition, offset } if partition == p => {
-                        let duplicate = counts.get(&(p, offset)).copied().unwrap_or(0) > 1;
+                        let duplicate = counts.get(p, offset) > 1;
                         if let Some(start) = slow_starts.remove(&offset) {
                             lane = lane.add(
                                 Rectangle::new()
