@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 use clap::Parser;
 use krb_common::logline::{
-    parse_processed, parse_processed_prefix, Event, LogLine, Offset, Partition,
+    parse_processed, parse_processed_prefix, Event, LogLine, Offset, ParseError, Partition,
 };
 use serde::Serialize;
 
@@ -419,6 +419,20 @@ fn for_each_line_in(
     }
 }
 
+/// A completion line's worker, partition and offset as the full parser reads them, for the
+/// lines the fast path leaves: `Ok(None)` for any other line, `Err` for one that looks like a
+/// worker's line but does not parse.
+fn full_parse(line: &[u8]) -> Result<Option<(String, Partition, Offset)>, ParseError> {
+    Ok(match LogLine::parse(&String::from_utf8_lossy(line))? {
+        Some(LogLine {
+            event: Event::Processed { partition, offset },
+            name,
+            ..
+        }) => Some((name, partition, offset)),
+        _ => None,
+    })
+}
+
 /// Files larger than this are counted by several threads, one byte range each.
 const CHUNK: u64 = 16 << 20;
 
@@ -491,15 +505,13 @@ fn count_range(path: &Path, from: u64, to: u64) -> Result<RangeCount> {
             }
             Some(len)
         },
-        |number, line| match LogLine::parse(&String::from_utf8_lossy(line)) {
-            Ok(Some(LogLine {
-                event: Event::Processed { partition, offset },
-                name,
-                ..
-            })) => counts_cell
-                .borrow_mut()
-                .add(name.as_bytes(), partition, offset),
-            Ok(_) => {}
+        |number, line| match full_parse(line) {
+            Ok(Some((name, partition, offset))) => {
+                counts_cell
+                    .borrow_mut()
+                    .add(name.as_bytes(), partition, offset)
+            }
+            Ok(None) => {}
             Err(e) => errors.push((number, e.to_string())),
         },
     )?;
@@ -596,20 +608,13 @@ pub fn attribute(files: &[PathBuf], report: &mut Report) -> Result<()> {
         for_each_line(file, |_, line| {
             let parsed = parse_processed(line)
                 .map(|(n, p, o)| (String::from_utf8_lossy(n).into_owned(), p, o))
-                .or_else(|| match LogLine::parse(&String::from_utf8_lossy(line)) {
-                    Ok(Some(LogLine {
-                        event: Event::Processed { partition, offset },
-                        name,
-                        ..
-                    })) => Some((name, partition, offset)),
-                    _ => None,
-                });
+                .or_else(|| full_parse(line).ok().flatten());
             if let Some((name, p, o)) = parsed {
                 let i = report
                     .runs
                     .partition_point(|r| (r.partition, r.last) < (p, o));
                 if let Some(run) = report.runs.get(i) {
-                    if run.partition == p && run.first <= o && !names[i].contains(&name) {
+                    if run.partition == p && run.first <= o {
                         names[i].insert(name);
                     }
                 }
