@@ -63,6 +63,36 @@ impl Verdict {
             .join("\n")
     }
 
+    /// One tab-separated row, what lab.sh tabulates: lab, variant, article, ours, held,
+    /// failures.
+    pub fn row(&self) -> String {
+        format!(
+            "{} {}\t{}\t{}\t{}\t{}/{}\t{}",
+            self.lab,
+            self.name,
+            self.variant,
+            self.article,
+            self.ours,
+            self.checks.iter().filter(|c| c.held).count(),
+            self.checks.len(),
+            self.failures().replace('\n', "; ")
+        )
+    }
+
+    /// The verdict for a person: the article's number, ours, then each statement with `held`
+    /// or `FAILED`.
+    pub fn render(&self) -> String {
+        let mut text = format!(
+            "lab {} {} {} (group {})\n  article: {}\n  ours:    {}\n",
+            self.lab, self.name, self.variant, self.group, self.article, self.ours
+        );
+        for c in &self.checks {
+            let mark = if c.held { "held  " } else { "FAILED" };
+            text += &format!("  {mark} {} ({})\n", c.statement, c.detail);
+        }
+        text
+    }
+
     fn check(&mut self, statement: &str, held: bool, detail: impl Into<String>) {
         self.checks.push(Check {
             statement: statement.to_string(),
@@ -691,4 +721,27 @@ fn protocol_lab(group: &str, dir: &Path, broker: &BrokerArgs, protocol: &str) ->
         v.ours
     );
     Ok(v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_verdict_as_a_row_and_as_text() {
+        let mut v = verdict(1, "revoke", "nocommit", "g", "82 duplicates");
+        v.ours = "80 duplicates".into();
+        v.check("all processed", true, "unique 1000");
+        v.check("b began at a's commit", false, "b's first 7\nb's last 9");
+        assert!(!v.held());
+        assert_eq!(
+            v.row(),
+            "1 revoke\tnocommit\t82 duplicates\t80 duplicates\t1/2\tb began at a's commit (b's first 7; b's last 9)"
+        );
+        assert_eq!(
+            v.render(),
+            "lab 1 revoke nocommit (group g)\n  article: 82 duplicates\n  ours:    80 duplicates\n  \
+             held   all processed (unique 1000)\n  FAILED b began at a's commit (b's first 7\nb's last 9)\n"
+        );
+    }
 }

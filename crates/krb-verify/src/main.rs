@@ -91,41 +91,14 @@ fn main() {
             std::process::exit(2);
         }
     };
-    let mut out = std::io::stdout().lock();
-    let _ = if args.json {
-        writeln!(
-            out,
-            "{}",
-            serde_json::to_string(&verdict).unwrap_or_default()
-        )
+    let text = if args.json {
+        serde_json::to_string(&verdict).unwrap_or_default() + "\n"
     } else if args.row {
-        let held = verdict.checks.iter().filter(|c| c.held).count();
-        writeln!(
-            out,
-            "{} {}\t{}\t{}\t{}\t{held}/{}\t{}",
-            verdict.lab,
-            verdict.name,
-            verdict.variant,
-            verdict.article,
-            verdict.ours,
-            verdict.checks.len(),
-            verdict.failures().replace('\n', "; ")
-        )
+        verdict.row() + "\n"
     } else {
-        let mut text = format!(
-            "lab {} {} {} (group {})\n  article: {}\n  ours:    {}\n",
-            verdict.lab,
-            verdict.name,
-            verdict.variant,
-            verdict.group,
-            verdict.article,
-            verdict.ours
-        );
-        for c in &verdict.checks {
-            let mark = if c.held { "held  " } else { "FAILED" };
-            text += &format!("  {mark} {} ({})\n", c.statement, c.detail);
-        }
-        out.write_all(text.as_bytes())
+        verdict.render()
     };
+    // A closed pipe is not an error.
+    let _ = std::io::stdout().lock().write_all(text.as_bytes());
     std::process::exit(if verdict.held() { 0 } else { 1 });
 }
