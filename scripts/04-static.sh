@@ -52,13 +52,9 @@ sleep "$restart_pause"
 # shellcheck disable=SC2046
 restarted=$(start "$group-a" "$group" "$group" "${options[@]}" $(member a))
 echo "$restarted"
-# Wait until the restarted a owns partitions again, then one heartbeat interval (3 s) more, so a
-# rebalance still under way would show in b's log.
-for _ in $(seq 1 300); do
-  # No -q: grep reads to the end, so tail never meets a closed pipe (pipefail).
-  tail -n "+$((a_lines + 1))" "$LOGS/$group-a.log" | grep ' assigned \[[0-9]' >/dev/null && break
-  sleep 0.1
-done
+# Wait until the restarted a owns partitions again (not finding it is reported below), then one
+# heartbeat interval (3 s) more, so a rebalance still under way would show in b's log.
+wait_log "$group-a" ' assigned \[[0-9]' 30 "$a_lines" || true
 sleep 4
 b_end=$(wc -l <"$LOGS/$group-b.log")
 stop "$group-a" "$group-b"

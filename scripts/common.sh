@@ -115,11 +115,13 @@ wait_unique() {
   return 1
 }
 
-# wait_log NAME PATTERN [SECONDS]: wait until logs/NAME.log has a line matching PATTERN (grep -E).
+# wait_log NAME PATTERN [SECONDS [AFTER]]: wait until logs/NAME.log has a line matching PATTERN
+# (grep -E), counting only the lines after line AFTER (default 0: all).
 wait_log() {
-  local name=$1 pattern=$2 limit=${3:-60}
+  local name=$1 pattern=$2 limit=${3:-60} after=${4:-0}
   for _ in $(seq 1 $((limit * 10))); do
-    grep -Eq -- "$pattern" "$LOGS/$name.log" 2>/dev/null && return 0
+    # No -q: grep reads to the end, so tail never meets a closed pipe (the labs use pipefail).
+    tail -n "+$((after + 1))" "$LOGS/$name.log" 2>/dev/null | grep -E -- "$pattern" >/dev/null && return 0
     sleep 0.1
   done
   echo "wait_log: no line matching '$pattern' in logs/$name.log after ${limit} s" >&2
