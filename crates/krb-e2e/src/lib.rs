@@ -12,6 +12,7 @@ use std::sync::{Mutex, MutexGuard};
 use std::time::Instant;
 
 use anyhow::{bail, ensure, Context, Result};
+use krb_common::broker::DEFAULT_BOOTSTRAP;
 use krb_common::logline::{Offset, Partition};
 
 /// The repository's top folder.
@@ -95,9 +96,9 @@ pub fn committed_offsets(group: &str) -> Result<BTreeMap<Partition, Offset>> {
     Ok(offsets)
 }
 
-/// The broker the tools use.
+/// The broker the tools use: KRB_BOOTSTRAP, else krb-common's default.
 pub fn bootstrap() -> String {
-    std::env::var("KRB_BOOTSTRAP").unwrap_or_else(|_| "localhost:9481".into())
+    std::env::var("KRB_BOOTSTRAP").unwrap_or_else(|_| DEFAULT_BOOTSTRAP.into())
 }
 
 /// Checks a lab run with krb-verify (the statements the lab command reports) and fails with
