@@ -12,7 +12,7 @@ use chrono::NaiveTime;
 use krb_common::broker::BrokerArgs;
 use krb_common::logline::{Event, LogLine, Offset, Partition};
 pub use krb_common::worker_log::{maxpoll_time, WorkerLog};
-use krb_dups::{Report, Run};
+use krb_dups::{read_group, Report, Run};
 use rdkafka::consumer::{BaseConsumer, Consumer};
 use rdkafka::TopicPartitionList;
 use serde::Serialize;
@@ -168,11 +168,6 @@ fn seconds(from: NaiveTime, to: NaiveTime) -> f64 {
     (to - from).num_milliseconds() as f64 / 1000.0
 }
 
-/// Reads a group's logs the way krb-dups does.
-pub fn dups(dir: &Path, group: &str) -> Result<Report> {
-    krb_dups::read_group(dir, group)
-}
-
 fn summary(report: &Report) -> String {
     let partitions: BTreeSet<Partition> = report.runs.iter().map(|r| r.partition).collect();
     let on = if partitions.is_empty() {
@@ -248,7 +243,7 @@ fn verdict(lab: u8, name: &str, variant: &str, group: &str, article: &str) -> Ve
 fn revoke_checks(v: &mut Verdict, group: &str, dir: &Path, revoke_commit: bool) -> Result<Report> {
     let a = WorkerLog::read(dir, &format!("{group}-a"))?;
     let b = WorkerLog::read(dir, &format!("{group}-b"))?;
-    let report = dups(dir, group)?;
+    let report = read_group(dir, group)?;
     v.check(
         "all 1000 messages processed",
         report.unique == 1000,
@@ -478,7 +473,7 @@ fn maxpoll_checks(
         poll_error.is_some(),
         poll_error.map_or("none".into(), |i| a.lines[i].event.to_string()),
     );
-    let report = dups(dir, group)?;
+    let report = read_group(dir, group)?;
     v.check(
         "all 10 offsets processed, offset 3 twice and nothing else",
         report.unique == 10
@@ -553,7 +548,7 @@ fn assignor_lab(group: &str, dir: &Path, assignor: &str, revoke_commit: bool) ->
         .flat_map(|l| l.partitions_between(c_start, stopping, revoked))
         .collect();
     let to_c = logs[2].partitions_between(c_start, stopping, assigned);
-    let report = dups(dir, group)?;
+    let report = read_group(dir, group)?;
     let dup_partitions: BTreeSet<Partition> = report.runs.iter().map(|r| r.partition).collect();
     v.check(
         "all 3000 messages processed",
