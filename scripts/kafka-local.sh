@@ -24,6 +24,8 @@ port=${KRB_BROKER_PORT:-9481}
 broker_port=$((port + 1))
 controller_port=$((port + 2))
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=env.sh
+source "$repo/scripts/env.sh"
 log=$repo/logs/kafka.log
 pidfile=$home/kafka.pid
 data=$home/data
@@ -33,8 +35,8 @@ die() { echo "kafka-local: $*" >&2; exit 1; }
 need_java() {
   command -v java >/dev/null || die "java not found: install a JDK 17 or newer (Debian: openjdk-17-jdk-headless)"
   local major
-  major=$(java -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p')
-  [ "${major%%.*}" -ge 17 ] 2>/dev/null || die "Kafka $version needs Java 17 or newer, found ${major:-unknown}"
+  major=$(java_major)
+  [ "$major" -ge 17 ] 2>/dev/null || die "Kafka $version needs Java 17 or newer, found ${major:-unknown}"
 }
 
 jars() {
@@ -106,8 +108,6 @@ EOF
 
 running() { [ -f "$pidfile" ] && kill -0 "$(cat "$pidfile")" 2>/dev/null; }
 
-answers() { (exec 3<>"/dev/tcp/localhost/$port") 2>/dev/null; }
-
 run_class() {
   java -cp "$home/libs/*" -Dlog4j2.configurationFile="$home/log4j2-WARN.properties" "$@"
 }
@@ -117,7 +117,7 @@ start() {
     echo "kafka-local: Kafka $version already running (pid $(cat "$pidfile")) on localhost:$port"
     return 0
   fi
-  answers && die "something else already listens on localhost:$port; stop it or set KRB_BROKER_PORT"
+  answers "localhost:$port" && die "something else already listens on localhost:$port; stop it or set KRB_BROKER_PORT"
   need_java
   jars
   write_config
@@ -142,7 +142,7 @@ start() {
     running || die "the broker exited during start-up; see $log"
     # grep reads to the end (no -q): quitting early would fail the pipe, under pipefail, on a
     # log that tail is still writing (a data folder with many topics logs a lot after this line).
-    if answers && tail -c "+$from" "$log" | grep 'Kafka Server started' >/dev/null; then
+    if answers "localhost:$port" && tail -c "+$from" "$log" | grep 'Kafka Server started' >/dev/null; then
       echo "kafka-local: ready after $((i / 2)) s"
       return 0
     fi

@@ -57,16 +57,11 @@ fi
 echo "$(since "$t") s"
 
 bootstrap=${KRB_BOOTSTRAP:-localhost:9481}
-answers() { (exec 3<>"/dev/tcp/${bootstrap%:*}/${bootstrap##*:}") 2>/dev/null; }
-have_docker() { command -v docker >/dev/null && docker info >/dev/null 2>&1; }
-have_java_maven() {
-  command -v mvn >/dev/null && command -v java >/dev/null || return 1
-  local v
-  v=$(java -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p')
-  [ "${v%%.*}" -ge 17 ] 2>/dev/null
-}
+export KRB_BOOTSTRAP=$bootstrap
+# shellcheck source=env.sh
+source scripts/env.sh
 if [ "$broker" = auto ]; then
-  if answers; then broker=external
+  if answers "$bootstrap"; then broker=external
   elif have_docker; then broker=compose
   elif have_java_maven; then broker=local
   else
@@ -82,26 +77,25 @@ esac' EXIT
 t=$(clock)
 case $broker in
   external)
-    answers || { echo "lab.sh: no broker answers on $bootstrap" >&2; exit 1; }
+    answers "$bootstrap" || { echo "lab.sh: no broker answers on $bootstrap" >&2; exit 1; }
     echo "broker: the one answering on $bootstrap" ;;
   compose)
-    answers && { echo "lab.sh: something already answers on $bootstrap; use --broker external" >&2; exit 1; }
+    answers "$bootstrap" && { echo "lab.sh: something already answers on $bootstrap; use --broker external" >&2; exit 1; }
     have_docker || { echo "lab.sh: no Docker engine answers (docker info)" >&2; exit 1; }
     printf 'broker: docker compose -p kreb up -d (apache/kafka:4.3.1) ... '
     docker compose -p kreb up -d >logs/compose.log 2>&1 || { echo failed; tail -n 5 logs/compose.log >&2; exit 1; }
     [ "$keep" = 1 ] || started=compose
-    for _ in $(seq 1 120); do answers && break; sleep 0.5; done
-    answers || { echo "no answer on $bootstrap after 60 s"; exit 1; }
+    for _ in $(seq 1 120); do answers "$bootstrap" && break; sleep 0.5; done
+    answers "$bootstrap" || { echo "no answer on $bootstrap after 60 s"; exit 1; }
     echo "$(since "$t") s" ;;
   local)
-    answers && { echo "lab.sh: something already answers on $bootstrap; use --broker external" >&2; exit 1; }
+    answers "$bootstrap" && { echo "lab.sh: something already answers on $bootstrap; use --broker external" >&2; exit 1; }
     have_java_maven || { echo "lab.sh: the local broker needs Java 17+ and Maven" >&2; exit 1; }
     printf 'broker: scripts/kafka-local.sh start (Apache Kafka 4.3.1 from Maven jars) ... '
     scripts/kafka-local.sh start >logs/kafka-local.out 2>&1 || { echo failed; tail -n 5 logs/kafka-local.out >&2; exit 1; }
     [ "$keep" = 1 ] || started=local
     echo "$(since "$t") s" ;;
 esac
-export KRB_BOOTSTRAP=$bootstrap
 
 # lab|name|variant|set-up|script|krb-verify arguments
 runs=(

@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 use rdkafka::admin::{AdminClient, AdminOptions};
 use rdkafka::client::{Client, ClientContext, DefaultClientContext};
 use rdkafka::config::RDKafkaLogLevel;
@@ -97,21 +97,25 @@ impl BrokerArgs {
         client: &Client<C>,
         topic: &str,
     ) -> Result<usize> {
+        // All topics, not Some(topic): a request that names a topic lets the broker create it
+        // (a producer asks for that), and a mistyped name would become a one-partition topic.
         let metadata = client
-            .fetch_metadata(Some(topic), REACH_TIMEOUT)
+            .fetch_metadata(None, REACH_TIMEOUT)
             .map_err(|e| anyhow::anyhow!(self.unreachable(&e)))?;
-        let Some(t) = metadata.topics().iter().find(|t| t.name() == topic) else {
-            bail!(
-                "the broker at {} did not describe topic {topic}",
+        let missing = || {
+            anyhow::anyhow!(
+                "topic {topic} does not exist on {}: create it first (topic {topic} PARTITIONS, or krb-topic {topic} PARTITIONS)",
                 self.bootstrap
-            );
+            )
+        };
+        let Some(t) = metadata.topics().iter().find(|t| t.name() == topic) else {
+            return Err(missing());
         };
         match t.error() {
             None => Ok(t.partitions().len()),
-            Some(e) if RDKafkaErrorCode::from(e) == RDKafkaErrorCode::UnknownTopicOrPartition => bail!(
-                "topic {topic} does not exist on {}: create it first (topic {topic} PARTITIONS, or krb-topic {topic} PARTITIONS)",
-                self.bootstrap
-            ),
+            Some(e) if RDKafkaErrorCode::from(e) == RDKafkaErrorCode::UnknownTopicOrPartition => {
+                Err(missing())
+            }
             Some(e) => Err(KafkaError::MetadataFetch(e.into()))
                 .with_context(|| format!("cannot describe topic {topic} on {}", self.bootstrap)),
         }

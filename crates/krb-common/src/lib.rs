@@ -2,20 +2,24 @@
 //!
 //! - [`logline`]: the worker's log grammar, written and parsed in one place.
 //! - [`broker`]: the broker address (`--bootstrap`, `KRB_BOOTSTRAP`, `localhost:9481`) and `-X`.
+//! - [`cli`]: command lines whose bad input is one line and exit 2.
 //! - [`kafka_error`]: Kafka errors rendered as the article shows them.
+//! - [`out`]: whole lines to stdout and stderr, each in one write.
 //! - [`rdlog`]: librdkafka's own log lines, printed live in librdkafka's format.
 //! - [`worker_log`]: a worker's log file read back, for the tools that analyse a lab.
 
 pub mod broker;
+pub mod cli;
 pub mod kafka_error;
 pub mod logline;
+pub mod out;
 pub mod rdlog;
 pub mod worker_log;
 
 /// Runs a tool's `main`: on error, prints `TOOL: error` on one line and exits with `code`.
 pub fn exit_on_error(tool: &str, code: i32, result: anyhow::Result<()>) {
     if let Err(err) = result {
-        eprintln!("{tool}: {err:#}");
+        out::stderr_line(&format!("{tool}: {err:#}"));
         std::process::exit(code);
     }
 }

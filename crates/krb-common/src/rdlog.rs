@@ -10,7 +10,6 @@
 //! ```
 
 use std::ffi::CStr;
-use std::io::Write;
 use std::marker::PhantomData;
 use std::os::raw::{c_char, c_int};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -113,7 +112,7 @@ fn serve(ptrs: &Ptrs, stop: &AtomicBool, last: &Mutex<Vec<(String, String)>>) {
                     &name,
                     &text,
                 );
-                let _ = writeln!(std::io::stderr(), "{line}");
+                crate::out::stderr_line(&line);
                 if let Ok(mut last) = last.lock() {
                     let body = text.split_once("]: ").map_or(&*text, |(_, b)| b);
                     last.push((fac.into_owned(), body.to_string()));

@@ -54,20 +54,30 @@ pub struct Args {
     pub end: Option<BTreeMap<Partition, Offset>>,
 }
 
-/// Parses `p0=500,p1=500`.
+/// Parses `p0=500,p1=500`: partitions and ends are numbers from 0, each partition named once.
 pub fn parse_end(s: &str) -> Result<BTreeMap<Partition, Offset>, String> {
-    s.split(',')
-        .map(|item| {
-            let (p, o) = item
-                .trim()
-                .strip_prefix('p')
-                .and_then(|r| r.split_once('='))
-                .ok_or_else(|| format!("expected pP=N such as p0=500, got {item:?}"))?;
-            let p = p.parse().map_err(|_| format!("{p:?} is not a partition"))?;
-            let o = o.parse().map_err(|_| format!("{o:?} is not an offset"))?;
-            Ok((p, o))
-        })
-        .collect()
+    let mut end = BTreeMap::new();
+    for item in s.split(',') {
+        let (p, o) = item
+            .trim()
+            .strip_prefix('p')
+            .and_then(|r| r.split_once('='))
+            .ok_or_else(|| format!("expected pP=N such as p0=500, got {item:?}"))?;
+        let p: Partition = p
+            .parse()
+            .ok()
+            .filter(|p| *p >= 0)
+            .ok_or_else(|| format!("{p:?} is not a partition (0 to {})", Partition::MAX))?;
+        let o: Offset = o
+            .parse()
+            .ok()
+            .filter(|o| *o >= 0)
+            .ok_or_else(|| format!("{o:?} is not an end offset (0 to {})", Offset::MAX))?;
+        if end.insert(p, o).is_some() {
+            return Err(format!("p{p} is named twice"));
+        }
+    }
+    Ok(end)
 }
 
 /// Offsets above this are counted in a map instead of a dense array (they would make the array
@@ -308,8 +318,8 @@ impl Run {
     }
 }
 
-/// The analysis of a group's logs.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+/// The analysis of a group's logs ([`Report::json`] writes it).
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Report {
     /// Completion lines counted.
     pub processed: u64,
@@ -322,7 +332,6 @@ pub struct Report {
     /// Completion lines per worker.
     pub consumers: BTreeMap<String, u64>,
     /// With `-v`: who processed each run of `runs`, in the same order.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub run_consumers: Vec<Vec<String>>,
 }
 
@@ -679,21 +688,27 @@ impl Report {
         out
     }
 
-    /// The analysis as one JSON document.
+    /// The analysis as one JSON document, each key once.
     pub fn json(&self) -> String {
         #[derive(Serialize)]
         struct Doc<'a> {
             processed: u64,
             unique: u64,
             duplicates: u64,
-            #[serde(flatten)]
-            report: &'a Report,
+            runs: &'a [Run],
+            gaps: &'a [Run],
+            consumers: &'a BTreeMap<String, u64>,
+            #[serde(skip_serializing_if = "<[_]>::is_empty")]
+            run_consumers: &'a [Vec<String>],
         }
         serde_json::to_string(&Doc {
             processed: self.processed,
             unique: self.unique,
             duplicates: self.duplicates(),
-            report: self,
+            runs: &self.runs,
+            gaps: &self.gaps,
+            consumers: &self.consumers,
+            run_consumers: &self.run_consumers,
         })
         .unwrap_or_default()
     }
@@ -828,6 +843,16 @@ mod tests {
             BTreeMap::from([(0, 25), (1, 1)])
         );
         assert!(parse_end("0=25").is_err());
+        for bad in [
+            "p0=-9223372036854775808",
+            "p0=-1",
+            "p0=9223372036854775808",
+            "p-1=5",
+            "p2147483648=5",
+            "p0=5,p0=6",
+        ] {
+            assert!(parse_end(bad).is_err(), "{bad}");
+        }
     }
 
     /// The analysis written the slow, obvious way: one offset at a time over a sorted map.

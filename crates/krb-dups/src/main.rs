@@ -1,9 +1,8 @@
 use std::io::Write;
 
-use clap::Parser;
 
 fn main() {
-    let args = krb_dups::Args::parse();
+    let args: krb_dups::Args = krb_common::cli::parse("krb-dups");
     match krb_dups::run(&args) {
         Ok(report) => {
             // A closed pipe (krb-dups g | head) is not an error.

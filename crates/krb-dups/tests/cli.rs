@@ -47,3 +47,90 @@ fn prints_the_articles_report() {
     );
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+/// A JSON value read strictly: an object that names a key twice is an error, where
+/// serde_json's own Value would keep the last one silently.
+struct Strict;
+
+impl<'de> serde::Deserialize<'de> for Strict {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Strict, D::Error> {
+        d.deserialize_any(StrictVisitor)
+    }
+}
+
+struct StrictVisitor;
+
+impl<'de> serde::de::Visitor<'de> for StrictVisitor {
+    type Value = Strict;
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("any JSON value")
+    }
+    fn visit_bool<E>(self, _: bool) -> Result<Strict, E> {
+        Ok(Strict)
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<Strict, E> {
+        Ok(Strict)
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<Strict, E> {
+        Ok(Strict)
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<Strict, E> {
+        Ok(Strict)
+    }
+    fn visit_str<E>(self, _: &str) -> Result<Strict, E> {
+        Ok(Strict)
+    }
+    fn visit_unit<E>(self) -> Result<Strict, E> {
+        Ok(Strict)
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Strict, A::Error> {
+        while seq.next_element::<Strict>()?.is_some() {}
+        Ok(Strict)
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Strict, A::Error> {
+        let mut keys = std::collections::BTreeSet::new();
+        while let Some(key) = map.next_key::<String>()? {
+            if !keys.insert(key.clone()) {
+                return Err(serde::de::Error::custom(format!("duplicate key {key:?}")));
+            }
+            map.next_value::<Strict>()?;
+        }
+        Ok(Strict)
+    }
+}
+
+#[test]
+fn json_names_each_key_once() {
+    assert!(serde_json::from_str::<Strict>(r#"{"a":1,"b":{"a":2}}"#).is_ok());
+    assert!(serde_json::from_str::<Strict>(r#"{"a":1,"a":2}"#).is_err());
+    let dir = std::env::temp_dir().join(format!("krb-dups-cli3-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("g-a.log"),
+        "09:00:00.000 g-a p0 offset 0\n09:00:00.001 g-a p0 offset 0\n09:00:00.002 g-a p0 offset 2\n",
+    )
+    .unwrap();
+    for extra in [&[][..], &["-v"], &["--end", "p0=5"]] {
+        let mut args = vec!["g", "--json", "--logs", dir.to_str().unwrap()];
+        args.extend_from_slice(extra);
+        let out = dups(&args);
+        assert!(out.status.success(), "{out:?}");
+        let text = String::from_utf8(out.stdout).unwrap();
+        serde_json::from_str::<Strict>(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
+        let doc: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!((doc["processed"].as_u64(), doc["duplicates"].as_u64()), (Some(3), Some(1)));
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn a_negative_or_overflowing_end_is_a_one_line_error_with_exit_2() {
+    for end in ["p0=-9223372036854775808", "p0=-1", "p0=99999999999999999999", "p-1=3"] {
+        let out = dups(&["g", "--end", end]);
+        assert_eq!(out.status.code(), Some(2), "{end}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.starts_with("krb-dups: invalid value"), "{err}");
+        assert!(out.stdout.is_empty());
+    }
+}

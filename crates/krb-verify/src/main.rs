@@ -67,7 +67,7 @@ struct Args {
 }
 
 fn main() {
-    let args = Args::parse();
+    let args: Args = krb_common::cli::parse("krb-verify");
     let lab = match args.lab {
         Which::Revoke => Lab::Revoke {
             revoke_commit: args.revoke_commit,

@@ -7,7 +7,6 @@
 //! partitions back. Every line follows [`krb_common::logline`].
 
 use std::collections::BTreeMap;
-use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -17,6 +16,7 @@ use clap::{Parser, ValueEnum};
 use krb_common::broker::BrokerArgs;
 use krb_common::kafka_error::{code_of, error_description, render, render_commit_error};
 use krb_common::logline::{Event, LogLine, Offset, Partition};
+use krb_common::out::{stderr_line, stdout_line};
 use krb_common::rdlog::{LogThread, MAXPOLL};
 use rdkafka::client::ClientContext;
 use rdkafka::consumer::{BaseConsumer, CommitMode, Consumer, ConsumerContext, Rebalance};
@@ -179,9 +179,9 @@ impl Args {
     }
 }
 
-/// Writes one log line to stdout (line-buffered, so `tail -f` is live).
+/// Writes one log line to stdout, whole and at once (so `tail -f` is live).
 fn emit(name: &str, event: Event) {
-    let _ = writeln!(std::io::stdout().lock(), "{}", LogLine::now(name, event));
+    stdout_line(&LogLine::now(name, event).to_string());
 }
 
 /// What the worker has processed and committed, per owned partition.
@@ -294,7 +294,7 @@ impl ConsumerContext for Worker {
                     .unwrap_or_else(|e| e.into_inner())
                     .forget(&ps);
             }
-            Rebalance::Error(e) => eprintln!("{}: rebalance error: {e}", self.name),
+            Rebalance::Error(e) => stderr_line(&format!("{}: rebalance error: {e}", self.name)),
         }
     }
 }
