@@ -26,7 +26,9 @@ pub fn one_line(err: &clap::Error) -> String {
 pub fn parse<T: Parser>(tool: &str) -> T {
     match T::try_parse() {
         Ok(args) => args,
-        Err(e) if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) => e.exit(),
+        Err(e) if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) => {
+            e.exit()
+        }
         Err(e) => {
             crate::out::stderr_line(&format!("{tool}: {}", one_line(&e)));
             std::process::exit(2);

@@ -1,19 +1,23 @@
 //! What the krb tools share.
 //!
 //! - [`logline`]: the worker's log grammar, written and parsed in one place.
+//! - [`fastpath`]: completion lines read straight from bytes, held to the grammar.
 //! - [`broker`]: the broker address (`--bootstrap`, `KRB_BOOTSTRAP`, `localhost:9481`) and `-X`.
 //! - [`cli`]: command lines whose bad input is one line and exit 2.
 //! - [`kafka_error`]: Kafka errors rendered as the article shows them.
 //! - [`out`]: whole lines to stdout and stderr, each in one write.
 //! - [`rdlog`]: librdkafka's own log lines, printed live in librdkafka's format.
+//! - [`reader`]: the one reader of log files, and a group's files.
 //! - [`worker_log`]: a worker's log file read back, for the tools that analyse a lab.
 
 pub mod broker;
 pub mod cli;
+pub mod fastpath;
 pub mod kafka_error;
 pub mod logline;
 pub mod out;
 pub mod rdlog;
+pub mod reader;
 pub mod worker_log;
 
 /// Runs a tool's `main`: on error, prints `TOOL: error` on one line and exits with `code`.

@@ -1,36 +1,140 @@
-//! A worker's log file read back through the grammar, with librdkafka's lines kept as text.
+//! A worker's log read back through the one reader, every line placed on a day.
+//!
+//! Log lines carry the time of day only. A line's day is the one that puts it within 12 hours
+//! of the line before it: a time more than 12 hours before the previous line is on the next day
+//! (a run across midnight), and one more than 12 hours after it on the day before. The first
+//! line of a log is on day 0; in a group, each other log is moved by whole days so that its first
+//! line is within 12 hours of the first line of the first log. So every comparison of times,
+//! within a log and across a group's logs, holds for any run shorter than 12 hours.
 
-use std::collections::BTreeSet;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result};
-use chrono::{DateTime, Local, NaiveTime};
+use anyhow::Result;
+use chrono::{DateTime, Local, NaiveDate, NaiveDateTime, NaiveTime, TimeDelta};
 
-use crate::logline::{Event, LogLine, Offset, Partition};
+use crate::logline::{Event, Offset, Partition};
+use crate::reader::{for_each_line, group_files, parse_bytes, Skipped};
+
+/// Day 0, the date every log's first line is placed on.
+pub fn day_zero() -> NaiveDate {
+    NaiveDate::from_ymd_opt(2000, 1, 1).expect("a valid date")
+}
+
+/// `time` on the day that puts it within 12 hours of `near`.
+pub fn nearest(near: NaiveDateTime, time: NaiveTime) -> NaiveDateTime {
+    let at = near.date().and_time(time);
+    let half = TimeDelta::hours(12);
+    if at < near - half {
+        at + TimeDelta::days(1)
+    } else if at > near + half {
+        at - TimeDelta::days(1)
+    } else {
+        at
+    }
+}
+
+/// One worker line, on its day.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// When: the line's time of day on its day.
+    pub at: NaiveDateTime,
+    /// The worker's name.
+    pub name: String,
+    /// What happened.
+    pub event: Event,
+}
 
 /// One worker's log, parsed.
+#[derive(Clone, Debug)]
 pub struct WorkerLog {
+    /// The file.
+    pub path: PathBuf,
+    /// The file's name without `.log`: the worker's name.
+    pub name: String,
     /// The lines that follow the grammar, in file order.
-    pub lines: Vec<LogLine>,
-    /// The whole file.
-    pub text: String,
+    pub lines: Vec<Entry>,
+    /// librdkafka's own lines (`%4|...`), as text.
+    pub librdkafka: Vec<String>,
+    /// Lines that look like worker lines but do not parse, left out.
+    pub skipped: Vec<Skipped>,
 }
 
 impl WorkerLog {
-    /// Reads `DIR/NAME.log`; a line that looks like a worker line but does not parse is an error.
+    /// Reads `DIR/NAME.log`. A line that looks like a worker line but does not parse is
+    /// skipped and kept in [`WorkerLog::skipped`]; only a file that cannot be read is an error.
     pub fn read(dir: &Path, name: &str) -> Result<WorkerLog> {
-        let path = dir.join(format!("{name}.log"));
-        let text = std::fs::read_to_string(&path)
-            .with_context(|| format!("cannot read {}", path.display()))?;
-        let mut lines = Vec::new();
-        for (i, line) in text.lines().enumerate() {
-            if let Some(parsed) = LogLine::parse(line)
-                .map_err(|e| anyhow::anyhow!("{}:{}: {e}", path.display(), i + 1))?
-            {
-                lines.push(parsed);
+        WorkerLog::read_file(&dir.join(format!("{name}.log")))
+    }
+
+    /// Reads one log file (see [`WorkerLog::read`]).
+    pub fn read_file(path: &Path) -> Result<WorkerLog> {
+        let mut log = WorkerLog {
+            path: path.to_path_buf(),
+            name: path
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default(),
+            lines: Vec::new(),
+            librdkafka: Vec::new(),
+            skipped: Vec::new(),
+        };
+        let mut previous = day_zero().and_time(NaiveTime::MIN);
+        for_each_line(path, |number, bytes| match parse_bytes(bytes) {
+            Ok(Some(line)) => {
+                let at = if log.lines.is_empty() {
+                    day_zero().and_time(line.time)
+                } else {
+                    nearest(previous, line.time)
+                };
+                previous = at;
+                log.lines.push(Entry {
+                    at,
+                    name: line.name,
+                    event: line.event,
+                });
+            }
+            Ok(None) if bytes.starts_with(b"%") => log
+                .librdkafka
+                .push(String::from_utf8_lossy(bytes).trim_end().to_string()),
+            Ok(None) => {}
+            Err(e) => log.skipped.push(Skipped {
+                path: path.to_path_buf(),
+                line: number,
+                reason: e.to_string(),
+            }),
+        })?;
+        Ok(log)
+    }
+
+    /// Moves every line by whole days so that the first is within 12 hours of `near`.
+    fn align(&mut self, near: NaiveDateTime) {
+        let Some(first) = self.lines.first() else {
+            return;
+        };
+        let shift = nearest(near, first.at.time()) - first.at;
+        for line in &mut self.lines {
+            line.at += shift;
+        }
+    }
+
+    /// The group's logs, `DIR/GROUP-*.log` less other groups' (see
+    /// [`crate::reader::group_files`]), sorted by name, each aligned to the first.
+    pub fn read_group(dir: &Path, group: &str) -> Result<Vec<WorkerLog>> {
+        let (files, _) = group_files(dir, group)?;
+        let mut logs = files
+            .iter()
+            .map(|f| WorkerLog::read_file(f))
+            .collect::<Result<Vec<_>>>()?;
+        if let Some(near) = logs
+            .iter()
+            .find_map(|l| l.lines.first())
+            .map(|first| first.at)
+        {
+            for log in &mut logs {
+                log.align(near);
             }
         }
-        Ok(WorkerLog { lines, text })
+        Ok(logs)
     }
 
     /// Index of the first line at or after `from` whose event matches.
@@ -39,12 +143,12 @@ impl WorkerLog {
     }
 
     /// Time of the `nth` (0-based) line whose event matches.
-    pub fn time_of(&self, nth: usize, pred: impl Fn(&Event) -> bool) -> Option<NaiveTime> {
+    pub fn time_of(&self, nth: usize, pred: impl Fn(&Event) -> bool) -> Option<NaiveDateTime> {
         self.lines
             .iter()
             .filter(|l| pred(&l.event))
             .nth(nth)
-            .map(|l| l.time)
+            .map(|l| l.at)
     }
 
     /// Completed (partition, offset) pairs, in order.
@@ -55,29 +159,143 @@ impl WorkerLog {
         })
     }
 
-    /// Partitions in the rebalance events of `kind` between two times.
+    /// Partitions in the rebalance events of `kind` at or after `from` and before `to`.
     pub fn partitions_between(
         &self,
-        from: NaiveTime,
-        to: NaiveTime,
+        from: NaiveDateTime,
+        to: NaiveDateTime,
         kind: fn(&Event) -> Option<&Vec<Partition>>,
-    ) -> BTreeSet<Partition> {
+    ) -> std::collections::BTreeSet<Partition> {
         self.lines
             .iter()
-            .filter(|l| l.time >= from && l.time < to)
+            .filter(|l| l.at >= from && l.at < to)
             .filter_map(|l| kind(&l.event))
             .flatten()
             .copied()
             .collect()
     }
+
+    /// When librdkafka's MAXPOLL warning came, on the day nearest the log's first line.
+    /// librdkafka stamps its lines in Unix time; the log's lines are local time of day.
+    pub fn maxpoll(&self) -> Option<NaiveDateTime> {
+        let line = self
+            .librdkafka
+            .iter()
+            .find(|l| l.starts_with("%4|") && l.contains("|MAXPOLL|"))?;
+        let (secs, millis) = line.split('|').nth(1)?.split_once('.')?;
+        let at = DateTime::from_timestamp(
+            secs.parse().ok()?,
+            millis.parse::<u32>().ok()?.checked_mul(1_000_000)?,
+        )?;
+        let near = self.lines.first()?.at;
+        Some(nearest(near, at.with_timezone(&Local).time()))
+    }
 }
 
-/// Time of day of librdkafka's MAXPOLL warning in a log (librdkafka stamps it in Unix time).
-pub fn maxpoll_time(text: &str) -> Option<NaiveTime> {
-    let line = text
-        .lines()
-        .find(|l| l.starts_with("%4|") && l.contains("|MAXPOLL|"))?;
-    let (secs, millis) = line.split('|').nth(1)?.split_once('.')?;
-    let at = DateTime::from_timestamp(secs.parse().ok()?, millis.parse::<u32>().ok()? * 1_000_000)?;
-    Some(at.with_timezone(&Local).time())
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn dir(files: &[(&str, &str)]) -> PathBuf {
+        use std::sync::atomic::{AtomicU32, Ordering};
+        static N: AtomicU32 = AtomicU32::new(0);
+        let dir = std::env::temp_dir().join(format!(
+            "krb-worker-log-{}-{}",
+            std::process::id(),
+            N.fetch_add(1, Ordering::Relaxed)
+        ));
+        std::fs::create_dir_all(&dir).unwrap();
+        for (name, text) in files {
+            std::fs::write(dir.join(name), text).unwrap();
+        }
+        dir
+    }
+
+    #[test]
+    fn a_run_across_midnight_goes_on_the_next_day() {
+        let d = dir(&[(
+            "g-a.log",
+            "23:59:59.900 g-a p0 offset 1\n00:00:00.100 g-a p0 offset 2\n23:59:59.950 g-a p0 offset 3\n01:00:00.000 g-a p0 offset 4\n",
+        )]);
+        let log = WorkerLog::read(&d, "g-a").unwrap();
+        let days: Vec<i64> = log
+            .lines
+            .iter()
+            .map(|l| (l.at.date() - day_zero()).num_days())
+            .collect();
+        // A line written a moment before midnight after one just past it stays on its day.
+        assert_eq!(days, vec![0, 1, 0, 1]);
+        assert!(log.lines[1].at > log.lines[0].at);
+        assert_eq!(
+            log.lines[3].at - log.lines[0].at,
+            TimeDelta::milliseconds(3_600_100)
+        );
+        std::fs::remove_dir_all(d).unwrap();
+    }
+
+    #[test]
+    fn a_log_that_starts_after_midnight_follows_the_groups_first() {
+        let d = dir(&[
+            (
+                "g-a.log",
+                "23:59:50.000 start g-a\n23:59:51.000 g-a p0 offset 1\n",
+            ),
+            (
+                "g-b.log",
+                "00:00:05.000 start g-b\n00:00:06.000 g-b p0 offset 1\n",
+            ),
+        ]);
+        let logs = WorkerLog::read_group(&d, "g").unwrap();
+        let b_start = logs[1].time_of(0, |e| e == &Event::Start).unwrap();
+        let a_start = logs[0].time_of(0, |e| e == &Event::Start).unwrap();
+        assert_eq!(b_start - a_start, TimeDelta::seconds(15));
+        std::fs::remove_dir_all(d).unwrap();
+    }
+
+    #[test]
+    fn bad_lines_are_skipped_with_their_number_not_fatal() {
+        let d = dir(&[(
+            "g-a.log",
+            "09:00:00.000 g-a p0 offset 1\n09:00:00.001 g-a p0 offset x\n\u{fffd}\n%4|1790813686.528|MAXPOLL|g-a#consumer-1| x\n09:00:00.002 g-a assigned [0, y]\n09:00:00.003 g-a p0 offset 2\n",
+        )]);
+        let mut bytes = std::fs::read(d.join("g-a.log")).unwrap();
+        bytes.extend_from_slice(b"09:00:00.004 g-a p0 offset 3 \xff\n");
+        std::fs::write(d.join("g-a.log"), bytes).unwrap();
+        let log = WorkerLog::read(&d, "g-a").unwrap();
+        assert_eq!(log.processed().collect::<Vec<_>>(), vec![(0, 1), (0, 2)]);
+        let lines: Vec<u64> = log.skipped.iter().map(|s| s.line).collect();
+        assert_eq!(lines, vec![2, 5, 7]);
+        assert!(
+            log.skipped[0]
+                .to_string()
+                .ends_with("g-a.log:2: skipped: malformed processing event \"p0 offset x\""),
+            "{}",
+            log.skipped[0]
+        );
+        assert_eq!(log.librdkafka.len(), 1);
+        std::fs::remove_dir_all(d).unwrap();
+    }
+
+    #[test]
+    fn maxpoll_is_placed_near_the_logs_lines() {
+        let d = dir(&[("g-a.log", "")]);
+        let at = DateTime::from_timestamp(1_790_813_686, 528_000_000)
+            .unwrap()
+            .with_timezone(&Local);
+        let before = at - TimeDelta::seconds(10);
+        std::fs::write(
+            d.join("g-a.log"),
+            format!(
+                "{} g-a p0 offset 3 slow start\n%4|1790813686.528|MAXPOLL|g-a#consumer-1| [thrd:main]: x\n",
+                before.format("%H:%M:%S%.3f")
+            ),
+        )
+        .unwrap();
+        let log = WorkerLog::read(&d, "g-a").unwrap();
+        assert_eq!(
+            log.maxpoll().unwrap() - log.lines[0].at,
+            TimeDelta::seconds(10)
+        );
+        std::fs::remove_dir_all(d).unwrap();
+    }
 }

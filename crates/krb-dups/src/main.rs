@@ -1,15 +1,19 @@
 use std::io::Write;
 
+use krb_common::out::stderr_line;
 
 fn main() {
     let args: krb_dups::Args = krb_common::cli::parse("krb-dups");
     match krb_dups::run(&args) {
-        Ok(report) => {
+        Ok((report, text)) => {
+            for note in report.notes() {
+                stderr_line(&format!("krb-dups: {note}"));
+            }
             // A closed pipe (krb-dups g | head) is not an error.
-            let _ = std::io::stdout().lock().write_all(report.as_bytes());
+            let _ = std::io::stdout().lock().write_all(text.as_bytes());
         }
         Err(err) => {
-            eprintln!("krb-dups: {err:#}");
+            stderr_line(&format!("krb-dups: {err:#}"));
             let code = if err.downcast_ref::<krb_dups::NoLogs>().is_some() {
                 2
             } else {

@@ -118,14 +118,22 @@ fn json_names_each_key_once() {
         let text = String::from_utf8(out.stdout).unwrap();
         serde_json::from_str::<Strict>(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
         let doc: serde_json::Value = serde_json::from_str(&text).unwrap();
-        assert_eq!((doc["processed"].as_u64(), doc["duplicates"].as_u64()), (Some(3), Some(1)));
+        assert_eq!(
+            (doc["processed"].as_u64(), doc["duplicates"].as_u64()),
+            (Some(3), Some(1))
+        );
     }
     std::fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]
 fn a_negative_or_overflowing_end_is_a_one_line_error_with_exit_2() {
-    for end in ["p0=-9223372036854775808", "p0=-1", "p0=99999999999999999999", "p-1=3"] {
+    for end in [
+        "p0=-9223372036854775808",
+        "p0=-1",
+        "p0=99999999999999999999",
+        "p-1=3",
+    ] {
         let out = dups(&["g", "--end", end]);
         assert_eq!(out.status.code(), Some(2), "{end}");
         let err = String::from_utf8(out.stderr).unwrap();

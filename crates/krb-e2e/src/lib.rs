@@ -108,7 +108,7 @@ pub fn verify(lab: &krb_verify::Lab, group: &str) -> Result<krb_verify::Verdict>
         bootstrap: bootstrap(),
         properties: vec![],
     };
-    let verdict = krb_verify::verify(lab, group, &root().join("logs"), &broker)?;
+    let verdict = krb_verify::verify(*lab, group, &root().join("logs"), &broker)?;
     println!(
         "lab {} {} {}: article {}; ours {}",
         verdict.lab, verdict.name, verdict.variant, verdict.article, verdict.ours

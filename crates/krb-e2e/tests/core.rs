@@ -4,8 +4,8 @@ use std::collections::BTreeMap;
 
 use anyhow::{ensure, Result};
 use krb_common::logline::Event;
+use krb_common::worker_log::WorkerLog;
 use krb_e2e::{bash, committed_offsets, root, serial};
-use krb_verify::WorkerLog;
 
 #[test]
 #[ignore = "needs a Kafka broker: scripts/test.sh starts one"]
@@ -45,9 +45,14 @@ fn one_worker_processes_each_offset_exactly_once() -> Result<()> {
     let events: Vec<&Event> = log.lines.iter().map(|l| &l.event).collect();
     ensure!(
         events.first() == Some(&&Event::Start)
-            && events.get(1) == Some(&&Event::Assigned(vec![0, 1])),
-        "the log does not open with start, then assigned [0, 1]: {:?}",
-        events.first()
+            && events.get(1)
+                == Some(&&Event::Consumes {
+                    topic: "core".into(),
+                    group: "core".into()
+                })
+            && events.get(2) == Some(&&Event::Assigned(vec![0, 1])),
+        "the log does not open with start, consumes core in group core, assigned [0, 1]: {:?}",
+        &events[..events.len().min(3)]
     );
     ensure!(
         events.last() == Some(&&Event::Revoked(vec![0, 1])),

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use anyhow::{ensure, Result};
 use krb_e2e::{bash, committed_offsets, serial, verify};
-use krb_verify::Lab;
+use krb_verify::{Assignor, Lab, Protocol};
 
 #[test]
 #[ignore = "needs a Kafka broker: scripts/test.sh starts one"]
@@ -53,10 +53,10 @@ fn lab3_eager_revokes_everything_cooperative_only_what_moves() -> Result<()> {
     let _one_at_a_time = serial();
     // krb-dups reads GROUP-*.log: no group name here is another's name plus a dash.
     for (group, assignor, revoke_commit) in [
-        ("e2e-range", "range", false),
-        ("e2e-coop", "cooperative-sticky", false),
-        ("e2e-rangerc", "range", true),
-        ("e2e-cooprc", "cooperative-sticky", true),
+        ("e2e-range", Assignor::Range, false),
+        ("e2e-coop", Assignor::CooperativeSticky, false),
+        ("e2e-rangerc", Assignor::Range, true),
+        ("e2e-cooprc", Assignor::CooperativeSticky, true),
     ] {
         let flag = if revoke_commit {
             " --revoke-commit"
@@ -65,9 +65,11 @@ fn lab3_eager_revokes_everything_cooperative_only_what_moves() -> Result<()> {
         };
         bash(
             &format!("lab 3 {group}"),
-            &format!("./scripts/03-assignor.sh {group} --assignor {assignor}{flag}"),
+            &format!(
+                "./scripts/03-assignor.sh {group} --assignor {}{flag}",
+                assignor.name()
+            ),
         )?;
-        let assignor = assignor.to_string();
         verify(
             &Lab::Assignor {
                 assignor,
@@ -102,17 +104,18 @@ fn lab4_static_member_restarts_without_a_rebalance() -> Result<()> {
 #[ignore = "needs a Kafka broker: scripts/test.sh starts one"]
 fn lab5_classic_and_consumer_protocols() -> Result<()> {
     let _one_at_a_time = serial();
-    for (group, protocol) in [("e2e-classic", "classic"), ("e2e-kip848", "consumer")] {
+    for (group, protocol) in [
+        ("e2e-classic", Protocol::Classic),
+        ("e2e-kip848", Protocol::Consumer),
+    ] {
         bash(
-            &format!("lab 5 {protocol}"),
-            &format!("./scripts/05-protocol.sh {group} --protocol {protocol}"),
+            &format!("lab 5 {}", protocol.name()),
+            &format!(
+                "./scripts/05-protocol.sh {group} --protocol {}",
+                protocol.name()
+            ),
         )?;
-        verify(
-            &Lab::Protocol {
-                protocol: protocol.into(),
-            },
-            group,
-        )?;
+        verify(&Lab::Protocol { protocol }, group)?;
     }
     Ok(())
 }

@@ -11,10 +11,11 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
-use chrono::{NaiveTime, Timelike};
+use chrono::NaiveDateTime;
 use clap::Parser;
 use krb_common::logline::{Event, Offset, Partition};
-use krb_common::worker_log::{maxpoll_time, WorkerLog};
+use krb_common::reader::Skipped;
+use krb_common::worker_log::WorkerLog;
 use krb_dups::{analyse, Counts};
 use svg::node::element::{Circle, Group, Line, Rectangle, Text, Title};
 use svg::Document;
@@ -49,8 +50,8 @@ const COLOURS: [&str; 6] = [
 ];
 const DUPLICATE: &str = "#d62728";
 
-fn millis(t: NaiveTime) -> f64 {
-    f64::from(t.num_seconds_from_midnight()) * 1000.0 + f64::from(t.nanosecond() / 1_000_000)
+fn millis(t: NaiveDateTime) -> f64 {
+    t.and_utc().timestamp_millis() as f64
 }
 
 /// One consumer's log, by name.
@@ -61,29 +62,23 @@ pub struct Consumer {
     pub log: WorkerLog,
 }
 
-/// Reads the group's logs (`GROUP-*.log`, sorted by name).
+/// Reads the group's logs (`GROUP-*.log`, sorted by name) through krb-common's reader; lines
+/// it skipped are in each log's `skipped`.
 pub fn read(dir: &Path, group: &str) -> Result<Vec<Consumer>> {
-    let files = krb_dups::log_files(dir, group)?;
-    if files.is_empty() {
+    let logs = WorkerLog::read_group(dir, group)?;
+    if logs.is_empty() {
         bail!(
             "no log file {}/{group}-*.log: run the group's workers first, or pass --logs DIR",
             dir.display()
         );
     }
-    files
-        .iter()
-        .map(|f| {
-            let name = f
-                .file_stem()
-                .and_then(|s| s.to_str())
-                .context("a log file name is not text")?
-                .to_string();
-            Ok(Consumer {
-                log: WorkerLog::read(dir, &name)?,
-                name,
-            })
+    Ok(logs
+        .into_iter()
+        .map(|log| Consumer {
+            name: log.name.clone(),
+            log,
         })
-        .collect()
+        .collect())
 }
 
 /// The code of a rendered Kafka error (`UNKNOWN_MEMBER_ID` of `KafkaError{code=UNKNOWN_MEMBER_ID,...}`).
@@ -104,7 +99,7 @@ fn label(event: &Event) -> Option<(&'static str, String)> {
         Event::PollError(e) => ("poll-error", format!("poll error: {}", code(e))),
         Event::Start => ("start", "start".into()),
         Event::Stop => ("stop", "stop".into()),
-        Event::Processed { .. } | Event::SlowStart { .. } => return None,
+        Event::Processed { .. } | Event::SlowStart { .. } | Event::Consumes { .. } => return None,
     })
 }
 
@@ -113,7 +108,7 @@ pub fn render(group: &str, consumers: &[Consumer]) -> Result<Document> {
     let times = || {
         consumers
             .iter()
-            .flat_map(|c| c.log.lines.iter().map(|l| l.time))
+            .flat_map(|c| c.log.lines.iter().map(|l| l.at))
     };
     let (Some(first), Some(last)) = (times().min(), times().max()) else {
         bail!("the logs of {group} hold no worker line");
@@ -121,7 +116,7 @@ pub fn render(group: &str, consumers: &[Consumer]) -> Result<Document> {
     let t0 = millis(first);
     let span = (millis(last) - t0).max(1.0);
     let plot = WIDTH - LEFT - RIGHT;
-    let x = |t: NaiveTime| LEFT + (millis(t) - t0) / span * plot;
+    let x = |t: NaiveDateTime| LEFT + (millis(t) - t0) / span * plot;
 
     // Counts as krb-dups keeps them, and offset ranges per partition.
     let mut counts = Counts::new();
@@ -133,7 +128,7 @@ pub fn render(group: &str, consumers: &[Consumer]) -> Result<Document> {
             *r = (r.0.min(o), r.1.max(o));
         }
     }
-    let totals = analyse(&counts, None).totals();
+    let totals = analyse(&mut counts, None).totals();
     let height =
         TOP + PARTITION_LANE * ranges.len() as f64 + CONSUMER_LANE * consumers.len() as f64 + 50.0;
     let colour = |i: usize| COLOURS[i % COLOURS.len()];
@@ -236,11 +231,11 @@ pub fn render(group: &str, consumers: &[Consumer]) -> Result<Document> {
                     .set("fill", "#666"),
             );
         for (i, c) in consumers.iter().enumerate() {
-            let mut slow_starts: BTreeMap<Offset, NaiveTime> = BTreeMap::new();
+            let mut slow_starts: BTreeMap<Offset, NaiveDateTime> = BTreeMap::new();
             for l in &c.log.lines {
                 match l.event {
                     Event::SlowStart { partition, offset } if partition == p => {
-                        slow_starts.insert(offset, l.time);
+                        slow_starts.insert(offset, l.at);
                     }
                     Event::Processed { partition, offset } if partition == p => {
                         let duplicate = counts.get(p, offset) > 1;
@@ -250,7 +245,7 @@ pub fn render(group: &str, consumers: &[Consumer]) -> Result<Document> {
                                     .set("class", "processing")
                                     .set("x", x(start))
                                     .set("y", y(offset) - 3.0)
-                                    .set("width", (x(l.time) - x(start)).max(1.0))
+                                    .set("width", (x(l.at) - x(start)).max(1.0))
                                     .set("height", 6)
                                     .set("fill", colour(i))
                                     .set("opacity", 0.6)
@@ -269,7 +264,7 @@ pub fn render(group: &str, consumers: &[Consumer]) -> Result<Document> {
                                     "processed"
                                 },
                             )
-                            .set("cx", x(l.time))
+                            .set("cx", x(l.at))
                             .set("cy", y(offset))
                             .set("r", if duplicate { 3 } else { 2 })
                             .set("fill", colour(i));
@@ -306,13 +301,13 @@ pub fn render(group: &str, consumers: &[Consumer]) -> Result<Document> {
                     .set("y", y0 + CONSUMER_LANE - 10.0)
                     .set("fill", colour(i)),
             );
-        let mut marks: Vec<(NaiveTime, &'static str, String)> = c
+        let mut marks: Vec<(NaiveDateTime, &'static str, String)> = c
             .log
             .lines
             .iter()
-            .filter_map(|l| label(&l.event).map(|(kind, text)| (l.time, kind, text)))
+            .filter_map(|l| label(&l.event).map(|(kind, text)| (l.at, kind, text)))
             .collect();
-        if let Some(t) = maxpoll_time(&c.log.text) {
+        if let Some(t) = c.log.maxpoll() {
             marks.push((t, "maxpoll", "MAXPOLL: leaving group".into()));
         }
         marks.sort_by_key(|a| a.0);
@@ -352,14 +347,14 @@ pub fn render(group: &str, consumers: &[Consumer]) -> Result<Document> {
     }
     doc = doc
         .add(
-            Text::new(krb_common::logline::format_time(first))
+            Text::new(krb_common::logline::format_time(first.time()))
                 .set("x", LEFT)
                 .set("y", y0 + 20.0),
         )
         .add(
             Text::new(format!(
                 "{} ({:.1} s)",
-                krb_common::logline::format_time(last),
+                krb_common::logline::format_time(last.time()),
                 span / 1000.0
             ))
             .set("x", LEFT + plot)
@@ -369,8 +364,8 @@ pub fn render(group: &str, consumers: &[Consumer]) -> Result<Document> {
     Ok(doc)
 }
 
-/// Reads the logs and writes the SVG; returns where.
-pub fn run(args: &Args) -> Result<PathBuf> {
+/// Reads the logs and writes the SVG; returns where, and the lines the reader skipped.
+pub fn run(args: &Args) -> Result<(PathBuf, Vec<Skipped>)> {
     let consumers = read(&args.logs, &args.group)?;
     let doc = render(&args.group, &consumers)?;
     let out = args
@@ -378,5 +373,6 @@ pub fn run(args: &Args) -> Result<PathBuf> {
         .clone()
         .unwrap_or_else(|| args.logs.join(format!("{}.svg", args.group)));
     svg::save(&out, &doc).with_context(|| format!("cannot write {}", out.display()))?;
-    Ok(out)
+    let skipped = consumers.into_iter().flat_map(|c| c.log.skipped).collect();
+    Ok((out, skipped))
 }

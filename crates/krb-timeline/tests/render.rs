@@ -55,7 +55,8 @@ fn lab1_moved_partition_is_reread_and_marked() {
         logs: dir.clone(),
         output: None,
     })
-    .unwrap();
+    .unwrap()
+    .0;
     assert_eq!(out, dir.join("lab.svg"));
     let text = std::fs::read_to_string(&out).unwrap();
     let doc = roxmltree::Document::parse(&text).unwrap();
@@ -134,7 +135,8 @@ fn lab2_two_consumers_in_one_message_and_the_failures() {
         logs: dir.clone(),
         output: Some(dir.join("picture.svg")),
     })
-    .unwrap();
+    .unwrap()
+    .0;
     let text = std::fs::read_to_string(out).unwrap();
     let doc = roxmltree::Document::parse(&text).unwrap();
     let bars = with_class(&doc, "processing");
@@ -180,4 +182,73 @@ fn no_logs_is_an_error() {
     })
     .unwrap_err();
     assert!(err.to_string().contains("no log file"), "{err}");
+}
+
+#[test]
+fn bad_lines_are_skipped_and_named_not_fatal() {
+    let dir = logs(&[(
+        "bad-a.log",
+        "09:00:00.000 bad-a assigned [0]\n09:00:00.100 bad-a p0 offset x\n09:00:00.200 bad-a p0 offset 0\n",
+    )]);
+    let mut bytes = std::fs::read(dir.join("bad-a.log")).unwrap();
+    bytes
+        .extend_from_slice(b"09:00:00.300 bad-a p0 offset 1\xff\n09:00:00.400 bad-a p0 offset 2\n");
+    std::fs::write(dir.join("bad-a.log"), bytes).unwrap();
+    let (out, skipped) = run(&Args {
+        group: "bad".into(),
+        logs: dir.clone(),
+        output: None,
+    })
+    .unwrap();
+    let lines: Vec<String> = skipped.iter().map(|s| s.to_string()).collect();
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert!(
+        lines[0].ends_with("bad-a.log:2: skipped: malformed processing event \"p0 offset x\""),
+        "{lines:?}"
+    );
+    assert!(lines[1].contains("bad-a.log:4: skipped: "), "{lines:?}");
+    let text = std::fs::read_to_string(out).unwrap();
+    let doc = roxmltree::Document::parse(&text).unwrap();
+    assert_eq!(
+        with_class(&doc, "processed").len() + with_class(&doc, "dup").len(),
+        2
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn a_run_across_midnight_is_drawn_forwards() {
+    let dir = logs(&[
+        (
+            "night-a.log",
+            "23:59:59.000 start night-a\n23:59:59.500 night-a p0 offset 0\n00:00:00.500 night-a p0 offset 1\n",
+        ),
+        ("night-b.log", "00:00:01.000 start night-b\n00:00:01.500 night-b p0 offset 2\n"),
+    ]);
+    let (out, _) = run(&Args {
+        group: "night".into(),
+        logs: dir.clone(),
+        output: None,
+    })
+    .unwrap();
+    let text = std::fs::read_to_string(out).unwrap();
+    let doc = roxmltree::Document::parse(&text).unwrap();
+    let x_of = |title: &str| -> f64 {
+        with_class(&doc, "processed")
+            .into_iter()
+            .find(|n| texts_of_title(*n) == title)
+            .unwrap_or_else(|| panic!("no dot {title}"))
+            .attribute("cx")
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    let (x0, x1, x2) = (
+        x_of("night-a p0 offset 0"),
+        x_of("night-a p0 offset 1"),
+        x_of("night-b p0 offset 2"),
+    );
+    assert!(x0 < x1 && x1 < x2, "{x0} {x1} {x2}");
+    assert!(text.contains("23:59:59.000") && text.contains("00:00:01.500"));
+    std::fs::remove_dir_all(dir).unwrap();
 }

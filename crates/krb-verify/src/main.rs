@@ -1,28 +1,16 @@
-use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use clap::{Parser, ValueEnum};
+use anyhow::Result;
+use clap::{Args as ClapArgs, Parser, Subcommand};
 use krb_common::broker::BrokerArgs;
-use krb_verify::Lab;
-
-/// The labs, by their script's short name.
-#[derive(Clone, Copy, Debug, ValueEnum)]
-enum Which {
-    /// 01-revoke.sh
-    Revoke,
-    /// 02-maxpoll.sh
-    Maxpoll,
-    /// 03-assignor.sh
-    Assignor,
-    /// 04-static.sh
-    Static,
-    /// 05-protocol.sh
-    Protocol,
-}
+use krb_common::out::{stderr_line, stdout_line};
+use krb_verify::record::{self, Record};
+use krb_verify::{Assignor, Lab, Protocol};
 
 /// krb-verify: check a lab run's "must hold" statements against its logs and the broker.
 ///
-/// Run it after a lab script, with the script's group and options:
+/// Run it after a lab script, with the script's group and options (every lab script ends by
+/// running it):
 ///
 ///   krb-verify revoke nocommit
 ///   krb-verify revoke revcommit --revoke-commit
@@ -31,34 +19,106 @@ enum Which {
 ///   krb-verify static stat --static
 ///   krb-verify protocol kip848 --protocol consumer
 ///
-/// Prints the article's number, ours, and each statement with `held` or `FAILED`; exit 0 only
-/// when every statement held, 1 otherwise, 2 when the logs are missing.
+/// Prints the article's number, ours, and each statement with `held` or `FAILED`. Lines of the
+/// logs that look like worker lines but do not parse are named on stderr and left out.
+///
+/// The lab command records each variant (--record FILE, a JSON line each) and then prints them
+/// all as one table with `krb-verify table FILE`.
+///
+/// Exit status: 0 when every statement held, 1 when one did not, 2 when the logs cannot be read
+/// or the command line is wrong.
 #[derive(Parser, Debug)]
 #[command(name = "krb-verify", version, verbatim_doc_comment)]
 struct Args {
-    /// Which lab ran.
-    #[arg(value_enum)]
-    lab: Which,
-    /// The group it ran in.
-    group: String,
-    /// The lab ran with --revoke-commit (revoke, assignor).
-    #[arg(long)]
-    revoke_commit: bool,
-    /// The assignor it ran with (assignor).
-    #[arg(long, default_value = "range", value_parser = ["range", "cooperative-sticky"])]
-    assignor: String,
-    /// It ran with --static (static).
-    #[arg(long = "static")]
-    static_membership: bool,
-    /// The group protocol it ran with (protocol).
-    #[arg(long, default_value = "consumer", value_parser = ["classic", "consumer"])]
-    protocol: String,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Lab 1, 01-revoke.sh GROUP [--revoke-commit].
+    Revoke {
+        /// The group the lab ran in.
+        group: String,
+        /// The lab ran with --revoke-commit.
+        #[arg(long)]
+        revoke_commit: bool,
+        #[command(flatten)]
+        out: Output,
+    },
+    /// Lab 2, 02-maxpoll.sh [GROUP].
+    Maxpoll {
+        /// The group the lab ran in (its topic has the same name).
+        group: String,
+        #[command(flatten)]
+        out: Output,
+    },
+    /// Lab 3, 03-assignor.sh GROUP --assignor A [--revoke-commit].
+    Assignor {
+        /// The group the lab ran in.
+        group: String,
+        /// The assignor it ran with.
+        #[arg(long, value_enum)]
+        assignor: Assignor,
+        /// The lab ran with --revoke-commit.
+        #[arg(long)]
+        revoke_commit: bool,
+        #[command(flatten)]
+        out: Output,
+    },
+    /// Lab 4, 04-static.sh GROUP [--static].
+    Static {
+        /// The group the lab ran in.
+        group: String,
+        /// The lab ran with --static.
+        #[arg(long = "static")]
+        static_membership: bool,
+        #[command(flatten)]
+        out: Output,
+    },
+    /// Lab 5, 05-protocol.sh GROUP --protocol P.
+    Protocol {
+        /// The group the lab ran in (lab 2's part ran in GROUP_maxpoll).
+        group: String,
+        /// The group protocol it ran with.
+        #[arg(long, value_enum)]
+        protocol: Protocol,
+        #[command(flatten)]
+        out: Output,
+    },
+    /// Print the records of a lab command's run as one table (exit 0 only if all held).
+    Table {
+        /// The records, one JSON line per lab variant.
+        file: PathBuf,
+        /// Also write them as one JSON document (an array) here.
+        #[arg(long, value_name = "FILE")]
+        json: Option<PathBuf>,
+    },
+}
+
+/// How a verdict is printed, and where it is recorded.
+#[derive(ClapArgs, Debug)]
+struct Output {
     /// Print the verdict as one JSON object.
-    #[arg(long, conflicts_with = "row")]
+    #[arg(long, conflicts_with_all = ["row", "record"])]
     json: bool,
     /// Print the verdict as one tab-separated row: lab, variant, article, ours, held, failures.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "record")]
     row: bool,
+    /// Append the verdict to FILE as one JSON line and print only how many statements held.
+    #[arg(long, value_name = "FILE")]
+    record: Option<PathBuf>,
+    /// With --record: how long the lab script ran.
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        default_value_t = 0.0,
+        requires = "record"
+    )]
+    seconds: f64,
+    /// With --record: the lab script failed, and why.
+    #[arg(long, value_name = "REASON", requires = "record")]
+    script_failed: Option<String>,
     /// The folder of the logs.
     #[arg(long, value_name = "DIR", default_value = "logs")]
     logs: PathBuf,
@@ -66,39 +126,138 @@ struct Args {
     broker: BrokerArgs,
 }
 
+fn check(lab: Lab, group: &str, out: &Output) -> i32 {
+    let verdict = krb_verify::verify(lab, group, &out.logs, &out.broker);
+    if let Ok(v) = &verdict {
+        for s in &v.skipped {
+            stderr_line(&format!("krb-verify: {s}"));
+        }
+    }
+    if let Some(file) = &out.record {
+        let (n, name, variant) = lab.names();
+        let (verdict, reason) = match verdict {
+            Ok(v) => (Some(v), out.script_failed.clone()),
+            Err(e) => (
+                None,
+                Some(match &out.script_failed {
+                    Some(r) => format!("{r}; krb-verify: {e:#}"),
+                    None => format!("krb-verify: {e:#}"),
+                }),
+            ),
+        };
+        let record = Record {
+            seconds: out.seconds,
+            status: if verdict.is_some() {
+                "checked"
+            } else {
+                "error"
+            }
+            .into(),
+            lab: n,
+            name: name.into(),
+            variant,
+            reason,
+            verdict,
+        };
+        if let Err(e) = record.append(file) {
+            stderr_line(&format!("krb-verify: {e:#}"));
+            return 2;
+        }
+        stdout_line(&record.summary());
+        return if record.held() { 0 } else { 1 };
+    }
+    match verdict {
+        Ok(v) => {
+            let text = if out.json {
+                serde_json::to_string(&v).unwrap_or_default()
+            } else if out.row {
+                v.row()
+            } else {
+                v.render().trim_end().to_string()
+            };
+            stdout_line(&text);
+            if v.held() {
+                0
+            } else {
+                1
+            }
+        }
+        Err(e) => {
+            stderr_line(&format!("krb-verify: {e:#}"));
+            2
+        }
+    }
+}
+
+fn table(file: &Path, json: Option<&Path>) -> Result<bool> {
+    let records = record::read(file)?;
+    if let Some(path) = json {
+        let doc = serde_json::to_string_pretty(&records)? + "\n";
+        std::fs::write(path, doc)
+            .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
+    }
+    print!("{}", record::table(&records));
+    Ok(records.iter().all(Record::held))
+}
+
 fn main() {
     let args: Args = krb_common::cli::parse("krb-verify");
-    let lab = match args.lab {
-        Which::Revoke => Lab::Revoke {
-            revoke_commit: args.revoke_commit,
-        },
-        Which::Maxpoll => Lab::Maxpoll,
-        Which::Assignor => Lab::Assignor {
-            assignor: args.assignor.clone(),
-            revoke_commit: args.revoke_commit,
-        },
-        Which::Static => Lab::Static {
-            static_membership: args.static_membership,
-        },
-        Which::Protocol => Lab::Protocol {
-            protocol: args.protocol.clone(),
+    let code = match &args.command {
+        Command::Revoke {
+            group,
+            revoke_commit,
+            out,
+        } => check(
+            Lab::Revoke {
+                revoke_commit: *revoke_commit,
+            },
+            group,
+            out,
+        ),
+        Command::Maxpoll { group, out } => check(Lab::Maxpoll, group, out),
+        Command::Assignor {
+            group,
+            assignor,
+            revoke_commit,
+            out,
+        } => check(
+            Lab::Assignor {
+                assignor: *assignor,
+                revoke_commit: *revoke_commit,
+            },
+            group,
+            out,
+        ),
+        Command::Static {
+            group,
+            static_membership,
+            out,
+        } => check(
+            Lab::Static {
+                static_membership: *static_membership,
+            },
+            group,
+            out,
+        ),
+        Command::Protocol {
+            group,
+            protocol,
+            out,
+        } => check(
+            Lab::Protocol {
+                protocol: *protocol,
+            },
+            group,
+            out,
+        ),
+        Command::Table { file, json } => match table(file, json.as_deref()) {
+            Ok(true) => 0,
+            Ok(false) => 1,
+            Err(e) => {
+                stderr_line(&format!("krb-verify: {e:#}"));
+                2
+            }
         },
     };
-    let verdict = match krb_verify::verify(&lab, &args.group, &args.logs, &args.broker) {
-        Ok(v) => v,
-        Err(err) => {
-            eprintln!("krb-verify: {err:#}");
-            std::process::exit(2);
-        }
-    };
-    let text = if args.json {
-        serde_json::to_string(&verdict).unwrap_or_default() + "\n"
-    } else if args.row {
-        verdict.row() + "\n"
-    } else {
-        verdict.render()
-    };
-    // A closed pipe is not an error.
-    let _ = std::io::stdout().lock().write_all(text.as_bytes());
-    std::process::exit(if verdict.held() { 0 } else { 1 });
+    std::process::exit(code);
 }

@@ -331,6 +331,13 @@ pub fn run(args: Args) -> Result<()> {
         .config()
         .create_with_context(worker)
         .context("cannot create the consumer")?;
+    emit(
+        &args.name,
+        Event::Consumes {
+            topic: args.topic.clone(),
+            group: args.group.clone(),
+        },
+    );
     let log = LogThread::start(consumer.client());
     args.broker
         .topic_partitions(consumer.client(), &args.topic)?;

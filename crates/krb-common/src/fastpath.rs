@@ -1,0 +1,269 @@
+//! The fast path for the line kind that fills a log, the completion line (`NAME pP offset O`),
+//! read straight from bytes for krb-dups. Every trick for speed lives here; the grammar in
+//! [`crate::logline`] stays the readable reference, and the property tests below hold this
+//! module to it on near misses and on any text.
+
+use crate::logline::{Offset, Partition};
+
+/// the value and how many bytes it took; `None` when there is none, it does not fit `T`, or it
+/// has more than 18 digits (those go to the full parser).
+#[inline(always)]
+fn number_prefix<T: TryFrom<i64>>(bytes: &[u8]) -> Option<(T, usize)> {
+    let start = usize::from(bytes.first() == Some(&b'-'));
+    let mut value: i64 = 0;
+    let mut i = start;
+    while let Some(d) = bytes.get(i).map(|b| b.wrapping_sub(b'0')) {
+        if d > 9 {
+            break;
+        }
+        if i - start == 18 {
+            return None;
+        }
+        value = value * 10 + i64::from(d);
+        i += 1;
+    }
+    if i == start {
+        return None;
+    }
+    let value = if start == 1 { -value } else { value };
+    Some((T::try_from(value).ok()?, i))
+}
+
+/// Every byte of a word set to `b`.
+const fn splat(b: u8) -> u64 {
+    u64::from_le_bytes([b; 8])
+}
+
+/// The high bit of each byte of `x` that is 10 or more. Carry-free: each byte is tested on
+/// its own.
+fn at_least_ten(x: u64) -> u64 {
+    (((x & splat(0x7f)) + splat(0x80 - 10)) | x) & splat(0x80)
+}
+
+/// `HH:MM:SS.mmm ` at the start of the text, ASCII digits: its hours, minutes, seconds and
+/// milliseconds, in any range (the shape only). Read as two overlapping words, `HH:MM:SS` and
+/// `:SS.mmm `, rather than byte by byte: it is the first thing every line meets.
+fn clock_prefix(text: &[u8]) -> Option<(u32, u32, u32, u32)> {
+    let head = text.first_chunk::<13>()?;
+    let word = |from: usize| u64::from_le_bytes(*head[from..].first_chunk().expect("13 bytes"));
+    // Each byte XOR its pattern byte: a digit becomes its value, a separator zero.
+    let hms = word(0) ^ u64::from_le_bytes(*b"00:00:00");
+    let tail = word(5) ^ u64::from_le_bytes(*b":00.000 ");
+    const HMS_SEPARATORS: u64 = 0x0000_ff00_00ff_0000;
+    const TAIL_SEPARATORS: u64 = 0xff00_0000_ff00_00ff;
+    if (at_least_ten(hms) | at_least_ten(tail)) != 0
+        || ((hms & HMS_SEPARATORS) | (tail & TAIL_SEPARATORS)) != 0
+    {
+        return None;
+    }
+    let digit = |word: u64, at: u32| ((word >> (8 * at)) & 0xff) as u32;
+    let two = |at: u32| digit(hms, at) * 10 + digit(hms, at + 1);
+    let millis = digit(tail, 4) * 100 + digit(tail, 5) * 10 + digit(tail, 6);
+    Some((two(0), two(3), two(6), millis))
+}
+
+/// Whether `HH:MM:SS.mmm ` opens the text, a valid time of day (a leap second is left to the
+/// full parser).
+fn time_of_day_prefix(text: &[u8]) -> bool {
+    clock_prefix(text).is_some_and(|(h, m, s, _)| h < 24 && m < 60 && s < 60)
+}
+
+/// The fast path for the line kind that fills a log: a completion line, read straight from
+/// bytes. `Some((name, partition, offset))` only for a line that [`LogLine::parse`] reads as
+/// [`Event::Processed`] (a property test holds the two together); `None` for anything else,
+/// which the caller hands to [`LogLine::parse`] to tell other events, foreign lines and errors
+/// apart. The name it returns is ASCII.
+pub fn parse_processed(line: &[u8]) -> Option<(&[u8], Partition, Offset)> {
+    let mut end = line.len();
+    while end > 0 && matches!(line[end - 1], b'\n' | b'\r') {
+        end -= 1;
+    }
+    let c = parse_processed_prefix(&line[..end], b"")?;
+    (c.len == end).then_some((c.name, c.partition, c.offset))
+}
+
+/// A completion line read by [`parse_processed_prefix`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Completion<'a> {
+    /// The worker's name: ASCII, unless it is the `known` name the caller passed.
+    pub name: &'a [u8],
+    /// The message's partition.
+    pub partition: Partition,
+    /// The message's offset.
+    pub offset: Offset,
+    /// Where the offset ends: the length of the line, when the text is one line.
+    pub len: usize,
+    /// Whether the name is the `known` name the caller passed.
+    pub known: bool,
+}
+
+/// [`parse_processed`] on text that starts with a line and may go on past it, so that a reader
+/// can parse a line before it has looked for the line's end.
+///
+/// `known` is empty or a worker's name read before, by this function or [`LogLine::parse`]
+/// (so free of white space): one worker's log repeats its name line after line, and a name
+/// equal to `known` is taken by one comparison instead of being checked byte by byte again.
+pub fn parse_processed_prefix<'a>(text: &'a [u8], known: &[u8]) -> Option<Completion<'a>> {
+    if !time_of_day_prefix(text) {
+        return None;
+    }
+    let rest = &text[13..];
+    let is_known =
+        !known.is_empty() && rest.get(known.len()) == Some(&b' ') && rest.starts_with(known);
+    let name_end = if is_known {
+        known.len()
+    } else {
+        let mut end = 0;
+        while end < rest.len() && rest[end] != b' ' {
+            if !rest[end].is_ascii_graphic() {
+                return None;
+            }
+            end += 1;
+        }
+        if end == 0 || end == rest.len() {
+            return None;
+        }
+        end
+    };
+    let event_at = 13 + name_end + 1;
+    let event = text[event_at..].strip_prefix(b"p")?;
+    let (partition, p_len) = number_prefix(event)?;
+    // One 8-byte comparison rather than a call to memcmp.
+    let word: [u8; 8] = event.get(p_len..p_len + 8)?.try_into().ok()?;
+    if u64::from_ne_bytes(word) != u64::from_ne_bytes(*b" offset ") {
+        return None;
+    }
+    let (offset, o_len) = number_prefix(&event[p_len + 8..])?;
+    Some(Completion {
+        name: &rest[..name_end],
+        partition,
+        offset,
+        len: event_at + 1 + p_len + 8 + o_len,
+        known: is_known,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_known_name_is_taken_whole_or_not_at_all() {
+        let text = b"09:13:29.854 nocommit-ab p1 offset 481\n";
+        let line = |known: &[u8]| parse_processed_prefix(text, known).map(|c| (c.name, c.known));
+        assert_eq!(line(b"nocommit-ab"), Some((&b"nocommit-ab"[..], true)));
+        for other in [&b"nocommit-a"[..], b"nocommit-abc", b"b", b""] {
+            assert_eq!(line(other), Some((&b"nocommit-ab"[..], false)), "{other:?}");
+        }
+    }
+
+    mod fast_path {
+        use super::super::*;
+        use crate::logline::{Event, LogLine};
+        use proptest::prelude::*;
+
+        fn agrees(line: &str) {
+            let fast = parse_processed(line.as_bytes());
+            // The prefix form reads the same line with more text after it, up to its end.
+            let core = line.trim_end_matches(['\r', '\n']);
+            let followed = format!("{core}\n09:00:00.000 x p0 offset 1\n");
+            let prefix = parse_processed_prefix(followed.as_bytes(), b"");
+            match (&fast, prefix) {
+                (Some((n, p, o)), Some(c)) => assert_eq!(
+                    (*n, *p, *o, c.len),
+                    (c.name, c.partition, c.offset, core.len()),
+                    "{line:?}"
+                ),
+                (Some(_), None) => panic!("prefix form missed {line:?}"),
+                (None, Some(c)) => assert_ne!(
+                    c.len,
+                    core.len(),
+                    "prefix form read {line:?} whole, the line form did not"
+                ),
+                (None, None) => {}
+            }
+            // A known name changes nothing but the flag that says it was the known one.
+            let own = prefix.map_or(&b"own"[..], |c| c.name);
+            let shorter = &own[..own.len() - 1];
+            for known in [own, shorter, b"a", b"x", b"~"] {
+                let with = parse_processed_prefix(followed.as_bytes(), known);
+                let unflagged = with.map(|c| Completion { known: false, ..c });
+                assert_eq!(unflagged, prefix, "{line:?} {known:?}");
+                if let Some(c) = with {
+                    assert_eq!(c.known, c.name == known, "{line:?} {known:?}");
+                }
+            }
+            let slow = LogLine::parse(line);
+            match (&fast, &slow) {
+                (
+                    Some((name, partition, offset)),
+                    Ok(Some(LogLine {
+                        event:
+                            Event::Processed {
+                                partition: p,
+                                offset: o,
+                            },
+                        name: n,
+                        ..
+                    })),
+                ) => assert_eq!((*name, *partition, *offset), (n.as_bytes(), *p, *o)),
+                (Some(_), other) => panic!("fast path read {line:?}, the grammar says {other:?}"),
+                (
+                    None,
+                    Ok(Some(LogLine {
+                        event: Event::Processed { partition, offset },
+                        name,
+                        ..
+                    })),
+                    // The fast path declines non-ASCII names, numbers of more than 18 digits
+                    // and leap seconds.
+                ) if name.is_ascii()
+                    && line.get(6..8) != Some("60")
+                    && offset.unsigned_abs() < 10u64.pow(18)
+                    && *partition > i32::MIN =>
+                {
+                    panic!("fast path missed the completion line {line:?}")
+                }
+                _ => {}
+            }
+            // Told the name the grammar reads (ASCII or not), the fast path reads what it reads.
+            if let Ok(Some(grammar)) = &slow {
+                if let Some(c) =
+                    parse_processed_prefix(followed.as_bytes(), grammar.name.as_bytes())
+                        .filter(|c| c.len == core.len())
+                {
+                    let read = (c.partition, c.offset);
+                    assert!(c.known, "{line:?}");
+                    assert_eq!(
+                        grammar.event,
+                        Event::Processed {
+                            partition: read.0,
+                            offset: read.1
+                        },
+                        "{line:?}"
+                    );
+                }
+            }
+        }
+
+        proptest! {
+            #[test]
+            fn agrees_with_the_grammar_on_near_misses(
+                h in 0u8..30, m in 0u8..70, s in 0u8..70, ms in 0u16..1000,
+                name in "[a-z!~-]{0,6}|\\PC{1,3}|w\u{f6}rker",
+                p in "-?[0-9]{1,12}|x|",
+                word in "offset|offse|offset slow start|offsets",
+                o in "-?[0-9]{1,20}|-|[0-9]+x",
+                sep in " |  |\t",
+                tail in "|\r|\n|\r\n| ",
+            ) {
+                agrees(&format!("{h:02}:{m:02}:{s:02}.{ms:03} {name} p{p}{sep}{word} {o}{tail}"));
+            }
+
+            #[test]
+            fn agrees_with_the_grammar_on_any_text(line in "\\PC{0,40}") {
+                agrees(&line);
+            }
+        }
+    }
+}

@@ -1,0 +1,138 @@
+//! What the labs read from a run: the group's logs and what they say.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+use std::time::Duration;
+
+use anyhow::{Context, Result};
+use chrono::NaiveDateTime;
+use krb_common::broker::BrokerArgs;
+use krb_common::logline::{Event, Offset, Partition};
+use krb_common::worker_log::{Entry, WorkerLog};
+use krb_dups::Report;
+use rdkafka::consumer::{BaseConsumer, Consumer};
+use rdkafka::TopicPartitionList;
+
+/// A group's logs, read and aligned once, and krb-dups' report of them.
+pub struct Run {
+    /// The group.
+    pub group: String,
+    /// Its workers' logs.
+    pub logs: Vec<WorkerLog>,
+    /// krb-dups' analysis.
+    pub report: Report,
+}
+
+impl Run {
+    /// Reads group `group`'s logs in `dir`.
+    pub fn read(dir: &Path, group: &str) -> Result<Run> {
+        Ok(Run {
+            group: group.to_string(),
+            logs: WorkerLog::read_group(dir, group)?,
+            report: krb_dups::read_group(dir, group)?,
+        })
+    }
+
+    /// The log of member `GROUP-member`.
+    pub fn member(&self, member: &str) -> Result<&WorkerLog> {
+        let name = format!("{}-{member}", self.group);
+        self.logs
+            .iter()
+            .find(|l| l.name == name)
+            .with_context(|| format!("no log {name}.log of group {}", self.group))
+    }
+
+    /// Every line the reader skipped, as `FILE:LINE: skipped: why`.
+    pub fn skipped(&self) -> Vec<String> {
+        self.logs
+            .iter()
+            .flat_map(|l| l.skipped.iter().map(|s| s.to_string()))
+            .collect()
+    }
+}
+
+/// The partitions of a `revoked` event.
+pub fn revoked(e: &Event) -> Option<&Vec<Partition>> {
+    match e {
+        Event::Revoked(ps) => Some(ps),
+        _ => None,
+    }
+}
+
+/// The partitions of an `assigned` event.
+pub fn assigned(e: &Event) -> Option<&Vec<Partition>> {
+    match e {
+        Event::Assigned(ps) => Some(ps),
+        _ => None,
+    }
+}
+
+/// The last committed position of `partition` in `lines`.
+pub fn last_commit(lines: &[Entry], partition: Partition) -> Option<Offset> {
+    lines.iter().rev().find_map(|l| match &l.event {
+        Event::Commit(ps) => ps.iter().find(|(p, _)| *p == partition).map(|(_, o)| *o),
+        _ => None,
+    })
+}
+
+/// The last offset of `partition` processed in `lines`.
+pub fn last_processed(lines: &[Entry], partition: Partition) -> Option<Offset> {
+    lines.iter().rev().find_map(|l| match l.event {
+        Event::Processed {
+            partition: p,
+            offset,
+        } if p == partition => Some(offset),
+        _ => None,
+    })
+}
+
+/// Seconds from one time to another.
+pub fn seconds(from: NaiveDateTime, to: NaiveDateTime) -> f64 {
+    (to - from).num_milliseconds() as f64 / 1000.0
+}
+
+/// `82 duplicates on p1`, `0 duplicates`, `136 duplicates on p0, p1, ...`.
+pub fn summary(report: &Report) -> String {
+    let partitions: BTreeSet<Partition> = report.runs.iter().map(|r| r.partition).collect();
+    let on = if partitions.is_empty() {
+        String::new()
+    } else {
+        format!(
+            " on p{}",
+            partitions
+                .iter()
+                .map(|p| p.to_string())
+                .collect::<Vec<_>>()
+                .join(", p")
+        )
+    };
+    match report.duplicates() {
+        1 => format!("1 duplicate{on}"),
+        n => format!("{n} duplicates{on}"),
+    }
+}
+
+/// The group's committed offsets of `topic`'s first `partitions` partitions, from the broker.
+pub fn committed(
+    broker: &BrokerArgs,
+    group: &str,
+    topic: &str,
+    partitions: i32,
+) -> Result<Vec<(Partition, Option<Offset>)>> {
+    let consumer: BaseConsumer = broker
+        .config("krb-verify", &[("group.id", group.to_string())])
+        .create()
+        .context("cannot create a consumer to read committed offsets")?;
+    let mut tpl = TopicPartitionList::new();
+    for p in 0..partitions {
+        tpl.add_partition(topic, p);
+    }
+    let tpl = consumer
+        .committed_offsets(tpl, Duration::from_secs(10))
+        .map_err(|e| anyhow::anyhow!(broker.unreachable(&e)))?;
+    Ok(tpl
+        .elements()
+        .iter()
+        .map(|e| (e.partition(), e.offset().to_raw()))
+        .collect())
+}

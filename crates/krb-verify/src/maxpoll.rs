@@ -1,0 +1,145 @@
+//! Lab 2, 02-maxpoll.sh: a consumer slower than max.poll.interval.ms is expelled while it still
+//! works; its commit fails and it loses the partition instead of revoking it.
+
+use anyhow::Result;
+use chrono::NaiveDateTime;
+use krb_common::logline::{Event, Offset, Partition};
+use krb_dups::Run as Span;
+
+use crate::facts::{seconds, summary, Run};
+use crate::Verdict;
+
+/// The article's numbers for lab 2.
+pub const ARTICLE: &str =
+    "MAXPOLL 10.4 s after the slow start; 1.6 s together in offset 3; offset 3 twice";
+
+/// Lab 2's verdict for a run, with the group's committed offsets read from the broker.
+pub fn verdict(run: &Run, committed: &[(Partition, Option<Offset>)]) -> Result<Verdict> {
+    let mut v = Verdict::new(2, "maxpoll", "expel", &run.group, ARTICLE);
+    checks(&mut v, run, committed, true)?;
+    Ok(v)
+}
+
+/// Lab 2's statements (topic and group of one name, one partition). `classic`: the commit fails
+/// with the classic protocol's UNKNOWN_MEMBER_ID; the consumer protocol fails it otherwise.
+pub fn checks(
+    v: &mut Verdict,
+    run: &Run,
+    committed: &[(Partition, Option<Offset>)],
+    classic: bool,
+) -> Result<()> {
+    let a = run.member("a")?;
+    let b = run.member("b")?;
+    let slow_start = a.time_of(0, |e| {
+        e == &Event::SlowStart {
+            partition: 0,
+            offset: 3,
+        }
+    });
+    let after = slow_start
+        .zip(a.maxpoll())
+        .map(|(s, m)| seconds(s, m))
+        .unwrap_or(f64::NAN);
+    v.check(
+        "librdkafka's MAXPOLL warning about 10 s after offset 3 slow start",
+        (9.5..=12.0).contains(&after),
+        format!("{after:.2} s"),
+    );
+    let done = a.find(0, |e| {
+        e == &Event::Processed {
+            partition: 0,
+            offset: 3,
+        }
+    });
+    let a_done = done.map(|i| a.lines[i].at);
+    let b_assigned = b.time_of(0, |e| e == &Event::Assigned(vec![0]));
+    let b_did_3 = b.processed().any(|(p, o)| (p, o) == (0, 3));
+    let overlap = match (slow_start, b_assigned, a_done) {
+        (Some(s), Some(b), Some(a)) if s < b && b < a => Some(seconds(b, a)),
+        _ => None,
+    };
+    v.check(
+        "b was assigned [0] and processed offset 3 while a was still in it",
+        overlap.is_some() && b_did_3,
+        match overlap {
+            Some(o) => format!("together for {o:.2} s, b processed offset 3: {b_did_3}"),
+            None => format!("b assigned at {b_assigned:?}, a done at {a_done:?}"),
+        },
+    );
+    let after_done = done.and_then(|i| {
+        a.find(i + 1, |e| {
+            matches!(e, Event::Commit(_) | Event::CommitFailed(_))
+        })
+    });
+    let commit = after_done.map_or("no commit".into(), |i| a.lines[i].event.to_string());
+    let failed = after_done.and_then(|i| match &a.lines[i].event {
+        Event::CommitFailed(e) => Some(e.as_str()),
+        _ => None,
+    });
+    if classic {
+        v.check(
+            "a's commit after offset 3 failed with UNKNOWN_MEMBER_ID",
+            failed.is_some_and(|e| e.starts_with("KafkaError{code=UNKNOWN_MEMBER_ID,")),
+            commit,
+        );
+    } else {
+        v.check("a's commit after offset 3 failed", failed.is_some(), commit);
+    }
+    let loss =
+        after_done.and_then(|i| a.find(i + 1, |e| matches!(e, Event::Lost(_) | Event::Revoked(_))));
+    v.check(
+        "a then logged lost [0], not revoked [0]",
+        loss.is_some_and(|i| a.lines[i].event == Event::Lost(vec![0])),
+        loss.map_or("neither".into(), |i| a.lines[i].event.to_string()),
+    );
+    let poll_error = done.and_then(|i| {
+        a.find(i, |e| {
+            matches!(e, Event::PollError(t) if t.starts_with(
+                "KafkaError{code=_MAX_POLL_EXCEEDED,val=-147,str=\"Application maximum poll interval (10000ms) exceeded by "))
+        })
+    });
+    v.check(
+        "poll returned _MAX_POLL_EXCEEDED with librdkafka's text",
+        poll_error.is_some(),
+        poll_error.map_or("none".into(), |i| a.lines[i].event.to_string()),
+    );
+    let report = &run.report;
+    v.check(
+        "all 10 offsets processed, offset 3 twice and nothing else",
+        report.unique == 10
+            && report.runs
+                == vec![Span {
+                    partition: 0,
+                    first: 3,
+                    last: 3,
+                    times: 2,
+                }],
+        report.render().trim_end().replace('\n', ";"),
+    );
+    v.check(
+        "the group's final committed offset is 10",
+        committed == [(0, Some(10))],
+        format!("{committed:?}"),
+    );
+    let mut commits: Vec<(NaiveDateTime, Offset)> = a
+        .lines
+        .iter()
+        .chain(&b.lines)
+        .filter_map(|l| match &l.event {
+            Event::Commit(ps) => ps.iter().find(|(p, _)| *p == 0).map(|(_, o)| (l.at, *o)),
+            _ => None,
+        })
+        .collect();
+    commits.sort();
+    v.check(
+        "the committed offset never went backwards",
+        commits.windows(2).all(|w| w[0].1 <= w[1].1),
+        format!("{:?}", commits.iter().map(|(_, o)| *o).collect::<Vec<_>>()),
+    );
+    v.ours = format!(
+        "MAXPOLL {after:.1} s after the slow start; {} together in offset 3; {}",
+        overlap.map_or("never".into(), |o| format!("{o:.1} s")),
+        summary(report)
+    );
+    Ok(())
+}

@@ -1,0 +1,192 @@
+//! The lab command's results: one JSON record a line as each variant ends, then one JSON
+//! document and a table for a person.
+
+use std::io::Write;
+use std::path::Path;
+
+use anyhow::{Context, Result};
+use serde::{Deserialize, Serialize};
+
+use crate::Verdict;
+
+/// One lab variant's run: its verdict, or why there is none.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Record {
+    /// How long the lab script ran.
+    pub seconds: f64,
+    /// `checked`, or `error` when no verdict could be made.
+    pub status: String,
+    /// The lab's number.
+    pub lab: u8,
+    /// The lab's name.
+    pub name: String,
+    /// The variant.
+    pub variant: String,
+    /// Why there is no verdict, or why the script failed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// The verdict.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verdict: Option<Verdict>,
+}
+
+impl Record {
+    /// Whether every statement held (and there was a verdict).
+    pub fn held(&self) -> bool {
+        self.verdict.as_ref().is_some_and(|v| v.held()) && self.reason.is_none()
+    }
+
+    /// What the lab command prints as the variant ends: `7/7 held`, or what went wrong.
+    pub fn summary(&self) -> String {
+        match (&self.verdict, &self.reason) {
+            (Some(v), None) => format!("{} held", v.count()),
+            (Some(v), Some(r)) => format!("{} held; {r}", v.count()),
+            (None, Some(r)) => format!("error: {r}"),
+            (None, None) => "error".into(),
+        }
+    }
+
+    /// Appends the record to a JSON Lines file.
+    pub fn append(&self, path: &Path) -> Result<()> {
+        let mut file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .with_context(|| format!("cannot write {}", path.display()))?;
+        let line = serde_json::to_string(self).context("cannot write a record as JSON")? + "\n";
+        file.write_all(line.as_bytes())
+            .with_context(|| format!("cannot write {}", path.display()))
+    }
+}
+
+/// Reads a JSON Lines file of records.
+pub fn read(path: &Path) -> Result<Vec<Record>> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, l)| {
+            serde_json::from_str(l)
+                .with_context(|| format!("{}:{}: not a lab record", path.display(), i + 1))
+        })
+        .collect()
+}
+
+/// The records as a table: lab, variant, the article's number, ours, held; each statement that
+/// did not hold named below its row.
+pub fn table(records: &[Record]) -> String {
+    let rows: Vec<([String; 5], String)> = records
+        .iter()
+        .map(|r| match &r.verdict {
+            Some(v) => (
+                [
+                    format!("{} {}", v.lab, v.name),
+                    v.variant.clone(),
+                    v.article.clone(),
+                    v.ours.clone(),
+                    v.count(),
+                ],
+                [
+                    v.failures().replace('\n', "; "),
+                    r.reason.clone().unwrap_or_default(),
+                ]
+                .into_iter()
+                .filter(|s| !s.is_empty())
+                .collect::<Vec<_>>()
+                .join("; "),
+            ),
+            None => (
+                [
+                    format!("{} {}", r.lab, r.name),
+                    r.variant.clone(),
+                    String::new(),
+                    String::new(),
+                    r.status.clone(),
+                ],
+                r.reason.clone().unwrap_or_default(),
+            ),
+        })
+        .collect();
+    let header = ["lab", "variant", "article", "ours", "held"].map(String::from);
+    let mut widths = header.clone().map(|h| h.chars().count());
+    for (cells, _) in &rows {
+        for (w, c) in widths.iter_mut().zip(cells) {
+            *w = (*w).max(c.chars().count());
+        }
+    }
+    let line = |cells: &[String; 5]| {
+        let mut out = String::new();
+        for (i, (c, w)) in cells.iter().zip(widths).enumerate() {
+            if i == 4 {
+                out += c;
+            } else {
+                out += &format!("{c:<w$}  ");
+            }
+        }
+        out + "\n"
+    };
+    let mut out = line(&header);
+    for (cells, failures) in &rows {
+        out += &line(cells);
+        if !failures.is_empty() {
+            out += &format!("    not held: {failures}\n");
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn records_round_trip_and_tabulate() {
+        let mut v = Verdict::new(2, "maxpoll", "expel", "slow", "MAXPOLL 10.4 s");
+        v.ours = "MAXPOLL 10.3 s".into();
+        v.check("the warning came", true, "10.3 s");
+        v.check("offset 3 twice", false, "once");
+        let checked = Record {
+            seconds: 31.5,
+            status: "checked".into(),
+            lab: 2,
+            name: "maxpoll".into(),
+            variant: "expel".into(),
+            reason: None,
+            verdict: Some(v),
+        };
+        let error = Record {
+            seconds: 1.0,
+            status: "error".into(),
+            lab: 1,
+            name: "revoke".into(),
+            variant: "nocommit".into(),
+            reason: Some("the script failed: no broker".into()),
+            verdict: None,
+        };
+        let dir = std::env::temp_dir().join(format!("krb-record-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("r.jsonl");
+        checked.append(&path).unwrap();
+        error.append(&path).unwrap();
+        let back = read(&path).unwrap();
+        assert_eq!(back, vec![checked.clone(), error.clone()]);
+        assert!(!checked.held() && !error.held());
+        assert_eq!(checked.summary(), "1/2 held");
+        assert_eq!(error.summary(), "error: the script failed: no broker");
+        assert_eq!(
+            table(&back),
+            "lab        variant   article         ours            held\n\
+             2 maxpoll  expel     MAXPOLL 10.4 s  MAXPOLL 10.3 s  1/2\n    \
+             not held: offset 3 twice (once)\n\
+             1 revoke   nocommit                                  error\n    \
+             not held: the script failed: no broker\n"
+        );
+        std::fs::write(&path, "{not json\n").unwrap();
+        assert!(read(&path)
+            .unwrap_err()
+            .to_string()
+            .ends_with("r.jsonl:1: not a lab record"));
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+}

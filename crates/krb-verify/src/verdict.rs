@@ -1,0 +1,143 @@
+//! A lab variant's verdict: the article's number, ours, and each "must hold" statement with
+//! whether this run kept it.
+
+use serde::{Deserialize, Serialize};
+
+/// One statement of a lab and whether this run kept it.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Check {
+    /// What must hold.
+    pub statement: String,
+    /// Whether it held.
+    pub held: bool,
+    /// What was measured.
+    pub detail: String,
+}
+
+/// A lab variant's result: the article's number, ours, and every statement checked.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Verdict {
+    /// The lab's number (1 to 5).
+    pub lab: u8,
+    /// The lab's short name (`revoke`, `maxpoll`, ...).
+    pub name: String,
+    /// The variant (`nocommit`, `range --revoke-commit`, ...).
+    pub variant: String,
+    /// The consumer group the lab ran in.
+    pub group: String,
+    /// What the article reports for it.
+    pub article: String,
+    /// What this run measured.
+    pub ours: String,
+    /// The statements, in order.
+    pub checks: Vec<Check>,
+    /// Log lines the reader skipped (`FILE:LINE: skipped: why`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub skipped: Vec<String>,
+}
+
+impl Verdict {
+    /// A verdict with no statement checked yet.
+    pub fn new(lab: u8, name: &str, variant: &str, group: &str, article: &str) -> Verdict {
+        Verdict {
+            lab,
+            name: name.into(),
+            variant: variant.into(),
+            group: group.into(),
+            article: article.into(),
+            ours: String::new(),
+            checks: Vec::new(),
+            skipped: Vec::new(),
+        }
+    }
+
+    /// True when every statement held.
+    pub fn held(&self) -> bool {
+        self.checks.iter().all(|c| c.held)
+    }
+
+    /// `H/T`: how many statements held, of how many.
+    pub fn count(&self) -> String {
+        format!(
+            "{}/{}",
+            self.checks.iter().filter(|c| c.held).count(),
+            self.checks.len()
+        )
+    }
+
+    /// The statements that did not hold, one per line.
+    pub fn failures(&self) -> String {
+        self.checks
+            .iter()
+            .filter(|c| !c.held)
+            .map(|c| format!("{} ({})", c.statement, c.detail))
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    /// The statement named `statement`, if it was checked.
+    pub fn check_of(&self, statement: &str) -> Option<&Check> {
+        self.checks.iter().find(|c| c.statement == statement)
+    }
+
+    /// One tab-separated row: lab, variant, article, ours, held, failures.
+    pub fn row(&self) -> String {
+        format!(
+            "{} {}\t{}\t{}\t{}\t{}\t{}",
+            self.lab,
+            self.name,
+            self.variant,
+            self.article,
+            self.ours,
+            self.count(),
+            self.failures().replace('\n', "; ")
+        )
+    }
+
+    /// The verdict for a person: the article's number, ours, then each statement with `held`
+    /// or `FAILED`.
+    pub fn render(&self) -> String {
+        let mut text = format!(
+            "lab {} {} {} (group {})\n  article: {}\n  ours:    {}\n",
+            self.lab, self.name, self.variant, self.group, self.article, self.ours
+        );
+        for c in &self.checks {
+            let mark = if c.held { "held  " } else { "FAILED" };
+            text += &format!("  {mark} {} ({})\n", c.statement, c.detail);
+        }
+        text
+    }
+
+    /// Records one statement.
+    pub fn check(&mut self, statement: &str, held: bool, detail: impl Into<String>) {
+        self.checks.push(Check {
+            statement: statement.to_string(),
+            held,
+            detail: detail.into(),
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_verdict_as_a_row_and_as_text() {
+        let mut v = Verdict::new(1, "revoke", "nocommit", "g", "82 duplicates");
+        v.ours = "80 duplicates".into();
+        v.check("all processed", true, "unique 1000");
+        v.check("b began at a's commit", false, "b's first 7\nb's last 9");
+        assert!(!v.held());
+        assert_eq!(v.count(), "1/2");
+        assert_eq!(
+            v.row(),
+            "1 revoke\tnocommit\t82 duplicates\t80 duplicates\t1/2\tb began at a's commit (b's first 7; b's last 9)"
+        );
+        assert_eq!(
+            v.render(),
+            "lab 1 revoke nocommit (group g)\n  article: 82 duplicates\n  ours:    80 duplicates\n  \
+             held   all processed (unique 1000)\n  FAILED b began at a's commit (b's first 7\nb's last 9)\n"
+        );
+    }
+}
