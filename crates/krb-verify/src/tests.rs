@@ -1,1 +1,726 @@
-//! placeholder
+//! Every statement of every lab, held on a crafted run that keeps them all, and reported FAILED
+//! on a run that breaks it.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use chrono::{Local, NaiveTime, TimeDelta, TimeZone};
+use krb_common::logline::{Offset, Partition};
+
+use crate::facts::Run;
+use crate::{assignor, maxpoll, protocol, revoke, static_lab, Assignor, Protocol, Verdict};
+
+/// A run's log files, line by line, written at 10:00:00.000 plus milliseconds.
+#[derive(Clone, Default)]
+struct Logs(BTreeMap<String, Vec<String>>);
+
+fn clock(ms: i64) -> NaiveTime {
+    NaiveTime::from_hms_opt(10, 0, 0).unwrap() + TimeDelta::milliseconds(ms)
+}
+
+impl Logs {
+    fn line(&mut self, file: &str, text: String) -> &mut Logs {
+        self.0.entry(file.to_string()).or_default().push(text);
+        self
+    }
+
+    /// A worker line: `TIME NAME EVENT` in NAME's log.
+    fn at(&mut self, ms: i64, name: &str, event: &str) -> &mut Logs {
+        let text = format!("{} {name} {event}", clock(ms).format("%H:%M:%S%.3f"));
+        self.line(name, text)
+    }
+
+    /// common.sh's `start NAME` or `stop NAME`.
+    fn mark(&mut self, ms: i64, verb: &str, name: &str) -> &mut Logs {
+        let text = format!("{} {verb} {name}", clock(ms).format("%H:%M:%S%.3f"));
+        self.line(name, text)
+    }
+
+    /// Processed lines of `partition`, offsets `from..to`, one millisecond apart from `ms`.
+    fn offsets(&mut self, ms: i64, name: &str, partition: Partition, from: Offset, to: Offset) {
+        for (i, o) in (from..to).enumerate() {
+            self.at(ms + i as i64, name, &format!("p{partition} offset {o}"));
+        }
+    }
+
+    /// librdkafka's MAXPOLL warning, stamped in Unix time as librdkafka stamps it.
+    fn maxpoll(&mut self, ms: i64, name: &str) -> &mut Logs {
+        let local = Local::now().date_naive().and_time(clock(ms));
+        let at = Local.from_local_datetime(&local).earliest().unwrap();
+        let text = format!(
+            "%4|{}.{:03}|MAXPOLL|{name}#consumer-1| [thrd:main]: Application maximum poll interval (10000ms) exceeded by 356ms",
+            at.timestamp(),
+            at.timestamp_subsec_millis()
+        );
+        self.line(name, text)
+    }
+
+    /// Removes the lines of `file` that contain `text`; there must be one.
+    fn without(&mut self, file: &str, text: &str) -> &mut Logs {
+        let lines = self.0.get_mut(file).unwrap();
+        let before = lines.len();
+        lines.retain(|l| !l.contains(text));
+        assert!(lines.len() < before, "no line {text:?} in {file}");
+        self
+    }
+
+    /// Replaces `from` by `to` in the lines of `file` that contain it; there must be one.
+    fn replace(&mut self, file: &str, from: &str, to: &str) -> &mut Logs {
+        let lines = self.0.get_mut(file).unwrap();
+        let mut found = false;
+        for l in lines.iter_mut().filter(|l| l.contains(from)) {
+            *l = l.replace(from, to);
+            found = true;
+        }
+        assert!(found, "no line {from:?} in {file}");
+        self
+    }
+
+    fn write(&self) -> PathBuf {
+        use std::sync::atomic::{AtomicU32, Ordering};
+        static N: AtomicU32 = AtomicU32::new(0);
+        let dir = std::env::temp_dir().join(format!(
+            "krb-verify-test-{}-{}",
+            std::process::id(),
+            N.fetch_add(1, Ordering::Relaxed)
+        ));
+        std::fs::create_dir_all(&dir).unwrap();
+        for (name, lines) in &self.0 {
+            std::fs::write(dir.join(format!("{name}.log")), lines.join("\n") + "\n").unwrap();
+        }
+        dir
+    }
+
+    fn run(&self, group: &str) -> Run {
+        let dir = self.write();
+        let run = Run::read(&dir, group).unwrap();
+        std::fs::remove_dir_all(dir).unwrap();
+        run
+    }
+}
+
+/// Asserts that every statement held.
+fn all_held(v: &Verdict) {
+    assert!(v.held(), "{}", v.render());
+}
+
+/// Asserts that `statement` was checked and reported FAILED.
+fn fails(v: &Verdict, statement: &str, broken: &str) {
+    let check = v
+        .check_of(statement)
+        .unwrap_or_else(|| panic!("{statement:?} was not checked ({broken}):\n{}", v.render()));
+    assert!(
+        !check.held,
+        "{statement:?} held on a run where {broken}:\n{}",
+        v.render()
+    );
+}
+
+/// Lab 1: a alone on p0 and p1, commit every 100; b joins at 2 s and takes p1.
+fn lab1(group: &str, revoke_commit: bool) -> Logs {
+    let (a, b) = (&format!("{group}-a"), &format!("{group}-b"));
+    let mut l = Logs::default();
+    l.mark(0, "start", a)
+        .at(1, a, &format!("consumes pay in group {group}"))
+        .at(10, a, "assigned [0, 1]");
+    l.offsets(100, a, 1, 0, 100);
+    l.at(300, a, "commit p1=100");
+    l.offsets(400, a, 1, 100, 150);
+    l.mark(2000, "start", b)
+        .at(2001, b, &format!("consumes pay in group {group}"))
+        .at(2100, a, "revoked [0, 1]");
+    if revoke_commit {
+        l.at(2101, a, "commit p1=150");
+    }
+    l.at(2110, a, "assigned [0]").at(2110, b, "assigned [1]");
+    l.offsets(2200, a, 0, 0, 500);
+    l.at(2800, a, "commit p0=500");
+    let b_from = if revoke_commit { 150 } else { 100 };
+    l.offsets(2200, b, 1, b_from, 500);
+    l.at(2800, b, "commit p1=500")
+        .mark(3000, "stop", a)
+        .mark(3000, "stop", b)
+        .at(3001, a, "revoked [0]")
+        .at(3001, b, "revoked [1]");
+    l
+}
+
+#[test]
+fn lab1_without_the_revoke_commit() {
+    let good = lab1("g", false);
+    let v = revoke::verdict(&good.run("g"), false).unwrap();
+    all_held(&v);
+    assert_eq!(v.checks.len(), 7);
+    assert_eq!(v.ours, "50 duplicates on p1 (100..149)");
+    let cases: Vec<(&str, &str, Box<dyn Fn(&mut Logs)>)> = vec![
+        (
+            "all 1000 messages processed",
+            "b's last message is missing",
+            Box::new(|l| {
+                l.without("g-b", "p1 offset 499");
+            }),
+        ),
+        (
+            "a handed partitions back after b joined",
+            "a never revoked",
+            Box::new(|l| {
+                l.without("g-a", "revoked [0, 1]");
+            }),
+        ),
+        (
+            "a logged revoked [0, 1], then assigned [..]",
+            "a revoked only p1",
+            Box::new(|l| {
+                l.replace("g-a", "revoked [0, 1]", "revoked [1]");
+            }),
+        ),
+        (
+            "b was assigned the one partition that moved",
+            "b got both partitions",
+            Box::new(|l| {
+                l.replace("g-b", "assigned [1]", "assigned [0, 1]");
+            }),
+        ),
+        (
+            "duplicates between 0 and commit-every minus 1 (99)",
+            "b re-read p1 from 0",
+            Box::new(|l| {
+                l.offsets(2150, "g-b", 1, 0, 100);
+            }),
+        ),
+        (
+            "duplicates only on the moved partition, from a's last commit to a's last offset",
+            "a processed p0 offset 5 twice",
+            Box::new(|l| {
+                l.at(2900, "g-a", "p0 offset 5");
+            }),
+        ),
+        (
+            "b began the moved partition at a's last commit",
+            "b began at 101",
+            Box::new(|l| {
+                l.without("g-b", "p1 offset 100");
+            }),
+        ),
+    ];
+    for (statement, broken, breaks) in cases {
+        let mut logs = good.clone();
+        breaks(&mut logs);
+        fails(
+            &revoke::verdict(&logs.run("g"), false).unwrap(),
+            statement,
+            broken,
+        );
+    }
+}
+
+#[test]
+fn lab1_with_the_revoke_commit() {
+    let good = lab1("g", true);
+    let v = revoke::verdict(&good.run("g"), true).unwrap();
+    all_held(&v);
+    assert_eq!(v.checks.len(), 7);
+    let cases: Vec<(&str, &str, Box<dyn Fn(&mut Logs)>)> = vec![
+        (
+            "no duplicates",
+            "b re-read offset 149",
+            Box::new(|l| {
+                l.at(2150, "g-b", "p1 offset 149");
+            }),
+        ),
+        (
+            "a committed the moved partition in the revoke callback, up to its last offset",
+            "the revoke commit stopped short",
+            Box::new(|l| {
+                l.replace("g-a", "commit p1=150", "commit p1=149");
+            }),
+        ),
+        (
+            "a committed the moved partition in the revoke callback, up to its last offset",
+            "there was no revoke commit",
+            Box::new(|l| {
+                l.without("g-a", "commit p1=150");
+            }),
+        ),
+        (
+            "b began the moved partition at that commit",
+            "b began past the commit",
+            Box::new(|l| {
+                l.without("g-b", "p1 offset 150");
+            }),
+        ),
+    ];
+    for (statement, broken, breaks) in cases {
+        let mut logs = good.clone();
+        breaks(&mut logs);
+        fails(
+            &revoke::verdict(&logs.run("g"), true).unwrap(),
+            statement,
+            broken,
+        );
+    }
+}
+
+/// Lab 2: a owns p0 and takes 15 s at offset 3; MAXPOLL at 10.4 s; b takes over at 11 s.
+fn lab2(group: &str, classic: bool) -> Logs {
+    let (a, b) = (&format!("{group}-a"), &format!("{group}-b"));
+    let mut l = Logs::default();
+    l.mark(0, "start", a)
+        .at(1, a, &format!("consumes {group} in group {group}"))
+        .at(100, a, "assigned [0]")
+        .mark(200, "start", b)
+        .at(201, b, &format!("consumes {group} in group {group}"))
+        .at(300, b, "assigned []");
+    for o in 0..3 {
+        l.at(1000 + o * 500, a, &format!("p0 offset {o}")).at(
+            1001 + o * 500,
+            a,
+            &format!("commit p0={}", o + 1),
+        );
+    }
+    let t = 2500;
+    l.at(t, a, "p0 offset 3 slow start")
+        .maxpoll(t + 10_400, a)
+        .at(t + 11_000, b, "assigned [0]");
+    for o in 3..10 {
+        l.at(t + 11_500 + (o - 3) * 500, b, &format!("p0 offset {o}"))
+            .at(
+                t + 11_501 + (o - 3) * 500,
+                b,
+                &format!("commit p0={}", o + 1),
+            );
+    }
+    let failure = if classic {
+        r#"KafkaError{code=UNKNOWN_MEMBER_ID,val=25,str="Commit failed: Broker: Unknown member"}"#
+    } else {
+        r#"KafkaError{code=STALE_MEMBER_EPOCH,val=113,str="Commit failed: Broker: The member epoch is stale"}"#
+    };
+    l.at(t + 15_000, a, "p0 offset 3")
+        .at(t + 15_001, a, &format!("commit failed: {failure}"))
+        .at(t + 15_002, a, "lost [0]")
+        .at(t + 15_003, a, r#"poll error: KafkaError{code=_MAX_POLL_EXCEEDED,val=-147,str="Application maximum poll interval (10000ms) exceeded by 356ms"}"#)
+        .mark(t + 16_000, "stop", a)
+        .mark(t + 16_000, "stop", b);
+    l
+}
+
+/// Lab 2's statements, each with a run that breaks it (`g` is the group).
+fn lab2_cases(g: &str) -> Vec<(&'static str, String, Box<dyn Fn(&mut Logs)>)> {
+    let (a, b) = (format!("{g}-a"), format!("{g}-b"));
+    let (a2, a3, a4, a5, b2, b3) = (
+        a.clone(),
+        a.clone(),
+        a.clone(),
+        a.clone(),
+        b.clone(),
+        b.clone(),
+    );
+    vec![
+        (
+            "librdkafka's MAXPOLL warning about 10 s after offset 3 slow start",
+            "no MAXPOLL line".into(),
+            Box::new(move |l: &mut Logs| {
+                l.without(&a, "|MAXPOLL|");
+            }),
+        ),
+        (
+            "b was assigned [0] and processed offset 3 while a was still in it",
+            "b was assigned after a finished".into(),
+            Box::new(move |l: &mut Logs| {
+                l.without(&b, "assigned [0]").at(19_000, &b, "assigned [0]");
+            }),
+        ),
+        (
+            "a then logged lost [0], not revoked [0]",
+            "a revoked".into(),
+            Box::new(move |l: &mut Logs| {
+                l.replace(&a2, "lost [0]", "revoked [0]");
+            }),
+        ),
+        (
+            "poll returned _MAX_POLL_EXCEEDED with librdkafka's text",
+            "no poll error".into(),
+            Box::new(move |l: &mut Logs| {
+                l.without(&a3, "poll error");
+            }),
+        ),
+        (
+            "all 10 offsets processed, offset 3 twice and nothing else",
+            "b processed offset 4 twice".into(),
+            Box::new(move |l: &mut Logs| {
+                l.at(16_500, &b2, "p0 offset 4");
+            }),
+        ),
+        (
+            "the committed offset never went backwards",
+            "a committed p0=6 after b's p0=10".into(),
+            Box::new(move |l: &mut Logs| {
+                l.at(18_000, &a4, "commit p0=6");
+            }),
+        ),
+        (
+            "librdkafka's MAXPOLL warning about 10 s after offset 3 slow start",
+            "MAXPOLL came 5 s after the slow start".into(),
+            Box::new(move |l: &mut Logs| {
+                l.without(&a5, "|MAXPOLL|").maxpoll(7_500, &a5);
+            }),
+        ),
+        (
+            "b was assigned [0] and processed offset 3 while a was still in it",
+            "b never processed offset 3".into(),
+            Box::new(move |l: &mut Logs| {
+                l.without(&b3, "p0 offset 3");
+            }),
+        ),
+    ]
+}
+
+#[test]
+fn lab2_the_expelled_consumer() {
+    let committed = [(0, Some(10))];
+    let good = lab2("slow", true);
+    let v = maxpoll::verdict(&good.run("slow"), &committed).unwrap();
+    all_held(&v);
+    assert_eq!(v.checks.len(), 8);
+    assert!(
+        v.ours
+            .starts_with("MAXPOLL 10.4 s after the slow start; 4.0 s together"),
+        "{}",
+        v.ours
+    );
+    for (statement, broken, breaks) in lab2_cases("slow") {
+        let mut logs = good.clone();
+        breaks(&mut logs);
+        fails(
+            &maxpoll::verdict(&logs.run("slow"), &committed).unwrap(),
+            statement,
+            &broken,
+        );
+    }
+    let mut other_error = good.clone();
+    other_error.replace(
+        "slow-a",
+        "code=UNKNOWN_MEMBER_ID,val=25",
+        "code=REBALANCE_IN_PROGRESS,val=27",
+    );
+    fails(
+        &maxpoll::verdict(&other_error.run("slow"), &committed).unwrap(),
+        "a's commit after offset 3 failed with UNKNOWN_MEMBER_ID",
+        "it failed with another error",
+    );
+    let v = maxpoll::verdict(&good.run("slow"), &[(0, Some(9))]).unwrap();
+    fails(
+        &v,
+        "the group's final committed offset is 10",
+        "the broker holds 9",
+    );
+}
+
+/// Lab 3: a on p0-p2, b on p3-p5, 500 messages each; c joins at 5 s and takes p4 and p5.
+/// Duplicates: eager re-reads on p0, p1 and p4; cooperative only on p4; none with the revoke
+/// commit.
+fn lab3(assignor: Assignor, revoke_commit: bool) -> Logs {
+    let rereads: &[Partition] = match (assignor, revoke_commit) {
+        (_, true) => &[],
+        (Assignor::Range, false) => &[0, 1, 4],
+        (Assignor::CooperativeSticky, false) => &[4],
+    };
+    lab3_rereading(assignor, rereads)
+}
+
+/// Lab 3 with the first five offsets of `rereads` processed twice.
+fn lab3_rereading(assignor: Assignor, rereads: &[Partition]) -> Logs {
+    let mut l = Logs::default();
+    for w in ["a", "b", "c"] {
+        let name = format!("g-{w}");
+        let start = if w == "c" { 5000 } else { 0 };
+        l.mark(start, "start", &name)
+            .at(start + 1, &name, "consumes g in group g");
+    }
+    l.at(10, "g-a", "assigned [0, 1, 2]")
+        .at(20, "g-b", "assigned [3, 4, 5]");
+    for p in 0..6 {
+        let w = if p < 3 {
+            "g-a"
+        } else if p < 4 {
+            "g-b"
+        } else {
+            "g-c"
+        };
+        l.offsets(100 + i64::from(p) * 1000, w, p, 0, 500);
+    }
+    let eager = assignor == Assignor::Range;
+    if eager {
+        l.at(5100, "g-a", "revoked [0, 1, 2]")
+            .at(5100, "g-b", "revoked [3, 4, 5]")
+            .at(5200, "g-a", "assigned [0, 1, 2]")
+            .at(5200, "g-b", "assigned [3]");
+    } else {
+        l.at(5100, "g-a", "revoked []")
+            .at(5100, "g-b", "revoked [4, 5]")
+            .at(5200, "g-b", "assigned []");
+    }
+    l.at(5200, "g-c", "assigned [4, 5]");
+    for &p in rereads {
+        let w = if p < 3 { "g-a" } else { "g-c" };
+        l.offsets(5300 + i64::from(p) * 10, w, p, 0, 5);
+    }
+    for w in ["a", "b", "c"] {
+        l.mark(9000, "stop", &format!("g-{w}"));
+    }
+    l
+}
+
+#[test]
+fn lab3_every_assignor_and_revoke_commit() {
+    use Assignor::{CooperativeSticky as Coop, Range};
+    for (assignor, revoke_commit) in [(Range, false), (Coop, false), (Range, true), (Coop, true)] {
+        let good = lab3(assignor, revoke_commit);
+        let verdict = |l: &Logs| assignor::verdict(&l.run("g"), assignor, revoke_commit).unwrap();
+        all_held(&verdict(&good));
+        let mut cases: Vec<(&str, &str, Box<dyn Fn(&mut Logs)>)> = vec![
+            (
+                "all 3000 messages processed",
+                "p0 offset 499 is missing",
+                Box::new(|l| {
+                    l.without("g-a", "p0 offset 499");
+                }),
+            ),
+            (
+                "c was assigned partitions",
+                "c was assigned nothing",
+                Box::new(|l| {
+                    l.without("g-c", "assigned [4, 5]");
+                }),
+            ),
+        ];
+        match (assignor, revoke_commit) {
+            (_, true) => cases.push((
+                "no duplicates",
+                "c re-read p5 offset 0",
+                Box::new(|l| {
+                    l.at(6000, "g-c", "p5 offset 0");
+                }),
+            )),
+            (Range, false) => cases.push((
+                "duplicates on more partitions than the ones that moved",
+                "only p4 was re-read",
+                Box::new(|l| *l = lab3_rereading(Range, &[4])),
+            )),
+            (Coop, false) => {
+                cases.push((
+                    "duplicates on the moved partitions only, and on at least one",
+                    "a re-read p0",
+                    Box::new(|l| *l = lab3_rereading(Coop, &[0, 4])),
+                ));
+                cases.push((
+                    "duplicates on the moved partitions only, and on at least one",
+                    "nothing was re-read",
+                    Box::new(|l| *l = lab3_rereading(Coop, &[])),
+                ));
+            }
+        }
+        if assignor == Range {
+            cases.push((
+                "every partition was revoked",
+                "a kept p2",
+                Box::new(|l| {
+                    l.replace("g-a", "revoked [0, 1, 2]", "revoked [0, 1]");
+                }),
+            ));
+        } else {
+            cases.push((
+                "only the partitions that moved to c were revoked",
+                "a revoked p0 too",
+                Box::new(|l| {
+                    l.replace("g-a", "revoked []", "revoked [0]");
+                }),
+            ));
+        }
+        for (statement, broken, breaks) in cases {
+            let mut logs = good.clone();
+            breaks(&mut logs);
+            fails(&verdict(&logs), statement, broken);
+        }
+    }
+}
+
+/// Lab 4: a (p0, p1) and b (p2, p3); a stops at 5 s and starts again at 8 s.
+fn lab4(static_membership: bool) -> Logs {
+    let mut l = Logs::default();
+    l.mark(0, "start", "g-a")
+        .at(1, "g-a", "consumes g in group g")
+        .at(10, "g-a", "assigned [0, 1]")
+        .mark(100, "start", "g-b")
+        .at(101, "g-b", "consumes g in group g")
+        .at(200, "g-b", "assigned [2, 3]")
+        .mark(5000, "stop", "g-a")
+        .at(5001, "g-a", "revoked [0, 1]")
+        .mark(8000, "start", "g-a")
+        .at(8001, "g-a", "consumes g in group g");
+    if static_membership {
+        l.at(8100, "g-a", "assigned [0, 1]");
+    } else {
+        l.at(5100, "g-b", "revoked [2, 3]")
+            .at(5200, "g-b", "assigned [0, 1, 2, 3]")
+            .at(8200, "g-b", "revoked [0, 1, 2, 3]")
+            .at(8300, "g-b", "assigned [2, 3]")
+            .at(8300, "g-a", "assigned [0, 1]");
+    }
+    l.mark(12_000, "stop", "g-a").mark(12_000, "stop", "g-b");
+    l
+}
+
+#[test]
+fn lab4_restarts_with_and_without_static_membership() {
+    for static_membership in [true, false] {
+        let good = lab4(static_membership);
+        let verdict = |l: &Logs| static_lab::verdict(&l.run("g"), static_membership).unwrap();
+        all_held(&verdict(&good));
+        let late = if static_membership {
+            "08.100 g-a assigned"
+        } else {
+            "08.300 g-a assigned"
+        };
+        let mut cases: Vec<(&str, &str, Box<dyn Fn(&mut Logs)>)> = vec![(
+            "a owned partitions again within the session timeout (10 s) of its stop",
+            "a's partitions came back 11 s after its stop",
+            Box::new(move |l| {
+                l.without("g-a", late).at(16_000, "g-a", "assigned [0, 1]");
+            }),
+        )];
+        if static_membership {
+            cases.push((
+                "b revoked nothing",
+                "b revoked once",
+                Box::new(|l| {
+                    l.at(5100, "g-b", "revoked [2, 3]");
+                }),
+            ));
+            cases.push((
+                "a got its previous partitions back",
+                "a came back with p0 only",
+                Box::new(|l| {
+                    l.replace(
+                        "g-a",
+                        "08.100 g-a assigned [0, 1]",
+                        "08.100 g-a assigned [0]",
+                    );
+                }),
+            ));
+        } else {
+            cases.push((
+                "b revoked twice",
+                "b revoked once",
+                Box::new(|l| {
+                    l.without("g-b", "revoked [0, 1, 2, 3]");
+                }),
+            ));
+            cases.push((
+                "a got partitions again",
+                "a got nothing back",
+                Box::new(|l| {
+                    l.without("g-a", "08.300 g-a assigned");
+                }),
+            ));
+        }
+        for (statement, broken, breaks) in cases {
+            let mut logs = good.clone();
+            breaks(&mut logs);
+            fails(&verdict(&logs), statement, broken);
+        }
+    }
+}
+
+#[test]
+fn lab5_both_protocols() {
+    for protocol in [Protocol::Classic, Protocol::Consumer] {
+        let classic = protocol == Protocol::Classic;
+        let mut good = lab1("g", false);
+        if !classic {
+            good.replace("g-a", "revoked [0, 1]", "revoked [1]")
+                .without("g-a", "assigned [0]\n".trim_end());
+        }
+        let slow = lab2("g_maxpoll", classic);
+        good.0.extend(slow.0.clone());
+        let committed = [(0, Some(10))];
+        let verdict = |l: &Logs| {
+            protocol::verdict(&l.run("g"), &l.run("g_maxpoll"), &committed, protocol).unwrap()
+        };
+        let v = verdict(&good);
+        all_held(&v);
+        assert_eq!(v.checks.len(), 15);
+        let revoke_all = "classic: a revoked every partition when b joined";
+        let revoke_moved = "consumer: a revoked only the partition that moved";
+        if classic {
+            let mut one = good.clone();
+            one.replace("g-a", "revoked [0, 1]", "revoked [1]");
+            fails(&verdict(&one), revoke_all, "a revoked p1 only");
+        } else {
+            let mut both = good.clone();
+            both.replace("g-a", "revoked [1]", "revoked [0, 1]");
+            fails(&verdict(&both), revoke_moved, "a revoked both partitions");
+            let mut succeeded = good.clone();
+            succeeded.replace("g_maxpoll-a", "commit failed: KafkaError{code=STALE_MEMBER_EPOCH,val=113,str=\"Commit failed: Broker: The member epoch is stale\"}", "commit p0=4");
+            fails(
+                &verdict(&succeeded),
+                "a's commit after offset 3 failed",
+                "the commit succeeded",
+            );
+        }
+        // Lab 1's and lab 2's statements, broken the same ways, fail in lab 5 too.
+        let mut lab1_breaks: Vec<(&str, Box<dyn Fn(&mut Logs)>)> = vec![
+            (
+                "all 1000 messages processed",
+                Box::new(|l| {
+                    l.without("g-b", "p1 offset 499");
+                }),
+            ),
+            (
+                "b was assigned the one partition that moved",
+                Box::new(|l| {
+                    l.replace("g-b", "assigned [1]", "assigned [0, 1]");
+                }),
+            ),
+            (
+                "duplicates between 0 and commit-every minus 1 (99)",
+                Box::new(|l| {
+                    l.offsets(2150, "g-b", 1, 0, 100);
+                }),
+            ),
+            (
+                "duplicates only on the moved partition, from a's last commit to a's last offset",
+                Box::new(|l| {
+                    l.at(2900, "g-a", "p0 offset 5");
+                }),
+            ),
+            (
+                "b began the moved partition at a's last commit",
+                Box::new(|l| {
+                    l.without("g-b", "p1 offset 100");
+                }),
+            ),
+        ];
+        let revoked = if classic {
+            "revoked [0, 1]"
+        } else {
+            "revoked [1]"
+        };
+        lab1_breaks.push((
+            "a handed partitions back after b joined",
+            Box::new(move |l| {
+                l.without("g-a", revoked);
+            }),
+        ));
+        for (statement, breaks) in lab1_breaks {
+            let mut logs = good.clone();
+            breaks(&mut logs);
+            fails(&verdict(&logs), statement, "as in lab 1");
+        }
+        for (statement, broken, breaks) in lab2_cases("g_maxpoll") {
+            let mut logs = good.clone();
+            breaks(&mut logs);
+            fails(&verdict(&logs), statement, &broken);
+        }
+    }
+}
