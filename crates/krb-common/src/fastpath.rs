@@ -103,6 +103,7 @@ pub struct Completion<'a> {
 /// `known` is empty or a worker's name read before, by this function or [`LogLine::parse`]
 /// (so free of white space): one worker's log repeats its name line after line, and a name
 /// equal to `known` is taken by one comparison instead of being checked byte by byte again.
+#[inline]
 pub fn parse_processed_prefix<'a>(text: &'a [u8], known: &[u8]) -> Option<Completion<'a>> {
     if !time_of_day_prefix(text) {
         return None;

@@ -23,6 +23,7 @@
 use std::fmt;
 use std::sync::OnceLock;
 
+use chrono::format::{Item, Parsed, StrftimeItems};
 use chrono::{NaiveTime, Timelike};
 use regex::Regex;
 
@@ -89,8 +90,11 @@ pub struct LogLine {
 
 /// Formats a time the way every log line starts: `09:13:29.854`.
 pub fn format_time(time: NaiveTime) -> String {
-    time.format("%H:%M:%S%.3f").to_string()
+    time.format(TIME_FORMAT).to_string()
 }
+
+/// How a line's time is written and read.
+const TIME_FORMAT: &str = "%H:%M:%S%.3f";
 
 /// The current local time, truncated to the millisecond as it is written.
 pub fn now() -> NaiveTime {
@@ -323,6 +327,15 @@ impl LogLine {
     }
 }
 
+/// Reads `HH:MM:SS.mmm` with chrono, its format parsed once rather than at every line.
+fn parse_time(text: &str) -> Option<NaiveTime> {
+    static ITEMS: OnceLock<Vec<Item<'static>>> = OnceLock::new();
+    let items = ITEMS.get_or_init(|| StrftimeItems::new(TIME_FORMAT).collect());
+    let mut parsed = Parsed::new();
+    chrono::format::parse(&mut parsed, text, items.iter()).ok()?;
+    parsed.to_naive_time().ok()
+}
+
 /// The shape of every worker line: time of day, a name free of white space, the event.
 fn line_regex() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
@@ -341,8 +354,8 @@ fn split_line(line: &str) -> Result<Option<(NaiveTime, &str, &str)>, ParseError>
     let (Some(clock), Some(name), Some(text)) = (caps.get(1), caps.get(2), caps.get(3)) else {
         return Ok(None);
     };
-    let time = NaiveTime::parse_from_str(clock.as_str(), "%H:%M:%S%.3f")
-        .map_err(|_| bad(format!("{:?} is not a time of day", clock.as_str())))?;
+    let time = parse_time(clock.as_str())
+        .ok_or_else(|| bad(format!("{:?} is not a time of day", clock.as_str())))?;
     Ok(Some((time, name.as_str(), text.as_str())))
 }
 

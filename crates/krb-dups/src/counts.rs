@@ -104,7 +104,7 @@ impl Part {
         let mut kept = Vec::with_capacity(self.blocks.len());
         let filling = self.last.0;
         for (number, mut block) in self.blocks.drain(..) {
-            if number == filling || block.iter().filter(|&&c| c > 0).count() >= KEEP {
+            if number == filling || block.iter().filter(|&&c| c > 0).take(KEEP).count() == KEEP {
                 kept.push((number, block));
                 continue;
             }

@@ -65,3 +65,60 @@ fn one_worker_processes_each_offset_exactly_once() -> Result<()> {
     );
     Ok(())
 }
+
+#[test]
+#[ignore = "needs a Kafka broker: scripts/test.sh starts one"]
+fn librdkafka_lines_never_swallow_a_worker_line() -> Result<()> {
+    let _one_at_a_time = serial();
+    // librdkafka's debug output from its log thread while the worker writes a line per message:
+    // both go to one file, as `start` sends them.
+    let out = bash(
+        "glue: worker lines among librdkafka debug lines",
+        "rm -f logs/glue-*.log; topic glue 2 >/dev/null; krb-produce glue 2000 2 >/dev/null; krb-group glue >/dev/null; \
+         start glue-a glue glue --commit-every 10 -X debug=cgrp,fetch,topic,protocol; \
+         wait_unique glue 2000 60; stop glue-a; krb-dups glue",
+    )?;
+    ensure!(
+        out.ends_with("processed 2000, unique 2000, duplicates 0\n"),
+        "a completion line went missing: {out}"
+    );
+    let log = std::fs::read_to_string(root().join("logs/glue-a.log"))?;
+    let debug = log.lines().filter(|l| l.starts_with("%7|")).count();
+    ensure!(
+        debug > 100,
+        "only {debug} librdkafka debug lines: the test shows nothing"
+    );
+    for (i, line) in log.lines().enumerate() {
+        let worker_text = line.find(" glue-a ").map(|at| &line[at..]);
+        let glued = line.starts_with('%')
+            && worker_text
+                .is_some_and(|t| t.starts_with(" glue-a p") || t.starts_with(" glue-a commit"));
+        ensure!(
+            !glued,
+            "line {}: a worker line glued to librdkafka's: {line}",
+            i + 1
+        );
+    }
+    Ok(())
+}
+
+#[test]
+#[ignore = "needs a Kafka broker: scripts/test.sh starts one"]
+fn producing_to_a_missing_topic_creates_nothing() -> Result<()> {
+    let _one_at_a_time = serial();
+    let topic = format!("missing-{}", std::process::id());
+    for attempt in 1..=2 {
+        let out = std::process::Command::new(root().join("target/release/krb-produce"))
+            .args([&topic, "10", "2"])
+            .output()?;
+        let err = String::from_utf8_lossy(&out.stderr);
+        ensure!(out.status.code() == Some(1), "attempt {attempt}: {out:?}");
+        ensure!(err.lines().count() == 1, "attempt {attempt}: {err}");
+        ensure!(
+            err.starts_with(&format!("krb-produce: topic {topic} does not exist on "))
+                && err.contains(&format!("(topic {topic} PARTITIONS,")),
+            "attempt {attempt}: {err}"
+        );
+    }
+    Ok(())
+}

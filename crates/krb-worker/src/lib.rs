@@ -66,7 +66,12 @@ pub enum GroupProtocol {
 ///   09:13:56.072 revcommit-a commit p1=490
 ///
 /// librdkafka's own warnings go to stderr in librdkafka's format. SIGTERM or SIGINT stop it
-/// cleanly: it leaves the group (the revoke callback runs) and exits 0.
+/// cleanly: it leaves the group (the revoke callback runs) and exits 0; a second signal ends it
+/// at once with exit status 130.
+///
+/// When the broker goes away the worker keeps running: it logs what fails (`commit failed: ...`,
+/// librdkafka's errors) and goes on where it was once the broker is back. A fatal error (a
+/// static member fenced by another with its --instance-id) ends it with one line and exit 1.
 #[derive(Parser, Debug, Clone)]
 #[command(name = "krb-worker", version, verbatim_doc_comment)]
 pub struct Args {
@@ -239,7 +244,16 @@ pub struct Worker {
     positions: Mutex<Positions>,
 }
 
-impl ClientContext for Worker {}
+impl ClientContext for Worker {
+    /// librdkafka's errors that are no poll result (a broker gone, all brokers down), on stderr
+    /// so the log says what happened; librdkafka retries them by itself.
+    fn error(&self, error: rdkafka::error::KafkaError, reason: &str) {
+        stderr_line(&format!(
+            "{}: librdkafka error: {error}: {reason}",
+            self.name
+        ));
+    }
+}
 
 fn partitions(tpl: &TopicPartitionList) -> Vec<Partition> {
     let mut ps: Vec<Partition> = tpl.elements().iter().map(|e| e.partition()).collect();
@@ -316,6 +330,10 @@ pub fn run(args: Args) -> Result<()> {
     args.validate()?;
     let stop = Arc::new(AtomicBool::new(false));
     for signal in [signal_hook::consts::SIGTERM, signal_hook::consts::SIGINT] {
+        // The first signal asks for a clean stop; a second one, while the worker still waits
+        // (for a slow message, a commit, a broker that does not answer), ends it at once.
+        signal_hook::flag::register_conditional_shutdown(signal, FORCED_EXIT, stop.clone())
+            .context("cannot install signal handler")?;
         signal_hook::flag::register(signal, stop.clone())
             .context("cannot install signal handler")?;
     }
@@ -356,6 +374,14 @@ pub fn run(args: Args) -> Result<()> {
                     &args.name,
                     Event::PollError(render(code, &poll_error_text(code, &log))),
                 );
+                // A fatal error (a static member fenced by another with its instance id) leaves
+                // the consumer unusable: say so and exit instead of polling forever.
+                if let Some((code, reason)) = consumer.client().fatal_error() {
+                    bail!(
+                        "fatal error, the consumer cannot go on: {}",
+                        render(code as i32, &reason)
+                    );
+                }
                 continue;
             }
             Some(Ok(m)) => m,
@@ -386,12 +412,27 @@ pub fn run(args: Args) -> Result<()> {
     consumer
         .close_queue()
         .context("cannot close the consumer")?;
+    let closing = std::time::Instant::now();
     while !consumer.closed() {
         let _ = consumer.poll(Duration::from_millis(100));
+        if closing.elapsed() > CLOSE_TIMEOUT {
+            bail!(
+                "could not leave group {} within {} s: is the broker at {} reachable?",
+                args.group,
+                CLOSE_TIMEOUT.as_secs(),
+                args.broker.bootstrap
+            );
+        }
     }
     drop(log);
     Ok(())
 }
+
+/// The exit status when a second SIGTERM or SIGINT ends the worker before its clean stop.
+pub const FORCED_EXIT: i32 = 130;
+
+/// How long leaving the group may take before the worker gives up on a clean stop.
+const CLOSE_TIMEOUT: Duration = Duration::from_secs(30);
 
 #[cfg(test)]
 mod tests {

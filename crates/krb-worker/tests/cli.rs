@@ -45,3 +45,43 @@ fn a_name_with_spaces_is_refused() {
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.contains("must be one word"), "{err}");
 }
+
+/// Sends `signal` to a process with kill(1).
+fn signal(pid: u32, signal: &str) {
+    let ok = Command::new("kill")
+        .args([&format!("-{signal}"), &pid.to_string()])
+        .status()
+        .expect("kill runs")
+        .success();
+    assert!(ok, "kill -{signal} {pid}");
+}
+
+#[test]
+fn a_second_signal_ends_the_worker_at_once() {
+    for sig in ["TERM", "INT"] {
+        // The broker does not answer: the worker waits up to 10 s for it.
+        let mut child = Command::new(env!("CARGO_BIN_EXE_krb-worker"))
+            .args(["w-a", "w", "pay", "--bootstrap", "localhost:1"])
+            .env_remove("KRB_BOOTSTRAP")
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("krb-worker runs");
+        std::thread::sleep(Duration::from_millis(500));
+        let sent = Instant::now();
+        signal(child.id(), sig);
+        std::thread::sleep(Duration::from_millis(100));
+        signal(child.id(), sig);
+        let status = loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                break status;
+            }
+            if sent.elapsed() > Duration::from_secs(5) {
+                let _ = child.kill();
+                panic!("SIG{sig} twice: the worker was still running after 5 s");
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        assert_eq!(status.code(), Some(130), "SIG{sig} twice");
+    }
+}
