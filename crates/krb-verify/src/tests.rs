@@ -99,6 +99,12 @@ impl Logs {
     }
 }
 
+/// What breaks a statement in a run's logs.
+type Breaks = Box<dyn Fn(&mut Logs)>;
+
+/// A statement, how the run breaks it, and the change that does.
+type Case = (&'static str, &'static str, Breaks);
+
 /// Asserts that every statement held.
 fn all_held(v: &Verdict) {
     assert!(v.held(), "{}", v.render());
@@ -152,7 +158,7 @@ fn lab1_without_the_revoke_commit() {
     all_held(&v);
     assert_eq!(v.checks.len(), 7);
     assert_eq!(v.ours, "50 duplicates on p1 (100..149)");
-    let cases: Vec<(&str, &str, Box<dyn Fn(&mut Logs)>)> = vec![
+    let cases: Vec<Case> = vec![
         (
             "all 1000 messages processed",
             "b's last message is missing",
@@ -220,7 +226,7 @@ fn lab1_with_the_revoke_commit() {
     let v = revoke::verdict(&good.run("g"), true).unwrap();
     all_held(&v);
     assert_eq!(v.checks.len(), 7);
-    let cases: Vec<(&str, &str, Box<dyn Fn(&mut Logs)>)> = vec![
+    let cases: Vec<Case> = vec![
         (
             "no duplicates",
             "b re-read offset 149",
@@ -305,7 +311,7 @@ fn lab2(group: &str, classic: bool) -> Logs {
 }
 
 /// Lab 2's statements, each with a run that breaks it (`g` is the group).
-fn lab2_cases(g: &str) -> Vec<(&'static str, String, Box<dyn Fn(&mut Logs)>)> {
+fn lab2_cases(g: &str) -> Vec<(&'static str, String, Breaks)> {
     let (a, b) = (format!("{g}-a"), format!("{g}-b"));
     let (a2, a3, a4, a5, b2, b3) = (
         a.clone(),
@@ -478,7 +484,7 @@ fn lab3_every_assignor_and_revoke_commit() {
         let good = lab3(assignor, revoke_commit);
         let verdict = |l: &Logs| assignor::verdict(&l.run("g"), assignor, revoke_commit).unwrap();
         all_held(&verdict(&good));
-        let mut cases: Vec<(&str, &str, Box<dyn Fn(&mut Logs)>)> = vec![
+        let mut cases: Vec<Case> = vec![
             (
                 "all 3000 messages processed",
                 "p0 offset 499 is missing",
@@ -582,7 +588,7 @@ fn lab4_restarts_with_and_without_static_membership() {
         } else {
             "08.300 g-a assigned"
         };
-        let mut cases: Vec<(&str, &str, Box<dyn Fn(&mut Logs)>)> = vec![(
+        let mut cases: Vec<Case> = vec![(
             "a owned partitions again within the session timeout (10 s) of its stop",
             "a's partitions came back 11 s after its stop",
             Box::new(move |l| {
@@ -669,7 +675,7 @@ fn lab5_both_protocols() {
             );
         }
         // Lab 1's and lab 2's statements, broken the same ways, fail in lab 5 too.
-        let mut lab1_breaks: Vec<(&str, Box<dyn Fn(&mut Logs)>)> = vec![
+        let mut lab1_breaks: Vec<(&str, Breaks)> = vec![
             (
                 "all 1000 messages processed",
                 Box::new(|l| {
