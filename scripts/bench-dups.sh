@@ -1,7 +1,13 @@
 #!/usr/bin/env bash
 # bench-dups.sh [LINES]: krb-dups against an awk pipeline doing the same count, and wc -l as the
-# read limit, side by side on one generated log in the worker's format (default 10 million
-# lines). Prints each time (best of 3) and the ratios; fails if the counts disagree.
+# read limit, side by side on generated logs in the worker's format (default 10 million lines):
+#
+#   dense   two partitions from offset 0, a rebalance's re-read every 10000 lines
+#   high    64 partitions, offsets from 10^10 with holes, re-reads as in dense
+#   sparse  LINES/4 offsets far apart (each its own pair), a few re-read
+#
+# Prints each time (best of 3), the ratios, and krb-dups' peak memory. Fails if krb-dups and awk
+# disagree, or if the sparse case takes more than twice (distinct pairs x 16 bytes) + 20 MB.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 lines=${1:-10000000}
@@ -9,32 +15,37 @@ dups=target/release/krb-dups
 [ -x "$dups" ] || cargo build --release --quiet -p krb-dups
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-log=$dir/bench-a.log
 
-# Two partitions, one worker; every 10000 lines a rebalance hands a partition to a second worker
-# that re-reads the 80 offsets before it (a duplicate run, as the labs make); every 100th line
-# is a commit line that only the worker's grammar tells apart.
-awk -v n="$lines" 'BEGIN {
-  o[0] = 0; o[1] = 0
-  for (i = 0; i < n; i++) {
-    t = i % 86400000
-    stamp = sprintf("%02d:%02d:%02d.%03d", t / 3600000, t / 60000 % 60, t / 1000 % 60, t % 1000)
-    p = i % 2
-    if (i % 100 == 99) { printf "%s bench-a commit p%d=%d\n", stamp, p, o[p]; continue }
-    if (i % 10000 == 5000 && o[p] >= 80) {
-      for (k = o[p] - 80; k < o[p]; k++) printf "%s bench-b p%d offset %d\n", stamp, p, k
-      i += 79
-      continue
+# Every 100th line is a commit line, which only the worker's grammar tells apart.
+generate() { # CASE LINES
+  awk -v kind="$1" -v n="$2" 'BEGIN {
+    srand(7)
+    P = kind == "dense" ? 2 : kind == "high" ? 64 : 16
+    for (p = 0; p < P; p++) o[p] = kind == "dense" ? 0 : 10000000000 + p * 1000000
+    for (i = 0; i < n; i++) {
+      t = i % 86400000
+      stamp = sprintf("%02d:%02d:%02d.%03d", t / 3600000, t / 60000 % 60, t / 1000 % 60, t % 1000)
+      # dense alternates two partitions; high reads each in batches of 100, as fetches come.
+      p = kind == "dense" ? i % 2 : kind == "high" ? int(i / 100) % P : i % P
+      if (i % 100 == 99) { printf "%s bench-a commit p%d=%.0f\n", stamp, p, o[p]; continue }
+      if (kind != "sparse" && i % 10000 == 5000 && o[p] >= 80) {
+        for (k = o[p] - 80; k < o[p]; k++) printf "%s bench-b p%d offset %.0f\n", stamp, p, k
+        i += 79
+        continue
+      }
+      if (kind == "sparse" && i % 1000 == 500) { printf "%s bench-b p%d offset %.0f\n", stamp, p, last[p]; continue }
+      printf "%s bench-a p%d offset %.0f\n", stamp, p, o[p]
+      last[p] = o[p]
+      if (kind == "dense") o[p]++
+      else if (kind == "high") o[p] += (o[p] % 997 == 0) ? 37 : 1
+      else o[p] += 1000 + int(rand() * 9000)
     }
-    printf "%s bench-a p%d offset %d\n", stamp, p, o[p]++
-  }
-}' >"$log"
-echo "log: $(wc -l <"$log") lines, $(du -h "$log" | cut -f1)"
-
-pipeline() {
-  awk '$4 == "offset" && NF == 5 { c[$3 " " $5]++ }
-       END { for (k in c) { u++; p += c[k] }; printf "processed %d, unique %d, duplicates %d\n", p, u, p - u }' "$log"
+  }'
 }
+
+count='$4 == "offset" && NF == 5 { c[$3 " " $5]++ }
+  END { for (k in c) { u++; p += c[k] }; printf "processed %d, unique %d, duplicates %d\n", p, u, p - u }'
+pipeline() { awk "$count" "$1"; } # LOG
 best() { # best of 3 wall times, in seconds
   local b="" t s
   for _ in 1 2 3; do
@@ -45,19 +56,40 @@ best() { # best of 3 wall times, in seconds
   done
   echo "$b"
 }
+peak() { # peak memory of a command, in KiB
+  /usr/bin/time -f %M "$@" 2>&1 >/dev/null | tail -n 1
+}
 
-ours=$("$dups" bench --logs "$dir" | head -n 1)
-theirs=$(pipeline)
-[ "$ours" = "$theirs" ] || { echo "counts differ: krb-dups '$ours', awk '$theirs'" >&2; exit 1; }
-echo "both: $ours"
-
-k=$(best "$dups" bench --logs "$dir")
-a=$(best pipeline)
-w=$(best wc -l "$log")
-printf '%-22s %8s s\n' "krb-dups" "$k" "awk pipeline" "$a" "wc -l" "$w"
-awk -v k="$k" -v a="$a" -v w="$w" 'BEGIN {
-  printf "krb-dups is %.1fx the awk pipeline (target 10x) and %.2fx the speed of wc -l (target 0.3x)\n", a / k, w / k
-}'
-if [ -x /usr/bin/time ]; then
-  echo "krb-dups peak memory: $(/usr/bin/time -f %M "$dups" bench --logs "$dir" 2>&1 >/dev/null) KiB"
-fi
+failed=0
+for kind in dense high sparse; do
+  n=$lines
+  [ "$kind" = sparse ] && n=$((lines / 4))
+  mkdir -p "$dir/$kind"
+  log=$dir/$kind/bench-a.log
+  generate "$kind" "$n" >"$log"
+  ours=$("$dups" bench --logs "$dir/$kind" | head -n 1)
+  theirs=$(pipeline "$log")
+  echo "== $kind: $(wc -l <"$log") lines, $(du -h "$log" | cut -f1); both: $ours"
+  [ "$ours" = "$theirs" ] || { echo "counts differ: krb-dups '$ours', awk '$theirs'" >&2; exit 1; }
+  k=$(best "$dups" bench --logs "$dir/$kind")
+  a=$(best pipeline "$log")
+  w=$(best wc -l "$log")
+  printf '%-14s %8s s\n' "krb-dups" "$k" "awk pipeline" "$a" "wc -l" "$w"
+  awk -v k="$k" -v a="$a" -v w="$w" 'BEGIN { printf "krb-dups is %.1fx the awk pipeline and %.2fx the speed of wc -l\n", a / k, w / k }'
+  if [ -x /usr/bin/time ]; then
+    mem=$(peak "$dups" bench --logs "$dir/$kind")
+    unique=$(sed 's/.*unique \([0-9]*\),.*/\1/' <<<"$ours")
+    limit=$(( (2 * unique * 16 + 20 * 1024 * 1024) / 1024 ))
+    echo "krb-dups peak memory: $mem KiB for $unique distinct pairs (awk: $(peak awk "$count" "$log") KiB)"
+    if [ "$kind" = sparse ]; then
+      if [ "$mem" -le "$limit" ]; then
+        echo "sparse memory within 2 x (pairs x 16 B) + 20 MB = $limit KiB"
+      else
+        echo "sparse memory over 2 x (pairs x 16 B) + 20 MB = $limit KiB" >&2
+        failed=1
+      fi
+    fi
+  fi
+  rm -f "$log"
+done
+exit "$failed"

@@ -43,6 +43,7 @@ fn at_least_ten(x: u64) -> u64 {
 /// `HH:MM:SS.mmm ` at the start of the text, ASCII digits: its hours, minutes, seconds and
 /// milliseconds, in any range (the shape only). Read as two overlapping words, `HH:MM:SS` and
 /// `:SS.mmm `, rather than byte by byte: it is the first thing every line meets.
+#[inline(always)]
 fn clock_prefix(text: &[u8]) -> Option<(u32, u32, u32, u32)> {
     let head = text.first_chunk::<13>()?;
     let word = |from: usize| u64::from_le_bytes(*head[from..].first_chunk().expect("13 bytes"));
@@ -64,6 +65,7 @@ fn clock_prefix(text: &[u8]) -> Option<(u32, u32, u32, u32)> {
 
 /// Whether `HH:MM:SS.mmm ` opens the text, a valid time of day (a leap second is left to the
 /// full parser).
+#[inline(always)]
 fn time_of_day_prefix(text: &[u8]) -> bool {
     clock_prefix(text).is_some_and(|(h, m, s, _)| h < 24 && m < 60 && s < 60)
 }

@@ -20,12 +20,13 @@
 //! Writing and parsing live side by side so that a change to one line kind is one change here,
 //! checked by the round-trip tests below; the worker, krb-dups and the labs cannot drift apart.
 
+use std::cell::RefCell;
 use std::fmt;
 use std::sync::OnceLock;
 
 use chrono::format::{Item, Parsed, StrftimeItems};
 use chrono::{NaiveTime, Timelike};
-use regex::Regex;
+use regex::{CaptureLocations, Regex};
 
 /// A partition number, as librdkafka numbers them.
 pub type Partition = i32;
@@ -348,15 +349,21 @@ fn line_regex() -> &'static Regex {
 /// A line's time, name and the text after the name: `HH:MM:SS.mmm NAME TEXT`. `Ok(None)` for a
 /// line of another shape; `Err` when the time is no time of day.
 fn split_line(line: &str) -> Result<Option<(NaiveTime, &str, &str)>, ParseError> {
-    let Some(caps) = line_regex().captures(line.trim_end_matches(['\r', '\n'])) else {
+    thread_local! {
+        // One set of capture slots per thread, reused: a tool reads many lines.
+        static SLOTS: RefCell<CaptureLocations> = RefCell::new(line_regex().capture_locations());
+    }
+    let line = line.trim_end_matches(['\r', '\n']);
+    let spans = SLOTS.with_borrow_mut(|slots| {
+        line_regex().captures_read(slots, line)?;
+        Some((slots.get(1)?, slots.get(2)?, slots.get(3)?))
+    });
+    let Some((clock, name, text)) = spans else {
         return Ok(None);
     };
-    let (Some(clock), Some(name), Some(text)) = (caps.get(1), caps.get(2), caps.get(3)) else {
-        return Ok(None);
-    };
-    let time = parse_time(clock.as_str())
-        .ok_or_else(|| bad(format!("{:?} is not a time of day", clock.as_str())))?;
-    Ok(Some((time, name.as_str(), text.as_str())))
+    let clock = &line[clock.0..clock.1];
+    let time = parse_time(clock).ok_or_else(|| bad(format!("{clock:?} is not a time of day")))?;
+    Ok(Some((time, &line[name.0..name.1], &line[text.0..text.1])))
 }
 
 #[cfg(test)]

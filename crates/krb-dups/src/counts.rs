@@ -3,11 +3,13 @@
 //!
 //! Offsets are counted in blocks of 256 consecutive offsets (one `u32` each, 1 KiB a block),
 //! found by block number in a hash map per partition: a partition read in order costs one map
-//! look-up per 256 lines, at offset 5 or 1,234,567,890 alike. A log whose offsets are far apart
-//! would give every pair a block of its own, so whenever the number of blocks has doubled, each
-//! block holding fewer than [`KEEP`] offsets is moved to a sorted list of pairs, 16 bytes each.
+//! look-up per 256 lines, at offset 5 or 1,234,567,890 alike. An offset far from the one before
+//! it in its partition, with no block of its own, is kept as a pair of 16 bytes instead. A log
+//! read in order but thinly (an offset or two a block) still makes blocks, so whenever their
+//! number has doubled, each block holding fewer than [`KEEP`] offsets is moved to the pairs.
 //! Memory is then at most 16 bytes a distinct pair, plus the blocks made since the last check
-//! (never more than there were at it, and at least [`FIRST_CHECK`]).
+//! (never more than there were at it, and at least [`FIRST_CHECK`]), plus pairs appended since
+//! they were last sorted and merged (fewer than the sorted ones, or 64 Ki).
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::hash::{BuildHasherDefault, Hasher};
@@ -23,6 +25,9 @@ const KEEP: usize = 64;
 const FIRST_CHECK: usize = 4096;
 
 type Block = Box<[u32; BLOCK]>;
+
+/// Partitions below this are found in a table, not by a search.
+const DIRECT: usize = 4096;
 
 fn block_of(offset: Offset) -> i64 {
     offset >> BLOCK_BITS
@@ -51,12 +56,28 @@ impl Hasher for BlockHasher {
     }
 }
 
+/// Where [`Part::add`] counted an offset.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Added {
+    /// In a block that was there.
+    InBlock,
+    /// In a block it made.
+    NewBlock,
+    /// Nowhere: the offset is far from the one before and has no block; keep it as a pair.
+    Pair,
+}
+
 /// One partition's blocks.
 struct Part {
     partition: Partition,
     /// Block number to its place in `blocks`.
     index: HashMap<i64, usize, BuildHasherDefault<BlockHasher>>,
     blocks: Vec<(i64, Block)>,
+    /// How many of the first `blocks` a check found full enough: they only fill further, so
+    /// the next check looks at the blocks after them.
+    checked: usize,
+    /// The block number of the offset counted before, in a block or as a pair.
+    previous: i64,
     /// The block counted last (number, place), looked up first: lines of a partition come in
     /// runs. `NO_BLOCK` before the first, which no offset's block number equals.
     last: (i64, usize),
@@ -70,26 +91,43 @@ impl Part {
             partition,
             index: HashMap::default(),
             blocks: Vec::new(),
+            checked: 0,
+            previous: i64::MIN,
             last: NO_BLOCK,
         }
     }
 
-    /// Adds `n` to `offset`'s count; true when that made a new block.
+    /// Adds `n` to `offset`'s count in its block. A block is made only for a partition's first
+    /// offset and for a partition read in order (the offset before was in this block or the one
+    /// before it); any other offset
+    /// without a block is left to the caller to keep as a pair.
     #[inline]
-    fn add(&mut self, offset: Offset, n: u32, free: &mut Vec<Block>) -> bool {
+    fn add(&mut self, offset: Offset, n: u32, free: &mut Vec<Block>) -> Added {
         let number = block_of(offset);
-        let mut made = false;
+        let mut added = Added::InBlock;
         if self.last.0 != number {
-            let blocks = &mut self.blocks;
-            let place = *self.index.entry(number).or_insert_with(|| {
-                made = true;
-                blocks.push((number, free.pop().unwrap_or_else(|| Box::new([0; BLOCK]))));
-                blocks.len() - 1
-            });
+            let place = match self.index.get(&number) {
+                Some(&place) => place,
+                None if self.previous == i64::MIN
+                    || self.previous == number
+                    || self.previous.wrapping_add(1) == number =>
+                {
+                    self.blocks
+                        .push((number, free.pop().unwrap_or_else(|| Box::new([0; BLOCK]))));
+                    self.index.insert(number, self.blocks.len() - 1);
+                    added = Added::NewBlock;
+                    self.blocks.len() - 1
+                }
+                None => {
+                    self.previous = number;
+                    return Added::Pair;
+                }
+            };
             self.last = (number, place);
+            self.previous = number;
         }
         self.blocks[self.last.1].1[index_in_block(offset)] += n;
-        made
+        added
     }
 
     fn get(&self, offset: Offset) -> u32 {
@@ -103,6 +141,8 @@ impl Part {
     fn thin(&mut self, pairs: &mut Pairs, free: &mut Vec<Block>) {
         let mut kept = Vec::with_capacity(self.blocks.len());
         let filling = self.last.0;
+        let checked = self.checked;
+        kept.extend(self.blocks.drain(..checked));
         for (number, mut block) in self.blocks.drain(..) {
             if number == filling || block.iter().filter(|&&c| c > 0).take(KEEP).count() == KEEP {
                 kept.push((number, block));
@@ -118,12 +158,20 @@ impl Part {
         }
         self.blocks = kept;
         self.reindex();
+        // The block still filling may yet be thinned out.
+        self.checked = self.blocks.len() - usize::from(self.index.contains_key(&filling));
+        if let Some(place) = self.index.get(&filling).copied() {
+            let end = self.blocks.len() - 1;
+            self.blocks.swap(place, end);
+            self.reindex();
+        }
     }
 
     /// Sorts the blocks by number, so they can be walked in order.
     fn sort(&mut self) {
         self.blocks.sort_unstable_by_key(|(number, _)| *number);
         self.reindex();
+        self.checked = 0;
     }
 
     fn reindex(&mut self) {
@@ -145,25 +193,38 @@ struct Pair {
     count: u32,
 }
 
-/// Pairs kept one by one: sorted by (partition, offset), each once, after [`Pairs::compact`].
+/// Pairs kept one by one: sorted by (partition, offset), each once, after [`Pairs::compact`];
+/// in between, pairs are appended and sorted in when they are as many as the sorted ones, so
+/// sorting costs O(n log n) in all.
 #[derive(Default)]
 struct Pairs {
     items: Vec<Pair>,
-    sorted: bool,
+    /// How many of the first `items` are sorted, each pair once.
+    sorted: usize,
 }
 
 impl Pairs {
     fn push(&mut self, partition: Partition, offset: Offset, count: u32) {
+        if self.items.len() == self.items.capacity() {
+            // A quarter more at a time, not twice as much: the pairs are what memory is spent on.
+            self.items.reserve_exact((self.items.len() / 4).max(1024));
+        }
         self.items.push(Pair {
             offset,
             partition,
             count,
         });
-        self.sorted = false;
+    }
+
+    /// Sorts the appended pairs in once they are as many as the sorted ones.
+    fn tidy(&mut self) {
+        if self.items.len() - self.sorted >= self.sorted.max(1 << 16) {
+            self.compact();
+        }
     }
 
     fn compact(&mut self) {
-        if self.sorted {
+        if self.sorted == self.items.len() {
             return;
         }
         self.items.sort_unstable_by_key(|p| (p.partition, p.offset));
@@ -181,10 +242,10 @@ impl Pairs {
             }
         }
         self.items.truncate(kept);
-        if self.items.capacity() > kept + kept / 2 {
+        if self.items.capacity() > kept + kept / 4 {
             self.items.shrink_to_fit();
         }
-        self.sorted = true;
+        self.sorted = kept;
     }
 
     /// The sorted pairs of one partition (after [`Pairs::compact`]).
@@ -199,6 +260,8 @@ impl Pairs {
 #[derive(Default)]
 pub struct Counts {
     parts: Vec<Part>,
+    /// The place in `parts` of partitions below [`DIRECT`], `usize::MAX` for none yet.
+    by_partition: Vec<usize>,
     /// The part counted last, looked up first.
     last_part: usize,
     pairs: Pairs,
@@ -282,20 +345,43 @@ impl Counts {
             _ => self.part_slot(partition),
         };
         self.last_part = slot;
-        if self.parts[slot].add(offset, n, &mut self.free) {
-            self.blocks += 1;
-            if self.blocks >= self.next_check {
-                self.thin();
+        match self.parts[slot].add(offset, n, &mut self.free) {
+            Added::InBlock => {}
+            Added::NewBlock => {
+                self.blocks += 1;
+                if self.blocks >= self.next_check {
+                    self.thin();
+                }
+            }
+            Added::Pair => {
+                self.pairs.push(partition, offset, n);
+                self.pairs.tidy();
             }
         }
     }
 
+    /// The place of `partition`'s part: looked up in a table for the partition numbers Kafka
+    /// uses (the lines of several partitions alternate), searched for any other.
+    #[inline]
     fn part_slot(&mut self, partition: Partition) -> usize {
+        let direct = usize::try_from(partition).ok().filter(|&p| p < DIRECT);
+        if let Some(&slot) = direct.and_then(|p| self.by_partition.get(p)) {
+            if slot != usize::MAX {
+                return slot;
+            }
+        }
         match self.parts.iter().position(|p| p.partition == partition) {
             Some(i) => i,
             None => {
                 self.parts.push(Part::new(partition));
-                self.parts.len() - 1
+                let slot = self.parts.len() - 1;
+                if let Some(p) = direct {
+                    if self.by_partition.len() <= p {
+                        self.by_partition.resize(p + 1, usize::MAX);
+                    }
+                    self.by_partition[p] = slot;
+                }
+                slot
             }
         }
     }
@@ -305,7 +391,7 @@ impl Counts {
         for part in &mut self.parts {
             part.thin(&mut self.pairs, &mut self.free);
         }
-        self.pairs.compact();
+        self.pairs.tidy();
         self.blocks = self.parts.iter().map(|p| p.blocks.len()).sum();
         // Emptied blocks are reused up to the next check; more than that would only hold memory.
         self.free.truncate(self.blocks.max(self.check_floor));
@@ -324,7 +410,8 @@ impl Counts {
             if self.parts.iter().all(|p| p.partition != part.partition) {
                 self.blocks += part.blocks.len();
                 part.last = NO_BLOCK;
-                self.parts.push(part);
+                let slot = self.part_slot(part.partition);
+                self.parts[slot] = part;
                 continue;
             }
             for (number, block) in part.blocks {
@@ -335,9 +422,9 @@ impl Counts {
                 }
             }
         }
+        self.pairs.items.reserve_exact(other.pairs.items.len());
         self.pairs.items.extend_from_slice(&other.pairs.items);
-        self.pairs.sorted = false;
-        self.pairs.compact();
+        self.pairs.tidy();
     }
 
     /// Completion lines per worker, by name.
