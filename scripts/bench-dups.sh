@@ -43,6 +43,7 @@ generate() { # CASE LINES
   }'
 }
 
+# shellcheck disable=SC2016 # an awk program, single-quoted on purpose
 count='$4 == "offset" && NF == 5 { c[$3 " " $5]++ }
   END { for (k in c) { u++; p += c[k] }; printf "processed %d, unique %d, duplicates %d\n", p, u, p - u }'
 pipeline() { awk "$count" "$1"; } # LOG
@@ -78,7 +79,8 @@ for kind in dense high sparse; do
   awk -v k="$k" -v a="$a" -v w="$w" 'BEGIN { printf "krb-dups is %.1fx the awk pipeline and %.2fx the speed of wc -l\n", a / k, w / k }'
   if [ -x /usr/bin/time ]; then
     mem=$(peak "$dups" bench --logs "$dir/$kind")
-    unique=$(sed 's/.*unique \([0-9]*\),.*/\1/' <<<"$ours")
+    unique=${ours#*unique }
+    unique=${unique%%,*}
     limit=$(( (2 * unique * 16 + 20 * 1024 * 1024) / 1024 ))
     echo "krb-dups peak memory: $mem KiB for $unique distinct pairs (awk: $(peak awk "$count" "$log") KiB)"
     if [ "$kind" = sparse ]; then
