@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Lab 1: a consumer that does not commit in its revoke callback makes the next owner re-read.
 #
-#   01-revoke.sh GROUP [--revoke-commit]
+#   01-revoke.sh GROUP [--revoke-commit] [worker options]
 #
 # Needs topic pay (2 partitions) holding 1000 messages: topic pay 2; krb-produce pay 1000 2.
 # GROUP-a consumes alone (0.01 s a message, commit every 100); part-way GROUP-b joins and the
-# group rebalances. When all 1000 messages are processed, both stop. Then: krb-dups GROUP.
+# group rebalances. When all 1000 messages are processed, both stop; then krb-verify checks the
+# lab's statements (krb-dups GROUP shows the duplicates).
 #
 # b joins once a has processed 100 messages of p1, the partition the range assignor gives b
 # (members sort by name): a takes one partition at a time, in whichever order librdkafka
@@ -14,7 +15,7 @@ set -euo pipefail
 # shellcheck source=common.sh
 source "$(dirname "$0")/common.sh"
 
-group=${1:?usage: 01-revoke.sh GROUP [--revoke-commit]}
+group=${1:?usage: 01-revoke.sh GROUP [--revoke-commit] [worker options]}
 shift
 messages=1000
 
@@ -28,3 +29,6 @@ start "$group-b" "$group" pay --delay 0.01 --commit-every 100 "$@"
 wait_unique "$group" "$messages"
 stop "$group-a" "$group-b"
 krb-timeline --logs "$LOGS" "$group"
+revoke_commit=()
+[[ " $* " == *" --revoke-commit "* ]] && revoke_commit=(--revoke-commit)
+verdict revoke "$group" "${revoke_commit[@]}"

@@ -7,7 +7,7 @@
 # (0.01 s a message, commit every 100); once they have processed 600 messages GROUP-c joins.
 # Eager assignment revokes every partition of every member, and a member re-reads even the
 # partitions it keeps from their last commit; cooperative-sticky revokes only the partitions
-# that move. Then: krb-dups GROUP.
+# that move. Then krb-verify checks the lab's statements (krb-dups GROUP shows the duplicates).
 set -euo pipefail
 # shellcheck source=common.sh
 source "$(dirname "$0")/common.sh"
@@ -50,3 +50,4 @@ krb-timeline --logs "$LOGS" "$group"
 echo "rebalance after $group-c joined ($assignor):"
 cat "$LOGS/$group"-*.log | sort |
   awk -v from="$joined" -v to="$stopping" '$1 >= from && $1 < to && ($3 == "revoked" || $3 == "assigned" || $3 == "lost")'
+verdict assignor "$group" --assignor "$assignor" "${extra[@]}"

@@ -1,6 +1,6 @@
 # shellcheck shell=bash
 # Source me: `source scripts/common.sh`. Makes logs/, puts the krb tools on PATH and defines
-# the article's shell functions: topic, start, stop (and wait_unique for the lab scripts).
+# the article's shell functions: topic, start, stop (and the waits and verdict of the labs).
 
 KRB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 LOGS=$KRB_ROOT/logs
@@ -20,9 +20,6 @@ export PATH KRB_ROOT LOGS
 
 # Local time as the worker writes it: 09:13:27.038
 now() { date +%H:%M:%S.%3N; }
-
-# ms HH:MM:SS.mmm: that time of day in milliseconds, to subtract two log times.
-ms() { awk -F'[:.]' '{ print (($1 * 60 + $2) * 60 + $3) * 1000 + $4 }' <<<"$1"; }
 
 # topic NAME PARTITIONS: (re)create an empty topic.
 topic() { krb-topic "$@"; }
@@ -126,4 +123,25 @@ wait_log() {
   done
   echo "wait_log: no line matching '$pattern' in logs/$name.log after ${limit} s" >&2
   return 1
+}
+
+# wait_any GROUP PATTERN [SECONDS]: wait until a log of GROUP (logs/GROUP-*.log) has a line
+# matching PATTERN (grep -E).
+wait_any() {
+  local group=$1 pattern=$2 limit=${3:-60}
+  for _ in $(seq 1 $((limit * 10))); do
+    cat "$LOGS/$group"-*.log 2>/dev/null | grep -E -- "$pattern" >/dev/null && return 0
+    sleep 0.1
+  done
+  echo "wait_any: no line matching '$pattern' in logs/$group-*.log after ${limit} s" >&2
+  return 1
+}
+
+# verdict LAB GROUP [options]: the lab's "must hold" statements, checked by krb-verify (its exit
+# status is the lab's). KRB_NO_VERDICT=1 leaves it out, for a script run as part of another
+# lab (lab 5 runs labs 1 and 2) or checked by the lab command.
+verdict() {
+  [ -z "${KRB_NO_VERDICT:-}" ] || return 0
+  echo "== verdict"
+  krb-verify "$@"
 }

@@ -112,64 +112,27 @@ runs=(
   "5|protocol|consumer||scripts/05-protocol.sh kip848 --protocol consumer|protocol kip848 --protocol consumer"
 )
 
-rows=logs/results.tsv json=logs/results.json
-: >"$rows"
-printf '[' >"$json"
-sep="" failed=0
-# A reason goes into JSON and a table cell as is: no quotes, backslashes, tabs or newlines.
-clean() { tr -d '"\134' <<<"$1" | tr '\t\n' '  '; }
+records=logs/results.jsonl json=logs/results.json
+: >"$records"
+failed=0
 for run in "${runs[@]}"; do
   IFS='|' read -r n name variant setup script verify <<<"$run"
   [ -z "$only" ] || [[ ",$only," == *",$n,"* ]] || continue
   printf 'lab %s/5 %s %s ... ' "$n" "$name" "$variant"
   out="logs/lab-$n-${variant//[^a-z-]/}.out"
   t=$(clock)
-  status=ok reason=""
-  if [ ! -x "${script%% *}" ]; then
-    status=skipped reason="${script%% *} does not exist"
-  elif ! bash -c "set -euo pipefail; source scripts/common.sh >/dev/null; $setup${setup:+;} $script" >"$out" 2>&1; then
-    status=error reason="the script failed: $(tail -n 1 "$out")"
+  script_failed=()
+  # The script's own verdict is left out: krb-verify records it below, once.
+  if ! KRB_NO_VERDICT=1 bash -c "set -euo pipefail; source scripts/common.sh >/dev/null; $setup${setup:+;} $script" >"$out" 2>&1; then
+    script_failed=(--script-failed "the script failed: $(tail -n 1 "$out")")
   fi
-  seconds=$(since "$t")
-  if [ "$status" = ok ]; then
-    # shellcheck disable=SC2086 # the verify arguments are words on purpose
-    verdict=$(target/release/krb-verify $verify --json 2>&1) || true
-    # shellcheck disable=SC2086
-    row=$(target/release/krb-verify $verify --row 2>&1) || true
-    if [[ $verdict != "{"* ]]; then
-      status=error reason="krb-verify: $verdict"
-    fi
-  fi
-  if [ "$status" = ok ]; then
-    printf '%s {"seconds":%s,"status":"checked","verdict":%s}' "$sep" "$seconds" "$verdict" >>"$json"
-    printf '%s\n' "$row" >>"$rows"
-    held=$(cut -f5 <<<"$row")
-    echo "$seconds s, $held held"
-    [ "${held%/*}" = "${held#*/}" ] || failed=1
-  else
-    printf '%s {"seconds":%s,"status":"%s","lab":%s,"name":"%s","variant":"%s","reason":"%s"}' \
-      "$sep" "$seconds" "$status" "$n" "$name" "$variant" "$(clean "$reason")" >>"$json"
-    printf '%s %s\t%s\t\t\t%s\t%s\n' "$n" "$name" "$variant" "$status" "$(clean "$reason")" >>"$rows"
-    echo "$seconds s, $status: $reason"
+  # shellcheck disable=SC2086 # the verify arguments are words on purpose
+  target/release/krb-verify $verify --record "$records" --seconds "$(since "$t")" "${script_failed[@]}" ||
     failed=1
-  fi
-  sep=","
 done
-printf ' ]\n' >>"$json"
 
 echo
-awk -F'\t' '
-  BEGIN { h[1] = "lab"; h[2] = "variant"; h[3] = "article"; h[4] = "ours"; h[5] = "held" }
-  { for (i = 1; i <= 6; i++) cell[NR, i] = $i; n = NR }
-  END {
-    for (i = 1; i <= 5; i++) { w[i] = length(h[i]); for (r = 1; r <= n; r++) if (length(cell[r, i]) > w[i]) w[i] = length(cell[r, i]) }
-    fmt = "%-" w[1] "s  %-" w[2] "s  %-" w[3] "s  %-" w[4] "s  %s\n"
-    printf fmt, h[1], h[2], h[3], h[4], h[5]
-    for (r = 1; r <= n; r++) {
-      printf fmt, cell[r, 1], cell[r, 2], cell[r, 3], cell[r, 4], cell[r, 5]
-      if (cell[r, 6] != "") printf "    not held: %s\n", cell[r, 6]
-    }
-  }' "$rows"
+target/release/krb-verify table "$records" --json "$json" || failed=1
 echo
 echo "results: $json"
 exit "$failed"

@@ -414,13 +414,29 @@ impl Counts {
                 self.parts[slot] = part;
                 continue;
             }
+            let slot = self.part_slot(part.partition);
+            let ours = &mut self.parts[slot];
             for (number, block) in part.blocks {
-                for (i, &c) in block.iter().enumerate() {
-                    if c > 0 {
-                        self.add_pair(part.partition, (number << BLOCK_BITS) + i as i64, c);
+                match ours.index.get(&number) {
+                    // Whole blocks added, in a form the compiler turns into vector adds.
+                    Some(&place) => {
+                        for (a, b) in ours.blocks[place].1.iter_mut().zip(block.iter()) {
+                            *a += b;
+                        }
+                        self.free.push(block);
+                    }
+                    None => {
+                        ours.blocks.push((number, block));
+                        ours.index.insert(number, ours.blocks.len() - 1);
+                        self.blocks += 1;
                     }
                 }
             }
+            ours.last = NO_BLOCK;
+        }
+        self.free.truncate(self.check_floor);
+        if self.blocks >= self.next_check {
+            self.thin();
         }
         self.pairs.items.reserve_exact(other.pairs.items.len());
         self.pairs.items.extend_from_slice(&other.pairs.items);

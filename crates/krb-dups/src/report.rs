@@ -48,8 +48,10 @@ pub struct Report {
     pub unique: u64,
     /// The runs of offsets processed more than once.
     pub runs: Vec<Run>,
-    /// The runs of offsets never processed (`times` 0).
+    /// The runs of offsets never processed (`times` 0), the first [`GAPS_LISTED`] of them.
     pub gaps: Vec<Run>,
+    /// Runs of offsets never processed beyond those listed, and how many offsets they hold.
+    pub gaps_not_listed: (u64, u64),
     /// Completion lines per worker.
     pub consumers: BTreeMap<String, u64>,
     /// With `-v`: who processed each run of `runs`, in the same order.
@@ -60,11 +62,17 @@ pub struct Report {
     pub other_groups: Vec<(PathBuf, String)>,
 }
 
+/// How many runs of offsets never processed a report lists; the others are counted. A log of
+/// offsets far apart (a compacted topic's, a transactional one's) has a hole after nearly every
+/// offset, and listing them all would cost more than the counts themselves.
+pub const GAPS_LISTED: usize = 1000;
+
 /// Finds the runs of consecutive offsets with the same count above one, and the gaps: offsets
 /// never processed between a partition's lowest and highest processed offset, or up to `end`.
 pub fn analyse(counts: &mut Counts, end: Option<&BTreeMap<Partition, Offset>>) -> Report {
     let mut runs: Vec<Run> = Vec::new();
     let mut gaps: Vec<Run> = Vec::new();
+    let mut not_listed = (0u64, 0u64);
     let mut processed = 0u64;
     let mut unique = 0u64;
     let mut previous: Option<(Partition, Offset)> = None;
@@ -90,13 +98,16 @@ pub fn analyse(counts: &mut Counts, end: Option<&BTreeMap<Partition, Offset>>) -
         }
         match previous {
             Some((p, o)) if p == partition => {
-                if first > o + 1 {
+                if first > o + 1 && gaps.len() < GAPS_LISTED {
                     gaps.push(Run {
                         partition,
                         first: o + 1,
                         last: first - 1,
                         times: 0,
                     });
+                } else if first > o + 1 {
+                    not_listed.0 += 1;
+                    not_listed.1 += (first - 1 - o) as u64;
                 }
             }
             _ => {
@@ -138,6 +149,7 @@ pub fn analyse(counts: &mut Counts, end: Option<&BTreeMap<Partition, Offset>>) -
         unique,
         runs,
         gaps,
+        gaps_not_listed: not_listed,
         consumers: counts.consumers(),
         run_consumers: Vec::new(),
         skipped: Vec::new(),
@@ -234,11 +246,28 @@ impl Report {
                 times_word(run.times)
             );
         }
+        let (runs, offsets) = self.gaps_not_listed;
+        if runs > 0 {
+            let _ = writeln!(
+                out,
+                "  ... and {runs} more runs of offsets never processed ({offsets} offsets), not listed"
+            );
+        }
         out
     }
 
     /// The analysis as one JSON document, each key once.
     pub fn json(&self) -> String {
+        #[derive(Serialize)]
+        struct NotListed {
+            runs: u64,
+            offsets: u64,
+        }
+        impl NotListed {
+            fn is_none(&self) -> bool {
+                self.runs == 0
+            }
+        }
         #[derive(Serialize)]
         struct Doc<'a> {
             processed: u64,
@@ -246,6 +275,8 @@ impl Report {
             duplicates: u64,
             runs: &'a [Run],
             gaps: &'a [Run],
+            #[serde(skip_serializing_if = "NotListed::is_none")]
+            gaps_not_listed: NotListed,
             consumers: &'a BTreeMap<String, u64>,
             #[serde(skip_serializing_if = "<[_]>::is_empty")]
             run_consumers: &'a [Vec<String>],
@@ -256,6 +287,10 @@ impl Report {
             duplicates: self.duplicates(),
             runs: &self.runs,
             gaps: &self.gaps,
+            gaps_not_listed: NotListed {
+                runs: self.gaps_not_listed.0,
+                offsets: self.gaps_not_listed.1,
+            },
             consumers: &self.consumers,
             run_consumers: &self.run_consumers,
         })
@@ -402,6 +437,24 @@ mod tests {
         assert_eq!((r.processed, r.unique, r.duplicates()), (5, 3, 2));
         assert_eq!(r.runs.len(), 2);
         assert_eq!(c.get(0, (1 << 40) + 7), 2);
+    }
+
+    #[test]
+    fn gaps_beyond_the_listed_ones_are_counted() {
+        let extra = 5;
+        let mut c = counts(
+            &(0..(GAPS_LISTED + extra + 1) as i64)
+                .map(|i| ((0, i * 10), 1))
+                .collect::<Vec<_>>(),
+        );
+        let r = analyse(&mut c, None);
+        assert_eq!(r.gaps.len(), GAPS_LISTED);
+        assert_eq!(r.gaps_not_listed, (extra as u64, 9 * extra as u64));
+        assert!(r.render().ends_with(
+            "  ... and 5 more runs of offsets never processed (45 offsets), not listed\n"
+        ));
+        let json: serde_json::Value = serde_json::from_str(&r.json()).unwrap();
+        assert_eq!(json["gaps_not_listed"]["runs"], 5);
     }
 
     #[test]

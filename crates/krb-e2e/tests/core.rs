@@ -1,4 +1,4 @@
-//! Issue 2's end-to-end check: the tools and common.sh on the real broker.
+//! The tools and common.sh on the real broker, end to end.
 
 use std::collections::BTreeMap;
 

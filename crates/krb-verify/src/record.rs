@@ -36,14 +36,15 @@ impl Record {
         self.verdict.as_ref().is_some_and(|v| v.held()) && self.reason.is_none()
     }
 
-    /// What the lab command prints as the variant ends: `7/7 held`, or what went wrong.
+    /// What the lab command prints as the variant ends: `31.5 s, 7/7 held`, or what went wrong.
     pub fn summary(&self) -> String {
-        match (&self.verdict, &self.reason) {
+        let what = match (&self.verdict, &self.reason) {
             (Some(v), None) => format!("{} held", v.count()),
             (Some(v), Some(r)) => format!("{} held; {r}", v.count()),
             (None, Some(r)) => format!("error: {r}"),
             (None, None) => "error".into(),
-        }
+        };
+        format!("{:.1} s, {what}", self.seconds)
     }
 
     /// Appends the record to a JSON Lines file.
@@ -172,8 +173,11 @@ mod tests {
         let back = read(&path).unwrap();
         assert_eq!(back, vec![checked.clone(), error.clone()]);
         assert!(!checked.held() && !error.held());
-        assert_eq!(checked.summary(), "1/2 held");
-        assert_eq!(error.summary(), "error: the script failed: no broker");
+        assert_eq!(checked.summary(), "31.5 s, 1/2 held");
+        assert_eq!(
+            error.summary(),
+            "1.0 s, error: the script failed: no broker"
+        );
         assert_eq!(
             table(&back),
             "lab        variant   article         ours            held\n\
