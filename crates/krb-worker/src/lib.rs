@@ -69,8 +69,9 @@ pub enum GroupProtocol {
 /// cleanly: it leaves the group (the revoke callback runs) and exits 0; a second signal ends it
 /// at once with exit status 130.
 ///
-/// When the broker goes away the worker keeps running: it logs what fails (`commit failed: ...`,
-/// librdkafka's errors) and goes on where it was once the broker is back. A fatal error (a
+/// When the broker goes away the worker keeps running: librdkafka logs each failed connection
+/// (`%3|...|FAIL|...`), a synchronous commit waits for the group's coordinator, as
+/// confluent-kafka's does, and the worker goes on where it was once the broker is back. A fatal error (a
 /// static member fenced by another with its --instance-id) ends it with one line and exit 1.
 #[derive(Parser, Debug, Clone)]
 #[command(name = "krb-worker", version, verbatim_doc_comment)]
@@ -244,16 +245,7 @@ pub struct Worker {
     positions: Mutex<Positions>,
 }
 
-impl ClientContext for Worker {
-    /// librdkafka's errors that are no poll result (a broker gone, all brokers down), on stderr
-    /// so the log says what happened; librdkafka retries them by itself.
-    fn error(&self, error: rdkafka::error::KafkaError, reason: &str) {
-        stderr_line(&format!(
-            "{}: librdkafka error: {error}: {reason}",
-            self.name
-        ));
-    }
-}
+impl ClientContext for Worker {}
 
 fn partitions(tpl: &TopicPartitionList) -> Vec<Partition> {
     let mut ps: Vec<Partition> = tpl.elements().iter().map(|e| e.partition()).collect();
