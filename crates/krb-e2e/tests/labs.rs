@@ -51,7 +51,6 @@ fn lab2_maxpoll_twice_in_a_row() -> Result<()> {
 #[ignore = "needs a Kafka broker: scripts/test.sh starts one"]
 fn lab3_eager_revokes_everything_cooperative_only_what_moves() -> Result<()> {
     let _one_at_a_time = serial();
-    // krb-dups reads GROUP-*.log: no group name here is another's name plus a dash.
     for (group, assignor, revoke_commit) in [
         ("e2e-range", Assignor::Range, false),
         ("e2e-coop", Assignor::CooperativeSticky, false),
