@@ -8,6 +8,7 @@
 //! - [`out`]: whole lines to stdout and stderr, each in one write.
 //! - [`rdlog`]: librdkafka's own log lines, printed live in librdkafka's format.
 //! - [`reader`]: the one reader of log files, and a group's files.
+//! - [`scratch`]: a fresh folder of files, for tests.
 //! - [`worker_log`]: a worker's log file read back, for the tools that analyse a lab.
 
 pub mod broker;
@@ -18,6 +19,7 @@ pub mod logline;
 pub mod out;
 pub mod rdlog;
 pub mod reader;
+pub mod scratch;
 pub mod worker_log;
 
 /// Runs a tool's `main`: on error, prints `TOOL: error` on one line and exits with `code`.

@@ -174,19 +174,10 @@ pub fn group_files(dir: &Path, group: &str) -> Result<(Vec<PathBuf>, OtherGroups
 mod tests {
     use super::*;
 
-    pub(crate) fn temp_dir(files: &[(&str, &[u8])]) -> PathBuf {
-        use std::sync::atomic::{AtomicU32, Ordering};
-        static N: AtomicU32 = AtomicU32::new(0);
-        let dir = std::env::temp_dir().join(format!(
-            "krb-reader-test-{}-{}",
-            std::process::id(),
-            N.fetch_add(1, Ordering::Relaxed)
-        ));
-        std::fs::create_dir_all(&dir).unwrap();
-        for (name, text) in files {
-            std::fs::write(dir.join(name), text).unwrap();
-        }
-        dir
+    use crate::scratch::scratch_dir;
+
+    fn temp_dir(files: &[(&str, &[u8])]) -> PathBuf {
+        scratch_dir("reader", files)
     }
 
     #[test]

@@ -197,18 +197,7 @@ mod tests {
     use super::*;
 
     fn dir(files: &[(&str, &str)]) -> PathBuf {
-        use std::sync::atomic::{AtomicU32, Ordering};
-        static N: AtomicU32 = AtomicU32::new(0);
-        let dir = std::env::temp_dir().join(format!(
-            "krb-worker-log-{}-{}",
-            std::process::id(),
-            N.fetch_add(1, Ordering::Relaxed)
-        ));
-        std::fs::create_dir_all(&dir).unwrap();
-        for (name, text) in files {
-            std::fs::write(dir.join(name), text).unwrap();
-        }
-        dir
+        crate::scratch::scratch_dir("worker-log", files)
     }
 
     #[test]

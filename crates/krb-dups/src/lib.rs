@@ -167,18 +167,7 @@ mod tests {
     }
 
     fn temp_logs(files: &[(&str, &[u8])]) -> PathBuf {
-        use std::sync::atomic::{AtomicU32, Ordering};
-        static N: AtomicU32 = AtomicU32::new(0);
-        let dir = std::env::temp_dir().join(format!(
-            "krb-dups-test-{}-{}",
-            std::process::id(),
-            N.fetch_add(1, Ordering::Relaxed)
-        ));
-        std::fs::create_dir_all(&dir).unwrap();
-        for (name, text) in files {
-            std::fs::write(dir.join(name), text).unwrap();
-        }
-        dir
+        krb_common::scratch::scratch_dir("dups", files)
     }
 
     #[test]

@@ -122,3 +122,24 @@ fn producing_to_a_missing_topic_creates_nothing() -> Result<()> {
     }
     Ok(())
 }
+
+#[test]
+#[ignore = "runs scripts/common.sh, which needs the release build: scripts/test.sh makes it"]
+fn wait_any_waits_for_the_groups_line_not_an_earlier_failure() -> Result<()> {
+    let _one_at_a_time = serial();
+    let out = bash(
+        "wait_any on crafted logs",
+        "rm -f logs/waitany-*.log
+         echo '09:00:00.000 waitany-a commit failed: KafkaError{code=UNKNOWN_MEMBER_ID,val=25,str=\"x\"}' >logs/waitany-a.log
+         echo '09:00:00.000 waitany-b commit p0=9' >logs/waitany-b.log
+         if wait_any waitany ' commit p0=10$' 1 2>/dev/null; then echo 'early: yes'; else echo 'early: no'; fi
+         (sleep 0.5; echo '09:00:01.000 waitany-b commit p0=10' >>logs/waitany-b.log) &
+         if wait_any waitany ' commit p0=10$' 10; then echo 'found: yes'; else echo 'found: no'; fi
+         wait; rm -f logs/waitany-*.log",
+    )?;
+    ensure!(
+        out.contains("early: no\n") && out.contains("found: yes\n"),
+        "{out}"
+    );
+    Ok(())
+}

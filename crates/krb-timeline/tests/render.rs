@@ -5,16 +5,7 @@ use std::path::PathBuf;
 use krb_timeline::{run, Args};
 
 fn logs(files: &[(&str, &str)]) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "krb-timeline-{}-{}",
-        std::process::id(),
-        files.len()
-    ));
-    std::fs::create_dir_all(&dir).unwrap();
-    for (name, text) in files {
-        std::fs::write(dir.join(name), text).unwrap();
-    }
-    dir
+    krb_common::scratch::scratch_dir("timeline", files)
 }
 
 fn with_class<'a>(doc: &'a roxmltree::Document, class: &str) -> Vec<roxmltree::Node<'a, 'a>> {

@@ -77,18 +77,16 @@ impl Logs {
     }
 
     fn write(&self) -> PathBuf {
-        use std::sync::atomic::{AtomicU32, Ordering};
-        static N: AtomicU32 = AtomicU32::new(0);
-        let dir = std::env::temp_dir().join(format!(
-            "krb-verify-test-{}-{}",
-            std::process::id(),
-            N.fetch_add(1, Ordering::Relaxed)
-        ));
-        std::fs::create_dir_all(&dir).unwrap();
-        for (name, lines) in &self.0 {
-            std::fs::write(dir.join(format!("{name}.log")), lines.join("\n") + "\n").unwrap();
-        }
-        dir
+        let files: Vec<(String, String)> = self
+            .0
+            .iter()
+            .map(|(name, lines)| (format!("{name}.log"), lines.join("\n") + "\n"))
+            .collect();
+        let files: Vec<(&str, &str)> = files
+            .iter()
+            .map(|(n, t)| (n.as_str(), t.as_str()))
+            .collect();
+        krb_common::scratch::scratch_dir("verify", &files)
     }
 
     fn run(&self, group: &str) -> Run {
