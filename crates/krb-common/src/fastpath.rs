@@ -84,6 +84,66 @@ pub fn parse_processed(line: &[u8]) -> Option<(&[u8], Partition, Offset)> {
     (c.len == end).then_some((c.name, c.partition, c.offset))
 }
 
+/// Whether `text` starts with `prefix`. A worker's name is 4 to 16 bytes as a rule: two
+/// overlapping words compare it without a call to memcmp.
+#[inline(always)]
+fn starts_with(text: &[u8], prefix: &[u8]) -> bool {
+    let n = prefix.len();
+    if text.len() < n {
+        return false;
+    }
+    let long = |b: &[u8], at: usize| u64::from_ne_bytes(b[at..at + 8].try_into().expect("8 bytes"));
+    let short =
+        |b: &[u8], at: usize| u32::from_ne_bytes(b[at..at + 4].try_into().expect("4 bytes"));
+    match n {
+        8..=16 => long(text, 0) == long(prefix, 0) && long(text, n - 8) == long(prefix, n - 8),
+        4..=7 => short(text, 0) == short(prefix, 0) && short(text, n - 4) == short(prefix, n - 4),
+        _ => text.starts_with(prefix),
+    }
+}
+
+/// A line's time of day and name: the name's length and whether it is `known` (see
+/// [`parse_processed_prefix`]); `None` when the line does not start that way.
+#[inline(always)]
+fn head(text: &[u8], known: &[u8]) -> Option<(usize, bool)> {
+    if !time_of_day_prefix(text) {
+        return None;
+    }
+    let rest = &text[13..];
+    if !known.is_empty() && rest.get(known.len()) == Some(&b' ') && starts_with(rest, known) {
+        return Some((known.len(), true));
+    }
+    let mut end = 0;
+    while end < rest.len() && rest[end] != b' ' {
+        if !rest[end].is_ascii_graphic() {
+            return None;
+        }
+        end += 1;
+    }
+    (end > 0 && end < rest.len()).then_some((end, false))
+}
+
+/// A commit line (`NAME commit p0=512 p1=490`), the other kind a log is full of, recognised
+/// without the full parser: the length of the line up to its last number, only for a line that
+/// [`LogLine::parse`](crate::logline::LogLine::parse) reads as a commit (a property test holds
+/// the two together). Like [`parse_processed_prefix`], the text may go on past the line.
+#[inline]
+pub fn commit_prefix(text: &[u8], known: &[u8]) -> Option<usize> {
+    let (name_end, _) = head(text, known)?;
+    let event_at = 13 + name_end + 1;
+    text[event_at..].strip_prefix(b"commit")?;
+    let mut len = event_at + b"commit".len();
+    let mut positions = 0;
+    while let Some(item) = text[len..].strip_prefix(b" p") {
+        let (_, p_len) = number_prefix::<Partition>(item)?;
+        let value = item[p_len..].strip_prefix(b"=")?;
+        let (_, o_len) = number_prefix::<Offset>(value)?;
+        len += 2 + p_len + 1 + o_len;
+        positions += 1;
+    }
+    (positions > 0).then_some(len)
+}
+
 /// A completion line read by [`parse_processed_prefix`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Completion<'a> {
@@ -107,27 +167,8 @@ pub struct Completion<'a> {
 /// equal to `known` is taken by one comparison instead of being checked byte by byte again.
 #[inline]
 pub fn parse_processed_prefix<'a>(text: &'a [u8], known: &[u8]) -> Option<Completion<'a>> {
-    if !time_of_day_prefix(text) {
-        return None;
-    }
+    let (name_end, is_known) = head(text, known)?;
     let rest = &text[13..];
-    let is_known =
-        !known.is_empty() && rest.get(known.len()) == Some(&b' ') && rest.starts_with(known);
-    let name_end = if is_known {
-        known.len()
-    } else {
-        let mut end = 0;
-        while end < rest.len() && rest[end] != b' ' {
-            if !rest[end].is_ascii_graphic() {
-                return None;
-            }
-            end += 1;
-        }
-        if end == 0 || end == rest.len() {
-            return None;
-        }
-        end
-    };
     let event_at = 13 + name_end + 1;
     let event = text[event_at..].strip_prefix(b"p")?;
     let (partition, p_len) = number_prefix(event)?;
@@ -149,6 +190,25 @@ pub fn parse_processed_prefix<'a>(text: &'a [u8], known: &[u8]) -> Option<Comple
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn starts_with_agrees_with_the_slice_method() {
+        let text = b"nocommit-abcdefgh p1 offset 3";
+        for n in 0..text.len() {
+            let prefix = &text[..n];
+            assert!(starts_with(text, prefix), "{n}");
+            let mut other = prefix.to_vec();
+            if let Some(last) = other.last_mut() {
+                *last ^= 1;
+                assert!(!starts_with(text, &other), "{n}");
+            }
+            if let Some(first) = other.first_mut() {
+                *first ^= 2;
+                assert!(!starts_with(text, &other), "{n}");
+            }
+        }
+        assert!(!starts_with(b"short", b"shorter-name"));
+    }
 
     #[test]
     fn a_known_name_is_taken_whole_or_not_at_all() {
@@ -249,7 +309,62 @@ mod tests {
             }
         }
 
+        /// A commit line the fast path takes whole is one the grammar reads as a commit.
+        fn commit_agrees(line: &str) {
+            let core = line.trim_end_matches(['\r', '\n']);
+            let followed = format!("{core}\n09:00:00.000 x p0 offset 1\n");
+            let grammar = LogLine::parse(line);
+            for known in [&b""[..], b"a", b"w-a"] {
+                if let Some(len) = commit_prefix(followed.as_bytes(), known) {
+                    if len == core.len() {
+                        assert!(
+                            matches!(
+                                &grammar,
+                                Ok(Some(LogLine {
+                                    event: Event::Commit(_),
+                                    ..
+                                }))
+                            ),
+                            "fast path took {line:?} as a commit, the grammar says {grammar:?}"
+                        );
+                    }
+                }
+            }
+            // And a well-formed commit line of ASCII names and short numbers is taken.
+            if let Ok(Some(LogLine {
+                event: Event::Commit(ps),
+                name,
+                ..
+            })) = &grammar
+            {
+                let canonical = format!("{} {name} {}", &core[..12], Event::Commit(ps.clone()));
+                let short = ps
+                    .iter()
+                    .all(|(p, o)| *p > i32::MIN && o.unsigned_abs() < 10u64.pow(18));
+                if name.is_ascii() && short && canonical == core && core.get(6..8) != Some("60") {
+                    let taken = commit_prefix(followed.as_bytes(), b"");
+                    assert_eq!(taken, Some(core.len()), "{line:?}");
+                }
+            }
+        }
+
         proptest! {
+            #[test]
+            fn commit_lines_agree_with_the_grammar(
+                h in 0u8..30, m in 0u8..70, s in 0u8..70, ms in 0u16..1000,
+                name in "[a-z!~-]{0,6}|\\PC{1,3}",
+                word in "commit|commi|commit failed:|commits",
+                items in "( p-?[0-9]{1,20}=-?[0-9]{1,20}| p[0-9]x=1| p=| p1=| p1){0,3}",
+                tail in "|\r|\n|\r\n| |x",
+            ) {
+                commit_agrees(&format!("{h:02}:{m:02}:{s:02}.{ms:03} {name} {word}{items}{tail}"));
+            }
+
+            #[test]
+            fn commit_lines_agree_on_any_text(line in "\\PC{0,40}") {
+                commit_agrees(&line);
+            }
+
             #[test]
             fn agrees_with_the_grammar_on_near_misses(
                 h in 0u8..30, m in 0u8..70, s in 0u8..70, ms in 0u16..1000,

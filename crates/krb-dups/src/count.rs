@@ -3,7 +3,7 @@
 use std::path::Path;
 
 use anyhow::{bail, Context, Result};
-use krb_common::fastpath::parse_processed_prefix;
+use krb_common::fastpath::{commit_prefix, parse_processed_prefix};
 use krb_common::logline::{Event, LogLine, Offset, ParseError, Partition};
 use krb_common::reader::{for_each_line_in, parse_bytes, Skipped};
 
@@ -81,12 +81,16 @@ fn count_range(path: &Path, from: u64, to: u64) -> Result<RangeCount> {
         to,
         |text| {
             let mut counts = counts_cell.borrow_mut();
-            let line = parse_processed_prefix(text, counts.last_name())?;
-            let len = match &text[line.len..] {
-                [b'\n', ..] => line.len + 1,
-                [b'\r', b'\n', ..] => line.len + 2,
-                _ => return None,
+            let line_end = |len: usize| match &text[len..] {
+                [b'\n', ..] => Some(len + 1),
+                [b'\r', b'\n', ..] => Some(len + 2),
+                _ => None,
             };
+            let Some(line) = parse_processed_prefix(text, counts.last_name()) else {
+                // A well-formed commit line counts nothing and needs no full parse.
+                return line_end(commit_prefix(text, counts.last_name())?);
+            };
+            let len = line_end(line.len)?;
             if line.known {
                 counts.add_by_last(line.partition, line.offset);
             } else {

@@ -631,6 +631,20 @@ mod tests {
     }
 
     #[test]
+    fn far_offsets_cost_what_they_are_not_the_span() {
+        // Offsets 0 and 2^26 - 1 once took a 260 MB array; 20 partitions of such pairs, 5 GB.
+        let mut c = Counts::new();
+        for p in 0..20 {
+            c.add(b"w", p, 0);
+            c.add(b"w", p, (1 << 26) - 1);
+            c.add(b"w", p, 1_234_567_890);
+        }
+        assert!(c.blocks <= 20, "{c:?}");
+        assert_eq!(c.pairs.items.len(), 40, "{c:?}");
+        assert_eq!(runs(&mut c).len(), 60);
+    }
+
+    #[test]
     fn dense_blocks_stay_blocks() {
         let mut c = Counts::new();
         for o in 0..(3 * FIRST_CHECK * BLOCK) as i64 {
