@@ -7,6 +7,7 @@
 //! 09:13:27.040 nocommit-a consumes pay in group nocommit
 //! 09:13:29.854 nocommit-a p1 offset 481
 //! 09:14:36.172 slow-a p0 offset 3 slow start
+//! 09:14:51.679 slow-a p0 offset 3 already applied   (--effect idempotent)
 //! 09:13:29.861 nocommit-a assigned [0]
 //! 09:13:29.854 nocommit-a revoked [0, 1]
 //! 09:14:51.682 slow-a lost [0]
@@ -38,6 +39,14 @@ pub type Offset = i64;
 pub enum Event {
     /// Processing of a message ended: `p1 offset 481`. Only these count as processed.
     Processed {
+        /// The message's partition.
+        partition: Partition,
+        /// The message's offset.
+        offset: Offset,
+    },
+    /// Processing of a message ended and found its effect already there (`--effect
+    /// idempotent`): `p0 offset 3 already applied`. A processing all the same: krb-dups counts it.
+    AlreadyApplied {
         /// The message's partition.
         partition: Partition,
         /// The message's offset.
@@ -123,6 +132,9 @@ impl fmt::Display for Event {
             Event::SlowStart { partition, offset } => {
                 write!(f, "p{partition} offset {offset} slow start")
             }
+            Event::AlreadyApplied { partition, offset } => {
+                write!(f, "p{partition} offset {offset} already applied")
+            }
             Event::Consumes { topic, group } => write!(f, "consumes {topic} in group {group}"),
             Event::Assigned(ps) => {
                 f.write_str("assigned ")?;
@@ -180,7 +192,8 @@ impl std::error::Error for ParseError {}
 fn offset_regex() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| {
-        Regex::new(r"^p(-?\d+) offset (-?\d+)( slow start)?$").expect("the offset pattern is valid")
+        Regex::new(r"^p(-?\d+) offset (-?\d+)( slow start| already applied)?$")
+            .expect("the offset pattern is valid")
     })
 }
 
@@ -244,10 +257,10 @@ impl Event {
             let offset = caps[2]
                 .parse()
                 .map_err(|_| bad(format!("offset out of range in {text:?}")))?;
-            return Ok(Some(if caps.get(3).is_some() {
-                Event::SlowStart { partition, offset }
-            } else {
-                Event::Processed { partition, offset }
+            return Ok(Some(match caps.get(3).map(|m| m.as_str()) {
+                Some(" slow start") => Event::SlowStart { partition, offset },
+                Some(_) => Event::AlreadyApplied { partition, offset },
+                None => Event::Processed { partition, offset },
             }));
         }
         if let Some(rest) = text.strip_prefix("consumes ") {
@@ -406,6 +419,13 @@ mod tests {
             Event::Consumes {
                 topic: "pay".into(),
                 group: "no commit".into(),
+            },
+        );
+        round_trip(
+            "p0 offset 3 already applied",
+            Event::AlreadyApplied {
+                partition: 0,
+                offset: 3,
             },
         );
         round_trip("assigned [0, 1]", Event::Assigned(vec![0, 1]));

@@ -151,10 +151,12 @@ impl WorkerLog {
             .map(|l| l.at)
     }
 
-    /// Completed (partition, offset) pairs, in order.
+    /// Completed (partition, offset) pairs, in order, those that found their effect already
+    /// there included.
     pub fn processed(&self) -> impl Iterator<Item = (Partition, Offset)> + '_ {
         self.lines.iter().filter_map(|l| match l.event {
-            Event::Processed { partition, offset } => Some((partition, offset)),
+            Event::Processed { partition, offset }
+            | Event::AlreadyApplied { partition, offset } => Some((partition, offset)),
             _ => None,
         })
     }

@@ -14,8 +14,10 @@ use crate::counts::Counts;
 /// worker's line but does not parse.
 pub(crate) fn full_parse(line: &[u8]) -> Result<Option<(String, Partition, Offset)>, ParseError> {
     Ok(match parse_bytes(line)? {
+        // A processing that found its effect already there is a processing all the same.
         Some(LogLine {
-            event: Event::Processed { partition, offset },
+            event:
+                Event::Processed { partition, offset } | Event::AlreadyApplied { partition, offset },
             name,
             ..
         }) => Some((name, partition, offset)),

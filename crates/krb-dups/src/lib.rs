@@ -148,6 +148,18 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_processing_that_found_its_effect_counts_as_one() {
+        let dir = temp_logs(&[
+            ("g-a.log", &b"09:00:00.000 g-a p0 offset 3\n"[..]),
+            ("g-b.log", b"09:00:01.000 g-b p0 offset 3 already applied\n"),
+        ]);
+        let report = read_group(&dir, "g").unwrap();
+        assert_eq!((report.processed, report.unique), (2, 1));
+        assert!(report.skipped.is_empty());
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
     fn end_offsets_are_numbers_from_zero() {
         assert_eq!(
             parse_end("p0=25, p1=1").unwrap(),

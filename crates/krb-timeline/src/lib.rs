@@ -99,7 +99,10 @@ fn label(event: &Event) -> Option<(&'static str, String)> {
         Event::PollError(e) => ("poll-error", format!("poll error: {}", code(e))),
         Event::Start => ("start", "start".into()),
         Event::Stop => ("stop", "stop".into()),
-        Event::Processed { .. } | Event::SlowStart { .. } | Event::Consumes { .. } => return None,
+        Event::Processed { .. }
+        | Event::AlreadyApplied { .. }
+        | Event::SlowStart { .. }
+        | Event::Consumes { .. } => return None,
     })
 }
 
@@ -237,7 +240,10 @@ pub fn render(group: &str, consumers: &[Consumer]) -> Result<Document> {
                     Event::SlowStart { partition, offset } if partition == p => {
                         slow_starts.insert(offset, l.at);
                     }
-                    Event::Processed { partition, offset } if partition == p => {
+                    Event::Processed { partition, offset }
+                    | Event::AlreadyApplied { partition, offset }
+                        if partition == p =>
+                    {
                         let duplicate = counts.get(p, offset) > 1;
                         if let Some(start) = slow_starts.remove(&offset) {
                             lane = lane.add(

@@ -15,9 +15,10 @@ use anyhow::{bail, Context, Result};
 use clap::{Parser, ValueEnum};
 use krb_common::broker::BrokerArgs;
 use krb_common::kafka_error::{code_of, error_description, render, render_commit_error};
-use krb_common::logline::{Event, LogLine, Offset, Partition};
+use krb_common::logline::{format_time, Event, LogLine, Offset, Partition};
 use krb_common::out::{stderr_line, stdout_line};
 use krb_common::rdlog::{LogThread, MAXPOLL};
+use krb_effect::{Db, Kind as EffectKind, Outcome, Row};
 use rdkafka::client::ClientContext;
 use rdkafka::consumer::{BaseConsumer, CommitMode, Consumer, ConsumerContext, Rebalance};
 use rdkafka::error::RDKafkaErrorCode;
@@ -124,6 +125,16 @@ pub struct Args {
     #[arg(long, value_enum)]
     pub group_protocol: Option<GroupProtocol>,
 
+    /// What processing a message leaves in --db besides its time: none (the article's), plain
+    /// (a row per processing) or idempotent (a row per message; a second processing logs
+    /// `pP offset O already applied`).
+    #[arg(long, value_enum, default_value = "none")]
+    pub effect: EffectKind,
+
+    /// The database of --effect: sqlite:PATH (made by krb-effects init).
+    #[arg(long, value_name = "URL")]
+    pub db: Option<String>,
+
     #[command(flatten)]
     pub broker: BrokerArgs,
 }
@@ -144,6 +155,9 @@ impl Args {
         }
         seconds("--delay", self.delay)?;
         seconds("--slow-sec", self.slow_sec)?;
+        if self.effect != EffectKind::None && self.db.is_none() {
+            bail!("--effect {:?} writes to a database: pass --db sqlite:PATH (made by krb-effects init)", self.effect);
+        }
         if self.group_protocol == Some(GroupProtocol::Consumer) {
             if self.assignor.is_some() {
                 bail!("--assignor is a classic-protocol setting; with --group-protocol consumer the broker assigns (use -X group.remote.assignor=uniform|range)");
@@ -330,6 +344,15 @@ pub fn run(args: Args) -> Result<()> {
             .context("cannot install signal handler")?;
     }
     let delay = seconds("--delay", args.delay)?;
+    // The database answers before the worker joins its group, or the worker does not start.
+    let db = match &args.db {
+        Some(url) if args.effect != EffectKind::None => {
+            let db = Db::open(url)?;
+            db.check(args.effect)?;
+            Some(db)
+        }
+        _ => None,
+    };
     let slow = seconds("--slow-sec", args.slow_sec)?;
     let worker = Worker {
         name: args.name.clone(),
@@ -379,6 +402,10 @@ pub fn run(args: Args) -> Result<()> {
             Some(Ok(m)) => m,
         };
         let (partition, offset) = (message.partition(), message.offset());
+        let payload = message
+            .payload()
+            .map(|p| String::from_utf8_lossy(p).into_owned())
+            .unwrap_or_default();
         drop(message);
         if args.slow_at == Some(offset) {
             emit(&args.name, Event::SlowStart { partition, offset });
@@ -386,7 +413,28 @@ pub fn run(args: Args) -> Result<()> {
         } else {
             std::thread::sleep(delay);
         }
-        emit(&args.name, Event::Processed { partition, offset });
+        // A database that fails ends the worker here, before anything past it is committed.
+        let outcome = match &db {
+            Some(db) => db.apply(
+                args.effect,
+                &Row {
+                    topic: args.topic.clone(),
+                    partition,
+                    offset,
+                    payload,
+                    worker: args.name.clone(),
+                    at: format_time(krb_common::logline::now()),
+                },
+            )?,
+            None => Outcome::Applied,
+        };
+        emit(
+            &args.name,
+            match outcome {
+                Outcome::Applied => Event::Processed { partition, offset },
+                Outcome::AlreadyApplied => Event::AlreadyApplied { partition, offset },
+            },
+        );
         worker
             .positions
             .lock()
@@ -473,6 +521,17 @@ mod tests {
         assert_eq!(args.commit_every, 100);
         assert!(!args.revoke_commit);
         assert_eq!(args.config().get("partition.assignment.strategy"), None);
+    }
+
+    #[test]
+    fn an_effect_needs_a_database() {
+        let args = parse(&["a", "g", "t", "--effect", "idempotent"]).unwrap();
+        let err = args.validate().unwrap_err().to_string();
+        assert!(err.contains("pass --db sqlite:PATH"), "{err}");
+        let args = parse(&["a", "g", "t", "--effect", "plain", "--db", "sqlite:x.db"]).unwrap();
+        args.validate().unwrap();
+        assert_eq!(parse(&["a", "g", "t"]).unwrap().effect, EffectKind::None);
+        assert!(parse(&["a", "g", "t", "--effect", "twice"]).is_err());
     }
 
     #[test]

@@ -85,3 +85,26 @@ fn a_second_signal_ends_the_worker_at_once() {
         assert_eq!(status.code(), Some(130), "SIG{sig} twice");
     }
 }
+
+#[test]
+fn a_missing_database_is_one_line_before_the_broker_is_asked() {
+    let (code, err, took) = worker(&[
+        "w-a",
+        "w",
+        "pay",
+        "--effect",
+        "idempotent",
+        "--db",
+        "sqlite:/nonexistent/krb/effects.db",
+        "--bootstrap",
+        "localhost:1",
+    ]);
+    assert_eq!(code, Some(1), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("create it first with krb-effects init"),
+        "{err}"
+    );
+    // The broker would have taken 10 s to give up on; the database is asked first.
+    assert!(took < Duration::from_secs(5), "took {took:?}");
+}
