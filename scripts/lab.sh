@@ -19,6 +19,7 @@ The labs:
   3  assignor  eager (range) revokes every partition, cooperative-sticky only those that move
   4  static    restarting a consumer: two rebalances, or none with static membership
   5  protocol  labs 1 and 2 under the classic and the KIP-848 consumer group protocols
+  6  idempotent labs 1 and 2 with an effect in a database: plain repeats, idempotent does not
 
 The broker: one that answers on KRB_BOOTSTRAP (default localhost:9481); else
 `docker compose -p kreb up -d` if a Docker engine answers; else the Maven-jar Kafka 4.3.1
@@ -38,8 +39,8 @@ while [ $# -gt 0 ]; do
   esac
 done
 case $broker in auto | external | compose | local) ;; *) echo "lab.sh: --broker takes external, compose or local" >&2; exit 2 ;; esac
-if [ -n "$only" ] && ! [[ $only =~ ^[1-5](,[1-5])*$ ]]; then
-  echo "lab.sh: --only takes lab numbers from 1 to 5, e.g. --only 1,2" >&2
+if [ -n "$only" ] && ! [[ $only =~ ^[1-6](,[1-6])*$ ]]; then
+  echo "lab.sh: --only takes lab numbers from 1 to 6, e.g. --only 1,2" >&2
   exit 2
 fi
 
@@ -110,6 +111,10 @@ runs=(
   "4|static|--static||scripts/04-static.sh static --static|static static --static"
   "5|protocol|classic||scripts/05-protocol.sh classic --protocol classic|protocol classic --protocol classic"
   "5|protocol|consumer||scripts/05-protocol.sh kip848 --protocol consumer|protocol kip848 --protocol consumer"
+  "6|idempotent|plain revoke||scripts/06-idempotent.sh plainrev --effect plain|idempotent plainrev --effect plain"
+  "6|idempotent|idempotent revoke||scripts/06-idempotent.sh idemrev --effect idempotent|idempotent idemrev --effect idempotent"
+  "6|idempotent|plain maxpoll||scripts/06-idempotent.sh plainslow --effect plain --scenario maxpoll|idempotent plainslow --effect plain --scenario maxpoll"
+  "6|idempotent|idempotent maxpoll||scripts/06-idempotent.sh idemslow --effect idempotent --scenario maxpoll|idempotent idemslow --effect idempotent --scenario maxpoll"
 )
 
 records=logs/results.jsonl json=logs/results.json
@@ -118,7 +123,7 @@ failed=0
 for run in "${runs[@]}"; do
   IFS='|' read -r n name variant setup script verify <<<"$run"
   [ -z "$only" ] || [[ ",$only," == *",$n,"* ]] || continue
-  printf 'lab %s/5 %s %s ... ' "$n" "$name" "$variant"
+  printf 'lab %s/6 %s %s ... ' "$n" "$name" "$variant"
   out="logs/lab-$n-${variant//[^a-z-]/}.out"
   t=$(clock)
   script_failed=()

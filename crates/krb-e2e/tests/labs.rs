@@ -1,10 +1,12 @@
-//! Every lab of the article (1, 2) and beyond it (3, 4, 5) on the real broker: the script runs
+//! Every lab of the article (1, 2) and beyond it (3, 4, 5, 6) on the real broker: the script runs
 //! as a user runs it, then krb-verify checks each of the lab's "must hold" statements.
 
 use std::collections::BTreeMap;
 
 use anyhow::{ensure, Result};
 use krb_e2e::{bash, committed_offsets, serial, verify};
+use krb_effect::Kind;
+use krb_verify::idempotent::Scenario;
 use krb_verify::{Assignor, Lab, Protocol};
 
 #[test]
@@ -115,6 +117,37 @@ fn lab5_classic_and_consumer_protocols() -> Result<()> {
             ),
         )?;
         verify(&Lab::Protocol { protocol }, group)?;
+    }
+    Ok(())
+}
+
+#[test]
+#[ignore = "needs a Kafka broker: scripts/test.sh starts one"]
+fn lab6_plain_effects_repeat_idempotent_ones_do_not() -> Result<()> {
+    let _one_at_a_time = serial();
+    for (group, effect, scenario) in [
+        ("e2e-plainrev", Kind::Plain, Scenario::Revoke),
+        ("e2e-idemrev", Kind::Idempotent, Scenario::Revoke),
+        ("e2e-plainslow", Kind::Plain, Scenario::Maxpoll),
+        ("e2e-idemslow", Kind::Idempotent, Scenario::Maxpoll),
+    ] {
+        let name = if effect == Kind::Plain {
+            "plain"
+        } else {
+            "idempotent"
+        };
+        let out = bash(
+            &format!("lab 6 {group}"),
+            &format!(
+                "./scripts/06-idempotent.sh {group} --effect {name} --scenario {}",
+                scenario.name()
+            ),
+        )?;
+        ensure!(
+            out.contains("== effects (krb-effects count "),
+            "the script did not show the effects: {out}"
+        );
+        verify(&Lab::Idempotent { effect, scenario }, group)?;
     }
     Ok(())
 }

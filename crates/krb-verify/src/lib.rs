@@ -5,11 +5,13 @@
 //!
 //! - [`verdict`]: the verdict type, as text, a row and JSON.
 //! - [`facts`]: what every lab reads from a run.
-//! - one module per lab: [`revoke`], [`maxpoll`], [`assignor`], [`static_lab`], [`protocol`].
+//! - one module per lab: [`revoke`], [`maxpoll`], [`assignor`], [`static_lab`], [`protocol`],
+//!   [`idempotent`].
 //! - [`record`]: the lab command's results file and its table.
 
 pub mod assignor;
 pub mod facts;
+pub mod idempotent;
 pub mod maxpoll;
 pub mod protocol;
 pub mod record;
@@ -91,6 +93,13 @@ pub enum Lab {
         /// `--protocol`.
         protocol: Protocol,
     },
+    /// Lab 6, 06-idempotent.sh (its database is DIR/GROUP.db).
+    Idempotent {
+        /// `--effect`.
+        effect: krb_effect::Kind,
+        /// `--scenario`.
+        scenario: idempotent::Scenario,
+    },
 }
 
 impl Lab {
@@ -135,6 +144,17 @@ impl Lab {
                 .into(),
             ),
             Lab::Protocol { protocol } => (5, "protocol", protocol.name().into()),
+            Lab::Idempotent { effect, scenario } => (
+                6,
+                "idempotent",
+                format!(
+                    "{} {}",
+                    effect
+                        .to_possible_value()
+                        .map_or(String::new(), |v| v.get_name().to_string()),
+                    scenario.name()
+                ),
+            ),
         }
     }
 }
@@ -150,6 +170,16 @@ pub fn verify(lab: Lab, group: &str, dir: &Path, broker: &BrokerArgs) -> Result<
             revoke_commit,
         } => assignor::verdict(&run, assignor, revoke_commit)?,
         Lab::Static { static_membership } => static_lab::verdict(&run, static_membership)?,
+        Lab::Idempotent { effect, scenario } => {
+            let url = format!("sqlite:{}", dir.join(format!("{group}.db")).display());
+            let db = krb_effect::Db::open(&url)?;
+            let topic = match scenario {
+                idempotent::Scenario::Revoke => "pay",
+                idempotent::Scenario::Maxpoll => group,
+            };
+            let effects = krb_effect::report(&db, effect, topic)?;
+            idempotent::verdict(&run, &effects, effect, scenario)?
+        }
         Lab::Protocol { protocol } => {
             let slow = protocol::maxpoll_group(group);
             let lab2 = Run::read(dir, &slow)?;

@@ -18,6 +18,7 @@ use krb_verify::{Assignor, Lab, Protocol};
 ///   krb-verify assignor coop --assignor cooperative-sticky
 ///   krb-verify static stat --static
 ///   krb-verify protocol kip848 --protocol consumer
+///   krb-verify idempotent once --effect idempotent --scenario maxpoll
 ///
 /// Prints the article's number, ours, and each statement with `held` or `FAILED`. Lines of the
 /// logs that look like worker lines but do not parse are named on stderr and left out.
@@ -83,6 +84,19 @@ enum Command {
         /// The group protocol it ran with.
         #[arg(long, value_enum)]
         protocol: Protocol,
+        #[command(flatten)]
+        out: Output,
+    },
+    /// Lab 6, 06-idempotent.sh GROUP --effect E [--scenario S] (its database is DIR/GROUP.db).
+    Idempotent {
+        /// The group the lab ran in.
+        group: String,
+        /// The effect it ran with.
+        #[arg(long, value_enum)]
+        effect: krb_effect::Kind,
+        /// The scenario it ran.
+        #[arg(long, value_enum, default_value = "revoke")]
+        scenario: krb_verify::idempotent::Scenario,
         #[command(flatten)]
         out: Output,
     },
@@ -246,6 +260,19 @@ fn main() {
         } => check(
             Lab::Protocol {
                 protocol: *protocol,
+            },
+            group,
+            out,
+        ),
+        Command::Idempotent {
+            group,
+            effect,
+            scenario,
+            out,
+        } => check(
+            Lab::Idempotent {
+                effect: *effect,
+                scenario: *scenario,
             },
             group,
             out,

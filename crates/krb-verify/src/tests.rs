@@ -9,6 +9,7 @@ use krb_common::logline::{Offset, Partition};
 
 use crate::facts::Run;
 use crate::{assignor, maxpoll, protocol, revoke, static_lab, Assignor, Protocol, Verdict};
+use krb_effect::Kind;
 
 /// A run's log files, line by line, written at 10:00:00.000 plus milliseconds.
 #[derive(Clone, Default)]
@@ -727,4 +728,158 @@ fn lab5_both_protocols() {
             fails(&verdict(&logs), statement, &broken);
         }
     }
+}
+
+/// What the database would hold: one row per processing with `plain`, per message with
+/// `idempotent`, in krb-dups' report.
+fn effects(pairs: &[(Partition, Offset)], once: bool) -> krb_dups::Report {
+    let mut counts = krb_dups::Counts::new();
+    let mut seen = std::collections::BTreeSet::new();
+    for &(p, o) in pairs {
+        if !once || seen.insert((p, o)) {
+            counts.add(b"w", p, o);
+        }
+    }
+    krb_dups::analyse(&mut counts, None)
+}
+
+/// Every processing in a run's logs, in order.
+fn processings(run: &Run) -> Vec<(Partition, Offset)> {
+    run.logs.iter().flat_map(|l| l.processed()).collect()
+}
+
+#[test]
+fn lab6_plain_effects_repeat_where_processing_does() {
+    use crate::idempotent::{verdict, Scenario};
+    let repeat = "effects repeat where processing does: as many duplicate rows as duplicate processings, more than 0";
+    let lost = "every one of the 1000 messages has its effect (nothing lost)";
+    let run = lab1("g", false).run("g");
+    let all = processings(&run);
+    all_held(&verdict(&run, &effects(&all, false), Kind::Plain, Scenario::Revoke).unwrap());
+    let one_row_fewer: Vec<_> = all.iter().skip(1).copied().collect();
+    let missing = all
+        .iter()
+        .filter(|&&p| p != (0, 7))
+        .copied()
+        .collect::<Vec<_>>();
+    for (rows, statement, broken) in [
+        (effects(&all, true), repeat, "the rows are once per message"),
+        (effects(&missing, false), lost, "p0 offset 7 has no row"),
+        (
+            effects(&one_row_fewer, false),
+            lost,
+            "the first row is missing",
+        ),
+    ] {
+        fails(
+            &verdict(&run, &rows, Kind::Plain, Scenario::Revoke).unwrap(),
+            statement,
+            broken,
+        );
+    }
+    let clean = lab1("g", true).run("g");
+    let rows = effects(&processings(&clean), false);
+    fails(
+        &verdict(&clean, &rows, Kind::Plain, Scenario::Revoke).unwrap(),
+        repeat,
+        "nothing was processed twice",
+    );
+}
+
+#[test]
+fn lab6_idempotent_effects_are_there_once() {
+    use crate::idempotent::{verdict, Scenario};
+    let twice = "no message's effect twice";
+    let logged = "every second processing logged as already applied";
+    let late = "offset 3 processed twice, and a's late processing of it logged as already applied";
+    // Lab 1: b's re-read of p1 100..149 finds the rows a wrote.
+    let mut logs = lab1("g", false);
+    for o in 100..150 {
+        logs.replace(
+            "g-b",
+            &format!(" g-b p1 offset {o}"),
+            &format!(" g-b p1 offset {o} already applied"),
+        );
+    }
+    let run = logs.run("g");
+    let all = processings(&run);
+    all_held(
+        &verdict(
+            &run,
+            &effects(&all, true),
+            Kind::Idempotent,
+            Scenario::Revoke,
+        )
+        .unwrap(),
+    );
+    let v = verdict(
+        &run,
+        &effects(&all, false),
+        Kind::Idempotent,
+        Scenario::Revoke,
+    )
+    .unwrap();
+    fails(&v, twice, "the rows repeat");
+    let mut unlogged = logs.clone();
+    unlogged.replace(
+        "g-b",
+        " g-b p1 offset 120 already applied",
+        " g-b p1 offset 120",
+    );
+    let run2 = unlogged.run("g");
+    let v = verdict(
+        &run2,
+        &effects(&all, true),
+        Kind::Idempotent,
+        Scenario::Revoke,
+    )
+    .unwrap();
+    fails(&v, logged, "one re-read is logged as a plain processing");
+    // Lab 2: b finishes offset 3 first; a's late processing finds b's row.
+    let mut slow = lab2("slow", true);
+    slow.replace(
+        "slow-a",
+        "17.500 slow-a p0 offset 3",
+        "17.500 slow-a p0 offset 3 already applied",
+    );
+    let run = slow.run("slow");
+    let all = processings(&run);
+    all_held(
+        &verdict(
+            &run,
+            &effects(&all, true),
+            Kind::Idempotent,
+            Scenario::Maxpoll,
+        )
+        .unwrap(),
+    );
+    let mut swapped = lab2("slow", true);
+    swapped.replace(
+        "slow-b",
+        "14.000 slow-b p0 offset 3",
+        "14.000 slow-b p0 offset 3 already applied",
+    );
+    let run = swapped.run("slow");
+    let v = verdict(
+        &run,
+        &effects(&all, true),
+        Kind::Idempotent,
+        Scenario::Maxpoll,
+    )
+    .unwrap();
+    fails(
+        &v,
+        late,
+        "b's processing, not a's, is the one logged as already applied",
+    );
+    let lost = "every one of the 10 messages has its effect (nothing lost)";
+    let fewer: Vec<_> = all.iter().filter(|&&p| p != (0, 9)).copied().collect();
+    let v = verdict(
+        &slow.run("slow"),
+        &effects(&fewer, true),
+        Kind::Idempotent,
+        Scenario::Maxpoll,
+    )
+    .unwrap();
+    fails(&v, lost, "offset 9 has no row");
 }
