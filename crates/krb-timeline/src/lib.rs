@@ -261,24 +261,29 @@ pub fn render(group: &str, consumers: &[Consumer]) -> Result<Document> {
                                     ))),
                             );
                         }
+                        // A processing that found its effect already there is a hollow dot:
+                        // processed again, nothing written.
+                        let already = matches!(l.event, Event::AlreadyApplied { .. });
+                        let class = match (duplicate, already) {
+                            (true, true) => "processed dup already-applied",
+                            (true, false) => "processed dup",
+                            (false, _) => "processed",
+                        };
                         let mut dot = Circle::new()
-                            .set(
-                                "class",
-                                if duplicate {
-                                    "processed dup"
-                                } else {
-                                    "processed"
-                                },
-                            )
+                            .set("class", class)
                             .set("cx", x(l.at))
                             .set("cy", y(offset))
                             .set("r", if duplicate { 3 } else { 2 })
-                            .set("fill", colour(i));
+                            .set("fill", if already { "white" } else { colour(i) });
                         if duplicate {
                             dot = dot.set("stroke", DUPLICATE).set("stroke-width", 1.5);
                         }
-                        lane = lane
-                            .add(dot.add(Title::new(format!("{} p{p} offset {offset}", c.name))));
+                        let title = if already {
+                            format!("{} p{p} offset {offset} already applied", c.name)
+                        } else {
+                            format!("{} p{p} offset {offset}", c.name)
+                        };
+                        lane = lane.add(dot.add(Title::new(title)));
                     }
                     _ => {}
                 }
