@@ -4,6 +4,7 @@
 //! - [`fastpath`]: completion lines read straight from bytes, held to the grammar.
 //! - [`broker`]: the broker address (`--bootstrap`, `KRB_BOOTSTRAP`, `localhost:9481`) and `-X`.
 //! - [`cli`]: command lines whose bad input is one line and exit 2.
+//! - [`group`]: the assignors and group protocols, named once.
 //! - [`kafka_error`]: Kafka errors rendered as the article shows them.
 //! - [`out`]: whole lines to stdout and stderr, each in one write.
 //! - [`rdlog`]: librdkafka's own log lines, printed live in librdkafka's format.
@@ -14,6 +15,7 @@
 pub mod broker;
 pub mod cli;
 pub mod fastpath;
+pub mod group;
 pub mod kafka_error;
 pub mod logline;
 pub mod out;

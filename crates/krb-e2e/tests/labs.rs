@@ -4,6 +4,7 @@
 use std::collections::BTreeMap;
 
 use anyhow::{ensure, Result};
+use krb_common::group::value_name;
 use krb_e2e::{bash, committed_offsets, serial, verify};
 use krb_effect::Kind;
 use krb_verify::idempotent::Scenario;
@@ -68,7 +69,7 @@ fn lab3_eager_revokes_everything_cooperative_only_what_moves() -> Result<()> {
             &format!("lab 3 {group}"),
             &format!(
                 "./scripts/03-assignor.sh {group} --assignor {}{flag}",
-                assignor.name()
+                value_name(assignor)
             ),
         )?;
         verify(
@@ -110,10 +111,10 @@ fn lab5_classic_and_consumer_protocols() -> Result<()> {
         ("e2e-kip848", Protocol::Consumer),
     ] {
         bash(
-            &format!("lab 5 {}", protocol.name()),
+            &format!("lab 5 {}", value_name(protocol)),
             &format!(
                 "./scripts/05-protocol.sh {group} --protocol {}",
-                protocol.name()
+                value_name(protocol)
             ),
         )?;
         verify(&Lab::Protocol { protocol }, group)?;
@@ -131,16 +132,12 @@ fn lab6_plain_effects_repeat_idempotent_ones_do_not() -> Result<()> {
         ("e2e-plainslow", Kind::Plain, Scenario::Maxpoll),
         ("e2e-idemslow", Kind::Idempotent, Scenario::Maxpoll),
     ] {
-        let name = if effect == Kind::Plain {
-            "plain"
-        } else {
-            "idempotent"
-        };
+        let name = value_name(effect);
         let out = bash(
             &format!("lab 6 {group}"),
             &format!(
                 "./scripts/06-idempotent.sh {group} --effect {name} --scenario {}",
-                scenario.name()
+                value_name(scenario)
             ),
         )?;
         ensure!(

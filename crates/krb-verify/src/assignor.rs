@@ -8,20 +8,16 @@ use anyhow::{Context, Result};
 use krb_common::logline::{Event, Partition};
 
 use crate::facts::{assigned, revoked, summary, Run};
-use crate::{Assignor, Verdict};
+use crate::{Assignor, Lab, Verdict};
 
 /// Lab 3's verdict for a run.
 pub fn verdict(run: &Run, assignor: Assignor, revoke_commit: bool) -> Result<Verdict> {
     let cooperative = assignor == Assignor::CooperativeSticky;
-    let variant = format!(
-        "{}{}",
-        assignor.name(),
-        if revoke_commit {
-            " --revoke-commit"
-        } else {
-            ""
-        }
-    );
+    let (_, _, variant) = Lab::Assignor {
+        assignor,
+        revoke_commit,
+    }
+    .names();
     let article = match (cooperative, revoke_commit) {
         (false, false) => "67 duplicates on all 6 partitions",
         (true, false) => "24 duplicates on the 2 moved partitions",

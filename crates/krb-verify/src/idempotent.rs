@@ -8,7 +8,7 @@ use krb_dups::Report;
 use krb_effect::Kind;
 
 use crate::facts::{summary, Run};
-use crate::Verdict;
+use crate::{Lab, Verdict};
 
 /// The scenario lab 6 runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -20,14 +20,6 @@ pub enum Scenario {
 }
 
 impl Scenario {
-    /// The name the script takes.
-    pub fn name(self) -> &'static str {
-        match self {
-            Scenario::Revoke => "revoke",
-            Scenario::Maxpoll => "maxpoll",
-        }
-    }
-
     /// How many messages the scenario processes.
     pub fn messages(self) -> u64 {
         match self {
@@ -42,7 +34,11 @@ pub const ARTICLE: &str = "make the processing itself idempotent (not shown)";
 
 /// Lab 6's verdict: `run` is the group's logs, `effects` what the database holds for its topic.
 pub fn verdict(run: &Run, effects: &Report, kind: Kind, scenario: Scenario) -> Result<Verdict> {
-    let variant = format!("{} {}", name(kind), scenario.name());
+    let (_, _, variant) = Lab::Idempotent {
+        effect: kind,
+        scenario,
+    }
+    .names();
     let mut v = Verdict::new(6, "idempotent", &variant, &run.group, ARTICLE);
     let processing = &run.report;
     let messages = scenario.messages();
@@ -111,12 +107,4 @@ pub fn verdict(run: &Run, effects: &Report, kind: Kind, scenario: Scenario) -> R
         summary(effects)
     );
     Ok(v)
-}
-
-fn name(kind: Kind) -> &'static str {
-    match kind {
-        Kind::None => "none",
-        Kind::Plain => "plain",
-        Kind::Idempotent => "idempotent",
-    }
 }

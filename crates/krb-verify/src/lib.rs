@@ -22,49 +22,12 @@ pub mod verdict;
 use std::path::Path;
 
 use anyhow::Result;
-use clap::ValueEnum;
 use krb_common::broker::BrokerArgs;
 
 pub use facts::Run;
+use krb_common::group::value_name;
+pub use krb_common::group::{Assignor, GroupProtocol as Protocol};
 pub use verdict::{Check, Verdict};
-
-/// The assignors lab 3 compares.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum Assignor {
-    /// Eager: every member revokes everything.
-    Range,
-    /// Incremental: only the partitions that move are revoked.
-    CooperativeSticky,
-}
-
-impl Assignor {
-    /// The name the worker and the script take.
-    pub fn name(self) -> &'static str {
-        match self {
-            Assignor::Range => "range",
-            Assignor::CooperativeSticky => "cooperative-sticky",
-        }
-    }
-}
-
-/// The group protocols lab 5 compares.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum Protocol {
-    /// The article's.
-    Classic,
-    /// KIP-848's.
-    Consumer,
-}
-
-impl Protocol {
-    /// The name the worker and the script take.
-    pub fn name(self) -> &'static str {
-        match self {
-            Protocol::Classic => "classic",
-            Protocol::Consumer => "consumer",
-        }
-    }
-}
 
 /// A lab and its variant.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -125,7 +88,7 @@ impl Lab {
                 "assignor",
                 format!(
                     "{}{}",
-                    assignor.name(),
+                    value_name(assignor),
                     if revoke_commit {
                         " --revoke-commit"
                     } else {
@@ -143,17 +106,11 @@ impl Lab {
                 }
                 .into(),
             ),
-            Lab::Protocol { protocol } => (5, "protocol", protocol.name().into()),
+            Lab::Protocol { protocol } => (5, "protocol", value_name(protocol)),
             Lab::Idempotent { effect, scenario } => (
                 6,
                 "idempotent",
-                format!(
-                    "{} {}",
-                    effect
-                        .to_possible_value()
-                        .map_or(String::new(), |v| v.get_name().to_string()),
-                    scenario.name()
-                ),
+                format!("{} {}", value_name(effect), value_name(scenario)),
             ),
         }
     }

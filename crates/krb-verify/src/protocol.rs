@@ -24,7 +24,7 @@ pub fn verdict(
     let mut v = Verdict::new(
         5,
         "protocol",
-        protocol.name(),
+        &krb_common::group::value_name(protocol),
         &lab1.group,
         if classic {
             "classic: see labs 1 and 2"

@@ -121,6 +121,19 @@ fn fails(v: &Verdict, statement: &str, broken: &str) {
     );
 }
 
+/// Breaks the good run each way a case says, and asserts each case's statement FAILED.
+fn each_break<B: AsRef<str>>(
+    good: &Logs,
+    cases: Vec<(&'static str, B, Breaks)>,
+    verdict: impl Fn(&Logs) -> Verdict,
+) {
+    for (statement, broken, breaks) in cases {
+        let mut logs = good.clone();
+        breaks(&mut logs);
+        fails(&verdict(&logs), statement, broken.as_ref());
+    }
+}
+
 /// Lab 1: a alone on p0 and p1, commit every 100; b joins at 2 s and takes p1.
 fn lab1(group: &str, revoke_commit: bool) -> Logs {
     let (a, b) = (&format!("{group}-a"), &format!("{group}-b"));
@@ -208,15 +221,9 @@ fn lab1_without_the_revoke_commit() {
             }),
         ),
     ];
-    for (statement, broken, breaks) in cases {
-        let mut logs = good.clone();
-        breaks(&mut logs);
-        fails(
-            &revoke::verdict(&logs.run("g"), false).unwrap(),
-            statement,
-            broken,
-        );
-    }
+    each_break(&good, cases, |logs| {
+        revoke::verdict(&logs.run("g"), false).unwrap()
+    });
 }
 
 #[test]
@@ -255,15 +262,9 @@ fn lab1_with_the_revoke_commit() {
             }),
         ),
     ];
-    for (statement, broken, breaks) in cases {
-        let mut logs = good.clone();
-        breaks(&mut logs);
-        fails(
-            &revoke::verdict(&logs.run("g"), true).unwrap(),
-            statement,
-            broken,
-        );
-    }
+    each_break(&good, cases, |logs| {
+        revoke::verdict(&logs.run("g"), true).unwrap()
+    });
 }
 
 /// Lab 2: a owns p0 and takes 15 s at offset 3; MAXPOLL at 10.4 s; b takes over at 11 s.
@@ -393,15 +394,9 @@ fn lab2_the_expelled_consumer() {
         "{}",
         v.ours
     );
-    for (statement, broken, breaks) in lab2_cases("slow") {
-        let mut logs = good.clone();
-        breaks(&mut logs);
-        fails(
-            &maxpoll::verdict(&logs.run("slow"), &committed).unwrap(),
-            statement,
-            &broken,
-        );
-    }
+    each_break(&good, lab2_cases("slow"), |logs| {
+        maxpoll::verdict(&logs.run("slow"), &committed).unwrap()
+    });
     let mut other_error = good.clone();
     other_error.replace(
         "slow-a",
@@ -427,7 +422,7 @@ fn lab2_the_expelled_consumer() {
 fn lab3(assignor: Assignor, revoke_commit: bool) -> Logs {
     let rereads: &[Partition] = match (assignor, revoke_commit) {
         (_, true) => &[],
-        (Assignor::Range, false) => &[0, 1, 4],
+        (Assignor::Range | Assignor::Roundrobin, false) => &[0, 1, 4],
         (Assignor::CooperativeSticky, false) => &[4],
     };
     lab3_rereading(assignor, rereads)
@@ -507,7 +502,7 @@ fn lab3_every_assignor_and_revoke_commit() {
                     l.at(6000, "g-c", "p5 offset 0");
                 }),
             )),
-            (Range, false) => cases.push((
+            (Range | Assignor::Roundrobin, false) => cases.push((
                 "duplicates on more partitions than the ones that moved",
                 "only p4 was re-read",
                 Box::new(|l| *l = lab3_rereading(Range, &[4])),
@@ -542,11 +537,7 @@ fn lab3_every_assignor_and_revoke_commit() {
                 }),
             ));
         }
-        for (statement, broken, breaks) in cases {
-            let mut logs = good.clone();
-            breaks(&mut logs);
-            fails(&verdict(&logs), statement, broken);
-        }
+        each_break(&good, cases, verdict);
     }
 }
 
@@ -629,11 +620,7 @@ fn lab4_restarts_with_and_without_static_membership() {
                 }),
             ));
         }
-        for (statement, broken, breaks) in cases {
-            let mut logs = good.clone();
-            breaks(&mut logs);
-            fails(&verdict(&logs), statement, broken);
-        }
+        each_break(&good, cases, verdict);
     }
 }
 
@@ -717,16 +704,12 @@ fn lab5_both_protocols() {
                 l.without("g-a", revoked);
             }),
         ));
-        for (statement, breaks) in lab1_breaks {
-            let mut logs = good.clone();
-            breaks(&mut logs);
-            fails(&verdict(&logs), statement, "as in lab 1");
-        }
-        for (statement, broken, breaks) in lab2_cases("g_maxpoll") {
-            let mut logs = good.clone();
-            breaks(&mut logs);
-            fails(&verdict(&logs), statement, &broken);
-        }
+        let lab1_cases = lab1_breaks
+            .into_iter()
+            .map(|(statement, breaks)| (statement, "as in lab 1", breaks))
+            .collect();
+        each_break(&good, lab1_cases, verdict);
+        each_break(&good, lab2_cases("g_maxpoll"), verdict);
     }
 }
 

@@ -12,8 +12,10 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
-use clap::{Parser, ValueEnum};
+use clap::Parser;
 use krb_common::broker::BrokerArgs;
+use krb_common::group::value_name;
+pub use krb_common::group::{Assignor, GroupProtocol};
 use krb_common::kafka_error::{code_of, error_description, render, render_commit_error};
 use krb_common::logline::{format_time, Event, LogLine, Offset, Partition};
 use krb_common::out::{stderr_line, stdout_line};
@@ -24,37 +26,6 @@ use rdkafka::consumer::{BaseConsumer, CommitMode, Consumer, ConsumerContext, Reb
 use rdkafka::error::RDKafkaErrorCode;
 use rdkafka::message::Message;
 use rdkafka::{Offset as KafkaOffset, TopicPartitionList};
-
-/// The partition assignment strategies of the classic protocol.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum Assignor {
-    /// Eager: every rebalance revokes every partition (librdkafka's `range`).
-    Range,
-    /// Eager, partitions dealt out one by one (`roundrobin`).
-    Roundrobin,
-    /// Incremental: only the partitions that move are revoked (`cooperative-sticky`).
-    CooperativeSticky,
-}
-
-impl Assignor {
-    /// The value of librdkafka's `partition.assignment.strategy`.
-    pub fn property(self) -> &'static str {
-        match self {
-            Assignor::Range => "range",
-            Assignor::Roundrobin => "roundrobin",
-            Assignor::CooperativeSticky => "cooperative-sticky",
-        }
-    }
-}
-
-/// The consumer group protocols of Kafka 4.x.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum GroupProtocol {
-    /// The classic protocol of the article: members rejoin, a leader assigns.
-    Classic,
-    /// KIP-848: the broker assigns, members reconcile incrementally.
-    Consumer,
-}
 
 /// krb-worker: a manual-commit Kafka consumer that logs every step of a rebalance.
 ///
@@ -156,7 +127,10 @@ impl Args {
         seconds("--delay", self.delay)?;
         seconds("--slow-sec", self.slow_sec)?;
         if self.effect != EffectKind::None && self.db.is_none() {
-            bail!("--effect {:?} writes to a database: pass --db sqlite:PATH (made by krb-effects init)", self.effect);
+            bail!(
+                "--effect {} writes to a database: pass --db sqlite:PATH (made by krb-effects init)",
+                value_name(self.effect)
+            );
         }
         if self.group_protocol == Some(GroupProtocol::Consumer) {
             if self.assignor.is_some() {
@@ -183,17 +157,13 @@ impl Args {
             extra.push(("session.timeout.ms", ms.to_string()));
         }
         if let Some(a) = self.assignor {
-            extra.push(("partition.assignment.strategy", a.property().to_string()));
+            extra.push(("partition.assignment.strategy", value_name(a)));
         }
         if let Some(id) = &self.instance_id {
             extra.push(("group.instance.id", id.clone()));
         }
         if let Some(p) = self.group_protocol {
-            let p = match p {
-                GroupProtocol::Classic => "classic",
-                GroupProtocol::Consumer => "consumer",
-            };
-            extra.push(("group.protocol", p.to_string()));
+            extra.push(("group.protocol", value_name(p)));
         }
         self.broker.config(&self.name, &extra)
     }

@@ -1,0 +1,48 @@
+//! The consumer-group settings the worker takes and the labs compare, named once: the names on
+//! the command line are librdkafka's values.
+
+use clap::ValueEnum;
+
+/// The partition assignment strategies of the classic protocol.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Assignor {
+    /// Eager: every rebalance revokes every partition (librdkafka's `range`).
+    Range,
+    /// Eager, partitions dealt out one by one (`roundrobin`).
+    Roundrobin,
+    /// Incremental: only the partitions that move are revoked (`cooperative-sticky`).
+    CooperativeSticky,
+}
+
+/// The consumer group protocols of Kafka 4.x.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum GroupProtocol {
+    /// The classic protocol of the article: members rejoin, a leader assigns.
+    Classic,
+    /// KIP-848: the broker assigns, members reconcile incrementally.
+    Consumer,
+}
+
+/// The name a value of an option takes on the command line (`cooperative-sticky`), which for
+/// these settings is also librdkafka's value.
+pub fn value_name<T: ValueEnum>(value: T) -> String {
+    value
+        .to_possible_value()
+        .map(|v| v.get_name().to_string())
+        .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_librdkafkas_values() {
+        assert_eq!(
+            value_name(Assignor::CooperativeSticky),
+            "cooperative-sticky"
+        );
+        assert_eq!(value_name(Assignor::Roundrobin), "roundrobin");
+        assert_eq!(value_name(GroupProtocol::Consumer), "consumer");
+    }
+}
