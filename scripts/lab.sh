@@ -45,6 +45,11 @@ if [ -n "$only" ] && ! [[ $only =~ ^[1-6](,[1-6])*$ ]]; then
 fi
 
 mkdir -p logs
+# shellcheck source=env.sh
+source scripts/env.sh
+# What a fresh Debian machine lacks to build librdkafka, installed as scripts/test.sh does (as
+# root); elsewhere the build says what is missing.
+install_missing make:make cc:gcc c++:g++ || true
 clock() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(clock)" 'BEGIN { printf "%.1f", b - a }'; }
 
@@ -59,12 +64,12 @@ echo "$(since "$t") s"
 
 bootstrap=${KRB_BOOTSTRAP:-localhost:9481}
 export KRB_BOOTSTRAP=$bootstrap
-# shellcheck source=env.sh
-source scripts/env.sh
 if [ "$broker" = auto ]; then
   if answers "$bootstrap"; then broker=external
   elif have_docker; then broker=compose
-  elif have_java_maven; then broker=local
+  # Without Docker, the Maven-jar broker: Java and Maven installed as scripts/test.sh does.
+  elif have_java_maven || { install_missing mvn:maven java:openjdk-17-jdk-headless && have_java_maven; }; then
+    broker=local
   else
     echo "lab.sh: no broker answers on $bootstrap and none can be started: install Docker (with compose), or Java 17+ and Maven, or set KRB_BOOTSTRAP" >&2
     exit 1
