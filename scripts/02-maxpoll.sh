@@ -34,7 +34,7 @@ start "$group-b" "$group" "$group" "${options[@]}"
 if [ "$classic" = 1 ]; then wait_log "$group-b" 'assigned \[\]'; else sleep 3; fi
 krb-produce "$group" 10 1
 wait_unique "$group" 10 90
-wait_log "$group-a" "$group-a p0 offset 3( already applied)?\$" 30
+wait_log "$group-a" "$group-a p0 offset 3( already applied| refused)?\$" 30
 # The group's final position: whoever owns p0 at the end commits p0=10 (the verdict says if not).
 wait_any "$group" ' commit p0=10$' 30 || true
 stop "$group-a" "$group-b"

@@ -1,31 +1,34 @@
 #!/usr/bin/env bash
 # Lab 6: make the processing itself idempotent, the article's last advice, shown working.
 #
-#   06-idempotent.sh GROUP --effect plain|idempotent [--scenario revoke|maxpoll]
+#   06-idempotent.sh GROUP --effect plain|idempotent|db-offsets [--scenario revoke|maxpoll] [--db URL]
 #
 # Runs lab 1's scenario (01-revoke.sh: topic pay, 1000 messages, b joins, no revoke commit) or
 # lab 2's (02-maxpoll.sh: topic GROUP, the expelled slow consumer) with each processing also
-# writing its effect to the SQLite database logs/GROUP.db: plain, a row per processing;
-# idempotent, a row per message (a second processing logs `already applied`). Then it prints
-# the processings (krb-dups) and the effects (krb-effects) side by side, and the verdict.
+# writing its effect to a database, by default the SQLite file logs/GROUP.db (--db
+# postgres://... for PostgreSQL): plain, a row per processing; idempotent, a row per message (a
+# second processing logs `already applied`); db-offsets, the row and the partition's position in
+# one transaction, the worker starting where the database says (a zombie's late transaction logs
+# `refused`). Then it prints the processings (krb-dups) and the effects (krb-effects) side by
+# side, and the verdict.
 set -euo pipefail
 # shellcheck source=common.sh
 source "$(dirname "$0")/common.sh"
 
-usage="usage: 06-idempotent.sh GROUP --effect plain|idempotent [--scenario revoke|maxpoll]"
+usage="usage: 06-idempotent.sh GROUP --effect plain|idempotent|db-offsets [--scenario revoke|maxpoll] [--db URL]"
 group=${1:?$usage}
 shift
-effect="" scenario=revoke
+effect="" scenario=revoke db=sqlite:$LOGS/$group.db
 while [ $# -gt 0 ]; do
   case $1 in
     --effect) effect=${2:?$usage}; shift 2 ;;
     --scenario) scenario=${2:?$usage}; shift 2 ;;
+    --db) db=${2:?$usage}; shift 2 ;;
     *) echo "$usage" >&2; exit 2 ;;
   esac
 done
-case $effect in plain | idempotent) ;; *) echo "$usage" >&2; exit 2 ;; esac
+case $effect in plain | idempotent | db-offsets) ;; *) echo "$usage" >&2; exit 2 ;; esac
 here=$(dirname "$0")
-db=sqlite:$LOGS/$group.db
 
 echo "== the database: $db"
 krb-effects init "$db"
@@ -44,4 +47,4 @@ echo "== processings (krb-dups $group)"
 krb-dups "$group"
 echo "== effects (krb-effects count $db $topic --effect $effect)"
 krb-effects count "$db" "$topic" --effect "$effect"
-verdict idempotent "$group" --effect "$effect" --scenario "$scenario"
+verdict idempotent "$group" --effect "$effect" --scenario "$scenario" --db "$db"

@@ -19,7 +19,8 @@ The labs:
   3  assignor  eager (range) revokes every partition, cooperative-sticky only those that move
   4  static    restarting a consumer: two rebalances, or none with static membership
   5  protocol  labs 1 and 2 under the classic and the KIP-848 consumer group protocols
-  6  idempotent labs 1 and 2 with an effect in a database: plain repeats, idempotent does not
+  6  idempotent labs 1 and 2 with an effect in a database: plain repeats, idempotent does not,
+               db-offsets (effect and position in one transaction) processes nothing twice
 
 The broker: one that answers on KRB_BOOTSTRAP (default localhost:9481); else
 `docker compose -p kreb up -d` if a Docker engine answers; else the Maven-jar Kafka 4.3.1
@@ -120,6 +121,8 @@ runs=(
   "6|idempotent|idempotent revoke||scripts/06-idempotent.sh idemrev --effect idempotent|idempotent idemrev --effect idempotent"
   "6|idempotent|plain maxpoll||scripts/06-idempotent.sh plainslow --effect plain --scenario maxpoll|idempotent plainslow --effect plain --scenario maxpoll"
   "6|idempotent|idempotent maxpoll||scripts/06-idempotent.sh idemslow --effect idempotent --scenario maxpoll|idempotent idemslow --effect idempotent --scenario maxpoll"
+  "6|idempotent|db-offsets revoke||scripts/06-idempotent.sh dbrev --effect db-offsets|idempotent dbrev --effect db-offsets"
+  "6|idempotent|db-offsets maxpoll||scripts/06-idempotent.sh dbslow --effect db-offsets --scenario maxpoll|idempotent dbslow --effect db-offsets --scenario maxpoll"
 )
 
 records=logs/results.jsonl json=logs/results.json

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The test command: lint, build, start the Maven-jar Kafka if no broker answers, run every test
-# (unit, CLI, and the end-to-end labs on the real broker), stop what it started.
+# The test command: lint, build, start the Maven-jar Kafka if no broker answers and a PostgreSQL
+# server of its own (lab 6's effects), run every test (unit, CLI, and the end-to-end labs on the
+# real broker), stop what it started.
 #
 #   scripts/test.sh            everything
 #   scripts/test.sh --no-lint  skip cargo fmt / clippy / shellcheck
@@ -13,14 +14,17 @@ source scripts/env.sh
 lint=1
 [ "${1:-}" = "--no-lint" ] && lint=0
 bootstrap=${KRB_BOOTSTRAP:-localhost:9481}
-started=0
+started=0 pg_started=0
 skipped=""
 step() { printf '%s test: %s\n' "$(date +%H:%M:%S)" "$*"; }
-trap 'if [ "$started" = 1 ]; then scripts/kafka-local.sh stop; fi' EXIT
+trap 'if [ "$started" = 1 ]; then scripts/kafka-local.sh stop; fi
+  if [ "$pg_started" = 1 ]; then scripts/pg-local.sh stop; fi' EXIT
 
 # What a fresh Debian machine lacks to build librdkafka and run the broker, installed when this
 # is root (as CI is); elsewhere the build or the broker's start says what is missing.
 install_missing make:make cc:gcc c++:g++ mvn:maven java:openjdk-17-jdk-headless || true
+# Debian's PostgreSQL keeps its server programs off PATH; pg-local.sh finds them.
+ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || install_missing initdb:postgresql || true
 if [ "$lint" = 1 ]; then
   step "lint: cargo fmt --check, shellcheck, cargo clippy -D warnings"
   rustup component add rustfmt clippy >/dev/null 2>&1 || true
@@ -42,6 +46,12 @@ else
   scripts/kafka-local.sh start
   started=1
 fi
+if ! scripts/pg-local.sh status >/dev/null 2>&1; then
+  scripts/pg-local.sh start
+  pg_started=1
+fi
+KRB_PG_URL=$(scripts/pg-local.sh url)
+export KRB_PG_URL
 step "benchmark smoke test (krb-dups against awk on a small generated log; no timing asserts)"
 scripts/bench-dups.sh 20000
 step "cargo test --release --workspace -- --include-ignored"

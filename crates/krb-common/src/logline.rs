@@ -8,6 +8,7 @@
 //! 09:13:29.854 nocommit-a p1 offset 481
 //! 09:14:36.172 slow-a p0 offset 3 slow start
 //! 09:14:51.679 slow-a p0 offset 3 already applied   (--effect idempotent)
+//! 09:14:51.679 slow-a p0 offset 3 refused           (--effect db-offsets)
 //! 09:13:29.861 nocommit-a assigned [0]
 //! 09:13:29.854 nocommit-a revoked [0, 1]
 //! 09:14:51.682 slow-a lost [0]
@@ -47,6 +48,15 @@ pub enum Event {
     /// Processing of a message ended and found its effect already there (`--effect
     /// idempotent`): `p0 offset 3 already applied`. A processing all the same: krb-dups counts it.
     AlreadyApplied {
+        /// The message's partition.
+        partition: Partition,
+        /// The message's offset.
+        offset: Offset,
+    },
+    /// Processing of a message ended but its transaction was rolled back (`--effect
+    /// db-offsets`): the partition's position in the database had moved on from where this
+    /// worker read it. `p0 offset 3 refused`. A processing all the same: krb-dups counts it.
+    Refused {
         /// The message's partition.
         partition: Partition,
         /// The message's offset.
@@ -135,6 +145,9 @@ impl fmt::Display for Event {
             Event::AlreadyApplied { partition, offset } => {
                 write!(f, "p{partition} offset {offset} already applied")
             }
+            Event::Refused { partition, offset } => {
+                write!(f, "p{partition} offset {offset} refused")
+            }
             Event::Consumes { topic, group } => write!(f, "consumes {topic} in group {group}"),
             Event::Assigned(ps) => {
                 f.write_str("assigned ")?;
@@ -192,7 +205,7 @@ impl std::error::Error for ParseError {}
 fn offset_regex() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| {
-        Regex::new(r"^p(-?\d+) offset (-?\d+)( slow start| already applied)?$")
+        Regex::new(r"^p(-?\d+) offset (-?\d+)( slow start| already applied| refused)?$")
             .expect("the offset pattern is valid")
     })
 }
@@ -242,6 +255,16 @@ fn bad(reason: String) -> ParseError {
 }
 
 impl Event {
+    /// The message whose processing ended, whatever its effect did: krb-dups counts these.
+    pub fn completion(&self) -> Option<(Partition, Offset)> {
+        match *self {
+            Event::Processed { partition, offset }
+            | Event::AlreadyApplied { partition, offset }
+            | Event::Refused { partition, offset } => Some((partition, offset)),
+            _ => None,
+        }
+    }
+
     /// Parses the part of a line after the worker's name.
     ///
     /// `Ok(None)` means the text is no event of ours at all; `Err` means it starts like one
@@ -259,6 +282,7 @@ impl Event {
                 .map_err(|_| bad(format!("offset out of range in {text:?}")))?;
             return Ok(Some(match caps.get(3).map(|m| m.as_str()) {
                 Some(" slow start") => Event::SlowStart { partition, offset },
+                Some(" refused") => Event::Refused { partition, offset },
                 Some(_) => Event::AlreadyApplied { partition, offset },
                 None => Event::Processed { partition, offset },
             }));
@@ -424,6 +448,13 @@ mod tests {
         round_trip(
             "p0 offset 3 already applied",
             Event::AlreadyApplied {
+                partition: 0,
+                offset: 3,
+            },
+        );
+        round_trip(
+            "p0 offset 3 refused",
+            Event::Refused {
                 partition: 0,
                 offset: 3,
             },

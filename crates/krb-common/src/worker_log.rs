@@ -151,14 +151,9 @@ impl WorkerLog {
             .map(|l| l.at)
     }
 
-    /// Completed (partition, offset) pairs, in order, those that found their effect already
-    /// there included.
+    /// Completed (partition, offset) pairs, in order, whatever their effect did.
     pub fn processed(&self) -> impl Iterator<Item = (Partition, Offset)> + '_ {
-        self.lines.iter().filter_map(|l| match l.event {
-            Event::Processed { partition, offset }
-            | Event::AlreadyApplied { partition, offset } => Some((partition, offset)),
-            _ => None,
-        })
+        self.lines.iter().filter_map(|l| l.event.completion())
     }
 
     /// Partitions in the rebalance events of `kind` at or after `from` and before `to`.

@@ -4,7 +4,7 @@ use std::path::Path;
 
 use anyhow::{bail, Context, Result};
 use krb_common::fastpath::{commit_prefix, parse_processed_prefix};
-use krb_common::logline::{Event, LogLine, Offset, ParseError, Partition};
+use krb_common::logline::{LogLine, Offset, ParseError, Partition};
 use krb_common::reader::{for_each_line_in, parse_bytes, Skipped};
 
 use crate::counts::Counts;
@@ -13,16 +13,9 @@ use crate::counts::Counts;
 /// lines the fast path leaves: `Ok(None)` for any other line, `Err` for one that looks like a
 /// worker's line but does not parse.
 pub(crate) fn full_parse(line: &[u8]) -> Result<Option<(String, Partition, Offset)>, ParseError> {
-    Ok(match parse_bytes(line)? {
-        // A processing that found its effect already there is a processing all the same.
-        Some(LogLine {
-            event:
-                Event::Processed { partition, offset } | Event::AlreadyApplied { partition, offset },
-            name,
-            ..
-        }) => Some((name, partition, offset)),
-        _ => None,
-    })
+    Ok(parse_bytes(line)?.and_then(|LogLine { event, name, .. }| {
+        event.completion().map(|(p, o)| (name, p, o))
+    }))
 }
 
 /// Files larger than this are counted by several threads, one byte range each.

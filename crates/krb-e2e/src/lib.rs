@@ -104,11 +104,29 @@ pub fn bootstrap() -> String {
 /// Checks a lab run with krb-verify (the statements the lab command reports) and fails with
 /// every statement that did not hold.
 pub fn verify(lab: &krb_verify::Lab, group: &str) -> Result<krb_verify::Verdict> {
+    verify_db(lab, group, None)
+}
+
+/// The PostgreSQL server scripts/test.sh started (scripts/pg-local.sh), as KRB_PG_URL names it.
+pub fn postgres_url() -> Result<String> {
+    std::env::var("KRB_PG_URL").map_err(|_| {
+        anyhow::anyhow!(
+            "KRB_PG_URL names no PostgreSQL server: run scripts/pg-local.sh start and export KRB_PG_URL=$(scripts/pg-local.sh url)"
+        )
+    })
+}
+
+/// Checks a lab variant whose effects are in the database `db`, as [`verify`] does.
+pub fn verify_db(
+    lab: &krb_verify::Lab,
+    group: &str,
+    db: Option<&str>,
+) -> Result<krb_verify::Verdict> {
     let broker = krb_common::broker::BrokerArgs {
         bootstrap: bootstrap(),
         properties: vec![],
     };
-    let verdict = krb_verify::verify(*lab, group, &root().join("logs"), &broker)?;
+    let verdict = krb_verify::verify(*lab, group, &root().join("logs"), &broker, db)?;
     println!(
         "lab {} {} {}: article {}; ours {}",
         verdict.lab, verdict.name, verdict.variant, verdict.article, verdict.ours

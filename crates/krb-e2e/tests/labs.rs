@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use anyhow::{ensure, Result};
 use krb_common::group::value_name;
-use krb_e2e::{bash, committed_offsets, serial, verify};
+use krb_e2e::{bash, committed_offsets, serial, verify, verify_db};
 use krb_effect::Kind;
 use krb_verify::idempotent::Scenario;
 use krb_verify::{Assignor, Lab, Protocol};
@@ -122,29 +122,49 @@ fn lab5_classic_and_consumer_protocols() -> Result<()> {
     Ok(())
 }
 
-#[test]
-#[ignore = "needs a Kafka broker: scripts/test.sh starts one"]
-fn lab6_plain_effects_repeat_idempotent_ones_do_not() -> Result<()> {
+/// Runs lab 6's six variants with the database `db` (None: each group's SQLite file).
+fn lab6(prefix: &str, db: Option<&str>) -> Result<()> {
     let _one_at_a_time = serial();
-    for (group, effect, scenario) in [
-        ("e2e-plainrev", Kind::Plain, Scenario::Revoke),
-        ("e2e-idemrev", Kind::Idempotent, Scenario::Revoke),
-        ("e2e-plainslow", Kind::Plain, Scenario::Maxpoll),
-        ("e2e-idemslow", Kind::Idempotent, Scenario::Maxpoll),
+    for (name, effect, scenario) in [
+        ("plainrev", Kind::Plain, Scenario::Revoke),
+        ("idemrev", Kind::Idempotent, Scenario::Revoke),
+        ("dbrev", Kind::DbOffsets, Scenario::Revoke),
+        ("plainslow", Kind::Plain, Scenario::Maxpoll),
+        ("idemslow", Kind::Idempotent, Scenario::Maxpoll),
+        ("dbslow", Kind::DbOffsets, Scenario::Maxpoll),
     ] {
-        let name = value_name(effect);
+        let group = format!("{prefix}-{name}");
         let out = bash(
             &format!("lab 6 {group}"),
             &format!(
-                "./scripts/06-idempotent.sh {group} --effect {name} --scenario {}",
-                value_name(scenario)
+                "./scripts/06-idempotent.sh {group} --effect {} --scenario {}{}",
+                value_name(effect),
+                value_name(scenario),
+                db.map(|url| format!(" --db {url}")).unwrap_or_default()
             ),
         )?;
         ensure!(
             out.contains("== effects (krb-effects count "),
             "the script did not show the effects: {out}"
         );
-        verify(&Lab::Idempotent { effect, scenario }, group)?;
+        let lab = Lab::Idempotent {
+            effect,
+            scenario,
+            postgres: db.is_some(),
+        };
+        verify_db(&lab, &group, db)?;
     }
     Ok(())
+}
+
+#[test]
+#[ignore = "needs a Kafka broker: scripts/test.sh starts one"]
+fn lab6_on_sqlite_plain_repeats_idempotent_and_db_offsets_do_not() -> Result<()> {
+    lab6("e2e", None)
+}
+
+#[test]
+#[ignore = "needs a Kafka broker and PostgreSQL: scripts/test.sh starts both"]
+fn lab6_on_postgres_plain_repeats_idempotent_and_db_offsets_do_not() -> Result<()> {
+    lab6("e2e-pg", Some(&krb_e2e::postgres_url()?))
 }

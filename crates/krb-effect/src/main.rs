@@ -46,7 +46,7 @@ fn main() {
     let result = match &args.command {
         Command::Init { url } => Db::init(url).map(|_| stdout_line(&format!("made {url}"))),
         Command::Count { url, topic, effect } => Db::open(url)
-            .and_then(|db| krb_effect::report(&db, *effect, topic))
+            .and_then(|mut db| krb_effect::report(&mut db, *effect, topic))
             .map(|r| print!("{}", r.render())),
     };
     krb_common::exit_on_error("krb-effects", 2, result);

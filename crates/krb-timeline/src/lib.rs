@@ -101,6 +101,7 @@ fn label(event: &Event) -> Option<(&'static str, String)> {
         Event::Stop => ("stop", "stop".into()),
         Event::Processed { .. }
         | Event::AlreadyApplied { .. }
+        | Event::Refused { .. }
         | Event::SlowStart { .. }
         | Event::Consumes { .. } => return None,
     })
@@ -242,6 +243,7 @@ pub fn render(group: &str, consumers: &[Consumer]) -> Result<Document> {
                     }
                     Event::Processed { partition, offset }
                     | Event::AlreadyApplied { partition, offset }
+                    | Event::Refused { partition, offset }
                         if partition == p =>
                     {
                         let duplicate = counts.get(p, offset) > 1;
@@ -261,13 +263,18 @@ pub fn render(group: &str, consumers: &[Consumer]) -> Result<Document> {
                                     ))),
                             );
                         }
-                        // A processing that found its effect already there is a hollow dot:
-                        // processed again, nothing written.
-                        let already = matches!(l.event, Event::AlreadyApplied { .. });
-                        let class = match (duplicate, already) {
-                            (true, true) => "processed dup already-applied",
-                            (true, false) => "processed dup",
-                            (false, _) => "processed",
+                        // A processing that wrote nothing (its effect was already there, or
+                        // its transaction was refused) is a hollow dot.
+                        let nothing = match l.event {
+                            Event::AlreadyApplied { .. } => Some("already applied"),
+                            Event::Refused { .. } => Some("refused"),
+                            _ => None,
+                        };
+                        let already = nothing.is_some();
+                        let class = match (duplicate, nothing) {
+                            (true, Some(why)) => format!("processed dup {}", why.replace(' ', "-")),
+                            (true, None) => "processed dup".to_string(),
+                            (false, _) => "processed".to_string(),
                         };
                         let mut dot = Circle::new()
                             .set("class", class)
@@ -278,10 +285,9 @@ pub fn render(group: &str, consumers: &[Consumer]) -> Result<Document> {
                         if duplicate {
                             dot = dot.set("stroke", DUPLICATE).set("stroke-width", 1.5);
                         }
-                        let title = if already {
-                            format!("{} p{p} offset {offset} already applied", c.name)
-                        } else {
-                            format!("{} p{p} offset {offset}", c.name)
+                        let title = match nothing {
+                            Some(why) => format!("{} p{p} offset {offset} {why}", c.name),
+                            None => format!("{} p{p} offset {offset}", c.name),
                         };
                         lane = lane.add(dot.add(Title::new(title)));
                     }

@@ -2,7 +2,7 @@
 //! labs 1 and 2, with an effect in a database: plain effects repeat exactly where processing
 //! does; idempotent ones are there once however often a message is processed.
 
-use anyhow::Result;
+use anyhow::{bail, Result};
 use krb_common::logline::Event;
 use krb_dups::Report;
 use krb_effect::Kind;
@@ -33,12 +33,16 @@ impl Scenario {
 pub const ARTICLE: &str = "make the processing itself idempotent (not shown)";
 
 /// Lab 6's verdict: `run` is the group's logs, `effects` what the database holds for its topic.
-pub fn verdict(run: &Run, effects: &Report, kind: Kind, scenario: Scenario) -> Result<Verdict> {
-    let (_, _, variant) = Lab::Idempotent {
+pub fn verdict(run: &Run, effects: &Report, lab: Lab) -> Result<Verdict> {
+    let Lab::Idempotent {
         effect: kind,
         scenario,
-    }
-    .names();
+        ..
+    } = lab
+    else {
+        bail!("lab 6's verdict is for lab 6, not {lab:?}");
+    };
+    let (_, _, variant) = lab.names();
     let mut v = Verdict::new(6, "idempotent", &variant, &run.group, ARTICLE);
     let processing = &run.report;
     let messages = scenario.messages();
@@ -82,14 +86,7 @@ pub fn verdict(run: &Run, effects: &Report, kind: Kind, scenario: Scenario) -> R
                 ),
             );
             if scenario == Scenario::Maxpoll {
-                let a = run.member("a")?;
-                let late = a.lines.iter().any(|l| {
-                    l.event
-                        == Event::AlreadyApplied {
-                            partition: 0,
-                            offset: 3,
-                        }
-                });
+                let late = late_offset_3(run, |e| matches!(e, Event::AlreadyApplied { .. }))?;
                 v.check(
                     "offset 3 processed twice, and a's late processing of it logged as already applied",
                     processing.duplicates() > 0 && late,
@@ -100,6 +97,28 @@ pub fn verdict(run: &Run, effects: &Report, kind: Kind, scenario: Scenario) -> R
                 );
             }
         }
+        Kind::DbOffsets => {
+            v.check(
+                "no message's effect twice",
+                effects.duplicates() == 0,
+                format!("{} duplicate rows", effects.duplicates()),
+            );
+            match scenario {
+                Scenario::Revoke => v.check(
+                    "nothing processed twice: b starts where a's last transaction left each partition, not at a's last Kafka commit",
+                    processing.duplicates() == 0,
+                    format!("{} duplicate processings", processing.duplicates()),
+                ),
+                Scenario::Maxpoll => {
+                    let late = late_offset_3(run, |e| matches!(e, Event::Refused { .. }))?;
+                    v.check(
+                        "a's late transaction of offset 3 refused and rolled back",
+                        late,
+                        format!("a's offset 3 refused: {late}"),
+                    );
+                }
+            }
+        }
     }
     v.ours = format!(
         "processing: {}; effects: {}",
@@ -107,4 +126,12 @@ pub fn verdict(run: &Run, effects: &Report, kind: Kind, scenario: Scenario) -> R
         summary(effects)
     );
     Ok(v)
+}
+
+/// Whether a's log has offset 3 of p0 with the event `kind` (lab 2's late processing).
+fn late_offset_3(run: &Run, kind: impl Fn(&Event) -> bool) -> Result<bool> {
+    let a = run.member("a")?;
+    Ok(a.lines
+        .iter()
+        .any(|l| kind(&l.event) && l.event.completion() == Some((0, 3))))
 }

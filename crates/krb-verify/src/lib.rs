@@ -56,12 +56,14 @@ pub enum Lab {
         /// `--protocol`.
         protocol: Protocol,
     },
-    /// Lab 6, 06-idempotent.sh (its database is DIR/GROUP.db).
+    /// Lab 6, 06-idempotent.sh (its database is DIR/GROUP.db or its --db).
     Idempotent {
         /// `--effect`.
         effect: krb_effect::Kind,
         /// `--scenario`.
         scenario: idempotent::Scenario,
+        /// The database is PostgreSQL (`--db postgres://...`), not SQLite.
+        postgres: bool,
     },
 }
 
@@ -107,17 +109,33 @@ impl Lab {
                 .into(),
             ),
             Lab::Protocol { protocol } => (5, "protocol", value_name(protocol)),
-            Lab::Idempotent { effect, scenario } => (
+            Lab::Idempotent {
+                effect,
+                scenario,
+                postgres,
+            } => (
                 6,
                 "idempotent",
-                format!("{} {}", value_name(effect), value_name(scenario)),
+                format!(
+                    "{} {}{}",
+                    value_name(effect),
+                    value_name(scenario),
+                    if postgres { " postgres" } else { "" }
+                ),
             ),
         }
     }
 }
 
-/// Checks one lab variant that ran in `group`, with its logs in `dir`.
-pub fn verify(lab: Lab, group: &str, dir: &Path, broker: &BrokerArgs) -> Result<Verdict> {
+/// Checks one lab variant that ran in `group`, with its logs in `dir`; lab 6's effects are in
+/// `db` (default: the SQLite file DIR/GROUP.db).
+pub fn verify(
+    lab: Lab,
+    group: &str,
+    dir: &Path,
+    broker: &BrokerArgs,
+    db: Option<&str>,
+) -> Result<Verdict> {
     let run = Run::read(dir, group)?;
     let mut verdict = match lab {
         Lab::Revoke { revoke_commit } => revoke::verdict(&run, revoke_commit)?,
@@ -127,15 +145,20 @@ pub fn verify(lab: Lab, group: &str, dir: &Path, broker: &BrokerArgs) -> Result<
             revoke_commit,
         } => assignor::verdict(&run, assignor, revoke_commit)?,
         Lab::Static { static_membership } => static_lab::verdict(&run, static_membership)?,
-        Lab::Idempotent { effect, scenario } => {
-            let url = format!("sqlite:{}", dir.join(format!("{group}.db")).display());
-            let db = krb_effect::Db::open(&url)?;
+        Lab::Idempotent {
+            effect, scenario, ..
+        } => {
+            let url = match db {
+                Some(url) => url.to_string(),
+                None => format!("sqlite:{}", dir.join(format!("{group}.db")).display()),
+            };
+            let mut db = krb_effect::Db::open(&url)?;
             let topic = match scenario {
                 idempotent::Scenario::Revoke => "pay",
                 idempotent::Scenario::Maxpoll => group,
             };
-            let effects = krb_effect::report(&db, effect, topic)?;
-            idempotent::verdict(&run, &effects, effect, scenario)?
+            let effects = krb_effect::report(&mut db, effect, topic)?;
+            idempotent::verdict(&run, &effects, lab)?
         }
         Lab::Protocol { protocol } => {
             let slow = protocol::maxpoll_group(group);

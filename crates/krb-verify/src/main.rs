@@ -87,7 +87,7 @@ enum Command {
         #[command(flatten)]
         out: Output,
     },
-    /// Lab 6, 06-idempotent.sh GROUP --effect E [--scenario S] (its database is DIR/GROUP.db).
+    /// Lab 6, 06-idempotent.sh GROUP --effect E [--scenario S] [--db URL].
     Idempotent {
         /// The group the lab ran in.
         group: String,
@@ -97,6 +97,9 @@ enum Command {
         /// The scenario it ran.
         #[arg(long, value_enum, default_value = "revoke")]
         scenario: krb_verify::idempotent::Scenario,
+        /// Its database, when not the SQLite file LOGS/GROUP.db.
+        #[arg(long, value_name = "URL")]
+        db: Option<String>,
         #[command(flatten)]
         out: Output,
     },
@@ -140,8 +143,8 @@ struct Output {
     broker: BrokerArgs,
 }
 
-fn check(lab: Lab, group: &str, out: &Output) -> i32 {
-    let verdict = krb_verify::verify(lab, group, &out.logs, &out.broker);
+fn check(lab: Lab, group: &str, out: &Output, db: Option<&str>) -> i32 {
+    let verdict = krb_verify::verify(lab, group, &out.logs, &out.broker, db);
     if let Ok(v) = &verdict {
         for s in &v.skipped {
             stderr_line(&format!("krb-verify: {s}"));
@@ -227,8 +230,9 @@ fn main() {
             },
             group,
             out,
+            None,
         ),
-        Command::Maxpoll { group, out } => check(Lab::Maxpoll, group, out),
+        Command::Maxpoll { group, out } => check(Lab::Maxpoll, group, out, None),
         Command::Assignor {
             group,
             assignor,
@@ -241,6 +245,7 @@ fn main() {
             },
             group,
             out,
+            None,
         ),
         Command::Static {
             group,
@@ -252,6 +257,7 @@ fn main() {
             },
             group,
             out,
+            None,
         ),
         Command::Protocol {
             group,
@@ -263,19 +269,23 @@ fn main() {
             },
             group,
             out,
+            None,
         ),
         Command::Idempotent {
             group,
             effect,
             scenario,
+            db,
             out,
         } => check(
             Lab::Idempotent {
                 effect: *effect,
                 scenario: *scenario,
+                postgres: db.as_deref().is_some_and(krb_effect::is_postgres),
             },
             group,
             out,
+            db.as_deref(),
         ),
         Command::Table { file, json } => match table(file, json.as_deref()) {
             Ok(true) => 0,

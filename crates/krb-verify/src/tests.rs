@@ -738,7 +738,7 @@ fn lab6_plain_effects_repeat_where_processing_does() {
     let lost = "every one of the 1000 messages has its effect (nothing lost)";
     let run = lab1("g", false).run("g");
     let all = processings(&run);
-    all_held(&verdict(&run, &effects(&all, false), Kind::Plain, Scenario::Revoke).unwrap());
+    all_held(&verdict(&run, &effects(&all, false), lab6(Kind::Plain, Scenario::Revoke)).unwrap());
     let one_row_fewer: Vec<_> = all.iter().skip(1).copied().collect();
     let missing = all
         .iter()
@@ -755,7 +755,7 @@ fn lab6_plain_effects_repeat_where_processing_does() {
         ),
     ] {
         fails(
-            &verdict(&run, &rows, Kind::Plain, Scenario::Revoke).unwrap(),
+            &verdict(&run, &rows, lab6(Kind::Plain, Scenario::Revoke)).unwrap(),
             statement,
             broken,
         );
@@ -763,7 +763,7 @@ fn lab6_plain_effects_repeat_where_processing_does() {
     let clean = lab1("g", true).run("g");
     let rows = effects(&processings(&clean), false);
     fails(
-        &verdict(&clean, &rows, Kind::Plain, Scenario::Revoke).unwrap(),
+        &verdict(&clean, &rows, lab6(Kind::Plain, Scenario::Revoke)).unwrap(),
         repeat,
         "nothing was processed twice",
     );
@@ -790,16 +790,14 @@ fn lab6_idempotent_effects_are_there_once() {
         &verdict(
             &run,
             &effects(&all, true),
-            Kind::Idempotent,
-            Scenario::Revoke,
+            lab6(Kind::Idempotent, Scenario::Revoke),
         )
         .unwrap(),
     );
     let v = verdict(
         &run,
         &effects(&all, false),
-        Kind::Idempotent,
-        Scenario::Revoke,
+        lab6(Kind::Idempotent, Scenario::Revoke),
     )
     .unwrap();
     fails(&v, twice, "the rows repeat");
@@ -813,8 +811,7 @@ fn lab6_idempotent_effects_are_there_once() {
     let v = verdict(
         &run2,
         &effects(&all, true),
-        Kind::Idempotent,
-        Scenario::Revoke,
+        lab6(Kind::Idempotent, Scenario::Revoke),
     )
     .unwrap();
     fails(&v, logged, "one re-read is logged as a plain processing");
@@ -831,8 +828,7 @@ fn lab6_idempotent_effects_are_there_once() {
         &verdict(
             &run,
             &effects(&all, true),
-            Kind::Idempotent,
-            Scenario::Maxpoll,
+            lab6(Kind::Idempotent, Scenario::Maxpoll),
         )
         .unwrap(),
     );
@@ -846,8 +842,7 @@ fn lab6_idempotent_effects_are_there_once() {
     let v = verdict(
         &run,
         &effects(&all, true),
-        Kind::Idempotent,
-        Scenario::Maxpoll,
+        lab6(Kind::Idempotent, Scenario::Maxpoll),
     )
     .unwrap();
     fails(
@@ -860,9 +855,65 @@ fn lab6_idempotent_effects_are_there_once() {
     let v = verdict(
         &slow.run("slow"),
         &effects(&fewer, true),
-        Kind::Idempotent,
-        Scenario::Maxpoll,
+        lab6(Kind::Idempotent, Scenario::Maxpoll),
     )
     .unwrap();
     fails(&v, lost, "offset 9 has no row");
+}
+
+#[test]
+fn lab6_db_offsets_start_where_the_database_says() {
+    use crate::idempotent::{verdict, Scenario};
+    let twice = "no message's effect twice";
+    let again = "nothing processed twice: b starts where a's last transaction left each partition, not at a's last Kafka commit";
+    let refused = "a's late transaction of offset 3 refused and rolled back";
+    let lost = "every one of the 10 messages has its effect (nothing lost)";
+    let lab = lab6(Kind::DbOffsets, Scenario::Revoke);
+    // Lab 1: b takes p1 over at 150, where a's last transaction left it.
+    let run = lab1("g", true).run("g");
+    let all = processings(&run);
+    all_held(&verdict(&run, &effects(&all, false), lab).unwrap());
+    let run = lab1("g", false).run("g");
+    let all = processings(&run);
+    let v = verdict(&run, &effects(&all, true), lab).unwrap();
+    fails(&v, again, "b re-read p1 100..149 from a's Kafka commit");
+    let v = verdict(&run, &effects(&all, false), lab).unwrap();
+    fails(&v, twice, "the re-read wrote its rows again");
+    // Lab 2: a's late offset 3 is refused; its row is not there.
+    let lab = lab6(Kind::DbOffsets, Scenario::Maxpoll);
+    let mut slow = lab2("slow", true);
+    slow.replace(
+        "slow-a",
+        "17.500 slow-a p0 offset 3",
+        "17.500 slow-a p0 offset 3 refused",
+    );
+    let run = slow.run("slow");
+    let applied: Vec<_> = run
+        .logs
+        .iter()
+        .flat_map(|l| &l.lines)
+        .filter(|l| matches!(l.event, krb_common::logline::Event::Processed { .. }))
+        .filter_map(|l| l.event.completion())
+        .collect();
+    all_held(&verdict(&run, &effects(&applied, false), lab).unwrap());
+    let v = verdict(&run, &effects(&processings(&run), false), lab).unwrap();
+    fails(&v, twice, "a's late row was written after all");
+    let fewer: Vec<_> = applied.iter().filter(|&&p| p != (0, 9)).copied().collect();
+    fails(
+        &verdict(&run, &effects(&fewer, false), lab).unwrap(),
+        lost,
+        "offset 9 has no row",
+    );
+    let run = lab2("slow", true).run("slow");
+    let v = verdict(&run, &effects(&applied, false), lab).unwrap();
+    fails(&v, refused, "a's late offset 3 is logged as applied");
+}
+
+/// Lab 6's variant of `effect` and `scenario`, on SQLite.
+fn lab6(effect: Kind, scenario: crate::idempotent::Scenario) -> crate::Lab {
+    crate::Lab::Idempotent {
+        effect,
+        scenario,
+        postgres: false,
+    }
 }

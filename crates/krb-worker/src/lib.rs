@@ -6,227 +6,44 @@
 //! and with `--revoke-commit` the worker commits inside the revoke callback before handing its
 //! partitions back. Every line follows [`krb_common::logline`].
 
-use std::collections::BTreeMap;
+mod args;
+mod effect;
+mod positions;
+
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
-use clap::Parser;
-use krb_common::broker::BrokerArgs;
-use krb_common::group::value_name;
+pub use args::Args;
+use args::seconds;
 pub use krb_common::group::{Assignor, GroupProtocol};
 use krb_common::kafka_error::{code_of, error_description, render, render_commit_error};
-use krb_common::logline::{format_time, Event, LogLine, Offset, Partition};
+use krb_common::logline::{format_time, Event, LogLine, Partition};
 use krb_common::out::{stderr_line, stdout_line};
 use krb_common::rdlog::{LogThread, MAXPOLL};
-use krb_effect::{Db, Kind as EffectKind, Outcome, Row};
+use effect::Effects;
+use krb_effect::{Outcome, Row};
+pub use positions::Positions;
 use rdkafka::client::ClientContext;
 use rdkafka::consumer::{BaseConsumer, CommitMode, Consumer, ConsumerContext, Rebalance};
 use rdkafka::error::RDKafkaErrorCode;
 use rdkafka::message::Message;
 use rdkafka::{Offset as KafkaOffset, TopicPartitionList};
 
-/// krb-worker: a manual-commit Kafka consumer that logs every step of a rebalance.
-///
-/// Joins GROUP, consumes TOPIC from the earliest offset, "processes" each message by sleeping
-/// --delay seconds, and writes one line per event to stdout:
-///
-///   09:13:29.854 nocommit-a p1 offset 481
-///   09:13:29.854 nocommit-a revoked [0, 1]
-///   09:13:29.861 nocommit-a assigned [0]
-///   09:13:56.072 revcommit-a commit p1=490
-///
-/// librdkafka's own warnings go to stderr in librdkafka's format. SIGTERM or SIGINT stop it
-/// cleanly: it leaves the group (the revoke callback runs) and exits 0; a second signal ends it
-/// at once with exit status 130.
-///
-/// When the broker goes away the worker keeps running: librdkafka logs each failed connection
-/// (`%3|...|FAIL|...`), a synchronous commit waits for the group's coordinator, as
-/// confluent-kafka's does, and the worker goes on where it was once the broker is back. A fatal error (a
-/// static member fenced by another with its --instance-id) ends it with one line and exit 1.
-#[derive(Parser, Debug, Clone)]
-#[command(name = "krb-worker", version, verbatim_doc_comment)]
-pub struct Args {
-    /// The worker's name: first word of its log lines and librdkafka's client.id.
-    pub name: String,
-    /// The consumer group to join.
-    pub group: String,
-    /// The topic to consume.
-    pub topic: String,
-
-    /// Seconds to process one message.
-    #[arg(long, value_name = "SEC", default_value_t = 0.0)]
-    pub delay: f64,
-
-    /// Commit after every N processed messages.
-    #[arg(long, value_name = "N", default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..))]
-    pub commit_every: u64,
-
-    /// Commit synchronously in the revoke callback, up to what was processed, before handing
-    /// partitions back (never when they were lost).
-    #[arg(long)]
-    pub revoke_commit: bool,
-
-    /// Make processing of this offset slow (any partition).
-    #[arg(long, value_name = "OFFSET")]
-    pub slow_at: Option<Offset>,
-
-    /// Seconds that processing of --slow-at takes.
-    #[arg(long, value_name = "SEC", default_value_t = 15.0)]
-    pub slow_sec: f64,
-
-    /// max.poll.interval.ms: the longest allowed time between two polls.
-    #[arg(long, value_name = "MS")]
-    pub max_poll_ms: Option<u32>,
-
-    /// session.timeout.ms: how long the coordinator waits for a heartbeat (classic protocol).
-    #[arg(long, value_name = "MS")]
-    pub session_timeout_ms: Option<u32>,
-
-    /// partition.assignment.strategy (classic protocol).
-    #[arg(long, value_enum)]
-    pub assignor: Option<Assignor>,
-
-    /// group.instance.id: a static member id that survives restarts.
-    #[arg(long, value_name = "ID")]
-    pub instance_id: Option<String>,
-
-    /// group.protocol: classic (the article's) or consumer (KIP-848).
-    #[arg(long, value_enum)]
-    pub group_protocol: Option<GroupProtocol>,
-
-    /// What processing a message leaves in --db besides its time: none (the article's), plain
-    /// (a row per processing) or idempotent (a row per message; a second processing logs
-    /// `pP offset O already applied`).
-    #[arg(long, value_enum, default_value = "none")]
-    pub effect: EffectKind,
-
-    /// The database of --effect: sqlite:PATH (made by krb-effects init).
-    #[arg(long, value_name = "URL")]
-    pub db: Option<String>,
-
-    #[command(flatten)]
-    pub broker: BrokerArgs,
-}
-
-fn seconds(what: &str, value: f64) -> Result<Duration> {
-    Duration::try_from_secs_f64(value)
-        .with_context(|| format!("{what} must be a number of seconds, 0 or more; got {value}"))
-}
-
-impl Args {
-    /// Checks what clap cannot: names without spaces, sane durations, options that fit the protocol.
-    pub fn validate(&self) -> Result<()> {
-        if self.name.is_empty() || self.name.contains(char::is_whitespace) {
-            bail!(
-                "the worker name {:?} must be one word: it starts every log line",
-                self.name
-            );
-        }
-        seconds("--delay", self.delay)?;
-        seconds("--slow-sec", self.slow_sec)?;
-        if self.effect != EffectKind::None && self.db.is_none() {
-            bail!(
-                "--effect {} writes to a database: pass --db sqlite:PATH (made by krb-effects init)",
-                value_name(self.effect)
-            );
-        }
-        if self.group_protocol == Some(GroupProtocol::Consumer) {
-            if self.assignor.is_some() {
-                bail!("--assignor is a classic-protocol setting; with --group-protocol consumer the broker assigns (use -X group.remote.assignor=uniform|range)");
-            }
-            if self.session_timeout_ms.is_some() {
-                bail!("--session-timeout-ms is a classic-protocol setting; with --group-protocol consumer the broker's group.consumer.session.timeout.ms applies");
-            }
-        }
-        Ok(())
-    }
-
-    /// The worker's librdkafka configuration.
-    pub fn config(&self) -> rdkafka::ClientConfig {
-        let mut extra = vec![
-            ("group.id", self.group.clone()),
-            ("enable.auto.commit", "false".to_string()),
-            ("auto.offset.reset", "earliest".to_string()),
-        ];
-        if let Some(ms) = self.max_poll_ms {
-            extra.push(("max.poll.interval.ms", ms.to_string()));
-        }
-        if let Some(ms) = self.session_timeout_ms {
-            extra.push(("session.timeout.ms", ms.to_string()));
-        }
-        if let Some(a) = self.assignor {
-            extra.push(("partition.assignment.strategy", value_name(a)));
-        }
-        if let Some(id) = &self.instance_id {
-            extra.push(("group.instance.id", id.clone()));
-        }
-        if let Some(p) = self.group_protocol {
-            extra.push(("group.protocol", value_name(p)));
-        }
-        self.broker.config(&self.name, &extra)
-    }
-}
-
 /// Writes one log line to stdout, whole and at once (so `tail -f` is live).
 fn emit(name: &str, event: Event) {
     stdout_line(&LogLine::now(name, event).to_string());
 }
 
-/// What the worker has processed and committed, per owned partition.
-#[derive(Debug, Default)]
-pub struct Positions {
-    /// Next offset to read after what was processed.
-    processed: BTreeMap<Partition, Offset>,
-    /// Last committed next offset.
-    committed: BTreeMap<Partition, Offset>,
-}
-
-impl Positions {
-    /// Records that `offset` of `partition` was processed.
-    pub fn processed(&mut self, partition: Partition, offset: Offset) {
-        self.processed.insert(partition, offset + 1);
-    }
-
-    /// The positions that advanced past the last commit, ascending.
-    pub fn uncommitted(&self) -> Vec<(Partition, Offset)> {
-        self.processed
-            .iter()
-            .filter(|(p, o)| self.committed.get(p).is_none_or(|c| *o > c))
-            .map(|(p, o)| (*p, *o))
-            .collect()
-    }
-
-    /// Every processed position among `partitions`, committed before or not, ascending.
-    pub fn of(&self, partitions: &[Partition]) -> Vec<(Partition, Offset)> {
-        self.processed
-            .iter()
-            .filter(|(p, _)| partitions.contains(p))
-            .map(|(p, o)| (*p, *o))
-            .collect()
-    }
-
-    /// Records a successful commit.
-    pub fn committed(&mut self, positions: &[(Partition, Offset)]) {
-        self.committed.extend(positions.iter().copied());
-    }
-
-    /// Forgets partitions the worker no longer owns, so no later commit can move their position.
-    pub fn forget(&mut self, partitions: &[Partition]) {
-        for p in partitions {
-            self.processed.remove(p);
-            self.committed.remove(p);
-        }
-    }
-}
-
-/// The consumer's context: the rebalance callbacks and the positions they commit.
+/// The consumer's context: the rebalance callbacks, the positions they commit and the effects
+/// whose positions (db-offsets) say where an assigned partition starts.
 pub struct Worker {
     name: String,
     topic: String,
     revoke_commit: bool,
     positions: Mutex<Positions>,
+    effects: Mutex<Effects>,
 }
 
 impl ClientContext for Worker {}
@@ -238,6 +55,10 @@ fn partitions(tpl: &TopicPartitionList) -> Vec<Partition> {
 }
 
 impl Worker {
+    fn effects(&self) -> std::sync::MutexGuard<'_, Effects> {
+        self.effects.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
     /// Commits, synchronously, the advanced positions or, when handing `revoked` partitions
     /// back, every position processed on them (so the hand-over is always on record), and logs it.
     fn commit(&self, consumer: &BaseConsumer<Worker>, revoked: Option<&[Partition]>) {
@@ -267,7 +88,17 @@ impl Worker {
 impl ConsumerContext for Worker {
     fn pre_rebalance(&self, consumer: &BaseConsumer<Self>, rebalance: &Rebalance<'_>) {
         match rebalance {
-            Rebalance::Assign(tpl) => emit(&self.name, Event::Assigned(partitions(tpl))),
+            Rebalance::Assign(tpl) => {
+                let ps = partitions(tpl);
+                emit(&self.name, Event::Assigned(ps.clone()));
+                let starts = self.effects().starts(&self.topic, &ps);
+                // Set in the list that is assigned next, so fetching starts there.
+                for mut e in tpl.elements() {
+                    if let Some((_, o)) = starts.iter().find(|(p, _)| *p == e.partition()) {
+                        let _ = e.set_offset(KafkaOffset::Offset(*o));
+                    }
+                }
+            }
             Rebalance::Revoke(tpl) => {
                 let ps = partitions(tpl);
                 // librdkafka reports a lost assignment through the same revoke event.
@@ -283,6 +114,7 @@ impl ConsumerContext for Worker {
                     .lock()
                     .unwrap_or_else(|e| e.into_inner())
                     .forget(&ps);
+                self.effects().forget(&ps);
             }
             Rebalance::Error(e) => stderr_line(&format!("{}: rebalance error: {e}", self.name)),
         }
@@ -315,20 +147,14 @@ pub fn run(args: Args) -> Result<()> {
     }
     let delay = seconds("--delay", args.delay)?;
     // The database answers before the worker joins its group, or the worker does not start.
-    let db = match &args.db {
-        Some(url) if args.effect != EffectKind::None => {
-            let db = Db::open(url)?;
-            db.check(args.effect)?;
-            Some(db)
-        }
-        _ => None,
-    };
+    let effects = Effects::open(args.effect, args.db.as_deref())?;
     let slow = seconds("--slow-sec", args.slow_sec)?;
     let worker = Worker {
         name: args.name.clone(),
         topic: args.topic.clone(),
         revoke_commit: args.revoke_commit,
         positions: Mutex::new(Positions::default()),
+        effects: Mutex::new(effects),
     };
     let consumer: BaseConsumer<Worker> = args
         .config()
@@ -351,7 +177,11 @@ pub fn run(args: Args) -> Result<()> {
     let worker = consumer.context().clone();
     let mut since_commit = 0u64;
     while !stop.load(Ordering::Relaxed) {
-        let message = match consumer.poll(Duration::from_millis(100)) {
+        let polled = consumer.poll(Duration::from_millis(100));
+        if let Some(e) = worker.effects().take_failure() {
+            return Err(e.context("the database failed while partitions were assigned"));
+        }
+        let message = match polled {
             None => continue,
             Some(Err(e)) => {
                 let code = code_of(&e).unwrap_or(-1);
@@ -384,32 +214,30 @@ pub fn run(args: Args) -> Result<()> {
             std::thread::sleep(delay);
         }
         // A database that fails ends the worker here, before anything past it is committed.
-        let outcome = match &db {
-            Some(db) => db.apply(
-                args.effect,
-                &Row {
-                    topic: args.topic.clone(),
-                    partition,
-                    offset,
-                    payload,
-                    worker: args.name.clone(),
-                    at: format_time(krb_common::logline::now()),
-                },
-            )?,
-            None => Outcome::Applied,
-        };
+        let outcome = worker.effects().apply(&Row {
+            topic: args.topic.clone(),
+            partition,
+            offset,
+            payload,
+            worker: args.name.clone(),
+            at: format_time(krb_common::logline::now()),
+        })?;
         emit(
             &args.name,
             match outcome {
                 Outcome::Applied => Event::Processed { partition, offset },
                 Outcome::AlreadyApplied => Event::AlreadyApplied { partition, offset },
+                Outcome::Refused => Event::Refused { partition, offset },
             },
         );
-        worker
-            .positions
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .processed(partition, offset);
+        // A refused effect is not applied: no commit may pass it.
+        if outcome != Outcome::Refused {
+            worker
+                .positions
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .processed(partition, offset);
+        }
         since_commit += 1;
         if since_commit >= args.commit_every {
             since_commit = 0;
@@ -444,104 +272,3 @@ pub const FORCED_EXIT: i32 = 130;
 /// How long leaving the group may take before the worker gives up on a clean stop.
 const CLOSE_TIMEOUT: Duration = Duration::from_secs(30);
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn parse(args: &[&str]) -> Result<Args, clap::Error> {
-        Args::try_parse_from(std::iter::once("krb-worker").chain(args.iter().copied()))
-    }
-
-    #[test]
-    fn parses_the_articles_options() {
-        let args = parse(&[
-            "slow-a",
-            "slow",
-            "slow",
-            "--delay",
-            "0.5",
-            "--commit-every",
-            "1",
-            "--slow-at",
-            "3",
-            "--slow-sec",
-            "15",
-            "--max-poll-ms",
-            "10000",
-            "--session-timeout-ms",
-            "6000",
-            "-X",
-            "debug=cgrp",
-        ])
-        .unwrap();
-        args.validate().unwrap();
-        let config = args.config();
-        assert_eq!(config.get("group.id"), Some("slow"));
-        assert_eq!(config.get("client.id"), Some("slow-a"));
-        assert_eq!(config.get("enable.auto.commit"), Some("false"));
-        assert_eq!(config.get("max.poll.interval.ms"), Some("10000"));
-        assert_eq!(config.get("session.timeout.ms"), Some("6000"));
-        assert_eq!(config.get("debug"), Some("cgrp"));
-        assert_eq!(args.slow_at, Some(3));
-    }
-
-    #[test]
-    fn defaults_match_the_article() {
-        let args = parse(&["a", "g", "t"]).unwrap();
-        assert_eq!(args.commit_every, 100);
-        assert!(!args.revoke_commit);
-        assert_eq!(args.config().get("partition.assignment.strategy"), None);
-    }
-
-    #[test]
-    fn an_effect_needs_a_database() {
-        let args = parse(&["a", "g", "t", "--effect", "idempotent"]).unwrap();
-        let err = args.validate().unwrap_err().to_string();
-        assert!(err.contains("pass --db sqlite:PATH"), "{err}");
-        let args = parse(&["a", "g", "t", "--effect", "plain", "--db", "sqlite:x.db"]).unwrap();
-        args.validate().unwrap();
-        assert_eq!(parse(&["a", "g", "t"]).unwrap().effect, EffectKind::None);
-        assert!(parse(&["a", "g", "t", "--effect", "twice"]).is_err());
-    }
-
-    #[test]
-    fn rejects_bad_input() {
-        assert!(parse(&["a", "g", "t", "--commit-every", "0"]).is_err());
-        assert!(parse(&["a", "g", "t", "--delay", "x"]).is_err());
-        assert!(parse(&["a", "g", "t", "--assignor", "sticky"]).is_err());
-        assert!(parse(&["a", "g"]).is_err());
-        assert!(parse(&["a b", "g", "t"]).unwrap().validate().is_err());
-        assert!(parse(&["a", "g", "t", "--delay=-1"])
-            .unwrap()
-            .validate()
-            .is_err());
-        assert!(parse(&[
-            "a",
-            "g",
-            "t",
-            "--group-protocol",
-            "consumer",
-            "--assignor",
-            "range"
-        ])
-        .unwrap()
-        .validate()
-        .is_err());
-    }
-
-    #[test]
-    fn commits_only_what_advanced_and_is_still_owned() {
-        let mut pos = Positions::default();
-        pos.processed(0, 10);
-        pos.processed(1, 20);
-        assert_eq!(pos.uncommitted(), vec![(0, 11), (1, 21)]);
-        pos.committed(&[(0, 11), (1, 21)]);
-        assert!(pos.uncommitted().is_empty());
-        assert_eq!(pos.of(&[0]), vec![(0, 11)]);
-        pos.processed(1, 21);
-        assert_eq!(pos.uncommitted(), vec![(1, 22)]);
-        pos.forget(&[1]);
-        assert!(pos.uncommitted().is_empty());
-        assert!(pos.of(&[1]).is_empty());
-    }
-}

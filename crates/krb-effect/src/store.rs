@@ -1,0 +1,198 @@
+//! One connection to SQLite or PostgreSQL and the few calls krb-effect makes on it. The SQL text
+//! is the same for both (`$1`, `$2`, ... placeholders, in order, which SQLite reads as well);
+//! only a table's key column and how a write transaction begins differ.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use anyhow::{bail, Context, Result};
+use postgres::types::Type;
+
+/// A value bound to a placeholder: text, a partition (32 bits) or an offset (64 bits).
+pub(crate) trait Value {
+    fn sqlite(&self) -> &dyn rusqlite::ToSql;
+    fn postgres(&self) -> &(dyn postgres::types::ToSql + Sync);
+}
+
+impl<T: rusqlite::ToSql + postgres::types::ToSql + Sync> Value for T {
+    fn sqlite(&self) -> &dyn rusqlite::ToSql {
+        self
+    }
+    fn postgres(&self) -> &(dyn postgres::types::ToSql + Sync) {
+        self
+    }
+}
+
+/// A value read back: every column krb-effect reads is an integer or text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Cell {
+    Int(i64),
+    Text(String),
+}
+
+impl Cell {
+    pub(crate) fn int(&self) -> Result<i64> {
+        match self {
+            Cell::Int(i) => Ok(*i),
+            Cell::Text(t) => bail!("expected a number in the database, found {t:?}"),
+        }
+    }
+    pub(crate) fn text(self) -> String {
+        match self {
+            Cell::Text(t) => t,
+            Cell::Int(i) => i.to_string(),
+        }
+    }
+}
+
+/// An open database.
+pub(crate) enum Conn {
+    Sqlite(rusqlite::Connection),
+    Postgres(Box<postgres::Client>),
+}
+
+/// What a URL names.
+pub(crate) enum Target {
+    Sqlite(PathBuf),
+    Postgres(Box<postgres::Config>),
+}
+
+/// The URLs krb reads, for errors that name them.
+pub(crate) const URLS: &str =
+    "use sqlite:PATH (e.g. sqlite:logs/effects.db) or postgres://USER@HOST:PORT/DB";
+
+/// Reads a database URL: `sqlite:PATH`, a bare path ending in `.db`, or a PostgreSQL URL.
+pub(crate) fn target(url: &str) -> Result<Target> {
+    if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+        let mut config: postgres::Config = url
+            .parse()
+            .with_context(|| format!("the database URL {url:?} does not parse: {URLS}"))?;
+        // A database that does not answer is an error within seconds, never a hang.
+        if config.get_connect_timeout().is_none() {
+            config.connect_timeout(Duration::from_secs(10));
+        }
+        return Ok(Target::Postgres(Box::new(config)));
+    }
+    let path = match url.strip_prefix("sqlite:") {
+        Some(path) => path,
+        None if url.ends_with(".db") && !url.contains("://") => url,
+        None => bail!("the database URL {url:?} is not one krb reads: {URLS}"),
+    };
+    if path.is_empty() {
+        bail!("the database URL {url:?} names no file: {URLS}");
+    }
+    Ok(Target::Sqlite(PathBuf::from(path)))
+}
+
+impl Conn {
+    /// Connects to what `target` names; an SQLite file must exist unless `create`.
+    pub(crate) fn connect(url: &str, target: Target, create: bool) -> Result<Conn> {
+        match target {
+            Target::Sqlite(path) => {
+                if !create && !path.exists() {
+                    bail!(
+                        "no database {}: create it first with krb-effects init {url}",
+                        path.display()
+                    );
+                }
+                if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+                    std::fs::create_dir_all(dir)
+                        .with_context(|| format!("cannot make the folder {}", dir.display()))?;
+                }
+                let conn = rusqlite::Connection::open(&path)
+                    .with_context(|| format!("cannot open the database {}", path.display()))?;
+                // Two workers write one file: wait for the other's write instead of failing.
+                conn.busy_timeout(Duration::from_secs(10))
+                    .context("cannot set the database's busy timeout")?;
+                Ok(Conn::Sqlite(conn))
+            }
+            Target::Postgres(config) => {
+                let client = config.connect(postgres::NoTls).with_context(|| {
+                    format!("cannot connect to the database {url}: is PostgreSQL running there?")
+                })?;
+                Ok(Conn::Postgres(Box::new(client)))
+            }
+        }
+    }
+
+    /// The key column of a table with rows in the order they were written.
+    pub(crate) fn serial_key(&self) -> &'static str {
+        match self {
+            Conn::Sqlite(_) => "id INTEGER PRIMARY KEY AUTOINCREMENT",
+            Conn::Postgres(_) => "id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY",
+        }
+    }
+
+    /// Runs statements without parameters.
+    pub(crate) fn batch(&mut self, sql: &str) -> Result<()> {
+        match self {
+            Conn::Sqlite(c) => c.execute_batch(sql)?,
+            Conn::Postgres(c) => c.batch_execute(sql)?,
+        }
+        Ok(())
+    }
+
+    /// Begins a write transaction. SQLite takes its write lock at once, so that two workers'
+    /// transactions wait for each other instead of failing when both try to write.
+    pub(crate) fn begin(&mut self) -> Result<()> {
+        match self {
+            Conn::Sqlite(c) => c.execute_batch("BEGIN IMMEDIATE")?,
+            Conn::Postgres(c) => c.batch_execute("BEGIN")?,
+        }
+        Ok(())
+    }
+
+    /// Runs one statement; returns how many rows it changed.
+    pub(crate) fn execute(&mut self, sql: &str, params: &[&dyn Value]) -> Result<u64> {
+        Ok(match self {
+            Conn::Sqlite(c) => {
+                let params: Vec<_> = params.iter().map(|p| p.sqlite()).collect();
+                c.prepare_cached(sql)?.execute(params.as_slice())? as u64
+            }
+            Conn::Postgres(c) => {
+                let params: Vec<_> = params.iter().map(|p| p.postgres()).collect();
+                c.execute(sql, &params)?
+            }
+        })
+    }
+
+    /// Runs one query; returns its rows.
+    pub(crate) fn query(&mut self, sql: &str, params: &[&dyn Value]) -> Result<Vec<Vec<Cell>>> {
+        match self {
+            Conn::Sqlite(c) => {
+                let params: Vec<_> = params.iter().map(|p| p.sqlite()).collect();
+                let mut statement = c.prepare_cached(sql)?;
+                let width = statement.column_count();
+                let rows = statement.query_map(params.as_slice(), |r| {
+                    (0..width)
+                        .map(|i| {
+                            Ok(match r.get::<_, rusqlite::types::Value>(i)? {
+                                rusqlite::types::Value::Integer(n) => Cell::Int(n),
+                                rusqlite::types::Value::Text(t) => Cell::Text(t),
+                                other => Cell::Text(format!("{other:?}")),
+                            })
+                        })
+                        .collect::<rusqlite::Result<Vec<Cell>>>()
+                })?;
+                Ok(rows.collect::<rusqlite::Result<_>>()?)
+            }
+            Conn::Postgres(c) => {
+                let params: Vec<_> = params.iter().map(|p| p.postgres()).collect();
+                let rows = c.query(sql, &params)?;
+                rows.iter()
+                    .map(|r| {
+                        (0..r.len())
+                            .map(|i| {
+                                Ok(match *r.columns()[i].type_() {
+                                    Type::INT4 => Cell::Int(r.try_get::<_, i32>(i)?.into()),
+                                    Type::INT8 => Cell::Int(r.try_get(i)?),
+                                    _ => Cell::Text(r.try_get(i)?),
+                                })
+                            })
+                            .collect()
+                    })
+                    .collect()
+            }
+        }
+    }
+}

@@ -1,0 +1,243 @@
+//! The worker's command line: the article's options, librdkafka's through -X, and the checks
+//! clap cannot make.
+
+use std::time::Duration;
+
+use anyhow::{bail, Context, Result};
+use clap::Parser;
+use krb_common::broker::BrokerArgs;
+use krb_common::group::value_name;
+use krb_common::group::{Assignor, GroupProtocol};
+use krb_common::logline::Offset;
+use krb_effect::Kind as EffectKind;
+
+/// krb-worker: a manual-commit Kafka consumer that logs every step of a rebalance.
+///
+/// Joins GROUP, consumes TOPIC from the earliest offset, "processes" each message by sleeping
+/// --delay seconds, and writes one line per event to stdout:
+///
+///   09:13:29.854 nocommit-a p1 offset 481
+///   09:13:29.854 nocommit-a revoked [0, 1]
+///   09:13:29.861 nocommit-a assigned [0]
+///   09:13:56.072 revcommit-a commit p1=490
+///
+/// librdkafka's own warnings go to stderr in librdkafka's format. SIGTERM or SIGINT stop it
+/// cleanly: it leaves the group (the revoke callback runs) and exits 0; a second signal ends it
+/// at once with exit status 130.
+///
+/// When the broker goes away the worker keeps running: librdkafka logs each failed connection
+/// (`%3|...|FAIL|...`), a synchronous commit waits for the group's coordinator, as
+/// confluent-kafka's does, and the worker goes on where it was once the broker is back. A fatal error (a
+/// static member fenced by another with its --instance-id) ends it with one line and exit 1.
+#[derive(Parser, Debug, Clone)]
+#[command(name = "krb-worker", version, verbatim_doc_comment)]
+pub struct Args {
+    /// The worker's name: first word of its log lines and librdkafka's client.id.
+    pub name: String,
+    /// The consumer group to join.
+    pub group: String,
+    /// The topic to consume.
+    pub topic: String,
+
+    /// Seconds to process one message.
+    #[arg(long, value_name = "SEC", default_value_t = 0.0)]
+    pub delay: f64,
+
+    /// Commit after every N processed messages.
+    #[arg(long, value_name = "N", default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..))]
+    pub commit_every: u64,
+
+    /// Commit synchronously in the revoke callback, up to what was processed, before handing
+    /// partitions back (never when they were lost).
+    #[arg(long)]
+    pub revoke_commit: bool,
+
+    /// Make processing of this offset slow (any partition).
+    #[arg(long, value_name = "OFFSET")]
+    pub slow_at: Option<Offset>,
+
+    /// Seconds that processing of --slow-at takes.
+    #[arg(long, value_name = "SEC", default_value_t = 15.0)]
+    pub slow_sec: f64,
+
+    /// max.poll.interval.ms: the longest allowed time between two polls.
+    #[arg(long, value_name = "MS")]
+    pub max_poll_ms: Option<u32>,
+
+    /// session.timeout.ms: how long the coordinator waits for a heartbeat (classic protocol).
+    #[arg(long, value_name = "MS")]
+    pub session_timeout_ms: Option<u32>,
+
+    /// partition.assignment.strategy (classic protocol).
+    #[arg(long, value_enum)]
+    pub assignor: Option<Assignor>,
+
+    /// group.instance.id: a static member id that survives restarts.
+    #[arg(long, value_name = "ID")]
+    pub instance_id: Option<String>,
+
+    /// group.protocol: classic (the article's) or consumer (KIP-848).
+    #[arg(long, value_enum)]
+    pub group_protocol: Option<GroupProtocol>,
+
+    /// What processing a message leaves in --db besides its time: none (the article's), plain
+    /// (a row per processing), idempotent (a row per message; a second processing logs
+    /// `pP offset O already applied`) or db-offsets (the row and the partition's next position
+    /// in one transaction; an assigned partition starts at the database's position, and a
+    /// transaction that finds the position moved on is rolled back: `pP offset O refused`).
+    #[arg(long, value_enum, default_value = "none")]
+    pub effect: EffectKind,
+
+    /// The database of --effect: sqlite:PATH or postgres://USER@HOST:PORT/DB, its tables made
+    /// by krb-effects init.
+    #[arg(long, value_name = "URL")]
+    pub db: Option<String>,
+
+    #[command(flatten)]
+    pub broker: BrokerArgs,
+}
+
+pub(crate) fn seconds(what: &str, value: f64) -> Result<Duration> {
+    Duration::try_from_secs_f64(value)
+        .with_context(|| format!("{what} must be a number of seconds, 0 or more; got {value}"))
+}
+
+impl Args {
+    /// Checks what clap cannot: names without spaces, sane durations, options that fit the protocol.
+    pub fn validate(&self) -> Result<()> {
+        if self.name.is_empty() || self.name.contains(char::is_whitespace) {
+            bail!(
+                "the worker name {:?} must be one word: it starts every log line",
+                self.name
+            );
+        }
+        seconds("--delay", self.delay)?;
+        seconds("--slow-sec", self.slow_sec)?;
+        if self.effect != EffectKind::None && self.db.is_none() {
+            bail!(
+                "--effect {} writes to a database: pass --db sqlite:PATH or --db postgres://USER@HOST:PORT/DB (tables made by krb-effects init)",
+                value_name(self.effect)
+            );
+        }
+        if self.group_protocol == Some(GroupProtocol::Consumer) {
+            if self.assignor.is_some() {
+                bail!("--assignor is a classic-protocol setting; with --group-protocol consumer the broker assigns (use -X group.remote.assignor=uniform|range)");
+            }
+            if self.session_timeout_ms.is_some() {
+                bail!("--session-timeout-ms is a classic-protocol setting; with --group-protocol consumer the broker's group.consumer.session.timeout.ms applies");
+            }
+        }
+        Ok(())
+    }
+
+    /// The worker's librdkafka configuration.
+    pub fn config(&self) -> rdkafka::ClientConfig {
+        let mut extra = vec![
+            ("group.id", self.group.clone()),
+            ("enable.auto.commit", "false".to_string()),
+            ("auto.offset.reset", "earliest".to_string()),
+        ];
+        if let Some(ms) = self.max_poll_ms {
+            extra.push(("max.poll.interval.ms", ms.to_string()));
+        }
+        if let Some(ms) = self.session_timeout_ms {
+            extra.push(("session.timeout.ms", ms.to_string()));
+        }
+        if let Some(a) = self.assignor {
+            extra.push(("partition.assignment.strategy", value_name(a)));
+        }
+        if let Some(id) = &self.instance_id {
+            extra.push(("group.instance.id", id.clone()));
+        }
+        if let Some(p) = self.group_protocol {
+            extra.push(("group.protocol", value_name(p)));
+        }
+        self.broker.config(&self.name, &extra)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(args: &[&str]) -> Result<Args, clap::Error> {
+        Args::try_parse_from(std::iter::once("krb-worker").chain(args.iter().copied()))
+    }
+
+    #[test]
+    fn parses_the_articles_options() {
+        let args = parse(&[
+            "slow-a",
+            "slow",
+            "slow",
+            "--delay",
+            "0.5",
+            "--commit-every",
+            "1",
+            "--slow-at",
+            "3",
+            "--slow-sec",
+            "15",
+            "--max-poll-ms",
+            "10000",
+            "--session-timeout-ms",
+            "6000",
+            "-X",
+            "debug=cgrp",
+        ])
+        .unwrap();
+        args.validate().unwrap();
+        let config = args.config();
+        assert_eq!(config.get("group.id"), Some("slow"));
+        assert_eq!(config.get("client.id"), Some("slow-a"));
+        assert_eq!(config.get("enable.auto.commit"), Some("false"));
+        assert_eq!(config.get("max.poll.interval.ms"), Some("10000"));
+        assert_eq!(config.get("session.timeout.ms"), Some("6000"));
+        assert_eq!(config.get("debug"), Some("cgrp"));
+        assert_eq!(args.slow_at, Some(3));
+    }
+
+    #[test]
+    fn defaults_match_the_article() {
+        let args = parse(&["a", "g", "t"]).unwrap();
+        assert_eq!(args.commit_every, 100);
+        assert!(!args.revoke_commit);
+        assert_eq!(args.config().get("partition.assignment.strategy"), None);
+    }
+
+    #[test]
+    fn an_effect_needs_a_database() {
+        let args = parse(&["a", "g", "t", "--effect", "idempotent"]).unwrap();
+        let err = args.validate().unwrap_err().to_string();
+        assert!(err.contains("pass --db sqlite:PATH"), "{err}");
+        let args = parse(&["a", "g", "t", "--effect", "plain", "--db", "sqlite:x.db"]).unwrap();
+        args.validate().unwrap();
+        assert_eq!(parse(&["a", "g", "t"]).unwrap().effect, EffectKind::None);
+        assert!(parse(&["a", "g", "t", "--effect", "twice"]).is_err());
+    }
+
+    #[test]
+    fn rejects_bad_input() {
+        assert!(parse(&["a", "g", "t", "--commit-every", "0"]).is_err());
+        assert!(parse(&["a", "g", "t", "--delay", "x"]).is_err());
+        assert!(parse(&["a", "g", "t", "--assignor", "sticky"]).is_err());
+        assert!(parse(&["a", "g"]).is_err());
+        assert!(parse(&["a b", "g", "t"]).unwrap().validate().is_err());
+        assert!(parse(&["a", "g", "t", "--delay=-1"])
+            .unwrap()
+            .validate()
+            .is_err());
+        assert!(parse(&[
+            "a",
+            "g",
+            "t",
+            "--group-protocol",
+            "consumer",
+            "--assignor",
+            "range"
+        ])
+        .unwrap()
+        .validate()
+        .is_err());
+    }
+}

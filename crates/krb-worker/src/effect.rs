@@ -1,0 +1,149 @@
+//! What a processing leaves behind besides its time (`--effect`), and, for db-offsets, where
+//! the worker starts a partition it is given: at the position the database holds, not at
+//! Kafka's committed offset.
+
+use std::collections::BTreeMap;
+
+use anyhow::Result;
+use krb_common::logline::{Offset, Partition};
+use krb_effect::{Db, Kind, Outcome, Row};
+
+/// The worker's effects: its database, if any, and what db-offsets read from it.
+pub struct Effects {
+    kind: Kind,
+    db: Option<Db>,
+    /// db-offsets: each owned partition's position as this worker last read or wrote it.
+    read_from: BTreeMap<Partition, Offset>,
+    /// A database error met inside a rebalance callback, which cannot return it.
+    failed: Option<anyhow::Error>,
+}
+
+impl Effects {
+    /// Opens `url` and checks `kind`'s tables: a database that does not answer stops the
+    /// worker before it joins its group.
+    pub fn open(kind: Kind, url: Option<&str>) -> Result<Effects> {
+        let db = match url {
+            Some(url) if kind.table().is_some() => {
+                let mut db = Db::open(url)?;
+                db.check(kind)?;
+                Some(db)
+            }
+            _ => None,
+        };
+        Ok(Effects {
+            kind,
+            db,
+            read_from: BTreeMap::new(),
+            failed: None,
+        })
+    }
+
+    /// Where to start each of the `partitions` just assigned, when the database says (db-offsets
+    /// only); reads them as the positions this worker's transactions will move on from.
+    pub fn starts(&mut self, topic: &str, partitions: &[Partition]) -> Vec<(Partition, Offset)> {
+        let Some(db) = self.db.as_mut().filter(|_| self.kind == Kind::DbOffsets) else {
+            return Vec::new();
+        };
+        let stored = match db.positions(topic) {
+            Ok(stored) => stored,
+            Err(e) => {
+                self.failed = Some(e);
+                return Vec::new();
+            }
+        };
+        let mut starts = Vec::new();
+        for p in partitions {
+            match stored.get(p) {
+                Some(&o) => {
+                    self.read_from.insert(*p, o);
+                    starts.push((*p, o));
+                }
+                None => {
+                    self.read_from.remove(p);
+                }
+            }
+        }
+        starts
+    }
+
+    /// Forgets what was read for partitions the worker no longer owns.
+    pub fn forget(&mut self, partitions: &[Partition]) {
+        for p in partitions {
+            self.read_from.remove(p);
+        }
+    }
+
+    /// A database error met in a rebalance callback, once.
+    pub fn take_failure(&mut self) -> Option<anyhow::Error> {
+        self.failed.take()
+    }
+
+    /// Applies one processing's effect.
+    pub fn apply(&mut self, row: &Row) -> Result<Outcome> {
+        let Some(db) = self.db.as_mut() else {
+            return Ok(Outcome::Applied);
+        };
+        let outcome = db.apply(self.kind, row, self.read_from.get(&row.partition).copied())?;
+        if outcome == Outcome::Applied && self.kind == Kind::DbOffsets {
+            self.read_from.insert(row.partition, row.offset + 1);
+        }
+        Ok(outcome)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(partition: Partition, offset: Offset, worker: &str) -> Row {
+        Row {
+            topic: "pay".into(),
+            partition,
+            offset,
+            payload: String::new(),
+            worker: worker.into(),
+            at: "09:00:00.000".into(),
+        }
+    }
+
+    #[test]
+    fn db_offsets_start_where_the_database_says_and_a_zombie_is_refused() {
+        let dir = krb_common::scratch::scratch_dir::<&str>("worker-effect", &[]);
+        let url = format!("sqlite:{}", dir.join("e.db").display());
+        Db::init(&url).unwrap();
+        let mut a = Effects::open(Kind::DbOffsets, Some(&url)).unwrap();
+        let mut b = Effects::open(Kind::DbOffsets, Some(&url)).unwrap();
+        assert!(a.starts("pay", &[0, 1]).is_empty());
+        for o in 0..3 {
+            assert_eq!(a.apply(&row(0, o, "a")).unwrap(), Outcome::Applied);
+        }
+        // b is given p0 while a is still processing offset 3.
+        assert_eq!(b.starts("pay", &[0]), vec![(0, 3)]);
+        for o in 3..10 {
+            assert_eq!(b.apply(&row(0, o, "b")).unwrap(), Outcome::Applied);
+        }
+        assert_eq!(a.apply(&row(0, 3, "a")).unwrap(), Outcome::Refused);
+        // Given p0 again, a starts where b left it and goes on.
+        a.forget(&[0]);
+        assert_eq!(a.starts("pay", &[0]), vec![(0, 10)]);
+        assert_eq!(a.apply(&row(0, 10, "a")).unwrap(), Outcome::Applied);
+        assert!(a.take_failure().is_none());
+        let none = Effects::open(Kind::None, Some(&url)).unwrap();
+        assert!(none.db.is_none());
+    }
+
+    #[test]
+    fn a_database_that_fails_in_a_rebalance_is_kept_for_the_loop() {
+        let dir = krb_common::scratch::scratch_dir::<&str>("worker-effect", &[]);
+        let path = dir.join("e.db");
+        let url = format!("sqlite:{}", path.display());
+        Db::init(&url).unwrap();
+        let mut a = Effects::open(Kind::DbOffsets, Some(&url)).unwrap();
+        // The file is overwritten under the worker: its next read fails.
+        std::fs::write(&path, vec![7u8; 8192]).unwrap();
+        assert!(a.starts("pay", &[0]).is_empty());
+        let err = format!("{:#}", a.take_failure().unwrap());
+        assert!(err.contains("cannot read the positions"), "{err}");
+        assert!(a.take_failure().is_none());
+    }
+}

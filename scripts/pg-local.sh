@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# pg-local.sh start|stop|status|url
+#
+# Runs a PostgreSQL server for lab 6's effects on workers of several machines: Debian's
+# PostgreSQL, on its own port and data folder, listening on localhost only, with the superuser
+# postgres and no password. PostgreSQL refuses to run as root, so as root it runs as the user
+# postgres (made by Debian's package).
+#
+#   start   make the data folder once, start the server, wait until it answers
+#   stop    stop the server started by `start` and wait for it to exit
+#   status  say whether it runs (exit 0) or not (exit 1)
+#   url     print the URL krb-worker --db and krb-effects take
+#
+# Environment: KRB_PG_PORT (default 5481), KRB_PG_HOME (default /tmp/krb-postgres-PORT: the data
+# folder, its log postgres.log and the server's socket).
+set -euo pipefail
+
+port=${KRB_PG_PORT:-5481}
+home=${KRB_PG_HOME:-/tmp/krb-postgres-$port}
+data=$home/data
+url="postgres://postgres@localhost:$port/postgres"
+
+die() { echo "pg-local: $*" >&2; exit 1; }
+
+# The newest PostgreSQL Debian installed: its server programs are not on PATH.
+bin=$(find /usr/lib/postgresql -maxdepth 3 -name initdb -path '*/bin/*' 2>/dev/null | sort -V | tail -1)
+bin=${bin%/initdb}
+
+# as_server CMD...: runs CMD as the user the server runs as.
+as_server() {
+  if [ "$(id -u)" = 0 ]; then
+    runuser -u postgres -- "$@"
+  else
+    "$@"
+  fi
+}
+
+running() { [ -n "$bin" ] && as_server "$bin/pg_ctl" status -D "$data" >/dev/null 2>&1; }
+
+start() {
+  [ -n "$bin" ] || die "PostgreSQL not found: install it (Debian: sudo apt-get install postgresql)"
+  if running; then
+    echo "pg-local: already running at $url"
+    return 0
+  fi
+  mkdir -p "$home"
+  [ "$(id -u)" = 0 ] && chown postgres: "$home"
+  if [ ! -f "$data/PG_VERSION" ]; then
+    as_server "$bin/initdb" -D "$data" -U postgres --auth=trust -E UTF8 >"$home/initdb.log" 2>&1 ||
+      die "initdb failed: see $home/initdb.log"
+  fi
+  echo "pg-local: starting PostgreSQL ($bin) on localhost:$port, data in $data"
+  as_server "$bin/pg_ctl" start -w -t 60 -D "$data" -l "$home/postgres.log" \
+    -o "-p $port -c listen_addresses=localhost -k $home" >/dev/null ||
+    die "PostgreSQL did not start: see $home/postgres.log"
+  echo "pg-local: ready at $url"
+}
+
+stop() {
+  running || return 0
+  as_server "$bin/pg_ctl" stop -w -m fast -D "$data" >/dev/null
+  echo "pg-local: stopped"
+}
+
+case ${1:-} in
+  start) start ;;
+  stop) stop ;;
+  status) if running; then echo "pg-local: running at $url"; else echo "pg-local: not running"; exit 1; fi ;;
+  url) echo "$url" ;;
+  *) echo "usage: pg-local.sh start|stop|status|url" >&2; exit 2 ;;
+esac
