@@ -13,9 +13,8 @@ use crate::counts::Counts;
 /// lines the fast path leaves: `Ok(None)` for any other line, `Err` for one that looks like a
 /// worker's line but does not parse.
 pub(crate) fn full_parse(line: &[u8]) -> Result<Option<(String, Partition, Offset)>, ParseError> {
-    Ok(parse_bytes(line)?.and_then(|LogLine { event, name, .. }| {
-        event.completion().map(|(p, o)| (name, p, o))
-    }))
+    Ok(parse_bytes(line)?
+        .and_then(|LogLine { event, name, .. }| event.completion().map(|(p, o)| (name, p, o))))
 }
 
 /// Files larger than this are counted by several threads, one byte range each.

@@ -41,3 +41,56 @@ fn plain_effects_repeat_idempotent_ones_do_not() -> Result<()> {
     }
     Ok(())
 }
+
+#[test]
+#[ignore = "needs a Kafka broker and PostgreSQL's programs: scripts/test.sh"]
+fn postgres_stopped_under_a_worker_stops_it_without_committing_past_what_was_applied() -> Result<()>
+{
+    let _one_at_a_time = serial();
+    // A server of the test's own, so that stopping it stops nothing else.
+    let out = bash(
+        "PostgreSQL stopped under a worker",
+        "export KRB_PG_PORT=5491 KRB_PG_HOME=/tmp/krb-postgres-e2e-stop
+         scripts/pg-local.sh start >/dev/null; db=$(scripts/pg-local.sh url)
+         rm -f logs/pgstop-*.log; krb-effects init \"$db\" >/dev/null
+         topic pgstop 1 >/dev/null; krb-group pgstop >/dev/null; krb-produce pgstop 2000 1 >/dev/null
+         start pgstop-a pgstop pgstop --delay 0.005 --commit-every 7 --revoke-commit --effect idempotent --db \"$db\" >/dev/null
+         a=$(cat logs/pgstop-a.pid)
+         wait_log pgstop-a 'p0 offset 100$' 60
+         scripts/pg-local.sh stop >/dev/null
+         code=0; timeout 60 tail --pid=\"$a\" -f /dev/null || code=timeout
+         [ \"$code\" = timeout ] || { wait \"$a\" || code=$?; }
+         rm -f logs/pgstop-a.pid
+         scripts/pg-local.sh start >/dev/null
+         echo \"a exited: $code\"
+         echo \"rows: $(krb-effects count \"$db\" pgstop --effect idempotent | head -n 1)\"
+         scripts/pg-local.sh stop >/dev/null",
+    )?;
+    let log = std::fs::read_to_string(krb_e2e::root().join("logs/pgstop-a.log"))?;
+    ensure!(
+        out.contains("a exited: 1\n"),
+        "the worker did not exit 1: {out}\n{log}"
+    );
+    let last = log.lines().last().unwrap_or_default();
+    ensure!(
+        last.starts_with("krb-worker: cannot write the effect to postgres://")
+            && !last.contains('\n'),
+        "the worker's last line is not the database's error: {last}"
+    );
+    // One worker applies offsets in order, so its rows are offsets 0..R, each logged; every
+    // offset below the group's committed one has its row: the commit did not pass what was
+    // applied.
+    let logged = log.lines().filter(|l| l.contains(" p0 offset ")).count();
+    let rows = format!("rows: processed {logged}, unique {logged}, duplicates 0\n");
+    ensure!(
+        out.contains(&rows),
+        "{logged} processings logged, but: {out}"
+    );
+    let committed = krb_e2e::committed_offsets("pgstop")?;
+    let committed = committed.get(&0).copied().unwrap_or(0);
+    ensure!(
+        committed >= 100 && committed <= logged as i64,
+        "committed p0={committed}, past the {logged} rows applied"
+    );
+    Ok(())
+}

@@ -15,7 +15,8 @@ pub struct Db {
 }
 
 /// The columns every effects table has: the message, who processed it and when.
-const COLUMNS: &str = "topic TEXT NOT NULL, partition INTEGER NOT NULL, \"offset\" BIGINT NOT NULL, \
+const COLUMNS: &str =
+    "topic TEXT NOT NULL, partition INTEGER NOT NULL, \"offset\" BIGINT NOT NULL, \
      payload TEXT NOT NULL, worker TEXT NOT NULL, at TEXT NOT NULL";
 
 /// db-offsets' positions: the next offset of each partition, and the worker that moved it there.
@@ -368,14 +369,22 @@ mod tests {
     #[test]
     #[ignore = "needs PostgreSQL: scripts/pg-local.sh start, KRB_PG_URL"]
     fn an_unreachable_postgres_is_a_one_line_error() {
-        let err = format!("{:#}", Db::open("postgres://postgres@127.0.0.1:1/x").err().unwrap());
+        let err = format!(
+            "{:#}",
+            Db::open("postgres://postgres@127.0.0.1:1/x").err().unwrap()
+        );
         assert!(err.contains("is PostgreSQL running there?"), "{err}");
         assert!(!err.contains('\n'), "{err}");
     }
 
     #[test]
     fn bad_urls_and_missing_files_are_errors_that_say_what_to_do() {
-        for bad in ["mysql://localhost/x", "sqlite:", "effects", "postgres://localhost:port/db"] {
+        for bad in [
+            "mysql://localhost/x",
+            "sqlite:",
+            "effects",
+            "postgres://localhost:port/db",
+        ] {
             let err = format!("{:#}", Db::open(bad).err().unwrap());
             assert!(
                 err.contains("use sqlite:PATH") && err.contains("postgres://"),

@@ -89,4 +89,3 @@ pub fn report(db: &mut Db, kind: Kind, topic: &str) -> Result<krb_dups::Report> 
     }
     Ok(krb_dups::analyse(&mut counts, None))
 }
-

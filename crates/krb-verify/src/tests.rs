@@ -738,7 +738,14 @@ fn lab6_plain_effects_repeat_where_processing_does() {
     let lost = "every one of the 1000 messages has its effect (nothing lost)";
     let run = lab1("g", false).run("g");
     let all = processings(&run);
-    all_held(&verdict(&run, &effects(&all, false), lab6(Kind::Plain, Scenario::Revoke)).unwrap());
+    all_held(
+        &verdict(
+            &run,
+            &effects(&all, false),
+            lab6(Kind::Plain, Scenario::Revoke),
+        )
+        .unwrap(),
+    );
     let one_row_fewer: Vec<_> = all.iter().skip(1).copied().collect();
     let missing = all
         .iter()

@@ -15,14 +15,14 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
-pub use args::Args;
 use args::seconds;
+pub use args::Args;
+use effect::Effects;
 pub use krb_common::group::{Assignor, GroupProtocol};
 use krb_common::kafka_error::{code_of, error_description, render, render_commit_error};
 use krb_common::logline::{format_time, Event, LogLine, Partition};
 use krb_common::out::{stderr_line, stdout_line};
 use krb_common::rdlog::{LogThread, MAXPOLL};
-use effect::Effects;
 use krb_effect::{Outcome, Row};
 pub use positions::Positions;
 use rdkafka::client::ClientContext;
@@ -271,4 +271,3 @@ pub const FORCED_EXIT: i32 = 130;
 
 /// How long leaving the group may take before the worker gives up on a clean stop.
 const CLOSE_TIMEOUT: Duration = Duration::from_secs(30);
-

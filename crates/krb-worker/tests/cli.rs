@@ -87,24 +87,36 @@ fn a_second_signal_ends_the_worker_at_once() {
 }
 
 #[test]
-fn a_missing_database_is_one_line_before_the_broker_is_asked() {
-    let (code, err, took) = worker(&[
-        "w-a",
-        "w",
-        "pay",
-        "--effect",
-        "idempotent",
-        "--db",
-        "sqlite:/nonexistent/krb/effects.db",
-        "--bootstrap",
-        "localhost:1",
-    ]);
-    assert_eq!(code, Some(1), "{err}");
-    assert_eq!(err.lines().count(), 1, "{err}");
-    assert!(
-        err.contains("create it first with krb-effects init"),
-        "{err}"
-    );
-    // The broker would have taken 10 s to give up on; the database is asked first.
-    assert!(took < Duration::from_secs(5), "took {took:?}");
+fn a_bad_missing_or_unreachable_database_is_one_line_before_the_broker_is_asked() {
+    for (effect, db, says) in [
+        (
+            "idempotent",
+            "sqlite:/nonexistent/krb/effects.db",
+            "create it first with krb-effects init",
+        ),
+        ("db-offsets", "mysql://localhost/x", "use sqlite:PATH"),
+        // Nothing listens on port 1: refused at once.
+        (
+            "plain",
+            "postgres://postgres@127.0.0.1:1/postgres",
+            "is PostgreSQL running there?",
+        ),
+    ] {
+        let (code, err, took) = worker(&[
+            "w-a",
+            "w",
+            "pay",
+            "--effect",
+            effect,
+            "--db",
+            db,
+            "--bootstrap",
+            "localhost:1",
+        ]);
+        assert_eq!(code, Some(1), "{db}: {err}");
+        assert_eq!(err.lines().count(), 1, "{db}: {err}");
+        assert!(err.contains(says), "{db}: {err}");
+        // The broker would have taken 10 s to give up on; the database is asked first.
+        assert!(took < Duration::from_secs(5), "{db}: took {took:?}");
+    }
 }
