@@ -54,6 +54,8 @@ KRB_PG_URL=$(scripts/pg-local.sh url)
 export KRB_PG_URL
 step "benchmark smoke test (krb-dups against awk on a small generated log; no timing asserts)"
 scripts/bench-dups.sh 20000
+step "effects benchmark smoke test (each effect on SQLite and PostgreSQL, 2000 messages; no timing asserts)"
+scripts/bench-effects.sh 2000
 step "cargo test --release --workspace -- --include-ignored"
 out=$(mktemp)
 status=0

@@ -245,30 +245,38 @@ fn a_run_across_midnight_is_drawn_forwards() {
 }
 
 #[test]
-fn an_already_applied_processing_is_a_hollow_ringed_dot() {
-    let dir = logs(&[
-        ("eff-a.log", "09:00:00.000 eff-a p0 offset 3 slow start\n09:00:02.000 eff-a p0 offset 3 already applied\n"),
-        ("eff-b.log", "09:00:01.000 eff-b p0 offset 3\n"),
-    ]);
-    let (out, _) = run(&Args {
-        group: "eff".into(),
-        logs: dir.clone(),
-        output: None,
-    })
-    .unwrap();
-    let text = std::fs::read_to_string(out).unwrap();
-    let doc = roxmltree::Document::parse(&text).unwrap();
-    let hollow = with_class(&doc, "already-applied");
-    assert_eq!(hollow.len(), 1);
-    assert_eq!(hollow[0].attribute("fill"), Some("white"));
-    assert_eq!(
-        texts_of_title(hollow[0]),
-        "eff-a p0 offset 3 already applied"
-    );
-    assert_eq!(
-        with_class(&doc, "dup").len(),
-        2,
-        "both processings of offset 3 are ringed"
-    );
-    std::fs::remove_dir_all(dir).unwrap();
+fn a_processing_that_wrote_nothing_is_a_hollow_ringed_dot() {
+    for (end, class) in [
+        ("already applied", "already-applied"),
+        ("refused", "refused"),
+    ] {
+        let a = format!(
+            "09:00:00.000 eff-a p0 offset 3 slow start\n09:00:02.000 eff-a p0 offset 3 {end}\n"
+        );
+        let dir = logs(&[
+            ("eff-a.log", a.as_str()),
+            ("eff-b.log", "09:00:01.000 eff-b p0 offset 3\n"),
+        ]);
+        let (out, _) = run(&Args {
+            group: "eff".into(),
+            logs: dir.clone(),
+            output: None,
+        })
+        .unwrap();
+        let text = std::fs::read_to_string(out).unwrap();
+        let doc = roxmltree::Document::parse(&text).unwrap();
+        let hollow = with_class(&doc, class);
+        assert_eq!(hollow.len(), 1, "{end}");
+        assert_eq!(hollow[0].attribute("fill"), Some("white"));
+        assert_eq!(
+            texts_of_title(hollow[0]),
+            format!("eff-a p0 offset 3 {end}")
+        );
+        assert_eq!(
+            with_class(&doc, "dup").len(),
+            2,
+            "both processings of offset 3 are ringed ({end})"
+        );
+        std::fs::remove_dir_all(dir).unwrap();
+    }
 }
