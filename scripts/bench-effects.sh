@@ -15,7 +15,7 @@ source scripts/common.sh
 source scripts/env.sh
 count=${1:-100000}
 cargo build --release --quiet
-answers || { echo "bench-effects: no broker answers at ${KRB_BOOTSTRAP:-localhost:9481}: start one with scripts/kafka-local.sh start" >&2; exit 1; }
+answers "${KRB_BOOTSTRAP:-localhost:9481}" || { echo "bench-effects: no broker answers at ${KRB_BOOTSTRAP:-localhost:9481}: start one with scripts/kafka-local.sh start" >&2; exit 1; }
 pg_started=0
 if ! scripts/pg-local.sh status >/dev/null 2>&1; then
   scripts/pg-local.sh start >/dev/null
