@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Lab 6: make the processing itself idempotent, the article's last advice, shown working.
 #
-#   06-idempotent.sh GROUP --effect plain|idempotent|db-offsets [--scenario revoke|maxpoll] [--db URL]
+#   06-idempotent.sh GROUP --effect plain|idempotent|db-offsets|kafka-eos [--scenario revoke|maxpoll] [--db URL]
 #
 # Runs lab 1's scenario (01-revoke.sh: topic pay, 1000 messages, b joins, no revoke commit) or
 # lab 2's (02-maxpoll.sh: topic GROUP, the expelled slow consumer) with each processing also
@@ -9,16 +9,17 @@
 # postgres://... for PostgreSQL): plain, a row per processing; idempotent, a row per message (a
 # second processing logs `already applied`); db-offsets, the row and the partition's position in
 # one transaction, the worker starting where the database says (a zombie's late transaction logs
-# `refused`). Then it prints the processings (krb-dups) and the effects (krb-effects) side by
-# side, and the verdict.
+# `refused`); kafka-eos, a message to the topic GROUP-out (--db kafka:TOPIC) in a Kafka
+# transaction with the consumed offsets, read back read_committed. Then it prints the
+# processings (krb-dups) and the effects (krb-effects) side by side, and the verdict.
 set -euo pipefail
 # shellcheck source=common.sh
 source "$(dirname "$0")/common.sh"
 
-usage="usage: 06-idempotent.sh GROUP --effect plain|idempotent|db-offsets [--scenario revoke|maxpoll] [--db URL]"
+usage="usage: 06-idempotent.sh GROUP --effect plain|idempotent|db-offsets|kafka-eos [--scenario revoke|maxpoll] [--db URL]"
 group=${1:?$usage}
 shift
-effect="" scenario=revoke db=sqlite:$LOGS/$group.db
+effect="" scenario=revoke db=""
 while [ $# -gt 0 ]; do
   case $1 in
     --effect) effect=${2:?$usage}; shift 2 ;;
@@ -27,10 +28,14 @@ while [ $# -gt 0 ]; do
     *) echo "$usage" >&2; exit 2 ;;
   esac
 done
-case $effect in plain | idempotent | db-offsets) ;; *) echo "$usage" >&2; exit 2 ;; esac
+case $effect in
+  plain | idempotent | db-offsets) db=${db:-sqlite:$LOGS/$group.db} ;;
+  kafka-eos) db=${db:-kafka:$group-out} ;;
+  *) echo "$usage" >&2; exit 2 ;;
+esac
 here=$(dirname "$0")
 
-echo "== the database: $db"
+if [ "$effect" = kafka-eos ]; then echo "== the output topic: $db"; else echo "== the database: $db"; fi
 krb-effects init "$db"
 case $scenario in
   revoke)

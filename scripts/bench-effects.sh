@@ -2,7 +2,7 @@
 # bench-effects.sh [COUNT]: what an effect costs a worker. One worker (--delay 0, the article's
 # --commit-every 100) processes COUNT messages (default 100000, 2 partitions) with each effect
 # in turn: none (the article's), then plain, idempotent and db-offsets on SQLite and on
-# PostgreSQL, side by side in one run. Prints messages per second, from the worker's first
+# PostgreSQL, and kafka-eos (a transaction every 100 messages), side by side in one run. Prints messages per second, from the worker's first
 # processing line to its last, and the ratio of none's rate to each.
 #
 # Needs a broker (KRB_BOOTSTRAP, default localhost:9481: scripts/kafka-local.sh start) and
@@ -41,7 +41,7 @@ rate() {
 none=""
 printf '%-12s %-10s %12s %10s\n' effect database "messages/s" "cost"
 for run in "none|-" "plain|$sqlite" "idempotent|$sqlite" "db-offsets|$sqlite" \
-  "plain|$pg" "idempotent|$pg" "db-offsets|$pg"; do
+  "plain|$pg" "idempotent|$pg" "db-offsets|$pg" "kafka-eos|kafka:benchfx-out"; do
   effect=${run%%|*} db=${run#*|}
   group=benchfx-$effect-${db%%:*}
   rm -f "$LOGS/$group"-*.log

@@ -20,7 +20,8 @@ The labs:
   4  static    restarting a consumer: two rebalances, or none with static membership
   5  protocol  labs 1 and 2 under the classic and the KIP-848 consumer group protocols
   6  idempotent labs 1 and 2 with an effect in a database: plain repeats, idempotent does not,
-               db-offsets (effect and position in one transaction) processes nothing twice
+               db-offsets (effect and position in one transaction) and kafka-eos (Kafka
+               transactions) leave every effect once
 
 The broker: one that answers on KRB_BOOTSTRAP (default localhost:9481); else
 `docker compose -p kreb up -d` if a Docker engine answers; else the Maven-jar Kafka 4.3.1
@@ -123,6 +124,8 @@ runs=(
   "6|idempotent|idempotent maxpoll||scripts/06-idempotent.sh idemslow --effect idempotent --scenario maxpoll|idempotent idemslow --effect idempotent --scenario maxpoll"
   "6|idempotent|db-offsets revoke||scripts/06-idempotent.sh dbrev --effect db-offsets|idempotent dbrev --effect db-offsets"
   "6|idempotent|db-offsets maxpoll||scripts/06-idempotent.sh dbslow --effect db-offsets --scenario maxpoll|idempotent dbslow --effect db-offsets --scenario maxpoll"
+  "6|idempotent|kafka-eos revoke||scripts/06-idempotent.sh eosrev --effect kafka-eos|idempotent eosrev --effect kafka-eos"
+  "6|idempotent|kafka-eos maxpoll||scripts/06-idempotent.sh eosslow --effect kafka-eos --scenario maxpoll|idempotent eosslow --effect kafka-eos --scenario maxpoll"
 )
 
 records=logs/results.jsonl json=logs/results.json

@@ -15,6 +15,7 @@
 //! 09:13:56.072 revcommit-a commit p1=490
 //! 09:14:51.682 slow-a commit failed: KafkaError{code=UNKNOWN_MEMBER_ID,val=25,str="..."}
 //! 09:14:51.682 slow-a poll error: KafkaError{code=_MAX_POLL_EXCEEDED,val=-147,str="..."}
+//! 09:14:51.682 slow-a transaction aborted: KafkaError{code=UNKNOWN_MEMBER_ID,val=25,str="..."}
 //! 09:13:27.038 start nocommit-b      (common.sh's start and stop, verb first as the article shows)
 //! 09:13:31.002 stop nocommit-b
 //! ```
@@ -90,6 +91,10 @@ pub enum Event {
     CommitFailed(String),
     /// `poll()` returned an error; the text is a rendered Kafka error.
     PollError(String),
+    /// `--effect kafka-eos`: the open transaction was aborted, its output and its offsets
+    /// discarded; the text is a rendered Kafka error (why the broker refused it, or
+    /// `_ASSIGNMENT_LOST` when the partitions were lost).
+    TxnAborted(String),
     /// common.sh's `start` launched the worker: `09:13:27.038 start nocommit-b`, the line the
     /// article's script echoes, also written to the worker's log.
     Start,
@@ -170,6 +175,7 @@ impl fmt::Display for Event {
             }
             Event::CommitFailed(err) => write!(f, "commit failed: {err}"),
             Event::PollError(err) => write!(f, "poll error: {err}"),
+            Event::TxnAborted(err) => write!(f, "transaction aborted: {err}"),
             Event::Start => f.write_str("start"),
             Event::Stop => f.write_str("stop"),
         }
@@ -316,6 +322,9 @@ impl Event {
         }
         if let Some(rest) = text.strip_prefix("poll error: ") {
             return Ok(Some(Event::PollError(rest.to_string())));
+        }
+        if let Some(rest) = text.strip_prefix("transaction aborted: ") {
+            return Ok(Some(Event::TxnAborted(rest.to_string())));
         }
         if let Some(rest) = text.strip_prefix("commit ") {
             return parse_positions(rest).map(|p| Some(Event::Commit(p)));
@@ -474,6 +483,12 @@ mod tests {
         );
         let err = r#"KafkaError{code=_MAX_POLL_EXCEEDED,val=-147,str="Application maximum poll interval (10000ms) exceeded by 356ms"}"#;
         round_trip(&format!("poll error: {err}"), Event::PollError(err.into()));
+        let err =
+            r#"KafkaError{code=_ASSIGNMENT_LOST,val=-142,str="Local: Group partitions lost"}"#;
+        round_trip(
+            &format!("transaction aborted: {err}"),
+            Event::TxnAborted(err.into()),
+        );
     }
 
     #[test]

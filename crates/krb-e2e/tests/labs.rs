@@ -122,17 +122,23 @@ fn lab5_classic_and_consumer_protocols() -> Result<()> {
     Ok(())
 }
 
-/// Runs lab 6's six variants with the database `db` (None: each group's SQLite file).
+/// Runs lab 6's database variants with the database `db` (None: each group's SQLite file),
+/// and without one kafka-eos's.
 fn lab6(prefix: &str, db: Option<&str>) -> Result<()> {
     let _one_at_a_time = serial();
-    for (name, effect, scenario) in [
+    let mut variants = vec![
         ("plainrev", Kind::Plain, Scenario::Revoke),
         ("idemrev", Kind::Idempotent, Scenario::Revoke),
         ("dbrev", Kind::DbOffsets, Scenario::Revoke),
         ("plainslow", Kind::Plain, Scenario::Maxpoll),
         ("idemslow", Kind::Idempotent, Scenario::Maxpoll),
         ("dbslow", Kind::DbOffsets, Scenario::Maxpoll),
-    ] {
+    ];
+    if db.is_none() {
+        variants.push(("eosrev", Kind::KafkaEos, Scenario::Revoke));
+        variants.push(("eosslow", Kind::KafkaEos, Scenario::Maxpoll));
+    }
+    for (name, effect, scenario) in variants {
         let group = format!("{prefix}-{name}");
         let out = bash(
             &format!("lab 6 {group}"),
@@ -159,7 +165,8 @@ fn lab6(prefix: &str, db: Option<&str>) -> Result<()> {
 
 #[test]
 #[ignore = "needs a Kafka broker: scripts/test.sh starts one"]
-fn lab6_on_sqlite_plain_repeats_idempotent_and_db_offsets_do_not() -> Result<()> {
+fn lab6_on_sqlite_and_kafka_plain_repeats_idempotent_db_offsets_and_kafka_eos_do_not() -> Result<()>
+{
     lab6("e2e", None)
 }
 

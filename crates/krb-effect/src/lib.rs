@@ -8,15 +8,21 @@
 //! - `db-offsets`: Kafka's "store offsets outside Kafka": the row and the partition's next
 //!   position in one transaction, the position moved only from where this worker read it, so a
 //!   zombie's late transaction is refused and rolled back.
+//! - `kafka-eos`: Kafka's own exactly-once: the effect is a message to an output topic
+//!   (`kafka:TOPIC`), produced by the worker in a transaction with the consumed offsets, and
+//!   read back here as a read_committed consumer sees it.
 //!
 //! The store is SQLite (built from source by rusqlite, so a fresh machine needs nothing) or
 //! PostgreSQL, with the same SQL for both.
 
-use anyhow::Result;
+use anyhow::{bail, Result};
 use clap::ValueEnum;
+use krb_common::broker::BrokerArgs;
+use krb_common::group::value_name;
 use krb_common::logline::{Offset, Partition};
 
 mod db;
+pub mod kafka;
 mod store;
 
 pub use db::Db;
@@ -33,13 +39,15 @@ pub enum Kind {
     /// A row and the partition's next position in one transaction; the worker starts where
     /// the database says.
     DbOffsets,
+    /// A message to an output topic in a Kafka transaction with the consumed offsets.
+    KafkaEos,
 }
 
 impl Kind {
     /// The table of the kind's effects, if it writes to a database.
     pub fn table(self) -> Option<&'static str> {
         match self {
-            Kind::None => None,
+            Kind::None | Kind::KafkaEos => None,
             Kind::Plain => Some("krb_effects_plain"),
             Kind::Idempotent => Some("krb_effects_idempotent"),
             Kind::DbOffsets => Some("krb_effects_db_offsets"),
@@ -74,6 +82,45 @@ pub struct Row {
     pub worker: String,
     /// When, as the worker's log line writes it.
     pub at: String,
+}
+
+/// The output topic a `kafka:TOPIC` URL names, if it is one.
+pub fn kafka_topic(url: &str) -> Option<&str> {
+    url.strip_prefix("kafka:")
+}
+
+/// Checks that `url` is a store `kind` writes to: kafka-eos a topic, the others a database.
+pub fn check_url(kind: Kind, url: &str) -> Result<()> {
+    match (kafka_topic(url), kind) {
+        (_, Kind::None) => Ok(()),
+        (Some(""), _) => bail!("the URL {url:?} names no topic: use kafka:TOPIC"),
+        (Some(_), Kind::KafkaEos) => Ok(()),
+        (None, Kind::KafkaEos) => {
+            bail!("--effect kafka-eos writes to a Kafka topic, not to {url:?}: use kafka:TOPIC")
+        }
+        (Some(_), _) => bail!(
+            "--effect {} writes to a database, not to {url:?}: use sqlite:PATH or postgres://USER@HOST:PORT/DB",
+            value_name(kind)
+        ),
+        (None, _) => store::target(url).map(|_| ()),
+    }
+}
+
+/// Makes the store at `url` empty: a database's tables, or (`kafka:TOPIC`) the output topic.
+pub fn init(url: &str, broker: &BrokerArgs) -> Result<()> {
+    match kafka_topic(url) {
+        Some(topic) => kafka::init(broker, topic),
+        None => Db::init(url).map(|_| ()),
+    }
+}
+
+/// `kind`'s effects at `url` of processing `topic`'s messages, in krb-dups' report.
+pub fn count(url: &str, kind: Kind, topic: &str, broker: &BrokerArgs) -> Result<krb_dups::Report> {
+    check_url(kind, url)?;
+    match kafka_topic(url) {
+        Some(output) => kafka::report(broker, output, topic),
+        None => report(&mut Db::open(url)?, kind, topic),
+    }
 }
 
 /// Whether a database URL names a PostgreSQL server (else an SQLite file).

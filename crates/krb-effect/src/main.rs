@@ -1,20 +1,25 @@
 use clap::{Parser, Subcommand};
+use krb_common::broker::BrokerArgs;
 use krb_common::out::stdout_line;
-use krb_effect::{Db, Kind};
+use krb_effect::Kind;
 
 /// krb-effects: the database side of processing, in krb-dups' report format.
 ///
 ///   krb-effects init sqlite:logs/effects.db
 ///   krb-effects count sqlite:logs/effects.db pay --effect idempotent
+///   krb-effects count postgres://postgres@localhost:5481/postgres pay --effect db-offsets
+///   krb-effects count kafka:pay-out pay --effect kafka-eos
 ///
-/// `init` makes the database and its tables, empty. `count` reads the rows one effect kind left
-/// for TOPIC and prints them as krb-dups prints processings: a duplicate is a message whose
-/// effect is there twice.
+/// `init` makes the database's tables, empty, or (kafka:TOPIC) the output topic. `count` reads
+/// the effects one kind left for TOPIC (a read_committed consumer reads a kafka: topic) and
+/// prints them as krb-dups prints processings: a duplicate is a message whose effect is there
+/// twice.
 ///
 ///   processed 1082, unique 1000, duplicates 82
 ///     p1: offset 400..481 (82) processed twice
 ///
-/// Exit status: 0, or 2 with one line on stderr when the URL, the file or a table is wrong.
+/// Exit status: 0, or 2 with one line on stderr when the URL, the database, a table or the
+/// topic is wrong.
 #[derive(Parser, Debug)]
 #[command(name = "krb-effects", version, verbatim_doc_comment)]
 struct Args {
@@ -26,28 +31,37 @@ struct Args {
 enum Command {
     /// Make the database and its tables, empty.
     Init {
-        /// sqlite:PATH
+        /// sqlite:PATH, postgres://USER@HOST:PORT/DB or kafka:TOPIC
         url: String,
+        #[command(flatten)]
+        broker: BrokerArgs,
     },
     /// Print the effects of one kind for a topic.
     Count {
-        /// sqlite:PATH
+        /// sqlite:PATH, postgres://USER@HOST:PORT/DB or kafka:TOPIC
         url: String,
         /// The topic.
         topic: String,
         /// The effect kind whose table to read.
         #[arg(long, value_enum)]
         effect: Kind,
+        #[command(flatten)]
+        broker: BrokerArgs,
     },
 }
 
 fn main() {
     let args: Args = krb_common::cli::parse("krb-effects");
     let result = match &args.command {
-        Command::Init { url } => Db::init(url).map(|_| stdout_line(&format!("made {url}"))),
-        Command::Count { url, topic, effect } => Db::open(url)
-            .and_then(|mut db| krb_effect::report(&mut db, *effect, topic))
-            .map(|r| print!("{}", r.render())),
+        Command::Init { url, broker } => {
+            krb_effect::init(url, broker).map(|_| stdout_line(&format!("made {url}")))
+        }
+        Command::Count {
+            url,
+            topic,
+            effect,
+            broker,
+        } => krb_effect::count(url, *effect, topic, broker).map(|r| print!("{}", r.render())),
     };
     krb_common::exit_on_error("krb-effects", 2, result);
 }

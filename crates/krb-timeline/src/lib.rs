@@ -97,6 +97,7 @@ fn label(event: &Event) -> Option<(&'static str, String)> {
         Event::Commit(_) => ("commit", event.to_string()),
         Event::CommitFailed(e) => ("commit-failed", format!("commit failed: {}", code(e))),
         Event::PollError(e) => ("poll-error", format!("poll error: {}", code(e))),
+        Event::TxnAborted(e) => ("txn-aborted", format!("transaction aborted: {}", code(e))),
         Event::Start => ("start", "start".into()),
         Event::Stop => ("stop", "stop".into()),
         Event::Processed { .. }
@@ -329,7 +330,10 @@ pub fn render(group: &str, consumers: &[Consumer]) -> Result<Document> {
         }
         marks.sort_by_key(|a| a.0);
         for (k, (t, kind, text)) in marks.into_iter().enumerate() {
-            let strong = matches!(kind, "lost" | "commit-failed" | "poll-error" | "maxpoll");
+            let strong = matches!(
+                kind,
+                "lost" | "commit-failed" | "poll-error" | "txn-aborted" | "maxpoll"
+            );
             let stroke = if strong { DUPLICATE } else { colour(i) };
             let ty = y0 + 12.0 + 14.0 * (k % 4) as f64;
             // Labels near the right edge end at their mark instead of running off the picture.

@@ -2,8 +2,11 @@
 //! labs 1 and 2, with an effect in a database: plain effects repeat exactly where processing
 //! does; idempotent ones are there once however often a message is processed.
 
+use std::path::Path;
+
 use anyhow::{bail, Result};
 use krb_common::logline::Event;
+use krb_common::logline::{Offset, Partition};
 use krb_dups::Report;
 use krb_effect::Kind;
 
@@ -32,8 +35,23 @@ impl Scenario {
 /// The article's sentence lab 6 shows working.
 pub const ARTICLE: &str = "make the processing itself idempotent (not shown)";
 
-/// Lab 6's verdict: `run` is the group's logs, `effects` what the database holds for its topic.
-pub fn verdict(run: &Run, effects: &Report, lab: Lab) -> Result<Verdict> {
+/// Where 06-idempotent.sh keeps `kind`'s effects unless told: the SQLite file DIR/GROUP.db, or
+/// for kafka-eos the topic GROUP-out.
+pub fn default_store(kind: Kind, group: &str, dir: &Path) -> String {
+    match kind {
+        Kind::KafkaEos => format!("kafka:{group}-out"),
+        _ => format!("sqlite:{}", dir.join(format!("{group}.db")).display()),
+    }
+}
+
+/// Lab 6's verdict: `run` is the group's logs, `effects` what the database (or the output topic)
+/// holds for its topic, `committed` the group's committed offsets read from the broker.
+pub fn verdict(
+    run: &Run,
+    effects: &Report,
+    committed: &[(Partition, Option<Offset>)],
+    lab: Lab,
+) -> Result<Verdict> {
     let Lab::Idempotent {
         effect: kind,
         scenario,
@@ -49,7 +67,15 @@ pub fn verdict(run: &Run, effects: &Report, lab: Lab) -> Result<Verdict> {
     v.check(
         &format!("every one of the {messages} messages has its effect (nothing lost)"),
         effects.unique == messages,
-        format!("{} distinct messages in the database", effects.unique),
+        format!(
+            "{} distinct messages in the {}",
+            effects.unique,
+            if kind == Kind::KafkaEos {
+                "output topic"
+            } else {
+                "database"
+            }
+        ),
     );
     let already: u64 = run
         .logs
@@ -117,6 +143,37 @@ pub fn verdict(run: &Run, effects: &Report, lab: Lab) -> Result<Verdict> {
                         format!("a's offset 3 refused: {late}"),
                     );
                 }
+            }
+        }
+        Kind::KafkaEos => {
+            v.check(
+                "the read_committed output holds each input message once",
+                effects.duplicates() == 0,
+                format!("{} duplicate output messages", effects.duplicates()),
+            );
+            if scenario == Scenario::Maxpoll {
+                let a = run.member("a")?;
+                let aborted: Vec<&String> = a
+                    .lines
+                    .iter()
+                    .filter_map(|l| match &l.event {
+                        Event::TxnAborted(why) => Some(why),
+                        _ => None,
+                    })
+                    .collect();
+                v.check(
+                    "a's transaction with its late offset 3 fenced or aborted, and logged",
+                    !aborted.is_empty(),
+                    match aborted.first() {
+                        Some(why) => format!("a: transaction aborted: {why}"),
+                        None => "a aborted no transaction".to_string(),
+                    },
+                );
+                v.check(
+                    "the group's final committed offset is 10",
+                    committed == [(0, Some(10))],
+                    format!("{committed:?}"),
+                );
             }
         }
     }

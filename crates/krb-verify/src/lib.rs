@@ -150,15 +150,18 @@ pub fn verify(
         } => {
             let url = match db {
                 Some(url) => url.to_string(),
-                None => format!("sqlite:{}", dir.join(format!("{group}.db")).display()),
+                None => idempotent::default_store(effect, group, dir),
             };
-            let mut db = krb_effect::Db::open(&url)?;
             let topic = match scenario {
                 idempotent::Scenario::Revoke => "pay",
                 idempotent::Scenario::Maxpoll => group,
             };
-            let effects = krb_effect::report(&mut db, effect, topic)?;
-            idempotent::verdict(&run, &effects, lab)?
+            let effects = krb_effect::count(&url, effect, topic, broker)?;
+            let committed = match scenario {
+                idempotent::Scenario::Revoke => facts::committed(broker, group, topic, 2)?,
+                idempotent::Scenario::Maxpoll => facts::committed(broker, group, topic, 1)?,
+            };
+            idempotent::verdict(&run, &effects, &committed, lab)?
         }
         Lab::Protocol { protocol } => {
             let slow = protocol::maxpoll_group(group);

@@ -733,7 +733,7 @@ fn processings(run: &Run) -> Vec<(Partition, Offset)> {
 
 #[test]
 fn lab6_plain_effects_repeat_where_processing_does() {
-    use crate::idempotent::{verdict, Scenario};
+    use crate::idempotent::Scenario;
     let repeat = "effects repeat where processing does: as many duplicate rows as duplicate processings, more than 0";
     let lost = "every one of the 1000 messages has its effect (nothing lost)";
     let run = lab1("g", false).run("g");
@@ -778,7 +778,7 @@ fn lab6_plain_effects_repeat_where_processing_does() {
 
 #[test]
 fn lab6_idempotent_effects_are_there_once() {
-    use crate::idempotent::{verdict, Scenario};
+    use crate::idempotent::Scenario;
     let twice = "no message's effect twice";
     let logged = "every second processing logged as already applied";
     let late = "offset 3 processed twice, and a's late processing of it logged as already applied";
@@ -870,7 +870,7 @@ fn lab6_idempotent_effects_are_there_once() {
 
 #[test]
 fn lab6_db_offsets_start_where_the_database_says() {
-    use crate::idempotent::{verdict, Scenario};
+    use crate::idempotent::Scenario;
     let twice = "no message's effect twice";
     let again = "nothing processed twice: b starts where a's last transaction left each partition, not at a's last Kafka commit";
     let refused = "a's late transaction of offset 3 refused and rolled back";
@@ -914,6 +914,64 @@ fn lab6_db_offsets_start_where_the_database_says() {
     let run = lab2("slow", true).run("slow");
     let v = verdict(&run, &effects(&applied, false), lab).unwrap();
     fails(&v, refused, "a's late offset 3 is logged as applied");
+}
+
+/// Lab 6's verdict of a run whose group ended committed at p0=10, as lab 2's does.
+fn verdict(run: &Run, effects: &krb_dups::Report, lab: crate::Lab) -> anyhow::Result<Verdict> {
+    crate::idempotent::verdict(run, effects, &[(0, Some(10))], lab)
+}
+
+#[test]
+fn lab6_kafka_eos_output_once_and_the_zombie_fenced() {
+    use crate::idempotent::Scenario;
+    let once = "the read_committed output holds each input message once";
+    let fenced = "a's transaction with its late offset 3 fenced or aborted, and logged";
+    let ten = "the group's final committed offset is 10";
+    // Lab 1: on revoke, a's open transaction commits its output and its offsets together.
+    let lab = lab6(Kind::KafkaEos, Scenario::Revoke);
+    let run = lab1("g", true).run("g");
+    let all = processings(&run);
+    all_held(&verdict(&run, &effects(&all, false), lab).unwrap());
+    let twice: Vec<_> = all.iter().chain(&all[..5]).copied().collect();
+    fails(
+        &verdict(&run, &effects(&twice, false), lab).unwrap(),
+        once,
+        "five outputs are there twice",
+    );
+    // Lab 2: a's transaction with offset 3 is refused by the group and aborted.
+    let lab = lab6(Kind::KafkaEos, Scenario::Maxpoll);
+    let mut slow = lab2("slow", true);
+    slow.replace("slow-a", " commit failed: ", " transaction aborted: ");
+    let run = slow.run("slow");
+    let outputs: Vec<_> = run
+        .member("b")
+        .unwrap()
+        .processed()
+        .chain(
+            run.member("a")
+                .unwrap()
+                .processed()
+                .filter(|&p| p != (0, 3)),
+        )
+        .collect();
+    let v = verdict(&run, &effects(&outputs, false), lab).unwrap();
+    all_held(&v);
+    fails(
+        &verdict(&run, &effects(&processings(&run), false), lab).unwrap(),
+        once,
+        "a's late output of offset 3 was committed after all",
+    );
+    fails(
+        &crate::idempotent::verdict(&run, &effects(&outputs, false), &[(0, Some(4))], lab).unwrap(),
+        ten,
+        "a's commit of p0=4 landed after b's p0=10",
+    );
+    let plain = lab2("slow", true).run("slow");
+    fails(
+        &verdict(&plain, &effects(&outputs, false), lab).unwrap(),
+        fenced,
+        "a's log has no aborted transaction",
+    );
 }
 
 /// Lab 6's variant of `effect` and `scenario`, on SQLite.

@@ -84,12 +84,15 @@ pub struct Args {
     /// (a row per processing), idempotent (a row per message; a second processing logs
     /// `pP offset O already applied`) or db-offsets (the row and the partition's next position
     /// in one transaction; an assigned partition starts at the database's position, and a
-    /// transaction that finds the position moved on is rolled back: `pP offset O refused`).
+    /// transaction that finds the position moved on is rolled back: `pP offset O refused`) or
+    /// kafka-eos (a message to the output topic in a Kafka transaction with the consumed
+    /// offsets, committed every --commit-every messages and on revoke, aborted when the
+    /// partitions are lost or the broker refuses it: `transaction aborted: KafkaError{...}`).
     #[arg(long, value_enum, default_value = "none")]
     pub effect: EffectKind,
 
-    /// The database of --effect: sqlite:PATH or postgres://USER@HOST:PORT/DB, its tables made
-    /// by krb-effects init.
+    /// The store of --effect: sqlite:PATH or postgres://USER@HOST:PORT/DB, its tables made by
+    /// krb-effects init, or for kafka-eos kafka:TOPIC, the output topic.
     #[arg(long, value_name = "URL")]
     pub db: Option<String>,
 
@@ -113,11 +116,13 @@ impl Args {
         }
         seconds("--delay", self.delay)?;
         seconds("--slow-sec", self.slow_sec)?;
-        if self.effect != EffectKind::None && self.db.is_none() {
-            bail!(
-                "--effect {} writes to a database: pass --db sqlite:PATH or --db postgres://USER@HOST:PORT/DB (tables made by krb-effects init)",
+        match &self.db {
+            None if self.effect != EffectKind::None => bail!(
+                "--effect {} writes to a database: pass --db sqlite:PATH or --db postgres://USER@HOST:PORT/DB (tables made by krb-effects init), or, for kafka-eos, --db kafka:TOPIC",
                 value_name(self.effect)
-            );
+            ),
+            Some(url) => krb_effect::check_url(self.effect, url)?,
+            None => {}
         }
         if self.group_protocol == Some(GroupProtocol::Consumer) {
             if self.assignor.is_some() {
@@ -214,6 +219,19 @@ mod tests {
         args.validate().unwrap();
         assert_eq!(parse(&["a", "g", "t"]).unwrap().effect, EffectKind::None);
         assert!(parse(&["a", "g", "t", "--effect", "twice"]).is_err());
+        let eos = ["a", "g", "t", "--effect", "kafka-eos", "--db"];
+        let check = |db: &str| {
+            let args: Vec<&str> = eos.iter().copied().chain([db]).collect();
+            parse(&args).unwrap().validate().map_err(|e| e.to_string())
+        };
+        check("kafka:t-out").unwrap();
+        assert!(check("sqlite:x.db")
+            .unwrap_err()
+            .contains("use kafka:TOPIC"));
+        assert!(check("kafka:").unwrap_err().contains("names no topic"));
+        let args = parse(&["a", "g", "t", "--effect", "plain", "--db", "kafka:t-out"]).unwrap();
+        let err = args.validate().unwrap_err().to_string();
+        assert!(err.contains("use sqlite:PATH"), "{err}");
     }
 
     #[test]

@@ -14,7 +14,7 @@ pub struct Effects {
     db: Option<Db>,
     /// db-offsets: each owned partition's position as this worker last read or wrote it.
     read_from: BTreeMap<Partition, Offset>,
-    /// A database error met inside a rebalance callback, which cannot return it.
+    /// An error met inside a rebalance callback, which cannot return it.
     failed: Option<anyhow::Error>,
 }
 
@@ -73,7 +73,12 @@ impl Effects {
         }
     }
 
-    /// A database error met in a rebalance callback, once.
+    /// Keeps an error met in a rebalance callback for the worker's loop.
+    pub fn fail(&mut self, err: anyhow::Error) {
+        self.failed.get_or_insert(err);
+    }
+
+    /// An error met in a rebalance callback, once.
     pub fn take_failure(&mut self) -> Option<anyhow::Error> {
         self.failed.take()
     }

@@ -8,6 +8,7 @@
 
 mod args;
 mod effect;
+mod eos;
 mod positions;
 
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -18,6 +19,7 @@ use anyhow::{bail, Context, Result};
 use args::seconds;
 pub use args::Args;
 use effect::Effects;
+use eos::{Eos, Failed};
 pub use krb_common::group::{Assignor, GroupProtocol};
 use krb_common::kafka_error::{code_of, error_description, render, render_commit_error};
 use krb_common::logline::{format_time, Event, LogLine, Partition};
@@ -44,6 +46,8 @@ pub struct Worker {
     revoke_commit: bool,
     positions: Mutex<Positions>,
     effects: Mutex<Effects>,
+    /// `--effect kafka-eos`: the transactional producer its commits go through.
+    eos: Option<Mutex<Eos>>,
 }
 
 impl ClientContext for Worker {}
@@ -61,13 +65,38 @@ impl Worker {
 
     /// Commits, synchronously, the advanced positions or, when handing `revoked` partitions
     /// back, every position processed on them (so the hand-over is always on record), and logs it.
+    /// With kafka-eos the open transaction commits them, whatever was revoked.
     fn commit(&self, consumer: &BaseConsumer<Worker>, revoked: Option<&[Partition]>) {
         let mut positions = self.positions.lock().unwrap_or_else(|e| e.into_inner());
         let pending = match revoked {
-            Some(ps) => positions.of(ps),
-            None => positions.uncommitted(),
+            Some(ps) if self.eos.is_none() => positions.of(ps),
+            _ => positions.uncommitted(),
         };
         if pending.is_empty() {
+            return;
+        }
+        if let Some(eos) = &self.eos {
+            let Some(group) = consumer.group_metadata() else {
+                self.effects().fail(anyhow::anyhow!(
+                    "the consumer has no group metadata to commit with"
+                ));
+                return;
+            };
+            let done =
+                eos.lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .commit(&self.topic, &pending, &group);
+            match done {
+                Ok(()) => {
+                    positions.committed(&pending);
+                    emit(&self.name, Event::Commit(pending));
+                }
+                Err(Failed::Aborted(why)) => {
+                    emit(&self.name, Event::TxnAborted(why));
+                    rewind(consumer, &mut positions);
+                }
+                Err(Failed::Fatal(e)) => self.effects().fail(e),
+            }
             return;
         }
         let mut tpl = TopicPartitionList::new();
@@ -83,6 +112,43 @@ impl Worker {
             Err(e) => emit(&self.name, Event::CommitFailed(render_commit_error(&e))),
         }
     }
+
+    /// kafka-eos, on losing partitions: the open transaction holds their output, which the new
+    /// owner produces again; abort it.
+    fn abort_lost(&self, consumer: &BaseConsumer<Worker>) {
+        let Some(eos) = &self.eos else {
+            return;
+        };
+        match eos.lock().unwrap_or_else(|e| e.into_inner()).abort() {
+            Ok(false) => {}
+            Ok(true) => {
+                emit(&self.name, Event::TxnAborted(eos::lost_reason()));
+                let mut positions = self.positions.lock().unwrap_or_else(|e| e.into_inner());
+                rewind(consumer, &mut positions);
+            }
+            Err(Failed::Aborted(why)) => emit(&self.name, Event::TxnAborted(why)),
+            Err(Failed::Fatal(e)) => self.effects().fail(e),
+        }
+    }
+}
+
+/// After an aborted transaction its messages' output is gone: the worker goes back to its last
+/// committed positions (Kafka's, for partitions it never committed) and processes them again.
+fn rewind(consumer: &BaseConsumer<Worker>, positions: &mut Positions) {
+    positions.rewind();
+    let Ok(committed) = consumer.committed(Duration::from_secs(10)) else {
+        return;
+    };
+    let mut seek = TopicPartitionList::new();
+    for e in committed.elements() {
+        let at = match e.offset() {
+            KafkaOffset::Offset(o) => KafkaOffset::Offset(o),
+            _ => KafkaOffset::Beginning,
+        };
+        let _ = seek.add_partition_offset(e.topic(), e.partition(), at);
+    }
+    // A partition being taken away cannot be sought; its new owner starts at the commit anyway.
+    let _ = consumer.seek_partitions(seek, Duration::from_secs(10));
 }
 
 impl ConsumerContext for Worker {
@@ -104,9 +170,10 @@ impl ConsumerContext for Worker {
                 // librdkafka reports a lost assignment through the same revoke event.
                 if consumer.assignment_lost() {
                     emit(&self.name, Event::Lost(ps.clone()));
+                    self.abort_lost(consumer);
                 } else {
                     emit(&self.name, Event::Revoked(ps.clone()));
-                    if self.revoke_commit {
+                    if self.revoke_commit || self.eos.is_some() {
                         self.commit(consumer, Some(&ps));
                     }
                 }
@@ -148,6 +215,12 @@ pub fn run(args: Args) -> Result<()> {
     let delay = seconds("--delay", args.delay)?;
     // The database answers before the worker joins its group, or the worker does not start.
     let effects = Effects::open(args.effect, args.db.as_deref())?;
+    let eos = match args.db.as_deref().and_then(krb_effect::kafka_topic) {
+        Some(output) if args.effect == krb_effect::Kind::KafkaEos => {
+            Some(Mutex::new(Eos::start(&args, output)?))
+        }
+        _ => None,
+    };
     let slow = seconds("--slow-sec", args.slow_sec)?;
     let worker = Worker {
         name: args.name.clone(),
@@ -155,6 +228,7 @@ pub fn run(args: Args) -> Result<()> {
         revoke_commit: args.revoke_commit,
         positions: Mutex::new(Positions::default()),
         effects: Mutex::new(effects),
+        eos,
     };
     let consumer: BaseConsumer<Worker> = args
         .config()
@@ -179,7 +253,7 @@ pub fn run(args: Args) -> Result<()> {
     while !stop.load(Ordering::Relaxed) {
         let polled = consumer.poll(Duration::from_millis(100));
         if let Some(e) = worker.effects().take_failure() {
-            return Err(e.context("the database failed while partitions were assigned"));
+            return Err(e);
         }
         let message = match polled {
             None => continue,
@@ -222,6 +296,14 @@ pub fn run(args: Args) -> Result<()> {
             worker: args.name.clone(),
             at: format_time(krb_common::logline::now()),
         })?;
+        if let Some(eos) = &worker.eos {
+            eos.lock().unwrap_or_else(|e| e.into_inner()).produce(
+                &args.name,
+                &args.topic,
+                partition,
+                offset,
+            )?;
+        }
         emit(
             &args.name,
             match outcome {
@@ -242,6 +324,9 @@ pub fn run(args: Args) -> Result<()> {
         if since_commit >= args.commit_every {
             since_commit = 0;
             worker.commit(&consumer, None);
+            if let Some(e) = worker.effects().take_failure() {
+                return Err(e);
+            }
         }
     }
 

@@ -49,6 +49,12 @@ impl Positions {
             self.committed.remove(p);
         }
     }
+
+    /// Forgets what was processed since the last commit (its transaction was aborted: it is
+    /// processed again).
+    pub fn rewind(&mut self) {
+        self.processed = self.committed.clone();
+    }
 }
 
 #[cfg(test)]
@@ -69,5 +75,10 @@ mod tests {
         pos.forget(&[1]);
         assert!(pos.uncommitted().is_empty());
         assert!(pos.of(&[1]).is_empty());
+        pos.processed(0, 30);
+        pos.processed(2, 5);
+        pos.rewind();
+        assert!(pos.uncommitted().is_empty());
+        assert_eq!(pos.of(&[0, 2]), vec![(0, 11)]);
     }
 }
