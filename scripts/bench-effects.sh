@@ -2,7 +2,8 @@
 # bench-effects.sh [COUNT]: what an effect costs a worker. One worker (--delay 0, the article's
 # --commit-every 100) processes COUNT messages (default 100000, 2 partitions) with each effect
 # in turn: none (the article's), then plain, idempotent and db-offsets on SQLite and on
-# PostgreSQL, and kafka-eos (a transaction every 100 messages), side by side in one run. Prints messages per second, from the worker's first
+# PostgreSQL, and kafka-eos (a transaction every 100, then every 1000 messages), side by side in
+# one run. Prints messages per second, from the worker's first
 # processing line to its last, and the ratio of none's rate to each.
 #
 # Needs a broker (KRB_BOOTSTRAP, default localhost:9481: scripts/kafka-local.sh start) and
@@ -39,14 +40,15 @@ rate() {
 }
 
 none=""
-printf '%-12s %-10s %12s %10s\n' effect database "messages/s" "cost"
-for run in "none|-" "plain|$sqlite" "idempotent|$sqlite" "db-offsets|$sqlite" \
-  "plain|$pg" "idempotent|$pg" "db-offsets|$pg" "kafka-eos|kafka:benchfx-out"; do
-  effect=${run%%|*} db=${run#*|}
-  group=benchfx-$effect-${db%%:*}
+printf '%-12s %-10s %13s %12s %10s\n' effect store "commit every" "messages/s" "cost"
+for run in "none|-|100" "plain|$sqlite|100" "idempotent|$sqlite|100" "db-offsets|$sqlite|100" \
+  "plain|$pg|100" "idempotent|$pg|100" "db-offsets|$pg|100" \
+  "kafka-eos|kafka:benchfx-out|100" "kafka-eos|kafka:benchfx-out|1000"; do
+  IFS='|' read -r effect db every <<<"$run"
+  group=benchfx-$effect-${db%%:*}-$every
   rm -f "$LOGS/$group"-*.log
   krb-group "$group" >/dev/null
-  options=(--commit-every 100 --effect "$effect")
+  options=(--commit-every "$every" --effect "$effect")
   if [ "$db" != - ]; then
     krb-effects init "$db" >/dev/null
     options+=(--db "$db")
@@ -58,6 +60,6 @@ for run in "none|-" "plain|$sqlite" "idempotent|$sqlite" "db-offsets|$sqlite" \
   [ -n "$none" ] || none=$r
   where=${db%%:*}
   [ "$db" != - ] || where=-
-  printf '%-12s %-10s %12s %9sx\n' "$effect" "$where" "$r" \
+  printf '%-12s %-10s %13s %12s %9sx\n' "$effect" "$where" "$every" "$r" \
     "$(awk -v a="$none" -v b="$r" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }')"
 done

@@ -41,6 +41,44 @@ pub struct LogThread<'a> {
     _client: PhantomData<&'a ()>,
 }
 
+/// A client context for clients nobody polls (a threaded producer): librdkafka's log lines and
+/// errors go to stderr, in librdkafka's format, from whichever thread reports them.
+pub struct StderrLog {
+    /// The client's name as its lines show it (`slow-a-eos#producer-1`).
+    pub name: String,
+}
+
+impl StderrLog {
+    fn print(&self, level: i32, fac: &str, text: &str) {
+        let now = chrono::Utc::now();
+        crate::out::stderr_line(&format_line(
+            level,
+            now.timestamp(),
+            now.timestamp_subsec_millis(),
+            fac,
+            &self.name,
+            text,
+        ));
+    }
+}
+
+impl ClientContext for StderrLog {
+    fn log(&self, level: rdkafka::config::RDKafkaLogLevel, fac: &str, text: &str) {
+        self.print(level as i32, fac, text);
+    }
+
+    fn error(&self, error: rdkafka::error::KafkaError, reason: &str) {
+        self.print(3, "ERROR", &format!("{error}: {reason}"));
+    }
+}
+
+impl rdkafka::producer::ProducerContext for StderrLog {
+    type DeliveryOpaque = ();
+
+    // A failed delivery fails the transaction it belongs to, which says so.
+    fn delivery(&self, _: &rdkafka::message::DeliveryResult<'_>, _: Self::DeliveryOpaque) {}
+}
+
 /// Formats a log line the way librdkafka's default logger does.
 pub fn format_line(
     level: i32,

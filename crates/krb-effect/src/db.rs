@@ -8,10 +8,13 @@ use krb_common::logline::{Offset, Partition};
 use crate::store::{target, Conn};
 use crate::{Kind, Outcome, Row};
 
-/// A database of effects.
+/// A database of effects. Effects are written inside a transaction that stays open until
+/// [`Db::flush`] commits it, so that a worker that is not waiting commits many at once.
 pub struct Db {
     conn: Conn,
     url: String,
+    /// A transaction is open.
+    open: bool,
 }
 
 /// The columns every effects table has: the message, who processed it and when.
@@ -40,6 +43,7 @@ impl Db {
         Ok(Db {
             conn: Conn::connect(url, target(url)?, false)?,
             url: url.to_string(),
+            open: false,
         })
     }
 
@@ -70,6 +74,7 @@ impl Db {
         Ok(Db {
             conn,
             url: url.to_string(),
+            open: false,
         })
     }
 
@@ -91,12 +96,35 @@ impl Db {
         Ok(())
     }
 
-    /// Applies one processing's effect. `read_from` is, for db-offsets, the partition's position
-    /// as this worker last read or wrote it (`None`: the database had none when it read).
+    /// Applies one processing's effect, in the open transaction (begun if none is). `read_from`
+    /// is, for db-offsets, the partition's position as this worker last read or wrote it
+    /// (`None`: the database had none when it read). A refused db-offsets effect is rolled back
+    /// alone (to a savepoint); an error rolls the whole transaction back.
     pub fn apply(&mut self, kind: Kind, row: &Row, read_from: Option<Offset>) -> Result<Outcome> {
         let Some(table) = kind.table() else {
             return Ok(Outcome::Applied);
         };
+        let url = self.url.clone();
+        let applied = self.write(kind, table, row, read_from);
+        if applied.is_err() && self.open {
+            // The error to report is the first one; the rollback only tidies up.
+            self.open = false;
+            let _ = self.conn.batch("ROLLBACK");
+        }
+        applied.with_context(|| format!("cannot write the effect to {url}"))
+    }
+
+    fn write(
+        &mut self,
+        kind: Kind,
+        table: &str,
+        row: &Row,
+        read_from: Option<Offset>,
+    ) -> Result<Outcome> {
+        if !self.open {
+            self.conn.begin()?;
+            self.open = true;
+        }
         let params: [&dyn crate::store::Value; 6] = [
             &row.topic,
             &row.partition,
@@ -105,34 +133,39 @@ impl Db {
             &row.worker,
             &row.at,
         ];
-        let url = self.url.clone();
-        let written = || format!("cannot write the effect to {url}");
         if kind != Kind::DbOffsets {
             let changed = self
                 .conn
-                .execute(&insert(table, kind == Kind::Idempotent), &params)
-                .with_context(written)?;
+                .execute(&insert(table, kind == Kind::Idempotent), &params)?;
             return Ok(if changed == 1 {
                 Outcome::Applied
             } else {
                 Outcome::AlreadyApplied
             });
         }
-        self.conn.begin().with_context(written)?;
-        let moved = self
-            .conn
-            .execute(&insert(table, false), &params)
-            .and_then(|_| self.move_position(row, read_from));
-        let end = match moved {
-            Ok(1) => self.conn.batch("COMMIT").map(|_| Outcome::Applied),
-            Ok(_) => self.conn.batch("ROLLBACK").map(|_| Outcome::Refused),
-            Err(e) => {
-                // The error to report is the first one; the rollback only tidies up.
-                let _ = self.conn.batch("ROLLBACK");
-                Err(e)
-            }
-        };
-        end.with_context(written)
+        self.conn.batch("SAVEPOINT krb_effect")?;
+        self.conn.execute(&insert(table, false), &params)?;
+        if self.move_position(row, read_from)? == 1 {
+            self.conn.batch("RELEASE SAVEPOINT krb_effect")?;
+            Ok(Outcome::Applied)
+        } else {
+            self.conn
+                .batch("ROLLBACK TO SAVEPOINT krb_effect; RELEASE SAVEPOINT krb_effect")?;
+            Ok(Outcome::Refused)
+        }
+    }
+
+    /// Commits the open transaction, if there is one: what was applied is there for good.
+    pub fn flush(&mut self) -> Result<()> {
+        if !self.open {
+            return Ok(());
+        }
+        self.open = false;
+        if let Err(e) = self.conn.batch("COMMIT") {
+            let _ = self.conn.batch("ROLLBACK");
+            return Err(e).with_context(|| format!("cannot commit the effects to {}", self.url));
+        }
+        Ok(())
     }
 
     /// Moves `row`'s partition to the offset after it, only from `read_from`.
@@ -260,6 +293,12 @@ mod tests {
             assert_eq!(again, expected, "{kind:?}");
             db.apply(kind, &row(1, 401, "b"), None).unwrap();
         }
+        // Another connection sees the effects once they are flushed, not before.
+        let mut other = Db::open(url).unwrap();
+        assert!(other.rows(Kind::Plain, "pay").unwrap().is_empty());
+        db.flush().unwrap();
+        db.flush().unwrap();
+        assert_eq!(other.rows(Kind::Plain, "pay").unwrap().len(), 3);
         let plain = crate::report(&mut db, Kind::Plain, "pay").unwrap();
         assert_eq!(
             plain.render(),
@@ -271,6 +310,7 @@ mod tests {
         assert_eq!(rows[0], row(1, 400, "a"));
         assert!(db.rows(Kind::Plain, "other").unwrap().is_empty());
         // init empties what an earlier run left.
+        drop(other);
         let mut db = Db::init(url).unwrap();
         assert!(db.rows(Kind::Plain, "pay").unwrap().is_empty());
     }
@@ -314,7 +354,9 @@ mod tests {
             db.positions("pay").unwrap(),
             BTreeMap::from([(0, 10), (1, 1)])
         );
-        let effects = crate::report(&mut db, kind, "pay").unwrap();
+        // A refusal rolled back its own effect only: the transaction commits the others.
+        db.flush().unwrap();
+        let effects = crate::report(&mut Db::open(url).unwrap(), kind, "pay").unwrap();
         assert_eq!(effects.render(), "processed 11, unique 11, duplicates 0\n");
         assert!(db.positions("other").unwrap().is_empty());
     }

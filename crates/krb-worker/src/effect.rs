@@ -83,7 +83,18 @@ impl Effects {
         self.failed.take()
     }
 
-    /// Applies one processing's effect.
+    /// Commits the effects applied since the last flush. The worker flushes before it waits
+    /// (for a processing's time, for messages) and before any Kafka commit, so a database
+    /// transaction is never open while the worker waits, and Kafka never commits past an
+    /// effect the database does not hold.
+    pub fn flush(&mut self) -> Result<()> {
+        match self.db.as_mut() {
+            Some(db) => db.flush(),
+            None => Ok(()),
+        }
+    }
+
+    /// Applies one processing's effect, in the transaction the next flush commits.
     pub fn apply(&mut self, row: &Row) -> Result<Outcome> {
         let Some(db) = self.db.as_mut() else {
             return Ok(Outcome::Applied);
@@ -111,6 +122,13 @@ mod tests {
         }
     }
 
+    /// Applies and flushes, as the worker does before it waits.
+    fn apply(e: &mut Effects, row: &Row) -> Outcome {
+        let outcome = e.apply(row).unwrap();
+        e.flush().unwrap();
+        outcome
+    }
+
     #[test]
     fn db_offsets_start_where_the_database_says_and_a_zombie_is_refused() {
         let dir = krb_common::scratch::scratch_dir::<&str>("worker-effect", &[]);
@@ -120,18 +138,18 @@ mod tests {
         let mut b = Effects::open(Kind::DbOffsets, Some(&url)).unwrap();
         assert!(a.starts("pay", &[0, 1]).is_empty());
         for o in 0..3 {
-            assert_eq!(a.apply(&row(0, o, "a")).unwrap(), Outcome::Applied);
+            assert_eq!(apply(&mut a, &row(0, o, "a")), Outcome::Applied);
         }
         // b is given p0 while a is still processing offset 3.
         assert_eq!(b.starts("pay", &[0]), vec![(0, 3)]);
         for o in 3..10 {
-            assert_eq!(b.apply(&row(0, o, "b")).unwrap(), Outcome::Applied);
+            assert_eq!(apply(&mut b, &row(0, o, "b")), Outcome::Applied);
         }
-        assert_eq!(a.apply(&row(0, 3, "a")).unwrap(), Outcome::Refused);
+        assert_eq!(apply(&mut a, &row(0, 3, "a")), Outcome::Refused);
         // Given p0 again, a starts where b left it and goes on.
         a.forget(&[0]);
         assert_eq!(a.starts("pay", &[0]), vec![(0, 10)]);
-        assert_eq!(a.apply(&row(0, 10, "a")).unwrap(), Outcome::Applied);
+        assert_eq!(apply(&mut a, &row(0, 10, "a")), Outcome::Applied);
         assert!(a.take_failure().is_none());
         let none = Effects::open(Kind::None, Some(&url)).unwrap();
         assert!(none.db.is_none());

@@ -9,10 +9,11 @@ use std::time::Duration;
 use anyhow::{anyhow, Context, Result};
 use krb_common::kafka_error::{error_description, render};
 use krb_common::logline::{Offset, Partition};
+use krb_common::rdlog::StderrLog;
 use krb_effect::kafka::value;
 use rdkafka::consumer::ConsumerGroupMetadata;
 use rdkafka::error::{KafkaError, RDKafkaErrorCode};
-use rdkafka::producer::{BaseRecord, DefaultProducerContext, Producer, ThreadedProducer};
+use rdkafka::producer::{BaseRecord, Producer, ThreadedProducer};
 use rdkafka::TopicPartitionList;
 
 use crate::Args;
@@ -23,7 +24,7 @@ const TIMEOUT: Duration = Duration::from_secs(30);
 /// The transactional producer of a worker's effects.
 pub struct Eos {
     /// Its own thread serves delivery reports, which every transaction call waits for.
-    producer: ThreadedProducer<DefaultProducerContext>,
+    producer: ThreadedProducer<StderrLog>,
     output: String,
     open: bool,
 }
@@ -56,16 +57,20 @@ impl Eos {
     /// Starts the worker's transactional producer (transactional.id `krb-GROUP-NAME`) for the
     /// topic `output`, which must exist.
     pub fn start(args: &Args, output: &str) -> Result<Eos> {
-        let producer: ThreadedProducer<DefaultProducerContext> = args
+        let client_id = format!("{}-eos", args.name);
+        let producer: ThreadedProducer<StderrLog> = args
             .broker
             .config(
-                &format!("{}-eos", args.name),
+                &client_id,
                 &[(
                     "transactional.id",
                     format!("krb-{}-{}", args.group, args.name),
                 )],
             )
-            .create()
+            .create_with_context(StderrLog {
+                // Created before the worker's consumer: the process's first producer.
+                name: format!("{client_id}#producer-1"),
+            })
             .context("cannot create the transactional producer")?;
         args.broker.topic_partitions(producer.client(), output)?;
         producer

@@ -75,6 +75,11 @@ impl Worker {
         if pending.is_empty() {
             return;
         }
+        let flushed = self.effects().flush();
+        if let Err(e) = flushed {
+            self.effects().fail(e);
+            return;
+        }
         if let Some(eos) = &self.eos {
             let Some(group) = consumer.group_metadata() else {
                 self.effects().fail(anyhow::anyhow!(
@@ -167,6 +172,11 @@ impl ConsumerContext for Worker {
             }
             Rebalance::Revoke(tpl) => {
                 let ps = partitions(tpl);
+                // The next owner reads what this worker applied: the effects go in first.
+                let flushed = self.effects().flush();
+                if let Err(e) = flushed {
+                    self.effects().fail(e);
+                }
                 // librdkafka reports a lost assignment through the same revoke event.
                 if consumer.assignment_lost() {
                     emit(&self.name, Event::Lost(ps.clone()));
@@ -256,7 +266,11 @@ pub fn run(args: Args) -> Result<()> {
             return Err(e);
         }
         let message = match polled {
-            None => continue,
+            // Nothing to process: the effects applied so far go in while the worker waits.
+            None => {
+                worker.effects().flush()?;
+                continue;
+            }
             Some(Err(e)) => {
                 let code = code_of(&e).unwrap_or(-1);
                 emit(
@@ -281,12 +295,17 @@ pub fn run(args: Args) -> Result<()> {
             .map(|p| String::from_utf8_lossy(p).into_owned())
             .unwrap_or_default();
         drop(message);
-        if args.slow_at == Some(offset) {
+        let took = if args.slow_at == Some(offset) {
             emit(&args.name, Event::SlowStart { partition, offset });
-            std::thread::sleep(slow);
+            slow
         } else {
-            std::thread::sleep(delay);
+            delay
+        };
+        // No database transaction stays open while the worker waits.
+        if !took.is_zero() {
+            worker.effects().flush()?;
         }
+        std::thread::sleep(took);
         // A database that fails ends the worker here, before anything past it is committed.
         let outcome = worker.effects().apply(&Row {
             topic: args.topic.clone(),
@@ -348,7 +367,9 @@ pub fn run(args: Args) -> Result<()> {
         }
     }
     drop(log);
-    Ok(())
+    // Whatever a revoke did not flush (there was none to run) goes in before the worker ends.
+    let flushed = worker.effects().flush();
+    flushed
 }
 
 /// The exit status when a second SIGTERM or SIGINT ends the worker before its clean stop.
