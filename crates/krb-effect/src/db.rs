@@ -69,7 +69,7 @@ impl Db {
             "CREATE TABLE {POSITIONS} (topic TEXT NOT NULL, partition INTEGER NOT NULL, \
              next_offset BIGINT NOT NULL, worker TEXT NOT NULL, PRIMARY KEY (topic, partition));"
         );
-        conn.batch(&sql)
+        conn.ddl(&sql)
             .with_context(|| format!("cannot make the tables in {url}"))?;
         Ok(Db {
             conn,
@@ -363,7 +363,7 @@ mod tests {
 
     fn missing_tables_are_errors_that_say_what_to_do(url: &str) {
         let mut db = Db::init(url).unwrap();
-        db.conn.batch("DROP TABLE krb_positions").unwrap();
+        db.conn.ddl("DROP TABLE krb_positions").unwrap();
         db.check(Kind::Idempotent).unwrap();
         let err = db.check(Kind::DbOffsets).unwrap_err().to_string();
         assert!(

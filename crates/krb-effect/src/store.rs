@@ -2,6 +2,7 @@
 //! is the same for both (`$1`, `$2`, ... placeholders, in order, which SQLite reads as well);
 //! only a table's key column and how a write transaction begins differ.
 
+use std::collections::HashMap;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -48,7 +49,23 @@ impl Cell {
 /// An open database.
 pub(crate) enum Conn {
     Sqlite(rusqlite::Connection),
-    Postgres(Box<postgres::Client>),
+    /// A PostgreSQL client and the statements it prepared (once each: a statement is one round
+    /// trip instead of two).
+    Postgres(Box<postgres::Client>, HashMap<String, postgres::Statement>),
+}
+
+/// The statement `sql` prepared on `client`, prepared once.
+fn prepared(
+    client: &mut postgres::Client,
+    cache: &mut HashMap<String, postgres::Statement>,
+    sql: &str,
+) -> Result<postgres::Statement> {
+    if let Some(statement) = cache.get(sql) {
+        return Ok(statement.clone());
+    }
+    let statement = client.prepare(sql)?;
+    cache.insert(sql.to_string(), statement.clone());
+    Ok(statement)
 }
 
 /// What a URL names.
@@ -116,7 +133,7 @@ impl Conn {
                 let client = config.connect(postgres::NoTls).with_context(|| {
                     format!("cannot connect to the database {url}: is PostgreSQL running there?")
                 })?;
-                Ok(Conn::Postgres(Box::new(client)))
+                Ok(Conn::Postgres(Box::new(client), HashMap::new()))
             }
         }
     }
@@ -125,7 +142,7 @@ impl Conn {
     pub(crate) fn serial_key(&self) -> &'static str {
         match self {
             Conn::Sqlite(_) => "id INTEGER PRIMARY KEY AUTOINCREMENT",
-            Conn::Postgres(_) => "id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY",
+            Conn::Postgres(..) => "id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY",
         }
     }
 
@@ -133,9 +150,18 @@ impl Conn {
     pub(crate) fn batch(&mut self, sql: &str) -> Result<()> {
         match self {
             Conn::Sqlite(c) => c.execute_batch(sql)?,
-            Conn::Postgres(c) => c.batch_execute(sql)?,
+            Conn::Postgres(c, _) => c.batch_execute(sql)?,
         }
         Ok(())
+    }
+
+    /// Runs statements that make or drop tables. A table made again is a new table: the
+    /// statements prepared on the old one are forgotten.
+    pub(crate) fn ddl(&mut self, sql: &str) -> Result<()> {
+        if let Conn::Postgres(_, cache) = self {
+            cache.clear();
+        }
+        self.batch(sql)
     }
 
     /// Begins a write transaction. SQLite takes its write lock at once, so that two workers'
@@ -143,7 +169,7 @@ impl Conn {
     pub(crate) fn begin(&mut self) -> Result<()> {
         match self {
             Conn::Sqlite(c) => c.execute_batch("BEGIN IMMEDIATE")?,
-            Conn::Postgres(c) => c.batch_execute("BEGIN")?,
+            Conn::Postgres(c, _) => c.batch_execute("BEGIN")?,
         }
         Ok(())
     }
@@ -155,9 +181,10 @@ impl Conn {
                 let params: Vec<_> = params.iter().map(|p| p.sqlite()).collect();
                 c.prepare_cached(sql)?.execute(params.as_slice())? as u64
             }
-            Conn::Postgres(c) => {
+            Conn::Postgres(c, cache) => {
                 let params: Vec<_> = params.iter().map(|p| p.postgres()).collect();
-                c.execute(sql, &params)?
+                let statement = prepared(c, cache, sql)?;
+                c.execute(&statement, &params)?
             }
         })
     }
@@ -182,9 +209,10 @@ impl Conn {
                 })?;
                 Ok(rows.collect::<rusqlite::Result<_>>()?)
             }
-            Conn::Postgres(c) => {
+            Conn::Postgres(c, cache) => {
                 let params: Vec<_> = params.iter().map(|p| p.postgres()).collect();
-                let rows = c.query(sql, &params)?;
+                let statement = prepared(c, cache, sql)?;
+                let rows = c.query(&statement, &params)?;
                 rows.iter()
                     .map(|r| {
                         (0..r.len())
