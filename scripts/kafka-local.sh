@@ -1,34 +1,53 @@
 #!/usr/bin/env bash
-# kafka-local.sh start|stop|status|jars|java CLASS [ARGS...]
+# kafka-local.sh start [--nodes 1|3]|stop|status|kill N|restart N|jars|java CLASS [ARGS...]
 #
 # Runs the same Apache Kafka as compose.yaml (KRaft combined mode, one node, host listener
 # localhost:9481) without Docker: Maven resolves the release's jars into a cache and the
 # machine's Java 17+ runs them. The broker's own log goes to logs/kafka.log.
 #
-#   start   resolve the jars if needed, format storage once, start, wait until it answers
-#   stop    stop the broker started by `start` and wait for it to exit
-#   status  say whether it runs (exit 0) or not (exit 1)
-#   jars    only resolve the jars (what CI caches)
-#   java    run a class from the same jars, e.g. the consumer-groups tool:
-#           kafka-local.sh java org.apache.kafka.tools.consumer.group.ConsumerGroupCommand ...
+# With --nodes 3 (or KRB_NODES=3) it runs compose.yaml's three-node cluster (its profile
+# cluster) instead: three combined broker-and-controller nodes, a controller quorum of three,
+# host listeners on localhost:9481, 9484 and 9487, offsets and transaction logs replicated three
+# times, min.insync.replicas=2; node N's log goes to logs/kafka-N.log.
+#
+#   start      resolve the jars if needed, format storage once, start, wait until every node answers
+#   stop       stop what `start` started and wait for it to exit
+#   status     say whether it runs (exit 0) or not (exit 1)
+#   kill N     kill node N at once (SIGKILL), as a crash does
+#   restart N  start node N again (after kill) and wait until it answers
+#   jars       only resolve the jars (what CI caches)
+#   java       run a class from the same jars, e.g. the consumer-groups tool:
+#              kafka-local.sh java org.apache.kafka.tools.consumer.group.ConsumerGroupCommand ...
 #
 # Environment: KRB_KAFKA_VERSION (default 4.3.1), KRB_KAFKA_HOME (the cache, default
-# ~/.cache/krb/kafka-VERSION), KRB_BROKER_PORT (default 9481).
+# ~/.cache/krb/kafka-VERSION), KRB_BROKER_PORT (default 9481), KRB_NODES (default 1).
 set -euo pipefail
 
 version=${KRB_KAFKA_VERSION:-4.3.1}
 home=${KRB_KAFKA_HOME:-${XDG_CACHE_HOME:-$HOME/.cache}/krb/kafka-$version}
 port=${KRB_BROKER_PORT:-9481}
-# The image's PLAINTEXT (inter-broker) and CONTROLLER listeners, moved next to the host port so
-# they do not collide with a Kafka already using 9092/9093 on this machine.
-broker_port=$((port + 1))
-controller_port=$((port + 2))
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # shellcheck source=env.sh
 source "$repo/scripts/env.sh"
-log=$repo/logs/kafka.log
-pidfile=$home/kafka.pid
-data=$home/data
+# How many nodes the running Kafka has: what `start` wrote, for the commands that follow it.
+started_nodes=$home/nodes
+nodes=${KRB_NODES:-$(cat "$started_nodes" 2>/dev/null || echo 1)}
+
+# node I: sets the ports, files and folders of node I (from 1) of a cluster of $nodes. A node
+# has three ports: the host listener, then the image's PLAINTEXT (inter-broker) and CONTROLLER
+# listeners moved next to it, so that they do not collide with a Kafka using 9092/9093.
+node() {
+  id=$1
+  host_port=$((port + 3 * (id - 1)))
+  broker_port=$((host_port + 1))
+  controller_port=$((host_port + 2))
+  if [ "$nodes" = 1 ]; then
+    dir=$home log=$repo/logs/kafka.log
+  else
+    dir=$home/cluster-$nodes/node-$id log=$repo/logs/kafka-$id.log
+  fi
+  config=$dir/server.properties pidfile=$dir/kafka.pid data=$dir/data
+}
 
 die() { echo "kafka-local: $*" >&2; exit 1; }
 
@@ -67,28 +86,40 @@ EOF
   mv "$home/libs.tmp" "$home/libs"
 }
 
+# write_config: the server.properties of the node `node` last set.
 write_config() {
-  cat >"$home/server.properties" <<EOF
+  local voters="" i min_isr=1
+  for i in $(seq 1 "$nodes"); do
+    voters+="${voters:+,}$i@localhost:$((port + 3 * (i - 1) + 2))"
+  done
+  [ "$nodes" -gt 1 ] && min_isr=2
+  mkdir -p "$dir"
+  cat >"$config" <<EOF
 # Written by scripts/kafka-local.sh: compose.yaml's environment as properties.
-node.id=1
+node.id=$id
 process.roles=broker,controller
-listeners=PLAINTEXT://localhost:$broker_port,CONTROLLER://localhost:$controller_port,HOST://localhost:$port
-advertised.listeners=PLAINTEXT://localhost:$broker_port,HOST://localhost:$port
+listeners=PLAINTEXT://localhost:$broker_port,CONTROLLER://localhost:$controller_port,HOST://localhost:$host_port
+advertised.listeners=PLAINTEXT://localhost:$broker_port,HOST://localhost:$host_port
 controller.listener.names=CONTROLLER
 inter.broker.listener.name=PLAINTEXT
 listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT,HOST:PLAINTEXT
-controller.quorum.voters=1@localhost:$controller_port
-offsets.topic.replication.factor=1
-transaction.state.log.replication.factor=1
-transaction.state.log.min.isr=1
+controller.quorum.voters=$voters
+offsets.topic.replication.factor=$nodes
+transaction.state.log.replication.factor=$nodes
+transaction.state.log.min.isr=$min_isr
+min.insync.replicas=$min_isr
 # The apache/kafka image's defaults that the environment above does not name.
 group.initial.rebalance.delay.ms=0
-share.coordinator.state.topic.replication.factor=1
-share.coordinator.state.topic.min.isr=1
+share.coordinator.state.topic.replication.factor=$nodes
+share.coordinator.state.topic.min.isr=$min_isr
 num.partitions=1
 log.dirs=$data
 EOF
-  # The broker logs at INFO to its log file; tools run by `java` only warn, on stderr.
+}
+
+# write_log_configs: log4j2 settings. The broker logs at INFO to its log file; tools run by
+# `java` only warn, on stderr.
+write_log_configs() {
   local level target
   for level in INFO WARN; do
     target=SYSTEM_OUT
@@ -112,7 +143,36 @@ run_class() {
   java -cp "$home/libs/*" -Dlog4j2.configurationFile="$home/log4j2-WARN.properties" "$@"
 }
 
+# launch: starts the node `node` last set, whose storage is formatted, and waits until it answers.
+launch() {
+  touch "$log"
+  local from i
+  from=$(($(wc -c <"$log") + 1))
+  nohup java -Xmx512m -Xms256m -server -XX:+UseG1GC -XX:MaxGCPauseMillis=20 \
+    -XX:InitiatingHeapOccupancyPercent=35 -XX:+ExplicitGCInvokesConcurrent -Djava.awt.headless=true \
+    -Dlog4j2.configurationFile="$home/log4j2-INFO.properties" -cp "$home/libs/*" \
+    kafka.Kafka "$config" >>"$log" 2>&1 </dev/null &
+  echo $! >"$pidfile"
+  for i in $(seq 1 120); do
+    running || die "node $id exited during start-up; see $log"
+    # grep reads to the end (no -q): quitting early would fail the pipe, under pipefail, on a
+    # log that tail is still writing (a data folder with many topics logs a lot after this line).
+    if answers "localhost:$host_port" && tail -c "+$from" "$log" | grep 'Kafka Server started' >/dev/null; then
+      echo "kafka-local: node $id ready on localhost:$host_port after $((i / 2)) s"
+      return 0
+    fi
+    sleep 0.5
+  done
+  die "node $id did not answer on localhost:$host_port within 60 s; see $log"
+}
+
 start() {
+  case $nodes in 1 | 3) ;; *) die "--nodes takes 1 or 3, not $nodes" ;; esac
+  local before i cluster=""
+  before=$(cat "$started_nodes" 2>/dev/null || true)
+  [ -z "$before" ] || [ "$before" = "$nodes" ] ||
+    die "a Kafka of $before node(s) runs from $home: stop it first (kafka-local.sh stop)"
+  node 1
   if running; then
     echo "kafka-local: Kafka $version already running (pid $(cat "$pidfile")) on localhost:$port"
     return 0
@@ -120,61 +180,100 @@ start() {
   answers "localhost:$port" && die "something else already listens on localhost:$port; stop it or set KRB_BROKER_PORT"
   need_java
   jars
-  write_config
+  write_log_configs
   mkdir -p "$repo/logs"
-  touch "$log"
-  if [ ! -f "$data/meta.properties" ]; then
-    echo "kafka-local: formatting storage in $data"
-    run_class kafka.tools.StorageTool format --ignore-formatted \
-      -t "$(run_class kafka.tools.StorageTool random-uuid)" -c "$home/server.properties" >>"$log" 2>&1 \
-      || die "formatting storage failed; see $log"
-  fi
-  echo "kafka-local: starting Apache Kafka $version on localhost:$port (log: logs/kafka.log)"
-  local from
-  from=$(($(wc -c <"$log") + 1))
-  nohup java -Xmx512m -Xms256m -server -XX:+UseG1GC -XX:MaxGCPauseMillis=20 \
-    -XX:InitiatingHeapOccupancyPercent=35 -XX:+ExplicitGCInvokesConcurrent -Djava.awt.headless=true \
-    -Dlog4j2.configurationFile="$home/log4j2-INFO.properties" -cp "$home/libs/*" \
-    kafka.Kafka "$home/server.properties" >>"$log" 2>&1 </dev/null &
-  echo $! >"$pidfile"
-  local i
-  for i in $(seq 1 120); do
-    running || die "the broker exited during start-up; see $log"
-    # grep reads to the end (no -q): quitting early would fail the pipe, under pipefail, on a
-    # log that tail is still writing (a data folder with many topics logs a lot after this line).
-    if answers "localhost:$port" && tail -c "+$from" "$log" | grep 'Kafka Server started' >/dev/null; then
-      echo "kafka-local: ready after $((i / 2)) s"
-      return 0
+  for i in $(seq 1 "$nodes"); do
+    node "$i"
+    write_config
+    touch "$log"
+    if [ ! -f "$data/meta.properties" ]; then
+      [ -n "$cluster" ] || cluster=$(run_class kafka.tools.StorageTool random-uuid)
+      echo "kafka-local: formatting storage in $data"
+      run_class kafka.tools.StorageTool format --ignore-formatted -t "$cluster" -c "$config" >>"$log" 2>&1 ||
+        die "formatting storage failed; see $log"
     fi
-    sleep 0.5
   done
-  die "the broker did not answer on localhost:$port within 60 s; see $log"
+  echo "$nodes" >"$started_nodes"
+  local logs=logs/kafka.log
+  [ "$nodes" = 1 ] || logs="logs/kafka-N.log for node N"
+  echo "kafka-local: starting Apache Kafka $version, $nodes node(s), on localhost:$port (log: $logs)"
+  # A quorum of three elects no leader while one voter is up: start every node, then wait.
+  local pids=() failed=0
+  for i in $(seq 1 "$nodes"); do
+    node "$i"
+    launch &
+    pids+=($!)
+  done
+  for i in "${pids[@]}"; do wait "$i" || failed=1; done
+  [ "$failed" = 0 ] || { stop; die "Kafka did not start"; }
 }
 
+# stop: stops every node cleanly, all at once (a node stopping last, without a quorum, would
+# wait for one), killing any still running after 30 s.
 stop() {
-  if ! running; then
-    echo "kafka-local: not running"
+  local i pid pids=() waited
+  for i in $(seq 1 "$nodes"); do
+    node "$i"
+    if running; then
+      pid=$(cat "$pidfile")
+      kill "$pid"
+      pids+=("$pid")
+    fi
     rm -f "$pidfile"
-    return 0
-  fi
-  local pid i
-  pid=$(cat "$pidfile")
-  kill "$pid"
-  for i in $(seq 1 60); do
-    kill -0 "$pid" 2>/dev/null || { rm -f "$pidfile"; echo "kafka-local: stopped"; return 0; }
-    sleep 0.5
   done
-  kill -9 "$pid" 2>/dev/null || true
-  rm -f "$pidfile"
-  echo "kafka-local: stopped (killed after 30 s)"
+  rm -f "$started_nodes"
+  [ ${#pids[@]} -gt 0 ] || { echo "kafka-local: not running"; return 0; }
+  for pid in "${pids[@]}"; do
+    waited=0
+    while kill -0 "$pid" 2>/dev/null && [ "$waited" -lt 60 ]; do
+      sleep 0.5
+      waited=$((waited + 1))
+    done
+    if kill -0 "$pid" 2>/dev/null; then
+      kill -9 "$pid" 2>/dev/null || true
+      echo "kafka-local: pid $pid killed after 30 s"
+    fi
+  done
+  echo "kafka-local: stopped"
+}
+
+status() {
+  local i up=0
+  for i in $(seq 1 "$nodes"); do
+    node "$i"
+    ! running || up=$((up + 1))
+  done
+  if [ "$up" = 0 ]; then
+    echo "kafka-local: not running"
+    return 1
+  fi
+  echo "kafka-local: running, $up of $nodes node(s), from localhost:$port"
+}
+
+# one_node N: sets node N of the running cluster, or says which numbers there are.
+one_node() {
+  { [[ ${1:-} =~ ^[0-9]+$ ]] && [ "$1" -ge 1 ] && [ "$1" -le "$nodes" ]; } ||
+    die "name a node from 1 to $nodes, e.g. kafka-local.sh kill $nodes"
+  node "$1"
 }
 
 case "${1:-}" in
-  start) start ;;
+  start)
+    if [ "${2:-}" = --nodes ]; then nodes=${3:?--nodes takes 1 or 3}; fi
+    start ;;
   stop) stop ;;
-  status)
-    if running; then echo "kafka-local: running (pid $(cat "$pidfile")) on localhost:$port"; else echo "kafka-local: not running"; exit 1; fi ;;
+  status) status ;;
+  kill)
+    one_node "${2:-}"
+    running || die "node $id is not running"
+    kill -9 "$(cat "$pidfile")"
+    rm -f "$pidfile"
+    echo "kafka-local: node $id killed" ;;
+  restart)
+    one_node "${2:-}"
+    ! running || die "node $id is running: kill it first"
+    launch ;;
   jars) need_java; jars ;;
-  java) shift; [ $# -ge 1 ] || die "usage: kafka-local.sh java CLASS [ARGS...]"; jars; write_config; run_class "$@" ;;
-  *) echo "usage: kafka-local.sh start|stop|status|jars|java CLASS [ARGS...]" >&2; exit 2 ;;
+  java) shift; [ $# -ge 1 ] || die "usage: kafka-local.sh java CLASS [ARGS...]"; jars; write_log_configs; run_class "$@" ;;
+  *) echo "usage: kafka-local.sh start [--nodes 1|3]|stop|status|kill N|restart N|jars|java CLASS [ARGS...]" >&2; exit 2 ;;
 esac

@@ -36,6 +36,7 @@ pub fn init(broker: &BrokerArgs, output: &str) -> Result<()> {
     krb_topic::run(&krb_topic::Args {
         topic: output.to_string(),
         partitions: 1,
+        replication: 1,
         broker: broker.clone(),
     })
 }

@@ -8,7 +8,7 @@ use krb_common::broker::{wait, BrokerArgs};
 use rdkafka::admin::{NewTopic, TopicReplication};
 use rdkafka::error::RDKafkaErrorCode;
 
-/// krb-topic: create TOPIC with PARTITIONS partitions (replication factor 1).
+/// krb-topic: create TOPIC with PARTITIONS partitions (replication factor 1, or --replication N).
 ///
 /// An existing TOPIC is deleted first and created again empty, so a lab can be rerun from a
 /// clean start. Prints `Created topic TOPIC.` as kafka-topics.sh does.
@@ -20,6 +20,9 @@ pub struct Args {
     /// How many partitions it gets.
     #[arg(value_parser = clap::value_parser!(i32).range(1..))]
     pub partitions: i32,
+    /// How many copies of each partition (the brokers' count at most; 3 on the three-node cluster).
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(i32).range(1..))]
+    pub replication: i32,
     #[command(flatten)]
     pub broker: BrokerArgs,
 }
@@ -30,7 +33,11 @@ const RECREATE_TIMEOUT: Duration = Duration::from_secs(30);
 /// Deletes the topic if it exists, creates it, and waits until the broker serves it.
 pub fn run(args: &Args) -> Result<()> {
     let (admin, options) = args.broker.admin("krb-topic")?;
-    let topic = NewTopic::new(&args.topic, args.partitions, TopicReplication::Fixed(1));
+    let topic = NewTopic::new(
+        &args.topic,
+        args.partitions,
+        TopicReplication::Fixed(args.replication),
+    );
     let deleted = wait(admin.delete_topics(&[&args.topic], &options))
         .context("cannot delete the old topic")?;
     for result in deleted {
