@@ -14,8 +14,6 @@ pub struct Effects {
     db: Option<Db>,
     /// db-offsets: each owned partition's position as this worker last read or wrote it.
     read_from: BTreeMap<Partition, Offset>,
-    /// An error met inside a rebalance callback, which cannot return it.
-    failed: Option<anyhow::Error>,
 }
 
 impl Effects {
@@ -34,23 +32,20 @@ impl Effects {
             kind,
             db,
             read_from: BTreeMap::new(),
-            failed: None,
         })
     }
 
     /// Where to start each of the `partitions` just assigned, when the database says (db-offsets
     /// only); reads them as the positions this worker's transactions will move on from.
-    pub fn starts(&mut self, topic: &str, partitions: &[Partition]) -> Vec<(Partition, Offset)> {
+    pub fn starts(
+        &mut self,
+        topic: &str,
+        partitions: &[Partition],
+    ) -> Result<Vec<(Partition, Offset)>> {
         let Some(db) = self.db.as_mut().filter(|_| self.kind == Kind::DbOffsets) else {
-            return Vec::new();
+            return Ok(Vec::new());
         };
-        let stored = match db.positions(topic) {
-            Ok(stored) => stored,
-            Err(e) => {
-                self.failed = Some(e);
-                return Vec::new();
-            }
-        };
+        let stored = db.positions(topic)?;
         let mut starts = Vec::new();
         for p in partitions {
             match stored.get(p) {
@@ -63,7 +58,7 @@ impl Effects {
                 }
             }
         }
-        starts
+        Ok(starts)
     }
 
     /// Forgets what was read for partitions the worker no longer owns.
@@ -71,16 +66,6 @@ impl Effects {
         for p in partitions {
             self.read_from.remove(p);
         }
-    }
-
-    /// Keeps an error met in a rebalance callback for the worker's loop.
-    pub fn fail(&mut self, err: anyhow::Error) {
-        self.failed.get_or_insert(err);
-    }
-
-    /// An error met in a rebalance callback, once.
-    pub fn take_failure(&mut self) -> Option<anyhow::Error> {
-        self.failed.take()
     }
 
     /// Commits the effects applied since the last flush. The worker flushes before it waits
@@ -136,27 +121,26 @@ mod tests {
         Db::init(&url).unwrap();
         let mut a = Effects::open(Kind::DbOffsets, Some(&url)).unwrap();
         let mut b = Effects::open(Kind::DbOffsets, Some(&url)).unwrap();
-        assert!(a.starts("pay", &[0, 1]).is_empty());
+        assert!(a.starts("pay", &[0, 1]).unwrap().is_empty());
         for o in 0..3 {
             assert_eq!(apply(&mut a, &row(0, o, "a")), Outcome::Applied);
         }
         // b is given p0 while a is still processing offset 3.
-        assert_eq!(b.starts("pay", &[0]), vec![(0, 3)]);
+        assert_eq!(b.starts("pay", &[0]).unwrap(), vec![(0, 3)]);
         for o in 3..10 {
             assert_eq!(apply(&mut b, &row(0, o, "b")), Outcome::Applied);
         }
         assert_eq!(apply(&mut a, &row(0, 3, "a")), Outcome::Refused);
         // Given p0 again, a starts where b left it and goes on.
         a.forget(&[0]);
-        assert_eq!(a.starts("pay", &[0]), vec![(0, 10)]);
+        assert_eq!(a.starts("pay", &[0]).unwrap(), vec![(0, 10)]);
         assert_eq!(apply(&mut a, &row(0, 10, "a")), Outcome::Applied);
-        assert!(a.take_failure().is_none());
         let none = Effects::open(Kind::None, Some(&url)).unwrap();
         assert!(none.db.is_none());
     }
 
     #[test]
-    fn a_database_that_fails_in_a_rebalance_is_kept_for_the_loop() {
+    fn a_database_that_fails_at_an_assignment_is_an_error() {
         let dir = krb_common::scratch::scratch_dir::<&str>("worker-effect", &[]);
         let path = dir.join("e.db");
         let url = format!("sqlite:{}", path.display());
@@ -164,9 +148,7 @@ mod tests {
         let mut a = Effects::open(Kind::DbOffsets, Some(&url)).unwrap();
         // The file is overwritten under the worker: its next read fails.
         std::fs::write(&path, vec![7u8; 8192]).unwrap();
-        assert!(a.starts("pay", &[0]).is_empty());
-        let err = format!("{:#}", a.take_failure().unwrap());
+        let err = format!("{:#}", a.starts("pay", &[0]).unwrap_err());
         assert!(err.contains("cannot read the positions"), "{err}");
-        assert!(a.take_failure().is_none());
     }
 }

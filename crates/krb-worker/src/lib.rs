@@ -12,7 +12,7 @@ mod eos;
 mod positions;
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
@@ -48,6 +48,13 @@ pub struct Worker {
     effects: Mutex<Effects>,
     /// `--effect kafka-eos`: the transactional producer its commits go through.
     eos: Option<Mutex<Eos>>,
+    /// An error met inside a rebalance callback, which cannot return it, for the loop to end on.
+    failed: Mutex<Option<anyhow::Error>>,
+}
+
+/// Locks a mutex; a panic elsewhere while it was held leaves its value usable.
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 impl ClientContext for Worker {}
@@ -59,15 +66,25 @@ fn partitions(tpl: &TopicPartitionList) -> Vec<Partition> {
 }
 
 impl Worker {
-    fn effects(&self) -> std::sync::MutexGuard<'_, Effects> {
-        self.effects.lock().unwrap_or_else(|e| e.into_inner())
+    fn effects(&self) -> MutexGuard<'_, Effects> {
+        lock(&self.effects)
+    }
+
+    /// Keeps the first error met in a rebalance callback for the loop.
+    fn fail(&self, err: anyhow::Error) {
+        lock(&self.failed).get_or_insert(err);
+    }
+
+    /// The error met in a rebalance callback, once.
+    fn take_failure(&self) -> Option<anyhow::Error> {
+        lock(&self.failed).take()
     }
 
     /// Commits, synchronously, the advanced positions or, when handing `revoked` partitions
     /// back, every position processed on them (so the hand-over is always on record), and logs it.
     /// With kafka-eos the open transaction commits them, whatever was revoked.
     fn commit(&self, consumer: &BaseConsumer<Worker>, revoked: Option<&[Partition]>) {
-        let mut positions = self.positions.lock().unwrap_or_else(|e| e.into_inner());
+        let mut positions = lock(&self.positions);
         let pending = match revoked {
             Some(ps) if self.eos.is_none() => positions.of(ps),
             _ => positions.uncommitted(),
@@ -75,22 +92,18 @@ impl Worker {
         if pending.is_empty() {
             return;
         }
-        let flushed = self.effects().flush();
-        if let Err(e) = flushed {
-            self.effects().fail(e);
+        if let Err(e) = self.effects().flush() {
+            self.fail(e);
             return;
         }
         if let Some(eos) = &self.eos {
             let Some(group) = consumer.group_metadata() else {
-                self.effects().fail(anyhow::anyhow!(
+                self.fail(anyhow::anyhow!(
                     "the consumer has no group metadata to commit with"
                 ));
                 return;
             };
-            let done =
-                eos.lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .commit(&self.topic, &pending, &group);
+            let done = lock(eos).commit(&self.topic, &pending, &group);
             match done {
                 Ok(()) => {
                     positions.committed(&pending);
@@ -100,7 +113,7 @@ impl Worker {
                     emit(&self.name, Event::TxnAborted(why));
                     rewind(consumer, &mut positions);
                 }
-                Err(Failed::Fatal(e)) => self.effects().fail(e),
+                Err(Failed::Fatal(e)) => self.fail(e),
             }
             return;
         }
@@ -124,15 +137,15 @@ impl Worker {
         let Some(eos) = &self.eos else {
             return;
         };
-        match eos.lock().unwrap_or_else(|e| e.into_inner()).abort() {
+        let aborted = lock(eos).abort();
+        match aborted {
             Ok(false) => {}
             Ok(true) => {
                 emit(&self.name, Event::TxnAborted(eos::lost_reason()));
-                let mut positions = self.positions.lock().unwrap_or_else(|e| e.into_inner());
-                rewind(consumer, &mut positions);
+                rewind(consumer, &mut lock(&self.positions));
             }
             Err(Failed::Aborted(why)) => emit(&self.name, Event::TxnAborted(why)),
-            Err(Failed::Fatal(e)) => self.effects().fail(e),
+            Err(Failed::Fatal(e)) => self.fail(e),
         }
     }
 }
@@ -163,6 +176,10 @@ impl ConsumerContext for Worker {
                 let ps = partitions(tpl);
                 emit(&self.name, Event::Assigned(ps.clone()));
                 let starts = self.effects().starts(&self.topic, &ps);
+                let starts = starts.unwrap_or_else(|e| {
+                    self.fail(e);
+                    Vec::new()
+                });
                 // Set in the list that is assigned next, so fetching starts there.
                 for mut e in tpl.elements() {
                     if let Some((_, o)) = starts.iter().find(|(p, _)| *p == e.partition()) {
@@ -173,9 +190,8 @@ impl ConsumerContext for Worker {
             Rebalance::Revoke(tpl) => {
                 let ps = partitions(tpl);
                 // The next owner reads what this worker applied: the effects go in first.
-                let flushed = self.effects().flush();
-                if let Err(e) = flushed {
-                    self.effects().fail(e);
+                if let Err(e) = self.effects().flush() {
+                    self.fail(e);
                 }
                 // librdkafka reports a lost assignment through the same revoke event.
                 if consumer.assignment_lost() {
@@ -187,10 +203,7 @@ impl ConsumerContext for Worker {
                         self.commit(consumer, Some(&ps));
                     }
                 }
-                self.positions
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .forget(&ps);
+                lock(&self.positions).forget(&ps);
                 self.effects().forget(&ps);
             }
             Rebalance::Error(e) => stderr_line(&format!("{}: rebalance error: {e}", self.name)),
@@ -239,6 +252,7 @@ pub fn run(args: Args) -> Result<()> {
         positions: Mutex::new(Positions::default()),
         effects: Mutex::new(effects),
         eos,
+        failed: Mutex::new(None),
     };
     let consumer: BaseConsumer<Worker> = args
         .config()
@@ -262,7 +276,7 @@ pub fn run(args: Args) -> Result<()> {
     let mut since_commit = 0u64;
     while !stop.load(Ordering::Relaxed) {
         let polled = consumer.poll(Duration::from_millis(100));
-        if let Some(e) = worker.effects().take_failure() {
+        if let Some(e) = worker.take_failure() {
             return Err(e);
         }
         let message = match polled {
@@ -316,12 +330,7 @@ pub fn run(args: Args) -> Result<()> {
             at: format_time(krb_common::logline::now()),
         })?;
         if let Some(eos) = &worker.eos {
-            eos.lock().unwrap_or_else(|e| e.into_inner()).produce(
-                &args.name,
-                &args.topic,
-                partition,
-                offset,
-            )?;
+            lock(eos).produce(&args.name, &args.topic, partition, offset)?;
         }
         emit(
             &args.name,
@@ -333,17 +342,13 @@ pub fn run(args: Args) -> Result<()> {
         );
         // A refused effect is not applied: no commit may pass it.
         if outcome != Outcome::Refused {
-            worker
-                .positions
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .processed(partition, offset);
+            lock(&worker.positions).processed(partition, offset);
         }
         since_commit += 1;
         if since_commit >= args.commit_every {
             since_commit = 0;
             worker.commit(&consumer, None);
-            if let Some(e) = worker.effects().take_failure() {
+            if let Some(e) = worker.take_failure() {
                 return Err(e);
             }
         }
