@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# kafka-local.sh start [--nodes 1|3]|stop|status|kill N|restart N|jars|java CLASS [ARGS...]
+# kafka-local.sh start [--nodes 1|3]|stop|status|kill N|restart N|roll|insync|coordinator GROUP|leader TOPIC P|jars|java CLASS [ARGS...]
 #
 # Runs the same Apache Kafka as compose.yaml (KRaft combined mode, one node, host listener
 # localhost:9481) without Docker: Maven resolves the release's jars into a cache and the
@@ -8,13 +8,20 @@
 # With --nodes 3 (or KRB_NODES=3) it runs compose.yaml's three-node cluster (its profile
 # cluster) instead: three combined broker-and-controller nodes, a controller quorum of three,
 # host listeners on localhost:9481, 9484 and 9487, offsets and transaction logs replicated three
-# times, min.insync.replicas=2; node N's log goes to logs/kafka-N.log.
+# times, min.insync.replicas=2; node N's log goes to logs/kafka-N.log. The cluster notices a
+# dead node and a dead group member fast, for lab 7's fault trials: the controller fences a node
+# that missed 3 s of heartbeats (broker.session.timeout.ms=3000, Kafka's default 9000), and a
+# group may ask for a session timeout down to 1 s (group.min.session.timeout.ms=1000, default 6000).
 #
 #   start      resolve the jars if needed, format storage once, start, wait until every node answers
 #   stop       stop what `start` started and wait for it to exit
 #   status     say whether it runs (exit 0) or not (exit 1)
 #   kill N     kill node N at once (SIGKILL), as a crash does
 #   restart N  start node N again (after kill) and wait until it answers
+#   roll       restart every node cleanly, one at a time, each after the last is back in sync
+#   insync     wait until every partition's replicas are all in sync again (up to 120 s)
+#   coordinator GROUP   print the node that coordinates GROUP, as Kafka's admin API names it
+#   leader TOPIC P      print the node that leads partition P of TOPIC
 #   jars       only resolve the jars (what CI caches)
 #   java       run a class from the same jars, e.g. the consumer-groups tool:
 #              kafka-local.sh java org.apache.kafka.tools.consumer.group.ConsumerGroupCommand ...
@@ -115,6 +122,14 @@ share.coordinator.state.topic.min.isr=$min_isr
 num.partitions=1
 log.dirs=$data
 EOF
+  [ "$nodes" = 1 ] || cat >>"$config" <<EOF
+# Fast failure detection for the fault trials (see the head of kafka-local.sh).
+broker.session.timeout.ms=3000
+broker.heartbeat.interval.ms=500
+group.min.session.timeout.ms=1000
+# Topics made without a replication factor (krb-effects init's output topic) survive a node.
+default.replication.factor=3
+EOF
 }
 
 # write_log_configs: log4j2 settings. The broker logs at INFO to its log file; tools run by
@@ -211,7 +226,7 @@ start() {
 # stop: stops every node cleanly, all at once (a node stopping last, without a quorum, would
 # wait for one), killing any still running after 30 s.
 stop() {
-  local i pid pids=() waited
+  local i pid pids=()
   for i in $(seq 1 "$nodes"); do
     node "$i"
     if running; then
@@ -223,18 +238,21 @@ stop() {
   done
   rm -f "$started_nodes"
   [ ${#pids[@]} -gt 0 ] || { echo "kafka-local: not running"; return 0; }
-  for pid in "${pids[@]}"; do
-    waited=0
-    while kill -0 "$pid" 2>/dev/null && [ "$waited" -lt 60 ]; do
-      sleep 0.5
-      waited=$((waited + 1))
-    done
-    if kill -0 "$pid" 2>/dev/null; then
-      kill -9 "$pid" 2>/dev/null || true
-      echo "kafka-local: pid $pid killed after 30 s"
-    fi
-  done
+  for pid in "${pids[@]}"; do wait_exit "$pid"; done
   echo "kafka-local: stopped"
+}
+
+# wait_exit PID: waits for a node sent SIGTERM to exit, killing it after 30 s.
+wait_exit() {
+  local waited=0
+  while kill -0 "$1" 2>/dev/null && [ "$waited" -lt 60 ]; do
+    sleep 0.5
+    waited=$((waited + 1))
+  done
+  if kill -0 "$1" 2>/dev/null; then
+    kill -9 "$1" 2>/dev/null || true
+    echo "kafka-local: pid $1 killed after 30 s"
+  fi
 }
 
 status() {
@@ -248,6 +266,68 @@ status() {
     return 1
   fi
   echo "kafka-local: running, $up of $nodes node(s), from localhost:$port"
+}
+
+# bootstrap: every node's host listener, as a bootstrap list.
+bootstrap() {
+  local i list=""
+  for i in $(seq 1 "$nodes"); do list+="${list:+,}localhost:$((port + 3 * (i - 1)))"; done
+  echo "$list"
+}
+
+tool() { jars; write_log_configs; run_class "$@"; }
+
+# coordinator GROUP: the node id Kafka's ConsumerGroupCommand (the admin API's describeConsumerGroups)
+# gives as GROUP's coordinator: its --state line reads `GROUP  localhost:9484  (2)  range  Stable  2`.
+coordinator() {
+  local group=${1:?usage: kafka-local.sh coordinator GROUP} id
+  id=$(tool org.apache.kafka.tools.consumer.group.ConsumerGroupCommand --bootstrap-server "$(bootstrap)" \
+    --describe --group "$group" --state | awk -v g="$group" '$1 == g { gsub(/[()]/, "", $3); print $3 }')
+  [[ $id =~ ^[0-9]+$ ]] || die "no coordinator found for group $group"
+  echo "$id"
+}
+
+# leader TOPIC P: the leader's node id in the topic tool's `Partition: 0	Leader: 2	Replicas: ...`.
+leader() {
+  local topic=${1:?usage: kafka-local.sh leader TOPIC PARTITION} partition=${2:?usage: kafka-local.sh leader TOPIC PARTITION} id
+  id=$(tool org.apache.kafka.tools.TopicCommand --bootstrap-server "$(bootstrap)" --describe --topic "$topic" |
+    awk -v p="$partition" '{ for (i = 1; i < NF; i++) { if ($i == "Partition:") part = $(i + 1); if ($i == "Leader:" && part == p) print $(i + 1) } }')
+  [[ $id =~ ^[0-9]+$ ]] || die "partition $partition of $topic has no leader"
+  echo "$id"
+}
+
+# insync: waits until the topic tool lists no under-replicated partition.
+insync() {
+  local i out
+  for i in $(seq 1 60); do
+    out=$(tool org.apache.kafka.tools.TopicCommand --bootstrap-server "$(bootstrap)" --describe \
+      --under-replicated-partitions 2>/dev/null) && [ -z "$out" ] && return 0
+    sleep 1
+  done
+  die "partitions still under-replicated after 120 s: ${out%%$'\n'*}"
+}
+
+# stop_node: stops the node `node` last set cleanly (SIGTERM).
+stop_node() {
+  local pid
+  pid=$(cat "$pidfile")
+  kill "$pid"
+  wait_exit "$pid"
+  rm -f "$pidfile"
+}
+
+# roll: a rolling restart, as an operator upgrades a cluster: one node at a time, each only once
+# every partition is in sync again, so that min.insync.replicas=2 is never broken.
+roll() {
+  local i
+  for i in $(seq 1 "$nodes"); do
+    node "$i"
+    running || die "node $i is not running"
+    stop_node
+    launch
+    insync
+  done
+  echo "kafka-local: every node restarted"
 }
 
 # one_node N: sets node N of the running cluster, or says which numbers there are.
@@ -273,7 +353,11 @@ case "${1:-}" in
     one_node "${2:-}"
     ! running || die "node $id is running: kill it first"
     launch ;;
+  roll) roll ;;
+  insync) insync ;;
+  coordinator) coordinator "${2:-}" ;;
+  leader) leader "${2:-}" "${3:-}" ;;
   jars) need_java; jars ;;
-  java) shift; [ $# -ge 1 ] || die "usage: kafka-local.sh java CLASS [ARGS...]"; jars; write_log_configs; run_class "$@" ;;
-  *) echo "usage: kafka-local.sh start [--nodes 1|3]|stop|status|kill N|restart N|jars|java CLASS [ARGS...]" >&2; exit 2 ;;
+  java) shift; [ $# -ge 1 ] || die "usage: kafka-local.sh java CLASS [ARGS...]"; tool "$@" ;;
+  *) echo "usage: kafka-local.sh start [--nodes 1|3]|stop|status|kill N|restart N|roll|insync|coordinator GROUP|leader TOPIC P|jars|java CLASS [ARGS...]" >&2; exit 2 ;;
 esac

@@ -10,6 +10,7 @@
 //! - [`rdlog`]: librdkafka's own log lines, printed live in librdkafka's format.
 //! - [`reader`]: the one reader of log files, and a group's files.
 //! - [`scratch`]: a fresh folder of files, for tests.
+//! - [`trial_log`]: lab 7's acknowledgements and faults files, written and read in one place.
 //! - [`worker_log`]: a worker's log file read back, for the tools that analyse a lab.
 
 pub mod broker;
@@ -22,6 +23,7 @@ pub mod out;
 pub mod rdlog;
 pub mod reader;
 pub mod scratch;
+pub mod trial_log;
 pub mod worker_log;
 
 /// Runs a tool's `main`: on error, prints `TOOL: error` on one line and exits with `code`.

@@ -1,9 +1,17 @@
 //! The three-node cluster (`scripts/kafka-local.sh start --nodes 3`), on ports and a data folder
-//! of its own beside the tests' single broker: the tools take its bootstrap list, and the
-//! group's coordinator, found through Kafka's own tool, killed under two workers loses nothing.
+//! of its own beside the tests' single broker: the tools take its bootstrap list, the group's
+//! coordinator, found through Kafka's own tool, killed under two workers loses nothing, and lab
+//! 7's seeded fault trials hold.
 
-use anyhow::{ensure, Result};
-use krb_e2e::{bash, serial};
+use anyhow::{ensure, Context, Result};
+use krb_e2e::{bash, root, serial};
+
+/// A cluster home of the tests' own on ports 9581.., sharing the cached Kafka jars.
+const OWN_CLUSTER: &str = r#"scripts/kafka-local.sh jars >/dev/null
+    jars=${KRB_KAFKA_HOME:-${XDG_CACHE_HOME:-$HOME/.cache}/krb/kafka-4.3.1}/libs
+    export KRB_KAFKA_HOME=/tmp/krb-e2e-cluster KRB_BROKER_PORT=9581
+    rm -rf "$KRB_KAFKA_HOME"; mkdir -p "$KRB_KAFKA_HOME"; ln -s "$jars" "$KRB_KAFKA_HOME/libs"
+"#;
 
 #[test]
 #[ignore = "needs Java 17+ and Kafka's jars (scripts/kafka-local.sh jars): scripts/test.sh"]
@@ -11,10 +19,8 @@ fn the_coordinator_killed_under_two_workers_loses_nothing() -> Result<()> {
     let _one_at_a_time = serial();
     let out = bash(
         "three-node cluster, coordinator killed",
-        r#"scripts/kafka-local.sh jars >/dev/null
-         jars=${KRB_KAFKA_HOME:-${XDG_CACHE_HOME:-$HOME/.cache}/krb/kafka-4.3.1}/libs
-         export KRB_KAFKA_HOME=/tmp/krb-e2e-cluster KRB_BROKER_PORT=9581
-         rm -rf "$KRB_KAFKA_HOME"; mkdir -p "$KRB_KAFKA_HOME"; ln -s "$jars" "$KRB_KAFKA_HOME/libs"
+        &(OWN_CLUSTER.to_string()
+            + r#"
          trap 'scripts/kafka-local.sh stop >/dev/null' EXIT
          scripts/kafka-local.sh start --nodes 3 >/dev/null
          export KRB_BOOTSTRAP=localhost:9581,localhost:9584,localhost:9587
@@ -31,7 +37,7 @@ fn the_coordinator_killed_under_two_workers_loses_nothing() -> Result<()> {
          scripts/kafka-local.sh restart "$coordinator" >/dev/null
          stop cl-a cl-b
          krb-dups cl | head -n 1
-         groups | awk '$1 == "cl" && $4 ~ /^[0-9]+$/ { s += $4 } END { print "committed: " s }'"#,
+         groups | awk '$1 == "cl" && $4 ~ /^[0-9]+$/ { s += $4 } END { print "committed: " s }'"#),
     )?;
     ensure!(
         out.lines()
@@ -45,6 +51,49 @@ fn the_coordinator_killed_under_two_workers_loses_nothing() -> Result<()> {
     ensure!(
         out.contains("committed: 1200\n"),
         "the group did not commit every message: {out}"
+    );
+    Ok(())
+}
+
+#[test]
+#[ignore = "needs Java 17+ and Kafka's jars (scripts/kafka-local.sh jars): scripts/test.sh"]
+fn five_seeded_fault_trials_lose_nothing_and_explain_every_duplicate() -> Result<()> {
+    let _one_at_a_time = serial();
+    // Seed 6's five trials draw every kind of fault, one rolling restart among them.
+    let out = bash(
+        "lab 7, five fault trials",
+        &(OWN_CLUSTER.to_string() + "scripts/07-faults.sh --trials 5 --seed 6"),
+    )?;
+    ensure!(
+        out.contains("| trials | 5 (5 held) |"),
+        "a trial failed: {out}"
+    );
+    let json = std::fs::read_to_string(root().join("logs/faults.json"))?;
+    let summary: serde_json::Value = serde_json::from_str(&json)?;
+    let number = |key: &str| {
+        summary[key]
+            .as_u64()
+            .with_context(|| format!("no {key}: {json}"))
+    };
+    ensure!(number("produced")? > 1000, "too few messages: {json}");
+    ensure!(
+        number("lost")? == 0 && number("unexplained")? == 0,
+        "{json}"
+    );
+    let kinds = summary["kinds"].as_object().context("no kinds")?;
+    ensure!(
+        kinds.len() == 8,
+        "not every kind of fault was injected: {json}"
+    );
+    for (kind, total) in kinds {
+        ensure!(
+            total["duplicates"].as_u64() <= total["bound"].as_u64(),
+            "{kind} caused more duplicates than its bound: {json}"
+        );
+    }
+    ensure!(
+        root().join("logs/faults-worst.svg").exists(),
+        "no timeline of the worst trial: {out}"
     );
     Ok(())
 }

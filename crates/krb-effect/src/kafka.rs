@@ -31,12 +31,13 @@ pub fn parse_value(value: &str) -> Option<(&str, Partition, Offset)> {
 /// How long reading the output topic to its end may take.
 const READ_TIMEOUT: Duration = Duration::from_secs(60);
 
-/// Makes `output` again, empty, with one partition.
+/// Makes `output` again, empty, with one partition replicated as the cluster's
+/// default.replication.factor says (1 on the single node, 3 on the three-node cluster).
 pub fn init(broker: &BrokerArgs, output: &str) -> Result<()> {
     krb_topic::run(&krb_topic::Args {
         topic: output.to_string(),
         partitions: 1,
-        replication: 1,
+        replication: -1,
         broker: broker.clone(),
     })
 }

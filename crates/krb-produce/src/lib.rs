@@ -1,20 +1,26 @@
 //! krb-produce: the article's round-robin producer (produce.py).
 
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Mutex;
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
 use clap::Parser;
 use krb_common::broker::BrokerArgs;
+use krb_common::trial_log::ack_line;
 use rdkafka::client::ClientContext;
 use rdkafka::error::{KafkaError, RDKafkaErrorCode};
 use rdkafka::producer::{BaseProducer, BaseRecord, DeliveryResult, Producer, ProducerContext};
+use rdkafka::Message;
 
 /// krb-produce: send COUNT messages to TOPIC, message i to partition i mod PARTITIONS.
 ///
 /// Waits until every message is delivered, then prints `sent COUNT messages to TOPIC`. Any
-/// failed delivery is an error (exit 1) that says how many failed.
+/// failed delivery is an error (exit 1) that says how many failed. SIGTERM stops the sending:
+/// the messages already sent are waited for, and the line says how many there were.
 #[derive(Parser, Debug)]
 #[command(name = "krb-produce", version, verbatim_doc_comment)]
 pub struct Args {
@@ -28,6 +34,10 @@ pub struct Args {
     /// Seconds to wait between two messages.
     #[arg(value_name = "INTERVAL-SEC")]
     pub interval_sec: Option<f64>,
+    /// Write each message the broker acknowledged to FILE as it is acknowledged, one line
+    /// `pP offset O` each (lab 7 checks that every one of them was processed).
+    #[arg(long, value_name = "FILE")]
+    pub acks: Option<PathBuf>,
     #[command(flatten)]
     pub broker: BrokerArgs,
 }
@@ -37,11 +47,21 @@ pub fn partition_of(i: u64, partitions: i32) -> i32 {
     (i % partitions as u64) as i32
 }
 
-/// Counts failed deliveries and keeps the first error for the message.
+/// Counts failed deliveries and keeps the first error for the message; writes the acknowledged
+/// ones to `--acks`.
 #[derive(Default)]
 struct Deliveries {
     failed: AtomicU64,
     first_error: Mutex<Option<String>>,
+    acks: Option<Mutex<BufWriter<File>>>,
+}
+
+impl Deliveries {
+    fn fail(&self, error: String) {
+        self.failed.fetch_add(1, Ordering::Relaxed);
+        let mut first = self.first_error.lock().unwrap_or_else(|e| e.into_inner());
+        first.get_or_insert(error);
+    }
 }
 
 impl ClientContext for Deliveries {}
@@ -50,10 +70,17 @@ impl ProducerContext for Deliveries {
     type DeliveryOpaque = ();
 
     fn delivery(&self, result: &DeliveryResult<'_>, _: ()) {
-        if let Err((err, _)) = result {
-            self.failed.fetch_add(1, Ordering::Relaxed);
-            let mut first = self.first_error.lock().unwrap_or_else(|e| e.into_inner());
-            first.get_or_insert_with(|| err.to_string());
+        match result {
+            Err((err, _)) => self.fail(err.to_string()),
+            Ok(message) => {
+                let Some(acks) = &self.acks else { return };
+                let mut acks = acks.lock().unwrap_or_else(|e| e.into_inner());
+                if let Err(e) =
+                    writeln!(acks, "{}", ack_line(message.partition(), message.offset()))
+                {
+                    self.fail(format!("cannot write to --acks: {e}"));
+                }
+            }
         }
     }
 }
@@ -70,10 +97,24 @@ pub fn run(args: &Args) -> Result<()> {
                 .with_context(|| format!("INTERVAL-SEC must be 0 or more seconds, got {s}"))
         })
         .transpose()?;
+    let acks = match &args.acks {
+        Some(path) => Some(Mutex::new(BufWriter::new(
+            File::create(path).with_context(|| {
+                format!("cannot write the acknowledgements to {}", path.display())
+            })?,
+        ))),
+        None => None,
+    };
+    let stop = Arc::new(AtomicBool::new(false));
+    signal_hook::flag::register(signal_hook::consts::SIGTERM, Arc::clone(&stop))
+        .context("cannot handle SIGTERM")?;
     let producer: BaseProducer<Deliveries> = args
         .broker
         .config("krb-produce", &[])
-        .create_with_context(Deliveries::default())
+        .create_with_context(Deliveries {
+            acks,
+            ..Deliveries::default()
+        })
         .context("cannot create the producer")?;
     let available = args
         .broker
@@ -87,7 +128,10 @@ pub fn run(args: &Args) -> Result<()> {
             args.partitions
         );
     }
-    for i in 0..args.count {
+    let mut sent = 0;
+    while sent < args.count && !stop.load(Ordering::Relaxed) {
+        let i = sent;
+        sent += 1;
         let payload = i.to_string();
         let mut record = BaseRecord::<(), String>::to(&args.topic)
             .partition(partition_of(i, args.partitions))
@@ -114,6 +158,12 @@ pub fn run(args: &Args) -> Result<()> {
         )
     })?;
     let deliveries = producer.context();
+    if let Some(acks) = &deliveries.acks {
+        let mut acks = acks.lock().unwrap_or_else(|e| e.into_inner());
+        if let Err(e) = acks.flush() {
+            deliveries.fail(format!("cannot write to --acks: {e}"));
+        }
+    }
     let failed = deliveries.failed.load(Ordering::Relaxed);
     if failed > 0 {
         let first = deliveries
@@ -123,12 +173,11 @@ pub fn run(args: &Args) -> Result<()> {
             .clone()
             .unwrap_or_default();
         bail!(
-            "{failed} of {} messages to {} were not delivered (first error: {first})",
-            args.count,
+            "{failed} of {sent} messages to {} were not delivered (first error: {first})",
             args.topic
         );
     }
-    println!("sent {} messages to {}", args.count, args.topic);
+    println!("sent {sent} messages to {}", args.topic);
     Ok(())
 }
 

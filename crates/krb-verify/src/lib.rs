@@ -6,11 +6,12 @@
 //! - [`verdict`]: the verdict type, as text, a row and JSON.
 //! - [`facts`]: what every lab reads from a run.
 //! - one module per lab: [`revoke`], [`maxpoll`], [`assignor`], [`static_lab`], [`protocol`],
-//!   [`idempotent`].
+//!   [`idempotent`], [`faults`].
 //! - [`record`]: the lab command's results file and its table.
 
 pub mod assignor;
 pub mod facts;
+pub mod faults;
 pub mod idempotent;
 pub mod maxpoll;
 pub mod protocol;
@@ -64,6 +65,13 @@ pub enum Lab {
         scenario: idempotent::Scenario,
         /// The database is PostgreSQL (`--db postgres://...`), not SQLite.
         postgres: bool,
+    },
+    /// Lab 7, one trial of 07-faults.sh (its effects are in its --db, or lab 6's default).
+    Faults {
+        /// `--effect`.
+        effect: krb_effect::Kind,
+        /// The workers' `--commit-every`.
+        commit_every: u64,
     },
 }
 
@@ -123,6 +131,7 @@ impl Lab {
                     if postgres { " postgres" } else { "" }
                 ),
             ),
+            Lab::Faults { effect, .. } => (7, "faults", value_name(effect)),
         }
     }
 }
@@ -162,6 +171,17 @@ pub fn verify(
                 idempotent::Scenario::Maxpoll => facts::committed(broker, group, topic, 1)?,
             };
             idempotent::verdict(&run, &effects, &committed, lab)?
+        }
+        Lab::Faults {
+            effect,
+            commit_every,
+        } => {
+            let trial = faults::read(dir, group, broker, effect, commit_every, db)?;
+            let (v, stats) = faults::verdict(&trial);
+            Verdict {
+                trial: Some(stats),
+                ..v
+            }
         }
         Lab::Protocol { protocol } => {
             let slow = protocol::maxpoll_group(group);

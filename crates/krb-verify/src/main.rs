@@ -19,6 +19,7 @@ use krb_verify::{Assignor, Lab, Protocol};
 ///   krb-verify static stat --static
 ///   krb-verify protocol kip848 --protocol consumer
 ///   krb-verify idempotent once --effect idempotent --scenario maxpoll
+///   krb-verify faults faults-42-1 --commit-every 20
 ///
 /// Prints the article's number, ours, and each statement with `held` or `FAILED`. Lines of the
 /// logs that look like worker lines but do not parse are named on stderr and left out.
@@ -98,6 +99,22 @@ enum Command {
         #[arg(long, value_enum, default_value = "revoke")]
         scenario: krb_verify::idempotent::Scenario,
         /// Its database, when not the SQLite file LOGS/GROUP.db.
+        #[arg(long, value_name = "URL")]
+        db: Option<String>,
+        #[command(flatten)]
+        out: Output,
+    },
+    /// Lab 7, one trial of 07-faults.sh in GROUP (its topic has the same name).
+    Faults {
+        /// The trial's group.
+        group: String,
+        /// The effect its workers ran with.
+        #[arg(long, value_enum, default_value = "none")]
+        effect: krb_effect::Kind,
+        /// Its workers' --commit-every.
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+        commit_every: u64,
+        /// Its effects' store, when not lab 6's default for the group.
         #[arg(long, value_name = "URL")]
         db: Option<String>,
         #[command(flatten)]
@@ -282,6 +299,21 @@ fn main() {
                 effect: *effect,
                 scenario: *scenario,
                 postgres: db.as_deref().is_some_and(krb_effect::is_postgres),
+            },
+            group,
+            out,
+            db.as_deref(),
+        ),
+        Command::Faults {
+            group,
+            effect,
+            commit_every,
+            db,
+            out,
+        } => check(
+            Lab::Faults {
+                effect: *effect,
+                commit_every: *commit_every,
             },
             group,
             out,

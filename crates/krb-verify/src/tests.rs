@@ -13,32 +13,39 @@ use krb_effect::Kind;
 
 /// A run's log files, line by line, written at 10:00:00.000 plus milliseconds.
 #[derive(Clone, Default)]
-struct Logs(BTreeMap<String, Vec<String>>);
+pub(crate) struct Logs(BTreeMap<String, Vec<String>>);
 
-fn clock(ms: i64) -> NaiveTime {
+pub(crate) fn clock(ms: i64) -> NaiveTime {
     NaiveTime::from_hms_opt(10, 0, 0).unwrap() + TimeDelta::milliseconds(ms)
 }
 
 impl Logs {
-    fn line(&mut self, file: &str, text: String) -> &mut Logs {
+    pub(crate) fn line(&mut self, file: &str, text: String) -> &mut Logs {
         self.0.entry(file.to_string()).or_default().push(text);
         self
     }
 
     /// A worker line: `TIME NAME EVENT` in NAME's log.
-    fn at(&mut self, ms: i64, name: &str, event: &str) -> &mut Logs {
+    pub(crate) fn at(&mut self, ms: i64, name: &str, event: &str) -> &mut Logs {
         let text = format!("{} {name} {event}", clock(ms).format("%H:%M:%S%.3f"));
         self.line(name, text)
     }
 
     /// common.sh's `start NAME` or `stop NAME`.
-    fn mark(&mut self, ms: i64, verb: &str, name: &str) -> &mut Logs {
+    pub(crate) fn mark(&mut self, ms: i64, verb: &str, name: &str) -> &mut Logs {
         let text = format!("{} {verb} {name}", clock(ms).format("%H:%M:%S%.3f"));
         self.line(name, text)
     }
 
     /// Processed lines of `partition`, offsets `from..to`, one millisecond apart from `ms`.
-    fn offsets(&mut self, ms: i64, name: &str, partition: Partition, from: Offset, to: Offset) {
+    pub(crate) fn offsets(
+        &mut self,
+        ms: i64,
+        name: &str,
+        partition: Partition,
+        from: Offset,
+        to: Offset,
+    ) {
         for (i, o) in (from..to).enumerate() {
             self.at(ms + i as i64, name, &format!("p{partition} offset {o}"));
         }
@@ -57,7 +64,7 @@ impl Logs {
     }
 
     /// Removes the lines of `file` that contain `text`; there must be one.
-    fn without(&mut self, file: &str, text: &str) -> &mut Logs {
+    pub(crate) fn without(&mut self, file: &str, text: &str) -> &mut Logs {
         let lines = self.0.get_mut(file).unwrap();
         let before = lines.len();
         lines.retain(|l| !l.contains(text));
@@ -66,7 +73,7 @@ impl Logs {
     }
 
     /// Replaces `from` by `to` in the lines of `file` that contain it; there must be one.
-    fn replace(&mut self, file: &str, from: &str, to: &str) -> &mut Logs {
+    pub(crate) fn replace(&mut self, file: &str, from: &str, to: &str) -> &mut Logs {
         let lines = self.0.get_mut(file).unwrap();
         let mut found = false;
         for l in lines.iter_mut().filter(|l| l.contains(from)) {
@@ -77,7 +84,7 @@ impl Logs {
         self
     }
 
-    fn write(&self) -> PathBuf {
+    pub(crate) fn write(&self) -> PathBuf {
         let files: Vec<(String, String)> = self
             .0
             .iter()
@@ -90,7 +97,7 @@ impl Logs {
         krb_common::scratch::scratch_dir("verify", &files)
     }
 
-    fn run(&self, group: &str) -> Run {
+    pub(crate) fn run(&self, group: &str) -> Run {
         let dir = self.write();
         let run = Run::read(&dir, group).unwrap();
         std::fs::remove_dir_all(dir).unwrap();
@@ -105,12 +112,12 @@ type Breaks = Box<dyn Fn(&mut Logs)>;
 type Case = (&'static str, &'static str, Breaks);
 
 /// Asserts that every statement held.
-fn all_held(v: &Verdict) {
+pub(crate) fn all_held(v: &Verdict) {
     assert!(v.held(), "{}", v.render());
 }
 
 /// Asserts that `statement` was checked and reported FAILED.
-fn fails(v: &Verdict, statement: &str, broken: &str) {
+pub(crate) fn fails(v: &Verdict, statement: &str, broken: &str) {
     let check = v
         .check_of(statement)
         .unwrap_or_else(|| panic!("{statement:?} was not checked ({broken}):\n{}", v.render()));
@@ -715,7 +722,7 @@ fn lab5_both_protocols() {
 
 /// What the database would hold: one row per processing with `plain`, per message with
 /// `idempotent`, in krb-dups' report.
-fn effects(pairs: &[(Partition, Offset)], once: bool) -> krb_dups::Report {
+pub(crate) fn effects(pairs: &[(Partition, Offset)], once: bool) -> krb_dups::Report {
     let mut counts = krb_dups::Counts::new();
     let mut seen = std::collections::BTreeSet::new();
     for &(p, o) in pairs {

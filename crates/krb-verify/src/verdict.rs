@@ -34,6 +34,9 @@ pub struct Verdict {
     /// Log lines the reader skipped (`FILE:LINE: skipped: why`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub skipped: Vec<String>,
+    /// Lab 7: the trial's numbers (faults, messages, duplicates by cause, recoveries).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trial: Option<crate::faults::Stats>,
 }
 
 impl Verdict {
@@ -48,6 +51,7 @@ impl Verdict {
             ours: String::new(),
             checks: Vec::new(),
             skipped: Vec::new(),
+            trial: None,
         }
     }
 

@@ -1,0 +1,315 @@
+//! Lab 7's two files beside the workers' logs, written and read here:
+//!
+//! - `GROUP.acks`, krb-produce's `--acks FILE`: one line per message the broker acknowledged,
+//!   `p3 offset 17`, the worker's words for a message.
+//! - `GROUP.faults`, written by 07-faults.sh as it injects each fault (verb first, as common.sh's
+//!   `start` and `stop` lines):
+//!
+//! ```text
+//! 10:02:11.410 begin trial 3 seed 7
+//! 10:02:14.002 fault kill faults-7-3-b
+//! 10:02:16.120 healed kill faults-7-3-b
+//! 10:02:21.533 fault kill-coordinator node-2
+//! 10:02:33.980 healed kill-coordinator node-2
+//! 10:02:41.007 end
+//! ```
+//!
+//! A fault's target is a worker's name or `node-N`; `healed` says when the runner undid it
+//! (restarted, resumed, brought the node back). A line that does not parse is an error naming
+//! the file and line: these files are written by our own tools, and a check that skipped one
+//! could call a lost message kept.
+
+use std::fmt;
+use std::path::Path;
+
+use anyhow::{bail, Context, Result};
+use chrono::NaiveDateTime;
+
+use crate::logline::{format_time, Offset, Partition};
+use crate::worker_log::{day_zero, nearest};
+
+/// One acknowledged message: `p3 offset 17`.
+pub fn ack_line(partition: Partition, offset: Offset) -> String {
+    format!("p{partition} offset {offset}")
+}
+
+fn parse_ack(line: &str) -> Option<(Partition, Offset)> {
+    let (p, o) = line.strip_prefix('p')?.split_once(" offset ")?;
+    Some((p.parse().ok()?, o.parse().ok()?))
+}
+
+/// Reads an acks file: every acknowledged (partition, offset), in file order.
+pub fn read_acks(path: &Path) -> Result<Vec<(Partition, Offset)>> {
+    let text = std::fs::read_to_string(path).with_context(|| {
+        format!(
+            "cannot read the producer's acknowledgements {}",
+            path.display()
+        )
+    })?;
+    text.lines()
+        .enumerate()
+        .map(|(i, line)| {
+            parse_ack(line).with_context(|| {
+                format!(
+                    "{}:{}: expected pP offset O, found {line:?}",
+                    path.display(),
+                    i + 1
+                )
+            })
+        })
+        .collect()
+}
+
+/// What a fault does. The names are the runner's and the report's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum FaultKind {
+    /// A worker killed with SIGKILL, later started again.
+    Kill,
+    /// A worker stopped with SIGSTOP past its session timeout, later resumed (SIGCONT).
+    Pause,
+    /// A worker stopped cleanly (SIGTERM), later started again.
+    Stop,
+    /// A new worker started.
+    Join,
+    /// A worker stopped cleanly for good.
+    Leave,
+    /// The node that coordinates the group killed, later started again.
+    KillCoordinator,
+    /// The node that leads a partition killed, later started again.
+    KillLeader,
+    /// Every node restarted cleanly, one at a time.
+    Roll,
+}
+
+impl FaultKind {
+    /// Every kind, in the report's order.
+    pub const ALL: [FaultKind; 8] = [
+        FaultKind::Kill,
+        FaultKind::Pause,
+        FaultKind::Stop,
+        FaultKind::Join,
+        FaultKind::Leave,
+        FaultKind::KillCoordinator,
+        FaultKind::KillLeader,
+        FaultKind::Roll,
+    ];
+
+    /// The kind's word in the files, the runner and the report.
+    pub fn name(self) -> &'static str {
+        match self {
+            FaultKind::Kill => "kill",
+            FaultKind::Pause => "pause",
+            FaultKind::Stop => "stop",
+            FaultKind::Join => "join",
+            FaultKind::Leave => "leave",
+            FaultKind::KillCoordinator => "kill-coordinator",
+            FaultKind::KillLeader => "kill-leader",
+            FaultKind::Roll => "roll",
+        }
+    }
+
+    /// The kind named `name`.
+    pub fn parse(name: &str) -> Option<FaultKind> {
+        FaultKind::ALL.into_iter().find(|k| k.name() == name)
+    }
+
+    /// A fault of a worker (the others are the cluster's).
+    pub fn on_worker(self) -> bool {
+        matches!(
+            self,
+            FaultKind::Kill
+                | FaultKind::Pause
+                | FaultKind::Stop
+                | FaultKind::Join
+                | FaultKind::Leave
+        )
+    }
+}
+
+impl fmt::Display for FaultKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// One fault as it happened.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fault {
+    /// What it was.
+    pub kind: FaultKind,
+    /// The worker's name, or `node-N`.
+    pub target: String,
+    /// When it was injected.
+    pub at: NaiveDateTime,
+    /// When it was undone; the time it was injected for a fault with nothing to undo.
+    pub healed: NaiveDateTime,
+}
+
+/// A faults file read back: when the trial began and ended, and its faults in order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FaultLog {
+    /// The `begin` line's time.
+    pub begin: NaiveDateTime,
+    /// The `end` line's time (the last line's when the trial did not end).
+    pub end: NaiveDateTime,
+    /// The faults, in the order they were injected.
+    pub faults: Vec<Fault>,
+}
+
+/// A `fault` or `healed` line.
+pub fn fault_line(healed: bool, kind: FaultKind, target: &str, at: chrono::NaiveTime) -> String {
+    let verb = if healed { "healed" } else { "fault" };
+    format!("{} {verb} {kind} {target}", format_time(at))
+}
+
+impl FaultLog {
+    /// Reads a faults file. Times are placed on days as the workers' are (see
+    /// [`crate::worker_log`]); [`FaultLog::align`] puts them beside a group's.
+    pub fn read(path: &Path) -> Result<FaultLog> {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read the trial's faults {}", path.display()))?;
+        FaultLog::parse(&text).with_context(|| format!("in {}", path.display()))
+    }
+
+    /// Moves every time by whole days so that `begin` is within 12 hours of `near` (a group's
+    /// first log line), as [`crate::worker_log::WorkerLog::read_group`] aligns a group's logs.
+    pub fn align(&mut self, near: NaiveDateTime) {
+        let shift = nearest(near, self.begin.time()) - self.begin;
+        self.begin += shift;
+        self.end += shift;
+        for f in &mut self.faults {
+            f.at += shift;
+            f.healed += shift;
+        }
+    }
+
+    /// Parses a faults file's text.
+    pub fn parse(text: &str) -> Result<FaultLog> {
+        let mut begin = None;
+        let mut end = None;
+        let mut faults: Vec<Fault> = Vec::new();
+        let mut previous: Option<NaiveDateTime> = None;
+        for (i, line) in text.lines().enumerate() {
+            let number = i + 1;
+            let mut words = line.split_whitespace();
+            let (Some(time), Some(verb)) = (words.next(), words.next()) else {
+                bail!("line {number}: expected TIME VERB ..., found {line:?}");
+            };
+            let time = chrono::NaiveTime::parse_from_str(time, "%H:%M:%S%.3f")
+                .with_context(|| format!("line {number}: {time:?} is not a time HH:MM:SS.mmm"))?;
+            let at = match previous {
+                None => day_zero().and_time(time),
+                Some(p) => nearest(p, time),
+            };
+            previous = Some(at);
+            let rest: Vec<&str> = words.collect();
+            match (verb, rest.as_slice()) {
+                ("begin", _) => begin = Some(at),
+                ("end", []) => end = Some(at),
+                ("fault", [kind, target]) => faults.push(Fault {
+                    kind: FaultKind::parse(kind)
+                        .with_context(|| format!("line {number}: no fault kind {kind:?}"))?,
+                    target: target.to_string(),
+                    at,
+                    healed: at,
+                }),
+                ("healed", [kind, target]) => {
+                    let fault = faults
+                        .iter_mut()
+                        .rev()
+                        .find(|f| f.kind.name() == *kind && f.target == *target)
+                        .with_context(|| {
+                            format!("line {number}: healed {kind} {target} was never injected")
+                        })?;
+                    fault.healed = at;
+                }
+                _ => bail!(
+                    "line {number}: expected begin, end, fault KIND TARGET or healed KIND TARGET, found {line:?}"
+                ),
+            }
+        }
+        let begin = begin.context("no begin line: the trial never started")?;
+        Ok(FaultLog {
+            begin,
+            end: end.or(previous).unwrap_or(begin),
+            faults,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chrono::NaiveTime;
+
+    fn t(s: &str) -> NaiveTime {
+        NaiveTime::parse_from_str(s, "%H:%M:%S%.3f").unwrap()
+    }
+
+    #[test]
+    fn an_ack_line_reads_back() {
+        let dir = crate::scratch::scratch_dir(
+            "acks",
+            &[(
+                "g.acks",
+                format!("{}\n{}\n", ack_line(3, 17), ack_line(0, 0)),
+            )],
+        );
+        assert_eq!(
+            read_acks(&dir.join("g.acks")).unwrap(),
+            vec![(3, 17), (0, 0)]
+        );
+    }
+
+    #[test]
+    fn a_bad_ack_line_is_an_error_naming_its_line() {
+        let dir = crate::scratch::scratch_dir("acks", &[("g.acks", "p3 offset 17\np3 offst 18\n")]);
+        let err = read_acks(&dir.join("g.acks")).unwrap_err().to_string();
+        assert!(err.contains("g.acks:2: expected pP offset O"), "{err}");
+    }
+
+    #[test]
+    fn a_faults_file_reads_back_with_its_heals() {
+        let text = [
+            "10:02:11.410 begin trial 3 seed 7".to_string(),
+            fault_line(false, FaultKind::Kill, "g-b", t("10:02:14.002")),
+            fault_line(false, FaultKind::Join, "g-d", t("10:02:15.000")),
+            fault_line(true, FaultKind::Kill, "g-b", t("10:02:16.120")),
+            fault_line(
+                false,
+                FaultKind::KillCoordinator,
+                "node-2",
+                t("10:02:21.533"),
+            ),
+            "10:02:41.007 end".to_string(),
+        ]
+        .join("\n");
+        let log = FaultLog::parse(&text).unwrap();
+        assert_eq!(log.faults.len(), 3);
+        let kill = &log.faults[0];
+        assert_eq!((kill.kind, kill.target.as_str()), (FaultKind::Kill, "g-b"));
+        assert_eq!((kill.healed - kill.at).num_milliseconds(), 2118);
+        assert_eq!(log.faults[1].healed, log.faults[1].at);
+        assert_eq!(log.faults[2].kind, FaultKind::KillCoordinator);
+        assert_eq!((log.end - log.begin).num_milliseconds(), 29_597);
+    }
+
+    #[test]
+    fn a_bad_faults_line_is_an_error() {
+        for bad in [
+            "10:02:11.410 begin\n10:02:12.000 fault explode g-b",
+            "10:02:11.410 begin\n10:02:12.000 healed kill g-b",
+            "10:02:11.410 begin\nnoon fault kill g-b",
+            "10:02:12.000 fault kill g-b",
+        ] {
+            assert!(FaultLog::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn every_kind_has_a_name_that_reads_back() {
+        for kind in FaultKind::ALL {
+            assert_eq!(FaultKind::parse(kind.name()), Some(kind));
+        }
+    }
+}

@@ -1,0 +1,131 @@
+use std::path::PathBuf;
+
+use anyhow::Result;
+use clap::{Parser, Subcommand};
+use krb_common::broker::BrokerArgs;
+use krb_trial::plan::{plan, Shape};
+use krb_trial::report;
+
+/// krb-trial: lab 7's fault trials, the pieces scripts/07-faults.sh runs.
+///
+///   krb-trial plan --seed 42 --trial 3
+///       trial 3's fault schedule, one step a line: WAIT KIND TARGET HOLD (seconds to wait,
+///       the fault, a worker, a partition whose leader dies or -, seconds until it is healed)
+///   krb-trial watch GROUP PARTITIONS FILE
+///       sample GROUP's committed offsets of topic GROUP four times a second into FILE
+///       (`10:02:14.250 sampler commit p0=120 p1=98`) until SIGTERM
+///   krb-trial report logs/faults.jsonl [--json FILE]
+///       sum the trials' verdicts (krb-verify faults --record) into one table
+///
+/// The same seed gives the same schedules on any machine: a failing trial's line
+/// `replay: 07-faults.sh --seed S --trial I` runs it alone again.
+///
+/// Exit status: report exits 1 when a trial failed; every command exits 2 on a wrong command
+/// line or unreadable input.
+#[derive(Parser, Debug)]
+#[command(name = "krb-trial", version, verbatim_doc_comment)]
+struct Args {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Print a trial's fault schedule.
+    Plan {
+        /// The run's seed.
+        #[arg(long)]
+        seed: u64,
+        /// The trial's number in the run.
+        #[arg(long)]
+        trial: u64,
+        /// Faults per trial.
+        #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u64).range(1..=20))]
+        faults: u64,
+        /// The topic's partitions.
+        #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(i32).range(1..))]
+        partitions: i32,
+        /// The workers' session timeout, in milliseconds: a pause outlasts it.
+        #[arg(long, value_name = "MS", default_value_t = 3000)]
+        session_timeout_ms: u32,
+    },
+    /// Sample a group's committed offsets until SIGTERM.
+    Watch {
+        /// The group (its topic has the same name).
+        group: String,
+        /// The topic's partitions.
+        #[arg(value_parser = clap::value_parser!(i32).range(1..))]
+        partitions: i32,
+        /// Where the samples go.
+        file: PathBuf,
+        #[command(flatten)]
+        broker: BrokerArgs,
+    },
+    /// Sum the trials' records into one table.
+    Report {
+        /// The records, one krb-verify faults --record line per trial.
+        file: PathBuf,
+        /// Also write the totals as JSON here.
+        #[arg(long, value_name = "FILE")]
+        json: Option<PathBuf>,
+        /// Print only the group of the trial to look at first (the first that failed, else the
+        /// slowest to recover).
+        #[arg(long, conflicts_with = "json")]
+        worst: bool,
+    },
+}
+
+fn run(args: Args) -> Result<i32> {
+    match args.command {
+        Command::Plan {
+            seed,
+            trial,
+            faults,
+            partitions,
+            session_timeout_ms,
+        } => {
+            let shape = Shape {
+                faults: faults as usize,
+                partitions,
+                session_sec: f64::from(session_timeout_ms) / 1000.0,
+            };
+            for step in plan(seed, trial, shape) {
+                println!("{step}");
+            }
+            Ok(0)
+        }
+        Command::Watch {
+            group,
+            partitions,
+            file,
+            broker,
+        } => krb_trial::watch::watch(&broker, &group, &group, partitions, &file).map(|_| 0),
+        Command::Report { file, json, worst } => {
+            let summary = report::summarise(&report::read(&file)?);
+            if worst {
+                if let Some(w) = &summary.worst {
+                    println!("{w}");
+                }
+                return Ok(0);
+            }
+            print!("{}", report::render(&summary));
+            if let Some(path) = json {
+                let text = serde_json::to_string_pretty(&summary)?;
+                std::fs::write(&path, text + "\n")
+                    .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
+            }
+            Ok(if summary.failed.is_empty() { 0 } else { 1 })
+        }
+    }
+}
+
+fn main() {
+    let args: Args = krb_common::cli::parse("krb-trial");
+    match run(args) {
+        Ok(code) => std::process::exit(code),
+        Err(e) => {
+            krb_common::out::stderr_line(&format!("krb-trial: {e:#}"));
+            std::process::exit(2);
+        }
+    }
+}

@@ -1,0 +1,203 @@
+#!/usr/bin/env bash
+# Lab 7: fault trials on a three-node cluster. Do I lose messages, and how many do I process twice?
+#
+#   07-faults.sh [--trials N] [--seed S] [--trial I] [--faults F] [--effect E] [--db URL]
+#
+# Each trial: a topic of 6 partitions replicated 3 times, an idempotent producer (acks=all)
+# writing about 200 messages a second and recording every acknowledged offset, three workers
+# (--revoke-commit, --commit-every 20, a session timeout of 3 s), and F faults (default 3) drawn
+# from the seed: a worker killed (SIGKILL) or paused past its session timeout (SIGSTOP) or
+# stopped cleanly, then brought back; a worker joining or leaving; the group's coordinator or a
+# partition's leader killed, then restarted; a rolling restart of the three nodes. Then a quiet
+# moment, the producer stopped, a clean stop of every worker, and krb-verify's check (nothing
+# lost, offsets only go up, commits never ahead or backwards, duplicates each explained by a
+# fault within its bound; with an effect, no effect twice). The run ends with krb-trial's table
+# (logs/faults.json too) and the worst trial's timeline, logs/faults-worst.svg.
+#
+# It starts the three-node cluster (scripts/kafka-local.sh start --nodes 3) unless one runs, and
+# stops what it started. The seed is printed: `--seed S --trial I` replays trial I alone.
+# A trial that held has its files removed; a failing one keeps logs/faults-S-I*.
+set -euo pipefail
+# shellcheck source=common.sh
+source "$(dirname "$0")/common.sh"
+
+usage="usage: 07-faults.sh [--trials N] [--seed S] [--trial I] [--faults F] [--effect none|plain|idempotent|db-offsets|kafka-eos] [--db URL]"
+trials=5 seed=$((RANDOM * 32768 + RANDOM)) only="" faults=3 effect=none db=""
+while [ $# -gt 0 ]; do
+  case $1 in
+    --trials) trials=${2:?$usage}; shift 2 ;;
+    --seed) seed=${2:?$usage}; shift 2 ;;
+    --trial) only=${2:?$usage}; shift 2 ;;
+    --faults) faults=${2:?$usage}; shift 2 ;;
+    --effect) effect=${2:?$usage}; shift 2 ;;
+    --db) db=${2:?$usage}; shift 2 ;;
+    -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+    *) echo "$usage" >&2; exit 2 ;;
+  esac
+done
+for n in "$trials" "$seed" "$faults" ${only:+"$only"}; do
+  [[ $n =~ ^[0-9]+$ ]] || { echo "07-faults: '$n' is not a number; $usage" >&2; exit 2; }
+done
+case $effect in none | plain | idempotent | db-offsets | kafka-eos) ;; *) echo "$usage" >&2; exit 2 ;; esac
+
+here=$(dirname "$0")
+kafka=$here/kafka-local.sh
+partitions=6 commit_every=20 session_ms=3000
+port=${KRB_BROKER_PORT:-9481}
+export KRB_BOOTSTRAP=localhost:$port,localhost:$((port + 3)),localhost:$((port + 6))
+records=$LOGS/faults.jsonl
+
+started=""
+if ! "$kafka" status >/dev/null 2>&1; then
+  echo "== starting the three-node cluster (scripts/kafka-local.sh start --nodes 3)"
+  "$kafka" start --nodes 3
+  started=1
+elif ! "$kafka" status | grep -q 'of 3 node'; then
+  echo "07-faults: a single-node Kafka runs from scripts/kafka-local.sh; stop it first (kafka-local.sh stop)" >&2
+  exit 1
+fi
+
+group="" producer="" watcher=""
+# shellcheck disable=SC2317  # called by the trap
+cleanup() {
+  local pidfile
+  for pidfile in "$LOGS/$group"-*.pid; do
+    [ -f "$pidfile" ] && kill -CONT "$(cat "$pidfile")" 2>/dev/null
+  done
+  [ -z "$group" ] || stop_all "$group"
+  [ -z "$producer" ] || kill "$producer" 2>/dev/null || true
+  [ -z "$watcher" ] || kill "$watcher" 2>/dev/null || true
+  [ -z "$started" ] || "$kafka" stop
+}
+trap cleanup EXIT
+
+# worker NAME: starts (or starts again) worker NAME of the trial's group.
+worker() {
+  local store=()
+  [ "$effect" = none ] || store=(--effect "$effect" --db "$store_url")
+  start "$group-$1" "$group" "$group" --revoke-commit --commit-every "$commit_every" \
+    --session-timeout-ms "$session_ms" -X heartbeat.interval.ms=500 "${store[@]}" >/dev/null
+  # Killing it is the point: no "Killed" line from bash.
+  disown "$(pid_of "$1")"
+}
+
+# mark fault|healed KIND TARGET: the line krb-verify reads back (krb-common's trial_log).
+mark() {
+  echo "$(now) $1 $2 $3" | tee -a "$LOGS/$group.faults"
+}
+
+pid_of() { cat "$LOGS/$group-$1.pid"; }
+
+# inject KIND TARGET HOLD: one step of the schedule, healed HOLD seconds later.
+inject() {
+  local kind=$1 target=$2 hold=$3 node
+  case $kind in
+    kill)
+      kill -KILL "$(pid_of "$target")"
+      mark fault kill "$group-$target"
+      sleep "$hold"
+      worker "$target"
+      mark healed kill "$group-$target" ;;
+    pause)
+      kill -STOP "$(pid_of "$target")"
+      mark fault pause "$group-$target"
+      sleep "$hold"
+      kill -CONT "$(pid_of "$target")"
+      mark healed pause "$group-$target" ;;
+    stop)
+      mark fault stop "$group-$target"
+      stop "$group-$target"
+      sleep "$hold"
+      worker "$target"
+      mark healed stop "$group-$target" ;;
+    join)
+      worker "$target"
+      mark fault join "$group-$target" ;;
+    leave)
+      mark fault leave "$group-$target"
+      stop "$group-$target" ;;
+    kill-coordinator | kill-leader)
+      if [ "$kind" = kill-coordinator ]; then
+        node=$("$kafka" coordinator "$group")
+      else
+        node=$("$kafka" leader "$group" "${target#p}")
+      fi
+      "$kafka" kill "$node" >/dev/null
+      mark fault "$kind" "node-$node"
+      sleep "$hold"
+      "$kafka" restart "$node" >/dev/null
+      mark healed "$kind" "node-$node"
+      "$kafka" insync ;;
+    roll)
+      mark fault roll cluster
+      "$kafka" roll >/dev/null
+      mark healed roll cluster ;;
+    *) echo "07-faults: krb-trial planned an unknown fault '$kind'" >&2; return 1 ;;
+  esac
+}
+
+# trial I: runs trial I of the seed and records its verdict; fails when it did not hold.
+trial() {
+  local i=$1 began=$SECONDS step wait kind target hold acked failed=""
+  group=faults-$seed-$i
+  echo "== trial $i (seed $seed; replay: 07-faults.sh --seed $seed --trial $i)"
+  rm -f "$LOGS/$group".* "$LOGS/$group"-*
+  krb-topic "$group" "$partitions" --replication 3 >/dev/null
+  fresh "$group"
+  case $effect in
+    none) store_url="" ;;
+    kafka-eos) store_url=${db:-kafka:$group-out} ;;
+    *) store_url=${db:-sqlite:$LOGS/$group.db} ;;
+  esac
+  [ -z "$store_url" ] || krb-effects init "$store_url" >/dev/null
+  echo "$(now) begin trial $i seed $seed" >"$LOGS/$group.faults"
+  krb-trial watch "$group" "$partitions" "$LOGS/$group.committed" 2>"$LOGS/$group.watch" &
+  watcher=$!
+  krb-produce "$group" 1000000000 "$partitions" 0.005 --acks "$LOGS/$group.acks" \
+    -X enable.idempotence=true >"$LOGS/$group.produce" 2>&1 &
+  producer=$!
+  for step in a b c; do worker "$step"; done
+  wait_unique "$group" 100 60
+  while read -r wait kind target hold; do
+    sleep "$wait"
+    inject "$kind" "$target" "$hold" || { failed="the fault $kind $target could not be injected"; break; }
+  done < <(krb-trial plan --seed "$seed" --trial "$i" --faults "$faults" \
+    --partitions "$partitions" --session-timeout-ms "$session_ms")
+  sleep 3
+  kill -TERM "$producer"
+  wait "$producer" || failed=${failed:-"the producer failed: $(tail -n 1 "$LOGS/$group.produce")"}
+  producer=""
+  acked=$(wc -l <"$LOGS/$group.acks")
+  echo "$(now) producer stopped: $(tail -n 1 "$LOGS/$group.produce")"
+  wait_unique "$group" "$acked" 60 || failed=${failed:-"the group did not process the $acked acknowledged messages within 60 s"}
+  stop_all "$group"
+  echo "$(now) end" >>"$LOGS/$group.faults"
+  kill -TERM "$watcher"
+  wait "$watcher" || true
+  watcher=""
+  "$kafka" java org.apache.kafka.tools.consumer.group.ConsumerGroupCommand --bootstrap-server "$KRB_BOOTSTRAP" \
+    --describe --group "$group" >"$LOGS/$group.witness" 2>&1 || true
+  krb-verify faults "$group" --effect "$effect" --commit-every "$commit_every" ${db:+--db "$db"} \
+    --record "$records" --seconds "$((SECONDS - began))" ${failed:+--script-failed "group $group: $failed"} ||
+    { echo "trial $i FAILED: its files are kept, logs/$group*; replay: 07-faults.sh --seed $seed --trial $i"; return 1; }
+}
+
+echo "== lab 7: fault trials, seed $seed"
+rm -f "$records"
+status=0 held=()
+for i in $(if [ -n "$only" ]; then echo "$only"; else seq 1 "$trials"; fi); do
+  if trial "$i"; then held+=("$group"); else status=1; fi
+done
+group=""
+echo "== report (krb-trial report $records)"
+krb-trial report "$records" --json "$LOGS/faults.json" || status=1
+worst=$(krb-trial report "$records" --worst)
+if [ -n "$worst" ] && [ -f "$LOGS/$worst.faults" ]; then
+  krb-timeline "$worst" -o "$LOGS/faults-worst.svg" >/dev/null
+  echo "the worst trial's timeline: logs/faults-worst.svg ($worst)"
+fi
+# The trials that held say nothing more than their record; the worst keeps its files for a look.
+for g in "${held[@]}"; do
+  [ "$g" = "$worst" ] || rm -f "$LOGS/$g".* "$LOGS/$g"-*
+done
+exit "$status"
