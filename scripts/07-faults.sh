@@ -5,7 +5,7 @@
 #
 # Each trial: a topic of 6 partitions replicated 3 times, an idempotent producer (acks=all)
 # writing about 200 messages a second and recording every acknowledged offset, three workers
-# (--revoke-commit, --commit-every 20, a session timeout of 3 s), and F faults (default 3) drawn
+# (--revoke-commit, --commit-every 20, 5 ms a message, a session timeout of 3 s), and F faults (default 3) drawn
 # from the seed: a worker killed (SIGKILL) or paused past its session timeout (SIGSTOP) or
 # stopped cleanly, then brought back; a worker joining or leaving; the group's coordinator or a
 # partition's leader killed, then restarted; a rolling restart of the three nodes. Then a quiet
@@ -16,7 +16,7 @@
 #
 # It starts the three-node cluster (scripts/kafka-local.sh start --nodes 3) unless one runs, and
 # stops what it started. The seed is printed: `--seed S --trial I` replays trial I alone.
-# A trial that held has its files removed; a failing one keeps logs/faults-S-I*.
+# A trial that held has its files removed, but for the worst; a failing one keeps logs/faults-S-I*.
 set -euo pipefail
 # shellcheck source=common.sh
 source "$(dirname "$0")/common.sh"
@@ -57,7 +57,7 @@ elif ! "$kafka" status | grep -q 'of 3 node'; then
   exit 1
 fi
 
-group="" producer="" watcher=""
+group="" producer="" watcher="" failed="" store_url=""
 # shellcheck disable=SC2317  # called by the trap
 cleanup() {
   local pidfile
@@ -75,7 +75,7 @@ trap cleanup EXIT
 worker() {
   local store=()
   [ "$effect" = none ] || store=(--effect "$effect" --db "$store_url")
-  start "$group-$1" "$group" "$group" --revoke-commit --commit-every "$commit_every" \
+  start "$group-$1" "$group" "$group" --revoke-commit --commit-every "$commit_every" --delay 0.005 \
     --session-timeout-ms "$session_ms" -X heartbeat.interval.ms=500 "${store[@]}" >/dev/null
   # Killing it is the point: no "Killed" line from bash.
   disown "$(pid_of "$1")"
@@ -136,68 +136,91 @@ inject() {
   esac
 }
 
-# trial I: runs trial I of the seed and records its verdict; fails when it did not hold.
-trial() {
-  local i=$1 began=$SECONDS step wait kind target hold acked failed=""
-  group=faults-$seed-$i
-  echo "== trial $i (seed $seed; replay: 07-faults.sh --seed $seed --trial $i)"
+# run_trial I: trial I's steps up to the producer's stop. It runs where errexit does not apply
+# (its caller tests it), so every step that must succeed says so, and `failed` says which did not.
+run_trial() {
+  local i=$1 wait kind target hold w
   rm -f "$LOGS/$group".* "$LOGS/$group"-*
-  krb-topic "$group" "$partitions" --replication 3 >/dev/null
-  fresh "$group"
+  krb-topic "$group" "$partitions" --replication 3 >/dev/null || { failed="krb-topic failed"; return 1; }
+  fresh "$group" || { failed="the group's old offsets could not be deleted"; return 1; }
   case $effect in
     none) store_url="" ;;
     kafka-eos) store_url=${db:-kafka:$group-out} ;;
     *) store_url=${db:-sqlite:$LOGS/$group.db} ;;
   esac
-  [ -z "$store_url" ] || krb-effects init "$store_url" >/dev/null
+  if [ -n "$store_url" ]; then
+    krb-effects init "$store_url" >/dev/null || { failed="krb-effects init $store_url failed"; return 1; }
+  fi
   echo "$(now) begin trial $i seed $seed" >"$LOGS/$group.faults"
   krb-trial watch "$group" "$partitions" "$LOGS/$group.committed" 2>"$LOGS/$group.watch" &
   watcher=$!
   krb-produce "$group" 1000000000 "$partitions" 0.005 --acks "$LOGS/$group.acks" \
     -X enable.idempotence=true >"$LOGS/$group.produce" 2>&1 &
   producer=$!
-  for step in a b c; do worker "$step"; done
-  wait_unique "$group" 100 60
+  for w in a b c; do worker "$w"; done
+  wait_unique "$group" 100 60 || { failed="the group did not start consuming within 60 s"; return 1; }
   while read -r wait kind target hold; do
     sleep "$wait"
-    inject "$kind" "$target" "$hold" || { failed="the fault $kind $target could not be injected"; break; }
+    inject "$kind" "$target" "$hold" || { failed="the fault $kind $target could not be injected"; return 1; }
   done < <(krb-trial plan --seed "$seed" --trial "$i" --faults "$faults" \
     --partitions "$partitions" --session-timeout-ms "$session_ms")
   sleep 3
-  kill -TERM "$producer"
-  wait "$producer" || failed=${failed:-"the producer failed: $(tail -n 1 "$LOGS/$group.produce")"}
-  producer=""
-  acked=$(wc -l <"$LOGS/$group.acks")
-  echo "$(now) producer stopped: $(tail -n 1 "$LOGS/$group.produce")"
-  wait_unique "$group" "$acked" 60 || failed=${failed:-"the group did not process the $acked acknowledged messages within 60 s"}
+}
+
+# finish_trial: stops the producer, lets the group process what was acknowledged, stops every
+# worker and the sampler, and asks Kafka's own tool for the group's committed offsets.
+finish_trial() {
+  local acked
+  if [ -n "$producer" ]; then
+    kill -TERM "$producer" 2>/dev/null
+    wait "$producer" || failed=${failed:-"the producer failed: $(tail -n 1 "$LOGS/$group.produce")"}
+    producer=""
+    echo "$(now) producer stopped: $(tail -n 1 "$LOGS/$group.produce")"
+  fi
+  acked=0
+  [ ! -f "$LOGS/$group.acks" ] || acked=$(wc -l <"$LOGS/$group.acks")
+  [ -n "$failed" ] || wait_unique "$group" "$acked" 60 ||
+    failed="the group did not process the $acked acknowledged messages within 60 s"
   stop_all "$group"
   echo "$(now) end" >>"$LOGS/$group.faults"
-  kill -TERM "$watcher"
-  wait "$watcher" || true
-  watcher=""
+  if [ -n "$watcher" ]; then
+    kill -TERM "$watcher" 2>/dev/null
+    wait "$watcher" || true
+    watcher=""
+  fi
   "$kafka" java org.apache.kafka.tools.consumer.group.ConsumerGroupCommand --bootstrap-server "$KRB_BOOTSTRAP" \
     --describe --group "$group" >"$LOGS/$group.witness" 2>&1 || true
+}
+
+# trial I: runs trial I of the seed and records its verdict; fails when it did not hold.
+trial() {
+  local i=$1 began=$SECONDS
+  group=faults-$seed-$i failed=""
+  echo "== trial $i (seed $seed; replay: 07-faults.sh --seed $seed --trial $i)"
+  run_trial "$i" || true
+  finish_trial
   krb-verify faults "$group" --effect "$effect" --commit-every "$commit_every" ${db:+--db "$db"} \
     --record "$records" --seconds "$((SECONDS - began))" ${failed:+--script-failed "group $group: $failed"} ||
     { echo "trial $i FAILED: its files are kept, logs/$group*; replay: 07-faults.sh --seed $seed --trial $i"; return 1; }
 }
 
 echo "== lab 7: fault trials, seed $seed"
+echo "settings: workers --revoke-commit --commit-every $commit_every --delay 0.005, session.timeout.ms=$session_ms, heartbeat.interval.ms=500; the cluster's broker.session.timeout.ms=3000"
 rm -f "$records"
-status=0 held=()
+status=0 held=() worst=""
 for i in $(if [ -n "$only" ]; then echo "$only"; else seq 1 "$trials"; fi); do
   if trial "$i"; then held+=("$group"); else status=1; fi
+  # The trials that held say nothing more than their record: only the worst keeps its files.
+  worst=$(krb-trial report "$records" --worst)
+  for g in "${held[@]}"; do
+    [ "$g" = "$worst" ] || rm -f "$LOGS/$g".* "$LOGS/$g"-*
+  done
 done
 group=""
 echo "== report (krb-trial report $records)"
 krb-trial report "$records" --json "$LOGS/faults.json" || status=1
-worst=$(krb-trial report "$records" --worst)
 if [ -n "$worst" ] && [ -f "$LOGS/$worst.faults" ]; then
   krb-timeline "$worst" -o "$LOGS/faults-worst.svg" >/dev/null
   echo "the worst trial's timeline: logs/faults-worst.svg ($worst)"
 fi
-# The trials that held say nothing more than their record; the worst keeps its files for a look.
-for g in "${held[@]}"; do
-  [ "$g" = "$worst" ] || rm -f "$LOGS/$g".* "$LOGS/$g"-*
-done
 exit "$status"

@@ -473,9 +473,10 @@ struct Blame {
     first_unexplained: Option<String>,
 }
 
-/// Gives each duplicate processing to a fault: one of the worker that processed the message
-/// before or of the one that processed it again, around the two times; else one of the
-/// cluster's; else another worker's (a clean rebalance). Then each fault's bound.
+/// Gives each duplicate processing to a fault: the first fault of the worker that processed the
+/// message before, between the two processings (it cut that worker's uncommitted work short);
+/// else the latest fault of either worker around the two times (a zombie's work after it
+/// woke); else the cluster's; else another worker's (a clean rebalance). Then each fault's bound.
 fn attribute(t: &Trial, processings: &BTreeMap<(Partition, Offset), Vec<Processing>>) -> Blame {
     let faults = &t.faults.faults;
     let mut per_fault: Vec<(u64, u64)> = faults.iter().map(|f| (0, bound(t, f))).collect();
@@ -489,7 +490,15 @@ fn attribute(t: &Trial, processings: &BTreeMap<(Partition, Offset), Vec<Processi
             let of_these = |f: &Fault| f.target == before.worker || f.target == again.worker;
             let latest =
                 |class: &dyn Fn(&Fault) -> bool| faults.iter().rposition(|f| around(f) && class(f));
-            let found = latest(&|f| f.kind.on_worker() && of_these(f))
+            // First the fault that cut the first processor's uncommitted work short.
+            let cut = faults.iter().position(|f| {
+                f.kind.on_worker()
+                    && f.target == before.worker
+                    && f.at >= before.at
+                    && f.at <= again.at
+            });
+            let found = cut
+                .or_else(|| latest(&|f| f.kind.on_worker() && of_these(f)))
                 .or_else(|| latest(&|f| !f.kind.on_worker()))
                 .or_else(|| latest(&|_| true));
             match found {
@@ -549,27 +558,24 @@ fn owned_at(lines: &[Entry], at: NaiveDateTime) -> BTreeSet<Partition> {
     owned
 }
 
-/// A paused worker's in-flight work: what it processed after its last commit before the pause,
-/// and what it processed after it woke, until its next rebalance event.
+/// A paused worker's in-flight work: what it processed from its last commit before the pause
+/// until its first rebalance event after it (the work the pause cut short, and what the zombie
+/// did after it woke, whose lines may come before the runner's `healed` line).
 fn in_flight(lines: &[Entry], f: &Fault) -> u64 {
-    let last_commit = lines
+    let from = lines
         .iter()
-        .take_while(|e| e.at <= f.at)
-        .filter(|e| matches!(e.event, Event::Commit(_)))
-        .map(|e| e.at)
-        .last();
-    let before = lines
-        .iter()
-        .filter(|e| e.at <= f.at && last_commit.is_none_or(|c| e.at > c))
-        .filter(|e| e.event.completion().is_some())
-        .count();
-    let after = lines
-        .iter()
-        .skip_while(|e| e.at < f.healed)
-        .take_while(|e| !ends_assignment(&e.event))
-        .filter(|e| e.event.completion().is_some())
-        .count();
-    (before + after) as u64
+        .rposition(|e| e.at <= f.at && matches!(e.event, Event::Commit(_)))
+        .map_or(0, |i| i + 1);
+    let mut count = 0;
+    for e in &lines[from..] {
+        if e.at > f.at && ends_assignment(&e.event) {
+            break;
+        }
+        if e.event.completion().is_some() {
+            count += 1;
+        }
+    }
+    count
 }
 
 #[cfg(test)]

@@ -213,3 +213,25 @@ fn kafkas_own_table_reads_as_committed_offsets() {
         g-b   g-b   0          9               9               0    -           -    -\n";
     assert_eq!(parse_witness(text, "g"), vec![(0, None), (1, Some(3107))]);
 }
+
+#[test]
+fn work_a_kill_cut_short_is_the_kills_though_a_pause_follows() {
+    let t = |ms| clock(ms);
+    let text = [
+        format!("{} begin trial 1 seed 1", t(0).format("%H:%M:%S%.3f")),
+        fault_line(false, FaultKind::Kill, "g-a", t(2000)),
+        fault_line(true, FaultKind::Kill, "g-a", t(3000)),
+        fault_line(false, FaultKind::Pause, "g-a", t(4000)),
+        fault_line(true, FaultKind::Pause, "g-a", t(4500)),
+        format!("{} end", t(9000).format("%H:%M:%S%.3f")),
+    ]
+    .join("\n");
+    let (v, stats) = trial(&logs(), |t| t.faults = FaultLog::parse(&text).unwrap());
+    all_held(&v);
+    let per_kind: Vec<_> = stats
+        .faults
+        .iter()
+        .map(|f| (f.kind.as_str(), f.duplicates))
+        .collect();
+    assert_eq!(per_kind, vec![("kill", 2), ("pause", 0)]);
+}
