@@ -6,7 +6,7 @@ use std::path::Path;
 
 use anyhow::{bail, Result};
 use krb_common::trial_log::FaultKind;
-use krb_verify::faults::Stats;
+use krb_verify::faults::{Counts, Stats};
 use krb_verify::record::{self, Record};
 use serde::Serialize;
 
@@ -49,18 +49,9 @@ pub struct Summary {
     pub mean_seconds: f64,
     /// The longest trial, in seconds.
     pub max_seconds: f64,
-    /// Messages acknowledged to the producers.
-    pub produced: u64,
-    /// Of those, never processed (must be 0).
-    pub lost: u64,
-    /// Processings.
-    pub processed: u64,
-    /// Duplicate processings.
-    pub duplicates: u64,
-    /// Duplicates no fault explains (must be 0).
-    pub unexplained: u64,
-    /// Duplicate effects in the stores, when the run had an effect.
-    pub effect_duplicates: Option<u64>,
+    /// What the trials counted, summed.
+    #[serde(flatten)]
+    pub counts: Counts,
     /// Per fault kind, in the report's order.
     pub kinds: BTreeMap<String, KindTotal>,
     /// The slowest recovery.
@@ -118,14 +109,7 @@ pub fn summarise(trials: &[Record]) -> Summary {
 }
 
 fn add(s: &mut Summary, group: &str, t: &Stats) {
-    s.produced += t.produced;
-    s.lost += t.lost;
-    s.processed += t.processed;
-    s.duplicates += t.duplicates;
-    s.unexplained += t.unexplained;
-    if let Some(d) = t.effect_duplicates {
-        *s.effect_duplicates.get_or_insert(0) += d;
-    }
+    s.counts.add(&t.counts);
     for f in &t.faults {
         let k = s.kinds.entry(f.kind.clone()).or_default();
         k.injected += 1;
@@ -172,19 +156,22 @@ pub fn render(s: &Summary) -> String {
                 .collect::<Vec<_>>()
                 .join(", "),
         ),
-        ("messages acknowledged".into(), s.produced.to_string()),
-        ("lost (must be 0)".into(), s.lost.to_string()),
+        (
+            "messages acknowledged".into(),
+            s.counts.produced.to_string(),
+        ),
+        ("lost (must be 0)".into(), s.counts.lost.to_string()),
         (
             "duplicate processings by cause (bound)".into(),
             kinds(s)
                 .iter()
                 .map(|(k, t)| format!("{k} {} (≤ {})", t.duplicates, t.bound))
-                .chain([format!("no fault {} (≤ 0)", s.unexplained)])
+                .chain([format!("no fault {} (≤ 0)", s.counts.unexplained)])
                 .collect::<Vec<_>>()
                 .join(", "),
         ),
     ];
-    if let Some(d) = s.effect_duplicates {
+    if let Some(d) = s.counts.effect_duplicates {
         rows.push(("duplicate effects in the store".into(), d.to_string()));
     }
     rows.push((
@@ -228,11 +215,13 @@ mod tests {
         v.check("nothing lost", held, "");
         v.trial = Some(Stats {
             seconds: 40.0,
-            produced: 1000,
-            processed: 1010,
-            duplicates: faults.iter().map(|f| f.duplicates).sum(),
+            counts: Counts {
+                produced: 1000,
+                processed: 1010,
+                duplicates: faults.iter().map(|f| f.duplicates).sum(),
+                ..Counts::default()
+            },
             faults,
-            ..Stats::default()
         });
         Record {
             seconds: 40.0,
@@ -267,7 +256,7 @@ mod tests {
             trial("t2", true, vec![fault("kill", 2.5, 3)]),
         ]);
         assert_eq!(
-            (s.trials, s.held, s.produced, s.duplicates),
+            (s.trials, s.held, s.counts.produced, s.counts.duplicates),
             (2, 2, 2000, 12)
         );
         let kill = &s.kinds["kill"];

@@ -66,23 +66,45 @@ pub struct FaultStat {
     pub bound: u64,
 }
 
-/// A trial's numbers, beside its statements.
+/// What a trial counts, and a run of trials sums.
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
-pub struct Stats {
-    /// Seconds from begin to end.
-    pub seconds: f64,
+pub struct Counts {
     /// Messages the producer had acknowledged.
     pub produced: u64,
-    /// Of those, never processed.
+    /// Of those, never processed (must be 0).
     pub lost: u64,
     /// Processings, duplicates among them.
     pub processed: u64,
     /// Processings beyond the first of each message.
     pub duplicates: u64,
-    /// Duplicates no fault explains.
+    /// Duplicates no fault explains (must be 0).
     pub unexplained: u64,
     /// Duplicate effects in the store (none for --effect none).
     pub effect_duplicates: Option<u64>,
+}
+
+impl Counts {
+    /// Adds another trial's counts.
+    pub fn add(&mut self, other: &Counts) {
+        self.produced += other.produced;
+        self.lost += other.lost;
+        self.processed += other.processed;
+        self.duplicates += other.duplicates;
+        self.unexplained += other.unexplained;
+        if let Some(d) = other.effect_duplicates {
+            *self.effect_duplicates.get_or_insert(0) += d;
+        }
+    }
+}
+
+/// A trial's numbers, beside its statements.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+pub struct Stats {
+    /// Seconds from begin to end.
+    pub seconds: f64,
+    /// What it counted.
+    #[serde(flatten)]
+    pub counts: Counts,
     /// The faults, in order.
     pub faults: Vec<FaultStat>,
 }
@@ -174,10 +196,13 @@ pub fn verdict(t: &Trial) -> (Verdict, Stats) {
     let mut v = Verdict::new(7, "faults", &variant, &t.run.group, ARTICLE);
     let mut stats = Stats {
         seconds: seconds(t.faults.begin, t.faults.end),
-        produced: t.acks.len() as u64,
-        processed: t.run.report.processed,
-        duplicates: t.run.report.duplicates(),
-        ..Stats::default()
+        counts: Counts {
+            produced: t.acks.len() as u64,
+            processed: t.run.report.processed,
+            duplicates: t.run.report.duplicates(),
+            ..Counts::default()
+        },
+        faults: Vec::new(),
     };
 
     let processings = processings(&t.run.logs);
@@ -186,7 +211,7 @@ pub fn verdict(t: &Trial) -> (Verdict, Stats) {
         .iter()
         .filter(|m| !processings.contains_key(m))
         .collect();
-    stats.lost = lost.len() as u64;
+    stats.counts.lost = lost.len() as u64;
     v.check(
         "nothing lost: every message the broker acknowledged was processed",
         lost.is_empty() && !t.acks.is_empty(),
@@ -245,7 +270,7 @@ pub fn verdict(t: &Trial) -> (Verdict, Stats) {
     );
 
     let blame = attribute(t, &processings);
-    stats.unexplained = blame.unexplained;
+    stats.counts.unexplained = blame.unexplained;
     stats.faults = t
         .faults
         .faults
@@ -282,13 +307,13 @@ pub fn verdict(t: &Trial) -> (Verdict, Stats) {
         } else {
             format!(
                 "{} duplicates, each within its fault's bound",
-                stats.duplicates
+                stats.counts.duplicates
             )
         },
     );
 
     if let Some(effects) = &t.effects {
-        stats.effect_duplicates = Some(effects.duplicates());
+        stats.counts.effect_duplicates = Some(effects.duplicates());
         if t.effect != Kind::Plain {
             v.check(
                 "no effect is in the store twice",
@@ -306,9 +331,9 @@ pub fn verdict(t: &Trial) -> (Verdict, Stats) {
         "{} faults ({}); {} acknowledged, {} lost; {} duplicates",
         t.faults.faults.len(),
         kinds.into_iter().collect::<Vec<_>>().join(", "),
-        stats.produced,
-        stats.lost,
-        stats.duplicates
+        stats.counts.produced,
+        stats.counts.lost,
+        stats.counts.duplicates
     );
     (v, stats)
 }

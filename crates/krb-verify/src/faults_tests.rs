@@ -99,7 +99,8 @@ fn a_trial_that_keeps_every_statement() {
     let (v, stats) = trial(&logs(), |_| {});
     all_held(&v);
     assert_eq!(v.checks.len(), 6, "{}", v.render());
-    assert_eq!((stats.produced, stats.lost, stats.duplicates), (8, 0, 2));
+    let c = &stats.counts;
+    assert_eq!((c.produced, c.lost, c.duplicates), (8, 0, 2));
     let kill = &stats.faults[0];
     assert_eq!(
         (kill.kind.as_str(), kill.duplicates, kill.bound),
