@@ -22,8 +22,8 @@ use crate::Verdict;
 /// What the article says about faults: nothing; its labs are clean rebalances on one broker.
 pub const ARTICLE: &str = "not in the article (one broker, clean rebalances)";
 
-/// How long after a fault is healed a duplicate may still be its doing: a resumed zombie
-/// processes what it had fetched until its next heartbeat tells it it was expelled.
+/// How long after a node's fault (or a clean rebalance) is healed a duplicate may still be its
+/// doing: the group finds its coordinator again and rebalances.
 const AFTERMATH_SEC: i64 = 10;
 
 /// Everything one trial left behind.
@@ -508,13 +508,30 @@ fn attribute(t: &Trial, processings: &BTreeMap<(Partition, Offset), Vec<Processi
     let mut unexplained = 0;
     let mut first_unexplained = None;
     let aftermath = chrono::TimeDelta::seconds(AFTERMATH_SEC);
+    // How long a worker's fault may leave its own duplicates: a zombie's until its first
+    // rebalance event after it woke, the others' until they were healed.
+    let own_until: Vec<NaiveDateTime> = faults
+        .iter()
+        .map(|f| match (f.kind, log_of(t, &f.target)) {
+            (FaultKind::Pause, Some(log)) => {
+                zombie_end(&log.lines, f).map_or(f.healed, |i| log.lines[i].at)
+            }
+            _ => f.healed,
+        })
+        .collect();
     for ((p, o), list) in processings {
         for pair in list.windows(2) {
             let (before, again) = (&pair[0], &pair[1]);
-            let around = |f: &Fault| f.at <= again.at && f.healed + aftermath >= before.at;
             let of_these = |f: &Fault| f.target == before.worker || f.target == again.worker;
-            let latest =
-                |class: &dyn Fn(&Fault) -> bool| faults.iter().rposition(|f| around(f) && class(f));
+            let latest = |until: &dyn Fn(usize) -> NaiveDateTime,
+                          class: &dyn Fn(&Fault) -> bool| {
+                faults
+                    .iter()
+                    .enumerate()
+                    .rposition(|(i, f)| f.at <= again.at && until(i) >= before.at && class(f))
+            };
+            let own = |i: usize| own_until[i];
+            let after = |i: usize| faults[i].healed + aftermath;
             // First the fault that cut the first processor's uncommitted work short.
             let cut = faults.iter().position(|f| {
                 f.kind.on_worker()
@@ -523,9 +540,9 @@ fn attribute(t: &Trial, processings: &BTreeMap<(Partition, Offset), Vec<Processi
                     && f.at <= again.at
             });
             let found = cut
-                .or_else(|| latest(&|f| f.kind.on_worker() && of_these(f)))
-                .or_else(|| latest(&|f| !f.kind.on_worker()))
-                .or_else(|| latest(&|_| true));
+                .or_else(|| latest(&own, &|f| f.kind.on_worker() && of_these(f)))
+                .or_else(|| latest(&after, &|f| !f.kind.on_worker()))
+                .or_else(|| latest(&after, &|_| true));
             match found {
                 Some(i) => per_fault[i].0 += 1,
                 None => {
@@ -544,13 +561,26 @@ fn attribute(t: &Trial, processings: &BTreeMap<(Partition, Offset), Vec<Processi
     }
 }
 
+/// The log of worker `name`.
+fn log_of<'a>(t: &'a Trial, name: &str) -> Option<&'a WorkerLog> {
+    t.run.logs.iter().find(|l| l.name == name)
+}
+
+/// The index of a paused worker's first rebalance event after the pause: where it learned it
+/// had been expelled, or was given partitions again.
+fn zombie_end(lines: &[Entry], f: &Fault) -> Option<usize> {
+    lines
+        .iter()
+        .position(|e| e.at > f.at && ends_assignment(&e.event))
+}
+
 /// The most duplicates a fault may cause. With --revoke-commit a clean rebalance causes none. A
 /// killed worker's uncommitted work is done again: at most --commit-every per partition it
 /// owned. A paused one's too, and what it processes after it wakes until it learns it was
 /// expelled: its in-flight work, counted in its log. A node's failure may fail commits in
 /// flight: at most --commit-every per partition of the topic.
 fn bound(t: &Trial, f: &Fault) -> u64 {
-    let log = t.run.logs.iter().find(|l| l.name == f.target);
+    let log = log_of(t, &f.target);
     match f.kind {
         FaultKind::Stop | FaultKind::Join | FaultKind::Leave => 0,
         FaultKind::Kill => {
@@ -591,16 +621,11 @@ fn in_flight(lines: &[Entry], f: &Fault) -> u64 {
         .iter()
         .rposition(|e| e.at <= f.at && matches!(e.event, Event::Commit(_)))
         .map_or(0, |i| i + 1);
-    let mut count = 0;
-    for e in &lines[from..] {
-        if e.at > f.at && ends_assignment(&e.event) {
-            break;
-        }
-        if e.event.completion().is_some() {
-            count += 1;
-        }
-    }
-    count
+    let to = zombie_end(lines, f).unwrap_or(lines.len()).max(from);
+    lines[from..to]
+        .iter()
+        .filter(|e| e.event.completion().is_some())
+        .count() as u64
 }
 
 #[cfg(test)]

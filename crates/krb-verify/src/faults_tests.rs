@@ -236,3 +236,46 @@ fn work_a_kill_cut_short_is_the_kills_though_a_pause_follows() {
         .collect();
     assert_eq!(per_kind, vec![("kill", 2), ("pause", 0)]);
 }
+
+#[test]
+fn a_zombies_window_ends_at_its_next_rebalance_event() {
+    // a paused at 2 s, learns it lost p0 at 3 s; later a node's failure makes a lose p0 again
+    // and redo offset 4, its own work: the node's duplicate, not the long-gone pause's.
+    let mut l = Logs::default();
+    l.mark(0, "start", "g-a").at(100, "g-a", "assigned [0]");
+    l.offsets(1000, "g-a", 0, 0, 2);
+    l.at(1010, "g-a", "commit p0=2")
+        .at(3000, "g-a", "lost [0]")
+        .at(3100, "g-a", "assigned [0]");
+    l.offsets(3200, "g-a", 0, 2, 4);
+    l.at(3300, "g-a", "commit p0=4")
+        .at(3400, "g-a", "p0 offset 4")
+        .at(4000, "g-a", "lost [0]")
+        .at(4100, "g-a", "assigned [0]")
+        .at(4200, "g-a", "p0 offset 4")
+        .at(4300, "g-a", "commit p0=5");
+    let t = |ms| clock(ms);
+    let text = [
+        format!("{} begin trial 1 seed 1", t(0).format("%H:%M:%S%.3f")),
+        fault_line(false, FaultKind::Pause, "g-a", t(2000)),
+        fault_line(true, FaultKind::Pause, "g-a", t(2500)),
+        fault_line(false, FaultKind::KillCoordinator, "node-2", t(3500)),
+        fault_line(true, FaultKind::KillCoordinator, "node-2", t(4500)),
+        format!("{} end", t(5000).format("%H:%M:%S%.3f")),
+    ]
+    .join("\n");
+    let (v, stats) = trial(&l, |t| {
+        t.acks = (0..5).map(|o| (0, o)).collect();
+        t.faults = FaultLog::parse(&text).unwrap();
+        t.samples = vec![vec![(0, 2)], vec![(0, 5)]];
+        t.committed = vec![(0, Some(5))];
+        t.witness = vec![(0, Some(5))];
+    });
+    all_held(&v);
+    let per_kind: Vec<_> = stats
+        .faults
+        .iter()
+        .map(|f| (f.kind.as_str(), f.duplicates, f.bound))
+        .collect();
+    assert_eq!(per_kind, vec![("pause", 0, 0), ("kill-coordinator", 1, 2)]);
+}

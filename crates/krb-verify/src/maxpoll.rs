@@ -6,6 +6,8 @@ use chrono::NaiveDateTime;
 use krb_common::logline::{Event, Offset, Partition};
 use krb_dups::Run as Span;
 
+use krb_common::overlap::overlaps;
+
 use crate::facts::{seconds, summary, Run};
 use crate::Verdict;
 
@@ -54,10 +56,10 @@ pub fn checks(
     let a_done = done.map(|i| a.lines[i].at);
     let b_assigned = b.time_of(0, |e| e == &Event::Assigned(vec![0]));
     let b_did_3 = b.processed().any(|(p, o)| (p, o) == (0, 3));
-    let overlap = match (slow_start, b_assigned, a_done) {
-        (Some(s), Some(b), Some(a)) if s < b && b < a => Some(seconds(b, a)),
-        _ => None,
-    };
+    let overlap = overlaps(&run.logs)
+        .into_iter()
+        .find(|o| (o.partition, o.offset) == (0, 3) && o.slow == a.name && o.other == b.name)
+        .map(|o| o.seconds());
     v.check(
         "b was assigned [0] and processed offset 3 while a was still in it",
         overlap.is_some() && b_did_3,
