@@ -5,7 +5,13 @@
 //! the last commit shows as a line of dots that steps back down; a message processed more than
 //! once is ringed in red. A `--slow-at` message is a bar from its slow start to its completion,
 //! so two consumers in one message at once are seen side by side. Each consumer has a lane
-//! below with its rebalance events, commits, failures and librdkafka's MAXPOLL warning.
+//! below with its rebalance events, commits, failures and librdkafka's MAXPOLL warning, their
+//! labels in rows that never overprint ([`labels`]); a time axis in seconds runs below
+//! ([`axis`]). When two consumers were in one message at once (lab 2), the interval is marked
+//! in the partition's lane with its length.
+
+pub mod axis;
+pub mod labels;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -14,6 +20,7 @@ use anyhow::{bail, Context, Result};
 use chrono::NaiveDateTime;
 use clap::Parser;
 use krb_common::logline::{Event, Offset, Partition};
+use krb_common::overlap::overlaps;
 use krb_common::reader::Skipped;
 use krb_common::worker_log::WorkerLog;
 use krb_dups::{analyse, Counts};
@@ -49,6 +56,12 @@ const COLOURS: [&str; 6] = [
     "#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2",
 ];
 const DUPLICATE: &str = "#d62728";
+/// Event labels: their size, and the rows a consumer lane has for them.
+const LABEL_SIZE: f64 = 9.0;
+const LABEL_ROWS: usize = 4;
+const LABEL_ROW: f64 = 14.0;
+/// Below the lanes: the time axis, then the first and last times.
+const AXIS: f64 = 44.0;
 
 fn millis(t: NaiveDateTime) -> f64 {
     t.and_utc().timestamp_millis() as f64
@@ -134,8 +147,11 @@ pub fn render(group: &str, consumers: &[Consumer]) -> Result<Document> {
         }
     }
     let totals = analyse(&mut counts, None).totals();
-    let height =
-        TOP + PARTITION_LANE * ranges.len() as f64 + CONSUMER_LANE * consumers.len() as f64 + 50.0;
+    let height = TOP
+        + PARTITION_LANE * ranges.len() as f64
+        + CONSUMER_LANE * consumers.len() as f64
+        + AXIS
+        + 20.0;
     let colour = |i: usize| COLOURS[i % COLOURS.len()];
 
     let mut doc = Document::new()
@@ -198,7 +214,9 @@ pub fn render(group: &str, consumers: &[Consumer]) -> Result<Document> {
         );
     doc = doc.add(legend);
 
-    // Partition lanes: dots at (time, offset).
+    // Partition lanes: dots at (time, offset), and when two consumers were in one message.
+    let logs: Vec<WorkerLog> = consumers.iter().map(|c| c.log.clone()).collect();
+    let together = overlaps(&logs);
     let mut y0 = TOP;
     for (&p, &(lo, hi)) in &ranges {
         let y = |o: Offset| {
@@ -296,11 +314,49 @@ pub fn render(group: &str, consumers: &[Consumer]) -> Result<Document> {
                 }
             }
         }
+        for o in together.iter().filter(|o| o.partition == p) {
+            let text = format!(
+                "{} and {} both in offset {}: {:.1} s",
+                o.slow,
+                o.other,
+                o.offset,
+                o.seconds()
+            );
+            let label = labels::Label {
+                x: x(o.from),
+                width: labels::width(&text, LABEL_SIZE),
+                ends_at_mark: x(o.from) + labels::width(&text, LABEL_SIZE) > WIDTH - 4.0,
+            };
+            let (left, _) = label.span();
+            lane = lane.add(
+                Group::new()
+                    .set("class", "overlap")
+                    .add(Title::new(text.clone()))
+                    .add(
+                        Rectangle::new()
+                            .set("x", x(o.from))
+                            .set("y", y0 + 6.0)
+                            .set("width", (x(o.to) - x(o.from)).max(1.0))
+                            .set("height", 5)
+                            .set("fill", DUPLICATE)
+                            .set("opacity", 0.7),
+                    )
+                    .add(
+                        Text::new(text)
+                            .set("class", "label")
+                            .set("x", left)
+                            .set("y", y0 + 22.0)
+                            .set("font-size", LABEL_SIZE)
+                            .set("fill", DUPLICATE),
+                    ),
+            );
+        }
         doc = doc.add(lane);
         y0 += PARTITION_LANE;
     }
 
-    // Consumer lanes: events with labels, staggered so neighbours do not overlap.
+    // Consumer lanes: events with labels, in rows so that none overprints another.
+    let baseline = CONSUMER_LANE - 8.0;
     for (i, c) in consumers.iter().enumerate() {
         let mut lane = Group::new()
             .set("class", "lane lane-consumer")
@@ -309,14 +365,14 @@ pub fn render(group: &str, consumers: &[Consumer]) -> Result<Document> {
                 Line::new()
                     .set("x1", LEFT)
                     .set("x2", LEFT + plot)
-                    .set("y1", y0 + CONSUMER_LANE - 8.0)
-                    .set("y2", y0 + CONSUMER_LANE - 8.0)
+                    .set("y1", y0 + baseline)
+                    .set("y2", y0 + baseline)
                     .set("stroke", colour(i)),
             )
             .add(
                 Text::new(c.name.clone())
                     .set("x", 10)
-                    .set("y", y0 + CONSUMER_LANE - 10.0)
+                    .set("y", y0 + baseline - 2.0)
                     .set("fill", colour(i)),
             );
         let mut marks: Vec<(NaiveDateTime, &'static str, String)> = c
@@ -329,48 +385,90 @@ pub fn render(group: &str, consumers: &[Consumer]) -> Result<Document> {
             marks.push((t, "maxpoll", "MAXPOLL: leaving group".into()));
         }
         marks.sort_by_key(|a| a.0);
-        for (k, (t, kind, text)) in marks.into_iter().enumerate() {
+        let boxes: Vec<labels::Label> = marks
+            .iter()
+            .map(|(t, _, text)| {
+                let width = labels::width(text, LABEL_SIZE);
+                labels::Label {
+                    x: x(*t),
+                    width,
+                    // A label that would run off the picture ends at its mark instead.
+                    ends_at_mark: x(*t) + 2.0 + width > WIDTH - 4.0,
+                }
+            })
+            .collect();
+        let rows = labels::place(&boxes, LABEL_ROWS);
+        for ((t, kind, text), (row, b)) in marks.into_iter().zip(rows.into_iter().zip(&boxes)) {
             let strong = matches!(
                 kind,
                 "lost" | "commit-failed" | "poll-error" | "txn-aborted" | "maxpoll"
             );
             let stroke = if strong { DUPLICATE } else { colour(i) };
-            let ty = y0 + 12.0 + 14.0 * (k % 4) as f64;
-            // Labels near the right edge end at their mark instead of running off the picture.
-            let (tx, anchor) = if x(t) > LEFT + plot * 0.85 {
-                (x(t) - 2.0, "end")
-            } else {
-                (x(t) + 2.0, "start")
-            };
-            lane = lane.add(
-                Group::new()
-                    .set("class", format!("event event-{kind}"))
-                    .add(
-                        Line::new()
-                            .set("x1", x(t))
-                            .set("x2", x(t))
-                            .set("y1", ty + 2.0)
-                            .set("y2", y0 + CONSUMER_LANE - 8.0)
-                            .set("stroke", stroke),
-                    )
-                    .add(
-                        Text::new(text)
-                            .set("x", tx)
-                            .set("y", ty)
-                            .set("text-anchor", anchor)
-                            .set("font-size", 9)
-                            .set("fill", stroke),
-                    ),
-            );
+            let ty = row.map(|r| y0 + 12.0 + LABEL_ROW * r as f64);
+            let mut mark = Group::new()
+                .set("class", format!("event event-{kind}"))
+                .add(Title::new(text.clone()))
+                .add(
+                    Line::new()
+                        .set("x1", x(t))
+                        .set("x2", x(t))
+                        .set("y1", ty.map_or(y0 + baseline - 10.0, |ty| ty + 2.0))
+                        .set("y2", y0 + baseline)
+                        .set("stroke", stroke),
+                );
+            // A label with no clear row is left to the mark's tooltip.
+            if let Some(ty) = ty {
+                mark = mark.add(
+                    Text::new(text)
+                        .set("class", "label")
+                        .set("x", b.span().0)
+                        .set("y", ty)
+                        .set("font-size", LABEL_SIZE)
+                        .set("fill", stroke),
+                );
+            }
+            lane = lane.add(mark);
         }
         doc = doc.add(lane);
         y0 += CONSUMER_LANE;
     }
+
+    // The time axis: seconds from the first line.
+    let (_, ticks) = axis::ticks(span as i64);
+    let mut time_axis = Group::new().set("class", "axis").add(
+        Line::new()
+            .set("x1", LEFT)
+            .set("x2", LEFT + plot)
+            .set("y1", y0 + 4.0)
+            .set("y2", y0 + 4.0)
+            .set("stroke", "#444"),
+    );
+    for ms in ticks {
+        let tx = LEFT + ms as f64 / span * plot;
+        time_axis = time_axis
+            .add(
+                Line::new()
+                    .set("x1", tx)
+                    .set("x2", tx)
+                    .set("y1", y0 + 4.0)
+                    .set("y2", y0 + 9.0)
+                    .set("stroke", "#444"),
+            )
+            .add(
+                Text::new(axis::label(ms))
+                    .set("class", "tick")
+                    .set("x", tx)
+                    .set("y", y0 + 20.0)
+                    .set("text-anchor", "middle")
+                    .set("font-size", 10),
+            );
+    }
     doc = doc
+        .add(time_axis)
         .add(
             Text::new(krb_common::logline::format_time(first.time()))
                 .set("x", LEFT)
-                .set("y", y0 + 20.0),
+                .set("y", y0 + AXIS - 8.0),
         )
         .add(
             Text::new(format!(
@@ -379,7 +477,7 @@ pub fn render(group: &str, consumers: &[Consumer]) -> Result<Document> {
                 span / 1000.0
             ))
             .set("x", LEFT + plot)
-            .set("y", y0 + 20.0)
+            .set("y", y0 + AXIS - 8.0)
             .set("text-anchor", "end"),
         );
     Ok(doc)

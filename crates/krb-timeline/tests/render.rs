@@ -280,3 +280,64 @@ fn a_processing_that_wrote_nothing_is_a_hollow_ringed_dot() {
         std::fs::remove_dir_all(dir).unwrap();
     }
 }
+
+/// A drawn label's box, as wide as krb-timeline's generous 0.6 em a character.
+fn label_box(n: roxmltree::Node) -> (f64, f64, f64, f64, String) {
+    let num = |a: &str| n.attribute(a).unwrap().parse::<f64>().unwrap();
+    let text = n.text().unwrap_or_default().trim().to_string();
+    let size = num("font-size");
+    let (x, y) = (num("x"), num("y"));
+    let w = text.chars().count() as f64 * krb_timeline::labels::CHAR_EM * size;
+    assert!(n.attribute("text-anchor").is_none(), "labels are placed by their left edge");
+    (x, x + w, y - size, y, text)
+}
+
+#[test]
+fn labels_never_overprint_and_the_overlap_and_the_time_axis_are_marked() {
+    // Lab 2 as the article tells it, b committing every message it re-reads after a left.
+    let a = "09:14:31.388 slow-a assigned [0]\n09:14:36.171 slow-a commit p0=3\n\
+             09:14:36.172 slow-a p0 offset 3 slow start\n09:14:51.679 slow-a p0 offset 3\n\
+             09:14:51.682 slow-a commit failed: KafkaError{code=UNKNOWN_MEMBER_ID,val=25,str=\"x\"}\n\
+             09:14:51.682 slow-a lost [0]\n09:14:53.000 slow-a assigned []\n";
+    let mut b = String::from("09:14:35.000 slow-b assigned []\n09:14:50.079 slow-b assigned [0]\n");
+    for o in 3..9 {
+        b += &format!("09:14:50.{:03} slow-b p0 offset {o}\n", 100 + o * 20);
+        b += &format!("09:14:50.{:03} slow-b commit p0={}\n", 105 + o * 20, o + 1);
+    }
+    b += "09:14:52.990 slow-b revoked [0]\n09:14:53.000 slow-b assigned [0]\n";
+    let dir = logs(&[("slow-a.log", a), ("slow-b.log", &b)]);
+    let out = run(&Args {
+        group: "slow".into(),
+        logs: dir.clone(),
+        output: None,
+    })
+    .unwrap()
+    .0;
+    let text = std::fs::read_to_string(out).unwrap();
+    let doc = roxmltree::Document::parse(&text).unwrap();
+
+    let boxes: Vec<_> = with_class(&doc, "label").into_iter().map(label_box).collect();
+    assert!(boxes.len() >= 8, "{boxes:?}");
+    for (i, a) in boxes.iter().enumerate() {
+        for b in &boxes[i + 1..] {
+            let apart = a.1 <= b.0 || b.1 <= a.0 || a.3 <= b.2 || b.3 <= a.2;
+            assert!(apart, "{:?} overprints {:?}", a.4, b.4);
+        }
+    }
+    // Every event keeps its text as a tooltip, drawn or not.
+    let events = with_class(&doc, "event");
+    assert_eq!(events.len(), 5 + 10, "a's 5 events, b's 6 commits and 4 rebalance events");
+    assert!(events.iter().all(|e| !texts_of_title(*e).is_empty()));
+
+    let overlap = with_class(&doc, "overlap");
+    assert_eq!(overlap.len(), 1);
+    assert_eq!(texts_of_title(overlap[0]), "slow-a and slow-b both in offset 3: 1.6 s");
+
+    let ticks: Vec<String> = with_class(&doc, "tick")
+        .into_iter()
+        .filter_map(|n| n.text().map(|t| t.trim().to_string()))
+        .collect();
+    assert_eq!(ticks.first().map(String::as_str), Some("0 s"));
+    assert!(ticks.len() >= 5 && ticks.iter().all(|t| t.ends_with(" s")), "{ticks:?}");
+    std::fs::remove_dir_all(dir).unwrap();
+}
