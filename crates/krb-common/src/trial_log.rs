@@ -1,7 +1,8 @@
 //! Lab 7's two files beside the workers' logs, written and read here:
 //!
 //! - `GROUP.acks`, krb-produce's `--acks FILE`: one line per message the broker acknowledged,
-//!   `p3 offset 17`, the worker's words for a message.
+//!   `p3 offset 17`, the worker's words for a message; `p3 offset -1001` when librdkafka
+//!   reported the delivery without an offset.
 //! - `GROUP.faults`, written by 07-faults.sh as it injects each fault (verb first, as common.sh's
 //!   `start` and `stop` lines):
 //!

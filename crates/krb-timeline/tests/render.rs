@@ -288,7 +288,10 @@ fn label_box(n: roxmltree::Node) -> (f64, f64, f64, f64, String) {
     let size = num("font-size");
     let (x, y) = (num("x"), num("y"));
     let w = text.chars().count() as f64 * krb_timeline::labels::CHAR_EM * size;
-    assert!(n.attribute("text-anchor").is_none(), "labels are placed by their left edge");
+    assert!(
+        n.attribute("text-anchor").is_none(),
+        "labels are placed by their left edge"
+    );
     (x, x + w, y - size, y, text)
 }
 
@@ -316,7 +319,10 @@ fn labels_never_overprint_and_the_overlap_and_the_time_axis_are_marked() {
     let text = std::fs::read_to_string(out).unwrap();
     let doc = roxmltree::Document::parse(&text).unwrap();
 
-    let boxes: Vec<_> = with_class(&doc, "label").into_iter().map(label_box).collect();
+    let boxes: Vec<_> = with_class(&doc, "label")
+        .into_iter()
+        .map(label_box)
+        .collect();
     assert!(boxes.len() >= 8, "{boxes:?}");
     for (i, a) in boxes.iter().enumerate() {
         for b in &boxes[i + 1..] {
@@ -326,18 +332,28 @@ fn labels_never_overprint_and_the_overlap_and_the_time_axis_are_marked() {
     }
     // Every event keeps its text as a tooltip, drawn or not.
     let events = with_class(&doc, "event");
-    assert_eq!(events.len(), 5 + 10, "a's 5 events, b's 6 commits and 4 rebalance events");
+    assert_eq!(
+        events.len(),
+        5 + 10,
+        "a's 5 events, b's 6 commits and 4 rebalance events"
+    );
     assert!(events.iter().all(|e| !texts_of_title(*e).is_empty()));
 
     let overlap = with_class(&doc, "overlap");
     assert_eq!(overlap.len(), 1);
-    assert_eq!(texts_of_title(overlap[0]), "slow-a and slow-b both in offset 3: 1.6 s");
+    assert_eq!(
+        texts_of_title(overlap[0]),
+        "slow-a and slow-b both in offset 3: 1.6 s"
+    );
 
     let ticks: Vec<String> = with_class(&doc, "tick")
         .into_iter()
         .filter_map(|n| n.text().map(|t| t.trim().to_string()))
         .collect();
     assert_eq!(ticks.first().map(String::as_str), Some("0 s"));
-    assert!(ticks.len() >= 5 && ticks.iter().all(|t| t.ends_with(" s")), "{ticks:?}");
+    assert!(
+        ticks.len() >= 5 && ticks.iter().all(|t| t.ends_with(" s")),
+        "{ticks:?}"
+    );
     std::fs::remove_dir_all(dir).unwrap();
 }

@@ -279,3 +279,18 @@ fn a_zombies_window_ends_at_its_next_rebalance_event() {
         .collect();
     assert_eq!(per_kind, vec![("pause", 0, 0), ("kill-coordinator", 1, 2)]);
 }
+
+#[test]
+fn an_acknowledgement_without_an_offset_counts_in_its_partition() {
+    // librdkafka's -1001: delivered, offset unknown. p1 has 4 distinct offsets processed.
+    let unknown = |t: &mut Trial| {
+        t.acks.retain(|m| *m != (1, 3));
+        t.acks.push((1, -1001));
+    };
+    all_held(&trial(&logs(), unknown).0);
+    only_fails(
+        &trial(&logs(), |t| t.acks.push((1, -1001))).0,
+        LOST,
+        "p1 has 5 acknowledgements and 4 offsets processed",
+    );
+}
