@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole lab in one command: build the tools, find or start a broker, run every lab script,
 # check each lab's "must hold" statements with krb-verify, and print the article's numbers
-# beside ours. The same goes to logs/results.json.
+# beside ours. The same goes to logs/results.json, and to logs/report.html for a screen.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -11,7 +11,8 @@ usage: scripts/lab.sh [--only 1,2] [--broker external|compose|local] [--keep-bro
 
 Runs the labs, then prints one table: lab, variant, the article's number, ours, and how many
 of the lab's "must hold" statements held (each failed one is named below it). Exit 0 only if
-every statement of every lab held. Each script's output is in logs/lab-N-VARIANT.out.
+every statement of every lab held. Each script's output is in logs/lab-N-VARIANT.out; the
+table, every statement and every timeline are in logs/report.html, one page for a projector.
 
 The labs:
   1  revoke    no commit in the revoke callback gives duplicates; a synchronous one gives none
@@ -148,7 +149,7 @@ for run in "${runs[@]}"; do
 done
 
 echo
-target/release/krb-verify table "$records" --json "$json" || failed=1
+target/release/krb-verify table "$records" --json "$json" --html logs/report.html || failed=1
 echo
-echo "results: $json"
+echo "results: $json; for a screen: logs/report.html"
 exit "$failed"

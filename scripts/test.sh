@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The test command: lint, build, start the Maven-jar Kafka if no broker answers and a PostgreSQL
-# server of its own (lab 6's effects), run every test (unit, CLI, and the end-to-end labs on the
+# server of its own (lab 6's effects), install Chromium (the report's test), run every test (unit, CLI, and the end-to-end labs on the
 # real broker), stop what it started.
 #
 #   scripts/test.sh            everything
@@ -15,7 +15,7 @@ lint=1
 [ "${1:-}" = "--no-lint" ] && lint=0
 bootstrap=${KRB_BOOTSTRAP:-localhost:9481}
 started=0 pg_started=0
-skipped=() pg_skip=()
+skipped=() test_skip=()
 step() { printf '%s test: %s\n' "$(date +%H:%M:%S)" "$*"; }
 trap 'if [ "$started" = 1 ]; then scripts/kafka-local.sh stop; fi
   if [ "$pg_started" = 1 ]; then scripts/pg-local.sh stop; fi' EXIT
@@ -55,11 +55,17 @@ elif ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
 else
   skipped+=("PostgreSQL's tests and the effects benchmark (not installed; sudo apt-get install postgresql)")
   step "skipped: ${skipped[-1]}"
-  pg_skip=(--skip postgres)
+  test_skip+=(--skip postgres)
+fi
+# Chromium renders the lab report in a real browser; installed as root, else its test is skipped.
+if ! install_missing chromium:chromium; then
+  skipped+=("the report's test in Chromium (not installed; sudo apt-get install chromium)")
+  step "skipped: ${skipped[-1]}"
+  test_skip+=(--skip chromium)
 fi
 step "benchmark smoke test (krb-dups against awk on a small generated log; no timing asserts)"
 scripts/bench-dups.sh 20000
-if [ ${#pg_skip[@]} = 0 ]; then
+if [[ " ${test_skip[*]} " != *" postgres "* ]]; then
   KRB_PG_URL=$(scripts/pg-local.sh url)
   export KRB_PG_URL
   step "effects benchmark smoke test (each effect on SQLite and PostgreSQL, 2000 messages; no timing asserts)"
@@ -68,7 +74,7 @@ fi
 step "cargo test --release --workspace -- --include-ignored"
 out=$(mktemp)
 status=0
-cargo test --release --workspace -- --include-ignored --test-threads=1 "${pg_skip[@]}" 2>&1 | tee "$out" || status=$?
+cargo test --release --workspace -- --include-ignored --test-threads=1 "${test_skip[@]}" 2>&1 | tee "$out" || status=$?
 awk '/^test result:/ { p += $4; f += $6 } END { printf "total: %d passed, %d failed\n", p, f }' "$out"
 rm -f "$out"
 for check in "${skipped[@]}"; do echo "test: skipped: $check"; done

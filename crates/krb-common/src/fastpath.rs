@@ -278,11 +278,15 @@ mod tests {
                         name,
                         ..
                     })),
-                    // The fast path declines non-ASCII names, numbers of more than 18 digits
-                    // and leap seconds.
+                    // The fast path declines non-ASCII names, numbers written with more than 18
+                    // digits (leading zeros count) and leap seconds.
                 ) if name.is_ascii()
                     && line.get(6..8) != Some("60")
-                    && offset.unsigned_abs() < 10u64.pow(18)
+                    && line
+                        .rsplit(' ')
+                        .next()
+                        .map_or(0, |o| o.trim_start_matches('-').len())
+                        <= 18
                     && *partition > i32::MIN =>
                 {
                     panic!("fast path missed the completion line {line:?}")

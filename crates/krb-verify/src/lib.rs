@@ -8,10 +8,12 @@
 //! - one module per lab: [`revoke`], [`maxpoll`], [`assignor`], [`static_lab`], [`protocol`],
 //!   [`idempotent`], [`faults`].
 //! - [`record`]: the lab command's results file and its table.
+//! - [`html`]: the same as one self-contained page, with the timelines, for a screen.
 
 pub mod assignor;
 pub mod facts;
 pub mod faults;
+pub mod html;
 pub mod idempotent;
 pub mod maxpoll;
 pub mod protocol;

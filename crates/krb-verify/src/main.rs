@@ -127,6 +127,13 @@ enum Command {
         /// Also write them as one JSON document (an array) here.
         #[arg(long, value_name = "FILE")]
         json: Option<PathBuf>,
+        /// Also write them as one self-contained HTML page here, with each variant's
+        /// timelines (read from --logs) inline.
+        #[arg(long, value_name = "FILE")]
+        html: Option<PathBuf>,
+        /// The folder of the timelines.
+        #[arg(long, value_name = "DIR", default_value = "logs")]
+        logs: PathBuf,
     },
 }
 
@@ -223,8 +230,12 @@ fn check(lab: Lab, group: &str, out: &Output, db: Option<&str>) -> i32 {
     }
 }
 
-fn table(file: &Path, json: Option<&Path>) -> Result<bool> {
+fn table(file: &Path, json: Option<&Path>, html: Option<&Path>, logs: &Path) -> Result<bool> {
     let records = record::read(file)?;
+    if let Some(path) = html {
+        std::fs::write(path, krb_verify::html::page(&records, logs))
+            .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
+    }
     if let Some(path) = json {
         let doc = serde_json::to_string_pretty(&records)? + "\n";
         std::fs::write(path, doc)
@@ -319,7 +330,12 @@ fn main() {
             out,
             db.as_deref(),
         ),
-        Command::Table { file, json } => match table(file, json.as_deref()) {
+        Command::Table {
+            file,
+            json,
+            html,
+            logs,
+        } => match table(file, json.as_deref(), html.as_deref(), logs) {
             Ok(true) => 0,
             Ok(false) => 1,
             Err(e) => {

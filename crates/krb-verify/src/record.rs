@@ -116,30 +116,101 @@ pub fn table(records: &[Record]) -> String {
             *w = (*w).max(c.chars().count());
         }
     }
+    fit(&mut widths);
     let line = |cells: &[String; 5]| {
+        let wrapped: Vec<Vec<String>> = cells.iter().zip(widths).map(|(c, w)| wrap(c, w)).collect();
+        let height = wrapped.iter().map(Vec::len).max().unwrap_or(1);
         let mut out = String::new();
-        for (i, (c, w)) in cells.iter().zip(widths).enumerate() {
-            if i == 4 {
-                out += c;
-            } else {
-                out += &format!("{c:<w$}  ");
+        for row in 0..height {
+            let mut text = String::new();
+            for (i, (cell, w)) in wrapped.iter().zip(widths).enumerate() {
+                let part = cell.get(row).map(String::as_str).unwrap_or("");
+                if i == 4 {
+                    text += part;
+                } else {
+                    text += &format!("{part:<w$}  ");
+                }
             }
+            out += text.trim_end();
+            out += "\n";
         }
-        out + "\n"
+        out
     };
     let mut out = line(&header);
     for (cells, failures) in &rows {
         out += &line(cells);
         if !failures.is_empty() {
-            out += &format!("    not held: {failures}\n");
+            for (i, part) in wrap(&format!("not held: {failures}"), COLUMNS - 4)
+                .iter()
+                .enumerate()
+            {
+                out += &format!("{}{part}\n", if i == 0 { "    " } else { "      " });
+            }
         }
     }
     out
 }
 
+/// How wide the table may be: a terminal's 120 columns. The full text stays in the JSON.
+pub const COLUMNS: usize = 120;
+
+/// Narrows the article's and our columns, in proportion, until the table fits [`COLUMNS`].
+fn fit(widths: &mut [usize; 5]) {
+    let others = widths[0] + widths[1] + widths[4] + 2 * 4;
+    let room = COLUMNS.saturating_sub(others).max(20);
+    let (article, ours) = (widths[2], widths[3]);
+    if article + ours <= room {
+        return;
+    }
+    widths[2] = (room * article / (article + ours)).clamp(8, article);
+    widths[3] = (room - widths[2]).min(ours);
+}
+
+/// `text` in lines of at most `width` characters, broken between words (a longer word is cut).
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let width = width.max(1);
+    let mut lines: Vec<String> = Vec::new();
+    let mut current = String::new();
+    for word in text.split(' ') {
+        let mut word = word.to_string();
+        loop {
+            let used = current.chars().count();
+            let need = word.chars().count() + usize::from(used > 0);
+            if used + need <= width {
+                if used > 0 {
+                    current.push(' ');
+                }
+                current += &word;
+                break;
+            }
+            if used > 0 {
+                lines.push(std::mem::take(&mut current));
+                continue;
+            }
+            let cut: String = word.chars().take(width).collect();
+            word = word.chars().skip(width).collect();
+            lines.push(cut);
+            if word.is_empty() {
+                break;
+            }
+        }
+    }
+    if !current.is_empty() || lines.is_empty() {
+        lines.push(current);
+    }
+    lines
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn words_wrap_and_long_words_are_cut() {
+        assert_eq!(wrap("a bb ccc", 4), vec!["a bb", "ccc"]);
+        assert_eq!(wrap("abcdefgh", 3), vec!["abc", "def", "gh"]);
+        assert_eq!(wrap("", 5), vec![""]);
+    }
 
     #[test]
     fn records_round_trip_and_tabulate() {
@@ -185,6 +256,20 @@ mod tests {
              not held: offset 3 twice (once)\n\
              1 revoke   nocommit                                  error\n    \
              not held: the script failed: no broker\n"
+        );
+        let mut long = checked.clone();
+        if let Some(v) = long.verdict.as_mut() {
+            v.article = "the article's long sentence ".repeat(6);
+            v.ours = "our long measurement with many words ".repeat(5);
+        }
+        let wide = table(&[long]);
+        assert!(
+            wide.lines().all(|l| l.chars().count() <= COLUMNS),
+            "wider than {COLUMNS} columns:\n{wide}"
+        );
+        assert!(
+            wide.contains("the article's long") && wide.lines().count() > 4,
+            "{wide}"
         );
         std::fs::write(&path, "{not json\n").unwrap();
         assert!(read(&path)
