@@ -26,7 +26,7 @@ pub struct Args {
 
 /// How long the group coordinator may take to come up (a fresh broker creates
 /// `__consumer_offsets` on first use).
-const COORDINATOR_TIMEOUT: Duration = Duration::from_secs(45);
+const COORDINATOR_TIMEOUT: Duration = Duration::from_secs(20);
 
 /// Deletes the group; prints what happened on one line.
 pub fn run(args: &Args) -> Result<()> {
@@ -49,8 +49,6 @@ pub fn run(args: &Args) -> Result<()> {
                         RDKafkaErrorCode::NotCoordinator
                             | RDKafkaErrorCode::CoordinatorNotAvailable
                             | RDKafkaErrorCode::CoordinatorLoadInProgress
-                            // A new cluster's first group request waits for __consumer_offsets.
-                            | RDKafkaErrorCode::OperationTimedOut
                     ))
                     || (code == RDKafkaErrorCode::NonEmptyGroup
                         && start.elapsed() < Duration::from_secs(args.wait)) =>

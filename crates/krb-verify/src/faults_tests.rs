@@ -44,17 +44,33 @@ fn logs() -> Logs {
     l
 }
 
-fn faults(kind: Option<FaultKind>) -> FaultLog {
-    let mut lines = vec![format!(
-        "{} begin trial 1 seed 1",
-        clock(0).format("%H:%M:%S%.3f")
-    )];
-    if let Some(kind) = kind {
-        lines.push(fault_line(false, kind, "g-a", clock(2000)));
-        lines.push(fault_line(true, kind, "g-a", clock(3000)));
+/// A faults file from 0 to `end` ms: each fault (kind, target, injected, healed, in ms).
+fn fault_log(end: i64, faults: &[(FaultKind, &str, i64, i64)]) -> FaultLog {
+    let time = |ms| clock(ms).format("%H:%M:%S%.3f").to_string();
+    let mut lines = vec![format!("{} begin trial 1 seed 1", time(0))];
+    for &(kind, target, at, healed) in faults {
+        lines.push(fault_line(false, kind, target, clock(at)));
+        lines.push(fault_line(true, kind, target, clock(healed)));
     }
-    lines.push(format!("{} end", clock(9000).format("%H:%M:%S%.3f")));
+    lines.push(format!("{} end", time(end)));
     FaultLog::parse(&lines.join("\n")).unwrap()
+}
+
+/// The good trial's faults: `kind` on a from 2 s to 3 s, or none.
+fn faults(kind: Option<FaultKind>) -> FaultLog {
+    match kind {
+        Some(kind) => fault_log(9000, &[(kind, "g-a", 2000, 3000)]),
+        None => fault_log(9000, &[]),
+    }
+}
+
+/// Each fault's kind and the duplicates given to it (and its bound).
+fn per_fault(stats: &Stats) -> Vec<(&str, u64, u64)> {
+    stats
+        .faults
+        .iter()
+        .map(|f| (f.kind.as_str(), f.duplicates, f.bound))
+        .collect()
 }
 
 fn acks() -> Vec<(Partition, Offset)> {
@@ -217,24 +233,16 @@ fn kafkas_own_table_reads_as_committed_offsets() {
 
 #[test]
 fn work_a_kill_cut_short_is_the_kills_though_a_pause_follows() {
-    let t = |ms| clock(ms);
-    let text = [
-        format!("{} begin trial 1 seed 1", t(0).format("%H:%M:%S%.3f")),
-        fault_line(false, FaultKind::Kill, "g-a", t(2000)),
-        fault_line(true, FaultKind::Kill, "g-a", t(3000)),
-        fault_line(false, FaultKind::Pause, "g-a", t(4000)),
-        fault_line(true, FaultKind::Pause, "g-a", t(4500)),
-        format!("{} end", t(9000).format("%H:%M:%S%.3f")),
-    ]
-    .join("\n");
-    let (v, stats) = trial(&logs(), |t| t.faults = FaultLog::parse(&text).unwrap());
+    let log = fault_log(
+        9000,
+        &[
+            (FaultKind::Kill, "g-a", 2000, 3000),
+            (FaultKind::Pause, "g-a", 4000, 4500),
+        ],
+    );
+    let (v, stats) = trial(&logs(), |t| t.faults = log);
     all_held(&v);
-    let per_kind: Vec<_> = stats
-        .faults
-        .iter()
-        .map(|f| (f.kind.as_str(), f.duplicates))
-        .collect();
-    assert_eq!(per_kind, vec![("kill", 2), ("pause", 0)]);
+    assert_eq!(per_fault(&stats), vec![("kill", 2, 4), ("pause", 0, 2)]);
 }
 
 #[test]
@@ -254,30 +262,25 @@ fn a_zombies_window_ends_at_its_next_rebalance_event() {
         .at(4100, "g-a", "assigned [0]")
         .at(4200, "g-a", "p0 offset 4")
         .at(4300, "g-a", "commit p0=5");
-    let t = |ms| clock(ms);
-    let text = [
-        format!("{} begin trial 1 seed 1", t(0).format("%H:%M:%S%.3f")),
-        fault_line(false, FaultKind::Pause, "g-a", t(2000)),
-        fault_line(true, FaultKind::Pause, "g-a", t(2500)),
-        fault_line(false, FaultKind::KillCoordinator, "node-2", t(3500)),
-        fault_line(true, FaultKind::KillCoordinator, "node-2", t(4500)),
-        format!("{} end", t(5000).format("%H:%M:%S%.3f")),
-    ]
-    .join("\n");
+    let log = fault_log(
+        5000,
+        &[
+            (FaultKind::Pause, "g-a", 2000, 2500),
+            (FaultKind::KillCoordinator, "node-2", 3500, 4500),
+        ],
+    );
     let (v, stats) = trial(&l, |t| {
         t.acks = (0..5).map(|o| (0, o)).collect();
-        t.faults = FaultLog::parse(&text).unwrap();
+        t.faults = log;
         t.samples = vec![vec![(0, 2)], vec![(0, 5)]];
         t.committed = vec![(0, Some(5))];
         t.witness = vec![(0, Some(5))];
     });
     all_held(&v);
-    let per_kind: Vec<_> = stats
-        .faults
-        .iter()
-        .map(|f| (f.kind.as_str(), f.duplicates, f.bound))
-        .collect();
-    assert_eq!(per_kind, vec![("pause", 0, 0), ("kill-coordinator", 1, 2)]);
+    assert_eq!(
+        per_fault(&stats),
+        vec![("pause", 0, 0), ("kill-coordinator", 1, 2)]
+    );
 }
 
 #[test]
