@@ -12,8 +12,8 @@ use std::time::Duration;
 use anyhow::{Context, Result};
 use krb_common::broker::BrokerArgs;
 use krb_common::logline::{now, Event, LogLine};
-use rdkafka::consumer::{BaseConsumer, Consumer};
-use rdkafka::{Offset, TopicPartitionList};
+use krb_verify::facts::read_committed;
+use rdkafka::consumer::BaseConsumer;
 
 /// The name a sample line carries.
 pub const SAMPLER: &str = "sampler";
@@ -42,20 +42,12 @@ pub fn watch(
     let mut file = BufWriter::new(
         File::create(out).with_context(|| format!("cannot write {}", out.display()))?,
     );
-    let mut tpl = TopicPartitionList::new();
-    for p in 0..partitions {
-        tpl.add_partition(topic, p);
-    }
     while !stop.load(Ordering::Relaxed) {
-        match consumer.committed_offsets(tpl.clone(), READ_TIMEOUT) {
+        match read_committed(&consumer, topic, partitions, READ_TIMEOUT) {
             Ok(read) => {
                 let positions: Vec<_> = read
-                    .elements()
-                    .iter()
-                    .filter_map(|e| match e.offset() {
-                        Offset::Offset(o) => Some((e.partition(), o)),
-                        _ => None,
-                    })
+                    .into_iter()
+                    .filter_map(|(p, o)| o.filter(|o| *o >= 0).map(|o| (p, o)))
                     .collect();
                 if positions.is_empty() {
                     std::thread::sleep(EVERY);

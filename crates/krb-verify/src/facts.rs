@@ -123,13 +123,23 @@ pub fn committed(
         .config("krb-verify", &[("group.id", group.to_string())])
         .create()
         .context("cannot create a consumer to read committed offsets")?;
+    read_committed(&consumer, topic, partitions, Duration::from_secs(10))
+        .map_err(|e| anyhow::anyhow!(broker.unreachable(&e)))
+}
+
+/// The committed offsets of `topic`'s first `partitions` partitions for the group `consumer`
+/// was made with (its `group.id`), as librdkafka gives them (-1001: none).
+pub fn read_committed(
+    consumer: &BaseConsumer,
+    topic: &str,
+    partitions: i32,
+    timeout: Duration,
+) -> rdkafka::error::KafkaResult<Vec<(Partition, Option<Offset>)>> {
     let mut tpl = TopicPartitionList::new();
     for p in 0..partitions {
         tpl.add_partition(topic, p);
     }
-    let tpl = consumer
-        .committed_offsets(tpl, Duration::from_secs(10))
-        .map_err(|e| anyhow::anyhow!(broker.unreachable(&e)))?;
+    let tpl = consumer.committed_offsets(tpl, timeout)?;
     Ok(tpl
         .elements()
         .iter()
