@@ -1,10 +1,20 @@
 # shellcheck shell=bash
 # Source me: `source scripts/common.sh`. Makes logs/, puts the krb tools on PATH and defines
 # the article's shell functions: topic, start, stop (and the waits and verdict of the labs).
+#
+# In a room where many people share one broker, each sets a namespace first (KRB_NS=alice):
+# every tool then puts `alice-` before the topic and group names it sends to Kafka, and the
+# commands stay the article's. KRB_LOGS names another folder for the logs (default logs/),
+# for two runs on one machine.
 
 KRB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-LOGS=$KRB_ROOT/logs
-mkdir -p "$LOGS"
+mkdir -p "${KRB_LOGS:-$KRB_ROOT/logs}"
+LOGS=$(cd "${KRB_LOGS:-$KRB_ROOT/logs}" && pwd)
+# The tools read both from the environment: krb-dups and krb-verify find the logs the
+# workers wrote, in the namespace they ran in.
+KRB_LOGS=$LOGS
+export KRB_LOGS
+[ -z "${KRB_NS:-}" ] || export KRB_NS
 
 # The tools: KRB_BIN if set, else this checkout's release build (built on first use).
 KRB_BIN=${KRB_BIN:-$KRB_ROOT/target/release}

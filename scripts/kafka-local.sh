@@ -27,12 +27,15 @@
 #              kafka-local.sh java org.apache.kafka.tools.consumer.group.ConsumerGroupCommand ...
 #
 # Environment: KRB_KAFKA_VERSION (default 4.3.1), KRB_KAFKA_HOME (the cache, default
-# ~/.cache/krb/kafka-VERSION), KRB_BROKER_PORT (default 9481), KRB_NODES (default 1).
+# ~/.cache/krb/kafka-VERSION), KRB_BROKER_PORT (default 9481), KRB_NODES (default 1), and
+# KRB_ADVERTISE=HOST for a broker the room reaches: the host listener then listens on every
+# interface and gives clients HOST:9481 (default: localhost only).
 set -euo pipefail
 
 version=${KRB_KAFKA_VERSION:-4.3.1}
 home=${KRB_KAFKA_HOME:-${XDG_CACHE_HOME:-$HOME/.cache}/krb/kafka-$version}
 port=${KRB_BROKER_PORT:-9481}
+advertise=${KRB_ADVERTISE:-}
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # shellcheck source=env.sh
 source "$repo/scripts/env.sh"
@@ -95,7 +98,8 @@ EOF
 
 # write_config: the server.properties of the node `node` last set.
 write_config() {
-  local voters="" i min_isr=1
+  local voters="" i min_isr=1 bind=localhost
+  [ -z "$advertise" ] || bind=0.0.0.0
   for i in $(seq 1 "$nodes"); do
     voters+="${voters:+,}$i@localhost:$((port + 3 * (i - 1) + 2))"
   done
@@ -105,8 +109,8 @@ write_config() {
 # Written by scripts/kafka-local.sh: compose.yaml's environment as properties.
 node.id=$id
 process.roles=broker,controller
-listeners=PLAINTEXT://localhost:$broker_port,CONTROLLER://localhost:$controller_port,HOST://localhost:$host_port
-advertised.listeners=PLAINTEXT://localhost:$broker_port,HOST://localhost:$host_port
+listeners=PLAINTEXT://localhost:$broker_port,CONTROLLER://localhost:$controller_port,HOST://$bind:$host_port
+advertised.listeners=PLAINTEXT://localhost:$broker_port,HOST://${advertise:-localhost}:$host_port
 controller.listener.names=CONTROLLER
 inter.broker.listener.name=PLAINTEXT
 listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT,HOST:PLAINTEXT
@@ -211,7 +215,7 @@ start() {
   echo "$nodes" >"$started_nodes"
   local logs=logs/kafka.log
   [ "$nodes" = 1 ] || logs="logs/kafka-N.log for node N"
-  echo "kafka-local: starting Apache Kafka $version, $nodes node(s), on localhost:$port (log: $logs)"
+  echo "kafka-local: starting Apache Kafka $version, $nodes node(s), on ${advertise:-localhost}:$port (log: $logs)"
   # A quorum of three elects no leader while one voter is up: start every node, then wait.
   local pids=() failed=0
   for i in $(seq 1 "$nodes"); do

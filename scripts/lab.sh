@@ -28,6 +28,10 @@ The broker: one that answers on KRB_BOOTSTRAP (default localhost:9481); else
 `docker compose -p kreb up -d` if a Docker engine answers; else the Maven-jar Kafka 4.3.1
 (scripts/kafka-local.sh) if Java 17+ and Maven are here. --broker forces one. A broker this
 command started is stopped at the end unless --keep-broker.
+
+Many people on one broker (a workshop): each sets KRB_NS (KRB_NS=alice scripts/lab.sh), and
+every topic and group the labs make is alice-NAME. KRB_LOGS=DIR puts this run's files in DIR
+instead of logs/, for a second run on the same machine at the same time.
 EOF
 }
 
@@ -47,7 +51,15 @@ if [ -n "$only" ] && ! [[ $only =~ ^[1-6](,[1-6])*$ ]]; then
   exit 2
 fi
 
-mkdir -p logs
+logs=${KRB_LOGS:-logs}
+export KRB_LOGS=$logs
+mkdir -p "$logs"
+# Two runs writing one folder would mix their logs and tables: the second one stops here.
+exec 9>"$logs/.lab.lock"
+if ! flock -n 9; then
+  echo "lab.sh: another lab.sh is writing to $logs/: wait for it, or give this run its own folder (KRB_LOGS=logs/NAME) and, on a shared broker, its own namespace (KRB_NS=NAME)" >&2
+  exit 1
+fi
 # shellcheck source=env.sh
 source scripts/env.sh
 # What a fresh Debian machine lacks to build librdkafka, installed as scripts/test.sh does (as
@@ -58,9 +70,9 @@ since() { awk -v a="$1" -v b="$(clock)" 'BEGIN { printf "%.1f", b - a }'; }
 
 t=$(clock)
 printf 'build: cargo build --release ... '
-if ! cargo build --release --quiet >logs/build.log 2>&1; then
+if ! cargo build --release --quiet >"$logs/build.log" 2>&1; then
   echo "failed"
-  tail -n 20 logs/build.log >&2
+  tail -n 20 "$logs/build.log" >&2
   exit 1
 fi
 echo "$(since "$t") s"
@@ -92,7 +104,7 @@ case $broker in
     answers "$bootstrap" && { echo "lab.sh: something already answers on $bootstrap; use --broker external" >&2; exit 1; }
     have_docker || { echo "lab.sh: no Docker engine answers (docker info)" >&2; exit 1; }
     printf 'broker: docker compose -p kreb up -d (apache/kafka:4.3.1) ... '
-    docker compose -p kreb up -d >logs/compose.log 2>&1 || { echo failed; tail -n 5 logs/compose.log >&2; exit 1; }
+    docker compose -p kreb up -d >"$logs/compose.log" 2>&1 || { echo failed; tail -n 5 "$logs/compose.log" >&2; exit 1; }
     [ "$keep" = 1 ] || started=compose
     for _ in $(seq 1 120); do answers "$bootstrap" && break; sleep 0.5; done
     answers "$bootstrap" || { echo "no answer on $bootstrap after 60 s"; exit 1; }
@@ -101,10 +113,13 @@ case $broker in
     answers "$bootstrap" && { echo "lab.sh: something already answers on $bootstrap; use --broker external" >&2; exit 1; }
     have_java_maven || { echo "lab.sh: the local broker needs Java 17+ and Maven" >&2; exit 1; }
     printf 'broker: scripts/kafka-local.sh start (Apache Kafka 4.3.1 from Maven jars) ... '
-    scripts/kafka-local.sh start >logs/kafka-local.out 2>&1 || { echo failed; tail -n 5 logs/kafka-local.out >&2; exit 1; }
+    scripts/kafka-local.sh start >"$logs/kafka-local.out" 2>&1 || { echo failed; tail -n 5 "$logs/kafka-local.out" >&2; exit 1; }
     [ "$keep" = 1 ] || started=local
     echo "$(since "$t") s" ;;
 esac
+if [ -n "${KRB_NS:-}" ]; then
+  echo "namespace: $KRB_NS (topics and groups on the broker are $KRB_NS-NAME); logs: $logs/"
+fi
 
 # lab|name|variant|set-up|script|krb-verify arguments
 runs=(
@@ -129,14 +144,14 @@ runs=(
   "6|idempotent|kafka-eos maxpoll||scripts/06-idempotent.sh eosslow --effect kafka-eos --scenario maxpoll|idempotent eosslow --effect kafka-eos --scenario maxpoll"
 )
 
-records=logs/results.jsonl json=logs/results.json
+records=$logs/results.jsonl json=$logs/results.json
 : >"$records"
 failed=0
 for run in "${runs[@]}"; do
   IFS='|' read -r n name variant setup script verify <<<"$run"
   [ -z "$only" ] || [[ ",$only," == *",$n,"* ]] || continue
   printf 'lab %s/6 %s %s ... ' "$n" "$name" "$variant"
-  out="logs/lab-$n-${variant//[^a-z-]/}.out"
+  out="$logs/lab-$n-${variant//[^a-z-]/}.out"
   t=$(clock)
   script_failed=()
   # The script's own verdict is left out: krb-verify records it below, once.
@@ -149,7 +164,7 @@ for run in "${runs[@]}"; do
 done
 
 echo
-target/release/krb-verify table "$records" --json "$json" --html logs/report.html || failed=1
+target/release/krb-verify table "$records" --json "$json" --html "$logs/report.html" --logs "$logs" || failed=1
 echo
-echo "results: $json; for a screen: logs/report.html"
+echo "results: $json; for a screen: $logs/report.html"
 exit "$failed"

@@ -9,6 +9,8 @@ use rdkafka::config::RDKafkaLogLevel;
 use rdkafka::error::{KafkaError, RDKafkaErrorCode};
 use rdkafka::ClientConfig;
 
+use crate::namespace::Namespace;
+
 /// The broker of the article's compose.yaml and of scripts/kafka-local.sh.
 pub const DEFAULT_BOOTSTRAP: &str = "localhost:9481";
 
@@ -26,6 +28,9 @@ pub struct BrokerArgs {
     /// Applied last, so it overrides what the other options set.
     #[arg(short = 'X', value_name = "KEY=VALUE", value_parser = parse_property)]
     pub properties: Vec<(String, String)>,
+
+    #[command(flatten)]
+    pub namespace: Namespace,
 }
 
 /// Waits for an admin request: rust-rdkafka's admin client answers through futures, served by
@@ -45,6 +50,11 @@ pub fn parse_property(s: &str) -> Result<(String, String), String> {
 }
 
 impl BrokerArgs {
+    /// The name Kafka knows the topic or group `name` by (see [`crate::namespace`]).
+    pub fn name(&self, name: &str) -> String {
+        self.namespace.name(name)
+    }
+
     /// A librdkafka configuration with the broker, the client id, librdkafka's usual log level
     /// (notices and warnings reach stderr), `extra` settings, then every `-X` property.
     pub fn config(&self, client_id: &str, extra: &[(&str, String)]) -> ClientConfig {
@@ -91,12 +101,14 @@ impl BrokerArgs {
         Ok((admin, options))
     }
 
-    /// Checks that the broker answers and that `topic` exists; returns its partition count.
+    /// Checks that the broker answers and that `topic` (as the lab calls it: the namespace
+    /// applies here) exists; returns its partition count.
     pub fn topic_partitions<C: ClientContext>(
         &self,
         client: &Client<C>,
         topic: &str,
     ) -> Result<usize> {
+        let name = self.name(topic);
         // All topics, not Some(topic): a request that names a topic lets the broker create it
         // (a producer asks for that), and a mistyped name would become a one-partition topic.
         let metadata = client
@@ -104,11 +116,11 @@ impl BrokerArgs {
             .map_err(|e| anyhow::anyhow!(self.unreachable(&e)))?;
         let missing = || {
             anyhow::anyhow!(
-                "topic {topic} does not exist on {}: create it first (topic {topic} PARTITIONS, or krb-topic {topic} PARTITIONS)",
+                "topic {name} does not exist on {}: create it first (topic {topic} PARTITIONS, or krb-topic {topic} PARTITIONS)",
                 self.bootstrap
             )
         };
-        let Some(t) = metadata.topics().iter().find(|t| t.name() == topic) else {
+        let Some(t) = metadata.topics().iter().find(|t| t.name() == name) else {
             return Err(missing());
         };
         match t.error() {
@@ -117,7 +129,7 @@ impl BrokerArgs {
                 Err(missing())
             }
             Some(e) => Err(KafkaError::MetadataFetch(e.into()))
-                .with_context(|| format!("cannot describe topic {topic} on {}", self.bootstrap)),
+                .with_context(|| format!("cannot describe topic {name} on {}", self.bootstrap)),
         }
     }
 }
@@ -142,6 +154,7 @@ mod tests {
         let args = BrokerArgs {
             bootstrap: "h:1".into(),
             properties: vec![("session.timeout.ms".into(), "7000".into())],
+            ..Default::default()
         };
         let config = args.config("me", &[("session.timeout.ms", "6000".into())]);
         assert_eq!(config.get("bootstrap.servers"), Some("h:1"));

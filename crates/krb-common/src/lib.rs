@@ -7,6 +7,7 @@
 //! - [`group`]: the assignors and group protocols, named once.
 //! - [`kafka_error`]: Kafka errors rendered as the article shows them.
 //! - [`overlap`]: two consumers in one message at once (lab 2), found once.
+//! - [`namespace`]: `KRB_NS`, many people's topics and groups apart on one broker.
 //! - [`out`]: whole lines to stdout and stderr, each in one write.
 //! - [`rdlog`]: librdkafka's own log lines, printed live in librdkafka's format.
 //! - [`reader`]: the one reader of log files, and a group's files.
@@ -20,6 +21,7 @@ pub mod fastpath;
 pub mod group;
 pub mod kafka_error;
 pub mod logline;
+pub mod namespace;
 pub mod out;
 pub mod overlap;
 pub mod rdlog;

@@ -75,7 +75,7 @@ mod tests {
 
     fn group(files: &[(&str, &str)]) -> Vec<WorkerLog> {
         let dir = crate::scratch::scratch_dir("overlap", files);
-        WorkerLog::read_group(&dir, "s").unwrap()
+        WorkerLog::read_group(&dir, "s", &Default::default()).unwrap()
     }
 
     #[test]

@@ -4,7 +4,8 @@
 //! - [`for_each_line_in`] reads a file, or one byte range of it, in large blocks and hands each
 //!   line over as bytes, numbered from 1 (krb-dups counts with it, in parallel ranges).
 //! - [`group_files`] finds a group's logs, `DIR/GROUP-*.log`, and leaves out those whose worker
-//!   says it is in another group (group `a`'s `a-*.log` also matches group `a-b`'s logs).
+//!   says it is in another group (group `a`'s `a-*.log` also matches group `a-b`'s logs, and a
+//!   worker in a namespace names its group as Kafka knows it: `alice-a`).
 //! - [`Skipped`] is a line that looks like a worker's but does not parse: tools report it as
 //!   `FILE:LINE: skipped: why` and go on.
 
@@ -16,6 +17,31 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 
 use crate::logline::{Event, LogLine};
+use crate::namespace::Namespace;
+
+/// The folder of the logs, an option of every tool that reads them.
+#[derive(clap::Args, Clone, Debug, PartialEq, Eq)]
+pub struct Logs {
+    /// The folder of the logs (KRB_LOGS sets it when this option is absent; scripts/common.sh
+    /// exports it).
+    #[arg(
+        long = "logs",
+        value_name = "DIR",
+        env = "KRB_LOGS",
+        hide_env = true,
+        default_value = "logs"
+    )]
+    pub dir: PathBuf,
+}
+
+impl Logs {
+    /// The logs in `dir`.
+    pub fn at(dir: &Path) -> Logs {
+        Logs {
+            dir: dir.to_path_buf(),
+        }
+    }
+}
 
 /// A line left out because it looks like a worker line but does not parse.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -145,8 +171,8 @@ pub fn group_of(path: &Path) -> Result<Option<String>> {
 pub type OtherGroups = Vec<(PathBuf, String)>;
 
 /// A group's logs: `DIR/GROUP-*.log` sorted by name, and those of them whose worker said it is in
-/// another group, which are not the group's.
-pub fn group_files(dir: &Path, group: &str) -> Result<(Vec<PathBuf>, OtherGroups)> {
+/// another group than `ns`'s name of GROUP, which are not the group's.
+pub fn group_files(dir: &Path, group: &str, ns: &Namespace) -> Result<(Vec<PathBuf>, OtherGroups)> {
     let prefix = format!("{group}-");
     let entries = std::fs::read_dir(dir)
         .with_context(|| format!("cannot read the log folder {}", dir.display()))?;
@@ -160,10 +186,11 @@ pub fn group_files(dir: &Path, group: &str) -> Result<(Vec<PathBuf>, OtherGroups
         })
         .collect();
     files.sort();
+    let kafka_group = ns.name(group);
     let (mut ours, mut others) = (Vec::new(), Vec::new());
     for file in files {
         match group_of(&file)? {
-            Some(g) if g != group => others.push((file, g)),
+            Some(g) if g != kafka_group => others.push((file, g)),
             _ => ours.push(file),
         }
     }
@@ -194,7 +221,8 @@ mod tests {
             ("a-old.log", b"09:00:00.000 a-old p0 offset 1\n"),
             ("ab-x.log", b""),
         ]);
-        let (ours, others) = group_files(&dir, "a").unwrap();
+        let none = Namespace::default();
+        let (ours, others) = group_files(&dir, "a", &none).unwrap();
         let names = |ps: Vec<PathBuf>| {
             ps.iter()
                 .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
@@ -203,9 +231,19 @@ mod tests {
         assert_eq!(names(ours), vec!["a-old.log", "a-x.log"]);
         assert_eq!(others.len(), 1);
         assert_eq!(others[0].1, "a-b");
-        let (ours, others) = group_files(&dir, "a-b").unwrap();
+        let (ours, others) = group_files(&dir, "a-b", &none).unwrap();
         assert_eq!(names(ours), vec!["a-b-x.log"]);
         assert!(others.is_empty());
+        // In namespace a, group b is Kafka's a-b: a-b-x.log's worker is in it, a-x's is not.
+        let (ours, others) = group_files(&dir, "b", &Namespace::new(Some("a"))).unwrap();
+        assert!(ours.is_empty() && others.is_empty());
+        std::fs::rename(dir.join("a-b-x.log"), dir.join("b-x.log")).unwrap();
+        let (ours, others) = group_files(&dir, "b", &Namespace::new(Some("a"))).unwrap();
+        assert_eq!(names(ours), vec!["b-x.log"]);
+        assert!(others.is_empty());
+        let (ours, others) = group_files(&dir, "b", &none).unwrap();
+        assert!(ours.is_empty());
+        assert_eq!(others[0].1, "a-b");
         std::fs::remove_dir_all(dir).unwrap();
     }
 

@@ -13,6 +13,7 @@ use anyhow::Result;
 use chrono::{DateTime, Local, NaiveDate, NaiveDateTime, NaiveTime, TimeDelta};
 
 use crate::logline::{Event, Offset, Partition};
+use crate::namespace::Namespace;
 use crate::reader::{for_each_line, group_files, parse_bytes, Skipped};
 
 /// Day 0, the date every log's first line is placed on.
@@ -119,8 +120,8 @@ impl WorkerLog {
 
     /// The group's logs, `DIR/GROUP-*.log` less other groups' (see
     /// [`crate::reader::group_files`]), sorted by name, each aligned to the first.
-    pub fn read_group(dir: &Path, group: &str) -> Result<Vec<WorkerLog>> {
-        let (files, _) = group_files(dir, group)?;
+    pub fn read_group(dir: &Path, group: &str, ns: &Namespace) -> Result<Vec<WorkerLog>> {
+        let (files, _) = group_files(dir, group, ns)?;
         let mut logs = files
             .iter()
             .map(|f| WorkerLog::read_file(f))
@@ -231,7 +232,7 @@ mod tests {
                 "00:00:05.000 start g-b\n00:00:06.000 g-b p0 offset 1\n",
             ),
         ]);
-        let logs = WorkerLog::read_group(&d, "g").unwrap();
+        let logs = WorkerLog::read_group(&d, "g", &Default::default()).unwrap();
         let b_start = logs[1].time_of(0, |e| e == &Event::Start).unwrap();
         let a_start = logs[0].time_of(0, |e| e == &Event::Start).unwrap();
         assert_eq!(b_start - a_start, TimeDelta::seconds(15));

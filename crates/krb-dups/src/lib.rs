@@ -15,12 +15,13 @@ pub mod counts;
 pub mod report;
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use anyhow::Result;
 use clap::Parser;
 use krb_common::logline::{Offset, Partition};
-use krb_common::reader::group_files;
+use krb_common::namespace::Namespace;
+use krb_common::reader::{group_files, Logs};
 
 pub use count::count_file;
 pub use counts::Counts;
@@ -43,9 +44,8 @@ pub use report::{analyse, attribute, Report, Run};
 pub struct Args {
     /// The consumer group: its workers' logs are DIR/GROUP-*.log.
     pub group: String,
-    /// The folder of the logs.
-    #[arg(long, value_name = "DIR", default_value = "logs")]
-    pub logs: PathBuf,
+    #[command(flatten)]
+    pub logs: Logs,
     /// Name who processed each duplicate run: `... processed twice (nocommit-a, nocommit-b)`.
     #[arg(short, long)]
     pub verbose: bool,
@@ -56,6 +56,8 @@ pub struct Args {
     /// end: --end p0=500,p1=500.
     #[arg(long, value_name = "pP=N,...", value_parser = parse_end)]
     pub end: Option<BTreeMap<Partition, Offset>>,
+    #[command(flatten)]
+    pub namespace: Namespace,
 }
 
 /// Parses `p0=500,p1=500`: partitions and ends are numbers from 0, each partition named once.
@@ -98,11 +100,11 @@ impl std::error::Error for NoLogs {}
 
 /// Reads the group's logs and returns the report.
 pub fn report(args: &Args) -> Result<Report> {
-    let (files, other_groups) = group_files(&args.logs, &args.group)?;
+    let (files, other_groups) = group_files(&args.logs.dir, &args.group, &args.namespace)?;
     if files.is_empty() {
         return Err(NoLogs(format!(
             "no log file {}/{}-*.log: run the group's workers first, or pass --logs DIR",
-            args.logs.display(),
+            args.logs.dir.display(),
             args.group
         ))
         .into());
@@ -133,19 +135,21 @@ pub fn run(args: &Args) -> Result<(Report, String)> {
 }
 
 /// Reads one group's logs in `dir` with krb-dups' defaults (for the other tools).
-pub fn read_group(dir: &Path, group: &str) -> Result<Report> {
+pub fn read_group(dir: &Path, group: &str, ns: &Namespace) -> Result<Report> {
     report(&Args {
         group: group.to_string(),
-        logs: dir.to_path_buf(),
+        logs: Logs::at(dir),
         verbose: false,
         json: false,
         end: None,
+        namespace: ns.clone(),
     })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::path::PathBuf;
 
     #[test]
     fn a_processing_that_found_its_effect_counts_as_one() {
@@ -153,7 +157,7 @@ mod tests {
             ("g-a.log", &b"09:00:00.000 g-a p0 offset 3\n"[..]),
             ("g-b.log", b"09:00:01.000 g-b p0 offset 3 already applied\n"),
         ]);
-        let report = read_group(&dir, "g").unwrap();
+        let report = read_group(&dir, "g", &Namespace::default()).unwrap();
         assert_eq!((report.processed, report.unique), (2, 1));
         assert!(report.skipped.is_empty());
         std::fs::remove_dir_all(dir).unwrap();
@@ -209,10 +213,11 @@ mod tests {
         ]);
         let args = Args {
             group: "g".into(),
-            logs: dir.clone(),
+            logs: Logs::at(&dir),
             verbose: true,
             json: false,
             end: None,
+            namespace: Namespace::default(),
         };
         assert_eq!(
             run(&args).unwrap().1,
@@ -231,10 +236,11 @@ mod tests {
         assert_eq!(json["gaps"].as_array().unwrap().len(), 0);
         let missing = Args {
             group: "nogroup".into(),
-            logs: dir.clone(),
+            logs: Logs::at(&dir),
             verbose: false,
             json: false,
             end: None,
+            namespace: Namespace::default(),
         };
         assert!(run(&missing)
             .unwrap_err()

@@ -124,7 +124,7 @@ pub fn verify_db(
 ) -> Result<krb_verify::Verdict> {
     let broker = krb_common::broker::BrokerArgs {
         bootstrap: bootstrap(),
-        properties: vec![],
+        ..Default::default()
     };
     let verdict = krb_verify::verify(*lab, group, &root().join("logs"), &broker, db)?;
     println!(

@@ -42,7 +42,8 @@ pub fn init(broker: &BrokerArgs, output: &str) -> Result<()> {
     })
 }
 
-/// The committed effects in `output` of processing `topic`'s messages, in krb-dups' report.
+/// The committed effects in `output` (as the lab calls it) of processing `topic`'s messages
+/// (as Kafka calls it), in krb-dups' report.
 pub fn report(broker: &BrokerArgs, output: &str, topic: &str) -> Result<krb_dups::Report> {
     let consumer: BaseConsumer = broker
         .config(
@@ -57,6 +58,7 @@ pub fn report(broker: &BrokerArgs, output: &str, topic: &str) -> Result<krb_dups
         .create()
         .context("cannot create the consumer")?;
     let partitions = broker.topic_partitions(consumer.client(), output)? as Partition;
+    let output = &broker.name(output);
     let mut tpl = TopicPartitionList::new();
     for p in 0..partitions {
         tpl.add_partition_offset(output, p, KafkaOffset::Beginning)

@@ -114,12 +114,14 @@ pub fn init(url: &str, broker: &BrokerArgs) -> Result<()> {
     }
 }
 
-/// `kind`'s effects at `url` of processing `topic`'s messages, in krb-dups' report.
+/// `kind`'s effects at `url` of processing `topic`'s messages, in krb-dups' report (the
+/// output topic and `topic` as the lab calls them: the broker's namespace applies here, as the
+/// worker wrote Kafka's names).
 pub fn count(url: &str, kind: Kind, topic: &str, broker: &BrokerArgs) -> Result<krb_dups::Report> {
     check_url(kind, url)?;
     match kafka_topic(url) {
-        Some(output) => kafka::report(broker, output, topic),
-        None => report(&mut Db::open(url)?, kind, topic),
+        Some(output) => kafka::report(broker, output, &broker.name(topic)),
+        None => report(&mut Db::open(url)?, kind, &broker.name(topic)),
     }
 }
 

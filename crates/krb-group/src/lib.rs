@@ -31,15 +31,13 @@ const COORDINATOR_TIMEOUT: Duration = Duration::from_secs(20);
 /// Deletes the group; prints what happened on one line.
 pub fn run(args: &Args) -> Result<()> {
     let (admin, options) = args.broker.admin("krb-group")?;
+    let group = args.broker.name(&args.group);
     let start = Instant::now();
     loop {
-        let results = wait(admin.delete_groups(&[&args.group], &options))
-            .context("cannot delete the group")?;
+        let results =
+            wait(admin.delete_groups(&[&group], &options)).context("cannot delete the group")?;
         let Some(result) = results.into_iter().next() else {
-            bail!(
-                "the broker did not answer the request to delete {}",
-                args.group
-            );
+            bail!("the broker did not answer the request to delete {}", group);
         };
         match result {
             Err((_, code))

@@ -119,10 +119,10 @@ pub fn run(args: &Args) -> Result<()> {
     let available = args
         .broker
         .topic_partitions(producer.client(), &args.topic)?;
+    let topic = args.broker.name(&args.topic);
     if (args.partitions as usize) > available {
         bail!(
-            "topic {} has {available} partition(s), fewer than {}: recreate it with krb-topic {} {}",
-            args.topic,
+            "topic {topic} has {available} partition(s), fewer than {}: recreate it with krb-topic {} {}",
             args.partitions,
             args.topic,
             args.partitions
@@ -133,7 +133,7 @@ pub fn run(args: &Args) -> Result<()> {
         let i = sent;
         sent += 1;
         let payload = i.to_string();
-        let mut record = BaseRecord::<(), String>::to(&args.topic)
+        let mut record = BaseRecord::<(), String>::to(&topic)
             .partition(partition_of(i, args.partitions))
             .payload(&payload);
         loop {
@@ -143,7 +143,7 @@ pub fn run(args: &Args) -> Result<()> {
                     record = back;
                     producer.poll(Duration::from_millis(50));
                 }
-                Err((e, _)) => bail!("cannot send message {i} to {}: {e}", args.topic),
+                Err((e, _)) => bail!("cannot send message {i} to {topic}: {e}"),
             }
         }
         producer.poll(Duration::ZERO);
@@ -151,12 +151,9 @@ pub fn run(args: &Args) -> Result<()> {
             std::thread::sleep(interval);
         }
     }
-    producer.flush(FLUSH_TIMEOUT).with_context(|| {
-        format!(
-            "not every message to {} was delivered within 60 s",
-            args.topic
-        )
-    })?;
+    producer
+        .flush(FLUSH_TIMEOUT)
+        .with_context(|| format!("not every message to {topic} was delivered within 60 s"))?;
     let deliveries = producer.context();
     if let Some(acks) = &deliveries.acks {
         let mut acks = acks.lock().unwrap_or_else(|e| e.into_inner());
@@ -172,12 +169,9 @@ pub fn run(args: &Args) -> Result<()> {
             .unwrap_or_else(|e| e.into_inner())
             .clone()
             .unwrap_or_default();
-        bail!(
-            "{failed} of {sent} messages to {} were not delivered (first error: {first})",
-            args.topic
-        );
+        bail!("{failed} of {sent} messages to {topic} were not delivered (first error: {first})");
     }
-    println!("sent {sent} messages to {}", args.topic);
+    println!("sent {sent} messages to {topic}");
     Ok(())
 }
 

@@ -20,8 +20,9 @@ use anyhow::{bail, Context, Result};
 use chrono::NaiveDateTime;
 use clap::Parser;
 use krb_common::logline::{Event, Offset, Partition};
+use krb_common::namespace::Namespace;
 use krb_common::overlap::overlaps;
-use krb_common::reader::Skipped;
+use krb_common::reader::{Logs, Skipped};
 use krb_common::worker_log::WorkerLog;
 use krb_dups::{analyse, Counts};
 use svg::node::element::{Circle, Group, Line, Rectangle, Text, Title};
@@ -38,12 +39,13 @@ use svg::Document;
 pub struct Args {
     /// The consumer group.
     pub group: String,
-    /// The folder of the logs.
-    #[arg(long, value_name = "DIR", default_value = "logs")]
-    pub logs: PathBuf,
+    #[command(flatten)]
+    pub logs: Logs,
     /// Where to write the SVG [default: DIR/GROUP.svg].
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
+    #[command(flatten)]
+    pub namespace: Namespace,
 }
 
 const WIDTH: f64 = 1200.0;
@@ -77,8 +79,8 @@ pub struct Consumer {
 
 /// Reads the group's logs (`GROUP-*.log`, sorted by name) through krb-common's reader; lines
 /// it skipped are in each log's `skipped`.
-pub fn read(dir: &Path, group: &str) -> Result<Vec<Consumer>> {
-    let logs = WorkerLog::read_group(dir, group)?;
+pub fn read(dir: &Path, group: &str, ns: &Namespace) -> Result<Vec<Consumer>> {
+    let logs = WorkerLog::read_group(dir, group, ns)?;
     if logs.is_empty() {
         bail!(
             "no log file {}/{group}-*.log: run the group's workers first, or pass --logs DIR",
@@ -485,12 +487,12 @@ pub fn render(group: &str, consumers: &[Consumer]) -> Result<Document> {
 
 /// Reads the logs and writes the SVG; returns where, and the lines the reader skipped.
 pub fn run(args: &Args) -> Result<(PathBuf, Vec<Skipped>)> {
-    let consumers = read(&args.logs, &args.group)?;
+    let consumers = read(&args.logs.dir, &args.group, &args.namespace)?;
     let doc = render(&args.group, &consumers)?;
     let out = args
         .output
         .clone()
-        .unwrap_or_else(|| args.logs.join(format!("{}.svg", args.group)));
+        .unwrap_or_else(|| args.logs.dir.join(format!("{}.svg", args.group)));
     svg::save(&out, &doc).with_context(|| format!("cannot write {}", out.display()))?;
     let skipped = consumers.into_iter().flat_map(|c| c.log.skipped).collect();
     Ok((out, skipped))

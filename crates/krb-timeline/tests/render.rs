@@ -2,6 +2,7 @@
 
 use std::path::PathBuf;
 
+use krb_common::reader::Logs;
 use krb_timeline::{run, Args};
 
 fn logs(files: &[(&str, &str)]) -> PathBuf {
@@ -43,8 +44,9 @@ fn lab1_moved_partition_is_reread_and_marked() {
     let dir = logs(&[("lab-a.log", &a), ("lab-b.log", &b)]);
     let out = run(&Args {
         group: "lab".into(),
-        logs: dir.clone(),
+        logs: Logs::at(&dir),
         output: None,
+        namespace: Default::default(),
     })
     .unwrap()
     .0;
@@ -123,8 +125,9 @@ fn lab2_two_consumers_in_one_message_and_the_failures() {
     ]);
     let out = run(&Args {
         group: "slow".into(),
-        logs: dir.clone(),
+        logs: Logs::at(&dir),
         output: Some(dir.join("picture.svg")),
+        namespace: Default::default(),
     })
     .unwrap()
     .0;
@@ -168,8 +171,9 @@ fn no_logs_is_an_error() {
     let dir = logs(&[]);
     let err = run(&Args {
         group: "none".into(),
-        logs: dir,
+        logs: Logs::at(&dir),
         output: None,
+        namespace: Default::default(),
     })
     .unwrap_err();
     assert!(err.to_string().contains("no log file"), "{err}");
@@ -187,8 +191,9 @@ fn bad_lines_are_skipped_and_named_not_fatal() {
     std::fs::write(dir.join("bad-a.log"), bytes).unwrap();
     let (out, skipped) = run(&Args {
         group: "bad".into(),
-        logs: dir.clone(),
+        logs: Logs::at(&dir),
         output: None,
+        namespace: Default::default(),
     })
     .unwrap();
     let lines: Vec<String> = skipped.iter().map(|s| s.to_string()).collect();
@@ -218,8 +223,9 @@ fn a_run_across_midnight_is_drawn_forwards() {
     ]);
     let (out, _) = run(&Args {
         group: "night".into(),
-        logs: dir.clone(),
+        logs: Logs::at(&dir),
         output: None,
+        namespace: Default::default(),
     })
     .unwrap();
     let text = std::fs::read_to_string(out).unwrap();
@@ -259,8 +265,9 @@ fn a_processing_that_wrote_nothing_is_a_hollow_ringed_dot() {
         ]);
         let (out, _) = run(&Args {
             group: "eff".into(),
-            logs: dir.clone(),
+            logs: Logs::at(&dir),
             output: None,
+            namespace: Default::default(),
         })
         .unwrap();
         let text = std::fs::read_to_string(out).unwrap();
@@ -311,8 +318,9 @@ fn labels_never_overprint_and_the_overlap_and_the_time_axis_are_marked() {
     let dir = logs(&[("slow-a.log", a), ("slow-b.log", &b)]);
     let out = run(&Args {
         group: "slow".into(),
-        logs: dir.clone(),
+        logs: Logs::at(&dir),
         output: None,
+        namespace: Default::default(),
     })
     .unwrap()
     .0;

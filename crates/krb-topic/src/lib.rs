@@ -33,13 +33,14 @@ const RECREATE_TIMEOUT: Duration = Duration::from_secs(30);
 /// Deletes the topic if it exists, creates it, and waits until the broker serves it.
 pub fn run(args: &Args) -> Result<()> {
     let (admin, options) = args.broker.admin("krb-topic")?;
+    let name = args.broker.name(&args.topic);
     let topic = NewTopic::new(
-        &args.topic,
+        &name,
         args.partitions,
         TopicReplication::Fixed(args.replication),
     );
-    let deleted = wait(admin.delete_topics(&[&args.topic], &options))
-        .context("cannot delete the old topic")?;
+    let deleted =
+        wait(admin.delete_topics(&[&name], &options)).context("cannot delete the old topic")?;
     for result in deleted {
         match result {
             Ok(_) | Err((_, RDKafkaErrorCode::UnknownTopicOrPartition)) => {}
@@ -59,30 +60,27 @@ pub fn run(args: &Args) -> Result<()> {
                 std::thread::sleep(Duration::from_millis(200))
             }
             Some(Err((name, code))) => bail!("cannot create topic {name}: {code}"),
-            None => bail!(
-                "the broker did not answer the request to create {}",
-                args.topic
-            ),
+            None => bail!("the broker did not answer the request to create {}", name),
         }
     }
     // Wait until the broker serves every partition, so a producer started next finds them.
     while start.elapsed() < RECREATE_TIMEOUT {
         let metadata = admin
             .inner()
-            .fetch_metadata(Some(&args.topic), Duration::from_secs(5))?;
+            .fetch_metadata(Some(&name), Duration::from_secs(5))?;
         let ready = metadata.topics().iter().any(|t| {
             t.error().is_none()
                 && t.partitions().len() == args.partitions as usize
                 && t.partitions().iter().all(|p| p.leader() >= 0)
         });
         if ready {
-            println!("Created topic {}.", args.topic);
+            println!("Created topic {name}.");
             return Ok(());
         }
         std::thread::sleep(Duration::from_millis(100));
     }
     bail!(
         "topic {} was created but its partitions had no leader within 30 s",
-        args.topic
+        name
     )
 }

@@ -22,8 +22,8 @@ const EVERY: Duration = Duration::from_millis(250);
 /// How long one read may wait: longer while a coordinator moves, and the sample is skipped.
 const READ_TIMEOUT: Duration = Duration::from_secs(2);
 
-/// Samples `group`'s committed offsets of `topic`'s partitions into `out` until SIGTERM or
-/// SIGINT. A read that fails (the coordinator is moving) is said on stderr and skipped.
+/// Samples `group`'s committed offsets of `topic`'s partitions (both as the lab calls them)
+/// into `out` until SIGTERM or SIGINT. A read that fails (the coordinator is moving) is said on stderr and skipped.
 pub fn watch(
     broker: &BrokerArgs,
     group: &str,
@@ -36,14 +36,15 @@ pub fn watch(
         signal_hook::flag::register(signal, Arc::clone(&stop)).context("cannot handle signals")?;
     }
     let consumer: BaseConsumer = broker
-        .config("krb-trial-watch", &[("group.id", group.to_string())])
+        .config("krb-trial-watch", &[("group.id", broker.name(group))])
         .create()
         .context("cannot create a consumer to read committed offsets")?;
     let mut file = BufWriter::new(
         File::create(out).with_context(|| format!("cannot write {}", out.display()))?,
     );
+    let topic = broker.name(topic);
     while !stop.load(Ordering::Relaxed) {
-        match read_committed(&consumer, topic, partitions, READ_TIMEOUT) {
+        match read_committed(&consumer, &topic, partitions, READ_TIMEOUT) {
             Ok(read) => {
                 let positions: Vec<_> = read
                     .into_iter()

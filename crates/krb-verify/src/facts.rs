@@ -8,6 +8,7 @@ use anyhow::{Context, Result};
 use chrono::NaiveDateTime;
 use krb_common::broker::BrokerArgs;
 use krb_common::logline::{Event, Offset, Partition};
+use krb_common::namespace::Namespace;
 use krb_common::worker_log::{Entry, WorkerLog};
 use krb_dups::Report;
 use rdkafka::consumer::{BaseConsumer, Consumer};
@@ -25,11 +26,11 @@ pub struct Run {
 
 impl Run {
     /// Reads group `group`'s logs in `dir`.
-    pub fn read(dir: &Path, group: &str) -> Result<Run> {
+    pub fn read(dir: &Path, group: &str, ns: &Namespace) -> Result<Run> {
         Ok(Run {
             group: group.to_string(),
-            logs: WorkerLog::read_group(dir, group)?,
-            report: krb_dups::read_group(dir, group)?,
+            logs: WorkerLog::read_group(dir, group, ns)?,
+            report: krb_dups::read_group(dir, group, ns)?,
         })
     }
 
@@ -112,7 +113,8 @@ pub fn summary(report: &Report) -> String {
     }
 }
 
-/// The group's committed offsets of `topic`'s first `partitions` partitions, from the broker.
+/// The group's committed offsets of `topic`'s first `partitions` partitions, from the broker
+/// (both names as the lab calls them: the broker's namespace applies here).
 pub fn committed(
     broker: &BrokerArgs,
     group: &str,
@@ -120,11 +122,16 @@ pub fn committed(
     partitions: i32,
 ) -> Result<Vec<(Partition, Option<Offset>)>> {
     let consumer: BaseConsumer = broker
-        .config("krb-verify", &[("group.id", group.to_string())])
+        .config("krb-verify", &[("group.id", broker.name(group))])
         .create()
         .context("cannot create a consumer to read committed offsets")?;
-    read_committed(&consumer, topic, partitions, Duration::from_secs(10))
-        .map_err(|e| anyhow::anyhow!(broker.unreachable(&e)))
+    read_committed(
+        &consumer,
+        &broker.name(topic),
+        partitions,
+        Duration::from_secs(10),
+    )
+    .map_err(|e| anyhow::anyhow!(broker.unreachable(&e)))
 }
 
 /// The committed offsets of `topic`'s first `partitions` partitions for the group `consumer`

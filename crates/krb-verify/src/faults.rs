@@ -121,7 +121,7 @@ pub fn read(
     commit_every: u64,
     db: Option<&str>,
 ) -> Result<Trial> {
-    let run = Run::read(dir, group)?;
+    let run = Run::read(dir, group, &broker.namespace)?;
     let acks = read_acks(&dir.join(format!("{group}.acks")))?;
     let mut faults = FaultLog::read(&dir.join(format!("{group}.faults")))?;
     if let Some(first) = run.logs.iter().find_map(|l| l.lines.first()) {
@@ -155,7 +155,7 @@ pub fn read(
     };
     Ok(Trial {
         committed: committed(broker, group, group, partitions)?,
-        witness: parse_witness(&witness, group),
+        witness: parse_witness(&witness, &broker.name(group)),
         run,
         acks,
         faults,

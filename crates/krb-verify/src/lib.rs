@@ -147,7 +147,7 @@ pub fn verify(
     broker: &BrokerArgs,
     db: Option<&str>,
 ) -> Result<Verdict> {
-    let run = Run::read(dir, group)?;
+    let run = Run::read(dir, group, &broker.namespace)?;
     let mut verdict = match lab {
         Lab::Revoke { revoke_commit } => revoke::verdict(&run, revoke_commit)?,
         Lab::Maxpoll => maxpoll::verdict(&run, &facts::committed(broker, group, group, 1)?)?,
@@ -187,7 +187,7 @@ pub fn verify(
         }
         Lab::Protocol { protocol } => {
             let slow = protocol::maxpoll_group(group);
-            let lab2 = Run::read(dir, &slow)?;
+            let lab2 = Run::read(dir, &slow, &broker.namespace)?;
             let committed = facts::committed(broker, &slow, &slow, 1)?;
             let v = protocol::verdict(&run, &lab2, &committed, protocol)?;
             return Ok(Verdict {

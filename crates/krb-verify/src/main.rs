@@ -4,6 +4,7 @@ use anyhow::Result;
 use clap::{Args as ClapArgs, Parser, Subcommand};
 use krb_common::broker::BrokerArgs;
 use krb_common::out::{stderr_line, stdout_line};
+use krb_common::reader::Logs;
 use krb_verify::record::{self, Record};
 use krb_verify::{Assignor, Lab, Protocol};
 
@@ -131,9 +132,9 @@ enum Command {
         /// timelines (read from --logs) inline.
         #[arg(long, value_name = "FILE")]
         html: Option<PathBuf>,
-        /// The folder of the timelines.
-        #[arg(long, value_name = "DIR", default_value = "logs")]
-        logs: PathBuf,
+        /// Where the timelines are.
+        #[command(flatten)]
+        logs: Logs,
     },
 }
 
@@ -160,15 +161,14 @@ struct Output {
     /// With --record: the lab script failed, and why.
     #[arg(long, value_name = "REASON", requires = "record")]
     script_failed: Option<String>,
-    /// The folder of the logs.
-    #[arg(long, value_name = "DIR", default_value = "logs")]
-    logs: PathBuf,
+    #[command(flatten)]
+    logs: Logs,
     #[command(flatten)]
     broker: BrokerArgs,
 }
 
 fn check(lab: Lab, group: &str, out: &Output, db: Option<&str>) -> i32 {
-    let verdict = krb_verify::verify(lab, group, &out.logs, &out.broker, db);
+    let verdict = krb_verify::verify(lab, group, &out.logs.dir, &out.broker, db);
     if let Ok(v) = &verdict {
         for s in &v.skipped {
             stderr_line(&format!("krb-verify: {s}"));
@@ -335,7 +335,7 @@ fn main() {
             json,
             html,
             logs,
-        } => match table(file, json.as_deref(), html.as_deref(), logs) {
+        } => match table(file, json.as_deref(), html.as_deref(), &logs.dir) {
             Ok(true) => 0,
             Ok(false) => 1,
             Err(e) => {

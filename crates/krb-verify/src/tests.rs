@@ -99,7 +99,7 @@ impl Logs {
 
     pub(crate) fn run(&self, group: &str) -> Run {
         let dir = self.write();
-        let run = Run::read(&dir, group).unwrap();
+        let run = Run::read(&dir, group, &Default::default()).unwrap();
         std::fs::remove_dir_all(dir).unwrap();
         run
     }

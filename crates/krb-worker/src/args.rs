@@ -138,7 +138,7 @@ impl Args {
     /// The worker's librdkafka configuration.
     pub fn config(&self) -> rdkafka::ClientConfig {
         let mut extra = vec![
-            ("group.id", self.group.clone()),
+            ("group.id", self.broker.name(&self.group)),
             ("enable.auto.commit", "false".to_string()),
             ("auto.offset.reset", "earliest".to_string()),
         ];

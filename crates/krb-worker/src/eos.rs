@@ -54,8 +54,8 @@ fn is_fatal(err: &KafkaError) -> bool {
 }
 
 impl Eos {
-    /// Starts the worker's transactional producer (transactional.id `krb-GROUP-NAME`) for the
-    /// topic `output`, which must exist.
+    /// Starts the worker's transactional producer (transactional.id `krb-GROUP-NAME`, GROUP as
+    /// Kafka knows it) for the topic `output` (as the lab calls it), which must exist.
     pub fn start(args: &Args, output: &str) -> Result<Eos> {
         let client_id = format!("{}-eos", args.name);
         let producer: ThreadedProducer<StderrLog> = args
@@ -64,7 +64,7 @@ impl Eos {
                 &client_id,
                 &[(
                     "transactional.id",
-                    format!("krb-{}-{}", args.group, args.name),
+                    format!("krb-{}-{}", args.broker.name(&args.group), args.name),
                 )],
             )
             .create_with_context(StderrLog {
@@ -78,7 +78,7 @@ impl Eos {
             .map_err(|e| anyhow!("cannot start transactions: {}", rendered(&e)))?;
         Ok(Eos {
             producer,
-            output: output.to_string(),
+            output: args.broker.name(output),
             open: false,
         })
     }

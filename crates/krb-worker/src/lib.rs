@@ -245,9 +245,12 @@ pub fn run(args: Args) -> Result<()> {
         _ => None,
     };
     let slow = seconds("--slow-sec", args.slow_sec)?;
+    // The names Kafka knows (a namespace prefixes them); the worker's own name is the log's.
+    let topic = args.broker.name(&args.topic);
+    let group = args.broker.name(&args.group);
     let worker = Worker {
         name: args.name.clone(),
-        topic: args.topic.clone(),
+        topic: topic.clone(),
         revoke_commit: args.revoke_commit,
         positions: Mutex::new(Positions::default()),
         effects: Mutex::new(effects),
@@ -261,16 +264,16 @@ pub fn run(args: Args) -> Result<()> {
     emit(
         &args.name,
         Event::Consumes {
-            topic: args.topic.clone(),
-            group: args.group.clone(),
+            topic: topic.clone(),
+            group: group.clone(),
         },
     );
     let log = LogThread::start(consumer.client());
     args.broker
         .topic_partitions(consumer.client(), &args.topic)?;
     consumer
-        .subscribe(&[&args.topic])
-        .with_context(|| format!("cannot subscribe to {}", args.topic))?;
+        .subscribe(&[&topic])
+        .with_context(|| format!("cannot subscribe to {topic}"))?;
 
     let worker = consumer.context().clone();
     let mut since_commit = 0u64;
@@ -322,7 +325,7 @@ pub fn run(args: Args) -> Result<()> {
         std::thread::sleep(took);
         // A database that fails ends the worker here, before anything past it is committed.
         let outcome = worker.effects().apply(&Row {
-            topic: args.topic.clone(),
+            topic: topic.clone(),
             partition,
             offset,
             payload,
@@ -330,7 +333,7 @@ pub fn run(args: Args) -> Result<()> {
             at: format_time(krb_common::logline::now()),
         })?;
         if let Some(eos) = &worker.eos {
-            lock(eos).produce(&args.name, &args.topic, partition, offset)?;
+            lock(eos).produce(&args.name, &topic, partition, offset)?;
         }
         emit(
             &args.name,
@@ -364,8 +367,7 @@ pub fn run(args: Args) -> Result<()> {
         let _ = consumer.poll(Duration::from_millis(100));
         if closing.elapsed() > CLOSE_TIMEOUT {
             bail!(
-                "could not leave group {} within {} s: is the broker at {} reachable?",
-                args.group,
+                "could not leave group {group} within {} s: is the broker at {} reachable?",
                 CLOSE_TIMEOUT.as_secs(),
                 args.broker.bootstrap
             );

@@ -1,0 +1,64 @@
+//! Many people on one broker: a namespace (`--ns NS`, or `KRB_NS`) puts `NS-` before every
+//! topic and group name a tool sends to Kafka, so twenty people running the same lab in one
+//! room neither erase each other's topics nor join each other's groups. The names a person
+//! types, and the log files named after them, stay the article's: `krb-produce pay 1000 2`
+//! writes to `alice-pay`, and `krb-dups nocommit` reads the logs of group `alice-nocommit`.
+
+/// The namespace option every tool that names topics or groups takes.
+#[derive(clap::Args, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Namespace {
+    /// Put NS- before every topic and group name sent to Kafka, so that many people can share
+    /// one broker (KRB_NS sets it when this option is absent).
+    #[arg(long = "ns", value_name = "NS", env = "KRB_NS", hide_env = true, value_parser = parse)]
+    pub ns: Option<String>,
+}
+
+impl Namespace {
+    /// A namespace from its name (`None`: the article's names, unchanged).
+    pub fn new(ns: Option<&str>) -> Namespace {
+        Namespace {
+            ns: ns.map(str::to_string),
+        }
+    }
+
+    /// The name Kafka knows the topic or group `name` by.
+    pub fn name(&self, name: &str) -> String {
+        match &self.ns {
+            Some(ns) => format!("{ns}-{name}"),
+            None => name.to_string(),
+        }
+    }
+}
+
+/// Checks a namespace: it becomes part of topic names, so it takes only what a topic name may
+/// hold (letters, digits, `.`, `_`, `-`), and it names a folder of logs, so not `.` or `..`.
+pub fn parse(s: &str) -> Result<String, String> {
+    let allowed = |c: char| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-');
+    if s.is_empty() || s.len() > 100 || s == "." || s == ".." || !s.chars().all(allowed) {
+        return Err(format!(
+            "a namespace is 1 to 100 letters, digits, '.', '_' or '-' (it starts every topic \
+             and group name), got {s:?}: e.g. KRB_NS=alice"
+        ));
+    }
+    Ok(s.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_namespace_prefixes_names_and_none_keeps_them() {
+        assert_eq!(Namespace::new(Some("alice")).name("pay"), "alice-pay");
+        assert_eq!(Namespace::new(None).name("pay"), "pay");
+    }
+
+    #[test]
+    fn a_namespace_holds_only_what_a_topic_name_may() {
+        assert_eq!(parse("alice_2.b-c"), Ok("alice_2.b-c".into()));
+        for bad in ["", ".", "..", "al ice", "a/b", "émile", &"x".repeat(101)] {
+            let err = parse(bad).unwrap_err();
+            assert!(err.contains("KRB_NS=alice"), "{bad:?}: {err}");
+        }
+    }
+}
