@@ -104,6 +104,37 @@ fn librdkafka_lines_never_swallow_a_worker_line() -> Result<()> {
 
 #[test]
 #[ignore = "needs a Kafka broker: scripts/test.sh starts one"]
+fn a_topic_recreated_at_once_is_the_new_one_and_a_deleted_one_is_gone() -> Result<()> {
+    let _one_at_a_time = serial();
+    // Each recreation follows a production at once; a producer told that the topic does not
+    // exist, or whose messages land in the old topic, fails the count below.
+    let out = bash(
+        "krb-topic: recreate, then delete",
+        r#"for i in 1 2 3 4 5; do topic recreated 2 >/dev/null; krb-produce recreated 7 2 >/dev/null; done
+         fresh recreated
+         start recreated-a recreated recreated --commit-every 1 >/dev/null
+         wait_unique recreated 7 30
+         stop recreated-a
+         krb-dups recreated | head -n 1
+         krb-topic recreated --delete
+         krb-topic recreated --delete
+         krb-produce recreated 1 1 2>&1 | sed 's/ on .*//' || true"#,
+    )?;
+    ensure!(
+        out.contains("processed 7, unique 7, duplicates 0\n"),
+        "the consumer did not find exactly the last 7 messages: {out}"
+    );
+    ensure!(
+        out.contains(
+            "Deleted topic recreated.\nTopic recreated does not exist.\nkrb-produce: topic recreated does not exist\n"
+        ),
+        "--delete did not delete the topic: {out}"
+    );
+    Ok(())
+}
+
+#[test]
+#[ignore = "needs a Kafka broker: scripts/test.sh starts one"]
 fn producing_to_a_missing_topic_creates_nothing() -> Result<()> {
     let _one_at_a_time = serial();
     let topic = format!("missing-{}", std::process::id());

@@ -36,7 +36,8 @@ const READ_TIMEOUT: Duration = Duration::from_secs(60);
 pub fn init(broker: &BrokerArgs, output: &str) -> Result<()> {
     krb_topic::run(&krb_topic::Args {
         topic: output.to_string(),
-        partitions: 1,
+        partitions: Some(1),
+        delete: false,
         replication: -1,
         broker: broker.clone(),
     })
