@@ -14,7 +14,7 @@
 # fault within its bound; with an effect, no effect twice). The run ends with krb-trial's table
 # (logs/faults.json too) and the worst trial's timeline, logs/faults-worst.svg.
 #
-# It starts the three-node cluster (scripts/kafka-local.sh start --nodes 3) unless one runs, and
+# It starts a new three-node cluster (scripts/kafka-local.sh start --nodes 3 --fresh) unless one runs, and
 # stops what it started. The seed is printed: `--seed S --trial I` replays trial I alone.
 # A trial that held has its files removed, but for the worst; a failing one keeps logs/faults-S-I*.
 set -euo pipefail
@@ -52,8 +52,10 @@ records=$LOGS/faults.jsonl
 
 started=""
 if ! "$kafka" status >/dev/null 2>&1; then
-  echo "== starting the three-node cluster (scripts/kafka-local.sh start --nodes 3)"
-  "$kafka" start --nodes 3
+  # A new cluster each run: a node that restarts recovers every partition it holds, so
+  # topics of earlier runs would slow this run's node faults.
+  echo "== starting a new three-node cluster (scripts/kafka-local.sh start --nodes 3 --fresh)"
+  "$kafka" start --nodes 3 --fresh
   started=1
 elif ! "$kafka" status | grep -q 'of 3 node'; then
   echo "07-faults: a single-node Kafka runs from scripts/kafka-local.sh; stop it first (kafka-local.sh stop)" >&2
@@ -128,18 +130,22 @@ inject() {
       mark fault leave "$group-$target"
       stop "$group-$target" ;;
     kill-coordinator | kill-leader)
+      # Another node's failure only once the last one's replicas are back in sync: with two
+      # copies out, min.insync.replicas=2 would stop the producer. The wait is here, not after
+      # each restart, so the nodes catch up while worker faults and the trial's end go on.
+      "$kafka" insync
       if [ "$kind" = kill-coordinator ]; then
         node=$("$kafka" coordinator "$group")
       else
-        node=$("$kafka" leader "$group" "${target#p}")
+        node=$(krb-trial leader "$group" "${target#p}")
       fi
       "$kafka" kill "$node" >/dev/null
       mark fault "$kind" "node-$node"
       sleep "$hold"
       "$kafka" restart "$node" >/dev/null
-      mark healed "$kind" "node-$node"
-      "$kafka" insync ;;
+      mark healed "$kind" "node-$node" ;;
     roll)
+      "$kafka" insync
       mark fault roll cluster
       "$kafka" roll >/dev/null
       mark healed roll cluster ;;
@@ -203,16 +209,29 @@ finish_trial() {
     --describe --group "$group" >"$LOGS/$group.witness" 2>&1 || true
 }
 
+# clear: deletes the trial's topics and group once checked. A node that restarts recovers every
+# partition it holds, so topics left behind would make each later trial's node faults slower.
+clear() {
+  local topic topics=("$group")
+  [[ $store_url != kafka:* ]] || topics+=("${store_url#kafka:}")
+  for topic in "${topics[@]}"; do
+    krb-topic "$topic" --delete >/dev/null || echo "07-faults: topic $topic could not be deleted" >&2
+  done
+  krb-group "$group" >/dev/null || echo "07-faults: group $group could not be deleted" >&2
+}
+
 # trial I: runs trial I of the seed and records its verdict; fails when it did not hold.
 trial() {
-  local i=$1 began=$SECONDS
+  local i=$1 began=$SECONDS status=0
   group=faults-$seed-$i failed=""
   echo "== trial $i (seed $seed; replay: 07-faults.sh --seed $seed --trial $i)"
   run_trial "$i" || true
   finish_trial
   krb-verify faults "$group" --effect "$effect" --commit-every "$commit_every" ${db:+--db "$db"} \
     --record "$records" --seconds "$((SECONDS - began))" ${failed:+--script-failed "group $group: $failed"} ||
-    { echo "trial $i FAILED: its files are kept, logs/$group*; replay: 07-faults.sh --seed $seed --trial $i"; return 1; }
+    { echo "trial $i FAILED: its files are kept, logs/$group*; replay: 07-faults.sh --seed $seed --trial $i"; status=1; }
+  clear
+  return "$status"
 }
 
 echo "== lab 7: fault trials, seed $seed"

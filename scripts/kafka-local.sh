@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# kafka-local.sh start [--nodes 1|3]|stop|status|kill N|restart N|roll|insync|coordinator GROUP|leader TOPIC P|jars|java CLASS [ARGS...]
+# kafka-local.sh start [--nodes 1|3] [--fresh]|stop|status|kill N|restart N|roll|insync|coordinator GROUP|jars|java CLASS [ARGS...]
 #
 # Runs the same Apache Kafka as compose.yaml (KRaft combined mode, one node, host listener
 # localhost:9481) without Docker: Maven resolves the release's jars into a cache and the
@@ -13,15 +13,16 @@
 # that missed 3 s of heartbeats (broker.session.timeout.ms=3000, Kafka's default 9000), and a
 # group may ask for a session timeout down to 1 s (group.min.session.timeout.ms=1000, default 6000).
 #
-#   start      resolve the jars if needed, format storage once, start, wait until every node answers
+#   start      resolve the jars if needed, format storage once, start, wait until every node answers;
+#              --fresh formats it anew, without the topics and groups of earlier runs
 #   stop       stop what `start` started and wait for it to exit
 #   status     say whether it runs (exit 0) or not (exit 1)
 #   kill N     kill node N at once (SIGKILL), as a crash does
 #   restart N  start node N again (after kill) and wait until it answers
 #   roll       restart every node cleanly, one at a time, each after the last is back in sync
-#   insync     wait until every partition's replicas are all in sync again (up to 120 s)
+#   insync     wait until every partition's replicas are all in sync again (up to 120 s; needs
+#              the krb tools built)
 #   coordinator GROUP   print the node that coordinates GROUP, as Kafka's admin API names it
-#   leader TOPIC P      print the node that leads partition P of TOPIC
 #   jars       only resolve the jars (what CI caches)
 #   java       run a class from the same jars, e.g. the consumer-groups tool:
 #              kafka-local.sh java org.apache.kafka.tools.consumer.group.ConsumerGroupCommand ...
@@ -36,6 +37,7 @@ version=${KRB_KAFKA_VERSION:-4.3.1}
 home=${KRB_KAFKA_HOME:-${XDG_CACHE_HOME:-$HOME/.cache}/krb/kafka-$version}
 port=${KRB_BROKER_PORT:-9481}
 advertise=${KRB_ADVERTISE:-}
+fresh=0
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # shellcheck source=env.sh
 source "$repo/scripts/env.sh"
@@ -205,6 +207,7 @@ start() {
     node "$i"
     write_config
     touch "$log"
+    [ "$fresh" = 0 ] || rm -rf "$data"
     if [ ! -f "$data/meta.properties" ]; then
       [ -n "$cluster" ] || cluster=$(run_class kafka.tools.StorageTool random-uuid)
       echo "kafka-local: formatting storage in $data"
@@ -291,24 +294,13 @@ coordinator() {
   echo "$id"
 }
 
-# leader TOPIC P: the leader's node id in the topic tool's `Partition: 0	Leader: 2	Replicas: ...`.
-leader() {
-  local topic=${1:?usage: kafka-local.sh leader TOPIC PARTITION} partition=${2:?usage: kafka-local.sh leader TOPIC PARTITION} id
-  id=$(tool org.apache.kafka.tools.TopicCommand --bootstrap-server "$(bootstrap)" --describe --topic "$topic" |
-    awk -v p="$partition" '{ for (i = 1; i < NF; i++) { if ($i == "Partition:") part = $(i + 1); if ($i == "Leader:" && part == p) print $(i + 1) } }')
-  [[ $id =~ ^[0-9]+$ ]] || die "partition $partition of $topic has no leader"
-  echo "$id"
-}
-
-# insync: waits until the topic tool lists no under-replicated partition.
+# insync: waits until every partition has a leader and all its replicas in sync, as krb-trial
+# reads it from the cluster's metadata (asking Kafka's topic tool would start a JVM each time,
+# beside three nodes recovering).
 insync() {
-  local i out
-  for i in $(seq 1 60); do
-    out=$(tool org.apache.kafka.tools.TopicCommand --bootstrap-server "$(bootstrap)" --describe \
-      --under-replicated-partitions 2>/dev/null) && [ -z "$out" ] && return 0
-    sleep 1
-  done
-  die "partitions still under-replicated after 120 s: ${out%%$'\n'*}"
+  local bin=${KRB_BIN:-$repo/target/release}
+  [ -x "$bin/krb-trial" ] || die "insync asks krb-trial: build the tools first (cargo build --release)"
+  "$bin/krb-trial" insync --bootstrap "$(bootstrap)" --timeout 120 || die "partitions out of sync after 120 s"
 }
 
 # stop_node: stops the node `node` last set cleanly (SIGTERM).
@@ -343,7 +335,14 @@ one_node() {
 
 case "${1:-}" in
   start)
-    if [ "${2:-}" = --nodes ]; then nodes=${3:?--nodes takes 1 or 3}; fi
+    shift
+    while [ $# -gt 0 ]; do
+      case $1 in
+        --nodes) nodes=${2:?--nodes takes 1 or 3}; shift 2 ;;
+        --fresh) fresh=1; shift ;;
+        *) die "start takes --nodes 1|3 and --fresh, not $1" ;;
+      esac
+    done
     start ;;
   stop) stop ;;
   status) status ;;
@@ -360,8 +359,7 @@ case "${1:-}" in
   roll) roll ;;
   insync) insync ;;
   coordinator) coordinator "${2:-}" ;;
-  leader) leader "${2:-}" "${3:-}" ;;
   jars) need_java; jars ;;
   java) shift; [ $# -ge 1 ] || die "usage: kafka-local.sh java CLASS [ARGS...]"; tool "$@" ;;
-  *) echo "usage: kafka-local.sh start [--nodes 1|3]|stop|status|kill N|restart N|roll|insync|coordinator GROUP|leader TOPIC P|jars|java CLASS [ARGS...]" >&2; exit 2 ;;
+  *) echo "usage: kafka-local.sh start [--nodes 1|3] [--fresh]|stop|status|kill N|restart N|roll|insync|coordinator GROUP|jars|java CLASS [ARGS...]" >&2; exit 2 ;;
 esac

@@ -4,7 +4,7 @@ use anyhow::Result;
 use clap::{Parser, Subcommand};
 use krb_common::broker::BrokerArgs;
 use krb_trial::plan::{plan, Shape};
-use krb_trial::report;
+use krb_trial::{cluster, report};
 
 /// krb-trial: lab 7's fault trials, the pieces scripts/07-faults.sh runs.
 ///
@@ -16,12 +16,17 @@ use krb_trial::report;
 ///       (`10:02:14.250 sampler commit p0=120 p1=98`) until SIGTERM
 ///   krb-trial report logs/faults.jsonl [--json FILE]
 ///       sum the trials' verdicts (krb-verify faults --record) into one table
+///   krb-trial leader TOPIC P
+///       print the node that leads partition P of TOPIC
+///   krb-trial insync [--timeout SECONDS]
+///       wait until every partition has a leader and every replica in sync (after a node
+///       came back), as the cluster's metadata says
 ///
 /// The same seed gives the same schedules on any machine: a failing trial's line
 /// `replay: 07-faults.sh --seed S --trial I` runs it alone again.
 ///
-/// Exit status: report exits 1 when a trial failed; every command exits 2 on a wrong command
-/// line or unreadable input.
+/// Exit status: report exits 1 when a trial failed, insync when the time ran out; every
+/// command exits 2 on a wrong command line or unreadable input.
 #[derive(Parser, Debug)]
 #[command(name = "krb-trial", version, verbatim_doc_comment)]
 struct Args {
@@ -58,6 +63,24 @@ enum Command {
         partitions: i32,
         /// Where the samples go.
         file: PathBuf,
+        #[command(flatten)]
+        broker: BrokerArgs,
+    },
+    /// Print the node that leads a partition.
+    Leader {
+        /// The topic.
+        topic: String,
+        /// The partition.
+        #[arg(value_parser = clap::value_parser!(i32).range(0..))]
+        partition: i32,
+        #[command(flatten)]
+        broker: BrokerArgs,
+    },
+    /// Wait until every partition has a leader and every replica in sync.
+    Insync {
+        /// How long to wait.
+        #[arg(long, value_name = "SECONDS", default_value_t = 120)]
+        timeout: u64,
         #[command(flatten)]
         broker: BrokerArgs,
     },
@@ -100,6 +123,23 @@ fn run(args: Args) -> Result<i32> {
             file,
             broker,
         } => krb_trial::watch::watch(&broker, &group, &group, partitions, &file).map(|_| 0),
+        Command::Leader {
+            topic,
+            partition,
+            broker,
+        } => {
+            println!("{}", cluster::leader(&broker, &topic, partition)?);
+            Ok(0)
+        }
+        Command::Insync { timeout, broker } => {
+            match cluster::insync(&broker, std::time::Duration::from_secs(timeout)) {
+                Ok(()) => Ok(0),
+                Err(e) => {
+                    krb_common::out::stderr_line(&format!("krb-trial: {e:#}"));
+                    Ok(1)
+                }
+            }
+        }
         Command::Report { file, json, worst } => {
             let summary = report::summarise(&report::read(&file)?);
             if worst {
