@@ -539,9 +539,10 @@ struct Blame {
 }
 
 /// Gives each duplicate processing to a fault: the first fault of the worker that processed the
-/// message before, between the two processings (it cut that worker's uncommitted work short);
-/// else the latest fault of either worker around the two times (a zombie's work after it
-/// woke); else the cluster's; else another worker's (a clean rebalance). Then each fault's bound.
+/// message before, between that processing and the end of its assignment of the partition (it
+/// cut that worker's uncommitted work short); else the latest pause of either worker around
+/// the two times (a zombie's work after it woke); else the cluster's; else another worker's (a
+/// clean rebalance). Then each fault's bound.
 fn attribute(t: &Trial, processings: &BTreeMap<(Partition, Offset), Vec<Processing>>) -> Blame {
     let faults = &t.faults.faults;
     let mut per_fault: Vec<(u64, u64)> = faults.iter().map(|f| (0, bound(t, f))).collect();
@@ -572,15 +573,20 @@ fn attribute(t: &Trial, processings: &BTreeMap<(Partition, Offset), Vec<Processi
             };
             let own = |i: usize| own_until[i];
             let after = |i: usize| faults[i].healed + aftermath;
-            // First the fault that cut the first processor's uncommitted work short.
+            // First the fault that cut the first processor's uncommitted work short: its own,
+            // before its assignment ended. One that ended without its own fault (`lost` while
+            // the coordinator was away) was not cut by a clean leave that came later.
+            let ended = log_of(t, &before.worker)
+                .and_then(|log| assignment_end(&log.lines, *p, before.at))
+                .map_or(again.at, |end| end.min(again.at));
             let cut = faults.iter().position(|f| {
                 f.kind.on_worker()
                     && f.target == before.worker
                     && f.at >= before.at
-                    && f.at <= again.at
+                    && f.at <= ended
             });
             let found = cut
-                .or_else(|| latest(&own, &|f| f.kind.on_worker() && of_these(f)))
+                .or_else(|| latest(&own, &|f| f.kind == FaultKind::Pause && of_these(f)))
                 .or_else(|| latest(&after, &|f| !f.kind.on_worker()))
                 .or_else(|| latest(&after, &|_| true));
             match found {
@@ -604,6 +610,26 @@ fn attribute(t: &Trial, processings: &BTreeMap<(Partition, Offset), Vec<Processi
 /// The log of worker `name`.
 fn log_of<'a>(t: &'a Trial, name: &str) -> Option<&'a WorkerLog> {
     t.run.logs.iter().find(|l| l.name == name)
+}
+
+/// When a worker's assignment of `partition` ended after `after`: its first line that revokes
+/// or loses the partition, or starts the worker again (after a kill or a stop).
+fn assignment_end(
+    lines: &[Entry],
+    partition: Partition,
+    after: NaiveDateTime,
+) -> Option<NaiveDateTime> {
+    lines
+        .iter()
+        .find(|e| {
+            e.at > after
+                && match &e.event {
+                    Event::Start => true,
+                    Event::Revoked(ps) | Event::Lost(ps) => ps.contains(&partition),
+                    _ => false,
+                }
+        })
+        .map(|e| e.at)
 }
 
 /// The index of a paused worker's first rebalance event after the pause: where it learned it

@@ -297,3 +297,46 @@ fn an_acknowledgement_without_an_offset_counts_in_its_partition() {
         "p1 has 5 acknowledgements and 4 offsets processed",
     );
 }
+
+#[test]
+fn work_lost_while_the_coordinator_was_away_is_the_nodes_though_a_leave_follows() {
+    // b processes p0 offsets 2 and 3 past its commit p0=2; the coordinator dies, b's session runs
+    // out (`lost [0]`, no commit), b gets p0 back, then leaves cleanly before it fetched again;
+    // a redoes them. The leave cut nothing short: the node's failure did (seen in a real run).
+    let mut l = Logs::default();
+    l.mark(0, "start", "g-b").at(100, "g-b", "assigned [0]");
+    l.offsets(1000, "g-b", 0, 0, 2);
+    l.at(1010, "g-b", "commit p0=2");
+    l.offsets(1100, "g-b", 0, 2, 4);
+    l.at(3000, "g-b", "lost [0]")
+        .at(6000, "g-b", "assigned [0]")
+        .mark(7000, "stop", "g-b")
+        .at(7010, "g-b", "revoked [0]");
+    l.mark(0, "start", "g-a").at(100, "g-a", "assigned []");
+    l.at(7100, "g-a", "assigned [0]");
+    l.offsets(7200, "g-a", 0, 2, 6);
+    l.at(7300, "g-a", "commit p0=6");
+    let log = fault_log(
+        9000,
+        &[
+            (FaultKind::KillCoordinator, "node-1", 1500, 5000),
+            (FaultKind::Leave, "g-b", 7000, 7000),
+        ],
+    );
+    let with = |log: FaultLog| {
+        let l = &l;
+        trial(l, move |t| {
+            t.acks = (0..6).map(|o| (0, o)).collect();
+            t.faults = log;
+            t.samples = vec![vec![(0, 2)], vec![(0, 6)]];
+            t.committed = vec![(0, Some(6))];
+            t.witness = vec![(0, Some(6))];
+        })
+    };
+    let (v, stats) = with(log);
+    all_held(&v);
+    assert_eq!(
+        per_fault(&stats),
+        vec![("kill-coordinator", 2, 2), ("leave", 0, 0)]
+    );
+}
