@@ -71,6 +71,14 @@ if [[ " ${test_skip[*]} " != *" postgres "* ]]; then
   step "effects benchmark smoke test (each effect on SQLite and PostgreSQL, 2000 messages; no timing asserts)"
   scripts/bench-effects.sh 2000
 fi
+# kcat is the baseline of the clients benchmark; installed as root, else the smoke test is skipped.
+if install_missing kcat:kcat /usr/bin/time:time; then
+  step "clients benchmark smoke test (krb-produce and krb-worker against kcat, 20000 messages; no timing asserts)"
+  scripts/bench-clients.sh 20000
+else
+  skipped+=("the clients benchmark (kcat or GNU time not installed; sudo apt-get install kcat time)")
+  step "skipped: ${skipped[-1]}"
+fi
 step "cargo test --release --workspace -- --include-ignored"
 out=$(mktemp)
 status=0

@@ -76,6 +76,11 @@ pub struct Args {
     #[arg(long, value_name = "ID")]
     pub instance_id: Option<String>,
 
+    /// Exit once every assigned partition has been read to its end, as kcat -e does (to
+    /// consume what a topic holds, in a script or a benchmark).
+    #[arg(short = 'e', long)]
+    pub exit_at_end: bool,
+
     /// group.protocol: classic (the article's) or consumer (KIP-848).
     #[arg(long, value_enum)]
     pub group_protocol: Option<GroupProtocol>,
@@ -142,6 +147,9 @@ impl Args {
             ("enable.auto.commit", "false".to_string()),
             ("auto.offset.reset", "earliest".to_string()),
         ];
+        if self.exit_at_end {
+            extra.push(("enable.partition.eof", "true".to_string()));
+        }
         if let Some(ms) = self.max_poll_ms {
             extra.push(("max.poll.interval.ms", ms.to_string()));
         }
@@ -208,6 +216,15 @@ mod tests {
         assert_eq!(args.commit_every, 100);
         assert!(!args.revoke_commit);
         assert_eq!(args.config().get("partition.assignment.strategy"), None);
+        assert_eq!(args.config().get("enable.partition.eof"), None);
+    }
+
+    #[test]
+    fn exit_at_end_asks_for_the_end_of_each_partition_and_a_namespace_names_the_group() {
+        let args = parse(&["a", "g", "t", "-e", "--ns", "alice"]).unwrap();
+        assert!(args.exit_at_end);
+        assert_eq!(args.config().get("enable.partition.eof"), Some("true"));
+        assert_eq!(args.config().get("group.id"), Some("alice-g"));
     }
 
     #[test]

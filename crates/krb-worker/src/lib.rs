@@ -11,6 +11,7 @@ mod effect;
 mod eos;
 mod positions;
 
+use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
@@ -29,7 +30,7 @@ use krb_effect::{Outcome, Row};
 pub use positions::Positions;
 use rdkafka::client::ClientContext;
 use rdkafka::consumer::{BaseConsumer, CommitMode, Consumer, ConsumerContext, Rebalance};
-use rdkafka::error::RDKafkaErrorCode;
+use rdkafka::error::{KafkaError, RDKafkaErrorCode};
 use rdkafka::message::Message;
 use rdkafka::{Offset as KafkaOffset, TopicPartitionList};
 
@@ -277,6 +278,8 @@ pub fn run(args: Args) -> Result<()> {
 
     let worker = consumer.context().clone();
     let mut since_commit = 0u64;
+    // -e: the partitions read to their end since their last message.
+    let mut at_end = BTreeSet::new();
     while !stop.load(Ordering::Relaxed) {
         let polled = consumer.poll(Duration::from_millis(100));
         if let Some(e) = worker.take_failure() {
@@ -286,6 +289,17 @@ pub fn run(args: Args) -> Result<()> {
             // Nothing to process: the effects applied so far go in while the worker waits.
             None => {
                 worker.effects().flush()?;
+                continue;
+            }
+            Some(Err(KafkaError::PartitionEOF(p))) => {
+                at_end.insert(p);
+                let assigned = consumer
+                    .assignment()
+                    .context("cannot read the assignment")?;
+                let assigned: Vec<_> = assigned.elements().iter().map(|e| e.partition()).collect();
+                if !assigned.is_empty() && assigned.iter().all(|p| at_end.contains(p)) {
+                    break;
+                }
                 continue;
             }
             Some(Err(e)) => {
@@ -307,6 +321,7 @@ pub fn run(args: Args) -> Result<()> {
             Some(Ok(m)) => m,
         };
         let (partition, offset) = (message.partition(), message.offset());
+        at_end.remove(&partition);
         let payload = message
             .payload()
             .map(|p| String::from_utf8_lossy(p).into_owned())
