@@ -79,6 +79,11 @@ impl Effects {
         }
     }
 
+    /// Whether processing leaves an effect in a store (else every processing is applied).
+    pub fn stores(&self) -> bool {
+        self.db.is_some()
+    }
+
     /// Applies one processing's effect, in the transaction the next flush commits.
     pub fn apply(&mut self, row: &Row) -> Result<Outcome> {
         let Some(db) = self.db.as_mut() else {

@@ -9,6 +9,7 @@
 mod args;
 mod effect;
 mod eos;
+mod lines;
 mod positions;
 
 use std::collections::BTreeSet;
@@ -23,8 +24,8 @@ use effect::Effects;
 use eos::{Eos, Failed};
 pub use krb_common::group::{Assignor, GroupProtocol};
 use krb_common::kafka_error::{code_of, error_description, render, render_commit_error};
-use krb_common::logline::{format_time, Event, LogLine, Partition};
-use krb_common::out::{stderr_line, stdout_line};
+use krb_common::logline::{format_time, Event, Line, Partition};
+use krb_common::out::stderr_line;
 use krb_common::rdlog::{LogThread, MAXPOLL};
 use krb_effect::{Outcome, Row};
 pub use positions::Positions;
@@ -36,7 +37,14 @@ use rdkafka::{Offset as KafkaOffset, TopicPartitionList};
 
 /// Writes one log line to stdout, whole and at once (so `tail -f` is live).
 fn emit(name: &str, event: Event) {
-    stdout_line(&LogLine::now(name, event).to_string());
+    lines::line(format_args!(
+        "{}",
+        Line {
+            time: krb_common::logline::now(),
+            name,
+            event: &event,
+        }
+    ));
 }
 
 /// The consumer's context: the rebalance callbacks, the positions they commit and the effects
@@ -85,6 +93,8 @@ impl Worker {
     /// back, every position processed on them (so the hand-over is always on record), and logs it.
     /// With kafka-eos the open transaction commits them, whatever was revoked.
     fn commit(&self, consumer: &BaseConsumer<Worker>, revoked: Option<&[Partition]>) {
+        // Every line of the work a commit covers is written before the commit.
+        lines::flush();
         let mut positions = lock(&self.positions);
         let pending = match revoked {
             Some(ps) if self.eos.is_none() => positions.of(ps),
@@ -237,6 +247,10 @@ pub fn run(args: Args) -> Result<()> {
             .context("cannot install signal handler")?;
     }
     let delay = seconds("--delay", args.delay)?;
+    let _written = lines::FlushOnDrop;
+    if delay.is_zero() && args.slow_at.is_none() {
+        lines::gather();
+    }
     // The database answers before the worker joins its group, or the worker does not start.
     let effects = Effects::open(args.effect, args.db.as_deref())?;
     let eos = match args.db.as_deref().and_then(krb_effect::kafka_topic) {
@@ -277,6 +291,7 @@ pub fn run(args: Args) -> Result<()> {
         .with_context(|| format!("cannot subscribe to {topic}"))?;
 
     let worker = consumer.context().clone();
+    let stores = worker.effects().stores();
     let mut since_commit = 0u64;
     // -e: the partitions read to their end since their last message.
     let mut at_end = BTreeSet::new();
@@ -289,6 +304,7 @@ pub fn run(args: Args) -> Result<()> {
             // Nothing to process: the effects applied so far go in while the worker waits.
             None => {
                 worker.effects().flush()?;
+                lines::flush();
                 continue;
             }
             Some(Err(KafkaError::PartitionEOF(p))) => {
@@ -322,10 +338,13 @@ pub fn run(args: Args) -> Result<()> {
         };
         let (partition, offset) = (message.partition(), message.offset());
         at_end.remove(&partition);
-        let payload = message
-            .payload()
-            .map(|p| String::from_utf8_lossy(p).into_owned())
-            .unwrap_or_default();
+        // Only a store keeps the payload: without one the worker copies nothing per message.
+        let payload = stores.then(|| {
+            message
+                .payload()
+                .map(|p| String::from_utf8_lossy(p).into_owned())
+                .unwrap_or_default()
+        });
         drop(message);
         let took = if args.slow_at == Some(offset) {
             emit(&args.name, Event::SlowStart { partition, offset });
@@ -339,14 +358,17 @@ pub fn run(args: Args) -> Result<()> {
         }
         std::thread::sleep(took);
         // A database that fails ends the worker here, before anything past it is committed.
-        let outcome = worker.effects().apply(&Row {
-            topic: topic.clone(),
-            partition,
-            offset,
-            payload,
-            worker: args.name.clone(),
-            at: format_time(krb_common::logline::now()),
-        })?;
+        let outcome = match payload {
+            Some(payload) => worker.effects().apply(&Row {
+                topic: topic.clone(),
+                partition,
+                offset,
+                payload,
+                worker: args.name.clone(),
+                at: format_time(krb_common::logline::now()),
+            })?,
+            None => Outcome::Applied,
+        };
         if let Some(eos) = &worker.eos {
             lock(eos).produce(&args.name, &topic, partition, offset)?;
         }

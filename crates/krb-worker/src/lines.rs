@@ -1,0 +1,66 @@
+//! The worker's log lines on stdout. Every write holds whole lines only, so librdkafka's lines,
+//! which another thread writes to the same file, never land inside one. A worker that waits
+//! between messages (`--delay`, as every lab does) writes each line as it happens. One that
+//! does not (`--delay 0`: a benchmark, a pipeline) gathers its lines and writes them in blocks,
+//! as kcat does: before every commit, whenever no message is waiting, when a block is full and
+//! when it ends; a worker killed with SIGKILL loses the lines of the work since its last
+//! commit, which is done again by the next owner.
+
+use std::io::Write;
+use std::sync::Mutex;
+
+/// How many bytes of lines a block holds before it is written.
+const BLOCK: usize = 64 << 10;
+
+/// The lines gathered but not yet written, when the worker gathers them.
+static GATHERED: Mutex<Option<Vec<u8>>> = Mutex::new(None);
+
+fn gathered() -> std::sync::MutexGuard<'static, Option<Vec<u8>>> {
+    GATHERED.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// From now on, gather lines into blocks.
+pub fn gather() {
+    gathered().get_or_insert_with(|| Vec::with_capacity(BLOCK));
+}
+
+/// Writes `line` (and its newline), now or with its block.
+pub fn line(line: std::fmt::Arguments<'_>) {
+    let mut gathered = gathered();
+    match gathered.as_mut() {
+        Some(block) => {
+            // Writing to a Vec cannot fail.
+            let _ = block.write_fmt(line);
+            block.push(b'\n');
+            if block.len() >= BLOCK {
+                write_block(block);
+            }
+        }
+        None => krb_common::out::stdout_line(&line.to_string()),
+    }
+}
+
+/// Writes the lines gathered so far.
+pub fn flush() {
+    if let Some(block) = gathered().as_mut() {
+        write_block(block);
+    }
+}
+
+fn write_block(block: &mut Vec<u8>) {
+    if !block.is_empty() {
+        // A closed pipe is not an error, as for every line the tools write.
+        let mut out = std::io::stdout().lock();
+        let _ = out.write_all(block).and_then(|()| out.flush());
+        block.clear();
+    }
+}
+
+/// Writes what was gathered when it goes out of scope, however the worker ends.
+pub struct FlushOnDrop;
+
+impl Drop for FlushOnDrop {
+    fn drop(&mut self) {
+        flush();
+    }
+}
