@@ -23,6 +23,18 @@ pub fn root() -> PathBuf {
         .expect("repository root")
 }
 
+/// Bash that makes a Kafka home of a test's own in `home` on `port`.. (its data apart from the
+/// tests' broker, the cached jars shared), for scripts/kafka-local.sh.
+pub fn own_kafka(home: &str, port: u16) -> String {
+    format!(
+        r#"scripts/kafka-local.sh jars >/dev/null
+    jars=${{KRB_KAFKA_HOME:-${{XDG_CACHE_HOME:-$HOME/.cache}}/krb/kafka-4.3.1}}/libs
+    export KRB_KAFKA_HOME={home} KRB_BROKER_PORT={port}
+    rm -rf "$KRB_KAFKA_HOME"; mkdir -p "$KRB_KAFKA_HOME"; ln -s "$jars" "$KRB_KAFKA_HOME/libs"
+"#
+    )
+}
+
 /// The labs share one broker and topic names: one lab at a time.
 pub fn serial() -> MutexGuard<'static, ()> {
     static LOCK: Mutex<()> = Mutex::new(());

@@ -4,14 +4,12 @@
 //! 7's seeded fault trials hold.
 
 use anyhow::{ensure, Context, Result};
-use krb_e2e::{bash, root, serial};
+use krb_e2e::{bash, own_kafka, root, serial};
 
 /// A cluster home of the tests' own on ports 9581.., sharing the cached Kafka jars.
-const OWN_CLUSTER: &str = r#"scripts/kafka-local.sh jars >/dev/null
-    jars=${KRB_KAFKA_HOME:-${XDG_CACHE_HOME:-$HOME/.cache}/krb/kafka-4.3.1}/libs
-    export KRB_KAFKA_HOME=/tmp/krb-e2e-cluster KRB_BROKER_PORT=9581
-    rm -rf "$KRB_KAFKA_HOME"; mkdir -p "$KRB_KAFKA_HOME"; ln -s "$jars" "$KRB_KAFKA_HOME/libs"
-"#;
+fn own_cluster() -> String {
+    own_kafka("/tmp/krb-e2e-cluster", 9581)
+}
 
 #[test]
 #[ignore = "needs Java 17+ and Kafka's jars (scripts/kafka-local.sh jars): scripts/test.sh"]
@@ -19,7 +17,7 @@ fn the_coordinator_killed_under_two_workers_loses_nothing() -> Result<()> {
     let _one_at_a_time = serial();
     let out = bash(
         "three-node cluster, coordinator killed",
-        &(OWN_CLUSTER.to_string()
+        &(own_cluster()
             + r#"
          trap 'scripts/kafka-local.sh stop >/dev/null' EXIT
          scripts/kafka-local.sh start --nodes 3 >/dev/null
@@ -62,7 +60,7 @@ fn five_seeded_fault_trials_lose_nothing_and_explain_every_duplicate() -> Result
     // Seed 107's five trials draw every kind of fault, one rolling restart among them.
     let out = bash(
         "lab 7, five fault trials",
-        &(OWN_CLUSTER.to_string() + "scripts/07-faults.sh --trials 5 --seed 107"),
+        &(own_cluster() + "scripts/07-faults.sh --trials 5 --seed 107"),
     )?;
     ensure!(
         out.contains("| trials | 5 (5 held) |"),

@@ -118,15 +118,14 @@ fn a_broker_for_the_room_answers_on_the_address_it_advertises() -> Result<()> {
     // only one on every interface, as KRB_ADVERTISE asks, does.
     let out = krb_e2e::bash(
         "a broker for the room, KRB_ADVERTISE=127.0.0.2",
-        r#"scripts/kafka-local.sh jars >/dev/null
-         jars=${KRB_KAFKA_HOME:-${XDG_CACHE_HOME:-$HOME/.cache}/krb/kafka-4.3.1}/libs
-         export KRB_KAFKA_HOME=/tmp/krb-e2e-room KRB_BROKER_PORT=9681 KRB_ADVERTISE=127.0.0.2
-         rm -rf "$KRB_KAFKA_HOME"; mkdir -p "$KRB_KAFKA_HOME"; ln -s "$jars" "$KRB_KAFKA_HOME/libs"
+        &(krb_e2e::own_kafka("/tmp/krb-e2e-room", 9681)
+            + r#"
+         export KRB_ADVERTISE=127.0.0.2
          trap 'scripts/kafka-local.sh stop >/dev/null' EXIT
          scripts/kafka-local.sh start >/dev/null
          export KRB_BOOTSTRAP=127.0.0.2:9681 KRB_NS=room
          topic adv 2
-         krb-produce adv 10 2"#,
+         krb-produce adv 10 2"#),
     )?;
     ensure!(
         out.contains("Created topic room-adv.\nsent 10 messages to room-adv\n"),
