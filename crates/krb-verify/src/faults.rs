@@ -540,17 +540,17 @@ struct Blame {
 
 /// Gives each duplicate processing to a fault: the first fault of the worker that processed the
 /// message before, between that processing and the end of its assignment of the partition (it
-/// cut that worker's uncommitted work short); else the latest pause of either worker around
-/// the two times (a zombie's work after it woke); else the cluster's; else another worker's (a
-/// clean rebalance). Then each fault's bound.
+/// cut that worker's uncommitted work short); else the latest pause whose zombie did one of the
+/// two processings between its pause and its next rebalance event; else the cluster's; else
+/// another worker's (a clean rebalance). Then each fault's bound.
 fn attribute(t: &Trial, processings: &BTreeMap<(Partition, Offset), Vec<Processing>>) -> Blame {
     let faults = &t.faults.faults;
     let mut per_fault: Vec<(u64, u64)> = faults.iter().map(|f| (0, bound(t, f))).collect();
     let mut unexplained = 0;
     let mut first_unexplained = None;
     let aftermath = chrono::TimeDelta::seconds(AFTERMATH_SEC);
-    // How long a worker's fault may leave its own duplicates: a zombie's until its first
-    // rebalance event after it woke, the others' until they were healed.
+    // Until when a paused worker is a zombie: its first rebalance event after it woke (for the
+    // other faults, when they were healed; unused).
     let own_until: Vec<NaiveDateTime> = faults
         .iter()
         .map(|f| match (f.kind, log_of(t, &f.target)) {
@@ -563,7 +563,6 @@ fn attribute(t: &Trial, processings: &BTreeMap<(Partition, Offset), Vec<Processi
     for ((p, o), list) in processings {
         for pair in list.windows(2) {
             let (before, again) = (&pair[0], &pair[1]);
-            let of_these = |f: &Fault| f.target == before.worker || f.target == again.worker;
             let latest = |until: &dyn Fn(usize) -> NaiveDateTime,
                           class: &dyn Fn(&Fault) -> bool| {
                 faults
@@ -571,7 +570,6 @@ fn attribute(t: &Trial, processings: &BTreeMap<(Partition, Offset), Vec<Processi
                     .enumerate()
                     .rposition(|(i, f)| f.at <= again.at && until(i) >= before.at && class(f))
             };
-            let own = |i: usize| own_until[i];
             let after = |i: usize| faults[i].healed + aftermath;
             // First the fault that cut the first processor's uncommitted work short: its own,
             // before its assignment ended. One that ended without its own fault (`lost` while
@@ -585,8 +583,15 @@ fn attribute(t: &Trial, processings: &BTreeMap<(Partition, Offset), Vec<Processi
                     && f.at >= before.at
                     && f.at <= ended
             });
+            // Then a zombie's work: one of the two processings is the paused worker's, done
+            // between its pause and its next rebalance event.
+            let zombie = faults.iter().enumerate().rposition(|(i, f)| {
+                let in_window =
+                    |x: &Processing| f.target == x.worker && x.at >= f.at && x.at <= own_until[i];
+                f.kind == FaultKind::Pause && (in_window(before) || in_window(again))
+            });
             let found = cut
-                .or_else(|| latest(&own, &|f| f.kind == FaultKind::Pause && of_these(f)))
+                .or(zombie)
                 .or_else(|| latest(&after, &|f| !f.kind.on_worker()))
                 .or_else(|| latest(&after, &|_| true));
             match found {

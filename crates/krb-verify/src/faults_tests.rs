@@ -340,3 +340,42 @@ fn work_lost_while_the_coordinator_was_away_is_the_nodes_though_a_leave_follows(
         vec![("kill-coordinator", 2, 2), ("leave", 0, 0)]
     );
 }
+
+#[test]
+fn work_lost_to_a_node_and_redone_after_a_pause_is_the_nodes() {
+    // a loses p0 (offsets 2 and 3 not committed) when a node dies, gets it back, commits on p1
+    // and is paused; only after it wakes does it redo 2 and 3. The pause had nothing in flight:
+    // the duplicates are the node's (seen in a real run, where the pause was charged).
+    let mut l = Logs::default();
+    l.mark(0, "start", "g-a").at(100, "g-a", "assigned [0, 1]");
+    l.offsets(1000, "g-a", 0, 0, 2);
+    l.at(1020, "g-a", "commit p0=2");
+    l.offsets(1100, "g-a", 0, 2, 4);
+    l.at(2000, "g-a", "lost [0, 1]")
+        .at(3000, "g-a", "assigned [0, 1]")
+        .at(3100, "g-a", "p1 offset 0")
+        .at(3200, "g-a", "commit p1=1")
+        .at(4600, "g-a", "lost [0, 1]")
+        .at(4700, "g-a", "assigned [0, 1]");
+    l.offsets(4800, "g-a", 0, 2, 4);
+    l.at(4900, "g-a", "commit p0=4 p1=1");
+    let log = fault_log(
+        9000,
+        &[
+            (FaultKind::KillLeader, "node-1", 1500, 2500),
+            (FaultKind::Pause, "g-a", 3500, 4500),
+        ],
+    );
+    let (v, stats) = trial(&l, |t| {
+        t.acks = vec![(0, 0), (0, 1), (0, 2), (0, 3), (1, 0)];
+        t.faults = log;
+        t.samples = vec![vec![(0, 2)], vec![(0, 2), (1, 1)], vec![(0, 4), (1, 1)]];
+        t.committed = vec![(0, Some(4)), (1, Some(1))];
+        t.witness = vec![(0, Some(4)), (1, Some(1))];
+    });
+    all_held(&v);
+    assert_eq!(
+        per_fault(&stats),
+        vec![("kill-leader", 2, 4), ("pause", 0, 0)]
+    );
+}
