@@ -229,7 +229,7 @@ trial() {
   finish_trial
   krb-verify faults "$group" --effect "$effect" --commit-every "$commit_every" ${db:+--db "$db"} \
     --record "$records" --seconds "$((SECONDS - began))" ${failed:+--script-failed "group $group: $failed"} ||
-    { echo "trial $i FAILED: its files are kept, logs/$group*; replay: 07-faults.sh --seed $seed --trial $i"; status=1; }
+    { echo "trial $i FAILED: its files are kept, logs/$group* (check them again: krb-verify faults $group --commit-every $commit_every --recheck); replay: 07-faults.sh --seed $seed --trial $i"; status=1; }
   clear
   return "$status"
 }

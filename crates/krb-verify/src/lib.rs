@@ -74,6 +74,8 @@ pub enum Lab {
         effect: krb_effect::Kind,
         /// The workers' `--commit-every`.
         commit_every: u64,
+        /// `--recheck`: the trial's group is gone; its final offsets are the witness's.
+        recheck: bool,
     },
 }
 
@@ -177,8 +179,9 @@ pub fn verify(
         Lab::Faults {
             effect,
             commit_every,
+            recheck,
         } => {
-            let trial = faults::read(dir, group, broker, effect, commit_every, db)?;
+            let trial = faults::read(dir, group, broker, effect, commit_every, db, recheck)?;
             let (v, stats) = faults::verdict(&trial);
             Verdict {
                 trial: Some(stats),

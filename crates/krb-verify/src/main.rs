@@ -118,6 +118,11 @@ enum Command {
         /// Its effects' store, when not lab 6's default for the group.
         #[arg(long, value_name = "URL")]
         db: Option<String>,
+        /// Check a kept trial again after its group was deleted (07-faults.sh deletes every
+        /// trial's topic and group): the final committed offsets are read from its witness file,
+        /// Kafka's own table, instead of from the broker.
+        #[arg(long)]
+        recheck: bool,
         #[command(flatten)]
         out: Output,
     },
@@ -320,11 +325,13 @@ fn main() {
             effect,
             commit_every,
             db,
+            recheck,
             out,
         } => check(
             Lab::Faults {
                 effect: *effect,
                 commit_every: *commit_every,
+                recheck: *recheck,
             },
             group,
             out,
