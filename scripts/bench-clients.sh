@@ -8,8 +8,9 @@
 #                  against kcat -C -e -f '%p %o\n' > FILE (no group) and kcat -G (a group member)
 #   commit cost    krb-worker at the article's --commit-every 100: messages a second, and what
 #                  one synchronous commit costs over --commit-every 10000
-#   memory         krb-worker's peak RSS with its own 1 MB prefetch and with librdkafka's defaults
-#                  (-X queued.max.messages.kbytes=65536 -X fetch.max.bytes=52428800)
+#   memory         krb-worker's peak RSS and time at full speed (librdkafka's prefetch) and with
+#                  the 1 MB prefetch a worker with a --delay uses (-X queued.max.messages.kbytes=1024
+#                  -X fetch.max.bytes=1048576)
 #
 # The ratio is kcat's time over ours: 1.0x or more is as fast as kcat or faster. It uses the
 # broker on KRB_BOOTSTRAP (default localhost:9481; scripts/kafka-local.sh start makes one) and
@@ -100,12 +101,13 @@ awk -v t="$(best "$out/krb-commit")" -v base="$krb" -v n="$count" 'BEGIN {
   printf "commit    krb-worker --commit-every 100: %.2f s, %.0f messages/s; one synchronous commit %.2f ms\n",
     t, n / t, (t - base) * 1000 / (n / 100 - n / 10000) }'
 
-# peak [OPTIONS]: a worker's peak memory reading the topic (GNU time's maximum resident set).
+# peak [OPTIONS]: a worker's peak memory and time reading the topic (GNU time's maximum
+# resident set and wall time).
 peak() {
-  /usr/bin/time -f '%M' -o "$out/rss" "$bin/krb-worker" bench-w "$(group)" "$topic" \
+  /usr/bin/time -f '%M %e' -o "$out/rss" "$bin/krb-worker" bench-w "$(group)" "$topic" \
     --commit-every 10000 -e "$@" >"$out/consumed"
   expect "krb-worker -e $*" "$(lines "$out/consumed")"
-  awk '{ printf "%.0f MB", $1 / 1024 }' "$out/rss"
+  awk '{ printf "%.0f MB in %.2f s", $1 / 1024, $2 }' "$out/rss"
 }
-librdkafka=(-X queued.max.messages.kbytes=65536 -X fetch.max.bytes=52428800)
-echo "memory    krb-worker peak RSS: $(peak) with its 1 MB prefetch, $(peak "${librdkafka[@]}") with librdkafka's (${librdkafka[*]})"
+small=(-X queued.max.messages.kbytes=1024 -X fetch.max.bytes=1048576)
+echo "memory    krb-worker peak RSS: $(peak) with librdkafka's prefetch, $(peak "${small[@]}") with ${small[*]}"
