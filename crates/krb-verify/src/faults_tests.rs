@@ -94,6 +94,25 @@ fn trial(logs: &Logs, change: impl FnOnce(&mut Trial)) -> (Verdict, Stats) {
     verdict(&t)
 }
 
+/// A trial of `l` with these acknowledgements, faults and samples, whose final committed
+/// offsets, librdkafka's and Kafka's own tool's, are `end`.
+fn crafted(
+    l: &Logs,
+    acks: Vec<(Partition, Offset)>,
+    faults: FaultLog,
+    samples: Vec<Vec<(Partition, Offset)>>,
+    end: &[(Partition, Offset)],
+) -> (Verdict, Stats) {
+    let end: Vec<_> = end.iter().map(|&(p, o)| (p, Some(o))).collect();
+    trial(l, |t| {
+        t.acks = acks;
+        t.faults = faults;
+        t.samples = samples;
+        t.committed = end.clone();
+        t.witness = end;
+    })
+}
+
 /// Asserts that `statement`, and only it, FAILED.
 fn only_fails(v: &Verdict, statement: &str, broken: &str) {
     fails(v, statement, broken);
@@ -269,13 +288,14 @@ fn a_zombies_window_ends_at_its_next_rebalance_event() {
             (FaultKind::KillCoordinator, "node-2", 3500, 4500),
         ],
     );
-    let (v, stats) = trial(&l, |t| {
-        t.acks = (0..5).map(|o| (0, o)).collect();
-        t.faults = log;
-        t.samples = vec![vec![(0, 2)], vec![(0, 5)]];
-        t.committed = vec![(0, Some(5))];
-        t.witness = vec![(0, Some(5))];
-    });
+    let samples = vec![vec![(0, 2)], vec![(0, 5)]];
+    let (v, stats) = crafted(
+        &l,
+        (0..5).map(|o| (0, o)).collect(),
+        log,
+        samples,
+        &[(0, 5)],
+    );
     all_held(&v);
     assert_eq!(
         per_fault(&stats),
@@ -323,17 +343,14 @@ fn work_lost_while_the_coordinator_was_away_is_the_nodes_though_a_leave_follows(
             (FaultKind::Leave, "g-b", 7000, 7000),
         ],
     );
-    let with = |log: FaultLog| {
-        let l = &l;
-        trial(l, move |t| {
-            t.acks = (0..6).map(|o| (0, o)).collect();
-            t.faults = log;
-            t.samples = vec![vec![(0, 2)], vec![(0, 6)]];
-            t.committed = vec![(0, Some(6))];
-            t.witness = vec![(0, Some(6))];
-        })
-    };
-    let (v, stats) = with(log);
+    let samples = vec![vec![(0, 2)], vec![(0, 6)]];
+    let (v, stats) = crafted(
+        &l,
+        (0..6).map(|o| (0, o)).collect(),
+        log,
+        samples,
+        &[(0, 6)],
+    );
     all_held(&v);
     assert_eq!(
         per_fault(&stats),
@@ -366,13 +383,9 @@ fn work_lost_to_a_node_and_redone_after_a_pause_is_the_nodes() {
             (FaultKind::Pause, "g-a", 3500, 4500),
         ],
     );
-    let (v, stats) = trial(&l, |t| {
-        t.acks = vec![(0, 0), (0, 1), (0, 2), (0, 3), (1, 0)];
-        t.faults = log;
-        t.samples = vec![vec![(0, 2)], vec![(0, 2), (1, 1)], vec![(0, 4), (1, 1)]];
-        t.committed = vec![(0, Some(4)), (1, Some(1))];
-        t.witness = vec![(0, Some(4)), (1, Some(1))];
-    });
+    let acks = vec![(0, 0), (0, 1), (0, 2), (0, 3), (1, 0)];
+    let samples = vec![vec![(0, 2)], vec![(0, 2), (1, 1)], vec![(0, 4), (1, 1)]];
+    let (v, stats) = crafted(&l, acks, log, samples, &[(0, 4), (1, 1)]);
     all_held(&v);
     assert_eq!(
         per_fault(&stats),
