@@ -1,19 +1,24 @@
 //! krb-produce: the article's round-robin producer (produce.py).
 
+mod batch;
+
 use std::fs::File;
 use std::io::{BufWriter, Write};
+use std::iter::StepBy;
+use std::ops::Range;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 use clap::Parser;
 use krb_common::broker::BrokerArgs;
 use krb_common::trial_log::ack_line;
+
+use crate::batch::{Batches, Payloads};
 use rdkafka::client::ClientContext;
-use rdkafka::error::{KafkaError, RDKafkaErrorCode};
-use rdkafka::producer::{BaseProducer, BaseRecord, DeliveryResult, Producer, ProducerContext};
+use rdkafka::producer::{BaseProducer, DeliveryResult, Producer, ProducerContext};
 use rdkafka::Message;
 
 /// krb-produce: send COUNT messages to TOPIC, message i to partition i mod PARTITIONS.
@@ -50,23 +55,35 @@ pub fn partition_of(i: u64, partitions: i32) -> i32 {
 /// How many messages of one partition go out together when nothing paces the sending.
 const RUN: u64 = 1000;
 
-/// The order messages `0..count` are sent in. At a pace (lab 3, lab 7) in their own order, so
-/// the partitions fill side by side as the labs need. At full speed in runs of [`RUN`] messages
-/// of one partition (0, P, 2P, ... then 1, P+1, ...): librdkafka then sends batches as large as
+/// The messages `0..count` in the runs they are sent in, each run with its partition. At a pace
+/// (lab 3, lab 7) one message a run in their own order, so the partitions fill side by side as
+/// the labs need. At full speed runs of [`RUN`] messages of one partition (0, P, 2P, ... then 1,
+/// P+1, ...), each handed to librdkafka in one call: librdkafka then sends batches as large as
 /// kcat's sticky partitioner makes, where one message per partition in turn made batches six
 /// times smaller. Either way message i goes to partition i mod P, and each partition gets its
 /// messages in increasing order, so every message has the same offset.
-pub fn order(count: u64, partitions: i32, paced: bool) -> Box<dyn Iterator<Item = u64>> {
+pub fn runs(
+    count: u64,
+    partitions: i32,
+    paced: bool,
+) -> Box<dyn Iterator<Item = (i32, StepBy<Range<u64>>)>> {
     let p = partitions as u64;
-    if paced || p == 1 {
-        return Box::new(0..count);
+    if paced {
+        return Box::new(
+            (0..count).map(move |i| (partition_of(i, partitions), (i..i + 1).step_by(1))),
+        );
     }
     Box::new(
         (0..count)
             .step_by((p * RUN) as usize)
             .flat_map(move |start| {
                 let end = (start + p * RUN).min(count);
-                (0..p).flat_map(move |first| (start + first..end).step_by(p as usize))
+                (start..(start + p).min(end)).map(move |first| {
+                    (
+                        partition_of(first, partitions),
+                        (first..end).step_by(p as usize),
+                    )
+                })
             }),
     )
 }
@@ -115,6 +132,25 @@ const QUEUE_FULL_WAIT: Duration = Duration::from_millis(1);
 /// How long the producer waits for the last deliveries.
 const FLUSH_TIMEOUT: Duration = Duration::from_secs(60);
 
+/// How long the producer serves delivery reports before it looks again whether any is due.
+const FLUSH_STEP: Duration = Duration::from_millis(1);
+
+/// Serves delivery reports until none is due. rust-rdkafka's flush serves them in 100 ms steps,
+/// so it returned up to 100 ms after the last delivery.
+fn wait_for_deliveries<C: ProducerContext>(
+    producer: &BaseProducer<C>,
+    timeout: Duration,
+) -> Result<()> {
+    let deadline = Instant::now() + timeout;
+    while producer.in_flight_count() > 0 {
+        if Instant::now() >= deadline {
+            bail!("{} message(s) still in flight", producer.in_flight_count());
+        }
+        producer.poll(FLUSH_STEP);
+    }
+    Ok(())
+}
+
 /// Sends the messages and waits for every delivery report.
 pub fn run(args: &Args) -> Result<()> {
     let interval = args
@@ -161,44 +197,44 @@ pub fn run(args: &Args) -> Result<()> {
             args.partitions
         );
     }
+    let batches = Batches::new(&producer, &topic)?;
+    let mut payloads = Payloads::default();
     let mut sent = 0;
-    for i in order(args.count, args.partitions, interval.is_some()) {
+    for (partition, indices) in runs(args.count, args.partitions, interval.is_some()) {
         if stop.load(Ordering::Relaxed) {
             break;
         }
-        sent += 1;
-        let payload = i.to_string();
-        let mut record = BaseRecord::<(), String>::to(&topic)
-            .partition(partition_of(i, args.partitions))
-            .payload(&payload);
-        loop {
-            match producer.send(record) {
-                Ok(()) => break,
-                Err((KafkaError::MessageProduction(RDKafkaErrorCode::QueueFull), back)) => {
-                    record = back;
-                    // rust-rdkafka's poll goes on serving events until its whole timeout has
-                    // passed (50 ms each time the queue was full made 1,000,000 messages take
-                    // 13 s, kcat 2 s), and a short one spins: serve what is there, then let
-                    // the broker's threads run.
-                    producer.poll(Duration::ZERO);
-                    std::thread::sleep(QUEUE_FULL_WAIT);
+        payloads.clear();
+        indices.clone().for_each(|i| payloads.push(i));
+        let mut taken = 0;
+        while !payloads.is_empty() {
+            match batches.send(partition, &payloads) {
+                Ok(n) => {
+                    payloads.consume(n);
+                    taken += n;
+                    sent += n as u64;
+                    if !payloads.is_empty() {
+                        // The queue is full: serve what is there, then let the broker's
+                        // threads run (rust-rdkafka's poll goes on serving events until its
+                        // whole timeout has passed: 50 ms each time made 1,000,000 messages
+                        // take 13 s, kcat 2 s).
+                        producer.poll(Duration::ZERO);
+                        std::thread::sleep(QUEUE_FULL_WAIT);
+                    }
                 }
-                Err((e, _)) => bail!("cannot send message {i} to {topic}: {e}"),
+                Err((n, e)) => {
+                    let i = indices.clone().nth(taken + n).unwrap_or_default();
+                    bail!("cannot send message {i} to {topic}: {e}");
+                }
             }
         }
-        // Deliveries are served after each message at a pace, and every 1024 at full speed
-        // (each poll reads the clock twice: a tenth of the producer's time, message by message).
-        match interval {
-            Some(interval) => {
-                producer.poll(Duration::ZERO);
-                std::thread::sleep(interval);
-            }
-            None if sent % 1024 == 0 => producer.poll(Duration::ZERO),
-            None => {}
+        producer.poll(Duration::ZERO);
+        if let Some(interval) = interval {
+            std::thread::sleep(interval);
         }
     }
-    producer
-        .flush(FLUSH_TIMEOUT)
+    drop(batches);
+    wait_for_deliveries(&producer, FLUSH_TIMEOUT)
         .with_context(|| format!("not every message to {topic} was delivered within 60 s"))?;
     let deliveries = producer.context();
     if let Some(acks) = &deliveries.acks {
@@ -232,28 +268,52 @@ mod tests {
         assert_eq!(partition_of(7, 1), 0);
     }
 
+    /// Every message once, each in a run of its own partition, as `(partition, message)`.
+    fn sent(count: u64, partitions: i32, paced: bool) -> Vec<Vec<(i32, u64)>> {
+        runs(count, partitions, paced)
+            .map(|(p, run)| run.map(|i| (p, i)).collect())
+            .collect()
+    }
+
+    #[test]
+    fn a_pace_sends_one_message_a_run_in_order() {
+        let runs = sent(5, 2, true);
+        assert_eq!(
+            runs,
+            vec![
+                vec![(0, 0)],
+                vec![(1, 1)],
+                vec![(0, 2)],
+                vec![(1, 3)],
+                vec![(0, 4)]
+            ]
+        );
+    }
+
     #[test]
     fn full_speed_sends_runs_of_one_partition_and_keeps_every_offset() {
-        assert_eq!(order(5, 2, true).collect::<Vec<_>>(), vec![0, 1, 2, 3, 4]);
-        let count = 2 * RUN * 3 + 7;
-        let sent: Vec<u64> = order(count, 3, false).collect();
-        let mut all = sent.clone();
-        all.sort_unstable();
-        assert_eq!(all, (0..count).collect::<Vec<_>>(), "each message once");
-        // Each partition gets its messages in increasing order: the same offsets as in order.
-        for p in 0..3 {
-            let mine: Vec<u64> = sent
+        for (count, partitions) in [(2 * RUN * 3 + 7, 3), (RUN + 1, 1), (4, 6), (0, 2)] {
+            let runs = sent(count, partitions, false);
+            assert!(runs
                 .iter()
-                .copied()
-                .filter(|i| partition_of(*i, 3) == p)
-                .collect();
-            assert!(mine.windows(2).all(|w| w[0] < w[1]), "p{p} out of order");
+                .all(|run| !run.is_empty() && run.len() as u64 <= RUN));
+            let all: Vec<(i32, u64)> = runs.concat();
+            assert!(
+                all.iter().all(|&(p, i)| p == partition_of(i, partitions)),
+                "message i in partition i mod P"
+            );
+            let mut numbers: Vec<u64> = all.iter().map(|&(_, i)| i).collect();
+            numbers.sort_unstable();
+            assert_eq!(numbers, (0..count).collect::<Vec<_>>(), "each message once");
+            // Each partition gets its messages in increasing order: the same offsets as in order.
+            for p in 0..partitions {
+                let mine: Vec<u64> = all.iter().filter(|m| m.0 == p).map(|m| m.1).collect();
+                assert!(mine.windows(2).all(|w| w[0] < w[1]), "p{p} out of order");
+            }
         }
-        // Runs of RUN messages of one partition.
-        assert!(sent[..RUN as usize]
-            .iter()
-            .all(|i| partition_of(*i, 3) == 0));
-        assert_eq!(partition_of(sent[RUN as usize], 3), 1);
+        let runs = sent(2 * RUN * 3, 3, false);
+        assert_eq!(runs.len(), 6, "runs of RUN messages");
+        assert_eq!((runs[0][0].0, runs[1][0].0), (0, 1));
     }
 
     #[test]
