@@ -105,8 +105,23 @@ pub struct Args {
     pub broker: BrokerArgs,
 }
 
-/// How many kilobytes of messages a worker with a --delay fetches ahead.
-const PREFETCH_KB: u32 = 1024;
+/// How a worker fetches, whatever its pace. librdkafka's defaults keep up to 100,000 messages
+/// a partition and 64 MB in its queue, and when the queue is that full it stops fetching for a
+/// whole second: reading 1,000,000 messages at full speed went in bursts with half-second
+/// gaps (3.5-4.6 s, 154 MB peak). With at most 10,000 messages a partition and 1 MB ahead,
+/// looked at again every 10 ms, the same read takes 1.3-1.8 s in 31 MB, and a worker that
+/// takes time over each message (every lab) never held more than it could use.
+const FETCH: [(&str, &str); 4] = [
+    ("queued.min.messages", "10000"),
+    ("queued.max.messages.kbytes", "1024"),
+    ("fetch.max.bytes", "1048576"),
+    ("fetch.queue.backoff.ms", "10"),
+];
+
+/// How long the broker holds a fetch that finds nothing new for a worker run with -e: the end
+/// of a partition is only known from such a fetch, and librdkafka's 500 ms was the last half
+/// second of every read to the end.
+const FETCH_WAIT_AT_END_MS: &str = "10";
 
 pub(crate) fn seconds(what: &str, value: f64) -> Result<Duration> {
     Duration::try_from_secs_f64(value)
@@ -150,16 +165,10 @@ impl Args {
             ("enable.auto.commit", "false".to_string()),
             ("auto.offset.reset", "earliest".to_string()),
         ];
-        // A worker that takes time over each message (--delay, every lab) needs 1 MB fetched
-        // ahead, where librdkafka's defaults hold up to 64 MB in its queue and 50 MB in one
-        // fetch (peak memory reading 1,000,000 messages: 49 MB against 154 MB). At full speed
-        // the defaults stay: with 1 MB the same read took 8.5 s instead of 4.5. -X overrides.
-        if self.delay > 0.0 {
-            extra.push(("queued.max.messages.kbytes", PREFETCH_KB.to_string()));
-            extra.push(("fetch.max.bytes", (PREFETCH_KB * 1024).to_string()));
-        }
+        extra.extend(FETCH.iter().map(|(k, v)| (*k, v.to_string())));
         if self.exit_at_end {
             extra.push(("enable.partition.eof", "true".to_string()));
+            extra.push(("fetch.wait.max.ms", FETCH_WAIT_AT_END_MS.to_string()));
         }
         if let Some(ms) = self.max_poll_ms {
             extra.push(("max.poll.interval.ms", ms.to_string()));
@@ -219,9 +228,10 @@ mod tests {
         assert_eq!(config.get("session.timeout.ms"), Some("6000"));
         assert_eq!(config.get("debug"), Some("cgrp"));
         assert_eq!(config.get("queued.max.messages.kbytes"), Some("1024"));
-        assert_eq!(config.get("fetch.max.bytes"), Some("1048576"));
-        let full_speed = parse(&["a", "g", "t"]).unwrap().config();
-        assert_eq!(full_speed.get("queued.max.messages.kbytes"), None);
+        assert_eq!(config.get("fetch.queue.backoff.ms"), Some("10"));
+        assert_eq!(config.get("fetch.wait.max.ms"), None, "librdkafka's unless -e");
+        let overridden = parse(&["a", "g", "t", "-X", "queued.min.messages=500"]).unwrap();
+        assert_eq!(overridden.config().get("queued.min.messages"), Some("500"));
         assert_eq!(args.slow_at, Some(3));
     }
 
@@ -239,6 +249,7 @@ mod tests {
         let args = parse(&["a", "g", "t", "-e", "--ns", "alice"]).unwrap();
         assert!(args.exit_at_end);
         assert_eq!(args.config().get("enable.partition.eof"), Some("true"));
+        assert_eq!(args.config().get("fetch.wait.max.ms"), Some("10"));
         assert_eq!(args.config().get("group.id"), Some("alice-g"));
     }
 

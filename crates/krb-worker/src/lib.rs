@@ -401,7 +401,8 @@ pub fn run(args: Args) -> Result<()> {
         .context("cannot close the consumer")?;
     let closing = std::time::Instant::now();
     while !consumer.closed() {
-        let _ = consumer.poll(Duration::from_millis(100));
+        // Short polls: the loop only learns the consumer has closed between two of them.
+        let _ = consumer.poll(CLOSE_POLL);
         if closing.elapsed() > CLOSE_TIMEOUT {
             bail!(
                 "could not leave group {group} within {} s: is the broker at {} reachable?",
@@ -418,6 +419,10 @@ pub fn run(args: Args) -> Result<()> {
 
 /// The exit status when a second SIGTERM or SIGINT ends the worker before its clean stop.
 pub const FORCED_EXIT: i32 = 130;
+
+/// How long each poll of the closing loop waits (at 100 ms, the last one made every worker
+/// exit up to 100 ms after it had left its group).
+const CLOSE_POLL: Duration = Duration::from_millis(10);
 
 /// How long leaving the group may take before the worker gives up on a clean stop.
 const CLOSE_TIMEOUT: Duration = Duration::from_secs(30);
