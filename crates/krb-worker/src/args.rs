@@ -229,7 +229,11 @@ mod tests {
         assert_eq!(config.get("debug"), Some("cgrp"));
         assert_eq!(config.get("queued.max.messages.kbytes"), Some("1024"));
         assert_eq!(config.get("fetch.queue.backoff.ms"), Some("10"));
-        assert_eq!(config.get("fetch.wait.max.ms"), None, "librdkafka's unless -e");
+        assert_eq!(
+            config.get("fetch.wait.max.ms"),
+            None,
+            "librdkafka's unless -e"
+        );
         let overridden = parse(&["a", "g", "t", "-X", "queued.min.messages=500"]).unwrap();
         assert_eq!(overridden.config().get("queued.min.messages"), Some("500"));
         assert_eq!(args.slow_at, Some(3));
