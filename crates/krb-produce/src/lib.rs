@@ -171,15 +171,12 @@ pub fn run(args: &Args) -> Result<()> {
     let stop = Arc::new(AtomicBool::new(false));
     signal_hook::flag::register(signal_hook::consts::SIGTERM, Arc::clone(&stop))
         .context("cannot handle SIGTERM")?;
-    // Without --acks only a failure needs its report: flush still waits for every delivery,
-    // and a report per message, half a million a second, cost a third of the producer's time.
-    let reports = match args.acks {
-        Some(_) => vec![],
-        None => vec![("delivery.report.only.error", "true".to_string())],
-    };
+    // Every delivery is reported (librdkafka's default), so this thread frees the messages it
+    // made: with failures' reports only, librdkafka's broker thread, the one that sets the
+    // pace, freed them (1,000,000 messages took 0.50-0.74 s, 0.41-0.58 s with every report).
     let producer: BaseProducer<Deliveries> = args
         .broker
-        .config("krb-produce", &reports)
+        .config("krb-produce", &[])
         .create_with_context(Deliveries {
             acks,
             ..Deliveries::default()
