@@ -6,6 +6,7 @@ use anyhow::{ensure, Result};
 use krb_common::logline::Event;
 use krb_common::worker_log::WorkerLog;
 use krb_e2e::{bash, committed_offsets, root, serial};
+use krb_effect::{Db, Kind};
 
 #[test]
 #[ignore = "needs a Kafka broker: scripts/test.sh starts one"]
@@ -130,6 +131,50 @@ fn a_topic_recreated_at_once_is_the_new_one_and_a_deleted_one_is_gone() -> Resul
         ),
         "--delete did not delete the topic: {out}"
     );
+    Ok(())
+}
+
+#[test]
+#[ignore = "needs a Kafka broker: scripts/test.sh starts one"]
+fn full_speed_puts_message_i_at_partition_i_mod_p_and_offset_i_div_p() -> Result<()> {
+    let _one_at_a_time = serial();
+    // More than one run of each partition, and a last run shorter than the others.
+    let (count, partitions) = (25_007u64, 3u64);
+    let group = format!("placement-{}", std::process::id());
+    let out = bash(
+        "placement: krb-produce at full speed, read back with every payload",
+        &format!(
+            "db=sqlite:logs/placement.db; krb-effects init \"$db\" >/dev/null
+             topic placement {partitions} >/dev/null; krb-produce placement {count} {partitions}
+             krb-worker placement-w {group} placement -e --commit-every 10000 --effect plain \\
+               --db \"$db\" >/dev/null; krb-group {group} >/dev/null"
+        ),
+    )?;
+    ensure!(
+        out.contains(&format!("sent {count} messages to placement\n")),
+        "{out}"
+    );
+    let db = format!("sqlite:{}", root().join("logs/placement.db").display());
+    let rows = Db::open(&db)?.rows(Kind::Plain, "placement")?;
+    ensure!(
+        rows.len() as u64 == count,
+        "{} rows, not {count}",
+        rows.len()
+    );
+    let mut seen = vec![false; count as usize];
+    for row in &rows {
+        let i: u64 = row.payload.parse()?;
+        ensure!(
+            (row.partition as u64, row.offset as u64) == (i % partitions, i / partitions),
+            "message {i} is at p{} offset {}",
+            row.partition,
+            row.offset
+        );
+        ensure!(
+            !std::mem::replace(&mut seen[i as usize], true),
+            "message {i} twice"
+        );
+    }
     Ok(())
 }
 
