@@ -37,14 +37,11 @@ use rdkafka::{Offset as KafkaOffset, TopicPartitionList};
 
 /// Writes one log line to stdout, whole and at once (so `tail -f` is live).
 fn emit(name: &str, event: Event) {
-    lines::line(format_args!(
-        "{}",
-        Line {
-            time: krb_common::logline::now(),
-            name,
-            event: &event,
-        }
-    ));
+    lines::line(&Line {
+        time: krb_common::logline::now(),
+        name,
+        event: &event,
+    });
 }
 
 /// The consumer's context: the rebalance callbacks, the positions they commit and the effects

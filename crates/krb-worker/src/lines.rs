@@ -9,6 +9,8 @@
 use std::io::Write;
 use std::sync::Mutex;
 
+use krb_common::logline::Line;
+
 /// How many bytes of lines a block holds before it is written.
 const BLOCK: usize = 64 << 10;
 
@@ -25,13 +27,11 @@ pub fn gather() {
 }
 
 /// Writes `line` (and its newline), now or with its block.
-pub fn line(line: std::fmt::Arguments<'_>) {
+pub fn line(line: &Line<'_>) {
     let mut gathered = gathered();
     match gathered.as_mut() {
         Some(block) => {
-            // Writing to a Vec cannot fail.
-            let _ = block.write_fmt(line);
-            block.push(b'\n');
+            line.write_to(block);
             if block.len() >= BLOCK {
                 write_block(block);
             }
