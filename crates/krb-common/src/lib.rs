@@ -17,6 +17,7 @@
 
 pub mod broker;
 pub mod cli;
+pub mod decimal;
 pub mod fastpath;
 pub mod group;
 pub mod kafka_error;

@@ -158,25 +158,6 @@ impl fmt::Display for Time {
     }
 }
 
-/// Appends `n` in decimal.
-fn push_decimal(out: &mut Vec<u8>, n: i64) {
-    if n < 0 {
-        out.push(b'-');
-    }
-    let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    let mut rest = n.unsigned_abs();
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (rest % 10) as u8;
-        rest /= 10;
-        if rest == 0 {
-            break;
-        }
-    }
-    out.extend_from_slice(&digits[at..]);
-}
-
 /// A line being written, borrowing its parts: [`LogLine`]'s text without its copies.
 pub struct Line<'a> {
     /// When.
@@ -198,9 +179,9 @@ impl Line<'_> {
                 out.push(b' ');
                 out.extend_from_slice(self.name.as_bytes());
                 out.extend_from_slice(b" p");
-                push_decimal(out, i64::from(*partition));
+                crate::decimal::push_signed(out, i64::from(*partition));
                 out.extend_from_slice(b" offset ");
-                push_decimal(out, *offset);
+                crate::decimal::push_signed(out, *offset);
             }
             // Writing to a Vec cannot fail.
             _ => {

@@ -105,18 +105,7 @@ impl Payloads {
 
     /// Adds the article's payload of message `i`: its number in decimal.
     pub fn push(&mut self, i: u64) {
-        let mut digits = [0u8; 20];
-        let mut at = digits.len();
-        let mut n = i;
-        loop {
-            at -= 1;
-            digits[at] = b'0' + (n % 10) as u8;
-            n /= 10;
-            if n == 0 {
-                break;
-            }
-        }
-        self.text.extend_from_slice(&digits[at..]);
+        krb_common::decimal::push(&mut self.text, i);
         self.ends.push(self.text.len());
     }
 
