@@ -3,7 +3,8 @@
 #
 # Runs the same Apache Kafka as compose.yaml (KRaft combined mode, one node, host listener
 # localhost:9481) without Docker: Maven resolves the release's jars into a cache and the
-# machine's Java 17+ runs them. The broker's own log goes to logs/kafka.log.
+# machine's Java 17+ runs them. The broker's own log goes to logs/kafka.log (a broker on another
+# KRB_BROKER_PORT: logs/kafka-portPORT.log, so that two never share a file).
 #
 # With --nodes 3 (or KRB_NODES=3) it runs compose.yaml's three-node cluster (its profile
 # cluster) instead: three combined broker-and-controller nodes, a controller quorum of three,
@@ -44,6 +45,8 @@ source "$repo/scripts/env.sh"
 # How many nodes the running Kafka has: what `start` wrote, for the commands that follow it.
 started_nodes=$home/nodes
 nodes=${KRB_NODES:-$(cat "$started_nodes" 2>/dev/null || echo 1)}
+logname=kafka
+[ "$port" = 9481 ] || logname=kafka-port$port
 
 # node I: sets the ports, files and folders of node I (from 1) of a cluster of $nodes. A node
 # has three ports: the host listener, then the image's PLAINTEXT (inter-broker) and CONTROLLER
@@ -54,9 +57,9 @@ node() {
   broker_port=$((host_port + 1))
   controller_port=$((host_port + 2))
   if [ "$nodes" = 1 ]; then
-    dir=$home log=$repo/logs/kafka.log
+    dir=$home log=$repo/logs/$logname.log
   else
-    dir=$home/cluster-$nodes/node-$id log=$repo/logs/kafka-$id.log
+    dir=$home/cluster-$nodes/node-$id log=$repo/logs/$logname-$id.log
   fi
   config=$dir/server.properties pidfile=$dir/kafka.pid data=$dir/data
 }
@@ -240,8 +243,8 @@ start() {
     fi
   done
   echo "$nodes" >"$started_nodes"
-  local logs=logs/kafka.log
-  [ "$nodes" = 1 ] || logs="logs/kafka-N.log for node N"
+  local logs=logs/$logname.log
+  [ "$nodes" = 1 ] || logs="logs/$logname-N.log for node N"
   echo "kafka-local: starting Apache Kafka $version, $nodes node(s), on ${advertise:-localhost}:$port (log: $logs)"
   # A quorum of three elects no leader while one voter is up: start every node, then wait.
   local pids=() failed=0
