@@ -11,6 +11,8 @@
 #   memory         krb-worker's peak RSS and time with its own fetch settings (10,000 messages a
 #                  partition, 1 MB ahead, looked at every 10 ms) and with librdkafka's defaults
 #                  (100,000 messages a partition, 64 MB, a full queue looked at every second)
+#                  at full speed, then at the labs' pace (--delay 0.01, 100 messages a second)
+#                  for 5 s
 #
 # The ratio is kcat's time over ours: 1.0x or more is as fast as kcat or faster. It uses the
 # broker on KRB_BOOTSTRAP (default localhost:9481; scripts/kafka-local.sh start makes one) and
@@ -109,6 +111,14 @@ peak() {
   expect "krb-worker -e $*" "$(lines "$out/consumed")"
   awk '{ printf "%.0f MB in %.2f s", $1 / 1024, $2 }' "$out/rss"
 }
+# paced [OPTIONS]: a worker's peak memory over 5 s at the labs' pace; SIGTERM stops it cleanly.
+paced() {
+  /usr/bin/time -f '%M' -o "$out/rss" timeout 5 "$bin/krb-worker" bench-w "$(group)" "$topic" \
+    --delay 0.01 "$@" >"$out/consumed" || [ $? = 124 ] # timeout's status when it sent SIGTERM
+  [ "$(lines "$out/consumed")" -gt 0 ] || { echo "bench-clients: a worker at --delay 0.01 read nothing" >&2; exit 1; }
+  awk 'END { printf "%.0f MB", $1 / 1024 }' "$out/rss" # the last line: GNU time writes timeout's status before it
+}
 librdkafka=(-X queued.min.messages=100000 -X queued.max.messages.kbytes=65536 -X fetch.max.bytes=52428800
   -X fetch.queue.backoff.ms=1000)
 echo "memory    krb-worker peak RSS: $(peak) as it fetches, $(peak "${librdkafka[@]}") with librdkafka's defaults (${librdkafka[*]})"
+echo "memory    krb-worker at --delay 0.01 (100 messages a second) for 5 s: $(paced) as it fetches, $(paced "${librdkafka[@]}") with librdkafka's defaults"
