@@ -1,10 +1,10 @@
 //! Runs of messages handed to librdkafka in one call (`rd_kafka_produce_batch`).
 //!
 //! rust-rdkafka sends one message a call, and each call copies the topic name into a new C
-//! string, looks the topic up under its lock and reads the clock twice: a third of the
-//! producer's own time at full speed, where kcat's loop pays only the lookup. One call for a
-//! run of messages to one partition takes the topic's lock and the clock once. Delivery reports
-//! come back through the producer's queue as for any other message, to the same context.
+//! string, looks the topic up under its lock and reads the clock twice: about a third of the
+//! producing thread's time at full speed. One call for a run of messages to one partition takes
+//! the topic's lock and reads the clock once. Delivery reports come back through the producer's
+//! queue as for any other message, to the same context.
 
 use std::ffi::CString;
 use std::marker::PhantomData;

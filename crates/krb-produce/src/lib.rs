@@ -15,11 +15,11 @@ use anyhow::{bail, Context, Result};
 use clap::Parser;
 use krb_common::broker::BrokerArgs;
 use krb_common::trial_log::ack_line;
-
-use crate::batch::{Batches, Payloads};
 use rdkafka::client::ClientContext;
 use rdkafka::producer::{BaseProducer, DeliveryResult, Producer, ProducerContext};
 use rdkafka::Message;
+
+use crate::batch::{Batches, Payloads};
 
 /// krb-produce: send COUNT messages to TOPIC, message i to partition i mod PARTITIONS.
 ///
