@@ -79,17 +79,14 @@ impl Effects {
         }
     }
 
-    /// Whether processing leaves an effect in a store (else every processing is applied).
-    pub fn stores(&self) -> bool {
-        self.db.is_some()
-    }
-
-    /// Applies one processing's effect, in the transaction the next flush commits.
-    pub fn apply(&mut self, row: &Row) -> Result<Outcome> {
+    /// Applies one processing's effect, in the transaction the next flush commits. The row is
+    /// made only when a store takes it: without one the worker copies nothing per message.
+    pub fn apply(&mut self, row: impl FnOnce() -> Row) -> Result<Outcome> {
         let Some(db) = self.db.as_mut() else {
             return Ok(Outcome::Applied);
         };
-        let outcome = db.apply(self.kind, row, self.read_from.get(&row.partition).copied())?;
+        let row = row();
+        let outcome = db.apply(self.kind, &row, self.read_from.get(&row.partition).copied())?;
         if outcome == Outcome::Applied && self.kind == Kind::DbOffsets {
             self.read_from.insert(row.partition, row.offset + 1);
         }
@@ -114,7 +111,7 @@ mod tests {
 
     /// Applies and flushes, as the worker does before it waits.
     fn apply(e: &mut Effects, row: &Row) -> Outcome {
-        let outcome = e.apply(row).unwrap();
+        let outcome = e.apply(|| row.clone()).unwrap();
         e.flush().unwrap();
         outcome
     }

@@ -288,7 +288,6 @@ pub fn run(args: Args) -> Result<()> {
         .with_context(|| format!("cannot subscribe to {topic}"))?;
 
     let worker = consumer.context().clone();
-    let stores = worker.effects().stores();
     let mut since_commit = 0u64;
     // -e: the partitions read to their end since their last message.
     let mut at_end = BTreeSet::new();
@@ -335,14 +334,6 @@ pub fn run(args: Args) -> Result<()> {
         };
         let (partition, offset) = (message.partition(), message.offset());
         at_end.remove(&partition);
-        // Only a store keeps the payload: without one the worker copies nothing per message.
-        let payload = stores.then(|| {
-            message
-                .payload()
-                .map(|p| String::from_utf8_lossy(p).into_owned())
-                .unwrap_or_default()
-        });
-        drop(message);
         let took = if args.slow_at == Some(offset) {
             emit(&args.name, Event::SlowStart { partition, offset });
             slow
@@ -355,17 +346,18 @@ pub fn run(args: Args) -> Result<()> {
         }
         std::thread::sleep(took);
         // A database that fails ends the worker here, before anything past it is committed.
-        let outcome = match payload {
-            Some(payload) => worker.effects().apply(&Row {
-                topic: topic.clone(),
-                partition,
-                offset,
-                payload,
-                worker: args.name.clone(),
-                at: format_time(krb_common::logline::now()),
-            })?,
-            None => Outcome::Applied,
-        };
+        let outcome = worker.effects().apply(|| Row {
+            topic: topic.clone(),
+            partition,
+            offset,
+            payload: message
+                .payload()
+                .map(|p| String::from_utf8_lossy(p).into_owned())
+                .unwrap_or_default(),
+            worker: args.name.clone(),
+            at: format_time(krb_common::logline::now()),
+        })?;
+        drop(message);
         if let Some(eos) = &worker.eos {
             lock(eos).produce(&args.name, &topic, partition, offset)?;
         }
