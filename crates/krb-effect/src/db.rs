@@ -15,6 +15,10 @@ pub struct Db {
     url: String,
     /// A transaction is open.
     open: bool,
+    /// The first write or commit that failed. Its transaction was rolled back, so the effects
+    /// applied since the last flush are gone: from then on every apply and flush fails, and no
+    /// caller can take a later flush for a sign that they are stored.
+    failed: Option<String>,
 }
 
 /// The columns every effects table has: the message, who processed it and when.
@@ -44,6 +48,7 @@ impl Db {
             conn: Conn::connect(url, target(url)?, false)?,
             url: url.to_string(),
             open: false,
+            failed: None,
         })
     }
 
@@ -75,6 +80,7 @@ impl Db {
             conn,
             url: url.to_string(),
             open: false,
+            failed: None,
         })
     }
 
@@ -104,14 +110,34 @@ impl Db {
         let Some(table) = kind.table() else {
             return Ok(Outcome::Applied);
         };
-        let url = self.url.clone();
-        let applied = self.write(kind, table, row, read_from);
-        if applied.is_err() && self.open {
-            // The error to report is the first one; the rollback only tidies up.
+        self.usable()?;
+        let applied = self
+            .write(kind, table, row, read_from)
+            .with_context(|| format!("cannot write the effect to {}", self.url));
+        if let Err(e) = &applied {
+            self.broken(e);
+        }
+        applied
+    }
+
+    /// Fails once a write or commit failed: what was applied since the last flush is gone.
+    fn usable(&self) -> Result<()> {
+        match &self.failed {
+            Some(why) => {
+                bail!("the effects since the last commit are lost ({why}): nothing more is written")
+            }
+            None => Ok(()),
+        }
+    }
+
+    /// Records the first failure and rolls the open transaction back (only to tidy up: the
+    /// error to report is the first one).
+    fn broken(&mut self, err: &anyhow::Error) {
+        self.failed.get_or_insert_with(|| format!("{err:#}"));
+        if self.open {
             self.open = false;
             let _ = self.conn.batch("ROLLBACK");
         }
-        applied.with_context(|| format!("cannot write the effect to {url}"))
     }
 
     fn write(
@@ -157,27 +183,43 @@ impl Db {
 
     /// Commits the open transaction, if there is one: what was applied is there for good.
     pub fn flush(&mut self) -> Result<()> {
+        self.usable()?;
         if !self.open {
             return Ok(());
         }
-        self.open = false;
-        if let Err(e) = self.conn.batch("COMMIT") {
-            let _ = self.conn.batch("ROLLBACK");
-            return Err(e).with_context(|| format!("cannot commit the effects to {}", self.url));
+        let committed = self
+            .conn
+            .batch("COMMIT")
+            .with_context(|| format!("cannot commit the effects to {}", self.url));
+        match committed {
+            Ok(()) => self.open = false,
+            Err(e) => {
+                self.broken(&e);
+                return Err(e);
+            }
         }
         Ok(())
     }
 
-    /// Moves `row`'s partition to the offset after it, only from `read_from`.
+    /// Moves `row`'s partition to the offset after it, only from `read_from` and never
+    /// backwards (a message below the stored position was applied already).
     fn move_position(&mut self, row: &Row, read_from: Option<Offset>) -> Result<u64> {
         let next = row.offset + 1;
         match read_from {
             Some(from) => self.conn.execute(
                 &format!(
                     "UPDATE {POSITIONS} SET next_offset = $1, worker = $2 \
-                     WHERE topic = $3 AND partition = $4 AND next_offset = $5"
+                     WHERE topic = $3 AND partition = $4 AND next_offset = $5 \
+                     AND next_offset <= $6"
                 ),
-                &[&next, &row.worker, &row.topic, &row.partition, &from],
+                &[
+                    &next,
+                    &row.worker,
+                    &row.topic,
+                    &row.partition,
+                    &from,
+                    &row.offset,
+                ],
             ),
             None => self.conn.execute(
                 &format!(
@@ -361,6 +403,57 @@ mod tests {
         assert!(db.positions("other").unwrap().is_empty());
     }
 
+    fn a_failed_write_fails_every_later_flush_and_apply(url: &str) {
+        let mut db = Db::init(url).unwrap();
+        db.apply(Kind::Plain, &row(0, 0, "a"), None).unwrap();
+        db.flush().unwrap();
+        // Another connection drops the table between two transactions: the next write fails
+        // and its transaction is rolled back.
+        Db::open(url)
+            .unwrap()
+            .conn
+            .ddl("DROP TABLE krb_effects_plain")
+            .unwrap();
+        let err = format!(
+            "{:#}",
+            db.apply(Kind::Plain, &row(0, 1, "a"), None).unwrap_err()
+        );
+        assert!(err.contains("cannot write the effect"), "{err}");
+        // Nothing after it may look stored: not a flush, not a write once the table is back.
+        let err = format!("{:#}", db.flush().unwrap_err());
+        assert!(
+            err.contains("effects since the last commit are lost"),
+            "{err}"
+        );
+        let mut other = Db::init(url).unwrap();
+        assert!(db.apply(Kind::Plain, &row(0, 2, "a"), None).is_err());
+        assert!(db.flush().is_err());
+        assert!(other.rows(Kind::Plain, "pay").unwrap().is_empty());
+    }
+
+    fn db_offsets_never_moves_a_position_backwards(url: &str) {
+        let mut db = Db::init(url).unwrap();
+        let kind = Kind::DbOffsets;
+        db.apply(kind, &row(0, 0, "a"), None).unwrap();
+        for o in 1..5 {
+            db.apply(kind, &row(0, o, "a"), Some(o)).unwrap();
+        }
+        // A worker that read 5 but is handed offset 3 (fetched before a seek) is refused: the
+        // message was applied, and moving to 4 would apply 4 again.
+        assert_eq!(
+            db.apply(kind, &row(0, 3, "b"), Some(5)).unwrap(),
+            Outcome::Refused
+        );
+        assert_eq!(db.positions("pay").unwrap(), BTreeMap::from([(0, 5)]));
+        // Offsets may skip (a transaction's markers): the position moves on from where it is.
+        assert_eq!(
+            db.apply(kind, &row(0, 7, "b"), Some(5)).unwrap(),
+            Outcome::Applied
+        );
+        assert_eq!(db.positions("pay").unwrap(), BTreeMap::from([(0, 8)]));
+        db.flush().unwrap();
+    }
+
     fn missing_tables_are_errors_that_say_what_to_do(url: &str) {
         let mut db = Db::init(url).unwrap();
         db.conn.ddl("DROP TABLE krb_positions").unwrap();
@@ -383,6 +476,28 @@ mod tests {
     #[test]
     fn sqlite_db_offsets_moves_only_from_where_the_worker_read() {
         db_offsets_moves_only_from_where_the_worker_read(&sqlite());
+    }
+
+    #[test]
+    fn sqlite_a_failed_write_fails_every_later_flush_and_apply() {
+        a_failed_write_fails_every_later_flush_and_apply(&sqlite());
+    }
+
+    #[test]
+    fn sqlite_db_offsets_never_moves_a_position_backwards() {
+        db_offsets_never_moves_a_position_backwards(&sqlite());
+    }
+
+    #[test]
+    #[ignore = "needs PostgreSQL: scripts/pg-local.sh start, KRB_PG_URL"]
+    fn postgres_a_failed_write_fails_every_later_flush_and_apply() {
+        a_failed_write_fails_every_later_flush_and_apply(&postgres("failed"));
+    }
+
+    #[test]
+    #[ignore = "needs PostgreSQL: scripts/pg-local.sh start, KRB_PG_URL"]
+    fn postgres_db_offsets_never_moves_a_position_backwards() {
+        db_offsets_never_moves_a_position_backwards(&postgres("backwards"));
     }
 
     #[test]
