@@ -61,6 +61,20 @@ impl Effects {
         Ok(starts)
     }
 
+    /// db-offsets: reads `partition`'s stored position again (after a refusal: it moved away from
+    /// what this worker had read) as the one its next transaction moves on from.
+    pub fn reread(&mut self, topic: &str, partition: Partition) -> Result<Option<Offset>> {
+        let Some(db) = self.db.as_mut().filter(|_| self.kind == Kind::DbOffsets) else {
+            return Ok(None);
+        };
+        let at = db.positions(topic)?.get(&partition).copied();
+        match at {
+            Some(o) => self.read_from.insert(partition, o),
+            None => self.read_from.remove(&partition),
+        };
+        Ok(at)
+    }
+
     /// Forgets what was read for partitions the worker no longer owns.
     pub fn forget(&mut self, partitions: &[Partition]) {
         for p in partitions {
@@ -71,7 +85,7 @@ impl Effects {
     /// Commits the effects applied since the last flush. The worker flushes before it waits
     /// (for a processing's time, for messages) and before any Kafka commit, so a database
     /// transaction is never open while the worker waits, and Kafka never commits past an
-    /// effect the database does not hold.
+    /// effect the database does not hold (once a flush failed, every later one fails).
     pub fn flush(&mut self) -> Result<()> {
         match self.db.as_mut() {
             Some(db) => db.flush(),

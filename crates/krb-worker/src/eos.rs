@@ -3,8 +3,13 @@
 //! inside a transaction; the consumed positions go into the same transaction with the
 //! consumer's group metadata, so that a member the group has expelled is fenced: its
 //! transaction is refused and aborted, its output never seen by a read_committed reader.
+//!
+//! As in transactions.c, an error that only requires an abort aborts the transaction (the worker
+//! then goes back to its committed positions), a retriable one is retried, and anything else
+//! ends the worker. Every blocking call is watched: one that outlasts its timeout ends the
+//! process (see [`crate::watchdog`]).
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, Context, Result};
 use krb_common::kafka_error::{error_description, render};
@@ -12,29 +17,45 @@ use krb_common::logline::{Offset, Partition};
 use krb_common::rdlog::StderrLog;
 use krb_effect::kafka::value;
 use rdkafka::consumer::ConsumerGroupMetadata;
-use rdkafka::error::{KafkaError, RDKafkaErrorCode};
+use rdkafka::error::{KafkaError, KafkaResult, RDKafkaErrorCode};
 use rdkafka::producer::{BaseRecord, Producer, ThreadedProducer};
 use rdkafka::TopicPartitionList;
 
+use crate::watchdog::Watchdog;
 use crate::Args;
 
 /// How long a transaction's calls may wait for the broker.
 const TIMEOUT: Duration = Duration::from_secs(30);
+
+/// How long past [`TIMEOUT`] a call may take before the watchdog ends the worker.
+const GRACE: Duration = Duration::from_secs(10);
+
+/// How long a transaction stays open at most, whatever `--commit-every` says: an idle worker
+/// commits its last messages instead of leaving them to the broker's transaction timeout (60 s)
+/// (transactions.c's 5 s).
+pub const OPEN_AT_MOST: Duration = Duration::from_secs(5);
+
+/// How many times a retriable error is retried before it ends the worker.
+const RETRIES: u32 = 3;
 
 /// The transactional producer of a worker's effects.
 pub struct Eos {
     /// Its own thread serves delivery reports, which every transaction call waits for.
     producer: ThreadedProducer<StderrLog>,
     output: String,
-    open: bool,
+    /// When the open transaction began; `None` when none is open.
+    opened: Option<Instant>,
+    watchdog: Watchdog,
 }
 
 /// A transaction that did not commit.
+#[derive(Debug)]
 pub enum Failed {
     /// The broker refused it (a fenced member, an aborted transaction): it was aborted, and the
     /// worker goes on from its last committed positions. The rendered error.
     Aborted(String),
-    /// The producer cannot go on (another producer with its transactional.id).
+    /// The producer cannot go on (another producer with its transactional.id, an abort that
+    /// failed).
     Fatal(anyhow::Error),
 }
 
@@ -49,8 +70,24 @@ fn rendered(err: &KafkaError) -> String {
     }
 }
 
-fn is_fatal(err: &KafkaError) -> bool {
-    matches!(err, KafkaError::Transaction(e) if e.is_fatal())
+/// What to do after a transactional call failed, as librdkafka's error says.
+#[derive(Debug, PartialEq, Eq)]
+enum Next {
+    Retry,
+    Abort,
+    Exit,
+}
+
+fn next(err: &KafkaError) -> Next {
+    match err {
+        KafkaError::Transaction(e) if e.is_fatal() => Next::Exit,
+        KafkaError::Transaction(e) if e.txn_requires_abort() => Next::Abort,
+        KafkaError::Transaction(e) if e.is_retriable() => Next::Retry,
+        // A message refused because the transaction already failed (an earlier delivery's
+        // abortable error): `_STATE`, which the abort clears.
+        KafkaError::MessageProduction(RDKafkaErrorCode::State) => Next::Abort,
+        _ => Next::Exit,
+    }
 }
 
 impl Eos {
@@ -73,95 +110,131 @@ impl Eos {
             })
             .context("cannot create the transactional producer")?;
         args.broker.topic_partitions(producer.client(), output)?;
-        producer
-            .init_transactions(TIMEOUT)
+        let watchdog = Watchdog::start(&args.name, TIMEOUT + GRACE);
+        watchdog
+            .guard("init_transactions", || producer.init_transactions(TIMEOUT))
             .map_err(|e| anyhow!("cannot start transactions: {}", rendered(&e)))?;
         Ok(Eos {
             producer,
             output: args.broker.name(output),
-            open: false,
+            opened: None,
+            watchdog,
         })
     }
 
+    /// Whether a transaction is open.
+    pub fn is_open(&self) -> bool {
+        self.opened.is_some()
+    }
+
+    /// Whether the open transaction has been open for [`OPEN_AT_MOST`].
+    pub fn due(&self) -> bool {
+        self.opened.is_some_and(|t| t.elapsed() >= OPEN_AT_MOST)
+    }
+
+    fn begin(&mut self) -> Result<(), Failed> {
+        if self.opened.is_none() {
+            self.producer.begin_transaction().map_err(|e| {
+                Failed::Fatal(anyhow!("cannot begin a transaction: {}", rendered(&e)))
+            })?;
+            self.opened = Some(Instant::now());
+        }
+        Ok(())
+    }
+
     /// Produces the effect of processing `offset` of `partition` of `topic`, in the open
-    /// transaction (begun first if none is).
+    /// transaction (begun first if none is). A refusal that requires an abort aborts it.
     pub fn produce(
         &mut self,
         worker: &str,
         topic: &str,
         partition: Partition,
         offset: Offset,
-    ) -> Result<()> {
-        if !self.open {
-            self.producer
-                .begin_transaction()
-                .map_err(|e| anyhow!("cannot begin a transaction: {}", rendered(&e)))?;
-            self.open = true;
-        }
+    ) -> Result<(), Failed> {
+        self.begin()?;
         let value = value(topic, partition, offset);
         let mut record = BaseRecord::to(&self.output).key(worker).payload(&value);
         loop {
             match self.producer.send(record) {
-                Ok(()) => break,
+                Ok(()) => return Ok(()),
                 // The producer's queue is full: wait for its thread to deliver and try again.
                 Err((KafkaError::MessageProduction(RDKafkaErrorCode::QueueFull), r)) => {
                     record = r;
                     std::thread::sleep(Duration::from_millis(10));
                 }
-                Err((e, _)) => return Err(anyhow!("cannot produce to {}: {e}", self.output)),
+                Err((e, _)) if next(&e) == Next::Abort => return self.aborted(&e),
+                Err((e, _)) => {
+                    return Err(Failed::Fatal(anyhow!(
+                        "cannot produce to {}: {}",
+                        self.output,
+                        rendered(&e)
+                    )))
+                }
             }
         }
-        Ok(())
     }
 
-    /// Commits the open transaction with the consumed `positions` (next offsets) of `topic`.
+    /// Runs a transactional call, retrying it while its error is retriable.
+    fn call(
+        &self,
+        what: &'static str,
+        call: impl Fn(&ThreadedProducer<StderrLog>) -> KafkaResult<()>,
+    ) -> KafkaResult<()> {
+        let mut tries = 0;
+        loop {
+            match self.watchdog.guard(what, || call(&self.producer)) {
+                Err(e) if next(&e) == Next::Retry && tries < RETRIES => tries += 1,
+                done => return done,
+            }
+        }
+    }
+
+    /// Commits the open transaction (begun first if none is) with the consumed `positions`
+    /// (next offsets) of `topic`.
     pub fn commit(
         &mut self,
         topic: &str,
         positions: &[(Partition, Offset)],
         group: &ConsumerGroupMetadata,
     ) -> Result<(), Failed> {
-        if !self.open {
-            self.producer.begin_transaction().map_err(|e| {
-                Failed::Fatal(anyhow!("cannot begin a transaction: {}", rendered(&e)))
-            })?;
-            self.open = true;
-        }
+        self.begin()?;
         let mut offsets = TopicPartitionList::new();
         for (p, o) in positions {
             // A position is always a valid offset; add_partition_offset only fails for INVALID.
             let _ = offsets.add_partition_offset(topic, *p, rdkafka::Offset::Offset(*o));
         }
         let done = self
-            .producer
-            .send_offsets_to_transaction(&offsets, group, TIMEOUT)
-            .and_then(|()| self.producer.commit_transaction(TIMEOUT));
+            .call("send_offsets_to_transaction", |p| {
+                p.send_offsets_to_transaction(&offsets, group, TIMEOUT)
+            })
+            .and_then(|()| self.call("commit_transaction", |p| p.commit_transaction(TIMEOUT)));
         match done {
             Ok(()) => {
-                self.open = false;
+                self.opened = None;
                 Ok(())
             }
-            Err(e) if is_fatal(&e) => Err(Failed::Fatal(anyhow!(
-                "fatal transaction error, the worker cannot go on: {}",
+            Err(e) if next(&e) == Next::Abort => self.aborted(&e),
+            Err(e) => Err(Failed::Fatal(anyhow!(
+                "transaction error, the worker cannot go on: {}",
                 rendered(&e)
             ))),
-            Err(e) => {
-                self.abort()?;
-                Err(Failed::Aborted(rendered(&e)))
-            }
         }
+    }
+
+    /// Aborts the open transaction after `err`, which required it.
+    fn aborted(&mut self, err: &KafkaError) -> Result<(), Failed> {
+        self.abort().map_err(Failed::Fatal)?;
+        Err(Failed::Aborted(rendered(err)))
     }
 
     /// Aborts the open transaction, if there is one: its output and offsets are discarded.
     /// Returns whether there was one.
-    pub fn abort(&mut self) -> Result<bool, Failed> {
-        if !self.open {
+    pub fn abort(&mut self) -> Result<bool> {
+        if self.opened.take().is_none() {
             return Ok(false);
         }
-        self.open = false;
-        self.producer.abort_transaction(TIMEOUT).map_err(|e| {
-            Failed::Fatal(anyhow!("cannot abort the transaction: {}", rendered(&e)))
-        })?;
+        self.call("abort_transaction", |p| p.abort_transaction(TIMEOUT))
+            .map_err(|e| anyhow!("cannot abort the transaction: {}", rendered(&e)))?;
         Ok(true)
     }
 }
@@ -170,4 +243,27 @@ impl Eos {
 pub fn lost_reason() -> String {
     let code = RDKafkaErrorCode::AssignmentLost as i32;
     render(code, &error_description(code))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_refused_message_in_a_failed_transaction_aborts_other_errors_end_the_worker() {
+        assert_eq!(
+            next(&KafkaError::MessageProduction(RDKafkaErrorCode::State)),
+            Next::Abort
+        );
+        assert_eq!(
+            next(&KafkaError::MessageProduction(RDKafkaErrorCode::Fatal)),
+            Next::Exit
+        );
+        assert_eq!(
+            next(&KafkaError::MessageProduction(
+                RDKafkaErrorCode::UnknownTopic
+            )),
+            Next::Exit
+        );
+    }
 }

@@ -1,0 +1,206 @@
+//! Commits: Kafka's offsets (synchronous) or, with kafka-eos, the open transaction with them;
+//! and what an aborted transaction leaves to do (go back to the committed positions).
+
+use std::time::Duration;
+
+use anyhow::{anyhow, bail, Context, Result};
+use krb_common::kafka_error::render_commit_error;
+use krb_common::logline::{Event, Offset, Partition};
+use rdkafka::consumer::{BaseConsumer, CommitMode, Consumer};
+use rdkafka::{Offset as KafkaOffset, TopicPartitionList};
+
+use crate::eos::{lost_reason, Eos, Failed};
+use crate::positions::Positions;
+use crate::{emit, lines, lock, Worker};
+
+/// How long reading the committed offsets and seeking to them may take.
+const REWIND_TIMEOUT: Duration = Duration::from_secs(10);
+
+impl Worker {
+    /// Commits, synchronously, the advanced positions or, when handing `leaving` partitions
+    /// back, every position processed on them (so the hand-over is always on record), and logs
+    /// it. With kafka-eos the open transaction commits them, whatever is leaving. Nothing is
+    /// committed once a write, flush or transaction failed, nor when the effects cannot be
+    /// stored first.
+    pub(crate) fn commit(&self, consumer: &BaseConsumer<Worker>, leaving: Option<&[Partition]>) {
+        // Every line of the work a commit covers is written before the commit.
+        lines::flush();
+        if self.is_broken() {
+            return;
+        }
+        let mut positions = lock(&self.positions);
+        let pending = match leaving {
+            Some(ps) if self.eos.is_none() => positions.of(ps),
+            _ => positions.uncommitted(),
+        };
+        let open = self.eos.as_ref().is_some_and(|e| lock(e).is_open());
+        if pending.is_empty() && !open {
+            return;
+        }
+        if let Err(e) = self.effects().flush() {
+            self.fail(e);
+            return;
+        }
+        match &self.eos {
+            Some(eos) => self.commit_transaction(consumer, eos, &mut positions, pending, leaving),
+            None => self.commit_offsets(consumer, &mut positions, pending),
+        }
+    }
+
+    fn commit_offsets(
+        &self,
+        consumer: &BaseConsumer<Worker>,
+        positions: &mut Positions,
+        pending: Vec<(Partition, Offset)>,
+    ) {
+        let mut tpl = TopicPartitionList::new();
+        for (p, o) in &pending {
+            // A position is always a valid offset; add_partition_offset only fails for INVALID.
+            let _ = tpl.add_partition_offset(&self.topic, *p, KafkaOffset::Offset(*o));
+        }
+        match consumer.commit(&tpl, CommitMode::Sync) {
+            Ok(()) => {
+                positions.committed(&pending);
+                emit(&self.name, Event::Commit(pending));
+            }
+            Err(e) => emit(&self.name, Event::CommitFailed(render_commit_error(&e))),
+        }
+    }
+
+    fn commit_transaction(
+        &self,
+        consumer: &BaseConsumer<Worker>,
+        eos: &std::sync::Mutex<Eos>,
+        positions: &mut Positions,
+        pending: Vec<(Partition, Offset)>,
+        leaving: Option<&[Partition]>,
+    ) {
+        let Some(group) = consumer.group_metadata() else {
+            self.fail(anyhow!("the consumer has no group metadata to commit with"));
+            return;
+        };
+        let done = lock(eos).commit(&self.topic, &pending, &group);
+        match done {
+            Ok(()) => {
+                positions.committed(&pending);
+                emit(&self.name, Event::Commit(pending));
+            }
+            Err(Failed::Aborted(why)) => {
+                emit(&self.name, Event::TxnAborted(why));
+                self.rewind(consumer, positions, leaving.unwrap_or_default());
+            }
+            Err(Failed::Fatal(e)) => self.fail(e),
+        }
+    }
+
+    /// After an aborted transaction its messages' output is gone: the worker goes back to its
+    /// last committed positions and processes them again. Partitions `leaving` are not sought:
+    /// their next owner starts at the commit. A rewind that cannot be done ends the worker, as
+    /// in transactions.c: going on would let a later transaction commit offsets past the
+    /// aborted messages.
+    pub(crate) fn rewind(
+        &self,
+        consumer: &BaseConsumer<Worker>,
+        positions: &mut Positions,
+        leaving: &[Partition],
+    ) {
+        positions.rewind();
+        if let Err(e) = seek_to_committed(consumer, leaving) {
+            self.fail(e);
+        }
+    }
+
+    /// kafka-eos, on losing its partitions: the open transaction holds their output, which the
+    /// new owner produces again; abort it. A lost assignment is the whole assignment: there is
+    /// nothing left to seek.
+    pub(crate) fn abort_lost(&self) {
+        let Some(eos) = &self.eos else {
+            return;
+        };
+        let aborted = lock(eos).abort();
+        match aborted {
+            Ok(false) => {}
+            Ok(true) => {
+                emit(&self.name, Event::TxnAborted(lost_reason()));
+                lock(&self.positions).rewind();
+            }
+            Err(e) => self.fail(e),
+        }
+    }
+
+    /// db-offsets: `partition`'s effect was refused, so its stored position moved away from
+    /// where this worker read it (another owner applied that message). Reads it again and goes
+    /// on from there while the partition is this worker's; without it every later message of
+    /// the partition would be refused until the next rebalance.
+    pub(crate) fn catch_up(
+        &self,
+        consumer: &BaseConsumer<Worker>,
+        partition: Partition,
+    ) -> Result<()> {
+        let Some(at) = self.effects().reread(&self.topic, partition)? else {
+            return Ok(());
+        };
+        if let Err(e) = consumer.seek(
+            &self.topic,
+            partition,
+            KafkaOffset::Offset(at),
+            REWIND_TIMEOUT,
+        ) {
+            let owned = consumer
+                .assignment()
+                .context("cannot read the assignment")?
+                .find_partition(&self.topic, partition)
+                .is_some();
+            if owned {
+                bail!("cannot go on from p{partition}'s stored position {at}: {e}");
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Seeks every assigned partition but those `leaving` to its committed offset (the beginning
+/// where none was committed).
+fn seek_to_committed(consumer: &BaseConsumer<Worker>, leaving: &[Partition]) -> Result<()> {
+    let assigned = consumer
+        .assignment()
+        .context("cannot read the assignment to go back to after an aborted transaction")?;
+    let mut owned = TopicPartitionList::new();
+    for e in assigned.elements() {
+        if !leaving.contains(&e.partition()) {
+            owned.add_partition(e.topic(), e.partition());
+        }
+    }
+    if owned.count() == 0 {
+        return Ok(());
+    }
+    let committed = consumer
+        .committed_offsets(owned, REWIND_TIMEOUT)
+        .map_err(|e| {
+            anyhow!(
+                "cannot read the committed offsets to go back to after an aborted transaction: {e}"
+            )
+        })?;
+    let mut seek = TopicPartitionList::new();
+    for e in committed.elements() {
+        let at = match e.offset() {
+            KafkaOffset::Offset(o) => KafkaOffset::Offset(o),
+            _ => KafkaOffset::Beginning,
+        };
+        seek.add_partition_offset(e.topic(), e.partition(), at)?;
+    }
+    let sought = consumer
+        .seek_partitions(seek, REWIND_TIMEOUT)
+        .map_err(|e| {
+            anyhow!("cannot go back to the committed offsets after an aborted transaction: {e}")
+        })?;
+    for e in sought.elements() {
+        if let Err(err) = e.error() {
+            bail!(
+                "cannot go back to p{}'s committed offset after an aborted transaction: {err}",
+                e.partition()
+            );
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,213 @@
+//! The loop: poll, process one message at a time, commit every `--commit-every` (and, with
+//! kafka-eos, a transaction open for [`crate::eos::OPEN_AT_MOST`]). No database transaction stays open
+//! while the worker waits, for a message or for a processing's time: another worker on the same
+//! database (SQLite's write lock, PostgreSQL's row locks) would wait for it.
+
+use std::collections::BTreeSet;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use anyhow::{bail, Context, Result};
+use krb_common::kafka_error::{code_of, error_description, render};
+use krb_common::logline::{format_time, Event, Offset};
+use krb_common::rdlog::{LogThread, MAXPOLL};
+use krb_effect::{Outcome, Row};
+use rdkafka::consumer::{BaseConsumer, Consumer};
+use rdkafka::error::{KafkaError, RDKafkaErrorCode};
+use rdkafka::message::{BorrowedMessage, Message};
+
+use crate::args::seconds;
+use crate::eos::Failed;
+use crate::{emit, lines, lock, Args, Worker};
+
+/// How long a poll waits for a message once none is waiting.
+const POLL: Duration = Duration::from_millis(100);
+
+/// How long each message's processing takes.
+pub struct Pace {
+    delay: Duration,
+    slow_at: Option<Offset>,
+    slow: Duration,
+}
+
+impl Pace {
+    pub fn of(args: &Args) -> Result<Pace> {
+        Ok(Pace {
+            delay: seconds("--delay", args.delay)?,
+            slow_at: args.slow_at,
+            slow: seconds("--slow-sec", args.slow_sec)?,
+        })
+    }
+
+    /// A worker that never waits between messages writes its lines in blocks.
+    pub fn gathers(&self) -> bool {
+        self.delay.is_zero() && self.slow_at.is_none()
+    }
+}
+
+/// Consumes until `stop`, the end of every partition (-e) or an error.
+pub fn consume(
+    consumer: &BaseConsumer<Worker>,
+    args: &Args,
+    pace: &Pace,
+    log: &LogThread<'_>,
+    stop: &AtomicBool,
+) -> Result<()> {
+    let worker = consumer.context();
+    let mut since_commit = 0u64;
+    // -e: the partitions read to their end since their last message.
+    let mut at_end = BTreeSet::new();
+    while !stop.load(Ordering::Relaxed) {
+        let polled = match consumer.poll(Duration::ZERO) {
+            Some(polled) => Some(polled),
+            None => {
+                // Nothing is waiting: what was applied goes in before the worker waits.
+                worker.effects().flush()?;
+                lines::flush();
+                if worker.transaction_due() {
+                    since_commit = 0;
+                    worker.commit(consumer, None);
+                }
+                consumer.poll(POLL)
+            }
+        };
+        if let Some(e) = worker.take_failure() {
+            return Err(e);
+        }
+        let message = match polled {
+            None => continue,
+            Some(Err(KafkaError::PartitionEOF(p))) => {
+                at_end.insert(p);
+                let assigned = consumer
+                    .assignment()
+                    .context("cannot read the assignment")?;
+                let assigned: Vec<_> = assigned.elements().iter().map(|e| e.partition()).collect();
+                if !assigned.is_empty() && assigned.iter().all(|p| at_end.contains(p)) {
+                    break;
+                }
+                continue;
+            }
+            Some(Err(e)) => {
+                poll_error(consumer, args, log, &e)?;
+                continue;
+            }
+            Some(Ok(m)) => m,
+        };
+        at_end.remove(&message.partition());
+        process(consumer, args, pace, message)?;
+        since_commit += 1;
+        if since_commit >= args.commit_every || worker.transaction_due() {
+            since_commit = 0;
+            worker.commit(consumer, None);
+        }
+        if let Some(e) = worker.take_failure() {
+            return Err(e);
+        }
+    }
+    Ok(())
+}
+
+impl Worker {
+    /// kafka-eos: the open transaction has been open for [`crate::eos::OPEN_AT_MOST`].
+    fn transaction_due(&self) -> bool {
+        self.eos.as_ref().is_some_and(|e| lock(e).due())
+    }
+}
+
+/// Processes one message: its time, its effect, its line. A database that fails ends the worker
+/// here, before anything past it is committed.
+fn process(
+    consumer: &BaseConsumer<Worker>,
+    args: &Args,
+    pace: &Pace,
+    message: BorrowedMessage<'_>,
+) -> Result<()> {
+    let worker = consumer.context();
+    let (partition, offset) = (message.partition(), message.offset());
+    let took = if pace.slow_at == Some(offset) {
+        emit(&args.name, Event::SlowStart { partition, offset });
+        pace.slow
+    } else {
+        pace.delay
+    };
+    if !took.is_zero() {
+        worker.effects().flush()?;
+    }
+    std::thread::sleep(took);
+    let outcome = worker.effects().apply(|| Row {
+        topic: worker.topic.clone(),
+        partition,
+        offset,
+        payload: message
+            .payload()
+            .map(|p| String::from_utf8_lossy(p).into_owned())
+            .unwrap_or_default(),
+        worker: args.name.clone(),
+        at: format_time(krb_common::logline::now()),
+    })?;
+    drop(message);
+    if let Some(eos) = &worker.eos {
+        let produced = lock(eos).produce(&args.name, &worker.topic, partition, offset);
+        match produced {
+            Ok(()) => {}
+            // The transaction failed with this message's output in it: it is not processed,
+            // and comes again from the committed position with the rest.
+            Err(Failed::Aborted(why)) => {
+                emit(&args.name, Event::TxnAborted(why));
+                worker.rewind(consumer, &mut lock(&worker.positions), &[]);
+                return Ok(());
+            }
+            Err(Failed::Fatal(e)) => return Err(e),
+        }
+    }
+    emit(
+        &args.name,
+        match outcome {
+            Outcome::Applied => Event::Processed { partition, offset },
+            Outcome::AlreadyApplied => Event::AlreadyApplied { partition, offset },
+            Outcome::Refused => Event::Refused { partition, offset },
+        },
+    );
+    match outcome {
+        // A refused effect is not applied: no commit may pass it.
+        Outcome::Refused => worker.catch_up(consumer, partition),
+        _ => {
+            lock(&worker.positions).processed(partition, offset);
+            Ok(())
+        }
+    }
+}
+
+/// Logs a poll error; a fatal one (a static member fenced by another with its instance id)
+/// leaves the consumer unusable: the worker says so and exits instead of polling forever.
+fn poll_error(
+    consumer: &BaseConsumer<Worker>,
+    args: &Args,
+    log: &LogThread<'_>,
+    e: &KafkaError,
+) -> Result<()> {
+    let code = code_of(e).unwrap_or(-1);
+    emit(
+        &args.name,
+        Event::PollError(render(code, &poll_error_text(code, log))),
+    );
+    if let Some((code, reason)) = consumer.client().fatal_error() {
+        bail!(
+            "fatal error, the consumer cannot go on: {}",
+            render(code as i32, &reason)
+        );
+    }
+    Ok(())
+}
+
+/// The text of a poll error as librdkafka wrote it. rust-rdkafka keeps only the code of a poll
+/// error; for `_MAX_POLL_EXCEEDED` librdkafka wrote the same text, with the same numbers, in
+/// its MAXPOLL warning, which the log thread saw first.
+fn poll_error_text(code: i32, log: &LogThread<'_>) -> String {
+    if code == RDKafkaErrorCode::PollExceeded as i32 {
+        if let Some(text) = log.last_text(MAXPOLL) {
+            return text.split(" (adjust").next().unwrap_or(&text).to_string();
+        }
+    }
+    error_description(code)
+}

@@ -1,0 +1,58 @@
+//! The rebalance callbacks: where an assigned partition starts (db-offsets), and what a revoked
+//! or lost one leaves behind (its effects stored, its positions committed or its transaction
+//! aborted).
+
+use krb_common::logline::{Event, Partition};
+use krb_common::out::stderr_line;
+use rdkafka::consumer::{BaseConsumer, Consumer, ConsumerContext, Rebalance};
+use rdkafka::{Offset as KafkaOffset, TopicPartitionList};
+
+use crate::{emit, lock, Worker};
+
+fn partitions(tpl: &TopicPartitionList) -> Vec<Partition> {
+    let mut ps: Vec<Partition> = tpl.elements().iter().map(|e| e.partition()).collect();
+    ps.sort_unstable();
+    ps
+}
+
+impl ConsumerContext for Worker {
+    fn pre_rebalance(&self, consumer: &BaseConsumer<Self>, rebalance: &Rebalance<'_>) {
+        match rebalance {
+            Rebalance::Assign(tpl) => {
+                let ps = partitions(tpl);
+                emit(&self.name, Event::Assigned(ps.clone()));
+                let starts = self.effects().starts(&self.topic, &ps);
+                let starts = starts.unwrap_or_else(|e| {
+                    self.fail(e);
+                    Vec::new()
+                });
+                // Set in the list that is assigned next, so fetching starts there.
+                for mut e in tpl.elements() {
+                    if let Some((_, o)) = starts.iter().find(|(p, _)| *p == e.partition()) {
+                        let _ = e.set_offset(KafkaOffset::Offset(*o));
+                    }
+                }
+            }
+            Rebalance::Revoke(tpl) => {
+                let ps = partitions(tpl);
+                // The next owner reads what this worker applied: the effects go in first.
+                if let Err(e) = self.effects().flush() {
+                    self.fail(e);
+                }
+                // librdkafka reports a lost assignment through the same revoke event.
+                if consumer.assignment_lost() {
+                    emit(&self.name, Event::Lost(ps.clone()));
+                    self.abort_lost();
+                } else {
+                    emit(&self.name, Event::Revoked(ps.clone()));
+                    if self.revoke_commit || self.eos.is_some() {
+                        self.commit(consumer, Some(&ps));
+                    }
+                }
+                lock(&self.positions).forget(&ps);
+                self.effects().forget(&ps);
+            }
+            Rebalance::Error(e) => stderr_line(&format!("{}: rebalance error: {e}", self.name)),
+        }
+    }
+}
