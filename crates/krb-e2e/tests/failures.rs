@@ -229,3 +229,71 @@ fn a_paused_db_offsets_worker_does_not_stall_the_others_on_sqlite() -> Result<()
     ensure!(count(&log, " refused") == 0, "b was refused");
     Ok(())
 }
+
+#[test]
+#[ignore = "needs a Kafka broker and PostgreSQL's programs: scripts/test.sh"]
+fn postgres_db_offsets_worker_goes_on_from_a_position_another_moved() -> Result<()> {
+    let _one_at_a_time = serial();
+    // Another worker (here psql) moves p0's stored position 20 messages ahead while a owns p0,
+    // as a zombie's transaction does before it learns it was expelled: a's next effect is
+    // refused. An old worker then refused every later message of p0 until a rebalance.
+    let out = bash(
+        "db-offsets position moved under a worker",
+        "trap 'stop_all pgmove; scripts/pg-local.sh stop >/dev/null 2>&1 || true' EXIT
+         export KRB_PG_PORT=5493 KRB_PG_HOME=/tmp/krb-postgres-e2e-move
+         scripts/pg-local.sh start >/dev/null; db=$(scripts/pg-local.sh url)
+         rm -f logs/pgmove-*.log; krb-effects init \"$db\" >/dev/null
+         topic pgmove 1 >/dev/null; krb-group pgmove >/dev/null; krb-produce pgmove 300 1 >/dev/null
+         start pgmove-a pgmove pgmove --delay 0.02 --revoke-commit --effect db-offsets --db \"$db\" >/dev/null
+         wait_log pgmove-a 'p0 offset 50$' 60
+         psql \"$db\" -Atc 'UPDATE krb_positions SET next_offset = next_offset + 20' >/dev/null
+         wait_log pgmove-a 'p0 offset 299$' 60
+         stop pgmove-a
+         echo \"position: $(psql \"$db\" -Atc 'SELECT next_offset FROM krb_positions')\"",
+    )?;
+    let log = std::fs::read_to_string(root().join("logs/pgmove-a.log"))?;
+    ensure!(out.contains("position: 300\n"), "{out}");
+    // One refusal (two if a had already read its next message), then a goes on.
+    let refused = count(&log, " refused");
+    ensure!(
+        (1..=2).contains(&refused),
+        "a was refused {refused} times:\n{log}"
+    );
+    let committed = committed_offsets("pgmove")?;
+    ensure!(
+        committed == BTreeMap::from([(0, 300)]),
+        "ConsumerGroupCommand shows {committed:?}, expected p0=300"
+    );
+    Ok(())
+}
+
+#[test]
+#[ignore = "needs a Kafka broker: scripts/test.sh starts one"]
+fn an_idle_kafka_eos_worker_commits_its_open_transaction() -> Result<()> {
+    let _one_at_a_time = serial();
+    // 10 messages and a transaction every 1,000: the worker is idle with its transaction open.
+    // It commits it within its bound (5 s), not at the broker's transaction timeout (60 s) or
+    // at its stop, so a read_committed reader sees the output while the worker runs.
+    let out = bash(
+        "an idle kafka-eos worker",
+        "trap 'stop_all eosidle' EXIT
+         rm -f logs/eosidle-*.log; topic eosidle 1 >/dev/null; krb-group eosidle >/dev/null
+         krb-effects init kafka:eosidle-out >/dev/null
+         start eosidle-a eosidle eosidle --delay 0.01 --commit-every 1000 --effect kafka-eos --db kafka:eosidle-out >/dev/null
+         wait_log eosidle-a 'assigned \\[0\\]' 60
+         krb-produce eosidle 10 1 >/dev/null
+         wait_log eosidle-a 'p0 offset 9$' 30
+         wait_log eosidle-a 'commit p0=10$' 15
+         echo \"output: $(krb-effects count kafka:eosidle-out eosidle --effect kafka-eos | head -n 1)\"
+         scripts/kafka-local.sh java org.apache.kafka.tools.consumer.group.ConsumerGroupCommand \\
+           --bootstrap-server \"${KRB_BOOTSTRAP:-localhost:9481}\" --describe --group eosidle 2>/dev/null |
+           awk '$1 == \"eosidle\" { print \"committed p\" $3 \"=\" $4 }'",
+    )?;
+    // Both read while the worker still runs (the trap stops it afterwards).
+    ensure!(
+        out.contains("output: processed 10, unique 10, duplicates 0\n"),
+        "{out}"
+    );
+    ensure!(out.contains("committed p0=10\n"), "{out}");
+    Ok(())
+}
