@@ -707,5 +707,4 @@ fn in_flight(lines: &[Entry], f: &Fault) -> u64 {
 }
 
 #[cfg(test)]
-#[path = "faults_tests.rs"]
 mod tests;
