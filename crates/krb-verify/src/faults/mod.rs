@@ -1,6 +1,9 @@
 //! Lab 7, 07-faults.sh: one fault trial on the three-node cluster, checked with the invariants
 //! of Kafka's own consumer system tests and Jepsen's Kafka workload, and one they do not make:
 //! every message the producer had acknowledged was processed.
+//!
+//! - `invariants.rs`: the statements every trial must keep, whatever its faults.
+//! - `attribution.rs`: which fault explains which duplicate, and each fault's bound.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -9,9 +12,8 @@ use anyhow::{Context, Result};
 use chrono::NaiveDateTime;
 use krb_common::broker::BrokerArgs;
 use krb_common::logline::{Event, Offset, Partition};
-use krb_common::trial_log::{read_acks, Fault, FaultKind, FaultLog};
-use krb_common::worker_log::{Entry, WorkerLog};
-use krb_dups::Report;
+use krb_common::trial_log::{read_acks, FaultLog};
+use krb_common::worker_log::WorkerLog;
 use krb_effect::Kind;
 use serde::{Deserialize, Serialize};
 
@@ -19,12 +21,11 @@ use crate::facts::{committed, seconds, Run};
 use crate::idempotent::default_store;
 use crate::Verdict;
 
+mod attribution;
+mod invariants;
+
 /// What the article says about faults: nothing; its labs are clean rebalances on one broker.
 pub const ARTICLE: &str = "not in the article (one broker, clean rebalances)";
-
-/// How long after a node's fault (or a clean rebalance) is healed a duplicate may still be its
-/// doing: the group finds its coordinator again and rebalances.
-const AFTERMATH_SEC: i64 = 10;
 
 /// Everything one trial left behind.
 pub struct Trial {
@@ -40,10 +41,11 @@ pub struct Trial {
     pub committed: Vec<(Partition, Option<Offset>)>,
     /// The same read by Kafka's ConsumerGroupCommand, the independent witness.
     pub witness: Vec<(Partition, Option<Offset>)>,
-    /// The effects' store, read back, for a run with an effect.
-    pub effects: Option<Report>,
-    /// The workers' --commit-every.
-    pub commit_every: u64,
+    /// Each partition's end offset (one past its last message) as ConsumerGroupCommand read it.
+    pub ends: BTreeMap<Partition, Offset>,
+    /// The effects' store, read back, for a run with an effect: how many times each message's
+    /// effect is there.
+    pub effects: Option<BTreeMap<(Partition, Offset), u64>>,
     /// The workers' --effect.
     pub effect: Kind,
 }
@@ -119,7 +121,6 @@ pub fn read(
     group: &str,
     broker: &BrokerArgs,
     effect: Kind,
-    commit_every: u64,
     db: Option<&str>,
     recheck: bool,
 ) -> Result<Trial> {
@@ -152,10 +153,16 @@ pub fn read(
                 Some(url) => url.to_string(),
                 None => default_store(effect, group, dir),
             };
-            Some(krb_effect::count(&url, effect, group, broker)?)
+            let mut counts = krb_effect::counts(&url, effect, group, broker)?;
+            let mut each = BTreeMap::new();
+            counts.for_each_run(|p, first, last, times| {
+                each.extend((first..=last).map(|o| ((p, o), u64::from(times))))
+            });
+            Some(each)
         }
     };
-    let witness = parse_witness(&witness, &broker.name(group));
+    let table = parse_witness(&witness, &broker.name(group));
+    let witness: Vec<_> = table.iter().map(|r| (r.partition, r.committed)).collect();
     Ok(Trial {
         committed: if recheck {
             witness.clone()
@@ -163,19 +170,33 @@ pub fn read(
             committed(broker, group, group, partitions)?
         },
         witness,
+        ends: table
+            .iter()
+            .filter_map(|r| Some((r.partition, r.end?)))
+            .collect(),
         run,
         acks,
         faults,
         samples,
         effects,
-        commit_every,
         effect,
     })
 }
 
-/// The committed offsets in ConsumerGroupCommand's `--describe` table, whose rows read
-/// `GROUP TOPIC PARTITION CURRENT-OFFSET LOG-END-OFFSET LAG ...` (`-` for no offset).
-pub fn parse_witness(text: &str, group: &str) -> Vec<(Partition, Option<Offset>)> {
+/// One partition's row of ConsumerGroupCommand's `--describe` table.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct WitnessRow {
+    /// The partition.
+    pub partition: Partition,
+    /// The group's committed offset, if it has one.
+    pub committed: Option<Offset>,
+    /// The partition's log end offset, if the table gives it.
+    pub end: Option<Offset>,
+}
+
+/// ConsumerGroupCommand's `--describe` table, whose rows read `GROUP TOPIC PARTITION
+/// CURRENT-OFFSET LOG-END-OFFSET LAG ...` (`-` for no offset), by partition.
+pub fn parse_witness(text: &str, group: &str) -> Vec<WitnessRow> {
     let mut rows: Vec<_> = text
         .lines()
         .filter_map(|line| {
@@ -183,18 +204,22 @@ pub fn parse_witness(text: &str, group: &str) -> Vec<(Partition, Option<Offset>)
             if f.len() < 4 || f[0] != group {
                 return None;
             }
-            Some((f[2].parse().ok()?, f[3].parse().ok()))
+            Some(WitnessRow {
+                partition: f[2].parse().ok()?,
+                committed: f[3].parse().ok(),
+                end: f.get(4).and_then(|e| e.parse().ok()),
+            })
         })
         .collect();
     rows.sort();
     rows
 }
 
-/// One processing: when, by whom.
+/// One processing: when, and where in the logs (log, line).
 #[derive(Clone, Debug)]
 struct Processing {
     at: NaiveDateTime,
-    worker: String,
+    place: (usize, usize),
 }
 
 /// The trial's verdict and numbers.
@@ -213,7 +238,7 @@ pub fn verdict(t: &Trial) -> (Verdict, Stats) {
     };
 
     let processings = processings(&t.run.logs);
-    let lost = lost(&t.acks, &processings);
+    let lost = invariants::lost(&t.acks, &t.ends, &invariants::kept(&t.run.logs, t.effect));
     stats.counts.lost = lost.count;
     let unknown = t.acks.iter().filter(|(_, o)| *o < 0).count();
     v.check(
@@ -221,18 +246,35 @@ pub fn verdict(t: &Trial) -> (Verdict, Stats) {
         lost.count == 0 && !t.acks.is_empty(),
         match &lost.first {
             None => format!(
-                "{} acknowledged, all processed ({unknown} acknowledged without an offset, counted per partition)",
+                "{} acknowledged, all processed ({unknown} acknowledged without an offset, each met by an unacknowledged offset below its partition's end)",
                 t.acks.len()
             ),
             Some(first) => format!(
-                "{} of {} acknowledged never processed, the first {first}",
+                "{} of {} acknowledged never processed for good, the first {first}",
                 lost.count,
                 t.acks.len()
             ),
         },
     );
+    if let Some(effects) = &t.effects {
+        let stored: invariants::Kept = effects.keys().copied().collect();
+        let missing = invariants::lost(&t.acks, &t.ends, &stored);
+        stats.counts.lost = stats.counts.lost.max(missing.count);
+        v.check(
+            "every message the broker acknowledged has its effect in the store",
+            missing.count == 0 && !t.acks.is_empty(),
+            match &missing.first {
+                None => format!("{} acknowledged, each with its effect", t.acks.len()),
+                Some(first) => format!(
+                    "{} of {} acknowledged without an effect, the first {first}",
+                    missing.count,
+                    t.acks.len()
+                ),
+            },
+        );
+    }
 
-    let backwards = nonmonotonic(&t.run.logs);
+    let backwards = invariants::nonmonotonic(&t.run.logs);
     v.check(
         "within one assignment a worker's offsets of a partition only go up",
         backwards.is_empty(),
@@ -242,7 +284,17 @@ pub fn verdict(t: &Trial) -> (Verdict, Stats) {
             .unwrap_or_else(|| "no offset went down or repeated".into()),
     );
 
-    let ahead = commits_ahead(&t.run.logs);
+    let redone = invariants::below_committed(&t.run.logs);
+    v.check(
+        "no worker processed a message below an offset the group had committed before its assignment began",
+        redone.is_empty(),
+        redone
+            .first()
+            .cloned()
+            .unwrap_or_else(|| "every assignment started at or after the committed offsets".into()),
+    );
+
+    let ahead = invariants::commits_ahead(&t.run.logs);
     v.check(
         "no worker committed past what it had processed",
         ahead.is_empty(),
@@ -252,15 +304,15 @@ pub fn verdict(t: &Trial) -> (Verdict, Stats) {
             .unwrap_or_else(|| "every committed position follows a processed offset".into()),
     );
 
-    let back = sampled_backwards(&t.samples);
+    let back = invariants::sampled_backwards(&t.samples);
     v.check(
         "the group's committed offsets never moved backwards",
         back.is_none() && !t.samples.is_empty(),
         back.unwrap_or_else(|| format!("{} samples read while the trial ran", t.samples.len())),
     );
 
-    let end = final_positions(&t.run.logs);
-    let mismatch = final_mismatch(&end, &t.committed, &t.witness);
+    let end = invariants::final_positions(&t.run.logs);
+    let mismatch = invariants::final_mismatch(&end, &t.committed, &t.witness);
     v.check(
         "after the final stop each partition's committed offset is the one after its last processed, for librdkafka and for Kafka's own tool",
         mismatch.is_none(),
@@ -276,7 +328,7 @@ pub fn verdict(t: &Trial) -> (Verdict, Stats) {
         }),
     );
 
-    let blame = attribute(t, &processings);
+    let blame = attribution::attribute(&t.run.logs, &t.faults.faults, &processings);
     stats.counts.unexplained = blame.unexplained;
     stats.faults = t
         .faults
@@ -307,7 +359,7 @@ pub fn verdict(t: &Trial) -> (Verdict, Stats) {
             )
         } else if blame.unexplained > 0 {
             format!(
-                "{} duplicates with no fault around them, the first {}",
+                "{} duplicates no fault explains, the first {}",
                 blame.unexplained,
                 blame.first_unexplained.clone().unwrap_or_default()
             )
@@ -320,14 +372,16 @@ pub fn verdict(t: &Trial) -> (Verdict, Stats) {
     );
 
     if let Some(effects) = &t.effects {
-        stats.counts.effect_duplicates = Some(effects.duplicates());
+        let twice: u64 = effects.values().map(|n| n.saturating_sub(1)).sum();
+        stats.counts.effect_duplicates = Some(twice);
         if t.effect != Kind::Plain {
             v.check(
                 "no effect is in the store twice",
-                effects.duplicates() == 0,
+                twice == 0,
                 format!(
                     "{} effects of {} messages",
-                    effects.processed, effects.unique
+                    effects.values().sum::<u64>(),
+                    effects.len()
                 ),
             );
         }
@@ -348,12 +402,12 @@ pub fn verdict(t: &Trial) -> (Verdict, Stats) {
 /// Every completed processing of each message, in time order.
 fn processings(logs: &[WorkerLog]) -> BTreeMap<(Partition, Offset), Vec<Processing>> {
     let mut all: BTreeMap<(Partition, Offset), Vec<Processing>> = BTreeMap::new();
-    for log in logs {
-        for e in &log.lines {
+    for (w, log) in logs.iter().enumerate() {
+        for (i, e) in log.lines.iter().enumerate() {
             if let Some(m) = e.event.completion() {
                 all.entry(m).or_default().push(Processing {
                     at: e.at,
-                    worker: log.name.clone(),
+                    place: (w, i),
                 });
             }
         }
@@ -362,160 +416,6 @@ fn processings(logs: &[WorkerLog]) -> BTreeMap<(Partition, Offset), Vec<Processi
         list.sort_by_key(|p| p.at);
     }
     all
-}
-
-/// Acknowledged messages never processed.
-struct Lost {
-    count: u64,
-    first: Option<String>,
-}
-
-/// The acknowledged messages never processed. An acknowledgement without an offset (librdkafka
-/// reports offset -1001 when a retried batch was already in the log, and its offset is not
-/// known) is counted per partition: a partition must have at least as many distinct offsets
-/// processed as it has acknowledgements.
-fn lost(
-    acks: &[(Partition, Offset)],
-    processings: &BTreeMap<(Partition, Offset), Vec<Processing>>,
-) -> Lost {
-    let mut lost = Lost {
-        count: 0,
-        first: None,
-    };
-    for &(p, o) in acks.iter().filter(|(_, o)| *o >= 0) {
-        if !processings.contains_key(&(p, o)) {
-            lost.count += 1;
-            lost.first.get_or_insert_with(|| format!("p{p} offset {o}"));
-        }
-    }
-    let mut acked: BTreeMap<Partition, u64> = BTreeMap::new();
-    for (p, _) in acks {
-        *acked.entry(*p).or_default() += 1;
-    }
-    for (p, n) in acked {
-        let done = processings.keys().filter(|(q, _)| *q == p).count() as u64;
-        if done < n && lost.count == 0 {
-            lost.count = n - done;
-            lost.first = Some(format!(
-                "p{p}: {n} acknowledged, {done} distinct offsets processed"
-            ));
-        }
-    }
-    lost
-}
-
-/// Ends an assignment: the worker (re)started, was assigned or lost partitions, or rewound.
-fn ends_assignment(e: &Event) -> bool {
-    matches!(
-        e,
-        Event::Start
-            | Event::Stop
-            | Event::Assigned(_)
-            | Event::Revoked(_)
-            | Event::Lost(_)
-            | Event::TxnAborted(_)
-    )
-}
-
-/// Jepsen's nonmonotonic poll: a partition's offset that did not go up within an assignment.
-fn nonmonotonic(logs: &[WorkerLog]) -> Vec<String> {
-    let mut found = Vec::new();
-    for log in logs {
-        let mut last: BTreeMap<Partition, Offset> = BTreeMap::new();
-        for (i, e) in log.lines.iter().enumerate() {
-            if ends_assignment(&e.event) {
-                last.clear();
-            }
-            if let Some((p, o)) = e.event.completion() {
-                if let Some(before) = last.insert(p, o).filter(|before| *before >= o) {
-                    found.push(format!(
-                        "{} processed p{p} offset {o} after offset {before} in one assignment ({}.log, event {})",
-                        log.name,
-                        log.name,
-                        i + 1
-                    ));
-                }
-            }
-        }
-    }
-    found
-}
-
-/// Commits of a position whose previous offset the committing worker had not processed.
-fn commits_ahead(logs: &[WorkerLog]) -> Vec<String> {
-    let mut found = Vec::new();
-    for log in logs {
-        let mut done: BTreeSet<(Partition, Offset)> = BTreeSet::new();
-        for e in &log.lines {
-            if let Some(m) = e.event.completion() {
-                done.insert(m);
-            }
-            if let Event::Commit(positions) = &e.event {
-                for (p, o) in positions {
-                    if !done.contains(&(*p, o - 1)) {
-                        found.push(format!(
-                            "{} committed p{p}={o} without having processed p{p} offset {}",
-                            log.name,
-                            o - 1
-                        ));
-                    }
-                }
-            }
-        }
-    }
-    found
-}
-
-/// The first sample in which a partition's committed offset is lower than in the one before.
-fn sampled_backwards(samples: &[Vec<(Partition, Offset)>]) -> Option<String> {
-    let mut high: BTreeMap<Partition, Offset> = BTreeMap::new();
-    for (i, sample) in samples.iter().enumerate() {
-        for (p, o) in sample {
-            match high.get(p) {
-                Some(h) if o < h => {
-                    return Some(format!("sample {} read p{p}={o} after p{p}={h}", i + 1))
-                }
-                _ => {
-                    high.insert(*p, *o);
-                }
-            }
-        }
-    }
-    None
-}
-
-/// Each partition's highest processed offset.
-fn final_positions(logs: &[WorkerLog]) -> BTreeMap<Partition, Offset> {
-    let mut end = BTreeMap::new();
-    for log in logs {
-        for (p, o) in log.processed() {
-            let e = end.entry(p).or_insert(o);
-            *e = (*e).max(o);
-        }
-    }
-    end
-}
-
-fn final_mismatch(
-    end: &BTreeMap<Partition, Offset>,
-    committed: &[(Partition, Option<Offset>)],
-    witness: &[(Partition, Option<Offset>)],
-) -> Option<String> {
-    if end.is_empty() {
-        return Some("nothing was processed".into());
-    }
-    for (who, read) in [("librdkafka", committed), ("ConsumerGroupCommand", witness)] {
-        for (p, last) in end {
-            let got = read.iter().find(|(q, _)| q == p).and_then(|(_, o)| *o);
-            if got != Some(last + 1) {
-                return Some(format!(
-                    "{who} reads p{p} committed {}, but its last processed offset is {last}",
-                    got.map_or("nothing".to_string(), |o| o.to_string())
-                ));
-            }
-        }
-    }
-    None
 }
 
 /// Seconds from `at` until every partition processed after it had its first processing after
@@ -536,174 +436,6 @@ fn recovery(
         .values()
         .map(|a| a.map(|a| seconds(at, a)))
         .try_fold(0.0f64, |worst, r| r.map(|r| worst.max(r)))
-}
-
-/// Duplicates per fault (with each fault's bound) and those no fault explains.
-struct Blame {
-    per_fault: Vec<(u64, u64)>,
-    unexplained: u64,
-    first_unexplained: Option<String>,
-}
-
-/// Gives each duplicate processing to a fault: the first fault of the worker that processed the
-/// message before, between that processing and the end of its assignment of the partition (it
-/// cut that worker's uncommitted work short); else the latest pause whose zombie did one of the
-/// two processings between its pause and its next rebalance event; else the cluster's; else
-/// another worker's (a clean rebalance). Then each fault's bound.
-fn attribute(t: &Trial, processings: &BTreeMap<(Partition, Offset), Vec<Processing>>) -> Blame {
-    let faults = &t.faults.faults;
-    let mut per_fault: Vec<(u64, u64)> = faults.iter().map(|f| (0, bound(t, f))).collect();
-    let mut unexplained = 0;
-    let mut first_unexplained = None;
-    let aftermath = chrono::TimeDelta::seconds(AFTERMATH_SEC);
-    // Until when a paused worker is a zombie: its first rebalance event after it woke (for the
-    // other faults, when they were healed; unused).
-    let own_until: Vec<NaiveDateTime> = faults
-        .iter()
-        .map(|f| match (f.kind, log_of(t, &f.target)) {
-            (FaultKind::Pause, Some(log)) => {
-                zombie_end(&log.lines, f).map_or(f.healed, |i| log.lines[i].at)
-            }
-            _ => f.healed,
-        })
-        .collect();
-    for ((p, o), list) in processings {
-        for pair in list.windows(2) {
-            let (before, again) = (&pair[0], &pair[1]);
-            let latest = |until: &dyn Fn(usize) -> NaiveDateTime,
-                          class: &dyn Fn(&Fault) -> bool| {
-                faults
-                    .iter()
-                    .enumerate()
-                    .rposition(|(i, f)| f.at <= again.at && until(i) >= before.at && class(f))
-            };
-            let after = |i: usize| faults[i].healed + aftermath;
-            // First the fault that cut the first processor's uncommitted work short: its own,
-            // before its assignment ended. One that ended without its own fault (`lost` while
-            // the coordinator was away) was not cut by a clean leave that came later.
-            let ended = log_of(t, &before.worker)
-                .and_then(|log| assignment_end(&log.lines, *p, before.at))
-                .map_or(again.at, |end| end.min(again.at));
-            let cut = faults.iter().position(|f| {
-                f.kind.on_worker()
-                    && f.target == before.worker
-                    && f.at >= before.at
-                    && f.at <= ended
-            });
-            // Then a zombie's work: one of the two processings is the paused worker's, done
-            // between its pause and its next rebalance event.
-            let zombie = faults.iter().enumerate().rposition(|(i, f)| {
-                let in_window =
-                    |x: &Processing| f.target == x.worker && x.at >= f.at && x.at <= own_until[i];
-                f.kind == FaultKind::Pause && (in_window(before) || in_window(again))
-            });
-            let found = cut
-                .or(zombie)
-                .or_else(|| latest(&after, &|f| !f.kind.on_worker()))
-                .or_else(|| latest(&after, &|_| true));
-            match found {
-                Some(i) => per_fault[i].0 += 1,
-                None => {
-                    unexplained += 1;
-                    first_unexplained.get_or_insert_with(|| {
-                        format!("p{p} offset {o}: {} then {}", before.worker, again.worker)
-                    });
-                }
-            }
-        }
-    }
-    Blame {
-        per_fault,
-        unexplained,
-        first_unexplained,
-    }
-}
-
-/// The log of worker `name`.
-fn log_of<'a>(t: &'a Trial, name: &str) -> Option<&'a WorkerLog> {
-    t.run.logs.iter().find(|l| l.name == name)
-}
-
-/// When a worker's assignment of `partition` ended after `after`: its first line that revokes
-/// or loses the partition, or starts the worker again (after a kill or a stop).
-fn assignment_end(
-    lines: &[Entry],
-    partition: Partition,
-    after: NaiveDateTime,
-) -> Option<NaiveDateTime> {
-    lines
-        .iter()
-        .find(|e| {
-            e.at > after
-                && match &e.event {
-                    Event::Start => true,
-                    Event::Revoked(ps) | Event::Lost(ps) => ps.contains(&partition),
-                    _ => false,
-                }
-        })
-        .map(|e| e.at)
-}
-
-/// The index of a paused worker's first rebalance event after the pause: where it learned it
-/// had been expelled, or was given partitions again.
-fn zombie_end(lines: &[Entry], f: &Fault) -> Option<usize> {
-    lines
-        .iter()
-        .position(|e| e.at > f.at && ends_assignment(&e.event))
-}
-
-/// The most duplicates a fault may cause. With --revoke-commit a clean rebalance causes none. A
-/// killed worker's uncommitted work is done again: at most --commit-every per partition it
-/// owned. A paused one's too, and what it processes after it wakes until it learns it was
-/// expelled: its in-flight work, counted in its log. A node's failure may fail commits in
-/// flight: at most --commit-every per partition of the topic.
-fn bound(t: &Trial, f: &Fault) -> u64 {
-    let log = log_of(t, &f.target);
-    match f.kind {
-        FaultKind::Stop | FaultKind::Join | FaultKind::Leave => 0,
-        FaultKind::Kill => {
-            let owned = log.map_or(0, |l| owned_at(&l.lines, f.at).len() as u64);
-            t.commit_every * owned.max(1)
-        }
-        FaultKind::Pause => log.map_or(0, |l| in_flight(&l.lines, f)),
-        FaultKind::KillCoordinator | FaultKind::KillLeader | FaultKind::Roll => {
-            let partitions: BTreeSet<Partition> = t.acks.iter().map(|(p, _)| *p).collect();
-            t.commit_every * partitions.len().max(1) as u64
-        }
-    }
-}
-
-/// The partitions a worker held at `at`.
-fn owned_at(lines: &[Entry], at: NaiveDateTime) -> BTreeSet<Partition> {
-    let mut owned = BTreeSet::new();
-    for e in lines.iter().take_while(|e| e.at <= at) {
-        match &e.event {
-            Event::Start => owned.clear(),
-            Event::Assigned(ps) => owned.extend(ps),
-            Event::Revoked(ps) | Event::Lost(ps) => {
-                for p in ps {
-                    owned.remove(p);
-                }
-            }
-            _ => {}
-        }
-    }
-    owned
-}
-
-/// A paused worker's in-flight work: what it processed from its last commit before the pause
-/// until its first rebalance event after it (the work the pause cut short, and what the zombie
-/// did after it woke, whose lines may come before the runner's `healed` line).
-fn in_flight(lines: &[Entry], f: &Fault) -> u64 {
-    let from = lines
-        .iter()
-        .rposition(|e| e.at <= f.at && matches!(e.event, Event::Commit(_)))
-        .map_or(0, |i| i + 1);
-    let to = zombie_end(lines, f).unwrap_or(lines.len()).max(from);
-    lines[from..to]
-        .iter()
-        .filter(|e| e.event.completion().is_some())
-        .count() as u64
 }
 
 #[cfg(test)]
