@@ -264,6 +264,24 @@ mod tests {
     }
 
     #[test]
+    fn a_worker_line_with_a_malformed_time_is_skipped_with_its_file_and_line() {
+        let d = dir(&[(
+            "bl-a.log",
+            "09:00:00.100 bl-a p0 offset 0\n09:00:00.2xx bl-a p0 offset 1\n1000 messages sent\n09:00:00.300 bl-a p0 offset 2\n",
+        )]);
+        let log = WorkerLog::read(&d, "bl-a").unwrap();
+        assert_eq!(log.processed().collect::<Vec<_>>(), vec![(0, 0), (0, 2)]);
+        let skipped: Vec<String> = log.skipped.iter().map(|s| s.to_string()).collect();
+        assert_eq!(skipped.len(), 1, "{skipped:?}");
+        assert!(
+            skipped[0].ends_with("bl-a.log:2: skipped: \"09:00:00.2xx\" is not a time of day HH:MM:SS.mmm in \"09:00:00.2xx bl-a p0 offset 1\""),
+            "{}",
+            skipped[0]
+        );
+        std::fs::remove_dir_all(d).unwrap();
+    }
+
+    #[test]
     fn maxpoll_is_placed_near_the_logs_lines() {
         let d = dir(&[("g-a.log", "")]);
         let at = DateTime::from_timestamp(1_790_813_686, 528_000_000)

@@ -48,6 +48,34 @@ fn prints_the_articles_report() {
     std::fs::remove_dir_all(dir).unwrap();
 }
 
+#[test]
+fn a_line_with_a_malformed_time_is_named_not_called_never_processed() {
+    let dir = std::env::temp_dir().join(format!("krb-dups-cli-time-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("bl-a.log"),
+        "09:00:00.100 bl-a p0 offset 0\n09:00:00.2xx bl-a p0 offset 1\n09:00:00.300 bl-a p0 offset 2\n",
+    )
+    .unwrap();
+    let out = dups(&["bl", "--logs", dir.to_str().unwrap()]);
+    assert!(out.status.success());
+    let err = String::from_utf8(out.stderr).unwrap();
+    let path = dir.join("bl-a.log");
+    assert_eq!(
+        err,
+        format!(
+            "krb-dups: {}:2: skipped: \"09:00:00.2xx\" is not a time of day HH:MM:SS.mmm in \"09:00:00.2xx bl-a p0 offset 1\"\n",
+            path.display()
+        )
+    );
+    // The gap is still reported: the line was left out, and now the reader says so.
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "processed 2, unique 2, duplicates 0\n  p0: offset 1 (1) never processed\n"
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
 /// A JSON value read strictly: an object that names a key twice is an error, where
 /// serde_json's own Value would keep the last one silently.
 struct Strict;

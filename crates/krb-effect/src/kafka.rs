@@ -44,8 +44,8 @@ pub fn init(broker: &BrokerArgs, output: &str) -> Result<()> {
 }
 
 /// The committed effects in `output` (as the lab calls it) of processing `topic`'s messages
-/// (as Kafka calls it), in krb-dups' report.
-pub fn report(broker: &BrokerArgs, output: &str, topic: &str) -> Result<krb_dups::Report> {
+/// (as Kafka calls it), counted per message.
+pub fn counts(broker: &BrokerArgs, output: &str, topic: &str) -> Result<krb_dups::Counts> {
     let consumer: BaseConsumer = broker
         .config(
             "krb-effects",
@@ -97,7 +97,7 @@ pub fn report(broker: &BrokerArgs, output: &str, topic: &str) -> Result<krb_dups
             }
         }
     }
-    Ok(krb_dups::analyse(&mut counts, None))
+    Ok(counts)
 }
 
 #[cfg(test)]

@@ -72,8 +72,6 @@ pub enum Lab {
     Faults {
         /// `--effect`.
         effect: krb_effect::Kind,
-        /// The workers' `--commit-every`.
-        commit_every: u64,
         /// `--recheck`: the trial's group is gone; its final offsets are the witness's.
         recheck: bool,
     },
@@ -176,12 +174,8 @@ pub fn verify(
             };
             idempotent::verdict(&run, &effects, &committed, lab)?
         }
-        Lab::Faults {
-            effect,
-            commit_every,
-            recheck,
-        } => {
-            let trial = faults::read(dir, group, broker, effect, commit_every, db, recheck)?;
+        Lab::Faults { effect, recheck } => {
+            let trial = faults::read(dir, group, broker, effect, db, recheck)?;
             let (v, stats) = faults::verdict(&trial);
             Verdict {
                 trial: Some(stats),

@@ -6,11 +6,15 @@ use krb_common::logline::{Offset, Partition};
 use krb_common::trial_log::{fault_line, FaultKind, FaultLog};
 use krb_effect::Kind;
 
-use super::{parse_witness, verdict, Stats, Trial};
-use crate::tests::{all_held, clock, effects, fails, Logs};
+use std::collections::BTreeMap;
+
+use super::{parse_witness, verdict, Stats, Trial, WitnessRow};
+use crate::tests::{all_held, clock, fails, Logs};
 use crate::Verdict;
 
 const LOST: &str = "nothing lost: every message the broker acknowledged was processed";
+const STORED: &str = "every message the broker acknowledged has its effect in the store";
+const REDONE: &str = "no worker processed a message below an offset the group had committed before its assignment began";
 const UP: &str = "within one assignment a worker's offsets of a partition only go up";
 const AHEAD: &str = "no worker committed past what it had processed";
 const BACKWARDS: &str = "the group's committed offsets never moved backwards";
@@ -19,6 +23,19 @@ const EXPLAINED: &str = "every duplicate is explained by a fault, within that fa
 const EFFECTS: &str = "no effect is in the store twice";
 
 fn logs() -> Logs {
+    logs_with(|_| {}, |l| b_work(l, 4, "commit p0=4 p1=4"))
+}
+
+/// b's work in the good trial: p0 offsets 2 and 3, p1 offsets 1 to `p1_end` - 1, `commit`.
+fn b_work(l: &mut Logs, p1_end: Offset, commit: &str) {
+    l.offsets(5100, "g-b", 0, 2, 4);
+    l.offsets(5110, "g-b", 1, 1, p1_end);
+    l.at(5200, "g-b", commit);
+}
+
+/// The good trial with lines of a's after its uncommitted work (before its restart at 3 s),
+/// and b's work from 5 s to its stop at 8 s.
+fn logs_with(a_after: impl FnOnce(&mut Logs), b: impl FnOnce(&mut Logs)) -> Logs {
     let mut l = Logs::default();
     l.mark(0, "start", "g-a")
         .at(10, "g-a", "consumes g in group g")
@@ -27,8 +44,9 @@ fn logs() -> Logs {
     l.offsets(1010, "g-a", 1, 0, 1);
     l.at(1020, "g-a", "commit p0=2 p1=1")
         .at(1030, "g-a", "p0 offset 2")
-        .at(1040, "g-a", "p1 offset 1")
-        .mark(3000, "start", "g-a")
+        .at(1040, "g-a", "p1 offset 1");
+    a_after(&mut l);
+    l.mark(3000, "start", "g-a")
         .at(3010, "g-a", "consumes g in group g")
         .at(5000, "g-a", "assigned []")
         .mark(8000, "stop", "g-a")
@@ -36,10 +54,8 @@ fn logs() -> Logs {
     l.mark(500, "start", "g-b")
         .at(510, "g-b", "consumes g in group g")
         .at(5000, "g-b", "assigned [0, 1]");
-    l.offsets(5100, "g-b", 0, 2, 4);
-    l.offsets(5110, "g-b", 1, 1, 4);
-    l.at(5200, "g-b", "commit p0=4 p1=4")
-        .mark(8000, "stop", "g-b")
+    b(&mut l);
+    l.mark(8000, "stop", "g-b")
         .at(8010, "g-b", "revoked [0, 1]");
     l
 }
@@ -77,6 +93,27 @@ fn acks() -> Vec<(Partition, Offset)> {
     (0..2).flat_map(|p| (0..4).map(move |o| (p, o))).collect()
 }
 
+/// Each partition's end: one past its highest acknowledged offset, as the producer wrote them.
+fn ends(acks: &[(Partition, Offset)]) -> BTreeMap<Partition, Offset> {
+    let mut ends = BTreeMap::new();
+    for &(p, o) in acks {
+        let end = ends.entry(p).or_insert(0);
+        *end = (*end).max(o + 1);
+    }
+    ends
+}
+
+/// A store that holds one effect of each of `messages`, as many times as listed.
+fn store(
+    messages: impl IntoIterator<Item = (Partition, Offset)>,
+) -> BTreeMap<(Partition, Offset), u64> {
+    let mut store = BTreeMap::new();
+    for m in messages {
+        *store.entry(m).or_default() += 1;
+    }
+    store
+}
+
 fn trial(logs: &Logs, change: impl FnOnce(&mut Trial)) -> (Verdict, Stats) {
     let end = vec![(0, Some(4)), (1, Some(4))];
     let mut t = Trial {
@@ -86,8 +123,8 @@ fn trial(logs: &Logs, change: impl FnOnce(&mut Trial)) -> (Verdict, Stats) {
         samples: vec![vec![(0, 2), (1, 1)], vec![(0, 4), (1, 4)]],
         committed: end.clone(),
         witness: end,
+        ends: ends(&acks()),
         effects: None,
-        commit_every: 2,
         effect: Kind::None,
     };
     change(&mut t);
@@ -105,6 +142,7 @@ fn crafted(
 ) -> (Verdict, Stats) {
     let end: Vec<_> = end.iter().map(|&(p, o)| (p, Some(o))).collect();
     trial(l, |t| {
+        t.ends = ends(&acks);
         t.acks = acks;
         t.faults = faults;
         t.samples = samples;
@@ -115,11 +153,18 @@ fn crafted(
 
 /// Asserts that `statement`, and only it, FAILED.
 fn only_fails(v: &Verdict, statement: &str, broken: &str) {
-    fails(v, statement, broken);
+    only_fail(v, &[statement], broken);
+}
+
+/// Asserts that `statements`, and only they, FAILED.
+fn only_fail(v: &Verdict, statements: &[&str], broken: &str) {
+    for statement in statements {
+        fails(v, statement, broken);
+    }
     let others: Vec<_> = v
         .checks
         .iter()
-        .filter(|c| !c.held && c.statement != statement)
+        .filter(|c| !c.held && !statements.contains(&c.statement.as_str()))
         .map(|c| &c.statement)
         .collect();
     assert!(
@@ -133,13 +178,14 @@ fn only_fails(v: &Verdict, statement: &str, broken: &str) {
 fn a_trial_that_keeps_every_statement() {
     let (v, stats) = trial(&logs(), |_| {});
     all_held(&v);
-    assert_eq!(v.checks.len(), 6, "{}", v.render());
+    assert_eq!(v.checks.len(), 7, "{}", v.render());
     let c = &stats.counts;
     assert_eq!((c.produced, c.lost, c.duplicates), (8, 0, 2));
     let kill = &stats.faults[0];
+    // Its bound is a's work in flight when it was killed: p0 offset 2 and p1 offset 1.
     assert_eq!(
         (kill.kind.as_str(), kill.duplicates, kill.bound),
-        ("kill", 2, 4)
+        ("kill", 2, 2)
     );
     // b's first p0 at 5.100 s and first p1 at 5.110 s, 2 s after the kill at 2 s.
     assert_eq!(kill.recovery, Some(3.11));
@@ -160,7 +206,10 @@ fn each_statement_fails_when_its_invariant_is_broken() {
         .replace("g-b", "p0 offset X", "p0 offset 3");
     only_fails(&trial(&swapped, |_| {}).0, UP, "b did p0 offset 3 before 2");
     let mut ahead = logs();
-    ahead.replace("g-a", "commit p0=2 p1=1", "commit p0=3 p1=1");
+    // b starts at the commit, as a real successor would: only the commit itself is wrong.
+    ahead
+        .replace("g-a", "commit p0=2 p1=1", "commit p0=3 p1=1")
+        .without("g-b", "p0 offset 2");
     only_fails(
         &trial(&ahead, |_| {}).0,
         AHEAD,
@@ -199,14 +248,17 @@ fn a_pause_is_bound_by_the_zombies_work_in_flight() {
     all_held(&v);
     // p0 offset 2 and p1 offset 1: done after a's last commit, before the pause.
     assert_eq!((stats.faults[0].duplicates, stats.faults[0].bound), (2, 2));
+    // Offset 1 was committed before the pause: its third processing is nobody's.
     let mut more = logs();
     more.at(5300, "g-b", "p0 offset 1");
-    let (v, stats) = trial(&more, |t| {
-        t.faults = faults(Some(FaultKind::Pause));
-        t.samples.clear();
-    });
-    assert_eq!(stats.faults[0].duplicates, 3);
-    fails(&v, EXPLAINED, "the pause caused 3 duplicates, 2 in flight");
+    let (v, stats) = trial(&more, |t| t.faults = faults(Some(FaultKind::Pause)));
+    assert_eq!((stats.faults[0].duplicates, stats.faults[0].bound), (2, 2));
+    assert_eq!(stats.counts.unexplained, 1);
+    fails(
+        &v,
+        EXPLAINED,
+        "b redid p0 offset 1, committed before the pause",
+    );
 }
 
 #[test]
@@ -220,7 +272,11 @@ fn effects_twice_in_the_store_fail_except_plain_ones() {
     let with = |kind: Kind, once: bool| {
         trial(&logs(), |t| {
             t.effect = kind;
-            t.effects = Some(effects(&all, once));
+            t.effects = Some(if once {
+                store(acks())
+            } else {
+                store(all.clone())
+            });
         })
         .0
     };
@@ -247,7 +303,15 @@ fn kafkas_own_table_reads_as_committed_offsets() {
         g     g     1          3107            3107            0    -           -    -\n\
         g     g     0          -               3108            -    -           -    -\n\
         g-b   g-b   0          9               9               0    -           -    -\n";
-    assert_eq!(parse_witness(text, "g"), vec![(0, None), (1, Some(3107))]);
+    let row = |partition, committed, end| WitnessRow {
+        partition,
+        committed,
+        end,
+    };
+    assert_eq!(
+        parse_witness(text, "g"),
+        vec![row(0, None, Some(3108)), row(1, Some(3107), Some(3107))]
+    );
 }
 
 #[test]
@@ -261,7 +325,8 @@ fn work_a_kill_cut_short_is_the_kills_though_a_pause_follows() {
     );
     let (v, stats) = trial(&logs(), |t| t.faults = log);
     all_held(&v);
-    assert_eq!(per_fault(&stats), vec![("kill", 2, 4), ("pause", 0, 2)]);
+    // The restart at 3 s ended a's work in flight: the pause found none.
+    assert_eq!(per_fault(&stats), vec![("kill", 2, 2), ("pause", 0, 0)]);
 }
 
 #[test]
@@ -299,7 +364,7 @@ fn a_zombies_window_ends_at_its_next_rebalance_event() {
     all_held(&v);
     assert_eq!(
         per_fault(&stats),
-        vec![("pause", 0, 0), ("kill-coordinator", 1, 2)]
+        vec![("pause", 0, 0), ("kill-coordinator", 1, 1)]
     );
 }
 
@@ -387,8 +452,239 @@ fn work_lost_to_a_node_and_redone_after_a_pause_is_the_nodes() {
     let samples = vec![vec![(0, 2)], vec![(0, 2), (1, 1)], vec![(0, 4), (1, 1)]];
     let (v, stats) = crafted(&l, acks, log, samples, &[(0, 4), (1, 1)]);
     all_held(&v);
+    // The node's bound: a's offsets 2 and 3 of p0, in flight at its `lost` line.
     assert_eq!(
         per_fault(&stats),
-        vec![("kill-leader", 2, 4), ("pause", 0, 0)]
+        vec![("kill-leader", 2, 2), ("pause", 0, 0)]
     );
+}
+
+/// The issue's trial: a alone on p0 and p1, processing them in turn (p0 offset 0, p1 offset 0,
+/// p0 offset 1, ...), 20 messages in all and a commit after every `every`; a is killed; b is
+/// given both partitions and starts one offset below each of a's last commits, redoing work a
+/// had committed.
+fn committed_then_redone(every: u64) -> (Verdict, Stats) {
+    let mut l = Logs::default();
+    l.mark(0, "start", "g-a").at(100, "g-a", "assigned [0, 1]");
+    let mut next = [0i64; 2];
+    let mut committed = [0i64; 2];
+    for i in 0..20i64 {
+        let p = (i % 2) as usize;
+        l.at(1000 + 10 * i, "g-a", &format!("p{p} offset {}", next[p]));
+        next[p] += 1;
+        if (i + 1) as u64 % every == 0 {
+            // As the worker writes it: the positions that moved since the last commit.
+            let moved: Vec<String> = (0..2)
+                .filter(|&q| next[q] > committed[q])
+                .map(|q| format!("p{q}={}", next[q]))
+                .collect();
+            committed = next;
+            l.at(1005 + 10 * i, "g-a", &format!("commit {}", moved.join(" ")));
+        }
+    }
+    l.mark(3000, "start", "g-a").at(5000, "g-a", "assigned []");
+    l.at(5000, "g-b", "assigned [0, 1]");
+    l.offsets(5100, "g-b", 0, committed[0] - 1, 10);
+    l.offsets(5200, "g-b", 1, committed[1] - 1, 10);
+    l.at(5300, "g-b", "commit p0=10 p1=10");
+    let acks: Vec<_> = (0..2).flat_map(|p| (0..10).map(move |o| (p, o))).collect();
+    let samples = vec![
+        vec![(0, committed[0]), (1, committed[1])],
+        vec![(0, 10), (1, 10)],
+    ];
+    crafted(
+        &l,
+        acks,
+        fault_log(9000, &[(FaultKind::Kill, "g-a", 2500, 3000)]),
+        samples,
+        &[(0, 10), (1, 10)],
+    )
+}
+
+#[test]
+fn committed_work_redone_after_a_kill_fails_whatever_the_commit_pace() {
+    for every in [1, 2, 3, 20] {
+        let (v, stats) = committed_then_redone(every);
+        // Committed work is never a fault's to explain: both statements say so.
+        only_fail(
+            &v,
+            &[REDONE, EXPLAINED],
+            &format!("b redid an offset below a's commit (--commit-every {every})"),
+        );
+        assert_eq!(stats.counts.unexplained, 2, "--commit-every {every}");
+    }
+}
+
+#[test]
+fn a_zombies_work_after_the_new_owners_commit_is_the_pauses() {
+    // a is paused with p0 offset 2 in flight; b takes p0 over from a's commit and commits past
+    // 3; a wakes and processes offset 3 from its buffer before it learns it lost p0. The
+    // zombie never read b's commit: its pause explains both duplicates.
+    let mut l = Logs::default();
+    l.mark(0, "start", "g-a").at(100, "g-a", "assigned [0]");
+    l.offsets(1000, "g-a", 0, 0, 2);
+    l.at(1010, "g-a", "commit p0=2")
+        .at(1020, "g-a", "p0 offset 2")
+        .at(6001, "g-a", "p0 offset 3")
+        .at(6010, "g-a", "lost [0]");
+    l.at(5000, "g-b", "assigned [0]");
+    l.offsets(5001, "g-b", 0, 2, 6);
+    l.at(5100, "g-b", "commit p0=6");
+    let (v, stats) = crafted(
+        &l,
+        (0..6).map(|o| (0, o)).collect(),
+        fault_log(9000, &[(FaultKind::Pause, "g-a", 2000, 6000)]),
+        vec![vec![(0, 2)], vec![(0, 6)]],
+        &[(0, 6)],
+    );
+    all_held(&v);
+    // In flight at the pause: offset 2; done in its window: offset 3.
+    assert_eq!(per_fault(&stats), vec![("pause", 2, 2)]);
+}
+
+#[test]
+fn an_unrelated_fault_explains_nothing() {
+    // The issue's trial: the only fault is a kill of c, which owned nothing; a restarts with
+    // no fault and b redoes a's uncommitted p0 offset 2 and p1 offset 1.
+    let mut l = logs();
+    l.mark(0, "start", "g-c").at(100, "g-c", "assigned []");
+    let unrelated = |kind| fault_log(9000, &[(kind, "g-c", 2000, 2500)]);
+    for kind in [FaultKind::Kill, FaultKind::Pause] {
+        let (v, stats) = trial(&l, |t| t.faults = unrelated(kind));
+        only_fails(&v, EXPLAINED, "the only fault's victim owned nothing");
+        assert_eq!(per_fault(&stats), vec![(kind.name(), 0, 0)]);
+        assert_eq!(stats.counts.unexplained, 2);
+    }
+    // A node's failure no worker felt (no `lost`, no failed commit in its window) is as
+    // unrelated.
+    let node = fault_log(9000, &[(FaultKind::KillCoordinator, "node-1", 2000, 2500)]);
+    let (v, stats) = trial(&l, |t| t.faults = node);
+    only_fails(&v, EXPLAINED, "no worker lost a partition or a commit");
+    assert_eq!(per_fault(&stats), vec![("kill-coordinator", 0, 0)]);
+    // The same node's failure explains a's work when a lost its partitions in its window.
+    let mut l = logs_with(
+        |l| {
+            l.at(2200, "g-a", "lost [0, 1]");
+        },
+        |l| b_work(l, 4, "commit p0=4 p1=4"),
+    );
+    l.mark(0, "start", "g-c").at(100, "g-c", "assigned []");
+    let node = fault_log(9000, &[(FaultKind::KillCoordinator, "node-1", 2000, 2500)]);
+    let (v, stats) = trial(&l, |t| t.faults = node);
+    all_held(&v);
+    assert_eq!(per_fault(&stats), vec![("kill-coordinator", 2, 2)]);
+}
+
+#[test]
+fn an_acknowledged_message_whose_only_line_is_refused_is_lost() {
+    let mut l = logs();
+    l.replace("g-b", "p1 offset 3", "p1 offset 3 refused");
+    let (v, _) = trial(&l, |t| {
+        t.effect = Kind::DbOffsets;
+        // The store is made to hold every effect: only the logs can tell.
+        t.effects = Some(store(acks()));
+    });
+    only_fails(&v, LOST, "b's only line of p1 offset 3 is refused");
+    let (v, _) = trial(&l, |t| {
+        t.effect = Kind::DbOffsets;
+        t.effects = Some(store(acks().into_iter().filter(|m| *m != (1, 3))));
+    });
+    only_fail(
+        &v,
+        &[LOST, STORED],
+        "p1 offset 3 refused, and not in the store",
+    );
+}
+
+#[test]
+fn an_effect_missing_from_the_store_is_lost() {
+    for effect in [
+        Kind::Plain,
+        Kind::Idempotent,
+        Kind::DbOffsets,
+        Kind::KafkaEos,
+    ] {
+        let (v, stats) = trial(&logs(), |t| {
+            t.effect = effect;
+            t.effects = Some(store(acks().into_iter().filter(|m| *m != (0, 1))));
+        });
+        only_fails(
+            &v,
+            STORED,
+            "p0 offset 1 processed, its effect not in the store",
+        );
+        assert_eq!(stats.counts.lost, 1);
+    }
+}
+
+#[test]
+fn a_kafka_eos_processing_in_an_aborted_transaction_is_not_a_processing() {
+    // b's transaction with p1 offset 3 is aborted and nothing processes it again.
+    let aborted = |l: &mut Logs| {
+        b_work(l, 3, "commit p0=4 p1=3");
+        l.at(5250, "g-b", "p1 offset 3").at(
+            5260,
+            "g-b",
+            "transaction aborted: KafkaError{code=_FENCED,val=-144,str=\"x\"}",
+        );
+    };
+    let l = logs_with(|_| {}, aborted);
+    let eos = |l: &Logs, store_has_it: bool| {
+        trial(l, |t| {
+            t.effect = Kind::KafkaEos;
+            t.effects = Some(store(
+                acks().into_iter().filter(|m| store_has_it || *m != (1, 3)),
+            ));
+        })
+        .0
+    };
+    only_fail(
+        &eos(&l, false),
+        &[LOST, STORED],
+        "p1 offset 3's only output was aborted",
+    );
+    // The logs alone say so, whatever the store was made to hold.
+    only_fails(
+        &eos(&l, true),
+        LOST,
+        "p1 offset 3's only processing was aborted",
+    );
+    // Done again and committed, it counts. (The abort itself has no fault near: its duplicate
+    // is unexplained, another statement's business.)
+    let redone = logs_with(
+        |_| {},
+        |l| {
+            aborted(l);
+            l.at(5270, "g-b", "p1 offset 3")
+                .at(5280, "g-b", "commit p1=4");
+        },
+    );
+    let v = eos(&redone, true);
+    for kept in [LOST, STORED] {
+        assert!(v.check_of(kept).unwrap().held, "{}", v.render());
+    }
+}
+
+#[test]
+fn an_acknowledgement_without_an_offset_is_met_only_below_its_partitions_end() {
+    // Every offset of p1 acknowledged, and one more without an offset: b's p1 offset 4, past
+    // the partition's end (4), may not stand in for it.
+    let l = logs_with(|_| {}, |l| b_work(l, 5, "commit p0=4 p1=5"));
+    let (v, _) = crafted(
+        &l,
+        acks().into_iter().chain([(1, -1001)]).collect(),
+        faults(Some(FaultKind::Kill)),
+        vec![vec![(0, 2), (1, 1)], vec![(0, 4), (1, 5)]],
+        &[(0, 4), (1, 5)],
+    );
+    only_fails(&v, LOST, "p1's only unacknowledged offset is past its end");
+    // Kafka's own end for p1 (5) says offset 4 was written: then it meets the fallback.
+    let (v, _) = trial(&l, |t| {
+        t.acks.push((1, -1001));
+        t.ends.insert(1, 5);
+        t.samples = vec![vec![(0, 2), (1, 1)], vec![(0, 4), (1, 5)]];
+        t.committed[1] = (1, Some(5));
+        t.witness[1] = (1, Some(5));
+    });
+    all_held(&v);
 }

@@ -1,0 +1,200 @@
+//! Which fault explains which duplicate, and each fault's bound, both read from the logs.
+//!
+//! A fault explains only work its own victim had in flight, work a later owner had to do
+//! again because nobody had committed it:
+//!
+//! - a kill or a pause: its victim's processings since its last successful commit of their
+//!   partition, in the assignment it held when the fault came; a pause also what its zombie
+//!   processed from the pause until its next rebalance event (the work it did again, or did
+//!   first and a new owner did again);
+//! - a node's failure or a rolling restart: the processings in flight at a `lost`, `commit
+//!   failed` or `transaction aborted` line of any worker within the fault's window (from the
+//!   fault until [`AFTERMATH_SEC`] after it was healed), those of the partitions it lost for a
+//!   `lost` line;
+//! - a clean stop, join or leave: nothing (with `--revoke-commit` the victim commits what it
+//!   hands over; a revoke commit that failed is a `commit failed` line, a node's if one was
+//!   near, else unexplained).
+//!
+//! A fault's bound is the size of what it may explain, so a fault on a worker that owned
+//! nothing explains nothing.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use chrono::{NaiveDateTime, TimeDelta};
+use krb_common::logline::{Event, Offset, Partition};
+use krb_common::trial_log::{Fault, FaultKind};
+use krb_common::worker_log::{Entry, WorkerLog};
+
+use super::invariants::ends_assignment;
+use super::Processing;
+
+/// How long after a node's fault is healed a worker may still lose its partitions or fail a
+/// commit because of it: the group finds its coordinator again and rebalances.
+const AFTERMATH_SEC: i64 = 10;
+
+/// One processing, as a place in the logs: (log, line).
+type Place = (usize, usize);
+
+/// Duplicates per fault (with each fault's bound) and those no fault explains.
+pub(super) struct Blame {
+    pub(super) per_fault: Vec<(u64, u64)>,
+    pub(super) unexplained: u64,
+    pub(super) first_unexplained: Option<String>,
+}
+
+/// What one fault may explain: processings its victim or the workers it disturbed had in
+/// flight, each with when it was cut short (a later processing of the message redoes it), and
+/// for a pause the zombie's window.
+#[derive(Default)]
+struct Explains {
+    in_flight: BTreeMap<Place, NaiveDateTime>,
+    zombie: Option<(usize, NaiveDateTime, NaiveDateTime)>,
+    zombie_work: u64,
+}
+
+/// Gives each duplicate processing to a fault: first a worker fault whose victim had the
+/// earlier processing in flight (the earliest), then a pause whose zombie did one of the two
+/// in its window (the latest), then a node's fault in whose window the earlier processing was
+/// in flight at a `lost` or failed commit (the earliest); else it is unexplained.
+pub(super) fn attribute(
+    logs: &[WorkerLog],
+    faults: &[Fault],
+    processings: &BTreeMap<(Partition, Offset), Vec<Processing>>,
+) -> Blame {
+    let explains: Vec<Explains> = faults.iter().map(|f| explains(logs, f)).collect();
+    let mut per_fault: Vec<(u64, u64)> = explains
+        .iter()
+        .map(|x| (0, x.in_flight.len() as u64 + x.zombie_work))
+        .collect();
+    let mut unexplained = 0;
+    let mut first_unexplained = None;
+    for ((p, o), list) in processings {
+        for pair in list.windows(2) {
+            let (before, again) = (&pair[0], &pair[1]);
+            let cut = |i: usize| {
+                explains[i]
+                    .in_flight
+                    .get(&before.place)
+                    .is_some_and(|at| again.at >= *at)
+            };
+            let by_worker = (0..faults.len()).find(|&i| faults[i].kind.on_worker() && cut(i));
+            let zombie = (0..faults.len()).rev().find(|&i| {
+                explains[i].zombie.is_some_and(|(log, from, to)| {
+                    [before, again]
+                        .iter()
+                        .any(|x| x.place.0 == log && x.at >= from && x.at <= to)
+                })
+            });
+            let by_node = (0..faults.len()).find(|&i| !faults[i].kind.on_worker() && cut(i));
+            match by_worker.or(zombie).or(by_node) {
+                Some(i) => per_fault[i].0 += 1,
+                None => {
+                    unexplained += 1;
+                    first_unexplained.get_or_insert_with(|| {
+                        format!(
+                            "p{p} offset {o}: {} then {}",
+                            logs[before.place.0].name, logs[again.place.0].name
+                        )
+                    });
+                }
+            }
+        }
+    }
+    Blame {
+        per_fault,
+        unexplained,
+        first_unexplained,
+    }
+}
+
+/// What fault `f` may explain.
+fn explains(logs: &[WorkerLog], f: &Fault) -> Explains {
+    let mut x = Explains::default();
+    let victim = logs.iter().position(|l| l.name == f.target);
+    match (f.kind, victim) {
+        (FaultKind::Kill | FaultKind::Pause, Some(v)) => {
+            let lines = &logs[v].lines;
+            let upto = lines.partition_point(|e| e.at <= f.at);
+            for line in in_flight(lines, upto, None) {
+                x.in_flight.insert((v, line), f.at);
+            }
+            if f.kind == FaultKind::Pause {
+                let end = lines[upto..]
+                    .iter()
+                    .find(|e| ends_assignment(&e.event))
+                    .map_or(f.healed, |e| e.at);
+                x.zombie = Some((v, f.at, end));
+                x.zombie_work = lines[upto..]
+                    .iter()
+                    .take_while(|e| e.at <= end)
+                    .filter(|e| e.event.completion().is_some())
+                    .count() as u64;
+            }
+        }
+        (FaultKind::KillCoordinator | FaultKind::KillLeader | FaultKind::Roll, _) => {
+            let until = f.healed + TimeDelta::seconds(AFTERMATH_SEC);
+            for (w, log) in logs.iter().enumerate() {
+                for (i, e) in log.lines.iter().enumerate() {
+                    if e.at < f.at || e.at > until {
+                        continue;
+                    }
+                    let only = match &e.event {
+                        Event::Lost(ps) => Some(ps),
+                        Event::CommitFailed(_) | Event::TxnAborted(_) => None,
+                        _ => continue,
+                    };
+                    for line in in_flight(&log.lines, i, only) {
+                        x.in_flight.entry((w, line)).or_insert(e.at);
+                    }
+                }
+            }
+        }
+        _ => {}
+    }
+    x
+}
+
+/// The lines of the completions a worker had in flight just before `lines[upto]`: since its
+/// last successful commit past them, in the assignment it still held, of the partitions `only`
+/// names (all for `None`). An assignment ends at a restart, a `lost` line, and an aborted
+/// transaction (kafka-eos rewinds to the committed offsets; what it redoes was cut short by
+/// what made it abort); a `revoked` one after the revoke commit that follows it (its failure
+/// leaves the work in flight at that `commit failed` line).
+fn in_flight(lines: &[Entry], upto: usize, only: Option<&Vec<Partition>>) -> Vec<usize> {
+    let mut open: BTreeMap<Partition, Vec<(Offset, usize)>> = BTreeMap::new();
+    let mut handing: BTreeSet<Partition> = BTreeSet::new();
+    for (i, e) in lines[..upto].iter().enumerate() {
+        let drop_handed = !matches!(
+            e.event,
+            Event::Commit(_) | Event::CommitFailed(_) | Event::TxnAborted(_)
+        );
+        if drop_handed {
+            for p in std::mem::take(&mut handing) {
+                open.remove(&p);
+            }
+        }
+        match &e.event {
+            Event::Start | Event::TxnAborted(_) => open.clear(),
+            Event::Lost(ps) => ps.iter().for_each(|p| {
+                open.remove(p);
+            }),
+            Event::Revoked(ps) => handing.extend(ps),
+            Event::Commit(positions) => {
+                for (p, next) in positions {
+                    if let Some(list) = open.get_mut(p) {
+                        list.retain(|(o, _)| o >= next);
+                    }
+                }
+            }
+            event => {
+                if let Some((p, o)) = event.completion() {
+                    open.entry(p).or_default().push((o, i));
+                }
+            }
+        }
+    }
+    open.into_iter()
+        .filter(|(p, _)| only.is_none_or(|ps| ps.contains(p)))
+        .flat_map(|(_, list)| list.into_iter().map(|(_, i)| i))
+        .collect()
+}

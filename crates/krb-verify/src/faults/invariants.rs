@@ -1,0 +1,275 @@
+//! Lab 7's invariants, each a question of the logs, the producer's acknowledgements, the
+//! sampler's readings or the store, answered whatever faults the trial had.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use chrono::NaiveDateTime;
+use krb_common::logline::{format_time, Event, Offset, Partition};
+use krb_common::worker_log::WorkerLog;
+use krb_effect::Kind;
+
+/// What an acknowledged message is checked against: the messages the logs say were processed
+/// for good, or those whose effect is in the store.
+pub(super) type Kept = BTreeSet<(Partition, Offset)>;
+
+/// The messages the logs say were processed for good. A `refused` line is not one: db-offsets
+/// rolled its effect back. With kafka-eos a processing counts once the transaction that holds
+/// it commits: the worker's next commit line names its partition past it before any
+/// `transaction aborted` line, restart or the log's end (an aborted transaction's output, and
+/// that of one a killed worker left open, which the broker aborts, is never read).
+pub(super) fn kept(logs: &[WorkerLog], effect: Kind) -> Kept {
+    let mut kept = Kept::new();
+    for log in logs {
+        let mut open: Vec<(Partition, Offset)> = Vec::new();
+        for e in &log.lines {
+            match (&e.event, effect) {
+                (Event::Refused { .. }, _) => {}
+                (event, Kind::KafkaEos) => match event {
+                    Event::Commit(positions) => kept.extend(
+                        open.drain(..)
+                            .filter(|(p, o)| positions.iter().any(|(q, next)| q == p && next > o)),
+                    ),
+                    Event::TxnAborted(_) | Event::Start => open.clear(),
+                    _ => open.extend(event.completion()),
+                },
+                (event, _) => kept.extend(event.completion()),
+            }
+        }
+    }
+    kept
+}
+
+/// Acknowledged messages not kept.
+pub(super) struct Lost {
+    pub(super) count: u64,
+    pub(super) first: Option<String>,
+}
+
+/// The acknowledged messages missing from `kept`. An acknowledgement without an offset
+/// (librdkafka's -1001: a retried batch the broker had already written) is met only by a kept
+/// offset of its partition that no acknowledgement names and that lies below the partition's
+/// end (`ends`, Kafka's log end offset, else one past its highest acknowledged offset): so no
+/// acknowledged message, and no offset past what the producer wrote, stands in for it. Of the
+/// offsets below the end, those not acknowledged are exactly the messages whose
+/// acknowledgement came without an offset (the input topic has no transactions and the
+/// producer is idempotent), so each met fallback is a real message that was kept.
+pub(super) fn lost(
+    acks: &[(Partition, Offset)],
+    ends: &BTreeMap<Partition, Offset>,
+    kept: &Kept,
+) -> Lost {
+    let mut lost = Lost {
+        count: 0,
+        first: None,
+    };
+    let known: BTreeSet<(Partition, Offset)> =
+        acks.iter().copied().filter(|(_, o)| *o >= 0).collect();
+    for &(p, o) in &known {
+        if !kept.contains(&(p, o)) {
+            lost.count += 1;
+            lost.first.get_or_insert_with(|| format!("p{p} offset {o}"));
+        }
+    }
+    let mut unknown: BTreeMap<Partition, u64> = BTreeMap::new();
+    for (p, _) in acks.iter().filter(|(_, o)| *o < 0) {
+        *unknown.entry(*p).or_default() += 1;
+    }
+    for (p, n) in unknown {
+        let end = ends.get(&p).copied().unwrap_or_else(|| {
+            known
+                .range((p, 0)..=(p, Offset::MAX))
+                .next_back()
+                .map_or(0, |(_, o)| o + 1)
+        });
+        let met = kept
+            .range((p, 0)..(p, end))
+            .filter(|m| !known.contains(m))
+            .count() as u64;
+        if met < n {
+            lost.count += n - met;
+            lost.first.get_or_insert_with(|| {
+                format!("p{p}: {n} acknowledged without an offset, {met} unacknowledged offsets below its end {end} kept")
+            });
+        }
+    }
+    lost
+}
+
+/// Ends an assignment: the worker (re)started, was assigned or lost partitions, or rewound.
+pub(super) fn ends_assignment(e: &Event) -> bool {
+    matches!(
+        e,
+        Event::Start
+            | Event::Stop
+            | Event::Assigned(_)
+            | Event::Revoked(_)
+            | Event::Lost(_)
+            | Event::TxnAborted(_)
+    )
+}
+
+/// Jepsen's nonmonotonic poll: a partition's offset that did not go up within an assignment.
+pub(super) fn nonmonotonic(logs: &[WorkerLog]) -> Vec<String> {
+    let mut found = Vec::new();
+    for log in logs {
+        let mut last: BTreeMap<Partition, Offset> = BTreeMap::new();
+        for (i, e) in log.lines.iter().enumerate() {
+            if ends_assignment(&e.event) {
+                last.clear();
+            }
+            if let Some((p, o)) = e.event.completion() {
+                if let Some(before) = last.insert(p, o).filter(|before| *before >= o) {
+                    found.push(format!(
+                        "{} processed p{p} offset {o} after offset {before} in one assignment ({}.log, event {})",
+                        log.name,
+                        log.name,
+                        i + 1
+                    ));
+                }
+            }
+        }
+    }
+    found
+}
+
+/// Processings below an offset the group had committed when the processor's assignment of the
+/// partition began. A successful commit is on record in `__consumer_offsets` before it
+/// returns, so an owner that starts afterwards (given the partition, restarted, or rewound
+/// after an aborted transaction) starts at or after it: reading below it redoes committed
+/// work, whatever fault was near. A zombie's processing in an assignment that began before the
+/// commit is not one of these: it never read the commit (the duplicates statement asks whether
+/// its pause explains it). A commit later overtaken by a lower one is the committed offsets
+/// going backwards, their own statement; here it still counts.
+pub(super) fn below_committed(logs: &[WorkerLog]) -> Vec<String> {
+    // Each partition's commits in time order, with the highest position up to each.
+    let mut commits: BTreeMap<Partition, Vec<(NaiveDateTime, Offset, &str)>> = BTreeMap::new();
+    for log in logs {
+        for e in &log.lines {
+            if let Event::Commit(positions) = &e.event {
+                for &(p, o) in positions {
+                    commits.entry(p).or_default().push((e.at, o, &log.name));
+                }
+            }
+        }
+    }
+    for list in commits.values_mut() {
+        list.sort_by_key(|c| c.0);
+        for i in 1..list.len() {
+            if list[i - 1].1 > list[i].1 {
+                list[i] = (list[i].0, list[i - 1].1, list[i - 1].2);
+            }
+        }
+    }
+    // The highest commit of `p` at or before `at`: its position and its worker.
+    let high = |p: Partition, at: NaiveDateTime| {
+        let list = commits.get(&p)?;
+        let i = list.partition_point(|c| c.0 <= at);
+        i.checked_sub(1).map(|i| (list[i].1, list[i].2))
+    };
+    let mut found = Vec::new();
+    for log in logs {
+        let mut reset: Option<NaiveDateTime> = None;
+        let mut assigned: BTreeMap<Partition, NaiveDateTime> = BTreeMap::new();
+        for (i, e) in log.lines.iter().enumerate() {
+            match &e.event {
+                Event::Start | Event::TxnAborted(_) => reset = Some(e.at),
+                Event::Assigned(ps) => assigned.extend(ps.iter().map(|p| (*p, e.at))),
+                event => {
+                    let Some((p, o)) = event.completion() else {
+                        continue;
+                    };
+                    let Some(began) = assigned.get(&p).copied().max(reset) else {
+                        continue;
+                    };
+                    if let Some((next, by)) = high(p, began).filter(|(next, _)| *next > o) {
+                        found.push(format!(
+                            "{} processed p{p} offset {o} in an assignment that began at {}, after {by} had committed p{p}={next} ({}.log, event {})",
+                            log.name,
+                            format_time(began.time()),
+                            log.name,
+                            i + 1
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    found
+}
+
+/// Commits of a position whose previous offset the committing worker had not processed.
+pub(super) fn commits_ahead(logs: &[WorkerLog]) -> Vec<String> {
+    let mut found = Vec::new();
+    for log in logs {
+        let mut done: BTreeSet<(Partition, Offset)> = BTreeSet::new();
+        for e in &log.lines {
+            if let Some(m) = e.event.completion() {
+                done.insert(m);
+            }
+            if let Event::Commit(positions) = &e.event {
+                for (p, o) in positions {
+                    if !done.contains(&(*p, o - 1)) {
+                        found.push(format!(
+                            "{} committed p{p}={o} without having processed p{p} offset {}",
+                            log.name,
+                            o - 1
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    found
+}
+
+/// The first sample in which a partition's committed offset is lower than in the one before.
+pub(super) fn sampled_backwards(samples: &[Vec<(Partition, Offset)>]) -> Option<String> {
+    let mut high: BTreeMap<Partition, Offset> = BTreeMap::new();
+    for (i, sample) in samples.iter().enumerate() {
+        for (p, o) in sample {
+            match high.get(p) {
+                Some(h) if o < h => {
+                    return Some(format!("sample {} read p{p}={o} after p{p}={h}", i + 1))
+                }
+                _ => {
+                    high.insert(*p, *o);
+                }
+            }
+        }
+    }
+    None
+}
+
+/// Each partition's highest processed offset.
+pub(super) fn final_positions(logs: &[WorkerLog]) -> BTreeMap<Partition, Offset> {
+    let mut end = BTreeMap::new();
+    for log in logs {
+        for (p, o) in log.processed() {
+            let e = end.entry(p).or_insert(o);
+            *e = (*e).max(o);
+        }
+    }
+    end
+}
+
+pub(super) fn final_mismatch(
+    end: &BTreeMap<Partition, Offset>,
+    committed: &[(Partition, Option<Offset>)],
+    witness: &[(Partition, Option<Offset>)],
+) -> Option<String> {
+    if end.is_empty() {
+        return Some("nothing was processed".into());
+    }
+    for (who, read) in [("librdkafka", committed), ("ConsumerGroupCommand", witness)] {
+        for (p, last) in end {
+            let got = read.iter().find(|(q, _)| q == p).and_then(|(_, o)| *o);
+            if got != Some(last + 1) {
+                return Some(format!(
+                    "{who} reads p{p} committed {}, but its last processed offset is {last}",
+                    got.map_or("nothing".to_string(), |o| o.to_string())
+                ));
+            }
+        }
+    }
+    None
+}
