@@ -149,7 +149,7 @@ pub fn run(args: Args) -> Result<()> {
         // The close's revoke callback must not commit past what failed.
         worker.broken.store(true, Ordering::SeqCst);
     }
-    let left = leave(&consumer, &worker, &args, &group);
+    let left = leave(&consumer, &worker, &group, &args.broker.bootstrap);
     drop(log);
     if !consumer.closed() {
         // rust-rdkafka's drop would poll until the group is left, with no bound.
@@ -165,7 +165,12 @@ pub fn run(args: Args) -> Result<()> {
 /// Leaves the group: the revoke callback runs inside these polls (and commits with
 /// --revoke-commit); messages still arriving are not processed. A failure the callback met is
 /// the worker's exit status.
-fn leave(consumer: &BaseConsumer<Worker>, worker: &Worker, args: &Args, group: &str) -> Result<()> {
+fn leave(
+    consumer: &BaseConsumer<Worker>,
+    worker: &Worker,
+    group: &str,
+    bootstrap: &str,
+) -> Result<()> {
     consumer
         .close_queue()
         .context("cannot close the consumer")?;
@@ -175,9 +180,8 @@ fn leave(consumer: &BaseConsumer<Worker>, worker: &Worker, args: &Args, group: &
         let _ = consumer.poll(CLOSE_POLL);
         if closing.elapsed() > CLOSE_TIMEOUT {
             bail!(
-                "could not leave group {group} within {} s: is the broker at {} reachable?",
+                "could not leave group {group} within {} s: is the broker at {bootstrap} reachable?",
                 CLOSE_TIMEOUT.as_secs(),
-                args.broker.bootstrap
             );
         }
     }
@@ -196,3 +200,53 @@ const CLOSE_POLL: Duration = Duration::from_millis(10);
 
 /// How long leaving the group may take before the worker gives up on a clean stop.
 const CLOSE_TIMEOUT: Duration = Duration::from_secs(30);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A worker's consumer that never joins a group (nothing listens at its broker).
+    fn consumer() -> BaseConsumer<Worker> {
+        let worker = Worker {
+            name: "w-a".into(),
+            topic: "pay".into(),
+            revoke_commit: true,
+            positions: Mutex::new(Positions::default()),
+            effects: Mutex::new(Effects::open(krb_effect::Kind::None, None).unwrap()),
+            eos: None,
+            failed: Mutex::new(None),
+            broken: AtomicBool::new(false),
+        };
+        rdkafka::ClientConfig::new()
+            .set("bootstrap.servers", "localhost:1")
+            .set("group.id", "w")
+            .set("log_level", "0")
+            .create_with_context(worker)
+            .unwrap()
+    }
+
+    #[test]
+    fn a_failure_met_while_leaving_is_the_workers_exit_status() {
+        let consumer = consumer();
+        let worker = consumer.context().clone();
+        leave(&consumer, &worker, "w", "localhost:1").unwrap();
+        // A failure the close's revoke callback records (a flush, the last transaction).
+        let consumer = self::consumer();
+        let worker = consumer.context().clone();
+        worker.fail(anyhow::anyhow!("cannot commit the effects to sqlite:x.db"));
+        let err = leave(&consumer, &worker, "w", "localhost:1").unwrap_err();
+        assert_eq!(err.to_string(), "cannot commit the effects to sqlite:x.db");
+    }
+
+    #[test]
+    fn nothing_is_committed_once_a_write_failed() {
+        let consumer = consumer();
+        let worker = consumer.context().clone();
+        lock(&worker.positions).processed(0, 41);
+        worker.fail(anyhow::anyhow!("cannot write the effect"));
+        assert!(worker.take_failure().is_some());
+        // The failure was taken by the loop; the close's revoke callback still commits nothing.
+        worker.commit(&consumer, Some(&[0]));
+        assert_eq!(lock(&worker.positions).uncommitted(), vec![(0, 42)]);
+    }
+}
