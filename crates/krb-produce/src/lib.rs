@@ -1,6 +1,6 @@
 //! krb-produce: the article's round-robin producer (produce.py).
 
-mod batch;
+pub mod batch;
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -197,7 +197,8 @@ pub fn run(args: &Args) -> Result<()> {
     let batches = Batches::new(&producer, &topic)?;
     let mut payloads = Payloads::default();
     let mut sent = 0;
-    for (partition, indices) in runs(args.count, args.partitions, interval.is_some()) {
+    let mut refused = None;
+    'sending: for (partition, indices) in runs(args.count, args.partitions, interval.is_some()) {
         if stop.load(Ordering::Relaxed) {
             break;
         }
@@ -219,9 +220,13 @@ pub fn run(args: &Args) -> Result<()> {
                         std::thread::sleep(QUEUE_FULL_WAIT);
                     }
                 }
-                Err((n, e)) => {
-                    let i = indices.clone().nth(taken + n).unwrap_or_default();
-                    bail!("cannot send message {i} to {topic}: {e}");
+                Err(e) => {
+                    // The messages taken with it are waited for below like the others, so
+                    // their deliveries (and --acks) are on record before the error is.
+                    sent += e.taken as u64;
+                    let i = indices.clone().nth(taken + e.index).unwrap_or_default();
+                    refused = Some(format!("cannot send message {i} to {topic}: {}", e.error));
+                    break 'sending;
                 }
             }
         }
@@ -241,6 +246,12 @@ pub fn run(args: &Args) -> Result<()> {
         }
     }
     let failed = deliveries.failed.load(Ordering::Relaxed);
+    if let Some(refused) = refused {
+        bail!(
+            "{refused} ({} of the {sent} messages sent were delivered)",
+            sent.saturating_sub(failed)
+        );
+    }
     if failed > 0 {
         let first = deliveries
             .first_error
