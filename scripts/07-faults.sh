@@ -50,13 +50,31 @@ port=${KRB_BROKER_PORT:-9481}
 export KRB_BOOTSTRAP=localhost:$port,localhost:$((port + 3)),localhost:$((port + 6))
 records=$LOGS/faults.jsonl
 
-started=""
+group="" producer="" watcher="" failed="" store_url="" started=""
+# On every exit, an error's or a signal's too: the trials' workers (a paused one resumed, one
+# still running 10 s after SIGTERM killed), the producer, the sampler, and the cluster this run
+# started.
+# shellcheck disable=SC2317  # called by the trap
+cleanup() {
+  # Every step runs, whichever failed before it.
+  set +e
+  local others=()
+  stop_all "faults-$seed" 10
+  [ -z "$producer" ] || others+=("the producer:$producer")
+  [ -z "$watcher" ] || others+=("the sampler:$watcher")
+  [ ${#others[@]} -eq 0 ] || terminate 10 "${others[@]}"
+  [ -z "$started" ] || "$kafka" stop
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
 if ! "$kafka" status >/dev/null 2>&1; then
   # A new cluster each run: a node that restarts recovers every partition it holds, so
   # topics of earlier runs would slow this run's node faults.
   echo "== starting a new three-node cluster (scripts/kafka-local.sh start --nodes 3 --fresh)"
-  "$kafka" start --nodes 3 --fresh
   started=1
+  "$kafka" start --nodes 3 --fresh
 elif ! "$kafka" status | grep -q 'of 3 node'; then
   echo "07-faults: a single-node Kafka runs from scripts/kafka-local.sh; stop it first (kafka-local.sh stop)" >&2
   exit 1
@@ -69,20 +87,6 @@ for _ in $(seq 1 12); do
   krb-group faults-ready >/dev/null 2>&1 && break
   sleep 1
 done
-
-group="" producer="" watcher="" failed="" store_url=""
-# shellcheck disable=SC2317  # called by the trap
-cleanup() {
-  local pidfile
-  for pidfile in "$LOGS/$group"-*.pid; do
-    [ -f "$pidfile" ] && kill -CONT "$(cat "$pidfile")" 2>/dev/null
-  done
-  [ -z "$group" ] || stop_all "$group"
-  [ -z "$producer" ] || kill "$producer" 2>/dev/null || true
-  [ -z "$watcher" ] || kill "$watcher" 2>/dev/null || true
-  [ -z "$started" ] || "$kafka" stop
-}
-trap cleanup EXIT
 
 # worker NAME: starts (or starts again) worker NAME of the trial's group.
 worker() {
@@ -198,7 +202,10 @@ finish_trial() {
   [ ! -f "$LOGS/$group.acks" ] || acked=$(wc -l <"$LOGS/$group.acks")
   [ -n "$failed" ] || wait_unique "$group" "$acked" 60 ||
     failed="the group did not process the $acked acknowledged messages within 60 s"
-  stop_all "$group"
+  local names=()
+  mapfile -t names < <(workers "$group")
+  [ ${#names[@]} -eq 0 ] || stop "${names[@]}" ||
+    failed=${failed:-"a worker did not stop within 60 s of SIGTERM: killed"}
   echo "$(now) end" >>"$LOGS/$group.faults"
   if [ -n "$watcher" ]; then
     kill -TERM "$watcher" 2>/dev/null

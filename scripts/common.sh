@@ -47,43 +47,76 @@ start() {
   echo $! >"$LOGS/$name.pid"
 }
 
-# stop NAME...: SIGTERM to every named worker at once, then wait until each has left the group
-# and exited. Stopping them together keeps a worker that is still running from taking over (and
-# re-reading) the partitions of one that has just left.
+# terminate SECONDS NAME:PID...: SIGTERM to every PID at once, then wait up to SECONDS for each to
+# exit. One still running then (blocked, or ignoring SIGTERM) is killed (SIGKILL) and named on
+# stderr, and terminate fails: a script never leaves behind what it started.
+terminate() {
+  local limit=$1 entry pid failed=0 ticks
+  shift
+  for entry in "$@"; do kill -TERM "${entry##*:}" 2>/dev/null || true; done
+  # In tenths of a second, shared by all: bash's SECONDS counts whole seconds.
+  ticks=$((limit * 10))
+  for entry in "$@"; do
+    pid=${entry##*:}
+    while kill -0 "$pid" 2>/dev/null && [ "$ticks" -gt 0 ]; do
+      sleep 0.1
+      ticks=$((ticks - 1))
+    done
+    kill -0 "$pid" 2>/dev/null || continue
+    kill -KILL "$pid" 2>/dev/null || true
+    echo "stop: ${entry%:*} (pid $pid) did not exit within $limit s of SIGTERM: killed (SIGKILL)" >&2
+    failed=1
+  done
+  return "$failed"
+}
+
+# stop [--wait SECONDS] NAME...: SIGTERM to every named worker at once, then wait until each
+# has left the group and exited; one still running after SECONDS (default 60: a worker finishes
+# the message in hand first, up to --slow-sec seconds) is killed, and stop fails. Stopping them
+# together keeps a worker that is still running from taking over (and re-reading) the
+# partitions of one that has just left.
 stop() {
-  [ $# -gt 0 ] || { echo "usage: stop NAME..." >&2; return 2; }
-  local name pid pids=() failed=0
+  local wait=60 usage="usage: stop [--wait SECONDS] NAME..."
+  if [ "${1:-}" = --wait ]; then
+    wait=${2:-}
+    [[ $wait =~ ^[0-9]+$ ]] || { echo "$usage" >&2; return 2; }
+    shift 2
+  fi
+  [ $# -gt 0 ] || { echo "$usage" >&2; return 2; }
+  local name entries=() failed=0
   for name in "$@"; do
     if [ ! -f "$LOGS/$name.pid" ]; then
       echo "stop: no worker $name was started here" >&2
       failed=1
       continue
     fi
-    pid=$(cat "$LOGS/$name.pid")
-    rm -f "$LOGS/$name.pid"
     echo "$(now) stop $name" >>"$LOGS/$name.log"
-    kill -TERM "$pid" 2>/dev/null && pids+=("$name:$pid")
+    entries+=("$name:$(cat "$LOGS/$name.pid")")
   done
-  # A worker finishes the message in hand first: up to --slow-sec seconds.
-  for name in "${pids[@]}"; do
-    pid=${name##*:}
-    for _ in $(seq 1 600); do
-      kill -0 "$pid" 2>/dev/null || continue 2
-      sleep 0.1
-    done
-    echo "stop: ${name%:*} (pid $pid) did not exit within 60 s" >&2
-    failed=1
-  done
+  [ ${#entries[@]} -eq 0 ] || terminate "$wait" "${entries[@]}" || failed=1
+  # Only now: a script interrupted while it waits still finds the workers in its exit trap.
+  for name in "${entries[@]}"; do rm -f "$LOGS/${name%:*}.pid"; done
   return "$failed"
 }
 
-# stop_all GROUP: stop every worker of GROUP still running from here (a lab's exit trap).
-stop_all() {
-  local pidfile names=()
+# workers GROUP: the workers of GROUP started from here and not stopped, one name a line.
+workers() {
+  local pidfile
   for pidfile in "$LOGS/$1"-*.pid; do
-    [ -f "$pidfile" ] && names+=("$(basename "$pidfile" .pid)")
+    [ ! -f "$pidfile" ] || basename "$pidfile" .pid
   done
-  [ ${#names[@]} -eq 0 ] || stop "${names[@]}" || true
+}
+
+# stop_all GROUP [SECONDS]: stop every worker of GROUP still running from here (a lab's exit
+# trap: it never fails), a paused one too; one still running after SECONDS (default 60) is
+# killed.
+stop_all() {
+  local names=() name
+  mapfile -t names < <(workers "$1")
+  [ ${#names[@]} -gt 0 ] || return 0
+  # SIGTERM waits in a paused (SIGSTOPped) process until it runs again.
+  for name in "${names[@]}"; do kill -CONT "$(cat "$LOGS/$name.pid")" 2>/dev/null || true; done
+  stop --wait "${2:-60}" "${names[@]}" || true
 }
 
 # fresh GROUP: forget an earlier run of GROUP: its logs and its committed offsets.

@@ -31,6 +31,76 @@ pub fn parse_value(value: &str) -> Option<(&str, Partition, Offset)> {
 /// How long reading the output topic to its end may take.
 const READ_TIMEOUT: Duration = Duration::from_secs(60);
 
+/// How long a count waits for a transaction of the output topic to close before it says it is
+/// open: a worker's commit returns before the broker has written its markers.
+const SETTLE_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// How long one watermark query may take.
+const QUERY_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// A partition whose last stable offset is below its high watermark: a transaction still open
+/// holds back every offset from its first one, and a read_committed reader gets none of them.
+struct Unstable {
+    partition: Partition,
+    /// The last stable offset: the open transaction's first offset.
+    stable: Offset,
+    /// The high watermark.
+    high: Offset,
+}
+
+impl std::fmt::Display for Unstable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "offsets {}..{} of p{}",
+            self.stable,
+            self.high - 1,
+            self.partition
+        )
+    }
+}
+
+/// The partitions of `output` a transaction still open holds back. Each consumer asks the
+/// broker for the partition's end at its own isolation level: read_committed's is the last
+/// stable offset, read_uncommitted's the high watermark.
+fn unstable(
+    committed: &BaseConsumer,
+    uncommitted: &BaseConsumer,
+    output: &str,
+    partitions: Partition,
+) -> Result<Vec<Unstable>> {
+    let end = |consumer: &BaseConsumer, p| {
+        consumer
+            .fetch_watermarks(output, p, QUERY_TIMEOUT)
+            .map(|(_, high)| high)
+            .with_context(|| format!("cannot read the end of {output} p{p}"))
+    };
+    let mut held = Vec::new();
+    for partition in 0..partitions {
+        let (stable, high) = (end(committed, partition)?, end(uncommitted, partition)?);
+        if stable < high {
+            held.push(Unstable {
+                partition,
+                stable,
+                high,
+            });
+        }
+    }
+    Ok(held)
+}
+
+/// What to tell a user whose count an open transaction would cut short.
+fn open_transaction(output: &str, held: &[Unstable]) -> String {
+    let held: Vec<String> = held.iter().map(Unstable::to_string).collect();
+    format!(
+        "a transaction open for {} s holds back {} of {output}: a read_committed count would stop \
+         before it; count again once it is committed or aborted (the broker aborts it when its \
+         producer's transaction.timeout.ms has passed)",
+        SETTLE_TIMEOUT.as_secs(),
+        held.join(", ")
+    )
+}
+
 /// Makes `output` again, empty, with one partition replicated as the cluster's
 /// default.replication.factor says (1 on the single node, 3 on the three-node cluster).
 pub fn init(broker: &BrokerArgs, output: &str) -> Result<()> {
@@ -43,23 +113,41 @@ pub fn init(broker: &BrokerArgs, output: &str) -> Result<()> {
     })
 }
 
-/// The committed effects in `output` (as the lab calls it) of processing `topic`'s messages
-/// (as Kafka calls it), counted per message.
-pub fn counts(broker: &BrokerArgs, output: &str, topic: &str) -> Result<krb_dups::Counts> {
-    let consumer: BaseConsumer = broker
+/// A consumer of the output topic at `isolation` level.
+fn reader(broker: &BrokerArgs, isolation: &str) -> Result<BaseConsumer> {
+    broker
         .config(
             "krb-effects",
             &[
                 ("group.id", "krb-effects".to_string()),
                 ("enable.auto.commit", "false".to_string()),
                 ("enable.partition.eof", "true".to_string()),
-                ("isolation.level", "read_committed".to_string()),
+                ("isolation.level", isolation.to_string()),
             ],
         )
         .create()
-        .context("cannot create the consumer")?;
+        .context("cannot create the consumer")
+}
+
+/// The committed effects in `output` (as the lab calls it) of processing `topic`'s messages
+/// (as Kafka calls it), counted per message. A transaction of `output` still open after
+/// [`SETTLE_TIMEOUT`] is an error: the count would silently stop before it.
+pub fn counts(broker: &BrokerArgs, output: &str, topic: &str) -> Result<krb_dups::Counts> {
+    let consumer = reader(broker, "read_committed")?;
     let partitions = broker.topic_partitions(consumer.client(), output)? as Partition;
     let output = &broker.name(output);
+    let uncommitted = reader(broker, "read_uncommitted")?;
+    let start = Instant::now();
+    loop {
+        let held = unstable(&consumer, &uncommitted, output, partitions)?;
+        if held.is_empty() {
+            break;
+        }
+        if start.elapsed() > SETTLE_TIMEOUT {
+            bail!(open_transaction(output, &held));
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
     let mut tpl = TopicPartitionList::new();
     for p in 0..partitions {
         tpl.add_partition_offset(output, p, KafkaOffset::Beginning)
@@ -74,7 +162,7 @@ pub fn counts(broker: &BrokerArgs, output: &str, topic: &str) -> Result<krb_dups
     while at_end < partitions {
         if start.elapsed() > READ_TIMEOUT {
             bail!(
-                "{output} was not read to its end within {} s: is a transaction still open?",
+                "{output} was not read to its end within {} s",
                 READ_TIMEOUT.as_secs()
             );
         }
@@ -103,6 +191,31 @@ pub fn counts(broker: &BrokerArgs, output: &str, topic: &str) -> Result<krb_dups
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_open_transaction_names_the_offsets_it_holds_back() {
+        let held = [
+            Unstable {
+                partition: 0,
+                stable: 7,
+                high: 12,
+            },
+            Unstable {
+                partition: 2,
+                stable: 3,
+                high: 4,
+            },
+        ];
+        let line = open_transaction("pay-out", &held);
+        assert!(
+            line.starts_with(
+                "a transaction open for 10 s holds back offsets 7..11 of p0, offsets 3..3 of p2 \
+                 of pay-out: a read_committed count would stop before it;"
+            ),
+            "{line}"
+        );
+        assert!(!line.contains('\n'));
+    }
 
     #[test]
     fn a_value_names_its_input_message() {

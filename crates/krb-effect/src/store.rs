@@ -122,8 +122,14 @@ impl Conn {
                 conn.busy_timeout(Duration::from_secs(10))
                     .context("cannot set the database's busy timeout")?;
                 // Write-ahead logging: a commit appends to the log instead of syncing the file
-                // twice, and readers do not block the writer. A transaction survives the
-                // worker's crash; one lost by the machine's crash is processed again.
+                // twice, and readers do not block the writer. With synchronous = NORMAL a commit
+                // reaches the operating system, not the disk: it survives the worker's crash, but
+                // the machine's crash can take the last commits back (the file stays whole).
+                // db-offsets loses a row with its position, and the worker starts from that
+                // position, so the message is processed again. plain and idempotent keep their
+                // position in Kafka, which may be committed past the lost rows: those messages
+                // are not processed again and their effects are gone. synchronous = FULL would
+                // sync the log at every commit.
                 conn.query_row("PRAGMA journal_mode = WAL", [], |_| Ok(()))
                     .and_then(|_| conn.pragma_update(None, "synchronous", "NORMAL"))
                     .with_context(|| format!("cannot set up the database {}", path.display()))?;

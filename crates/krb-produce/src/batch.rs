@@ -24,7 +24,26 @@ pub struct Batches<'p> {
 }
 
 impl<'p> Batches<'p> {
-    pub fn new<C: ProducerContext>(producer: &'p BaseProducer<C>, topic: &str) -> Result<Self> {
+    /// A handle on `topic` of `producer`. The messages go out with a null opaque, which the
+    /// delivery report hands to the context as its `DeliveryOpaque`: only `()` reads nothing
+    /// from it (a `Box`'s would be made from a null pointer), hence the bound.
+    ///
+    /// ```compile_fail,E0271
+    /// use rdkafka::producer::{BaseProducer, DeliveryResult, ProducerContext};
+    /// struct Boxed;
+    /// impl rdkafka::ClientContext for Boxed {}
+    /// impl ProducerContext for Boxed {
+    ///     type DeliveryOpaque = Box<u32>;
+    ///     fn delivery(&self, _: &DeliveryResult<'_>, _: Box<u32>) {}
+    /// }
+    /// let producer: BaseProducer<Boxed> =
+    ///     rdkafka::ClientConfig::new().create_with_context(Boxed).unwrap();
+    /// let _ = krb_produce::batch::Batches::new(&producer, "pay");
+    /// ```
+    pub fn new<C: ProducerContext<DeliveryOpaque = ()>>(
+        producer: &'p BaseProducer<C>,
+        topic: &str,
+    ) -> Result<Self> {
         let name = CString::new(topic).map_err(|_| anyhow!("topic {topic:?} contains a NUL"))?;
         // SAFETY: the client pointer is valid while `producer` is borrowed; a null topic
         // configuration takes the producer's defaults.
@@ -45,8 +64,9 @@ impl<'p> Batches<'p> {
     /// Offers `run`'s messages to librdkafka for `partition` (copied: the run can be reused at
     /// once). Returns how many it took, always the first ones: it stops taking at a full queue,
     /// and the rest is to be offered again once deliveries have made room. Any other refusal is
-    /// the error of the first message refused.
-    pub fn send(&self, partition: i32, run: &Payloads) -> Result<usize, (usize, RDKafkaErrorCode)> {
+    /// the error of the first message refused; librdkafka goes on past a refused message, so
+    /// the ones it took after it are in flight all the same, and [`Refused`] counts them.
+    pub fn send(&self, partition: i32, run: &Payloads) -> Result<usize, Refused> {
         let mut messages: Vec<rdsys::rd_kafka_message_t> = run
             .payloads()
             .map(|payload| rdsys::rd_kafka_message_t {
@@ -63,24 +83,44 @@ impl<'p> Batches<'p> {
             .collect();
         // SAFETY: every payload points into `run`, alive for the call, and is copied by
         // librdkafka (RD_KAFKA_MSG_F_COPY); `messages` holds exactly `len` entries.
-        unsafe {
+        let taken = unsafe {
             rdsys::rd_kafka_produce_batch(
                 self.rkt.as_ptr(),
                 partition,
                 rdsys::RD_KAFKA_MSG_F_COPY,
                 messages.as_mut_ptr(),
                 messages.len() as c_int,
-            );
-        }
-        for (i, message) in messages.iter().enumerate() {
+            )
+        } as usize;
+        // A full queue refuses the message that met it and every one after it, so the messages
+        // taken before the first refusal of another kind are a prefix.
+        for (index, message) in messages.iter().enumerate() {
             match RDKafkaErrorCode::from(message.err) {
                 RDKafkaErrorCode::NoError => {}
-                RDKafkaErrorCode::QueueFull => return Ok(i),
-                e => return Err((i, e)),
+                RDKafkaErrorCode::QueueFull => return Ok(index),
+                error => {
+                    return Err(Refused {
+                        index,
+                        error,
+                        taken,
+                    })
+                }
             }
         }
-        Ok(messages.len())
+        Ok(taken)
     }
+}
+
+/// A message of a run librdkafka refused for a reason other than a full queue.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Refused {
+    /// Its place in the run.
+    pub index: usize,
+    /// librdkafka's error for it.
+    pub error: RDKafkaErrorCode,
+    /// How many of the run's messages librdkafka took, before and after it: they are in
+    /// flight, and their deliveries are to be waited for.
+    pub taken: usize,
 }
 
 impl Drop for Batches<'_> {
@@ -134,6 +174,104 @@ impl Payloads {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::time::{Duration, Instant};
+
+    use rdkafka::config::ClientConfig;
+    use rdkafka::producer::{DeliveryResult, PurgeConfig};
+    use rdkafka::ClientContext;
+
+    /// Counts delivery reports.
+    #[derive(Default)]
+    struct Reports(AtomicUsize);
+
+    impl ClientContext for Reports {}
+
+    impl ProducerContext for Reports {
+        type DeliveryOpaque = ();
+        fn delivery(&self, _: &DeliveryResult<'_>, _: ()) {
+            self.0.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+
+    /// A producer that needs no broker: librdkafka queues messages for a topic it knows
+    /// nothing of until its metadata comes, and nothing listens on port 1.
+    fn producer(settings: &[(&str, &str)]) -> BaseProducer<Reports> {
+        let mut config = ClientConfig::new();
+        config.set("bootstrap.servers", "localhost:1");
+        for (k, v) in settings {
+            config.set(*k, *v);
+        }
+        config
+            .create_with_context(Reports::default())
+            .expect("producer")
+    }
+
+    /// How many messages the producer had taken: purged, each one's delivery is reported.
+    fn queued(producer: &BaseProducer<Reports>) -> usize {
+        producer.purge(PurgeConfig::default().queue().inflight());
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while producer.in_flight_count() > 0 && Instant::now() < deadline {
+            producer.poll(Duration::from_millis(10));
+        }
+        producer.context().0.load(Ordering::Relaxed)
+    }
+
+    /// The messages `texts`, as a run.
+    fn run(texts: &[&str]) -> Payloads {
+        let mut run = Payloads::default();
+        for text in texts {
+            run.text.extend_from_slice(text.as_bytes());
+            run.ends.push(run.text.len());
+        }
+        run
+    }
+
+    #[test]
+    fn a_full_queue_takes_the_first_messages() {
+        let producer = producer(&[("queue.buffering.max.messages", "2")]);
+        let batches = Batches::new(&producer, "krb-batch-test").unwrap();
+        assert_eq!(batches.send(0, &run(&["0", "1", "2", "3"])), Ok(2));
+        assert_eq!(queued(&producer), 2);
+    }
+
+    #[test]
+    fn a_refused_message_counts_the_ones_taken_after_it() {
+        let big = "9".repeat(2000);
+        let producer = producer(&[("message.max.bytes", "1000")]);
+        let batches = Batches::new(&producer, "krb-batch-test").unwrap();
+        let refused = Refused {
+            index: 1,
+            error: RDKafkaErrorCode::MessageSizeTooLarge,
+            taken: 3,
+        };
+        assert_eq!(batches.send(0, &run(&["0", &big, "2", "3"])), Err(refused));
+        assert_eq!(
+            queued(&producer),
+            3,
+            "librdkafka went on past the refused one"
+        );
+    }
+
+    #[test]
+    fn a_refusal_before_a_full_queue_is_the_error() {
+        let big = "9".repeat(2000);
+        let producer = producer(&[
+            ("message.max.bytes", "1000"),
+            ("queue.buffering.max.messages", "2"),
+        ]);
+        let batches = Batches::new(&producer, "krb-batch-test").unwrap();
+        let refused = Refused {
+            index: 1,
+            error: RDKafkaErrorCode::MessageSizeTooLarge,
+            taken: 2,
+        };
+        assert_eq!(
+            batches.send(0, &run(&["0", &big, "2", "3", "4"])),
+            Err(refused)
+        );
+        assert_eq!(queued(&producer), 2);
+    }
 
     #[test]
     fn a_run_holds_each_payload_in_decimal_and_drops_what_was_taken() {
