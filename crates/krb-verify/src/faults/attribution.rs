@@ -17,7 +17,9 @@
 //! - a store's fault: the processings in flight at the exit of each worker that exited on a
 //!   store failure it caused (see [`store_victim`]), from its last commit to its restart; the
 //!   output topic's leader killed (kafka-eos) also what a node's failure explains, since the
-//!   node may lead input partitions or coordinate the group.
+//!   node may lead input partitions or coordinate the group. A node's failure or a rolling
+//!   restart may cause a kafka-eos store failure too: a node coordinates each worker's
+//!   transactions, so it explains the exits that the output's leader's death would.
 //!
 //! A fault's bound is the size of what it may explain, so a fault on a worker that owned
 //! nothing explains nothing. A worker that exited on its own (the runner's `exited` lines) and
@@ -163,12 +165,13 @@ fn run(logs: &[WorkerLog], e: &Exit) -> Option<Run> {
     })
 }
 
-/// Whether the exit `e` (its run `r`) is store fault `f`'s doing: the worker said it failed on
-/// the store `f` broke, its run was under way while the store was broken, and it exited after
-/// the fault came. A stopped PostgreSQL cuts every connection, and a worker finds out at its
-/// next use of the database, however late (one that owned nothing, at its next assignment): a
-/// run that began before the database was back may exit at any time after. A leader's death
-/// only disturbs calls made around it: the worker's last line is within the fault's window.
+/// Whether the exit `e` (its run `r`) is fault `f`'s doing: the worker said it failed on the
+/// store `f` broke, its run was under way while the store was broken, and it exited after the
+/// fault came. A stopped PostgreSQL cuts every connection, and a worker finds out at its next
+/// use of the database, however late (one that owned nothing, at its next assignment): a run
+/// that began before the database was back may exit at any time after. A node's death (the
+/// output's leader, or any node: each coordinates some transactions) only disturbs the
+/// transactional calls made around it: the worker's last line is within the fault's window.
 fn store_victim(f: &Fault, e: &Exit, r: &Run, logs: &[WorkerLog]) -> bool {
     let said = |words: &[&str]| {
         e.last_line.starts_with("krb-worker: ") && words.iter().any(|w| e.last_line.contains(w))
@@ -180,7 +183,10 @@ fn store_victim(f: &Fault, e: &Exit, r: &Run, logs: &[WorkerLog]) -> bool {
         FaultKind::RestartDb => under_way && said(&["postgres://"]),
         // The transactional calls (init, begin, send offsets, commit, abort, and the
         // watchdog's line naming the stuck call) and the output's produce.
-        FaultKind::KillOutputLeader => {
+        FaultKind::KillOutputLeader
+        | FaultKind::KillCoordinator
+        | FaultKind::KillLeader
+        | FaultKind::Roll => {
             under_way
                 && said(&["transaction", "cannot produce to "])
                 && last.is_none_or(|at| at <= f.healed + TimeDelta::seconds(AFTERMATH_SEC))
@@ -239,7 +245,7 @@ fn explains(logs: &[WorkerLog], f: &Fault, exits: &[Exit], runs: &[Option<Run>])
         }
         _ => {}
     }
-    if f.kind.on_store() {
+    if !f.kind.on_worker() {
         for (i, (e, r)) in exits.iter().zip(runs).enumerate() {
             let Some(r) = r.as_ref().filter(|r| store_victim(f, e, r, logs)) else {
                 continue;

@@ -373,15 +373,15 @@ pub fn verdict(t: &Trial) -> (Verdict, Stats) {
     );
 
     v.check(
-        "every worker that exited on its own failed on its store, broken by a store fault",
+        "every worker that exited on its own failed on its store, broken by a fault near",
         blame.unexplained_exits.is_empty(),
         match blame.unexplained_exits.first() {
             Some(first) => format!(
-                "{} exits no store fault explains, the first: {first}",
+                "{} exits no fault explains, the first: {first}",
                 blame.unexplained_exits.len()
             ),
             None => format!(
-                "{} workers exited on their own, each on a store fault",
+                "{} workers exited on their own, each on its store broken by a fault",
                 t.faults.exits.len()
             ),
         },

@@ -22,7 +22,7 @@ const FINAL: &str = "after the final stop each partition's committed offset is t
 const EXPLAINED: &str = "every duplicate is explained by a fault, within that fault's bound";
 const EFFECTS: &str = "no effect is in the store twice";
 const EXITS: &str =
-    "every worker that exited on its own failed on its store, broken by a store fault";
+    "every worker that exited on its own failed on its store, broken by a fault near";
 
 fn logs() -> Logs {
     logs_with(|_| {}, |l| b_work(l, 4, "commit p0=4 p1=4"))
