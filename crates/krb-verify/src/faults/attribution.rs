@@ -137,11 +137,14 @@ pub(super) fn attribute(
 }
 
 /// The run of a worker that ended in an exit: its log, where the run began (its `start`
-/// line's time) and the line of the restart that followed the exit (the log's end if none).
+/// line's time), the line of the restart that followed the exit (the log's end if none), and
+/// the time of the worker's own last line before it (not the runner's `stop`: a worker stuck
+/// in a call may end on its own while it is being stopped).
 struct Run {
     log: usize,
     began: NaiveDateTime,
     restart: usize,
+    last: Option<NaiveDateTime>,
 }
 
 /// The run `e` ended, if the worker has a log with lines before the exit.
@@ -158,10 +161,16 @@ fn run(logs: &[WorkerLog], e: &Exit) -> Option<Run> {
         .find(|l| l.event == Event::Start)
         .or(lines.first())?
         .at;
+    let last = lines[..restart]
+        .iter()
+        .rev()
+        .find(|l| !matches!(l.event, Event::Start | Event::Stop))
+        .map(|l| l.at);
     Some(Run {
         log,
         began,
         restart,
+        last,
     })
 }
 
@@ -172,11 +181,10 @@ fn run(logs: &[WorkerLog], e: &Exit) -> Option<Run> {
 /// that began before the database was back may exit at any time after. A node's death (the
 /// output's leader, or any node: each coordinates some transactions) only disturbs the
 /// transactional calls made around it: the worker's last line is within the fault's window.
-fn store_victim(f: &Fault, e: &Exit, r: &Run, logs: &[WorkerLog]) -> bool {
+fn store_victim(f: &Fault, e: &Exit, r: &Run) -> bool {
     let said = |words: &[&str]| {
         e.last_line.starts_with("krb-worker: ") && words.iter().any(|w| e.last_line.contains(w))
     };
-    let last = r.restart.checked_sub(1).map(|i| logs[r.log].lines[i].at);
     let under_way = r.began < f.healed && e.found >= f.at;
     match f.kind {
         // Every error the worker makes of its database names the database's URL.
@@ -189,7 +197,8 @@ fn store_victim(f: &Fault, e: &Exit, r: &Run, logs: &[WorkerLog]) -> bool {
         | FaultKind::Roll => {
             under_way
                 && said(&["transaction", "cannot produce to "])
-                && last.is_none_or(|at| at <= f.healed + TimeDelta::seconds(AFTERMATH_SEC))
+                && r.last
+                    .is_none_or(|at| at <= f.healed + TimeDelta::seconds(AFTERMATH_SEC))
         }
         _ => false,
     }
@@ -247,15 +256,14 @@ fn explains(logs: &[WorkerLog], f: &Fault, exits: &[Exit], runs: &[Option<Run>])
     }
     if !f.kind.on_worker() {
         for (i, (e, r)) in exits.iter().zip(runs).enumerate() {
-            let Some(r) = r.as_ref().filter(|r| store_victim(f, e, r, logs)) else {
+            let Some(r) = r.as_ref().filter(|r| store_victim(f, e, r)) else {
                 continue;
             };
             x.exits.insert(i);
-            let lines = &logs[r.log].lines;
-            let Some(last) = r.restart.checked_sub(1).map(|i| lines[i].at) else {
+            let Some(last) = r.last else {
                 continue;
             };
-            for line in in_flight(lines, r.restart, None) {
+            for line in in_flight(&logs[r.log].lines, r.restart, None) {
                 x.in_flight.entry((r.log, line)).or_insert(last);
             }
         }

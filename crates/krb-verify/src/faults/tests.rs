@@ -823,4 +823,29 @@ fn an_output_leaders_death_explains_aborts_and_exits_in_its_window_only() {
         &[EXITS, EXPLAINED],
         "the leader was back 15 s before a's last line",
     );
+    // A worker stuck in a call from the fault on, ended by its watchdog while the runner
+    // stopped it at the trial's end (seed 7's trial 1): its own last line is in the window.
+    let mut stopped = logs();
+    stopped.mark(2200, "stop", "g-a");
+    let (v, stats) = trial(&stopped, |t| {
+        t.effect = Kind::KafkaEos;
+        t.effects = Some(store(acks()));
+        t.faults = with_exits(leader(1500, 1600), &[("g-a", 2900, stuck)]);
+    });
+    all_held(&v);
+    assert_eq!(per_fault(&stats), vec![("kill-output-leader", 2, 2)]);
+    // Any node's death may break the transactions it coordinates (seed 7's trial 2: the
+    // group's coordinator killed, the abort after `lost` refused with INVALID_TXN_STATE, the
+    // worker ended); a database's restart does not.
+    let abort = "krb-worker: cannot abort the transaction: KafkaError{code=INVALID_TXN_STATE,val=48,str=\"x\"}";
+    let coordinator = fault_log(9000, &[(FaultKind::KillCoordinator, "node-2", 2000, 2500)]);
+    let (v, stats) = eos(with_exits(coordinator, &[("g-a", 2900, abort)]));
+    all_held(&v);
+    assert_eq!(per_fault(&stats), vec![("kill-coordinator", 2, 2)]);
+    let (v, _) = eos(with_exits(db_restart(), &[("g-a", 2900, abort)]));
+    only_fail(
+        &v,
+        &[EXITS, EXPLAINED],
+        "a database restart cannot break a transaction",
+    );
 }
