@@ -14,6 +14,14 @@
 # fault within its bound; with an effect, no effect twice). The run ends with krb-trial's table
 # (logs/faults.json too) and the worst trial's timeline, logs/faults-worst.svg.
 #
+# With an effect (lab 6's) the store is the SQLite file logs/GROUP.db, kafka-eos's output topic
+# GROUP-out, or --db URL. Two stores have a fault of their own, drawn beside the others:
+# kafka-eos's output topic's leader killed, then restarted; and, with `--db postgres`, the
+# database stopped (every connection cut), then started again: the run starts a PostgreSQL of
+# its own (scripts/pg-local.sh on KRB_PG_PORT, default 5491, data in KRB_PG_HOME), which it
+# may stop, and stops it at the end. A worker that exits on its own (a store failure ends one)
+# is started again after the fault step in which it exited, with a line in logs/GROUP.faults.
+#
 # It starts a new three-node cluster (scripts/kafka-local.sh start --nodes 3 --fresh) unless one runs, and
 # stops what it started. The seed is printed: `--seed S --trial I` replays trial I alone.
 # A trial that held has its files removed, but for the worst; a failing one keeps logs/faults-S-I*.
@@ -24,7 +32,7 @@ unset KRB_NS
 # shellcheck source=common.sh
 source "$(dirname "$0")/common.sh"
 
-usage="usage: 07-faults.sh [--trials N] [--seed S] [--trial I] [--faults F] [--effect none|plain|idempotent|db-offsets|kafka-eos] [--db URL]"
+usage="usage: 07-faults.sh [--trials N] [--seed S] [--trial I] [--faults F] [--effect none|plain|idempotent|db-offsets|kafka-eos] [--db URL|postgres]"
 trials=5 seed=$((RANDOM * 32768 + RANDOM)) only="" faults=3 effect=none db=""
 while [ $# -gt 0 ]; do
   case $1 in
@@ -42,6 +50,9 @@ for n in "$trials" "$seed" "$faults" ${only:+"$only"}; do
   [[ $n =~ ^[0-9]+$ ]] || { echo "07-faults: '$n' is not a number; $usage" >&2; exit 2; }
 done
 case $effect in none | plain | idempotent | db-offsets | kafka-eos) ;; *) echo "$usage" >&2; exit 2 ;; esac
+case $effect:$db in
+  none:?* | kafka-eos:?*) echo "07-faults: --db is the store of --effect plain, idempotent or db-offsets; $usage" >&2; exit 2 ;;
+esac
 
 here=$(dirname "$0")
 kafka=$here/kafka-local.sh
@@ -50,10 +61,10 @@ port=${KRB_BROKER_PORT:-9481}
 export KRB_BOOTSTRAP=localhost:$port,localhost:$((port + 3)),localhost:$((port + 6))
 records=$LOGS/faults.jsonl
 
-group="" producer="" watcher="" failed="" store_url="" started=""
+group="" producer="" watcher="" failed="" store_url="" started="" pg_started=""
 # On every exit, an error's or a signal's too: the trials' workers (a paused one resumed, one
-# still running 10 s after SIGTERM killed), the producer, the sampler, and the cluster this run
-# started.
+# still running 10 s after SIGTERM killed), the producer, the sampler, and the cluster and the
+# PostgreSQL this run started.
 # shellcheck disable=SC2317  # called by the trap
 cleanup() {
   # Every step runs, whichever failed before it.
@@ -64,6 +75,7 @@ cleanup() {
   [ -z "$watcher" ] || others+=("the sampler:$watcher")
   [ ${#others[@]} -eq 0 ] || terminate 10 "${others[@]}"
   [ -z "$started" ] || "$kafka" stop
+  [ -z "$pg_started" ] || "$here/pg-local.sh" stop >/dev/null
 }
 trap cleanup EXIT
 trap 'exit 130' INT
@@ -148,6 +160,21 @@ inject() {
       sleep "$hold"
       "$kafka" restart "$node" >/dev/null
       mark healed "$kind" "node-$node" ;;
+    kill-output-leader)
+      "$kafka" insync
+      node=$(krb-trial leader "${store_url#kafka:}" "${target#p}")
+      "$kafka" kill "$node" >/dev/null
+      mark fault "$kind" "node-$node"
+      sleep "$hold"
+      "$kafka" restart "$node" >/dev/null
+      mark healed "$kind" "node-$node" ;;
+    restart-db)
+      # Marked first: the connections are cut as the server begins to stop.
+      mark fault restart-db db
+      "$here/pg-local.sh" stop >/dev/null
+      sleep "$hold"
+      "$here/pg-local.sh" start >/dev/null
+      mark healed restart-db db ;;
     roll)
       "$kafka" insync
       mark fault roll cluster
@@ -155,6 +182,49 @@ inject() {
       mark healed roll cluster ;;
     *) echo "07-faults: krb-trial planned an unknown fault '$kind'" >&2; return 1 ;;
   esac
+}
+
+# restart_exited: starts again every worker of the trial that exited without being stopped (a
+# store failure ends one), after an `exited` line in the faults file with its log's last line,
+# its own word on why, for krb-verify to judge.
+restart_exited() {
+  local pidfile name
+  for pidfile in "$LOGS/$group"-*.pid; do
+    [ -f "$pidfile" ] || continue
+    kill -0 "$(cat "$pidfile")" 2>/dev/null && continue
+    name=$(basename "$pidfile" .pid)
+    echo "$(now) exited $name $(tail -n 1 "$LOGS/$name.log")" | tee -a "$LOGS/$group.faults"
+    worker "${name#"$group"-}"
+  done
+}
+
+# exited_at_stop: a worker whose log ends in an error of its own, not its stop (a kafka-eos one
+# stuck in a transactional call until its watchdog ends it), exited like any other: recorded,
+# started again and stopped. Its new producer aborts the transaction the dead one left open,
+# which would hold the check's read_committed reader until the broker's 60 s timeout.
+exited_at_stop() {
+  local log name
+  for log in "$LOGS/$group"-[a-f].log; do
+    if [ ! -f "$log" ] || [[ $(tail -n 1 "$log") != "krb-worker: "* ]]; then continue; fi
+    name=$(basename "$log" .log)
+    echo "$(now) exited $name $(tail -n 1 "$log")" | tee -a "$LOGS/$group.faults"
+    worker "${name#"$group"-}"
+    stop "$name"
+  done
+}
+
+# processed N SECONDS: waits until the group has processed N distinct messages, starting
+# again any worker that exits meanwhile: the watchdog ends a kafka-eos worker stuck in a
+# transactional call 40 s after a node's failure, which may be well after the last fault.
+processed() {
+  local _
+  for _ in $(seq 1 $(($2 * 5))); do
+    [ "$(unique "$group")" -ge "$1" ] 2>/dev/null && return 0
+    restart_exited
+    sleep 0.2
+  done
+  echo "07-faults: $group processed $(unique "$group") of $1 messages in $2 s" >&2
+  return 1
 }
 
 # run_trial I: trial I's steps up to the producer's stop. It runs where errexit does not apply
@@ -166,8 +236,8 @@ run_trial() {
   fresh "$group" || { failed="the group's old offsets could not be deleted"; return 1; }
   case $effect in
     none) store_url="" ;;
-    kafka-eos) store_url=${db:-kafka:$group-out} ;;
-    *) store_url=${db:-sqlite:$LOGS/$group.db} ;;
+    kafka-eos) store_url=kafka:$group-out ;;
+    *) store_url=${db_url:-sqlite:$LOGS/$group.db} ;;
   esac
   if [ -n "$store_url" ]; then
     krb-effects init "$store_url" >/dev/null || { failed="krb-effects init $store_url failed"; return 1; }
@@ -183,9 +253,12 @@ run_trial() {
   while read -r wait kind target hold; do
     sleep "$wait"
     inject "$kind" "$target" "$hold" || { failed="the fault $kind $target could not be injected"; return 1; }
+    restart_exited
   done < <(krb-trial plan --seed "$seed" --trial "$i" --faults "$faults" \
-    --partitions "$partitions" --session-timeout-ms "$session_ms")
+    --partitions "$partitions" --session-timeout-ms "$session_ms" ${store_fault:+--store-fault "$store_fault"})
   sleep 3
+  # A worker whose store was broken in the last step may find out only now.
+  restart_exited
 }
 
 # finish_trial: stops the producer, lets the group process what was acknowledged, stops every
@@ -200,12 +273,13 @@ finish_trial() {
   fi
   acked=0
   [ ! -f "$LOGS/$group.acks" ] || acked=$(wc -l <"$LOGS/$group.acks")
-  [ -n "$failed" ] || wait_unique "$group" "$acked" 60 ||
-    failed="the group did not process the $acked acknowledged messages within 60 s"
+  [ -n "$failed" ] || processed "$acked" 90 ||
+    failed="the group did not process the $acked acknowledged messages within 90 s"
   local names=()
   mapfile -t names < <(workers "$group")
   [ ${#names[@]} -eq 0 ] || stop "${names[@]}" ||
     failed=${failed:-"a worker did not stop within 60 s of SIGTERM: killed"}
+  exited_at_stop
   echo "$(now) end" >>"$LOGS/$group.faults"
   if [ -n "$watcher" ]; then
     kill -TERM "$watcher" 2>/dev/null
@@ -231,15 +305,33 @@ clear() {
 trial() {
   local i=$1 began=$SECONDS status=0
   group=faults-$seed-$i failed=""
-  echo "== trial $i (seed $seed; replay: 07-faults.sh --seed $seed --trial $i)"
+  echo "== trial $i (seed $seed; replay: 07-faults.sh --seed $seed --trial $i$again)"
   run_trial "$i" || true
   finish_trial
-  krb-verify faults "$group" --effect "$effect" --commit-every "$commit_every" ${db:+--db "$db"} \
+  krb-verify faults "$group" --effect "$effect" ${store_url:+--db "$store_url"} \
     --record "$records" --seconds "$((SECONDS - began))" ${failed:+--script-failed "group $group: $failed"} ||
-    { echo "trial $i FAILED: its files are kept, logs/$group* (check them again: krb-verify faults $group --commit-every $commit_every --recheck); replay: 07-faults.sh --seed $seed --trial $i"; status=1; }
+    { echo "trial $i FAILED: its files are kept, logs/$group* (check them again: krb-verify faults $group --effect $effect${store_url:+ --db $store_url} --recheck, while its store holds its effects); replay: 07-faults.sh --seed $seed --trial $i$again"; status=1; }
   clear
   return "$status"
 }
+
+# The store, and its fault if it has one the run may inject.
+store_fault="" db_url=$db
+if [ "$db" = postgres ]; then
+  export KRB_PG_PORT=${KRB_PG_PORT:-5491}
+  if "$here/pg-local.sh" status >/dev/null 2>&1; then
+    echo "07-faults: a PostgreSQL already runs on port $KRB_PG_PORT; --db postgres starts one of its own: choose another KRB_PG_PORT" >&2
+    exit 1
+  fi
+  pg_started=1
+  "$here/pg-local.sh" start
+  db_url=$("$here/pg-local.sh" url)
+  store_fault=restart-db
+fi
+[ "$effect" != kafka-eos ] || store_fault=kill-output-leader
+# What a replay line needs besides the seed and the trial.
+again=${effect#none}
+again=${again:+ --effect $again}${db:+ --db $db}
 
 echo "== lab 7: fault trials, seed $seed"
 echo "settings: workers --revoke-commit --commit-every $commit_every --delay 0.005, session.timeout.ms=$session_ms, heartbeat.interval.ms=500; the cluster's broker.session.timeout.ms=3000"

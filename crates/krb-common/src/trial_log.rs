@@ -12,11 +12,16 @@
 //! 10:02:16.120 healed kill faults-7-3-b
 //! 10:02:21.533 fault kill-coordinator node-2
 //! 10:02:33.980 healed kill-coordinator node-2
+//! 10:02:35.101 fault restart-db db
+//! 10:02:36.900 healed restart-db db
+//! 10:02:37.012 exited faults-7-3-a krb-worker: cannot write the effect to postgres://...
 //! 10:02:41.007 end
 //! ```
 //!
-//! A fault's target is a worker's name or `node-N`; `healed` says when the runner undid it
-//! (restarted, resumed, brought the node back). A line that does not parse is an error naming
+//! A fault's target is a worker's name, `node-N` or `db`; `healed` says when the runner undid it
+//! (restarted, resumed, brought the node or the database back). `exited` says the runner found a
+//! worker gone that it had not stopped and started it again; the rest of the line is the
+//! worker's log's last line, its last word. A line that does not parse is an error naming
 //! the file and line: these files are written by our own tools, and a check that skipped one
 //! could call a lost message kept.
 
@@ -80,11 +85,15 @@ pub enum FaultKind {
     KillLeader,
     /// Every node restarted cleanly, one at a time.
     Roll,
+    /// The effects' PostgreSQL database stopped (its connections cut), later started again.
+    RestartDb,
+    /// The node that leads kafka-eos's output topic killed, later started again.
+    KillOutputLeader,
 }
 
 impl FaultKind {
     /// Every kind, in the report's order.
-    pub const ALL: [FaultKind; 8] = [
+    pub const ALL: [FaultKind; 10] = [
         FaultKind::Kill,
         FaultKind::Pause,
         FaultKind::Stop,
@@ -93,6 +102,8 @@ impl FaultKind {
         FaultKind::KillCoordinator,
         FaultKind::KillLeader,
         FaultKind::Roll,
+        FaultKind::RestartDb,
+        FaultKind::KillOutputLeader,
     ];
 
     /// The kind's word in the files, the runner and the report.
@@ -106,6 +117,8 @@ impl FaultKind {
             FaultKind::KillCoordinator => "kill-coordinator",
             FaultKind::KillLeader => "kill-leader",
             FaultKind::Roll => "roll",
+            FaultKind::RestartDb => "restart-db",
+            FaultKind::KillOutputLeader => "kill-output-leader",
         }
     }
 
@@ -114,7 +127,12 @@ impl FaultKind {
         FaultKind::ALL.into_iter().find(|k| k.name() == name)
     }
 
-    /// A fault of a worker (the others are the cluster's).
+    /// A fault of the effects' store: a worker that exits on a store failure is its victim.
+    pub fn on_store(self) -> bool {
+        matches!(self, FaultKind::RestartDb | FaultKind::KillOutputLeader)
+    }
+
+    /// A fault of a worker (the others are the cluster's or the store's).
     pub fn on_worker(self) -> bool {
         matches!(
             self,
@@ -146,7 +164,19 @@ pub struct Fault {
     pub healed: NaiveDateTime,
 }
 
-/// A faults file read back: when the trial began and ended, and its faults in order.
+/// A worker the runner found gone without having stopped it, and started again.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Exit {
+    /// The worker's name.
+    pub worker: String,
+    /// When the runner found it gone, just before it started it again.
+    pub found: NaiveDateTime,
+    /// The last line of its log: why it exited, in its words (`krb-worker: cannot ...`).
+    pub last_line: String,
+}
+
+/// A faults file read back: when the trial began and ended, its faults and its workers' exits,
+/// each in order.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FaultLog {
     /// The `begin` line's time.
@@ -155,6 +185,13 @@ pub struct FaultLog {
     pub end: NaiveDateTime,
     /// The faults, in the order they were injected.
     pub faults: Vec<Fault>,
+    /// The workers found exited, in the order they were found.
+    pub exits: Vec<Exit>,
+}
+
+/// An `exited` line: `worker` found gone at `at`, its log's last line `last_line`.
+pub fn exit_line(worker: &str, last_line: &str, at: chrono::NaiveTime) -> String {
+    format!("{} exited {worker} {last_line}", format_time(at))
 }
 
 /// A `fault` or `healed` line.
@@ -182,6 +219,9 @@ impl FaultLog {
             f.at += shift;
             f.healed += shift;
         }
+        for e in &mut self.exits {
+            e.found += shift;
+        }
     }
 
     /// Parses a faults file's text.
@@ -189,6 +229,7 @@ impl FaultLog {
         let mut begin = None;
         let mut end = None;
         let mut faults: Vec<Fault> = Vec::new();
+        let mut exits = Vec::new();
         let mut previous: Option<NaiveDateTime> = None;
         for (i, line) in text.lines().enumerate() {
             let number = i + 1;
@@ -224,8 +265,13 @@ impl FaultLog {
                         })?;
                     fault.healed = at;
                 }
+                ("exited", [worker, ..]) => exits.push(Exit {
+                    worker: worker.to_string(),
+                    found: at,
+                    last_line: rest[1..].join(" "),
+                }),
                 _ => bail!(
-                    "line {number}: expected begin, end, fault KIND TARGET or healed KIND TARGET, found {line:?}"
+                    "line {number}: expected begin, end, fault KIND TARGET, healed KIND TARGET or exited WORKER LAST-LINE, found {line:?}"
                 ),
             }
         }
@@ -234,6 +280,7 @@ impl FaultLog {
             begin,
             end: end.or(previous).unwrap_or(begin),
             faults,
+            exits,
         })
     }
 }
@@ -282,6 +329,11 @@ mod tests {
                 "node-2",
                 t("10:02:21.533"),
             ),
+            exit_line(
+                "g-a",
+                "krb-worker: cannot write the effect to postgres://h/db: gone",
+                t("10:02:30.250"),
+            ),
             "10:02:41.007 end".to_string(),
         ]
         .join("\n");
@@ -293,6 +345,15 @@ mod tests {
         assert_eq!(log.faults[1].healed, log.faults[1].at);
         assert_eq!(log.faults[2].kind, FaultKind::KillCoordinator);
         assert_eq!((log.end - log.begin).num_milliseconds(), 29_597);
+        let exit = &log.exits[0];
+        assert_eq!(
+            (exit.worker.as_str(), exit.last_line.as_str()),
+            (
+                "g-a",
+                "krb-worker: cannot write the effect to postgres://h/db: gone"
+            )
+        );
+        assert_eq!((exit.found - log.begin).num_milliseconds(), 18_840);
     }
 
     #[test]
@@ -301,6 +362,7 @@ mod tests {
             "10:02:11.410 begin\n10:02:12.000 fault explode g-b",
             "10:02:11.410 begin\n10:02:12.000 healed kill g-b",
             "10:02:11.410 begin\nnoon fault kill g-b",
+            "10:02:11.410 begin\n10:02:12.000 exited",
             "10:02:12.000 fault kill g-b",
         ] {
             assert!(FaultLog::parse(bad).is_err(), "{bad}");

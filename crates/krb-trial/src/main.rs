@@ -3,14 +3,16 @@ use std::path::PathBuf;
 use anyhow::Result;
 use clap::{Parser, Subcommand};
 use krb_common::broker::BrokerArgs;
+use krb_common::trial_log::FaultKind;
 use krb_trial::plan::{plan, Shape};
 use krb_trial::{cluster, report};
 
 /// krb-trial: lab 7's fault trials, the pieces scripts/07-faults.sh runs.
 ///
-///   krb-trial plan --seed 42 --trial 3
+///   krb-trial plan --seed 42 --trial 3 [--store-fault restart-db|kill-output-leader]
 ///       trial 3's fault schedule, one step a line: WAIT KIND TARGET HOLD (seconds to wait,
-///       the fault, a worker, a partition whose leader dies or -, seconds until it is healed)
+///       the fault, a worker, a partition whose leader dies, db or -, seconds until it is
+///       healed); with --store-fault that kind is drawn too
 ///   krb-trial watch GROUP PARTITIONS FILE
 ///       sample GROUP's committed offsets of topic GROUP four times a second into FILE
 ///       (`10:02:14.250 sampler commit p0=120 p1=98`) until SIGTERM
@@ -53,6 +55,10 @@ enum Command {
         /// The workers' session timeout, in milliseconds: a pause outlasts it.
         #[arg(long, value_name = "MS", default_value_t = 3000)]
         session_timeout_ms: u32,
+        /// Also draw this fault of the effects' store: restart-db (a PostgreSQL the run may
+        /// stop and start) or kill-output-leader (kafka-eos's output topic's leader).
+        #[arg(long, value_name = "KIND", value_parser = store_fault)]
+        store_fault: Option<FaultKind>,
     },
     /// Sample a group's committed offsets until SIGTERM.
     Watch {
@@ -98,6 +104,13 @@ enum Command {
     },
 }
 
+/// A store fault's name, for --store-fault.
+fn store_fault(name: &str) -> Result<FaultKind, String> {
+    FaultKind::parse(name)
+        .filter(|k| k.on_store())
+        .ok_or_else(|| format!("{name:?} is no store fault: restart-db or kill-output-leader"))
+}
+
 fn run(args: Args) -> Result<i32> {
     match args.command {
         Command::Plan {
@@ -106,11 +119,13 @@ fn run(args: Args) -> Result<i32> {
             faults,
             partitions,
             session_timeout_ms,
+            store_fault,
         } => {
             let shape = Shape {
                 faults: faults as usize,
                 partitions,
                 session_sec: f64::from(session_timeout_ms) / 1000.0,
+                store: store_fault,
             };
             for step in plan(seed, trial, shape) {
                 println!("{step}");

@@ -20,7 +20,7 @@ use krb_verify::{Assignor, Lab, Protocol};
 ///   krb-verify static stat --static
 ///   krb-verify protocol kip848 --protocol consumer
 ///   krb-verify idempotent once --effect idempotent --scenario maxpoll
-///   krb-verify faults faults-42-1 --commit-every 20
+///   krb-verify faults faults-42-1 --effect db-offsets --db postgres://postgres@localhost:5491/postgres
 ///
 /// Prints the article's number, ours, and each statement with `held` or `FAILED`. Lines of the
 /// logs that look like worker lines but do not parse are named on stderr and left out.
@@ -112,11 +112,6 @@ enum Command {
         /// The effect its workers ran with.
         #[arg(long, value_enum, default_value = "none")]
         effect: krb_effect::Kind,
-        /// Its workers' --commit-every. Not used: each fault's bound is read from the logs (the
-        /// work its victims had in flight); accepted so that 07-faults.sh's calls and the replay
-        /// lines of kept trials still run.
-        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
-        commit_every: Option<u64>,
         /// Its effects' store, when not lab 6's default for the group.
         #[arg(long, value_name = "URL")]
         db: Option<String>,
@@ -325,7 +320,6 @@ fn main() {
         Command::Faults {
             group,
             effect,
-            commit_every: _,
             db,
             recheck,
             out,

@@ -13,16 +13,23 @@
 //!   `lost` line;
 //! - a clean stop, join or leave: nothing (with `--revoke-commit` the victim commits what it
 //!   hands over; a revoke commit that failed is a `commit failed` line, a node's if one was
-//!   near, else unexplained).
+//!   near, else unexplained);
+//! - a store's fault: the processings in flight at the exit of each worker that exited on a
+//!   store failure it caused (see [`store_victim`]), from its last commit to its restart; the
+//!   output topic's leader killed (kafka-eos) also what a node's failure explains, since the
+//!   node may lead input partitions or coordinate the group. A node's failure or a rolling
+//!   restart may cause a kafka-eos store failure too: a node coordinates each worker's
+//!   transactions, so it explains the exits that the output's leader's death would.
 //!
 //! A fault's bound is the size of what it may explain, so a fault on a worker that owned
-//! nothing explains nothing.
+//! nothing explains nothing. A worker that exited on its own (the runner's `exited` lines) and
+//! that no store fault explains is itself unexplained: a worker that gives up is a finding.
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use chrono::{NaiveDateTime, TimeDelta};
 use krb_common::logline::{Event, Offset, Partition};
-use krb_common::trial_log::{Fault, FaultKind};
+use krb_common::trial_log::{Exit, Fault, FaultKind};
 use krb_common::worker_log::{Entry, WorkerLog};
 
 use super::invariants::ends_assignment;
@@ -35,11 +42,13 @@ const AFTERMATH_SEC: i64 = 10;
 /// One processing, as a place in the logs: (log, line).
 type Place = (usize, usize);
 
-/// Duplicates per fault (with each fault's bound) and those no fault explains.
+/// Duplicates per fault (with each fault's bound) and those no fault explains; the exits no
+/// store fault explains, each said in a line.
 pub(super) struct Blame {
     pub(super) per_fault: Vec<(u64, u64)>,
     pub(super) unexplained: u64,
     pub(super) first_unexplained: Option<String>,
+    pub(super) unexplained_exits: Vec<String>,
 }
 
 /// What one fault may explain: processings its victim or the workers it disturbed had in
@@ -50,6 +59,7 @@ struct Explains {
     in_flight: BTreeMap<Place, NaiveDateTime>,
     zombie: Option<(usize, NaiveDateTime, NaiveDateTime)>,
     zombie_work: u64,
+    exits: BTreeSet<usize>,
 }
 
 /// Gives each duplicate processing to a fault: first a worker fault whose victim had the
@@ -59,9 +69,27 @@ struct Explains {
 pub(super) fn attribute(
     logs: &[WorkerLog],
     faults: &[Fault],
+    exits: &[Exit],
     processings: &BTreeMap<(Partition, Offset), Vec<Processing>>,
 ) -> Blame {
-    let explains: Vec<Explains> = faults.iter().map(|f| explains(logs, f)).collect();
+    let runs: Vec<Option<Run>> = exits.iter().map(|e| run(logs, e)).collect();
+    let explains: Vec<Explains> = faults
+        .iter()
+        .map(|f| explains(logs, f, exits, &runs))
+        .collect();
+    let unexplained_exits = exits
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| !explains.iter().any(|x| x.exits.contains(i)))
+        .map(|(_, e)| {
+            format!(
+                "{} exited ({}), found at {}",
+                e.worker,
+                e.last_line,
+                krb_common::logline::format_time(e.found.time())
+            )
+        })
+        .collect();
     let mut per_fault: Vec<(u64, u64)> = explains
         .iter()
         .map(|x| (0, x.in_flight.len() as u64 + x.zombie_work))
@@ -104,11 +132,80 @@ pub(super) fn attribute(
         per_fault,
         unexplained,
         first_unexplained,
+        unexplained_exits,
     }
 }
 
-/// What fault `f` may explain.
-fn explains(logs: &[WorkerLog], f: &Fault) -> Explains {
+/// The run of a worker that ended in an exit: its log, where the run began (its `start`
+/// line's time), the line of the restart that followed the exit (the log's end if none), and
+/// the time of the worker's own last line before it (not the runner's `stop`: a worker stuck
+/// in a call may end on its own while it is being stopped).
+struct Run {
+    log: usize,
+    began: NaiveDateTime,
+    restart: usize,
+    last: Option<NaiveDateTime>,
+}
+
+/// The run `e` ended, if the worker has a log with lines before the exit.
+fn run(logs: &[WorkerLog], e: &Exit) -> Option<Run> {
+    let log = logs.iter().position(|l| l.name == e.worker)?;
+    let lines = &logs[log].lines;
+    // The runner writes its `exited` line, then starts the worker, whose log opens with `start`.
+    let restart = (0..lines.len())
+        .find(|&i| lines[i].event == Event::Start && lines[i].at >= e.found)
+        .unwrap_or(lines.len());
+    let began = lines[..restart]
+        .iter()
+        .rev()
+        .find(|l| l.event == Event::Start)
+        .or(lines.first())?
+        .at;
+    let last = lines[..restart]
+        .iter()
+        .rev()
+        .find(|l| !matches!(l.event, Event::Start | Event::Stop))
+        .map(|l| l.at);
+    Some(Run {
+        log,
+        began,
+        restart,
+        last,
+    })
+}
+
+/// Whether the exit `e` (its run `r`) is fault `f`'s doing: the worker said it failed on the
+/// store `f` broke, its run was under way while the store was broken, and it exited after the
+/// fault came. A stopped PostgreSQL cuts every connection, and a worker finds out at its next
+/// use of the database, however late (one that owned nothing, at its next assignment): a run
+/// that began before the database was back may exit at any time after. A node's death (the
+/// output's leader, or any node: each coordinates some transactions) only disturbs the
+/// transactional calls made around it: the worker's last line is within the fault's window.
+fn store_victim(f: &Fault, e: &Exit, r: &Run) -> bool {
+    let said = |words: &[&str]| {
+        e.last_line.starts_with("krb-worker: ") && words.iter().any(|w| e.last_line.contains(w))
+    };
+    let under_way = r.began < f.healed && e.found >= f.at;
+    match f.kind {
+        // Every error the worker makes of its database names the database's URL.
+        FaultKind::RestartDb => under_way && said(&["postgres://"]),
+        // The transactional calls (init, begin, send offsets, commit, abort, and the
+        // watchdog's line naming the stuck call) and the output's produce.
+        FaultKind::KillOutputLeader
+        | FaultKind::KillCoordinator
+        | FaultKind::KillLeader
+        | FaultKind::Roll => {
+            under_way
+                && said(&["transaction", "cannot produce to "])
+                && r.last
+                    .is_none_or(|at| at <= f.healed + TimeDelta::seconds(AFTERMATH_SEC))
+        }
+        _ => false,
+    }
+}
+
+/// What fault `f` may explain; `runs` are the runs `exits` ended.
+fn explains(logs: &[WorkerLog], f: &Fault, exits: &[Exit], runs: &[Option<Run>]) -> Explains {
     let mut x = Explains::default();
     let victim = logs.iter().position(|l| l.name == f.target);
     match (f.kind, victim) {
@@ -131,7 +228,13 @@ fn explains(logs: &[WorkerLog], f: &Fault) -> Explains {
                     .count() as u64;
             }
         }
-        (FaultKind::KillCoordinator | FaultKind::KillLeader | FaultKind::Roll, _) => {
+        (
+            FaultKind::KillCoordinator
+            | FaultKind::KillLeader
+            | FaultKind::Roll
+            | FaultKind::KillOutputLeader,
+            _,
+        ) => {
             let until = f.healed + TimeDelta::seconds(AFTERMATH_SEC);
             for (w, log) in logs.iter().enumerate() {
                 for (i, e) in log.lines.iter().enumerate() {
@@ -150,6 +253,20 @@ fn explains(logs: &[WorkerLog], f: &Fault) -> Explains {
             }
         }
         _ => {}
+    }
+    if !f.kind.on_worker() {
+        for (i, (e, r)) in exits.iter().zip(runs).enumerate() {
+            let Some(r) = r.as_ref().filter(|r| store_victim(f, e, r)) else {
+                continue;
+            };
+            x.exits.insert(i);
+            let Some(last) = r.last else {
+                continue;
+            };
+            for line in in_flight(&logs[r.log].lines, r.restart, None) {
+                x.in_flight.entry((r.log, line)).or_insert(last);
+            }
+        }
     }
     x
 }

@@ -328,7 +328,8 @@ pub fn verdict(t: &Trial) -> (Verdict, Stats) {
         }),
     );
 
-    let blame = attribution::attribute(&t.run.logs, &t.faults.faults, &processings);
+    let blame =
+        attribution::attribute(&t.run.logs, &t.faults.faults, &t.faults.exits, &processings);
     stats.counts.unexplained = blame.unexplained;
     stats.faults = t
         .faults
@@ -368,6 +369,21 @@ pub fn verdict(t: &Trial) -> (Verdict, Stats) {
                 "{} duplicates, each within its fault's bound",
                 stats.counts.duplicates
             )
+        },
+    );
+
+    v.check(
+        "every worker that exited on its own failed on its store, broken by a fault near",
+        blame.unexplained_exits.is_empty(),
+        match blame.unexplained_exits.first() {
+            Some(first) => format!(
+                "{} exits no fault explains, the first: {first}",
+                blame.unexplained_exits.len()
+            ),
+            None => format!(
+                "{} workers exited on their own, each on its store broken by a fault",
+                t.faults.exits.len()
+            ),
         },
     );
 

@@ -3,7 +3,7 @@
 //! both partitions over and doing them again.
 
 use krb_common::logline::{Offset, Partition};
-use krb_common::trial_log::{fault_line, FaultKind, FaultLog};
+use krb_common::trial_log::{fault_line, Exit, FaultKind, FaultLog};
 use krb_effect::Kind;
 
 use std::collections::BTreeMap;
@@ -21,6 +21,8 @@ const BACKWARDS: &str = "the group's committed offsets never moved backwards";
 const FINAL: &str = "after the final stop each partition's committed offset is the one after its last processed, for librdkafka and for Kafka's own tool";
 const EXPLAINED: &str = "every duplicate is explained by a fault, within that fault's bound";
 const EFFECTS: &str = "no effect is in the store twice";
+const EXITS: &str =
+    "every worker that exited on its own failed on its store, broken by a fault near";
 
 fn logs() -> Logs {
     logs_with(|_| {}, |l| b_work(l, 4, "commit p0=4 p1=4"))
@@ -178,7 +180,7 @@ fn only_fail(v: &Verdict, statements: &[&str], broken: &str) {
 fn a_trial_that_keeps_every_statement() {
     let (v, stats) = trial(&logs(), |_| {});
     all_held(&v);
-    assert_eq!(v.checks.len(), 7, "{}", v.render());
+    assert_eq!(v.checks.len(), 8, "{}", v.render());
     let c = &stats.counts;
     assert_eq!((c.produced, c.lost, c.duplicates), (8, 0, 2));
     let kill = &stats.faults[0];
@@ -687,4 +689,163 @@ fn an_acknowledgement_without_an_offset_is_met_only_below_its_partitions_end() {
         t.witness[1] = (1, Some(5));
     });
     all_held(&v);
+}
+
+/// PostgreSQL's words when it was stopped under a write.
+const DB_GONE: &str = "krb-worker: cannot write the effect to postgres://postgres@localhost:5591/postgres: db error: FATAL: terminating connection due to administrator command";
+
+/// `log` with workers found exited: (worker, found at ms, its last line).
+fn with_exits(mut log: FaultLog, exits: &[(&str, i64, &str)]) -> FaultLog {
+    let day = log.begin.date();
+    log.exits = exits
+        .iter()
+        .map(|&(worker, ms, last_line)| Exit {
+            worker: worker.into(),
+            found: day.and_time(clock(ms)),
+            last_line: last_line.into(),
+        })
+        .collect();
+    log
+}
+
+/// The good trial on db-offsets with PostgreSQL (every effect once in the store), its faults
+/// `log`.
+fn on_postgres(l: &Logs, log: FaultLog) -> (Verdict, Stats) {
+    trial(l, |t| {
+        t.effect = Kind::DbOffsets;
+        t.effects = Some(store(acks()));
+        t.faults = log;
+    })
+}
+
+/// The database stopped from 2 s to 2.5 s.
+fn db_restart() -> FaultLog {
+    fault_log(9000, &[(FaultKind::RestartDb, "db", 2000, 2500)])
+}
+
+#[test]
+fn a_worker_that_exits_on_a_db_restart_is_the_restarts_victim() {
+    // a's write fails when the database stops; the runner finds it gone at 2.9 s and starts
+    // it again at 3 s; b redoes a's uncommitted p0 offset 2 and p1 offset 1.
+    let (v, stats) = on_postgres(&logs(), with_exits(db_restart(), &[("g-a", 2900, DB_GONE)]));
+    all_held(&v);
+    assert_eq!(per_fault(&stats), vec![("restart-db", 2, 2)]);
+    // A run that began after the database was back (a's second, from 3 s) had no connection
+    // the restart broke; nor did a run that ended before it.
+    for (found, broken) in [
+        (8500, "a's run from 3 s began after the database came back"),
+        (1900, "a's first run ended before the database stopped"),
+    ] {
+        let (v, _) = on_postgres(
+            &logs(),
+            with_exits(db_restart(), &[("g-a", found, DB_GONE)]),
+        );
+        only_fail(&v, &[EXITS, EXPLAINED], broken);
+    }
+}
+
+#[test]
+fn a_db_restart_explains_nothing_of_a_worker_that_did_not_exit() {
+    // The database restarts, a is never found exited (it restarts with no word): its work in
+    // flight is nobody's.
+    let (v, stats) = on_postgres(&logs(), db_restart());
+    only_fails(&v, EXPLAINED, "the restart's only worker did not exit");
+    assert_eq!(per_fault(&stats), vec![("restart-db", 0, 0)]);
+    assert_eq!(stats.counts.unexplained, 2);
+}
+
+#[test]
+fn a_worker_exit_with_no_store_fault_fails() {
+    // a exits on the database with no store fault in the trial.
+    let (v, stats) = on_postgres(&logs(), with_exits(faults(None), &[("g-a", 2900, DB_GONE)]));
+    only_fail(
+        &v,
+        &[EXITS, EXPLAINED],
+        "a exited and no store fault was near",
+    );
+    assert_eq!(stats.counts.unexplained, 2);
+    // Beside a store fault, an exit that was not on the store is no store fault's.
+    let consumer = "krb-worker: fatal error, the consumer cannot go on: KafkaError{code=FENCED_INSTANCE_ID,val=82,str=\"x\"}";
+    let (v, _) = on_postgres(
+        &logs(),
+        with_exits(db_restart(), &[("g-a", 2900, consumer)]),
+    );
+    only_fail(
+        &v,
+        &[EXITS, EXPLAINED],
+        "a exited on the consumer, not the database",
+    );
+    // Nor is an exit a kill's: the runner killed a itself, and found nothing exited.
+    let kill_too = with_exits(faults(Some(FaultKind::Kill)), &[("g-c", 2900, DB_GONE)]);
+    let (v, _) = on_postgres(&logs(), kill_too);
+    only_fails(&v, EXITS, "c exited on the database with a kill of a near");
+}
+
+#[test]
+fn an_output_leaders_death_explains_aborts_and_exits_in_its_window_only() {
+    // kafka-eos: the output topic's leader dies at 2 s, back at 2.5 s; a's transaction call
+    // fails and the watchdog ends it; a's uncommitted work (p0 offset 2, p1 offset 1) is redone.
+    let stuck = "krb-worker: g-a: send_offsets_to_transaction did not return within 40 s (librdkafka is stuck): the worker exits without committing; start it again";
+    let leader =
+        |at, healed| fault_log(9000, &[(FaultKind::KillOutputLeader, "node-2", at, healed)]);
+    let eos = |log: FaultLog| {
+        trial(&logs(), |t| {
+            t.effect = Kind::KafkaEos;
+            t.effects = Some(store(acks()));
+            t.faults = log;
+        })
+    };
+    let (v, stats) = eos(with_exits(leader(2000, 2500), &[("g-a", 2900, stuck)]));
+    all_held(&v);
+    assert_eq!(per_fault(&stats), vec![("kill-output-leader", 2, 2)]);
+    // A transaction aborted in its window, with no exit, is the leader's too.
+    let aborted = logs_with(
+        |l| {
+            l.at(
+                2100,
+                "g-a",
+                "transaction aborted: KafkaError{code=_STATE,val=-172,str=\"x\"}",
+            );
+        },
+        |l| b_work(l, 4, "commit p0=4 p1=4"),
+    );
+    let (v, stats) = trial(&aborted, |t| {
+        t.effect = Kind::KafkaEos;
+        t.effects = Some(store(acks()));
+        t.faults = leader(2000, 2500);
+    });
+    assert!(v.check_of(EXPLAINED).unwrap().held, "{}", v.render());
+    assert_eq!(per_fault(&stats), vec![("kill-output-leader", 2, 2)]);
+    // A leader that died long before a's last work does not explain a's exit.
+    let (v, _) = eos(with_exits(leader(-15000, -14000), &[("g-a", 2900, stuck)]));
+    only_fail(
+        &v,
+        &[EXITS, EXPLAINED],
+        "the leader was back 15 s before a's last line",
+    );
+    // A worker stuck in a call from the fault on, ended by its watchdog while the runner
+    // stopped it at the trial's end (seed 7's trial 1): its own last line is in the window.
+    let mut stopped = logs();
+    stopped.mark(2200, "stop", "g-a");
+    let (v, stats) = trial(&stopped, |t| {
+        t.effect = Kind::KafkaEos;
+        t.effects = Some(store(acks()));
+        t.faults = with_exits(leader(1500, 1600), &[("g-a", 2900, stuck)]);
+    });
+    all_held(&v);
+    assert_eq!(per_fault(&stats), vec![("kill-output-leader", 2, 2)]);
+    // Any node's death may break the transactions it coordinates (seed 7's trial 2: the
+    // group's coordinator killed, the abort after `lost` refused with INVALID_TXN_STATE, the
+    // worker ended); a database's restart does not.
+    let abort = "krb-worker: cannot abort the transaction: KafkaError{code=INVALID_TXN_STATE,val=48,str=\"x\"}";
+    let coordinator = fault_log(9000, &[(FaultKind::KillCoordinator, "node-2", 2000, 2500)]);
+    let (v, stats) = eos(with_exits(coordinator, &[("g-a", 2900, abort)]));
+    all_held(&v);
+    assert_eq!(per_fault(&stats), vec![("kill-coordinator", 2, 2)]);
+    let (v, _) = eos(with_exits(db_restart(), &[("g-a", 2900, abort)]));
+    only_fail(
+        &v,
+        &[EXITS, EXPLAINED],
+        "a database restart cannot break a transaction",
+    );
 }
