@@ -145,24 +145,16 @@ inject() {
     leave)
       mark fault leave "$group-$target"
       stop "$group-$target" ;;
-    kill-coordinator | kill-leader)
+    kill-coordinator | kill-leader | kill-output-leader)
       # Another node's failure only once the last one's replicas are back in sync: with two
       # copies out, min.insync.replicas=2 would stop the producer. The wait is here, not after
       # each restart, so the nodes catch up while worker faults and the trial's end go on.
       "$kafka" insync
-      if [ "$kind" = kill-coordinator ]; then
-        node=$("$kafka" coordinator "$group")
-      else
-        node=$(krb-trial leader "$group" "${target#p}")
-      fi
-      "$kafka" kill "$node" >/dev/null
-      mark fault "$kind" "node-$node"
-      sleep "$hold"
-      "$kafka" restart "$node" >/dev/null
-      mark healed "$kind" "node-$node" ;;
-    kill-output-leader)
-      "$kafka" insync
-      node=$(krb-trial leader "${store_url#kafka:}" "${target#p}")
+      case $kind in
+        kill-coordinator) node=$("$kafka" coordinator "$group") ;;
+        kill-leader) node=$(krb-trial leader "$group" "${target#p}") ;;
+        kill-output-leader) node=$(krb-trial leader "${store_url#kafka:}" "${target#p}") ;;
+      esac
       "$kafka" kill "$node" >/dev/null
       mark fault "$kind" "node-$node"
       sleep "$hold"
