@@ -1,7 +1,7 @@
 //! The loop: poll, process one message at a time, commit every `--commit-every` (and, with
-//! kafka-eos, a transaction open for [`crate::eos::OPEN_AT_MOST`]). No database transaction stays open
-//! while the worker waits, for a message or for a processing's time: another worker on the same
-//! database (SQLite's write lock, PostgreSQL's row locks) would wait for it.
+//! kafka-eos, a transaction open for [`crate::eos::OPEN_AT_MOST`]). No database transaction
+//! stays open while the worker waits, for a message or for a processing's time: another worker
+//! on the same database (SQLite's write lock, PostgreSQL's row locks) would wait for it.
 
 use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicBool, Ordering};
