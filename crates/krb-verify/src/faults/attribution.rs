@@ -246,8 +246,10 @@ fn explains(logs: &[WorkerLog], f: &Fault, exits: &[Exit], runs: &[Option<Run>])
                         Event::CommitFailed(_) | Event::TxnAborted(_) => None,
                         _ => continue,
                     };
+                    // Cut short by the fault, not by the line that shows it: a worker stuck or
+                    // cut off learns it lost its partitions after their new owner redid its work.
                     for line in in_flight(&log.lines, i, only) {
-                        x.in_flight.entry((w, line)).or_insert(e.at);
+                        x.in_flight.entry((w, line)).or_insert(f.at);
                     }
                 }
             }
@@ -260,11 +262,11 @@ fn explains(logs: &[WorkerLog], f: &Fault, exits: &[Exit], runs: &[Option<Run>])
                 continue;
             };
             x.exits.insert(i);
-            let Some(last) = r.last else {
+            if r.last.is_none() {
                 continue;
-            };
+            }
             for line in in_flight(&logs[r.log].lines, r.restart, None) {
-                x.in_flight.entry((r.log, line)).or_insert(last);
+                x.in_flight.entry((r.log, line)).or_insert(f.at);
             }
         }
     }

@@ -426,6 +426,43 @@ fn work_lost_while_the_coordinator_was_away_is_the_nodes_though_a_leave_follows(
 }
 
 #[test]
+fn work_redone_before_its_stuck_owner_learns_it_lost_it_is_the_nodes() {
+    // The coordinator dies while b has p0 offsets 2 and 3 in flight; b is stuck (a
+    // transactional call that does not return), the group gives p0 to a, which redoes 2 and 3;
+    // only then does b learn it lost p0 (seen in a real run: seed 2027, trial 18, kafka-eos).
+    let mut l = Logs::default();
+    l.mark(0, "start", "g-b").at(100, "g-b", "assigned [0]");
+    l.offsets(1000, "g-b", 0, 0, 2);
+    l.at(1010, "g-b", "commit p0=2");
+    l.offsets(1100, "g-b", 0, 2, 4);
+    l.at(9000, "g-b", "lost [0]")
+        .mark(9500, "stop", "g-b")
+        .at(9510, "g-b", "revoked []");
+    l.mark(0, "start", "g-a").at(100, "g-a", "assigned []");
+    l.at(4000, "g-a", "assigned [0]");
+    l.offsets(4100, "g-a", 0, 2, 6);
+    l.at(4200, "g-a", "commit p0=6");
+    let (v, stats) = crafted(
+        &l,
+        (0..6).map(|o| (0, o)).collect(),
+        fault_log(10000, &[(FaultKind::KillCoordinator, "node-1", 1500, 5000)]),
+        vec![vec![(0, 2)], vec![(0, 6)]],
+        &[(0, 6)],
+    );
+    all_held(&v);
+    assert_eq!(per_fault(&stats), vec![("kill-coordinator", 2, 2)]);
+    // Redone before the node died, the same work is no fault's.
+    let (v, _) = crafted(
+        &l,
+        (0..6).map(|o| (0, o)).collect(),
+        fault_log(10000, &[(FaultKind::KillCoordinator, "node-1", 4500, 5000)]),
+        vec![vec![(0, 2)], vec![(0, 6)]],
+        &[(0, 6)],
+    );
+    only_fails(&v, EXPLAINED, "work redone before the fault");
+}
+
+#[test]
 fn work_lost_to_a_node_and_redone_after_a_pause_is_the_nodes() {
     // a loses p0 (offsets 2 and 3 not committed) when a node dies, gets it back, commits on p1
     // and is paused; only after it wakes does it redo 2 and 3. The pause had nothing in flight:
