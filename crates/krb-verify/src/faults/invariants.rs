@@ -252,15 +252,19 @@ pub(super) fn final_positions(logs: &[WorkerLog]) -> BTreeMap<Partition, Offset>
     end
 }
 
+/// Each partition's final position as one reader read it (`None`: no position).
+pub(super) type Positions = Vec<(Partition, Option<Offset>)>;
+
+/// The first partition whose final position, as one of `readers` read it, is not the one after
+/// its last processed offset.
 pub(super) fn final_mismatch(
     end: &BTreeMap<Partition, Offset>,
-    committed: &[(Partition, Option<Offset>)],
-    witness: &[(Partition, Option<Offset>)],
+    readers: &[(&str, &Positions)],
 ) -> Option<String> {
     if end.is_empty() {
         return Some("nothing was processed".into());
     }
-    for (who, read) in [("librdkafka", committed), ("ConsumerGroupCommand", witness)] {
+    for (who, read) in readers {
         for (p, last) in end {
             let got = read.iter().find(|(q, _)| q == p).and_then(|(_, o)| *o);
             if got != Some(last + 1) {

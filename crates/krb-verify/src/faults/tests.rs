@@ -19,6 +19,7 @@ const UP: &str = "within one assignment a worker's offsets of a partition only g
 const AHEAD: &str = "no worker committed past what it had processed";
 const BACKWARDS: &str = "the group's committed offsets never moved backwards";
 const FINAL: &str = "after the final stop each partition's committed offset is the one after its last processed, for librdkafka and for Kafka's own tool";
+const FINAL_DB: &str = "after the final stop each partition's position in the database, where its next owner starts, is the one after its last processed";
 const EXPLAINED: &str = "every duplicate is explained by a fault, within that fault's bound";
 const EFFECTS: &str = "no effect is in the store twice";
 const EXITS: &str =
@@ -128,6 +129,7 @@ fn trial(logs: &Logs, change: impl FnOnce(&mut Trial)) -> (Verdict, Stats) {
         ends: ends(&acks()),
         effects: None,
         effect: Kind::None,
+        stored: None,
     };
     change(&mut t);
     verdict(&t)
@@ -192,6 +194,26 @@ fn a_trial_that_keeps_every_statement() {
     // b's first p0 at 5.100 s and first p1 at 5.110 s, 2 s after the kill at 2 s.
     assert_eq!(kill.recovery, Some(3.11));
     assert_eq!(stats.seconds, 9.0);
+}
+
+#[test]
+fn db_offsets_final_positions_are_the_databases_not_kafkas() {
+    // A revoke commit refused at the final stop leaves Kafka's committed offset of p1 behind; a
+    // db-offsets partition's next owner starts at the database's position, which must be right
+    // (seen in a real run: seed 2026, trial 17, db-offsets on SQLite).
+    let db = |t: &mut Trial, p1: Offset| {
+        t.effect = Kind::DbOffsets;
+        t.effects = Some(store(acks()));
+        t.committed[1] = (1, Some(3));
+        t.witness[1] = (1, Some(3));
+        t.stored = Some(vec![(0, Some(4)), (1, Some(p1))]);
+    };
+    all_held(&trial(&logs(), |t| db(t, 4)).0);
+    only_fails(
+        &trial(&logs(), |t| db(t, 3)).0,
+        FINAL_DB,
+        "the database holds p1 at 3",
+    );
 }
 
 #[test]
