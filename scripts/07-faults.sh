@@ -180,11 +180,8 @@ inject() {
 # store failure ends one), after an `exited` line in the faults file with its log's last line,
 # its own word on why, for krb-verify to judge.
 restart_exited() {
-  local pidfile name
-  for pidfile in "$LOGS/$group"-*.pid; do
-    [ -f "$pidfile" ] || continue
-    kill -0 "$(cat "$pidfile")" 2>/dev/null && continue
-    name=$(basename "$pidfile" .pid)
+  local name
+  for name in $(exited "$group"); do
     echo "$(now) exited $name $(tail -n 1 "$LOGS/$name.log")" | tee -a "$LOGS/$group.faults"
     worker "${name#"$group"-}"
   done

@@ -130,14 +130,19 @@ unique() {
   krb-dups "$1" 2>/dev/null | sed -n 's/^processed [0-9]*, unique \([0-9]*\),.*/\1/p'
 }
 
+# exited GROUP: the workers of GROUP started here that have exited without being stopped.
+exited() {
+  local name
+  for name in $(workers "$1"); do
+    kill -0 "$(cat "$LOGS/$name.pid")" 2>/dev/null || echo "$name"
+  done
+}
+
 # alive GROUP: fails, saying why, when a worker of GROUP started here has exited.
 alive() {
-  local pidfile name
-  for pidfile in "$LOGS/$1"-*.pid; do
-    [ -f "$pidfile" ] || continue
-    kill -0 "$(cat "$pidfile")" 2>/dev/null && continue
-    name=$(basename "$pidfile" .pid)
-    rm -f "$pidfile"
+  local name
+  for name in $(exited "$1"); do
+    rm -f "$LOGS/$name.pid"
     echo "$name exited: $(tail -n 1 "$LOGS/$name.log")" >&2
     return 1
   done

@@ -170,7 +170,7 @@ fn a_paused_db_offsets_worker_does_not_stall_the_others_on_sqlite() -> Result<()
     // whose transaction stayed open while messages kept arriving, never let it go.
     let out = bash(
         "a paused db-offsets worker",
-        "trap 'pkill -CONT -f \"krb-worker sqpause-\" || true; stop_all sqpause' EXIT
+        "trap 'stop_all sqpause' EXIT
          db=sqlite:logs/sqpause.db; rm -f logs/sqpause*
          krb-effects init \"$db\" >/dev/null; topic sqpause 2 >/dev/null; krb-group sqpause >/dev/null
          for w in a b; do
