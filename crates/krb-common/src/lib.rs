@@ -6,6 +6,7 @@
 //! - [`cli`]: command lines whose bad input is one line and exit 2.
 //! - [`group`]: the assignors and group protocols, named once.
 //! - [`kafka_error`]: Kafka errors rendered as the article shows them.
+//! - [`lang`]: English or Korean for what a person reads (`KRB_LANG`), and message tables.
 //! - [`overlap`]: two consumers in one message at once (lab 2), found once.
 //! - [`namespace`]: `KRB_NS`, many people's topics and groups apart on one broker.
 //! - [`out`]: whole lines to stdout and stderr, each in one write.
@@ -21,6 +22,7 @@ pub mod decimal;
 pub mod fastpath;
 pub mod group;
 pub mod kafka_error;
+pub mod lang;
 pub mod logline;
 pub mod namespace;
 pub mod out;

@@ -9,6 +9,7 @@
 //!   [`idempotent`], [`faults`].
 //! - [`record`]: the lab command's results file and its table.
 //! - [`html`]: the same as one self-contained page, with the timelines, for a screen.
+//! - [`messages`]: what it prints, in English and Korean (`KRB_LANG=ko`).
 
 pub mod assignor;
 pub mod facts;
@@ -16,6 +17,7 @@ pub mod faults;
 pub mod html;
 pub mod idempotent;
 pub mod maxpoll;
+pub mod messages;
 pub mod protocol;
 pub mod record;
 pub mod revoke;

@@ -3,6 +3,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Result;
 use clap::{Args as ClapArgs, Parser, Subcommand};
 use krb_common::broker::BrokerArgs;
+use krb_common::lang::Lang;
 use krb_common::out::{stderr_line, stdout_line};
 use krb_common::reader::Logs;
 use krb_verify::record::{self, Record};
@@ -170,6 +171,13 @@ struct Output {
 }
 
 fn check(lab: Lab, group: &str, out: &Output, db: Option<&str>) -> i32 {
+    let lang = match Lang::from_env() {
+        Ok(lang) => lang,
+        Err(e) => {
+            stderr_line(&format!("krb-verify: {e:#}"));
+            return 2;
+        }
+    };
     let verdict = krb_verify::verify(lab, group, &out.logs.dir, &out.broker, db);
     if let Ok(v) = &verdict {
         for s in &v.skipped {
@@ -206,7 +214,7 @@ fn check(lab: Lab, group: &str, out: &Output, db: Option<&str>) -> i32 {
             stderr_line(&format!("krb-verify: {e:#}"));
             return 2;
         }
-        stdout_line(&record.summary());
+        stdout_line(&record.summary_in(lang));
         return if record.held() { 0 } else { 1 };
     }
     match verdict {
@@ -216,7 +224,7 @@ fn check(lab: Lab, group: &str, out: &Output, db: Option<&str>) -> i32 {
             } else if out.row {
                 v.row()
             } else {
-                v.render().trim_end().to_string()
+                v.render_in(lang).trim_end().to_string()
             };
             stdout_line(&text);
             if v.held() {
@@ -233,6 +241,7 @@ fn check(lab: Lab, group: &str, out: &Output, db: Option<&str>) -> i32 {
 }
 
 fn table(file: &Path, json: Option<&Path>, html: Option<&Path>, logs: &Path) -> Result<bool> {
+    let lang = Lang::from_env()?;
     let records = record::read(file)?;
     if let Some(path) = html {
         std::fs::write(path, krb_verify::html::page(&records, logs))
@@ -243,7 +252,7 @@ fn table(file: &Path, json: Option<&Path>, html: Option<&Path>, logs: &Path) -> 
         std::fs::write(path, doc)
             .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
     }
-    print!("{}", record::table(&records));
+    print!("{}", record::table_in(&records, lang));
     Ok(records.iter().all(Record::held))
 }
 

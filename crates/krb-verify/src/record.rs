@@ -7,7 +7,9 @@ use std::path::Path;
 use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 
+use crate::messages::{self, translate};
 use crate::Verdict;
+use krb_common::lang::{columns as width, Lang};
 
 /// One lab variant's run: its verdict, or why there is none.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -38,13 +40,25 @@ impl Record {
 
     /// What the lab command prints as the variant ends: `31.5 s, 7/7 held`, or what went wrong.
     pub fn summary(&self) -> String {
+        self.summary_in(Lang::En)
+    }
+
+    /// [`Record::summary`] in `lang`.
+    pub fn summary_in(&self, lang: Lang) -> String {
+        let held = |v: &Verdict| format!("{} {}", v.count(), messages::HELD.text(lang));
         let what = match (&self.verdict, &self.reason) {
-            (Some(v), None) => format!("{} held", v.count()),
-            (Some(v), Some(r)) => format!("{} held; {r}", v.count()),
-            (None, Some(r)) => format!("error: {r}"),
-            (None, None) => "error".into(),
+            (Some(v), None) => held(v),
+            (Some(v), Some(r)) => format!("{}; {r}", held(v)),
+            (None, Some(r)) => format!("{}: {r}", messages::ERROR.text(lang)),
+            (None, None) => messages::ERROR.text(lang).into(),
         };
-        format!("{:.1} s, {what}", self.seconds)
+        messages::SECONDS.fill(
+            lang,
+            &[
+                ("seconds", &format!("{:.1}", self.seconds)),
+                ("what", &what),
+            ],
+        )
     }
 
     /// Appends the record to a JSON Lines file.
@@ -77,6 +91,11 @@ pub fn read(path: &Path) -> Result<Vec<Record>> {
 /// The records as a table: lab, variant, the article's number, ours, held; each statement that
 /// did not hold named below its row.
 pub fn table(records: &[Record]) -> String {
+    table_in(records, Lang::En)
+}
+
+/// [`table`] in `lang`.
+pub fn table_in(records: &[Record], lang: Lang) -> String {
     let rows: Vec<([String; 5], String)> = records
         .iter()
         .map(|r| match &r.verdict {
@@ -84,12 +103,12 @@ pub fn table(records: &[Record]) -> String {
                 [
                     format!("{} {}", v.lab, v.name),
                     v.variant.clone(),
-                    v.article.clone(),
-                    v.ours.clone(),
+                    translate(lang, &v.article),
+                    translate(lang, &v.ours),
                     v.count(),
                 ],
                 [
-                    v.failures().replace('\n', "; "),
+                    v.failures_in(lang).replace('\n', "; "),
                     r.reason.clone().unwrap_or_default(),
                 ]
                 .into_iter()
@@ -109,11 +128,11 @@ pub fn table(records: &[Record]) -> String {
             ),
         })
         .collect();
-    let header = ["lab", "variant", "article", "ours", "held"].map(String::from);
-    let mut widths = header.clone().map(|h| h.chars().count());
+    let header = messages::HEADS.map(|h| h.text(lang).to_string());
+    let mut widths = header.clone().map(|h| width(&h));
     for (cells, _) in &rows {
         for (w, c) in widths.iter_mut().zip(cells) {
-            *w = (*w).max(c.chars().count());
+            *w = (*w).max(width(c));
         }
     }
     fit(&mut widths);
@@ -128,7 +147,7 @@ pub fn table(records: &[Record]) -> String {
                 if i == 4 {
                     text += part;
                 } else {
-                    text += &format!("{part:<w$}  ");
+                    text += &format!("{part}{}  ", " ".repeat(w.saturating_sub(width(part))));
                 }
             }
             out += text.trim_end();
@@ -140,9 +159,12 @@ pub fn table(records: &[Record]) -> String {
     for (cells, failures) in &rows {
         out += &line(cells);
         if !failures.is_empty() {
-            for (i, part) in wrap(&format!("not held: {failures}"), COLUMNS - 4)
-                .iter()
-                .enumerate()
+            for (i, part) in wrap(
+                &messages::NOT_HELD.fill(lang, &[("failures", failures)]),
+                COLUMNS - 4,
+            )
+            .iter()
+            .enumerate()
             {
                 out += &format!("{}{part}\n", if i == 0 { "    " } else { "      " });
             }
@@ -166,17 +188,18 @@ fn fit(widths: &mut [usize; 5]) {
     widths[3] = (room - widths[2]).min(ours);
 }
 
-/// `text` in lines of at most `width` characters, broken between words (a longer word is cut).
-fn wrap(text: &str, width: usize) -> Vec<String> {
-    let width = width.max(1);
+/// `text` in lines of at most `limit` terminal columns, broken between words (a longer word is
+/// cut).
+fn wrap(text: &str, limit: usize) -> Vec<String> {
+    let limit = limit.max(2);
     let mut lines: Vec<String> = Vec::new();
     let mut current = String::new();
     for word in text.split(' ') {
         let mut word = word.to_string();
         loop {
-            let used = current.chars().count();
-            let need = word.chars().count() + usize::from(used > 0);
-            if used + need <= width {
+            let used = width(&current);
+            let need = width(&word) + usize::from(used > 0);
+            if used + need <= limit {
                 if used > 0 {
                     current.push(' ');
                 }
@@ -187,8 +210,16 @@ fn wrap(text: &str, width: usize) -> Vec<String> {
                 lines.push(std::mem::take(&mut current));
                 continue;
             }
-            let cut: String = word.chars().take(width).collect();
-            word = word.chars().skip(width).collect();
+            let mut cut = String::new();
+            let mut chars = word.chars().peekable();
+            while let Some(&c) = chars.peek() {
+                if width(&cut) + width(c.encode_utf8(&mut [0; 4])) > limit {
+                    break;
+                }
+                cut.push(c);
+                chars.next();
+            }
+            word = chars.collect();
             lines.push(cut);
             if word.is_empty() {
                 break;
@@ -264,7 +295,7 @@ mod tests {
         }
         let wide = table(&[long]);
         assert!(
-            wide.lines().all(|l| l.chars().count() <= COLUMNS),
+            wide.lines().all(|l| width(l) <= COLUMNS),
             "wider than {COLUMNS} columns:\n{wide}"
         );
         assert!(

@@ -1,7 +1,10 @@
 //! A lab variant's verdict: the article's number, ours, and each "must hold" statement with
 //! whether this run kept it.
 
+use krb_common::lang::Lang;
 use serde::{Deserialize, Serialize};
+
+use crate::messages::{self, translate};
 
 /// One statement of a lab and whether this run kept it.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
@@ -71,10 +74,21 @@ impl Verdict {
 
     /// The statements that did not hold, one per line.
     pub fn failures(&self) -> String {
+        self.failures_in(Lang::En)
+    }
+
+    /// The statements that did not hold, one per line, in `lang`.
+    pub fn failures_in(&self, lang: Lang) -> String {
         self.checks
             .iter()
             .filter(|c| !c.held)
-            .map(|c| format!("{} ({})", c.statement, c.detail))
+            .map(|c| {
+                format!(
+                    "{} ({})",
+                    translate(lang, &c.statement),
+                    translate(lang, &c.detail)
+                )
+            })
             .collect::<Vec<_>>()
             .join("\n")
     }
@@ -101,15 +115,39 @@ impl Verdict {
     /// The verdict for a person: the article's number, ours, then each statement with `held`
     /// or `FAILED`.
     pub fn render(&self) -> String {
-        let mut text = format!(
-            "lab {} {} {} (group {})\n  article: {}\n  ours:    {}\n",
-            self.lab, self.name, self.variant, self.group, self.article, self.ours
-        );
+        self.render_in(Lang::En)
+    }
+
+    /// [`Verdict::render`] in `lang`.
+    pub fn render_in(&self, lang: Lang) -> String {
+        let mut lines = vec![
+            messages::TITLE.fill(
+                lang,
+                &[
+                    ("lab", &self.lab),
+                    ("name", &self.name),
+                    ("variant", &self.variant),
+                    ("group", &self.group),
+                ],
+            ),
+            messages::ARTICLE_LINE.fill(lang, &[("text", &translate(lang, &self.article))]),
+            messages::OURS_LINE.fill(lang, &[("text", &translate(lang, &self.ours))]),
+        ];
         for c in &self.checks {
-            let mark = if c.held { "held  " } else { "FAILED" };
-            text += &format!("  {mark} {} ({})\n", c.statement, c.detail);
+            let line = if c.held {
+                messages::HELD_LINE
+            } else {
+                messages::FAILED_LINE
+            };
+            lines.push(line.fill(
+                lang,
+                &[
+                    ("statement", &translate(lang, &c.statement)),
+                    ("detail", &translate(lang, &c.detail)),
+                ],
+            ));
         }
-        text
+        lines.join("\n") + "\n"
     }
 
     /// Records one statement.

@@ -1,0 +1,296 @@
+//! The language of what the tools print for a person: English by default, Korean with
+//! `KRB_LANG=ko`. Log lines and results files are data: they stay English, in one grammar, and
+//! are translated only where they are shown, by the message tables of the tool that shows them.
+//!
+//! A message is a pair of templates, English and Korean, with the same `{name}` placeholders. A
+//! [`Catalogue`] translates a text the tools wrote in English (a statement, a detail, a
+//! summary) by the first template whose English form matches it whole, and fills the Korean
+//! form with the same values; a text that no template matches is shown as it is.
+
+use std::fmt::Display;
+
+use anyhow::{bail, Result};
+use regex::Regex;
+
+/// A language a tool can speak.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Lang {
+    /// English, the default.
+    #[default]
+    En,
+    /// Korean, the article's language.
+    Ko,
+}
+
+impl Lang {
+    /// `en` or `ko` (also `ko_KR.UTF-8` and the like); empty means English.
+    pub fn parse(text: &str) -> Result<Lang> {
+        let code = text.split(['_', '.', '-']).next().unwrap_or("");
+        match code.to_ascii_lowercase().as_str() {
+            "" | "en" => Ok(Lang::En),
+            "ko" => Ok(Lang::Ko),
+            _ => bail!("KRB_LANG={text}: unknown language; use en (the default) or ko"),
+        }
+    }
+
+    /// The language `KRB_LANG` names, English when it is unset.
+    pub fn from_env() -> Result<Lang> {
+        Lang::parse(&std::env::var("KRB_LANG").unwrap_or_default())
+    }
+
+    /// `en` or `ko`, as HTML's `lang` attribute writes it.
+    pub fn code(self) -> &'static str {
+        match self {
+            Lang::En => "en",
+            Lang::Ko => "ko",
+        }
+    }
+}
+
+/// One message in both languages.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Msg {
+    /// The English template.
+    pub en: &'static str,
+    /// The Korean template, with the same placeholders.
+    pub ko: &'static str,
+}
+
+impl Msg {
+    /// The template in `lang`.
+    pub fn text(&self, lang: Lang) -> &'static str {
+        match lang {
+            Lang::En => self.en,
+            Lang::Ko => self.ko,
+        }
+    }
+
+    /// The template in `lang` with each `{name}` replaced by its value.
+    pub fn fill(&self, lang: Lang, values: &[(&str, &dyn Display)]) -> String {
+        let mut text = self.text(lang).to_string();
+        for (name, value) in values {
+            text = text.replace(&format!("{{{name}}}"), &value.to_string());
+        }
+        text
+    }
+}
+
+/// The `{name}` placeholders of a template, in order.
+pub fn placeholders(template: &str) -> Vec<&str> {
+    let mut names = Vec::new();
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        let Some(close) = rest[open..].find('}') else {
+            break;
+        };
+        names.push(&rest[open + 1..open + close]);
+        rest = &rest[open + close + 1..];
+    }
+    names
+}
+
+/// A message table, ready to translate texts written from its English templates.
+pub struct Catalogue {
+    entries: Vec<(Regex, Vec<String>, Msg)>,
+}
+
+impl Catalogue {
+    /// The table's templates, each English form made a pattern that matches a whole text.
+    pub fn new(table: &[Msg]) -> Catalogue {
+        let entries = table
+            .iter()
+            .map(|msg| {
+                let names: Vec<String> =
+                    placeholders(msg.en).into_iter().map(String::from).collect();
+                let mut pattern = String::from("^");
+                let mut rest = msg.en;
+                for name in &names {
+                    let at = rest
+                        .find(&format!("{{{name}}}"))
+                        .expect("a placeholder found above");
+                    pattern += &regex::escape(&rest[..at]);
+                    // A value never spans parts: `a; b` is translated part by part.
+                    pattern += "([^;]+?)";
+                    rest = &rest[at + name.len() + 2..];
+                }
+                pattern += &regex::escape(rest);
+                pattern += "$";
+                let regex = Regex::new(&pattern).expect("an escaped template is a pattern");
+                (regex, names, *msg)
+            })
+            .collect();
+        Catalogue { entries }
+    }
+
+    /// `text` in `lang`: the whole text by the first template that matches it, else each of its
+    /// `; `-separated parts the same way; a part no template matches stays as it is.
+    pub fn translate(&self, lang: Lang, text: &str) -> String {
+        if lang == Lang::En {
+            return text.to_string();
+        }
+        self.whole(lang, text).unwrap_or_else(|| {
+            text.split("; ")
+                .map(|part| self.whole(lang, part).unwrap_or_else(|| part.to_string()))
+                .collect::<Vec<_>>()
+                .join("; ")
+        })
+    }
+
+    /// Whether some template matches `text` whole.
+    pub fn knows(&self, text: &str) -> bool {
+        self.entries
+            .iter()
+            .any(|(regex, _, _)| regex.is_match(text))
+    }
+
+    fn whole(&self, lang: Lang, text: &str) -> Option<String> {
+        self.entries.iter().find_map(|(regex, names, msg)| {
+            let found = regex.captures(text)?;
+            let values: Vec<String> = (1..=names.len())
+                .map(|i| self.translate(lang, &found[i]))
+                .collect();
+            let pairs: Vec<(&str, &dyn Display)> = names
+                .iter()
+                .zip(&values)
+                .map(|(n, v)| (n.as_str(), v as &dyn Display))
+                .collect();
+            Some(msg.fill(lang, &pairs))
+        })
+    }
+}
+
+/// How many terminal columns `text` takes: Hangul and the other East Asian wide letters take
+/// two, so a table of Korean text lines up.
+pub fn columns(text: &str) -> usize {
+    text.chars()
+        .map(|c| match c as u32 {
+            0x1100..=0x115F
+            | 0x2E80..=0x303E
+            | 0x3041..=0x33FF
+            | 0x3400..=0x4DBF
+            | 0x4E00..=0x9FFF
+            | 0xA960..=0xA97F
+            | 0xAC00..=0xD7A3
+            | 0xF900..=0xFAFF
+            | 0xFE30..=0xFE4F
+            | 0xFF00..=0xFF60
+            | 0xFFE0..=0xFFE6 => 2,
+            _ => 1,
+        })
+        .sum()
+}
+
+/// Checks a message table: every Korean template is Korean, differs from the English one and
+/// has the same placeholders. One line per message that does not.
+pub fn table_problems(table: &[Msg]) -> Vec<String> {
+    let mut problems = Vec::new();
+    for msg in table {
+        let mut en = placeholders(msg.en);
+        let mut ko = placeholders(msg.ko);
+        en.sort_unstable();
+        ko.sort_unstable();
+        if en != ko {
+            problems.push(format!(
+                "{:?}: placeholders {en:?} in English, {ko:?} in Korean",
+                msg.en
+            ));
+        }
+        if !msg
+            .ko
+            .chars()
+            .any(|c| ('\u{AC00}'..='\u{D7A3}').contains(&c))
+        {
+            problems.push(format!(
+                "{:?}: its Korean text {:?} holds no Hangul",
+                msg.en, msg.ko
+            ));
+        }
+    }
+    let mut seen = std::collections::BTreeSet::new();
+    for msg in table {
+        if !seen.insert(msg.en) {
+            problems.push(format!("{:?}: in the table twice", msg.en));
+        }
+    }
+    problems
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TABLE: &[Msg] = &[
+        Msg {
+            en: "{n} duplicates on {where}",
+            ko: "{where}에서 중복 {n}건",
+        },
+        Msg {
+            en: "no duplicates",
+            ko: "중복 없음",
+        },
+        Msg {
+            en: "b revoked {n} time(s)",
+            ko: "b가 {n}번 반납",
+        },
+    ];
+
+    #[test]
+    fn the_language_comes_from_krb_lang_and_a_bad_one_is_refused() {
+        assert_eq!(Lang::parse("").unwrap(), Lang::En);
+        assert_eq!(Lang::parse("en").unwrap(), Lang::En);
+        assert_eq!(Lang::parse("ko").unwrap(), Lang::Ko);
+        assert_eq!(Lang::parse("ko_KR.UTF-8").unwrap(), Lang::Ko);
+        let err = Lang::parse("fr").unwrap_err().to_string();
+        assert!(
+            err.contains("KRB_LANG=fr") && err.contains("en") && err.contains("ko"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn texts_are_translated_whole_or_by_parts_and_unknown_ones_stay() {
+        let c = Catalogue::new(TABLE);
+        assert_eq!(
+            c.translate(Lang::Ko, "78 duplicates on p1"),
+            "p1에서 중복 78건"
+        );
+        assert_eq!(
+            c.translate(Lang::Ko, "no duplicates; b revoked 2 time(s); 1.5 s"),
+            "중복 없음; b가 2번 반납; 1.5 s"
+        );
+        assert_eq!(c.translate(Lang::En, "no duplicates"), "no duplicates");
+        assert_eq!(c.translate(Lang::Ko, "something else"), "something else");
+        assert!(c.knows("no duplicates") && !c.knows("no duplicates at all"));
+    }
+
+    #[test]
+    fn hangul_takes_two_columns() {
+        assert_eq!(columns("held"), 4);
+        assert_eq!(columns("성립"), 4);
+        assert_eq!(
+            columns("p1에서 중복 78건"),
+            2 + 2 * 2 + 1 + 2 * 2 + 1 + 2 + 2
+        );
+    }
+
+    #[test]
+    fn a_table_with_a_missing_placeholder_or_untranslated_text_is_reported() {
+        assert!(table_problems(TABLE).is_empty());
+        let bad = [
+            Msg {
+                en: "{n} rows",
+                ko: "행 몇 개",
+            },
+            Msg {
+                en: "held",
+                ko: "held",
+            },
+            Msg {
+                en: "held",
+                ko: "성립",
+            },
+        ];
+        let problems = table_problems(&bad);
+        assert_eq!(problems.len(), 3, "{problems:?}");
+    }
+}
