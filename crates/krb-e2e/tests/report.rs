@@ -32,7 +32,47 @@ fn record(group: &str, held: bool) -> Record {
         variant: group.into(),
         reason: None,
         verdict: Some(v),
+        ended: Some("2026-12-01 09:00:10".into()),
+        namespace: Some("room7".into()),
     }
+}
+
+/// Run in the page once it has laid out at the window's width: the smallest text a person sees,
+/// in CSS pixels (an SVG text's size times the picture's scale), written where --dump-dom
+/// shows it.
+const MEASURE: &str = "<script>addEventListener('load',()=>{let min=1e9,what='';\
+for(const e of document.querySelectorAll('body *')){\
+if(![...e.childNodes].some(n=>n.nodeType===3&&n.textContent.trim()))continue;\
+const r=e.getBoundingClientRect();if(!r.width||!r.height)continue;\
+let px=parseFloat(getComputedStyle(e).fontSize);\
+if(e instanceof SVGElement&&e.ownerSVGElement){px*=e.ownerSVGElement.getScreenCTM().a;}\
+if(px<min){min=px;what=e.tagName+': '+e.textContent.trim().slice(0,40);}}\
+const out=document.createElement('pre');out.id='measured';\
+out.textContent='smallest '+min.toFixed(1)+' px: '+what;document.body.append(out);});</script>";
+
+/// The smallest text's size in the page at `width` pixels, and which text it is.
+fn smallest_text(page: &std::path::Path, width: u32) -> Result<(f64, String)> {
+    let measured = page.with_extension("measure.html");
+    let html = std::fs::read_to_string(page)?;
+    std::fs::write(
+        &measured,
+        html.replace("</body>", &format!("{MEASURE}</body>")),
+    )?;
+    let (dom, _) = chromium(
+        &measured,
+        &[&format!("--window-size={width},720"), "--dump-dom"],
+    )?;
+    let line = dom
+        .lines()
+        .find_map(|l| l.split("<pre id=\"measured\">smallest ").nth(1))
+        .with_context(|| format!("the measuring script did not run:\n{dom}"))?;
+    let (px, what) = line
+        .split_once(" px: ")
+        .context("the measure's line is malformed")?;
+    Ok((
+        px.parse()?,
+        what.split("</pre>").next().unwrap_or(what).to_string(),
+    ))
 }
 
 /// Runs Chromium headless on the page with `extra` arguments; returns stdout and stderr.
@@ -90,20 +130,25 @@ fn the_report_renders_in_headless_chromium() -> Result<()> {
     let records = dir.join("results.jsonl");
     record("shown", true).append(&records)?;
     record("failing", false).append(&records)?;
-    let page = dir.join("report.html");
-    let table = Command::new(bin.join("krb-verify"))
-        .arg("table")
-        .arg(&records)
-        .arg("--html")
-        .arg(&page)
-        .arg("--logs")
-        .arg(&dir)
-        .output()?;
-    ensure!(
-        table.status.code() == Some(1),
-        "one variant failed, so exit 1: {table:?}"
-    );
-
+    let write_page = |lang: &str| -> Result<std::path::PathBuf> {
+        let page = dir.join(format!("report-{lang}.html"));
+        let table = Command::new(bin.join("krb-verify"))
+            .env("KRB_LANG", lang)
+            .arg("table")
+            .arg(&records)
+            .arg("--html")
+            .arg(&page)
+            .arg("--logs")
+            .arg(&dir)
+            .output()?;
+        ensure!(
+            table.status.code() == Some(1),
+            "one variant failed, so exit 1: {table:?}"
+        );
+        Ok(page)
+    };
+    let page = write_page("en")?;
+    let korean = write_page("ko")?;
     let (dom, errors) = chromium(&page, &["--dump-dom"])?;
     ensure!(
         dom.contains("<table id=\"results\">"),
@@ -125,31 +170,82 @@ fn the_report_renders_in_headless_chromium() -> Result<()> {
         dom.contains("lane-partition"),
         "the timeline's lanes are not in the DOM"
     );
-    let shot = dir.join("report.png");
-    let (_, shot_errors) = chromium(
-        &page,
-        &[
-            &format!("--screenshot={}", shot.display()),
-            "--window-size=1400,2400",
-        ],
-    )?;
+    for (text, why) in [
+        (
+            "<title>krb: the article versus ours · room7 · 2026-12-01 09:00:10</title>",
+            "the title names the room's namespace and the run's time",
+        ),
+        ("id=\"lab1-shown\"", "a stable anchor for the variant"),
+        (
+            "<p class=\"intro\">Consumer a reads topic pay alone",
+            "the lab opens with what happened",
+        ),
+        ("<td>9.5 s</td>", "the variant's duration"),
+    ] {
+        ensure!(dom.contains(text), "{why}: no {text:?} in the DOM:\n{dom}");
+    }
+    ensure!(!dom.contains("Some("), "a Rust debug value in the page");
+    ensure!(
+        !dom.contains("logs/shown.svg")
+            && dom.contains(&format!("{}</figcaption>", dir.join("shown.svg").display())),
+        "the figure's caption is not where the picture is"
+    );
+    let (korean_dom, _) = chromium(&korean, &["--dump-dom"])?;
+    for text in [
+        "<html lang=\"ko\">",
+        "<b>실패</b>",
+        "메시지 1000개 모두 처리됨",
+        "컨슈머 a가 혼자 pay 토픽을 읽다가",
+    ] {
+        ensure!(
+            korean_dom.contains(text),
+            "no {text:?} in the Korean page:\n{korean_dom}"
+        );
+    }
+    // Readable on a projector: at 1280 pixels wide no text is under 14 pixels, in either
+    // language, the timelines' labels included.
+    for p in [&page, &korean] {
+        let (px, what) = smallest_text(p, 1280)?;
+        ensure!(
+            px >= 14.0,
+            "{}: the smallest text is {px} px at 1280 px wide ({what})",
+            p.display()
+        );
+    }
+    let mut shot_errors = String::new();
+    let mut shots = Vec::new();
+    for (p, name) in [(&page, "report-en.png"), (&korean, "report-ko.png")] {
+        let shot = dir.join(name);
+        let (_, errors) = chromium(
+            p,
+            &[
+                &format!("--screenshot={}", shot.display()),
+                "--window-size=1280,720",
+            ],
+        )?;
+        shot_errors += &errors;
+        shots.push(shot);
+    }
     for log in [&errors, &shot_errors] {
         ensure!(
             !log.contains("CONSOLE(") && !log.contains("Uncaught") && !log.contains("ERR_FILE"),
             "the page logged an error:\n{log}"
         );
     }
-    let png = std::fs::read(&shot).context("no screenshot")?;
-    ensure!(
-        png.starts_with(b"\x89PNG") && png.len() > 20_000,
-        "the screenshot is empty ({} bytes)",
-        png.len()
-    );
-    println!(
-        "report rendered: {} ({} bytes of PNG)",
-        page.display(),
-        png.len()
-    );
+    for shot in &shots {
+        let png = std::fs::read(shot).context("no screenshot")?;
+        ensure!(
+            png.starts_with(b"\x89PNG") && png.len() > 20_000,
+            "the screenshot {} is empty ({} bytes)",
+            shot.display(),
+            png.len()
+        );
+        println!(
+            "report rendered: {} ({} bytes of PNG)",
+            shot.display(),
+            png.len()
+        );
+    }
     std::fs::remove_dir_all(dir)?;
     Ok(())
 }

@@ -231,6 +231,8 @@ mod tests {
             variant: "none".into(),
             reason: None,
             verdict: Some(v),
+            ended: None,
+            namespace: None,
         }
     }
 

@@ -5,6 +5,10 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
+use krb_common::lang::Lang;
+
+use crate::messages::{self, translate};
+use crate::page_text::{lab_text, NAMESPACE, PAGE_TITLE, SUMMARY, TIME, TOOK};
 use crate::record::Record;
 
 /// Text made safe inside HTML.
@@ -15,12 +19,13 @@ fn escape(text: &str) -> String {
         .replace('"', "&quot;")
 }
 
-/// Large type and high contrast, for a projector.
+/// Large type and high contrast, for a projector: no text under 16 px at any width.
 const STYLE: &str = "body{font:20px/1.45 sans-serif;margin:1.5em;color:#111;background:#fff}\
 table{border-collapse:collapse;margin:1em 0}th,td{border:1px solid #888;padding:.35em .6em;\
 vertical-align:top;text-align:left}th{background:#eee}.held{color:#116329}.failed{color:#b00;\
-font-weight:bold}section{margin-top:2.5em;border-top:3px solid #ccc}figure{margin:1em 0}\
-figure svg{width:100%;height:auto;border:1px solid #ddd}figcaption{color:#555;font-size:16px}";
+font-weight:bold}section{margin-top:2.5em;border-top:3px solid #ccc}.intro{max-width:60em}\
+figure{margin:1em 0}figure svg{width:100%;height:auto;border:1px solid #ddd}\
+figcaption,#run{color:#444;font-size:16px}.duration{color:#444;font-weight:normal}";
 
 /// The timelines the variant in `group` drew in `dir`: its own, and lab 5's second group's.
 fn pictures(dir: &Path, group: &str) -> Vec<(String, String)> {
@@ -34,74 +39,165 @@ fn pictures(dir: &Path, group: &str) -> Vec<(String, String)> {
         .collect()
 }
 
-/// The page for a lab run's records; the timelines are read from `dir` (the logs).
-pub fn page(records: &[Record], dir: &Path) -> String {
+/// A stable anchor for a variant: `lab1-nocommit`, `lab3-range-revoke-commit`, `lab4-static`.
+pub fn anchor(lab: u8, variant: &str) -> String {
+    let mut slug = String::new();
+    for c in variant.chars() {
+        if c.is_ascii_alphanumeric() {
+            slug.push(c.to_ascii_lowercase());
+        } else if !slug.is_empty() && !slug.ends_with('-') {
+            slug.push('-');
+        }
+    }
+    format!("lab{lab}-{}", slug.trim_end_matches('-'))
+}
+
+/// `9.5 s`, `6 min 31 s`.
+fn duration(seconds: f64) -> String {
+    if seconds < 60.0 {
+        format!("{seconds:.1} s")
+    } else {
+        let whole = seconds.round() as u64;
+        format!("{} min {} s", whole / 60, whole % 60)
+    }
+}
+
+/// The run's line under the title: the namespace, when it ended, how long its variants took.
+fn run_line(records: &[Record], lang: Lang) -> String {
+    let mut parts = Vec::new();
+    if let Some(ns) = records.iter().find_map(|r| r.namespace.as_deref()) {
+        parts.push(NAMESPACE.fill(lang, &[("ns", &ns)]));
+    }
+    let times: Vec<&str> = records.iter().filter_map(|r| r.ended.as_deref()).collect();
+    if let (Some(first), Some(last)) = (times.iter().min(), times.iter().max()) {
+        let last_time = last.split_once(' ').map_or(*last, |(_, t)| t);
+        parts.push(if first == last {
+            first.to_string()
+        } else {
+            format!("{first} – {last_time}")
+        });
+    }
+    let total: f64 = records.iter().map(|r| r.seconds).sum();
+    parts.push(TOOK.fill(lang, &[("duration", &duration(total))]));
+    parts.join(" · ")
+}
+
+/// The page for a lab run's records in `lang`; the timelines are read from `dir` (the logs).
+pub fn page(records: &[Record], dir: &Path, lang: Lang) -> String {
     let held = records.iter().filter(|r| r.held()).count();
+    let run = run_line(records, lang);
+    let title = match records.iter().find_map(|r| r.namespace.as_deref()) {
+        Some(ns) => format!("{} · {ns}", PAGE_TITLE.text(lang)),
+        None => PAGE_TITLE.text(lang).to_string(),
+    };
+    let when = records
+        .iter()
+        .filter_map(|r| r.ended.as_deref())
+        .max()
+        .map(|t| format!(" · {t}"))
+        .unwrap_or_default();
+    let heads: String = messages::HEADS
+        .iter()
+        .chain([&TIME])
+        .map(|h| format!("<th>{}</th>", h.text(lang)))
+        .collect();
     let mut out = format!(
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
-         <title>krb: the article versus ours</title><style>{STYLE}</style></head><body>\n\
-         <h1>krb: the article versus ours</h1>\n<p id=\"summary\">{held} of {} variants held \
-         every statement.</p>\n<table id=\"results\"><tr><th>lab</th><th>variant</th>\
-         <th>article</th><th>ours</th><th>held</th></tr>\n",
-        records.len()
+        "<!DOCTYPE html>\n<html lang=\"{}\"><head><meta charset=\"utf-8\">\
+         <title>{}{}</title><style>{STYLE}</style></head><body>\n\
+         <h1>{}</h1>\n<p id=\"run\">{}</p>\n<p id=\"summary\">{}</p>\n\
+         <table id=\"results\"><tr>{heads}</tr>\n",
+        lang.code(),
+        escape(&title),
+        escape(&when),
+        escape(&title),
+        escape(&run),
+        escape(&SUMMARY.fill(lang, &[("held", &held), ("all", &records.len())])),
     );
-    for (i, r) in records.iter().enumerate() {
+    for r in records {
         let (article, ours, count) = match &r.verdict {
-            Some(v) => (v.article.as_str(), v.ours.as_str(), v.count()),
-            None => ("", "", r.status.clone()),
+            Some(v) => (
+                translate(lang, &v.article),
+                translate(lang, &v.ours),
+                v.count(),
+            ),
+            None => (String::new(), String::new(), r.status.clone()),
         };
         let class = if r.held() { "held" } else { "failed" };
         let _ = writeln!(
             out,
-            "<tr class=\"variant-row\"><td>{} {}</td><td><a href=\"#v{i}\">{}</a></td><td>{}</td>\
-             <td>{}</td><td class=\"{class}\">{}</td></tr>",
+            "<tr class=\"variant-row\"><td>{} {}</td><td><a href=\"#{}\">{}</a></td><td>{}</td>\
+             <td>{}</td><td class=\"{class}\">{}</td><td>{}</td></tr>",
             r.lab,
             escape(&r.name),
+            anchor(r.lab, &r.variant),
             escape(&r.variant),
-            escape(article),
-            escape(ours),
-            escape(&count)
+            escape(&article),
+            escape(&ours),
+            escape(&count),
+            duration(r.seconds)
         );
     }
     out += "</table>\n";
-    for (i, r) in records.iter().enumerate() {
+    let mut labs: Vec<u8> = Vec::new();
+    for r in records {
+        if !labs.contains(&r.lab) {
+            labs.push(r.lab);
+        }
+    }
+    for lab in labs {
+        let (heading, intro) = lab_text(lab);
         let _ = writeln!(
             out,
-            "<section id=\"v{i}\"><h2>lab {} {} {}</h2>",
-            r.lab,
-            escape(&r.name),
-            escape(&r.variant)
+            "<section id=\"lab{lab}\"><h2>{}</h2>\n<p class=\"intro\">{}</p>",
+            escape(heading.text(lang)),
+            escape(intro.text(lang))
         );
-        if let Some(reason) = &r.reason {
-            let _ = writeln!(out, "<p class=\"failed\">{}</p>", escape(reason));
-        }
-        if let Some(v) = &r.verdict {
-            out += "<ul>\n";
-            for c in &v.checks {
-                let (class, mark) = if c.held {
-                    ("held", "held")
-                } else {
-                    ("failed", "FAILED")
-                };
-                let _ = writeln!(
-                    out,
-                    "<li class=\"{class}\"><b>{mark}</b> {} ({})</li>",
-                    escape(&c.statement),
-                    escape(&c.detail)
-                );
-            }
-            out += "</ul>\n";
-            for (name, svg) in pictures(dir, &v.group) {
-                let _ = writeln!(
-                    out,
-                    "<figure>{svg}<figcaption>logs/{}</figcaption></figure>",
-                    escape(&name)
-                );
-            }
+        for r in records.iter().filter(|r| r.lab == lab) {
+            variant(&mut out, r, dir, lang);
         }
         out += "</section>\n";
     }
     out + "</body></html>\n"
+}
+
+/// One variant: its statements, held or FAILED, and its timelines.
+fn variant(out: &mut String, r: &Record, dir: &Path, lang: Lang) {
+    let _ = writeln!(
+        out,
+        "<article id=\"{}\"><h3>{} <span class=\"duration\">{}</span></h3>",
+        anchor(r.lab, &r.variant),
+        escape(&r.variant),
+        duration(r.seconds)
+    );
+    if let Some(reason) = &r.reason {
+        let _ = writeln!(out, "<p class=\"failed\">{}</p>", escape(reason));
+    }
+    if let Some(v) = &r.verdict {
+        *out += "<ul>\n";
+        for c in &v.checks {
+            let (class, mark) = if c.held {
+                ("held", messages::HELD)
+            } else {
+                ("failed", messages::FAILED)
+            };
+            let _ = writeln!(
+                out,
+                "<li class=\"{class}\"><b>{}</b> {} ({})</li>",
+                mark.text(lang),
+                escape(&translate(lang, &c.statement)),
+                escape(&translate(lang, &c.detail))
+            );
+        }
+        *out += "</ul>\n";
+        for (name, svg) in pictures(dir, &v.group) {
+            let _ = writeln!(
+                out,
+                "<figure>{svg}<figcaption>{}</figcaption></figure>",
+                escape(&dir.join(&name).display().to_string())
+            );
+        }
+    }
+    *out += "</article>\n";
 }
 
 #[cfg(test)]
@@ -109,41 +205,112 @@ mod tests {
     use super::*;
     use crate::Verdict;
 
-    fn record(group: &str, held: bool) -> Record {
-        let mut v = Verdict::new(1, "revoke", "nocommit", group, "82 duplicates on p1");
+    fn record(lab: u8, variant: &str, group: &str, held: bool) -> Record {
+        let mut v = Verdict::new(lab, "revoke", variant, group, "82 duplicates on p1");
         v.ours = "78 duplicates <p1>".into();
-        v.check("all processed", true, "unique 1000");
+        v.check("all 1000 messages processed", true, "unique 1000");
         v.check("b began at a's commit", held, "b's first 7 & a's 9");
         Record {
-            seconds: 9.0,
+            seconds: 9.5,
             status: "checked".into(),
-            lab: 1,
+            lab,
             name: "revoke".into(),
-            variant: "nocommit".into(),
+            variant: variant.into(),
             reason: None,
             verdict: Some(v),
+            ended: Some(format!("2026-12-01 23:5{lab}:00")),
+            namespace: Some("alice".into()),
         }
     }
 
-    #[test]
-    fn the_page_holds_the_table_the_statements_and_the_pictures_and_fetches_nothing() {
-        let dir = krb_common::scratch::scratch_dir(
+    fn pictures_dir() -> std::path::PathBuf {
+        krb_common::scratch::scratch_dir(
             "html",
             &[(
                 "g1.svg",
                 "<?xml version=\"1.0\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\"><title>t</title></svg>\n",
             )],
-        );
-        let page = page(&[record("g1", true), record("g2", false)], &dir);
-        assert_eq!(page.matches("<tr class=\"variant-row\">").count(), 2);
+        )
+    }
+
+    #[test]
+    fn the_page_holds_the_table_the_statements_and_the_pictures_and_fetches_nothing() {
+        let dir = pictures_dir();
+        let records = [
+            record(1, "nocommit", "g1", true),
+            record(1, "revcommit", "g2", false),
+            record(3, "range --revoke-commit", "g3", true),
+        ];
+        let page = page(&records, &dir, Lang::En);
+        assert_eq!(page.matches("<tr class=\"variant-row\">").count(), 3);
         assert!(page.contains("<td>78 duplicates &lt;p1&gt;</td>"), "{page}");
         assert!(page.contains("<li class=\"failed\"><b>FAILED</b> b began at a's commit (b's first 7 &amp; a's 9)</li>"));
-        assert!(page.contains("1 of 2 variants held"));
+        assert!(page.contains("2 of 3 variants held"));
         assert_eq!(page.matches("<svg").count(), 1, "g2 drew no picture");
         assert!(!page.contains("<?xml"));
         for fetch in ["src=", "<link", "@import", "url("] {
             assert!(!page.contains(fetch), "the page fetches something: {fetch}");
         }
+        // A title that names the room's run; anchors a teacher can link to; one section a lab.
+        assert!(
+            page.contains(
+                "<title>krb: the article versus ours · alice · 2026-12-01 23:53:00</title>"
+            ),
+            "{page}"
+        );
+        assert!(
+            page.contains("namespace alice · 2026-12-01 23:51:00 – 23:53:00 · 28.5 s of labs"),
+            "{page}"
+        );
+        for id in [
+            "lab1",
+            "lab3",
+            "lab1-nocommit",
+            "lab1-revcommit",
+            "lab3-range-revoke-commit",
+        ] {
+            assert!(page.contains(&format!(" id=\"{id}\"")), "no anchor {id}");
+        }
+        assert!(page.contains("<a href=\"#lab3-range-revoke-commit\">"));
+        assert_eq!(page.matches("<section ").count(), 2);
+        assert!(page.contains("<p class=\"intro\">Consumer a reads topic pay alone"));
+        assert!(page.contains(&format!(
+            "<figcaption>{}</figcaption>",
+            dir.join("g1.svg").display()
+        )));
+        assert!(page.contains("<td>9.5 s</td>"));
         std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn the_page_in_korean_translates_its_words_and_the_statements() {
+        let dir = pictures_dir();
+        let page = page(&[record(1, "nocommit", "g1", false)], &dir, Lang::Ko);
+        assert!(page.contains("<html lang=\"ko\">"));
+        assert!(
+            page.contains("<h1>krb: 기사와 우리 결과 · alice</h1>"),
+            "{page}"
+        );
+        assert!(page.contains("<th>실습</th><th>변형</th>"));
+        assert!(
+            page.contains("<b>성립</b> 메시지 1000개 모두 처리됨 (고유 1000)"),
+            "{page}"
+        );
+        assert!(page.contains("<b>실패</b>"));
+        assert!(page.contains("p1에서 중복 82건"));
+        assert!(page.contains("컨슈머 a가 혼자 pay 토픽을 읽다가"));
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn anchors_are_stable_slugs_of_the_variant() {
+        assert_eq!(anchor(1, "nocommit"), "lab1-nocommit");
+        assert_eq!(anchor(4, "--static"), "lab4-static");
+        assert_eq!(
+            anchor(3, "cooperative-sticky --revoke-commit"),
+            "lab3-cooperative-sticky-revoke-commit"
+        );
+        assert_eq!(duration(9.54), "9.5 s");
+        assert_eq!(duration(391.0), "6 min 31 s");
     }
 }

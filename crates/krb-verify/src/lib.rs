@@ -9,7 +9,8 @@
 //!   [`idempotent`], [`faults`].
 //! - [`record`]: the lab command's results file and its table.
 //! - [`html`]: the same as one self-contained page, with the timelines, for a screen.
-//! - [`messages`]: what it prints, in English and Korean (`KRB_LANG=ko`).
+//! - [`messages`]: what it prints, in English and Korean (`KRB_LANG=ko`); [`page_text`]: the
+//!   page's own words.
 
 pub mod assignor;
 pub mod facts;
@@ -18,6 +19,7 @@ pub mod html;
 pub mod idempotent;
 pub mod maxpoll;
 pub mod messages;
+pub mod page_text;
 pub mod protocol;
 pub mod record;
 pub mod revoke;

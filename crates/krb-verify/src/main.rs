@@ -209,6 +209,8 @@ fn check(lab: Lab, group: &str, out: &Output, db: Option<&str>) -> i32 {
             variant,
             reason,
             verdict,
+            ended: Some(chrono::Local::now().format("%Y-%m-%d %H:%M:%S").to_string()),
+            namespace: out.broker.namespace.ns.clone(),
         };
         if let Err(e) = record.append(file) {
             stderr_line(&format!("krb-verify: {e:#}"));
@@ -244,7 +246,7 @@ fn table(file: &Path, json: Option<&Path>, html: Option<&Path>, logs: &Path) -> 
     let lang = Lang::from_env()?;
     let records = record::read(file)?;
     if let Some(path) = html {
-        std::fs::write(path, krb_verify::html::page(&records, logs))
+        std::fs::write(path, krb_verify::html::page(&records, logs, lang))
             .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
     }
     if let Some(path) = json {

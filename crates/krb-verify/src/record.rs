@@ -30,6 +30,12 @@ pub struct Record {
     /// The verdict.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub verdict: Option<Verdict>,
+    /// When the variant ended, local time (`2026-12-01 23:52:10`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ended: Option<String>,
+    /// The namespace the variant ran in (`--ns`, `KRB_NS`), if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub namespace: Option<String>,
 }
 
 impl Record {
@@ -257,6 +263,8 @@ mod tests {
             variant: "expel".into(),
             reason: None,
             verdict: Some(v),
+            ended: Some("2026-12-01 23:52:10".into()),
+            namespace: Some("alice".into()),
         };
         let error = Record {
             seconds: 1.0,
@@ -266,6 +274,8 @@ mod tests {
             variant: "nocommit".into(),
             reason: Some("the script failed: no broker".into()),
             verdict: None,
+            ended: None,
+            namespace: None,
         };
         let dir = std::env::temp_dir().join(format!("krb-record-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();

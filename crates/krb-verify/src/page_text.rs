@@ -1,0 +1,215 @@
+//! The report page's own words, in English and Korean: its title, the run's line, and for each
+//! lab a heading and what happened and what to look at, for a room in front of a projector.
+
+use krb_common::lang::Msg;
+
+/// The page's title and first heading.
+pub const PAGE_TITLE: Msg = Msg {
+    en: "krb: the article versus ours",
+    ko: "krb: 기사와 우리 결과",
+};
+/// The namespace the run was in.
+pub const NAMESPACE: Msg = Msg {
+    en: "namespace {ns}",
+    ko: "네임스페이스 {ns}",
+};
+/// How long the variants ran, together.
+pub const TOOK: Msg = Msg {
+    en: "{duration} of labs",
+    ko: "실습 시간 {duration}",
+};
+/// How many variants held every statement.
+pub const SUMMARY: Msg = Msg {
+    en: "{held} of {all} variants held every statement.",
+    ko: "변형 {all}개 중 {held}개가 모든 문장을 지켰습니다.",
+};
+/// The table's duration column.
+pub const TIME: Msg = Msg {
+    en: "time",
+    ko: "시간",
+};
+
+/// Lab `lab`'s heading, and what happened in it and what to look at.
+pub fn lab_text(lab: u8) -> (Msg, Msg) {
+    let index = usize::from(lab.clamp(1, 8)) - 1;
+    LABS[index]
+}
+
+/// Labs 1 to 7, then one for a lab this page does not know.
+const LABS: [(Msg, Msg); 8] = [
+    (
+        Msg {
+            en: "Lab 1: no commit in the revoke callback",
+            ko: "실습 1: revoke 콜백에 커밋이 없을 때",
+        },
+        Msg {
+            en: "Consumer a reads topic pay alone; b joins part-way and the group rebalances. \
+                 Without a commit in the revoke callback, b starts the partition that moved at \
+                 a's last commit, so what a processed after that commit is processed twice. \
+                 Look at the red-ringed dots on the moved partition, and at a's revoked line \
+                 beside b's assigned line. With --revoke-commit, a commits before it hands the \
+                 partition over, and nothing is processed twice.",
+            ko: "컨슈머 a가 혼자 pay 토픽을 읽다가 중간에 b가 합류하면서 그룹이 리밸런스됩니다. \
+                 revoke 콜백에서 커밋하지 않으면 b는 옮겨 간 파티션을 a의 마지막 커밋부터 \
+                 읽으므로, a가 그 커밋 뒤에 처리한 메시지는 두 번 처리됩니다. 옮겨 간 파티션의 \
+                 빨간 테두리 점과, a의 revoked 표시 옆 b의 assigned 표시를 보세요. \
+                 --revoke-commit이면 a가 파티션을 넘기기 전에 커밋하므로 두 번 처리되는 것이 \
+                 없습니다.",
+        },
+    ),
+    (
+        Msg {
+            en: "Lab 2: a slow consumer is expelled",
+            ko: "실습 2: 느린 컨슈머가 쫓겨난다",
+        },
+        Msg {
+            en: "Consumer a spends 15 s on offset 3, longer than max.poll.interval.ms (10 s). \
+                 librdkafka's MAXPOLL warning takes a out of the group; b is assigned the \
+                 partition and processes offset 3 while a is still in it. Look at the red bar \
+                 where both are in offset 3, then at a's failed commit (UNKNOWN_MEMBER_ID) and \
+                 its lost [0]. The failed commit protects the group: a cannot move the \
+                 committed offset back.",
+            ko: "컨슈머 a는 offset 3에 15초를 씁니다. max.poll.interval.ms(10초)보다 깁니다. \
+                 librdkafka의 MAXPOLL 경고와 함께 a가 그룹에서 빠지고, b가 파티션을 받아 a가 \
+                 아직 처리 중인 offset 3을 처리합니다. 둘이 offset 3에 함께 있는 빨간 막대를 \
+                 보고, 이어서 a의 실패한 커밋(UNKNOWN_MEMBER_ID)과 lost [0]을 보세요. 커밋이 \
+                 실패하기 때문에 a가 커밋 오프셋을 뒤로 돌리지 못합니다.",
+        },
+    ),
+    (
+        Msg {
+            en: "Lab 3: eager versus cooperative assignment",
+            ko: "실습 3: eager 할당과 cooperative 할당",
+        },
+        Msg {
+            en: "Three consumers share six partitions; c joins while a and b are busy. The \
+                 eager range assignor takes every partition back from everyone, so duplicates \
+                 land on partitions that never moved; cooperative-sticky takes back only the \
+                 partitions that move to c. Compare the revoked marks and where the red rings \
+                 fall in the two pictures. With --revoke-commit neither has duplicates.",
+            ko: "컨슈머 셋이 파티션 여섯 개를 나눠 갖고, a와 b가 바쁠 때 c가 합류합니다. eager \
+                 방식인 range 할당자는 모두에게서 모든 파티션을 거둬들이므로 옮겨 가지 않은 \
+                 파티션에도 중복이 생기고, cooperative-sticky는 c로 옮겨 가는 파티션만 \
+                 거둬들입니다. 두 그림에서 revoked 표시와 빨간 테두리가 찍힌 곳을 비교해 \
+                 보세요. --revoke-commit이면 어느 쪽도 중복이 없습니다.",
+        },
+    ),
+    (
+        Msg {
+            en: "Lab 4: restarting with and without static membership",
+            ko: "실습 4: 정적 멤버십 없이, 그리고 정적 멤버십으로 재시작하기",
+        },
+        Msg {
+            en: "Consumer a is restarted, as a rolling deploy does. With dynamic membership its \
+                 leave and its return are two rebalances, and b revokes twice. With static \
+                 membership (group.instance.id) a returns as the same member within the session \
+                 timeout: no rebalance, b revokes nothing, and a gets its own partitions back. \
+                 Look at b's lane: revoked marks in one picture, none in the other.",
+            ko: "롤링 배포처럼 컨슈머 a를 재시작합니다. 동적 멤버십에서는 a가 떠날 때와 돌아올 \
+                 때 리밸런스가 두 번 일어나 b가 두 번 반납합니다. 정적 멤버십(group.instance.id) \
+                 에서는 a가 세션 타임아웃 안에 같은 멤버로 돌아오므로 리밸런스가 없고, b는 \
+                 아무것도 반납하지 않으며, a는 자기 파티션을 그대로 돌려받습니다. b의 레인을 \
+                 보세요: 한 그림에는 revoked 표시가 있고 다른 그림에는 없습니다.",
+        },
+    ),
+    (
+        Msg {
+            en: "Lab 5: the KIP-848 consumer protocol",
+            ko: "실습 5: KIP-848 consumer 프로토콜",
+        },
+        Msg {
+            en: "Labs 1 and 2 again, under the classic group protocol and under KIP-848's \
+                 consumer protocol, where the broker computes the assignment. Under consumer, a \
+                 revokes only the partition that moves. Lab 1's duplicates and lab 2's \
+                 expulsion happen under both: the protocol changes who decides the assignment, \
+                 not what a missing commit costs. Each variant has two pictures, lab 1's and \
+                 lab 2's.",
+            ko: "실습 1과 2를 classic 그룹 프로토콜과, 브로커가 할당을 계산하는 KIP-848 \
+                 consumer 프로토콜에서 다시 돌립니다. consumer에서는 a가 옮겨 가는 파티션만 \
+                 반납합니다. 실습 1의 중복과 실습 2의 추방은 두 프로토콜 모두에서 일어납니다: \
+                 프로토콜은 누가 할당을 정하는지를 바꿀 뿐, 빠진 커밋의 대가를 바꾸지 않습니다. \
+                 변형마다 그림이 둘입니다: 실습 1과 실습 2.",
+        },
+    ),
+    (
+        Msg {
+            en: "Lab 6: make the processing itself idempotent",
+            ko: "실습 6: 처리 자체를 멱등으로",
+        },
+        Msg {
+            en: "Labs 1 and 2 with an effect written for each message: plain (an insert), \
+                 idempotent (an insert that skips a message already applied), db-offsets (the \
+                 effect and the partition's position in one database transaction) and \
+                 kafka-eos (the output and the offsets in one Kafka transaction). Processing may \
+                 still repeat; what matters is whether the effect does. Compare the effects' \
+                 count with the processings' count in each variant's statements: only plain \
+                 writes an effect twice.",
+            ko: "메시지마다 효과를 쓰면서 실습 1과 2를 돌립니다: plain(그냥 insert), \
+                 idempotent(이미 적용된 메시지는 건너뛰는 insert), db-offsets(효과와 파티션 \
+                 위치를 데이터베이스 트랜잭션 하나에), kafka-eos(출력과 오프셋을 Kafka 트랜잭션 \
+                 하나에). 처리는 여전히 되풀이될 수 있고, 중요한 것은 효과도 되풀이되는가입니다. \
+                 변형마다 문장에서 효과의 수와 처리의 수를 비교해 보세요: 효과를 두 번 쓰는 \
+                 것은 plain뿐입니다.",
+        },
+    ),
+    (
+        Msg {
+            en: "Lab 7: fault trials on a three-node cluster",
+            ko: "실습 7: 브로커 세 대에서 장애 시행",
+        },
+        Msg {
+            en: "Seeded fault trials: workers are killed, paused, stopped and restarted while \
+                 brokers, the group coordinator and partition leaders are killed. Nothing the \
+                 broker acknowledged may be lost, committed work may never be redone, and every \
+                 duplicate must be explained by a fault, within that fault's bound. Read the \
+                 statements first: one that failed names the message and the fault.",
+            ko: "시드로 정한 장애를 겁니다: 워커를 죽이고, 멈추고, 세우고, 다시 띄우는 동안 \
+                 브로커와 그룹 코디네이터와 파티션 리더도 죽입니다. 브로커가 확인한 메시지는 \
+                 하나도 잃으면 안 되고, 커밋된 작업은 다시 하면 안 되며, 모든 중복은 장애 \
+                 하나로, 그 장애의 한도 안에서 설명되어야 합니다. 문장부터 읽으세요: 실패한 \
+                 문장은 메시지와 장애를 짚어 줍니다.",
+        },
+    ),
+    (
+        Msg {
+            en: "Another lab",
+            ko: "다른 실습",
+        },
+        Msg {
+            en: "This page does not know this lab; its statements follow.",
+            ko: "이 페이지가 모르는 실습입니다. 문장은 아래에 있습니다.",
+        },
+    ),
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use krb_common::lang::table_problems;
+
+    #[test]
+    fn every_text_of_the_page_has_its_korean_text() {
+        let mut all = vec![PAGE_TITLE, NAMESPACE, TOOK, SUMMARY, TIME];
+        for (heading, intro) in LABS {
+            all.push(heading);
+            all.push(intro);
+        }
+        let problems = table_problems(&all);
+        assert!(problems.is_empty(), "{problems:#?}");
+    }
+
+    #[test]
+    fn each_lab_says_what_happened_in_three_to_five_sentences() {
+        for lab in 1..=7 {
+            let (_, intro) = lab_text(lab);
+            for text in [intro.en, intro.ko] {
+                let sentences = text.matches(". ").count() + usize::from(text.ends_with('.'));
+                assert!(
+                    (3..=5).contains(&sentences),
+                    "lab {lab}: {sentences}: {text}"
+                );
+            }
+        }
+        assert_eq!(lab_text(9).0.en, "Another lab");
+    }
+}
