@@ -8,7 +8,7 @@ use anyhow::{Context, Result};
 use krb_common::logline::{Event, Partition};
 
 use crate::facts::{assigned, revoked, summary, Run};
-use crate::{Assignor, Lab, Verdict};
+use crate::{shown, Assignor, Lab, Verdict};
 
 /// Lab 3's verdict for a run.
 pub fn verdict(run: &Run, assignor: Assignor, revoke_commit: bool) -> Result<Verdict> {
@@ -48,22 +48,30 @@ pub fn verdict(run: &Run, assignor: Assignor, revoke_commit: bool) -> Result<Ver
     v.check(
         "c was assigned partitions",
         !to_c.is_empty(),
-        format!("c assigned {to_c:?}"),
+        format!("c assigned {}", shown::list(&to_c)),
     );
     if cooperative {
         v.check(
             "only the partitions that moved to c were revoked",
             revoked_ab == to_c,
-            format!("revoked {revoked_ab:?}, moved {to_c:?}"),
+            format!(
+                "revoked {}, moved {}",
+                shown::list(&revoked_ab),
+                shown::list(&to_c)
+            ),
         );
     } else {
         v.check(
             "every partition was revoked",
             revoked_ab == (0..6).collect(),
-            format!("revoked {revoked_ab:?}"),
+            format!("revoked {}", shown::list(&revoked_ab)),
         );
     }
-    let duplicates_on = format!("duplicates on {dup_partitions:?}, moved {to_c:?}");
+    let duplicates_on = format!(
+        "duplicates on {}, moved {}",
+        shown::list(&dup_partitions),
+        shown::list(&to_c)
+    );
     match (cooperative, revoke_commit) {
         (_, true) => v.check(
             "no duplicates",

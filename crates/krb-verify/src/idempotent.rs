@@ -11,7 +11,7 @@ use krb_dups::Report;
 use krb_effect::Kind;
 
 use crate::facts::{summary, Run};
-use crate::{Lab, Verdict};
+use crate::{shown, Lab, Verdict};
 
 /// The scenario lab 6 runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -172,7 +172,7 @@ pub fn verdict(
                 v.check(
                     "the group's final committed offset is 10",
                     committed == [(0, Some(10))],
-                    format!("{committed:?}"),
+                    shown::committed(committed),
                 );
             }
         }

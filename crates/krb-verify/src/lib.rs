@@ -23,6 +23,7 @@ pub mod page_text;
 pub mod protocol;
 pub mod record;
 pub mod revoke;
+pub mod shown;
 pub mod static_lab;
 pub mod verdict;
 

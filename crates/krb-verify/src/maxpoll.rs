@@ -6,10 +6,11 @@ use chrono::NaiveDateTime;
 use krb_common::logline::{Event, Offset, Partition};
 use krb_dups::Run as Span;
 
+use krb_common::logline::format_time;
 use krb_common::overlap::overlaps;
 
 use crate::facts::{seconds, summary, Run};
-use crate::Verdict;
+use crate::{shown, Verdict};
 
 /// The article's numbers for lab 2.
 pub const ARTICLE: &str =
@@ -65,7 +66,11 @@ pub fn checks(
         overlap.is_some() && b_did_3,
         match overlap {
             Some(o) => format!("together for {o:.2} s, b processed offset 3: {b_did_3}"),
-            None => format!("b assigned at {b_assigned:?}, a done at {a_done:?}"),
+            None => format!(
+                "b assigned at {}, a done at {}",
+                shown::opt(b_assigned.map(|t| format_time(t.time()))),
+                shown::opt(a_done.map(|t| format_time(t.time())))
+            ),
         },
     );
     let after_done = done.and_then(|i| {
@@ -121,7 +126,7 @@ pub fn checks(
     v.check(
         "the group's final committed offset is 10",
         committed == [(0, Some(10))],
-        format!("{committed:?}"),
+        shown::committed(committed),
     );
     let mut commits: Vec<(NaiveDateTime, Offset)> = a
         .lines
@@ -136,7 +141,7 @@ pub fn checks(
     v.check(
         "the committed offset never went backwards",
         commits.windows(2).all(|w| w[0].1 <= w[1].1),
-        format!("{:?}", commits.iter().map(|(_, o)| *o).collect::<Vec<_>>()),
+        shown::list(commits.iter().map(|(_, o)| *o)),
     );
     v.ours = format!(
         "MAXPOLL {after:.1} s after the slow start; {} together in offset 3; {}",

@@ -6,7 +6,7 @@ use krb_common::logline::{Event, Partition};
 use krb_dups::Run as Span;
 
 use crate::facts::{assigned, last_commit, last_processed, seconds, summary, Run};
-use crate::Verdict;
+use crate::{shown, Verdict};
 
 /// Lab 1's verdict for a run.
 pub fn verdict(run: &Run, revoke_commit: bool) -> Result<Verdict> {
@@ -72,7 +72,7 @@ pub fn checks(v: &mut Verdict, run: &Run, revoke_commit: bool) -> Result<()> {
     v.check(
         "b was assigned the one partition that moved",
         moved.len() == 1,
-        format!("b assigned {moved:?}"),
+        format!("b assigned {}", shown::list(&moved)),
     );
     let b_first_at = b
         .lines
@@ -101,12 +101,16 @@ pub fn checks(v: &mut Verdict, run: &Run, revoke_commit: bool) -> Result<()> {
         v.check(
             "a committed the moved partition in the revoke callback, up to its last offset",
             n.is_some() && n == a_last.map(|o| o + 1),
-            format!("commit p{moved}={n:?}, a's last offset {a_last:?}"),
+            format!(
+                "commit p{moved}={}, a's last offset {}",
+                shown::opt(n),
+                shown::opt(a_last)
+            ),
         );
         v.check(
             "b began the moved partition at that commit",
             n.is_some() && b_first == n,
-            format!("b's first offset on p{moved}: {b_first:?}"),
+            format!("b's first offset on p{moved}: {}", shown::opt(b_first)),
         );
     } else {
         let n = last_commit(&a.lines[..revoke], moved).unwrap_or(0);
@@ -128,18 +132,23 @@ pub fn checks(v: &mut Verdict, run: &Run, revoke_commit: bool) -> Result<()> {
             "duplicates only on the moved partition, from a's last commit to a's last offset",
             report.runs == expected,
             format!(
-                "runs {:?}; a's last commit p{moved}={n}, last offset {a_last:?}",
+                "runs {}; a's last commit p{moved}={n}, last offset {}",
                 report
                     .runs
                     .iter()
                     .map(|r| format!("p{} {}..{}", r.partition, r.first, r.last))
                     .collect::<Vec<_>>()
+                    .join(", "),
+                shown::opt(a_last)
             ),
         );
         v.check(
             "b began the moved partition at a's last commit",
             b_first == Some(n),
-            format!("b's first offset on p{moved}: {b_first:?}, a's last commit {n}"),
+            format!(
+                "b's first offset on p{moved}: {}, a's last commit {n}",
+                shown::opt(b_first)
+            ),
         );
     }
     Ok(())

@@ -5,7 +5,7 @@ use anyhow::{Context, Result};
 use krb_common::logline::Event;
 
 use crate::facts::{assigned, revoked, seconds, Run};
-use crate::Verdict;
+use crate::{shown, Verdict};
 
 /// The session timeout the lab runs with, in seconds.
 pub const SESSION_TIMEOUT: f64 = 10.0;
@@ -66,8 +66,9 @@ pub fn verdict(run: &Run, static_membership: bool) -> Result<Verdict> {
             "a got its previous partitions back",
             back.as_ref().map(|(_, ps)| ps) == before.as_ref(),
             format!(
-                "before {before:?}, after {:?}",
-                back.as_ref().map(|(_, ps)| ps)
+                "before {}, after {}",
+                shown::opt(before.as_ref().map(shown::list)),
+                shown::opt(back.as_ref().map(|(_, ps)| shown::list(ps)))
             ),
         );
     } else {
@@ -79,7 +80,7 @@ pub fn verdict(run: &Run, static_membership: bool) -> Result<Verdict> {
         v.check(
             "a got partitions again",
             back.is_some(),
-            format!("{:?}", back.as_ref().map(|(_, ps)| ps)),
+            shown::opt(back.as_ref().map(|(_, ps)| shown::list(ps))),
         );
     }
     v.ours = format!(

@@ -114,10 +114,33 @@ type Case = (&'static str, &'static str, Breaks);
 /// Asserts that every statement held.
 pub(crate) fn all_held(v: &Verdict) {
     assert!(v.held(), "{}", v.render());
+    shown_plainly(v);
+}
+
+/// Asserts that no detail shows a Rust debug value, and that every statement is in Korean
+/// when the verdict is.
+fn shown_plainly(v: &Verdict) {
+    for c in &v.checks {
+        for debug in ["Some(", "None", "{0", "\"p"] {
+            assert!(
+                !c.detail.contains(debug),
+                "{debug} in {:?}: {:?}",
+                c.statement,
+                c.detail
+            );
+        }
+    }
+    let korean = v.render_in(krb_common::lang::Lang::Ko);
+    let english_statement = v.checks.iter().find(|c| korean.contains(&c.statement));
+    assert!(
+        english_statement.is_none(),
+        "untranslated: {english_statement:?}\n{korean}"
+    );
 }
 
 /// Asserts that `statement` was checked and reported FAILED.
 pub(crate) fn fails(v: &Verdict, statement: &str, broken: &str) {
+    shown_plainly(v);
     let check = v
         .check_of(statement)
         .unwrap_or_else(|| panic!("{statement:?} was not checked ({broken}):\n{}", v.render()));
