@@ -28,7 +28,9 @@ use krb_effect::Kind as EffectKind;
 /// When the broker goes away the worker keeps running: librdkafka logs each failed connection
 /// (`%3|...|FAIL|...`), a synchronous commit waits for the group's coordinator, as
 /// confluent-kafka's does, and the worker goes on where it was once the broker is back. A fatal error (a
-/// static member fenced by another with its --instance-id) ends it with one line and exit 1.
+/// static member fenced by another with its --instance-id) ends it with one line and exit 1. A
+/// command line it cannot run (a bad option, a name with spaces, an --effect without its --db)
+/// is one line and exit 2.
 #[derive(Parser, Debug, Clone)]
 #[command(name = "krb-worker", version, verbatim_doc_comment)]
 pub struct Args {

@@ -87,9 +87,8 @@ impl Worker {
     }
 }
 
-/// Runs the worker until SIGTERM or SIGINT.
+/// Runs the worker until SIGTERM or SIGINT (its arguments checked by [`Args::validate`]).
 pub fn run(args: Args) -> Result<()> {
-    args.validate()?;
     let stop = Arc::new(AtomicBool::new(false));
     for signal in [signal_hook::consts::SIGTERM, signal_hook::consts::SIGINT] {
         // The first signal asks for a clean stop; a second one, while the worker still waits

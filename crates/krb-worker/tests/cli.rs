@@ -36,12 +36,19 @@ fn bad_options_exit_2_with_usage() {
     let (code, err, _) = worker(&["w-a", "w", "pay", "-X", "nokeyvalue"]);
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("KEY=VALUE"), "{err}");
+    // The worker's own checks of its command line are usage errors too.
+    let (code, err, _) = worker(&["w-a", "w", "pay", "--effect", "idempotent"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.starts_with("krb-worker: ") && err.contains("--db"),
+        "{err}"
+    );
 }
 
 #[test]
 fn a_name_with_spaces_is_refused() {
     let (code, err, _) = worker(&["w a", "w", "pay"]);
-    assert_eq!(code, Some(1), "{err}");
+    assert_eq!(code, Some(2), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.contains("must be one word"), "{err}");
 }
@@ -88,18 +95,21 @@ fn a_second_signal_ends_the_worker_at_once() {
 
 #[test]
 fn a_bad_missing_or_unreachable_database_is_one_line_before_the_broker_is_asked() {
-    for (effect, db, says) in [
+    // A URL krb cannot read is a usage error (2); a database that is not there is not (1).
+    for (effect, db, says, exit) in [
         (
             "idempotent",
             "sqlite:/nonexistent/krb/effects.db",
             "create it first with krb-effects init",
+            1,
         ),
-        ("db-offsets", "mysql://localhost/x", "use sqlite:PATH"),
+        ("db-offsets", "mysql://localhost/x", "use sqlite:PATH", 2),
         // Nothing listens on port 1: refused at once.
         (
             "plain",
             "postgres://postgres@127.0.0.1:1/postgres",
             "is PostgreSQL running there?",
+            1,
         ),
     ] {
         let (code, err, took) = worker(&[
@@ -113,7 +123,7 @@ fn a_bad_missing_or_unreachable_database_is_one_line_before_the_broker_is_asked(
             "--bootstrap",
             "localhost:1",
         ]);
-        assert_eq!(code, Some(1), "{db}: {err}");
+        assert_eq!(code, Some(exit), "{db}: {err}");
         assert_eq!(err.lines().count(), 1, "{db}: {err}");
         assert!(err.contains(says), "{db}: {err}");
         // The broker would have taken 10 s to give up on; the database is asked first.
