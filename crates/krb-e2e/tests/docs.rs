@@ -45,7 +45,8 @@ fn both_readmes_show_the_same_commands_and_link_to_each_other() {
     let read = |name: &str| std::fs::read_to_string(root().join(name)).unwrap();
     let (en, ko) = (read("README.md"), read("README.ko.md"));
     let (en_commands, ko_commands) = (commands(&en), commands(&ko));
-    assert!(en_commands.len() >= 30, "{en_commands:?}");
+    // The front door shows the two commands and the article's steps in one go: 11 commands.
+    assert!(en_commands.len() >= 11, "{en_commands:?}");
     let only_en: Vec<_> = en_commands.difference(&ko_commands).collect();
     let only_ko: Vec<_> = ko_commands.difference(&en_commands).collect();
     assert!(only_en.is_empty(), "README.ko.md lacks {only_en:?}");
