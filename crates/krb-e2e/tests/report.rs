@@ -180,7 +180,7 @@ fn the_report_renders_in_headless_chromium() -> Result<()> {
             "<p class=\"intro\">Consumer a reads topic pay alone",
             "the lab opens with what happened",
         ),
-        ("<td>9.5 s</td>", "the variant's duration"),
+        ("<td class=\"time\">9.5 s</td>", "the variant's duration"),
     ] {
         ensure!(dom.contains(text), "{why}: no {text:?} in the DOM:\n{dom}");
     }

@@ -25,7 +25,8 @@ table{border-collapse:collapse;margin:1em 0}th,td{border:1px solid #888;padding:
 vertical-align:top;text-align:left}th{background:#eee}.held{color:#116329}.failed{color:#b00;\
 font-weight:bold}section{margin-top:2.5em;border-top:3px solid #ccc}.intro{max-width:60em}\
 figure{margin:1em 0}figure svg{width:100%;height:auto;border:1px solid #ddd}\
-figcaption,#run{color:#444;font-size:16px}.duration{color:#444;font-weight:normal}";
+figcaption,#run{color:#444;font-size:16px}.duration{color:#444;font-weight:normal}\
+th,td:first-child,td.held,td.failed,td.time{white-space:nowrap}";
 
 /// The timelines the variant in `group` drew in `dir`: its own, and lab 5's second group's.
 fn pictures(dir: &Path, group: &str) -> Vec<(String, String)> {
@@ -126,7 +127,7 @@ pub fn page(records: &[Record], dir: &Path, lang: Lang) -> String {
         let _ = writeln!(
             out,
             "<tr class=\"variant-row\"><td>{} {}</td><td><a href=\"#{}\">{}</a></td><td>{}</td>\
-             <td>{}</td><td class=\"{class}\">{}</td><td>{}</td></tr>",
+             <td>{}</td><td class=\"{class}\">{}</td><td class=\"time\">{}</td></tr>",
             r.lab,
             escape(&r.name),
             anchor(r.lab, &r.variant),
@@ -278,7 +279,7 @@ mod tests {
             "<figcaption>{}</figcaption>",
             dir.join("g1.svg").display()
         )));
-        assert!(page.contains("<td>9.5 s</td>"));
+        assert!(page.contains("<td class=\"time\">9.5 s</td>"));
         std::fs::remove_dir_all(dir).unwrap();
     }
 
