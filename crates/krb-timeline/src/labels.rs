@@ -2,15 +2,31 @@
 //! where its box is clear, and a label with no clear row keeps only its mark, its text in the
 //! mark's tooltip.
 
+use krb_common::lang::columns;
+
 /// How wide a character of the labels' sans-serif font is, at most, in ems. Generous (most
 /// glyphs are about 0.5 em), so a box measured with it holds the drawn text.
 pub const CHAR_EM: f64 = 0.6;
+/// How wide a wide character is (Hangul, and the other letters a terminal gives two columns):
+/// a full em, as Korean fonts draw them.
+pub const WIDE_EM: f64 = 1.0;
 /// Space kept between two labels in a row.
 const GAP: f64 = 4.0;
 
-/// The width of `text` at `size` pixels, by [`CHAR_EM`].
+/// The width of `text` at `size` pixels: [`CHAR_EM`] a character, [`WIDE_EM`] a wide one.
 pub fn width(text: &str, size: f64) -> f64 {
-    text.chars().count() as f64 * CHAR_EM * size
+    let mut buf = [0u8; 4];
+    let ems: f64 = text
+        .chars()
+        .map(|c| {
+            if columns(c.encode_utf8(&mut buf)) == 2 {
+                WIDE_EM
+            } else {
+                CHAR_EM
+            }
+        })
+        .sum();
+    ems * size
 }
 
 /// A label to place: where its mark is, how wide its text is, and whether the text ends at the
@@ -95,6 +111,14 @@ mod tests {
         };
         assert_eq!(end.span(), (58.0, 98.0));
         assert_eq!(place(&[at(0.0, 50.0), end], 1), vec![Some(0), Some(0)]);
-        assert_eq!(width("commit p0=4", 9.0), 11.0 * 0.6 * 9.0);
+        assert!((width("commit p0=4", 14.0) - 11.0 * 0.6 * 14.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn hangul_is_a_full_em_wide() {
+        // `커밋 실패: X`: four Hangul, two spaces, a colon and an X.
+        let w = width("커밋 실패: X", 14.0);
+        assert!((w - (4.0 * 1.0 + 4.0 * 0.6) * 14.0).abs() < 1e-9, "{w}");
+        assert_eq!(width("시작", 14.0), 28.0);
     }
 }
