@@ -310,8 +310,8 @@ fn a_processing_that_wrote_nothing_is_a_hollow_ringed_dot() {
     }
 }
 
-/// A drawn label's box, as wide as krb-timeline's generous estimate: 0.6 em a character, a full
-/// em a Hangul one.
+/// A drawn label's box, as wide as krb-timeline's estimate of its widest drawing (a full em a
+/// Hangul letter).
 fn label_box(n: roxmltree::Node) -> (f64, f64, f64, f64, String) {
     let num = |a: &str| n.attribute(a).unwrap().parse::<f64>().unwrap();
     let text = n.text().unwrap_or_default().trim().to_string();
