@@ -2,15 +2,41 @@
 //! where its box is clear, and a label with no clear row keeps only its mark, its text in the
 //! mark's tooltip.
 
-/// How wide a character of the labels' sans-serif font is, at most, in ems. Generous (most
-/// glyphs are about 0.5 em), so a box measured with it holds the drawn text.
-pub const CHAR_EM: f64 = 0.6;
+/// How wide each printable ASCII character (space to `~`) is, in ems: the widest of the
+/// sans-serif fonts a browser is likely to draw it in (Liberation Sans, which has Arial's
+/// metrics and is Chromium's sans-serif on Debian; DejaVu Sans, a Linux desktop's; NanumGothic,
+/// which Korean text falls back to), measured in Chromium and rounded up to 0.05 em. So a box
+/// measured with them holds the drawn text whatever the font: `commit failed:
+/// UNKNOWN_MEMBER_ID` is 18.2 em in Liberation Sans, 19.4 in DejaVu Sans, 20.6 by this table.
+const ASCII_EM: [f64; 95] = [
+    0.35, 0.45, 0.50, 0.85, 0.65, 1.10, 0.80, 0.30, 0.40, 0.40, // ` !"#$%&'()`
+    0.65, 0.85, 0.35, 0.40, 0.35, 0.40, 0.65, 0.65, 0.65, 0.65, // `*+,-./0123`
+    0.65, 0.65, 0.65, 0.65, 0.65, 0.65, 0.35, 0.35, 0.85, 0.85, // `456789:;<=`
+    0.85, 0.60, 1.05, 0.75, 0.70, 0.75, 0.80, 0.70, 0.65, 0.80, // `>?@ABCDEFG`
+    0.75, 0.30, 0.50, 0.70, 0.60, 1.00, 0.75, 0.80, 0.70, 0.80, // `HIJKLMNOPQ`
+    0.75, 0.70, 0.65, 0.75, 0.70, 1.05, 0.70, 0.70, 0.70, 0.40, // `RSTUVWXYZ[`
+    1.00, 0.40, 0.85, 0.60, 0.50, 0.65, 0.65, 0.55, 0.65, 0.65, // `\]^_` and `abcde`
+    0.40, 0.65, 0.65, 0.30, 0.30, 0.60, 0.30, 1.00, 0.65, 0.65, // `fghijklmno`
+    0.65, 0.65, 0.45, 0.55, 0.40, 0.65, 0.60, 0.85, 0.60, 0.60, // `pqrstuvwxy`
+    0.55, 0.65, 0.35, 0.65, 0.85, // `z{|}~`
+];
+/// How wide any other character is: a full em. Hangul is about that (0.94 em in NanumGothic),
+/// as are the other East Asian letters; a Latin letter with an accent is less.
+pub const WIDE_EM: f64 = 1.0;
 /// Space kept between two labels in a row.
 const GAP: f64 = 4.0;
 
-/// The width of `text` at `size` pixels, by [`CHAR_EM`].
+/// How wide `c` is, in ems, at most: by [`ASCII_EM`], else [`WIDE_EM`].
+pub fn em(c: char) -> f64 {
+    match c {
+        ' '..='~' => ASCII_EM[c as usize - ' ' as usize],
+        _ => WIDE_EM,
+    }
+}
+
+/// The width of `text` at `size` pixels, at most, by [`em`].
 pub fn width(text: &str, size: f64) -> f64 {
-    text.chars().count() as f64 * CHAR_EM * size
+    text.chars().map(em).sum::<f64>() * size
 }
 
 /// A label to place: where its mark is, how wide its text is, and whether the text ends at the
@@ -95,6 +121,17 @@ mod tests {
         };
         assert_eq!(end.span(), (58.0, 98.0));
         assert_eq!(place(&[at(0.0, 50.0), end], 1), vec![Some(0), Some(0)]);
-        assert_eq!(width("commit p0=4", 9.0), 11.0 * 0.6 * 9.0);
+    }
+
+    #[test]
+    fn hangul_is_a_full_em_wide_and_capitals_wider_than_small_letters() {
+        assert_eq!(width("시작", 14.0), 28.0);
+        // `커밋 실패: X`: four Hangul, two spaces and a colon, an X.
+        let w = width("커밋 실패: X", 10.0);
+        assert!((w - (4.0 + 3.0 * 0.35 + 0.7) * 10.0).abs() < 1e-9, "{w}");
+        assert!(width("MEMBER", 10.0) > width("member", 10.0));
+        assert_eq!((em(' '), em('~'), em('é')), (0.35, 0.85, WIDE_EM));
+        let w = width("commit failed: UNKNOWN_MEMBER_ID", 1.0);
+        assert!((20.0..21.0).contains(&w), "{w}");
     }
 }

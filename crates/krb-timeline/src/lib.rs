@@ -9,9 +9,16 @@
 //! labels in rows that never overprint ([`labels`]); a time axis in seconds runs below
 //! ([`axis`]). When two consumers were in one message at once (lab 2), the interval is marked
 //! in the partition's lane with its length.
+//!
+//! The picture speaks English or Korean ([`Lang`], from `KRB_LANG` in the binary): its own
+//! words are in [`messages`]; the event labels that are log lines (`assigned [0]`, `revoked [0,
+//! 1]`, `lost [0]`, `commit p1=285`) stay as the log writes them in both languages, since the
+//! docs teach those words and the logs are data. Every text is at least 14 px at the SVG's
+//! 1200 px width, to be read on a projector.
 
 pub mod axis;
 pub mod labels;
+pub mod messages;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -19,12 +26,14 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 use chrono::NaiveDateTime;
 use clap::Parser;
+use krb_common::lang::{Lang, Msg};
 use krb_common::logline::{Event, Offset, Partition};
 use krb_common::namespace::Namespace;
 use krb_common::overlap::overlaps;
 use krb_common::reader::{Logs, Skipped};
 use krb_common::worker_log::WorkerLog;
 use krb_dups::{analyse, Counts};
+use messages as m;
 use svg::node::element::{Circle, Group, Line, Rectangle, Text, Title};
 use svg::Document;
 
@@ -34,6 +43,9 @@ use svg::Document;
 /// per partition with every processed offset in its consumer's colour (duplicates ringed in
 /// red), one lane per consumer with its assigned / revoked / lost / commit / commit failed /
 /// poll error / MAXPOLL events, a legend, and krb-dups' summary in the title.
+///
+/// KRB_LANG=ko writes the picture's own words in Korean; the event labels that are log lines
+/// (assigned [0], commit p1=3) stay as the log writes them.
 #[derive(Parser, Debug)]
 #[command(name = "krb-timeline", version, verbatim_doc_comment)]
 pub struct Args {
@@ -49,21 +61,36 @@ pub struct Args {
 }
 
 const WIDTH: f64 = 1200.0;
+/// The left margin, where the lanes' names and offsets are written: at least this, wider when
+/// a name needs it.
 const LEFT: f64 = 120.0;
 const RIGHT: f64 = 30.0;
-const TOP: f64 = 80.0;
+const TOP: f64 = 76.0;
 const PARTITION_LANE: f64 = 120.0;
-const CONSUMER_LANE: f64 = 84.0;
 const COLOURS: [&str; 6] = [
     "#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2",
 ];
 const DUPLICATE: &str = "#d62728";
-/// Event labels: their size, and the rows a consumer lane has for them.
-const LABEL_SIZE: f64 = 9.0;
-const LABEL_ROWS: usize = 4;
-const LABEL_ROW: f64 = 14.0;
+/// Text sizes in pixels, at the SVG's 1200 px width: none below 14, so that a picture shown at
+/// a page's width on a projector can be read from the back of the room. [`TEXT_SIZE`] is the
+/// root's, for every text that sets none (the legend, the lanes' offsets, the times).
+const TEXT_SIZE: f64 = 14.0;
+const TITLE_SIZE: f64 = 20.0;
+const LANE_NAME_SIZE: f64 = 16.0;
+const TICK_SIZE: f64 = 14.0;
+/// Event labels: their size, and the rows a consumer lane has for them, a label's baseline
+/// [`LABEL_TOP`] below the lane's top and each row [`LABEL_ROW`] below the one above.
+const LABEL_SIZE: f64 = 14.0;
+const LABEL_ROWS: usize = 5;
+const LABEL_ROW: f64 = 18.0;
+const LABEL_TOP: f64 = 16.0;
+/// A consumer's lane: its label rows, then its line [`BASELINE`] below its top.
+const CONSUMER_LANE: f64 = LABEL_TOP + LABEL_ROW * LABEL_ROWS as f64 + 8.0;
+const BASELINE: f64 = CONSUMER_LANE - 8.0;
 /// Below the lanes: the time axis, then the first and last times.
-const AXIS: f64 = 44.0;
+const AXIS: f64 = 52.0;
+/// The room a tick's label needs: the widest, `5 min 30 s`, is about 84 px at 14 px.
+const TICK_ROOM: f64 = 100.0;
 
 fn millis(t: NaiveDateTime) -> f64 {
     t.and_utc().timestamp_millis() as f64
@@ -103,18 +130,22 @@ fn code(err: &str) -> &str {
         .unwrap_or(err)
 }
 
-/// The label of an event in a consumer's lane, or `None` for events drawn elsewhere.
-fn label(event: &Event) -> Option<(&'static str, String)> {
+/// The label of an event in a consumer's lane, or `None` for events drawn elsewhere. A
+/// rebalance event or a commit is labelled with its log line as the log writes it (`assigned
+/// [0]`, `revoked [0, 1]`, `lost [0]`, `commit p1=285`), in either language: the docs teach
+/// those words and the logs are data. The other labels are krb-timeline's words, in `lang`.
+fn label(event: &Event, lang: Lang) -> Option<(&'static str, String)> {
+    let failed = |msg: Msg, e: &str| msg.fill(lang, &[("code", &code(e))]);
     Some(match event {
         Event::Assigned(_) => ("assigned", event.to_string()),
         Event::Revoked(_) => ("revoked", event.to_string()),
         Event::Lost(_) => ("lost", event.to_string()),
         Event::Commit(_) => ("commit", event.to_string()),
-        Event::CommitFailed(e) => ("commit-failed", format!("commit failed: {}", code(e))),
-        Event::PollError(e) => ("poll-error", format!("poll error: {}", code(e))),
-        Event::TxnAborted(e) => ("txn-aborted", format!("transaction aborted: {}", code(e))),
-        Event::Start => ("start", "start".into()),
-        Event::Stop => ("stop", "stop".into()),
+        Event::CommitFailed(e) => ("commit-failed", failed(m::COMMIT_FAILED, e)),
+        Event::PollError(e) => ("poll-error", failed(m::POLL_ERROR, e)),
+        Event::TxnAborted(e) => ("txn-aborted", failed(m::TXN_ABORTED, e)),
+        Event::Start => ("start", m::START.text(lang).into()),
+        Event::Stop => ("stop", m::STOP.text(lang).into()),
         Event::Processed { .. }
         | Event::AlreadyApplied { .. }
         | Event::Refused { .. }
@@ -123,8 +154,17 @@ fn label(event: &Event) -> Option<(&'static str, String)> {
     })
 }
 
-/// Draws the group's run.
-pub fn render(group: &str, consumers: &[Consumer]) -> Result<Document> {
+/// A text with a white outline drawn under its letters, so that a line behind it stops short of
+/// them.
+fn halo(text: Text) -> Text {
+    text.set("stroke", "white")
+        .set("stroke-width", 4)
+        .set("stroke-linejoin", "round")
+        .set("paint-order", "stroke")
+}
+
+/// Draws the group's run, its words in `lang`.
+pub fn render(group: &str, consumers: &[Consumer], lang: Lang) -> Result<Document> {
     let times = || {
         consumers
             .iter()
@@ -133,10 +173,6 @@ pub fn render(group: &str, consumers: &[Consumer]) -> Result<Document> {
     let (Some(first), Some(last)) = (times().min(), times().max()) else {
         bail!("the logs of {group} hold no worker line");
     };
-    let t0 = millis(first);
-    let span = (millis(last) - t0).max(1.0);
-    let plot = WIDTH - LEFT - RIGHT;
-    let x = |t: NaiveDateTime| LEFT + (millis(t) - t0) / span * plot;
 
     // Counts as krb-dups keeps them, and offset ranges per partition.
     let mut counts = Counts::new();
@@ -148,12 +184,40 @@ pub fn render(group: &str, consumers: &[Consumer]) -> Result<Document> {
             *r = (r.0.min(o), r.1.max(o));
         }
     }
-    let totals = analyse(&mut counts, None).totals();
+    let report = analyse(&mut counts, None);
+    let totals = m::TOTALS.fill(
+        lang,
+        &[
+            ("processed", &report.processed),
+            ("unique", &report.unique),
+            ("duplicates", &report.duplicates()),
+        ],
+    );
+    let offset_text = |o: Offset| m::OFFSET.fill(lang, &[("offset", &o)]);
+
+    // The left margin holds the lanes' names and offsets.
+    let margin = consumers
+        .iter()
+        .map(|c| labels::width(&c.name, LANE_NAME_SIZE))
+        .chain(ranges.iter().flat_map(|(p, &(lo, hi))| {
+            [
+                labels::width(&format!("p{p}"), LANE_NAME_SIZE),
+                labels::width(&offset_text(lo), TEXT_SIZE),
+                labels::width(&offset_text(hi), TEXT_SIZE),
+            ]
+        }))
+        .fold(0.0, f64::max);
+    let left = LEFT.max(10.0 + margin + 10.0);
+
+    let t0 = millis(first);
+    let span = (millis(last) - t0).max(1.0);
+    let plot = WIDTH - left - RIGHT;
+    let x = |t: NaiveDateTime| left + (millis(t) - t0) / span * plot;
     let height = TOP
         + PARTITION_LANE * ranges.len() as f64
         + CONSUMER_LANE * consumers.len() as f64
         + AXIS
-        + 20.0;
+        + 8.0;
     let colour = |i: usize| COLOURS[i % COLOURS.len()];
 
     let mut doc = Document::new()
@@ -161,8 +225,8 @@ pub fn render(group: &str, consumers: &[Consumer]) -> Result<Document> {
         .set("width", WIDTH)
         .set("height", height)
         .set("font-family", "sans-serif")
-        .set("font-size", 11)
-        .add(Title::new(format!("krb timeline of group {group}")))
+        .set("font-size", TEXT_SIZE)
+        .add(Title::new(m::DOC_TITLE.fill(lang, &[("group", &group)])))
         .add(
             Rectangle::new()
                 .set("width", "100%")
@@ -172,48 +236,44 @@ pub fn render(group: &str, consumers: &[Consumer]) -> Result<Document> {
         .add(
             Text::new(format!("{group}: {totals}"))
                 .set("class", "title")
-                .set("x", LEFT)
-                .set("y", 24)
-                .set("font-size", 16)
+                .set("x", left)
+                .set("y", 28)
+                .set("font-size", TITLE_SIZE)
                 .set("font-weight", "bold"),
         );
 
-    // Legend.
+    // Legend: each consumer's colour, the ringed dot, the bar; each text as wide as it is.
     let mut legend = Group::new().set("class", "legend");
-    let mut lx = LEFT;
-    let dot = |x: f64| Circle::new().set("cx", x).set("cy", 48).set("r", 5);
+    let mut lx = left;
+    let (ly, dot_y) = (57.0, 52.0);
+    let dot = |x: f64| Circle::new().set("cx", x).set("cy", dot_y).set("r", 6);
+    let entry = |legend: Group, text: String, lx: &mut f64| {
+        let next = *lx + 12.0 + labels::width(&text, TEXT_SIZE) + 20.0;
+        let legend = legend.add(Text::new(text).set("x", *lx + 12.0).set("y", ly));
+        *lx = next;
+        legend
+    };
     for (i, c) in consumers.iter().enumerate() {
-        legend = legend
-            .add(dot(lx).set("fill", colour(i)))
-            .add(Text::new(c.name.clone()).set("x", lx + 9.0).set("y", 52));
-        lx += 20.0 + 7.0 * c.name.len() as f64;
+        legend = legend.add(dot(lx).set("fill", colour(i)));
+        legend = entry(legend, c.name.clone(), &mut lx);
     }
-    legend = legend
-        .add(
-            dot(lx)
-                .set("fill", "none")
-                .set("stroke", DUPLICATE)
-                .set("stroke-width", 2),
-        )
-        .add(
-            Text::new("processed more than once")
-                .set("x", lx + 9.0)
-                .set("y", 52),
-        )
-        .add(
-            Rectangle::new()
-                .set("x", lx + 180.0)
-                .set("y", 45)
-                .set("width", 24)
-                .set("height", 6)
-                .set("fill", "#888")
-                .set("opacity", 0.6),
-        )
-        .add(
-            Text::new("slow message, start to end")
-                .set("x", lx + 210.0)
-                .set("y", 52),
-        );
+    legend = legend.add(
+        dot(lx)
+            .set("fill", "none")
+            .set("stroke", DUPLICATE)
+            .set("stroke-width", 2),
+    );
+    legend = entry(legend, m::LEGEND_DUPLICATE.text(lang).into(), &mut lx);
+    legend = legend.add(
+        Rectangle::new()
+            .set("x", lx - 8.0)
+            .set("y", dot_y - 3.0)
+            .set("width", 14)
+            .set("height", 6)
+            .set("fill", "#888")
+            .set("opacity", 0.6),
+    );
+    legend = entry(legend, m::LEGEND_SLOW.text(lang).into(), &mut lx);
     doc = doc.add(legend);
 
     // Partition lanes: dots at (time, offset), and when two consumers were in one message.
@@ -231,7 +291,7 @@ pub fn render(group: &str, consumers: &[Consumer]) -> Result<Document> {
             .set("data-partition", p)
             .add(
                 Rectangle::new()
-                    .set("x", LEFT)
+                    .set("x", left)
                     .set("y", y0 + 2.0)
                     .set("width", plot)
                     .set("height", PARTITION_LANE - 4.0)
@@ -240,21 +300,23 @@ pub fn render(group: &str, consumers: &[Consumer]) -> Result<Document> {
             .add(
                 Text::new(format!("p{p}"))
                     .set("x", 10)
-                    .set("y", y0 + PARTITION_LANE / 2.0)
-                    .set("font-size", 14),
+                    .set("y", y0 + PARTITION_LANE / 2.0 + LANE_NAME_SIZE / 3.0)
+                    .set("font-size", LANE_NAME_SIZE),
             )
             .add(
-                Text::new(format!("offset {lo}"))
+                Text::new(offset_text(lo))
                     .set("x", 10)
                     .set("y", y(lo))
                     .set("fill", "#666"),
-            )
-            .add(
-                Text::new(format!("offset {hi}"))
+            );
+        if hi > lo {
+            lane = lane.add(
+                Text::new(offset_text(hi))
                     .set("x", 10)
-                    .set("y", y(hi) + 8.0)
+                    .set("y", y(hi) + 10.0)
                     .set("fill", "#666"),
             );
+        }
         for (i, c) in consumers.iter().enumerate() {
             let mut slow_starts: BTreeMap<Offset, NaiveDateTime> = BTreeMap::new();
             for l in &c.log.lines {
@@ -268,6 +330,8 @@ pub fn render(group: &str, consumers: &[Consumer]) -> Result<Document> {
                         if partition == p =>
                     {
                         let duplicate = counts.get(p, offset) > 1;
+                        let at: [(&str, &dyn std::fmt::Display); 3] =
+                            [("name", &c.name), ("partition", &p), ("offset", &offset)];
                         if let Some(start) = slow_starts.remove(&offset) {
                             lane = lane.add(
                                 Rectangle::new()
@@ -278,22 +342,21 @@ pub fn render(group: &str, consumers: &[Consumer]) -> Result<Document> {
                                     .set("height", 6)
                                     .set("fill", colour(i))
                                     .set("opacity", 0.6)
-                                    .add(Title::new(format!(
-                                        "{} p{p} offset {offset}, slow",
-                                        c.name
-                                    ))),
+                                    .add(Title::new(m::BAR.fill(lang, &at))),
                             );
                         }
                         // A processing that wrote nothing (its effect was already there, or
                         // its transaction was refused) is a hollow dot.
                         let nothing = match l.event {
-                            Event::AlreadyApplied { .. } => Some("already applied"),
-                            Event::Refused { .. } => Some("refused"),
+                            Event::AlreadyApplied { .. } => {
+                                Some(("already-applied", m::ALREADY_APPLIED))
+                            }
+                            Event::Refused { .. } => Some(("refused", m::REFUSED)),
                             _ => None,
                         };
                         let already = nothing.is_some();
                         let class = match (duplicate, nothing) {
-                            (true, Some(why)) => format!("processed dup {}", why.replace(' ', "-")),
+                            (true, Some((kind, _))) => format!("processed dup {kind}"),
                             (true, None) => "processed dup".to_string(),
                             (false, _) => "processed".to_string(),
                         };
@@ -307,8 +370,13 @@ pub fn render(group: &str, consumers: &[Consumer]) -> Result<Document> {
                             dot = dot.set("stroke", DUPLICATE).set("stroke-width", 1.5);
                         }
                         let title = match nothing {
-                            Some(why) => format!("{} p{p} offset {offset} {why}", c.name),
-                            None => format!("{} p{p} offset {offset}", c.name),
+                            Some((_, why)) => {
+                                let why = why.text(lang);
+                                let mut values = at.to_vec();
+                                values.push(("why", &why));
+                                m::DOT_WHY.fill(lang, &values)
+                            }
+                            None => m::DOT.fill(lang, &at),
                         };
                         lane = lane.add(dot.add(Title::new(title)));
                     }
@@ -317,19 +385,22 @@ pub fn render(group: &str, consumers: &[Consumer]) -> Result<Document> {
             }
         }
         for o in together.iter().filter(|o| o.partition == p) {
-            let text = format!(
-                "{} and {} both in offset {}: {:.1} s",
-                o.slow,
-                o.other,
-                o.offset,
-                o.seconds()
+            let text = m::OVERLAP.fill(
+                lang,
+                &[
+                    ("a", &o.slow),
+                    ("b", &o.other),
+                    ("offset", &o.offset),
+                    ("seconds", &format!("{:.1}", o.seconds())),
+                ],
             );
+            let width = labels::width(&text, LABEL_SIZE);
             let label = labels::Label {
                 x: x(o.from),
-                width: labels::width(&text, LABEL_SIZE),
-                ends_at_mark: x(o.from) + labels::width(&text, LABEL_SIZE) > WIDTH - 4.0,
+                width,
+                ends_at_mark: x(o.from) + 2.0 + width > WIDTH - 4.0,
             };
-            let (left, _) = label.span();
+            let (text_x, _) = label.span();
             lane = lane.add(
                 Group::new()
                     .set("class", "overlap")
@@ -346,8 +417,8 @@ pub fn render(group: &str, consumers: &[Consumer]) -> Result<Document> {
                     .add(
                         Text::new(text)
                             .set("class", "label")
-                            .set("x", left)
-                            .set("y", y0 + 22.0)
+                            .set("x", text_x)
+                            .set("y", y0 + 14.0 + LABEL_SIZE)
                             .set("font-size", LABEL_SIZE)
                             .set("fill", DUPLICATE),
                     ),
@@ -358,33 +429,33 @@ pub fn render(group: &str, consumers: &[Consumer]) -> Result<Document> {
     }
 
     // Consumer lanes: events with labels, in rows so that none overprints another.
-    let baseline = CONSUMER_LANE - 8.0;
     for (i, c) in consumers.iter().enumerate() {
         let mut lane = Group::new()
             .set("class", "lane lane-consumer")
             .set("data-consumer", c.name.clone())
             .add(
                 Line::new()
-                    .set("x1", LEFT)
-                    .set("x2", LEFT + plot)
-                    .set("y1", y0 + baseline)
-                    .set("y2", y0 + baseline)
+                    .set("x1", left)
+                    .set("x2", left + plot)
+                    .set("y1", y0 + BASELINE)
+                    .set("y2", y0 + BASELINE)
                     .set("stroke", colour(i)),
             )
             .add(
                 Text::new(c.name.clone())
                     .set("x", 10)
-                    .set("y", y0 + baseline - 2.0)
+                    .set("y", y0 + BASELINE - 3.0)
+                    .set("font-size", LANE_NAME_SIZE)
                     .set("fill", colour(i)),
             );
         let mut marks: Vec<(NaiveDateTime, &'static str, String)> = c
             .log
             .lines
             .iter()
-            .filter_map(|l| label(&l.event).map(|(kind, text)| (l.at, kind, text)))
+            .filter_map(|l| label(&l.event, lang).map(|(kind, text)| (l.at, kind, text)))
             .collect();
         if let Some(t) = c.log.maxpoll() {
-            marks.push((t, "maxpoll", "MAXPOLL: leaving group".into()));
+            marks.push((t, "maxpoll", m::MAXPOLL.text(lang).into()));
         }
         marks.sort_by_key(|a| a.0);
         let boxes: Vec<labels::Label> = marks
@@ -400,13 +471,21 @@ pub fn render(group: &str, consumers: &[Consumer]) -> Result<Document> {
             })
             .collect();
         let rows = labels::place(&boxes, LABEL_ROWS);
-        for ((t, kind, text), (row, b)) in marks.into_iter().zip(rows.into_iter().zip(&boxes)) {
+        // A mark's line runs down from its label's row, through the rows below: drawn row by
+        // row from the top, every label is drawn after the lines that cross its row, and its
+        // white halo keeps them off its letters.
+        let mut drawn: Vec<_> = marks
+            .into_iter()
+            .zip(rows.into_iter().zip(&boxes))
+            .collect();
+        drawn.sort_by_key(|(_, (row, _))| *row);
+        for ((t, kind, text), (row, b)) in drawn {
             let strong = matches!(
                 kind,
                 "lost" | "commit-failed" | "poll-error" | "txn-aborted" | "maxpoll"
             );
             let stroke = if strong { DUPLICATE } else { colour(i) };
-            let ty = row.map(|r| y0 + 12.0 + LABEL_ROW * r as f64);
+            let ty = row.map(|r| y0 + LABEL_TOP + LABEL_ROW * r as f64);
             let mut mark = Group::new()
                 .set("class", format!("event event-{kind}"))
                 .add(Title::new(text.clone()))
@@ -414,14 +493,14 @@ pub fn render(group: &str, consumers: &[Consumer]) -> Result<Document> {
                     Line::new()
                         .set("x1", x(t))
                         .set("x2", x(t))
-                        .set("y1", ty.map_or(y0 + baseline - 10.0, |ty| ty + 2.0))
-                        .set("y2", y0 + baseline)
+                        .set("y1", ty.map_or(y0 + BASELINE - 10.0, |ty| ty + 3.0))
+                        .set("y2", y0 + BASELINE)
                         .set("stroke", stroke),
                 );
             // A label with no clear row is left to the mark's tooltip.
             if let Some(ty) = ty {
                 mark = mark.add(
-                    Text::new(text)
+                    halo(Text::new(text))
                         .set("class", "label")
                         .set("x", b.span().0)
                         .set("y", ty)
@@ -435,18 +514,25 @@ pub fn render(group: &str, consumers: &[Consumer]) -> Result<Document> {
         y0 += CONSUMER_LANE;
     }
 
-    // The time axis: seconds from the first line.
-    let (_, ticks) = axis::ticks(span as i64);
+    // The time axis: seconds from the first line, each tick's label room enough.
+    let (_, ticks) = axis::ticks(span as i64, (plot / TICK_ROOM) as i64);
     let mut time_axis = Group::new().set("class", "axis").add(
         Line::new()
-            .set("x1", LEFT)
-            .set("x2", LEFT + plot)
+            .set("x1", left)
+            .set("x2", left + plot)
             .set("y1", y0 + 4.0)
             .set("y2", y0 + 4.0)
             .set("stroke", "#444"),
     );
     for ms in ticks {
-        let tx = LEFT + ms as f64 / span * plot;
+        let tx = left + ms as f64 / span * plot;
+        let text = axis::label(ms, lang);
+        // A label that would run off the picture ends at its edge.
+        let (anchor, text_x) = if tx + labels::width(&text, TICK_SIZE) / 2.0 > WIDTH - 2.0 {
+            ("end", WIDTH - 2.0)
+        } else {
+            ("middle", tx)
+        };
         time_axis = time_axis
             .add(
                 Line::new()
@@ -457,38 +543,41 @@ pub fn render(group: &str, consumers: &[Consumer]) -> Result<Document> {
                     .set("stroke", "#444"),
             )
             .add(
-                Text::new(axis::label(ms))
+                Text::new(text)
                     .set("class", "tick")
-                    .set("x", tx)
-                    .set("y", y0 + 20.0)
-                    .set("text-anchor", "middle")
-                    .set("font-size", 10),
+                    .set("x", text_x)
+                    .set("y", y0 + 9.0 + TICK_SIZE)
+                    .set("text-anchor", anchor)
+                    .set("font-size", TICK_SIZE),
             );
     }
     doc = doc
         .add(time_axis)
         .add(
             Text::new(krb_common::logline::format_time(first.time()))
-                .set("x", LEFT)
-                .set("y", y0 + AXIS - 8.0),
+                .set("class", "time")
+                .set("x", left)
+                .set("y", y0 + AXIS - 4.0),
         )
         .add(
             Text::new(format!(
-                "{} ({:.1} s)",
+                "{} ({})",
                 krb_common::logline::format_time(last.time()),
-                span / 1000.0
+                axis::seconds(span / 1000.0, lang)
             ))
-            .set("x", LEFT + plot)
-            .set("y", y0 + AXIS - 8.0)
+            .set("class", "time")
+            .set("x", left + plot)
+            .set("y", y0 + AXIS - 4.0)
             .set("text-anchor", "end"),
         );
     Ok(doc)
 }
 
-/// Reads the logs and writes the SVG; returns where, and the lines the reader skipped.
-pub fn run(args: &Args) -> Result<(PathBuf, Vec<Skipped>)> {
+/// Reads the logs and writes the SVG, its words in `lang`; returns where, and the lines the
+/// reader skipped.
+pub fn run(args: &Args, lang: Lang) -> Result<(PathBuf, Vec<Skipped>)> {
     let consumers = read(&args.logs.dir, &args.group, &args.namespace)?;
-    let doc = render(&args.group, &consumers)?;
+    let doc = render(&args.group, &consumers, lang)?;
     let out = args
         .output
         .clone()

@@ -1,8 +1,14 @@
+use krb_common::lang::Lang;
 use krb_common::out::{stderr_line, stdout_line};
 
 fn main() {
     let args: krb_timeline::Args = krb_common::cli::parse("krb-timeline");
-    let result = krb_timeline::run(&args).map(|(out, skipped)| {
+    // A language krb-timeline does not speak is a usage error, as a bad argument is.
+    let lang = Lang::from_env().unwrap_or_else(|e| {
+        stderr_line(&format!("krb-timeline: {e:#}"));
+        std::process::exit(2)
+    });
+    let result = krb_timeline::run(&args, lang).map(|(out, skipped)| {
         for s in skipped {
             stderr_line(&format!("krb-timeline: {s}"));
         }

@@ -1,8 +1,11 @@
 //! Renders crafted logs and reads the SVG back as XML: lanes, duplicates and event marks.
 
-use std::path::PathBuf;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
 
+use krb_common::lang::Lang;
 use krb_common::reader::Logs;
+use krb_timeline::messages::ALL;
 use krb_timeline::{run, Args};
 
 fn logs(files: &[(&str, &str)]) -> PathBuf {
@@ -42,12 +45,15 @@ fn lab1_moved_partition_is_reread_and_marked() {
         b += &format!("09:00:00.{:03} lab-b p1 offset {o}\n", 230 + o * 10);
     }
     let dir = logs(&[("lab-a.log", &a), ("lab-b.log", &b)]);
-    let out = run(&Args {
-        group: "lab".into(),
-        logs: Logs::at(&dir),
-        output: None,
-        namespace: Default::default(),
-    })
+    let out = run(
+        &Args {
+            group: "lab".into(),
+            logs: Logs::at(&dir),
+            output: None,
+            namespace: Default::default(),
+        },
+        Lang::En,
+    )
     .unwrap()
     .0;
     assert_eq!(out, dir.join("lab.svg"));
@@ -123,12 +129,15 @@ fn lab2_two_consumers_in_one_message_and_the_failures() {
         ("slow-b.log", b),
         ("slowx-a.log", "junk\n"),
     ]);
-    let out = run(&Args {
-        group: "slow".into(),
-        logs: Logs::at(&dir),
-        output: Some(dir.join("picture.svg")),
-        namespace: Default::default(),
-    })
+    let out = run(
+        &Args {
+            group: "slow".into(),
+            logs: Logs::at(&dir),
+            output: Some(dir.join("picture.svg")),
+            namespace: Default::default(),
+        },
+        Lang::En,
+    )
     .unwrap()
     .0;
     let text = std::fs::read_to_string(out).unwrap();
@@ -169,14 +178,18 @@ fn texts_of_title(n: roxmltree::Node) -> String {
 #[test]
 fn no_logs_is_an_error() {
     let dir = logs(&[]);
-    let err = run(&Args {
-        group: "none".into(),
-        logs: Logs::at(&dir),
-        output: None,
-        namespace: Default::default(),
-    })
+    let err = run(
+        &Args {
+            group: "none".into(),
+            logs: Logs::at(&dir),
+            output: None,
+            namespace: Default::default(),
+        },
+        Lang::En,
+    )
     .unwrap_err();
     assert!(err.to_string().contains("no log file"), "{err}");
+    std::fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]
@@ -189,12 +202,15 @@ fn bad_lines_are_skipped_and_named_not_fatal() {
     bytes
         .extend_from_slice(b"09:00:00.300 bad-a p0 offset 1\xff\n09:00:00.400 bad-a p0 offset 2\n");
     std::fs::write(dir.join("bad-a.log"), bytes).unwrap();
-    let (out, skipped) = run(&Args {
-        group: "bad".into(),
-        logs: Logs::at(&dir),
-        output: None,
-        namespace: Default::default(),
-    })
+    let (out, skipped) = run(
+        &Args {
+            group: "bad".into(),
+            logs: Logs::at(&dir),
+            output: None,
+            namespace: Default::default(),
+        },
+        Lang::En,
+    )
     .unwrap();
     let lines: Vec<String> = skipped.iter().map(|s| s.to_string()).collect();
     assert_eq!(lines.len(), 2, "{lines:?}");
@@ -221,12 +237,15 @@ fn a_run_across_midnight_is_drawn_forwards() {
         ),
         ("night-b.log", "00:00:01.000 start night-b\n00:00:01.500 night-b p0 offset 2\n"),
     ]);
-    let (out, _) = run(&Args {
-        group: "night".into(),
-        logs: Logs::at(&dir),
-        output: None,
-        namespace: Default::default(),
-    })
+    let (out, _) = run(
+        &Args {
+            group: "night".into(),
+            logs: Logs::at(&dir),
+            output: None,
+            namespace: Default::default(),
+        },
+        Lang::En,
+    )
     .unwrap();
     let text = std::fs::read_to_string(out).unwrap();
     let doc = roxmltree::Document::parse(&text).unwrap();
@@ -263,12 +282,15 @@ fn a_processing_that_wrote_nothing_is_a_hollow_ringed_dot() {
             ("eff-a.log", a.as_str()),
             ("eff-b.log", "09:00:01.000 eff-b p0 offset 3\n"),
         ]);
-        let (out, _) = run(&Args {
-            group: "eff".into(),
-            logs: Logs::at(&dir),
-            output: None,
-            namespace: Default::default(),
-        })
+        let (out, _) = run(
+            &Args {
+                group: "eff".into(),
+                logs: Logs::at(&dir),
+                output: None,
+                namespace: Default::default(),
+            },
+            Lang::En,
+        )
         .unwrap();
         let text = std::fs::read_to_string(out).unwrap();
         let doc = roxmltree::Document::parse(&text).unwrap();
@@ -288,13 +310,14 @@ fn a_processing_that_wrote_nothing_is_a_hollow_ringed_dot() {
     }
 }
 
-/// A drawn label's box, as wide as krb-timeline's generous 0.6 em a character.
+/// A drawn label's box, as wide as krb-timeline's estimate of its widest drawing (a full em a
+/// Hangul letter).
 fn label_box(n: roxmltree::Node) -> (f64, f64, f64, f64, String) {
     let num = |a: &str| n.attribute(a).unwrap().parse::<f64>().unwrap();
     let text = n.text().unwrap_or_default().trim().to_string();
     let size = num("font-size");
     let (x, y) = (num("x"), num("y"));
-    let w = text.chars().count() as f64 * krb_timeline::labels::CHAR_EM * size;
+    let w = krb_timeline::labels::width(&text, size);
     assert!(
         n.attribute("text-anchor").is_none(),
         "labels are placed by their left edge"
@@ -302,9 +325,9 @@ fn label_box(n: roxmltree::Node) -> (f64, f64, f64, f64, String) {
     (x, x + w, y - size, y, text)
 }
 
-#[test]
-fn labels_never_overprint_and_the_overlap_and_the_time_axis_are_marked() {
-    // Lab 2 as the article tells it, b committing every message it re-reads after a left.
+/// Lab 2 as the article tells it, its workers GROUP-a and GROUP-b: a slow in offset 3, b
+/// committing every message it re-reads after a left.
+fn lab2(group: &str) -> PathBuf {
     let a = "09:14:31.388 slow-a assigned [0]\n09:14:36.171 slow-a commit p0=3\n\
              09:14:36.172 slow-a p0 offset 3 slow start\n09:14:51.679 slow-a p0 offset 3\n\
              09:14:51.682 slow-a commit failed: KafkaError{code=UNKNOWN_MEMBER_ID,val=25,str=\"x\"}\n\
@@ -315,29 +338,51 @@ fn labels_never_overprint_and_the_overlap_and_the_time_axis_are_marked() {
         b += &format!("09:14:50.{:03} slow-b commit p0={}\n", 105 + o * 20, o + 1);
     }
     b += "09:14:52.990 slow-b revoked [0]\n09:14:53.000 slow-b assigned [0]\n";
-    let dir = logs(&[("slow-a.log", a), ("slow-b.log", &b)]);
-    let out = run(&Args {
-        group: "slow".into(),
-        logs: Logs::at(&dir),
-        output: None,
-        namespace: Default::default(),
-    })
+    let named = |log: &str| log.replace("slow-", &format!("{group}-"));
+    logs(&[
+        (&format!("{group}-a.log"), &named(a)),
+        (&format!("{group}-b.log"), &named(&b)),
+    ])
+}
+
+/// Draws GROUP's logs in DIR in `lang`; the SVG's text.
+fn draw(dir: &Path, group: &str, lang: Lang) -> String {
+    let out = run(
+        &Args {
+            group: group.into(),
+            logs: Logs::at(dir),
+            output: Some(dir.join(format!("{group}-{}.svg", lang.code()))),
+            namespace: Default::default(),
+        },
+        lang,
+    )
     .unwrap()
     .0;
-    let text = std::fs::read_to_string(out).unwrap();
-    let doc = roxmltree::Document::parse(&text).unwrap();
+    std::fs::read_to_string(out).unwrap()
+}
 
-    let boxes: Vec<_> = with_class(&doc, "label")
+/// Checks that no two drawn labels' boxes overlap; returns how many labels there are.
+fn labels_apart(doc: &roxmltree::Document) -> usize {
+    let boxes: Vec<_> = with_class(doc, "label")
         .into_iter()
         .map(label_box)
         .collect();
-    assert!(boxes.len() >= 8, "{boxes:?}");
     for (i, a) in boxes.iter().enumerate() {
         for b in &boxes[i + 1..] {
             let apart = a.1 <= b.0 || b.1 <= a.0 || a.3 <= b.2 || b.3 <= a.2;
             assert!(apart, "{:?} overprints {:?}", a.4, b.4);
         }
     }
+    boxes.len()
+}
+
+#[test]
+fn labels_never_overprint_and_the_overlap_and_the_time_axis_are_marked() {
+    let dir = lab2("slow");
+    let text = draw(&dir, "slow", Lang::En);
+    let doc = roxmltree::Document::parse(&text).unwrap();
+
+    assert!(labels_apart(&doc) >= 8);
     // Every event keeps its text as a tooltip, drawn or not.
     let events = with_class(&doc, "event");
     assert_eq!(
@@ -363,5 +408,205 @@ fn labels_never_overprint_and_the_overlap_and_the_time_axis_are_marked() {
         ticks.len() >= 5 && ticks.iter().all(|t| t.ends_with(" s")),
         "{ticks:?}"
     );
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+/// Every text's size: its own `font-size`, or the nearest one it inherits.
+fn font_sizes(doc: &roxmltree::Document) -> Vec<(String, f64)> {
+    doc.descendants()
+        .filter(|n| n.has_tag_name("text"))
+        .map(|n| {
+            let size = n
+                .ancestors()
+                .find_map(|a| a.attribute("font-size"))
+                .unwrap_or_else(|| panic!("{:?} has no font-size", n.text()));
+            (
+                n.text().unwrap_or_default().trim().to_string(),
+                size.parse().unwrap(),
+            )
+        })
+        .collect()
+}
+
+/// Lab 2's logs with every label krb-timeline writes: MAXPOLL, a poll error, a third worker
+/// that starts, has its transaction aborted, is refused an offset and stops.
+fn lab2_and_more(group: &str) -> PathBuf {
+    let dir = lab2(group);
+    let a = dir.join(format!("{group}-a.log"));
+    let mut text = format!(
+        "%4|1790813686.528|MAXPOLL|{group}-a#consumer-1| [thrd:main]: Application maximum poll \
+         interval (10000ms) exceeded by 356ms: leaving group\n"
+    );
+    text += &std::fs::read_to_string(&a).unwrap();
+    text += &format!(
+        "09:14:51.700 {group}-a poll error: KafkaError{{code=_MAX_POLL_EXCEEDED,val=-147,str=\"x\"}}\n"
+    );
+    std::fs::write(&a, text).unwrap();
+    let c = format!(
+        "09:14:40.000 start {group}-c\n09:14:41.000 {group}-c assigned [1]\n\
+         09:14:41.500 {group}-c p1 offset 0\n09:14:42.000 {group}-c p1 offset 1 refused\n\
+         09:14:42.001 {group}-c transaction aborted: KafkaError{{code=PRODUCER_FENCED,val=90,str=\"x\"}}\n\
+         09:14:44.000 {group}-c p1 offset 1 slow start\n09:14:45.000 {group}-c p1 offset 1\n\
+         09:14:46.000 stop {group}-c\n"
+    );
+    std::fs::write(dir.join(format!("{group}-c.log")), c).unwrap();
+    dir
+}
+
+#[test]
+fn every_text_is_at_least_14_px_in_either_language() {
+    let dir = lab2_and_more("big");
+    for lang in [Lang::En, Lang::Ko] {
+        let text = draw(&dir, "big", lang);
+        let doc = roxmltree::Document::parse(&text).unwrap();
+        assert_eq!(doc.root_element().attribute("width"), Some("1200"));
+        let sizes = font_sizes(&doc);
+        assert!(sizes.len() > 30, "{sizes:?}");
+        for (text, size) in sizes {
+            assert!(size >= 14.0, "{text:?} is {size} px ({lang:?})");
+        }
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+/// The words of a text, ASCII letters only (a placeholder's name is not a word).
+fn words(text: &str) -> BTreeSet<String> {
+    let mut plain = String::new();
+    let mut in_placeholder = false;
+    for c in text.chars() {
+        match c {
+            '{' => in_placeholder = true,
+            '}' => in_placeholder = false,
+            c if !in_placeholder => plain.push(c),
+            _ => {}
+        }
+    }
+    plain
+        .split(|c: char| !c.is_ascii_alphabetic())
+        .filter(|w| !w.is_empty())
+        .map(String::from)
+        .collect()
+}
+
+#[test]
+fn in_korean_the_labels_are_korean_apart_from_the_log_lines_and_none_overprints() {
+    // English words of the table that its Korean texts do not keep (`MAXPOLL`, `krb`, `p` do).
+    let english: BTreeSet<String> = ALL
+        .iter()
+        .flat_map(|m| {
+            words(m.en)
+                .difference(&words(m.ko))
+                .cloned()
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    for w in [
+        "offset",
+        "start",
+        "stop",
+        "failed",
+        "processed",
+        "leaving",
+        "s",
+    ] {
+        assert!(english.contains(w), "{w} {english:?}");
+    }
+    // Workers named with no word of the table.
+    let dir = lab2_and_more("lab");
+    let ko = draw(&dir, "lab", Lang::Ko);
+    let en = draw(&dir, "lab", Lang::En);
+    let doc = roxmltree::Document::parse(&ko).unwrap();
+    let english_doc = roxmltree::Document::parse(&en).unwrap();
+
+    assert!(labels_apart(&doc) >= 10);
+    let log_line = |n: &roxmltree::Node| {
+        n.ancestors().any(|a| {
+            a.attribute("class").is_some_and(|c| {
+                [
+                    "event-assigned",
+                    "event-revoked",
+                    "event-lost",
+                    "event-commit",
+                ]
+                .iter()
+                .any(|k| c.split(' ').any(|w| w == *k))
+            })
+        })
+    };
+    let mut seen = 0;
+    for n in doc
+        .descendants()
+        .filter(|n| n.has_tag_name("text") || n.has_tag_name("title"))
+        .filter(|n| !log_line(n))
+    {
+        let text = n.text().unwrap_or_default();
+        let left: Vec<_> = words(text).intersection(&english).cloned().collect();
+        assert!(left.is_empty(), "{text:?} holds English {left:?}");
+        seen += 1;
+    }
+    assert!(seen > 40, "{seen} texts");
+    for expected in [
+        "그룹 lab의 krb 타임라인",
+        "lab: 처리 10, 고유 8, 중복 2",
+        "두 번 이상 처리됨",
+        "lab-a, lab-b 둘 다 오프셋 3 처리 중: 1.6초",
+        "커밋 실패: UNKNOWN_MEMBER_ID",
+        "폴링 오류: _MAX_POLL_EXCEEDED",
+        "트랜잭션 중단: PRODUCER_FENCED",
+        "MAXPOLL: 그룹을 떠남",
+        "lab-c p1 오프셋 1 거부됨",
+        "lab-c p1 오프셋 1, 느림",
+        "시작",
+        "종료",
+        "0초",
+    ] {
+        assert!(ko.contains(expected), "{expected} missing");
+    }
+
+    // The log lines are drawn as the log writes them, the same in both languages.
+    let log_labels = |doc: &roxmltree::Document| -> Vec<String> {
+        with_class(doc, "label")
+            .into_iter()
+            .filter(log_line)
+            .filter_map(|n| n.text().map(|t| t.trim().to_string()))
+            .collect::<BTreeSet<_>>()
+            .into_iter()
+            .collect()
+    };
+    let lines = log_labels(&doc);
+    for expected in ["assigned [0]", "assigned []", "lost [0]", "commit p0=4"] {
+        assert!(lines.iter().any(|l| l == expected), "{expected}: {lines:?}");
+    }
+    assert_eq!(lines, log_labels(&english_doc));
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn krb_lang_picks_the_language_and_a_bad_one_is_a_usage_error() {
+    let dir = lab2("lang");
+    let tool = env!("CARGO_BIN_EXE_krb-timeline");
+    let drawn = std::process::Command::new(tool)
+        .args(["--logs", dir.to_str().unwrap(), "lang"])
+        .env("KRB_LANG", "ko")
+        .output()
+        .unwrap();
+    assert!(drawn.status.success(), "{drawn:?}");
+    let svg = std::fs::read_to_string(dir.join("lang.svg")).unwrap();
+    assert!(svg.contains("그룹 lang의 krb 타임라인"), "not Korean");
+    std::fs::remove_file(dir.join("lang.svg")).unwrap();
+
+    let refused = std::process::Command::new(tool)
+        .args(["--logs", dir.to_str().unwrap(), "lang"])
+        .env("KRB_LANG", "fr")
+        .output()
+        .unwrap();
+    assert_eq!(refused.status.code(), Some(2), "{refused:?}");
+    let err = String::from_utf8(refused.stderr).unwrap();
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with("krb-timeline: KRB_LANG=fr: unknown language"),
+        "{err}"
+    );
+    assert!(!dir.join("lang.svg").exists(), "nothing drawn");
     std::fs::remove_dir_all(dir).unwrap();
 }

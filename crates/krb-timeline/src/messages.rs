@@ -1,0 +1,175 @@
+//! What krb-timeline writes in its pictures, in English and Korean (`KRB_LANG=ko`).
+//!
+//! Only krb-timeline's own words are here: the title, the legend, the lanes' texts, the
+//! tooltips, the failure labels and the axis. An event label that is the log grammar's own line
+//! (`assigned [0]`, `revoked [0, 1]`, `lost [0]`, `commit p1=285`) is drawn as the log writes it
+//! in both languages: the docs teach those words, and the logs are data. So are the names of
+//! workers, groups and partitions (`p1`) and the error codes (`UNKNOWN_MEMBER_ID`).
+
+use krb_common::lang::Msg;
+
+/// The SVG's `<title>`.
+pub const DOC_TITLE: Msg = Msg {
+    en: "krb timeline of group {group}",
+    ko: "그룹 {group}의 krb 타임라인",
+};
+/// krb-dups' totals line (`processed 1082, unique 1000, duplicates 82`), in the title.
+pub const TOTALS: Msg = Msg {
+    en: "processed {processed}, unique {unique}, duplicates {duplicates}",
+    ko: "처리 {processed}, 고유 {unique}, 중복 {duplicates}",
+};
+/// The legend's ringed dot.
+pub const LEGEND_DUPLICATE: Msg = Msg {
+    en: "processed more than once",
+    ko: "두 번 이상 처리됨",
+};
+/// The legend's bar.
+pub const LEGEND_SLOW: Msg = Msg {
+    en: "slow message, start to end",
+    ko: "느린 메시지, 시작부터 끝까지",
+};
+/// The lowest and highest offsets of a partition's lane.
+pub const OFFSET: Msg = Msg {
+    en: "offset {offset}",
+    ko: "오프셋 {offset}",
+};
+/// Two consumers in one message at once (lab 2).
+pub const OVERLAP: Msg = Msg {
+    en: "{a} and {b} both in offset {offset}: {seconds} s",
+    ko: "{a}, {b} 둘 다 오프셋 {offset} 처리 중: {seconds}초",
+};
+/// A dot's tooltip.
+pub const DOT: Msg = Msg {
+    en: "{name} p{partition} offset {offset}",
+    ko: "{name} p{partition} 오프셋 {offset}",
+};
+/// A hollow dot's tooltip: a processing that wrote nothing, and why.
+pub const DOT_WHY: Msg = Msg {
+    en: "{name} p{partition} offset {offset} {why}",
+    ko: "{name} p{partition} 오프셋 {offset} {why}",
+};
+/// A slow message's bar's tooltip.
+pub const BAR: Msg = Msg {
+    en: "{name} p{partition} offset {offset}, slow",
+    ko: "{name} p{partition} 오프셋 {offset}, 느림",
+};
+/// Why a dot is hollow: the effect was already there.
+pub const ALREADY_APPLIED: Msg = Msg {
+    en: "already applied",
+    ko: "이미 적용됨",
+};
+/// Why a dot is hollow: the transaction was refused.
+pub const REFUSED: Msg = Msg {
+    en: "refused",
+    ko: "거부됨",
+};
+/// A commit that failed, with its Kafka error code.
+pub const COMMIT_FAILED: Msg = Msg {
+    en: "commit failed: {code}",
+    ko: "커밋 실패: {code}",
+};
+/// A poll that returned an error, with its code.
+pub const POLL_ERROR: Msg = Msg {
+    en: "poll error: {code}",
+    ko: "폴링 오류: {code}",
+};
+/// A transaction aborted, with its code.
+pub const TXN_ABORTED: Msg = Msg {
+    en: "transaction aborted: {code}",
+    ko: "트랜잭션 중단: {code}",
+};
+/// A worker's first line.
+pub const START: Msg = Msg {
+    en: "start",
+    ko: "시작",
+};
+/// A worker's last line.
+pub const STOP: Msg = Msg {
+    en: "stop",
+    ko: "종료",
+};
+/// librdkafka's MAXPOLL warning: the consumer leaves its group.
+pub const MAXPOLL: Msg = Msg {
+    en: "MAXPOLL: leaving group",
+    ko: "MAXPOLL: 그룹을 떠남",
+};
+/// A time in seconds: an axis tick, the run's length.
+pub const SECONDS: Msg = Msg {
+    en: "{seconds} s",
+    ko: "{seconds}초",
+};
+/// A time in whole minutes.
+pub const MINUTES: Msg = Msg {
+    en: "{minutes} min",
+    ko: "{minutes}분",
+};
+/// A time in minutes and seconds.
+pub const MINUTES_SECONDS: Msg = Msg {
+    en: "{minutes} min {seconds} s",
+    ko: "{minutes}분 {seconds}초",
+};
+
+/// Every message above.
+pub const ALL: &[Msg] = &[
+    DOC_TITLE,
+    TOTALS,
+    LEGEND_DUPLICATE,
+    LEGEND_SLOW,
+    OFFSET,
+    OVERLAP,
+    DOT,
+    DOT_WHY,
+    BAR,
+    ALREADY_APPLIED,
+    REFUSED,
+    COMMIT_FAILED,
+    POLL_ERROR,
+    TXN_ABORTED,
+    START,
+    STOP,
+    MAXPOLL,
+    SECONDS,
+    MINUTES,
+    MINUTES_SECONDS,
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use krb_common::lang::{table_problems, Lang};
+
+    #[test]
+    fn every_message_has_its_korean_text_with_the_same_placeholders() {
+        let problems = table_problems(ALL);
+        assert!(problems.is_empty(), "{problems:#?}");
+    }
+
+    #[test]
+    fn every_message_is_in_the_table() {
+        let source = include_str!("messages.rs");
+        let defined = source
+            .lines()
+            .filter(|l| l.starts_with("pub const ") && l.ends_with(": Msg = Msg {"))
+            .count();
+        assert_eq!(defined, ALL.len(), "a message is missing from ALL");
+    }
+
+    /// The title's totals say what krb-dups' report says, word for word, in English.
+    #[test]
+    fn the_totals_are_krb_dups_line() {
+        let mut counts = krb_dups::Counts::new();
+        for (who, o) in [("a", 0), ("a", 1), ("b", 1)] {
+            counts.add(who.as_bytes(), 0, o);
+        }
+        let report = krb_dups::analyse(&mut counts, None);
+        let ours = TOTALS.fill(
+            Lang::En,
+            &[
+                ("processed", &report.processed),
+                ("unique", &report.unique),
+                ("duplicates", &report.duplicates()),
+            ],
+        );
+        assert_eq!(ours, report.totals());
+    }
+}
