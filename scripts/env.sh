@@ -24,12 +24,18 @@ have_java_maven() {
 # have_docker: a Docker engine answers.
 have_docker() { command -v docker >/dev/null && docker info >/dev/null 2>&1; }
 
-# install_missing COMMAND:PACKAGE...: installs the Debian package of each command not on PATH,
+# install_missing COMMAND:PACKAGE...: installs the Debian package of each command not on PATH (or
+# file not there, for a /PATH:PACKAGE pair),
 # when this is root with apt-get; else says what to install and fails.
 install_missing() {
   local pair missing=()
   for pair in "$@"; do
-    command -v "${pair%%:*}" >/dev/null || missing+=("${pair#*:}")
+    # A path (a font file) is looked for as a file, anything else as a command.
+    if [[ ${pair%%:*} == /* ]]; then
+      [ -e "${pair%%:*}" ] || missing+=("${pair#*:}")
+    else
+      command -v "${pair%%:*}" >/dev/null || missing+=("${pair#*:}")
+    fi
   done
   [ ${#missing[@]} -gt 0 ] || return 0
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then

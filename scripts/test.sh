@@ -58,7 +58,8 @@ else
   test_skip+=(--skip postgres)
 fi
 # Chromium renders the lab report in a real browser; installed as root, else its test is skipped.
-if ! install_missing chromium:chromium; then
+# Its Korean pages need a Korean font (Debian's chromium has none of its own).
+if ! install_missing chromium:chromium /usr/share/fonts/truetype/nanum/NanumGothic.ttf:fonts-nanum; then
   skipped+=("the report's test in Chromium (not installed; sudo apt-get install chromium)")
   step "skipped: ${skipped[-1]}"
   test_skip+=(--skip chromium)
