@@ -6,6 +6,8 @@
 #   scripts/test.sh            everything
 #   scripts/test.sh --no-lint  skip cargo fmt / clippy / shellcheck
 set -euo pipefail
+# shellcheck source=usage.sh
+source "$(dirname "$0")/usage.sh" "$@"
 cd "$(dirname "$0")/.."
 
 # shellcheck source=env.sh
