@@ -3,10 +3,11 @@
 //! The commands are those of [`markdown::commands`] (```sh blocks, `$ ` lines) and each inline
 //! `code` that starts with a tool's or a script's name. A command is cut at `|`, `;`, `&` and
 //! parentheses; each piece that starts (after `VAR=value` words) with
-//! - a krb binary (`krb-dups`, `target/release/krb-dups`) is held to its `--help`, or to its
+//! - a krb binary (`krb-dups`, `target/release/krb-dups`; not `krb-dups:`) is held to its `--help`, or to its
 //!   subcommand's (`krb-verify faults --recheck`: `krb-verify faults --help`);
 //! - a script (`./scripts/01-revoke.sh`, `scripts/lab.sh`, `07-faults.sh`) to its usage
-//!   (`--help`); a usage that takes `[worker options]` takes krb-worker's flags too;
+//!   (`--help`); a usage that takes `[worker options]` takes krb-worker's flags too; a script
+//!   that answers no `--help` (common.sh, env.sh: files to source) is not checked;
 //! - a function of scripts/common.sh (`topic`, `start`, `stop`, `verdict`) to its comment there,
 //!   and, when it passes its arguments on (`krb-worker "$@"`), to that tool's flags.
 //!
@@ -26,6 +27,12 @@ struct Tool {
     /// How a message names where its flags are: `krb-dups --help`, `common.sh's stop`.
     source: String,
     flags: BTreeSet<String>,
+}
+
+/// A krb binary's name: `krb-dups`, not `krb-dups:` or `krb-postgres-5481`.
+fn binary_name() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| Regex::new(r"^krb-[a-z]+$").unwrap())
 }
 
 /// The flags a help text names: every `--name` and `-X` in it.
@@ -170,11 +177,18 @@ impl Tools<'_> {
         })?;
         let (name, args) = (words[skip].as_str(), &words[skip + 1..]);
         let base = name.rsplit('/').next().unwrap_or(name);
-        if base.starts_with("krb-") && base.len() > 4 {
+        if binary_name().is_match(base) {
             return Some(self.binary(base, args));
         }
         if base.ends_with(".sh") && !base.contains(['*', '$']) {
             let key = format!("scripts/{base}");
+            let Ok(text) = std::fs::read_to_string(self.docs.root.join(&key)) else {
+                return Some(Err(format!("no script {key}; name one of scripts/*.sh")));
+            };
+            // A file to source (common.sh, env.sh) takes no flags.
+            if !text.contains("usage.sh") && !text.contains("--help)") {
+                return None;
+            }
             return Some(self.help(&key).map(|help| {
                 let mut flags = flags_in(&help);
                 if help.contains("worker options") {

@@ -140,6 +140,14 @@ fn a_a_generated_block_that_differs() {
 fn b_a_flag_no_help_names() {
     let root = fixture();
     let page = "docs/en/lab1-revoke.md";
+    // Not commands: an error line, a file to source, a path.
+    edit(
+        &root,
+        page,
+        "## Exercises",
+        "`krb-dups: no logs --x`, `scripts/common.sh --x`, `/tmp/krb-postgres-5481 --x`\n\n## Exercises",
+    );
+    assert_eq!(problems(&root), Vec::<String>::new());
     edit(
         &root,
         page,
@@ -148,7 +156,7 @@ fn b_a_flag_no_help_names() {
     );
     one(
         &problems(&root),
-        "docs/en/lab1-revoke.md:59:",
+        "docs/en/lab1-revoke.md:61:",
         "`--verboze` in `krb-dups nocommit --verboze` is not in krb-dups --help",
     );
     // A script's usage, its worker options, and common.sh's functions.
