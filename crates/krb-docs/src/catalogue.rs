@@ -10,8 +10,8 @@
 //!   echo/printf string of `scripts/*.sh`, where each `{...}`, `$x`, `${x}`, `$(...)` and `%s` is
 //!   a hole that matches any text.
 //!
-//! A template is used on its own only when its text has a word of three letters or more, so
-//! that `{}: {}` never matches everything. A template without such a word (`  {mark} {} ({})`,
+//! A template is used on its own only when its text has a word of three letters or more (a
+//! Hangul syllable counts as two), so that `{}: {}` never matches everything. A template without such a word (`  {mark} {} ({})`,
 //! `{}: {}`) but with some text other than spaces is a frame: it matches a line when each of its
 //! holes holds a line that passes by itself, a worker event as the grammar writes it (`lost
 //! [0]`), or a value (text without spaces: `held`, `slow-a`; or text whose only words are Rust's
@@ -81,14 +81,7 @@ impl Template {
 
     /// Whether its text has a word of three letters or more.
     fn worded(&self) -> bool {
-        let mut run = 0;
-        for c in self.texts.iter().flat_map(|t| t.chars()) {
-            run = if c.is_alphabetic() { run + 1 } else { 0 };
-            if run >= 3 {
-                return true;
-            }
-        }
-        false
+        self.texts.iter().any(|t| has_word(t, |_| true))
     }
 
     /// Whether `line` matches, each hole any text (empty too).
@@ -155,6 +148,30 @@ impl Template {
             holes.pop();
         }
     }
+}
+
+/// Whether `text` has a word of three letters or more for which `counts` holds. A Hangul
+/// syllable counts as two letters (it writes two or three): `처리` is a word, `건` is not.
+fn has_word(text: &str, counts: impl Fn(&str) -> bool) -> bool {
+    let mut word = String::new();
+    let mut letters = 0;
+    for c in text.chars().chain([' ']) {
+        if c.is_alphabetic() {
+            word.push(c);
+            letters += if ('\u{AC00}'..='\u{D7A3}').contains(&c) {
+                2
+            } else {
+                1
+            };
+            continue;
+        }
+        if letters >= 3 && counts(&word) {
+            return true;
+        }
+        word.clear();
+        letters = 0;
+    }
+    false
 }
 
 /// Leading and trailing white space trimmed, every run of white space one space.
@@ -263,21 +280,7 @@ fn is_value(text: &str) -> bool {
     if text.is_empty() {
         return false;
     }
-    if !text.contains(' ') {
-        return true;
-    }
-    let mut word = String::new();
-    for c in text.chars().chain([' ']) {
-        if c.is_alphabetic() {
-            word.push(c);
-            continue;
-        }
-        if word.chars().count() >= 3 && !VALUE_WORDS.contains(&word.as_str()) {
-            return false;
-        }
-        word.clear();
-    }
-    true
+    !text.contains(' ') || !has_word(text, |word| !VALUE_WORDS.contains(&word))
 }
 
 /// Whether a frame's hole holds a worker event as the log grammar writes it (`lost [0]`,
@@ -419,6 +422,11 @@ mod tests {
         assert!(c.printable("held all 1000 messages processed ([(0, Some(10))])"));
         assert!(c.printable("held all 1000 messages processed (lost [0])"));
         assert!(!c.printable("held all 1000 messages processed (lost words here)"));
+        // Korean: a Hangul syllable counts as two letters.
+        let c = catalogue(r#"fn f() { let m = ["성립", "처리 {} 건", "{} 건"]; }"#, "");
+        assert!(c.printable("성립"));
+        assert!(c.printable("처리 1000 건"));
+        assert!(!c.printable("1000 건"));
     }
 
     #[test]
