@@ -96,10 +96,11 @@ pub fn blocks(text: &str) -> (Vec<Block>, Vec<(usize, String)>) {
                 format!("krb:{} names nothing; write <!-- krb:help TOOL --> or <!-- krb:sample labN -->", kind.name()),
             ));
         }
-        // The next marker, of whatever kind, must be this block's closing one.
+        // The next marker outside fenced blocks (a help may show markers), of whatever kind,
+        // must be this block's closing one.
         let close = all[i..]
             .iter()
-            .position(|l| marker().is_match(l.text.trim()))
+            .position(|l| l.block.is_none() && !l.fence && marker().is_match(l.text.trim()))
             .map(|at| i + at)
             .filter(|&at| {
                 marker()
@@ -285,6 +286,12 @@ mod tests {
         );
         let (again, _) = blocks(&filled);
         assert_eq!(again[0].body, "```text\nkrb-dups\n```\n");
+        // A help that shows the markers (krb-docs' own) stays inside its block.
+        let shown = "<!-- krb:help krb-docs -->\n```text\n  <!-- krb:help krb-dups -->\n\
+                     <!-- /krb:help -->\n```\n<!-- /krb:help -->\n";
+        let (found, wrong) = blocks(shown);
+        assert!(wrong.is_empty(), "{wrong:?}");
+        assert_eq!((found[0].open, found[0].close), (1, 6));
     }
 
     #[test]
