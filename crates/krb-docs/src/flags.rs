@@ -1,15 +1,21 @@
 //! Check b: every flag a command of the docs shows exists in that tool's `--help`.
 //!
 //! The commands are those of [`markdown::commands`] (```sh blocks, `$ ` lines) and each inline
-//! `code` that starts with a tool's or a script's name. A command is cut at `|`, `;`, `&` and
+//! `code` that starts with a binary's or a script's name. A command is cut at `|`, `;`, `&` and
 //! parentheses; each piece that starts (after `VAR=value` words) with
-//! - a krb binary (`krb-dups`, `target/release/krb-dups`; not `krb-dups:`) is held to its `--help`, or to its
-//!   subcommand's (`krb-verify faults --recheck`: `krb-verify faults --help`);
+//! - a krb binary (`krb-dups`, `target/release/krb-dups`; not `krb-dups:`) is held to its
+//!   `--help`, or to its subcommand's (`krb-verify faults --recheck`: `krb-verify faults
+//!   --help`);
 //! - a script (`./scripts/01-revoke.sh`, `scripts/lab.sh`, `07-faults.sh`) to its usage
 //!   (`--help`); a usage that takes `[worker options]` takes krb-worker's flags too; a script
-//!   that answers no `--help` (common.sh, env.sh: files to source) is not checked;
-//! - a function of scripts/common.sh (`topic`, `start`, `stop`, `verdict`) to its comment there,
-//!   and, when it passes its arguments on (`krb-worker "$@"`), to that tool's flags.
+//!   that answers no `--help` (common.sh, env.sh: files to source) is not checked, nor another
+//!   program's (`kafka-topics.sh`), nor what a script passes on (`kafka-local.sh java CLASS
+//!   [ARGS...]`);
+//! - a function of scripts/common.sh (`topic`, `start`, `stop`, `verdict`; in a block or a `$ `
+//!   line, not in inline code, where `start` is a word) to its comment there, and, when it
+//!   passes its arguments on (`krb-worker "$@"`), to that tool's flags.
+//!
+//! A krb name that is a crate without a binary (`krb-common`) is no command.
 //!
 //! `-h` and `--help` are every tool's. A flag is `--name` (its `=value` cut off) or `-X` (one
 //! letter; `-Xkey=value` is `-X`).
@@ -60,6 +66,22 @@ fn subcommands(help: &str) -> BTreeSet<String> {
         }
     }
     found
+}
+
+/// The arguments of a script that are its own: up to a subcommand its usage shows passing
+/// the rest on (`java CLASS [ARGS...]`: the ARGS are the class's).
+fn passed_on<'w>(usage: &str, args: &'w [String]) -> &'w [String] {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    let re =
+        RE.get_or_init(|| Regex::new(r"\b([a-z][a-z-]*) [A-Z][A-Z_]* \[ARGS\.\.\.\]").unwrap());
+    let words: BTreeSet<&str> = re
+        .captures_iter(usage)
+        .map(|c| c.get(1).map_or("", |m| m.as_str()))
+        .collect();
+    match args.iter().position(|a| words.contains(a.as_str())) {
+        Some(i) => &args[..=i],
+        None => args,
+    }
 }
 
 /// A function of scripts/common.sh: its comment and the tool it passes its arguments to.
@@ -171,19 +193,31 @@ struct Tools<'d> {
 impl Tools<'_> {
     /// The tool a piece runs and the words after its name, or why it cannot be checked.
     /// `None` for a piece that runs none of ours (`cat`, `cargo`, `sort`).
-    fn resolve<'w>(&self, words: &'w [String]) -> Option<Result<(Tool, &'w [String]), String>> {
+    fn resolve<'w>(
+        &self,
+        words: &'w [String],
+        functions: bool,
+    ) -> Option<Result<(Tool, &'w [String]), String>> {
         let skip = words.iter().position(|w| {
             !is_assignment(w) && !matches!(w.as_str(), "time" | "env" | "sudo" | "nohup" | "exec")
         })?;
         let (name, args) = (words[skip].as_str(), &words[skip + 1..]);
         let base = name.rsplit('/').next().unwrap_or(name);
         if binary_name().is_match(base) {
-            return Some(self.binary(base, args));
+            let answer = self.binary(base, args);
+            // A crate without a binary of its name (krb-common) is no command.
+            if answer.is_err() && self.docs.root.join("crates").join(base).is_dir() {
+                return None;
+            }
+            return Some(answer);
         }
         if base.ends_with(".sh") && !base.contains(['*', '$']) {
             let key = format!("scripts/{base}");
             let Ok(text) = std::fs::read_to_string(self.docs.root.join(&key)) else {
-                return Some(Err(format!("no script {key}; name one of scripts/*.sh")));
+                // Another program's script (Kafka's kafka-topics.sh) is none of ours.
+                return name
+                    .contains("scripts/")
+                    .then(|| Err(format!("no script {key}; name one of scripts/*.sh")));
             };
             // A file to source (common.sh, env.sh) takes no flags.
             if !text.contains("usage.sh") && !text.contains("--help)") {
@@ -203,9 +237,12 @@ impl Tools<'_> {
                         source: format!("{key} --help"),
                         flags,
                     },
-                    args,
+                    passed_on(&help, args),
                 )
             }));
+        }
+        if !functions {
+            return None;
         }
         let function = self.functions.get(base)?;
         let mut flags = flags_in(&function.usage);
@@ -271,16 +308,26 @@ pub fn check(docs: &Docs) -> Vec<Problem> {
     };
     let mut problems = Vec::new();
     for page in &docs.pages {
-        let mut shown = commands(&page.text);
-        shown.extend(inline_code(&page.text).into_iter().filter(|(_, code)| {
-            pieces(code)
-                .first()
-                .is_some_and(|words| tools.resolve(words).is_some())
-        }));
+        // Inline code is a command when it starts with a binary's or a script's name: `start`
+        // or `stop` in prose is a word, not common.sh's function.
+        let mut shown: Vec<(usize, String, bool)> = commands(&page.text)
+            .into_iter()
+            .map(|(line, command)| (line, command, true))
+            .collect();
+        shown.extend(
+            inline_code(&page.text)
+                .into_iter()
+                .filter(|(_, code)| {
+                    pieces(code)
+                        .first()
+                        .is_some_and(|words| tools.resolve(words, false).is_some())
+                })
+                .map(|(line, code)| (line, code, false)),
+        );
         let mut said = BTreeSet::new();
-        for (line, command) in shown {
+        for (line, command, functions) in shown {
             for words in pieces(&command) {
-                let (tool, args) = match tools.resolve(&words) {
+                let (tool, args) = match tools.resolve(&words, functions) {
                     None => continue,
                     Some(Err(why)) => {
                         if said.insert(why.clone()) {
@@ -325,6 +372,17 @@ mod tests {
         assert_eq!(flag_of("[--static]"), Some("--static".into()));
         assert_eq!(flag_of("-1"), None);
         assert_eq!(flag_of("--"), None);
+    }
+
+    #[test]
+    fn what_a_script_passes_on_is_not_its_own() {
+        let usage = "kafka-local.sh start [--nodes 1|3]|stop|jars|java CLASS [ARGS...]\n";
+        let words: Vec<String> = ["java", "org.Tool", "--describe"]
+            .map(String::from)
+            .to_vec();
+        assert_eq!(passed_on(usage, &words), &words[..1]);
+        let words: Vec<String> = ["start", "--nodes", "3"].map(String::from).to_vec();
+        assert_eq!(passed_on(usage, &words), &words[..]);
     }
 
     #[test]

@@ -140,12 +140,13 @@ fn a_a_generated_block_that_differs() {
 fn b_a_flag_no_help_names() {
     let root = fixture();
     let page = "docs/en/lab1-revoke.md";
-    // Not commands: an error line, a file to source, a path.
+    // Not commands: an error line, a file to source, a path, a crate, Kafka's script, a word.
     edit(
         &root,
         page,
         "## Exercises",
-        "`krb-dups: no logs --x`, `scripts/common.sh --x`, `/tmp/krb-postgres-5481 --x`\n\n## Exercises",
+        "`krb-dups: no logs --x`, `scripts/common.sh --x`, `/tmp/krb-postgres-5481 --x`, \
+         `krb-demo --x`, `kafka-topics.sh --create`, `start --fresh`\n\n## Exercises",
     );
     assert_eq!(problems(&root), Vec::<String>::new());
     edit(
@@ -159,23 +160,37 @@ fn b_a_flag_no_help_names() {
         "docs/en/lab1-revoke.md:61:",
         "`--verboze` in `krb-dups nocommit --verboze` is not in krb-dups --help",
     );
-    // A script's usage, its worker options, and common.sh's functions.
+
+    // A script's usage, its worker options, and common.sh's functions, in both pages.
+    let root = fixture();
+    let block = "```sh\n./scripts/01-revoke.sh g --delay 0.02\nstop --wait 5 g-a\n\
+                 topic pay 2 --replication 3\ntopic pay 2 --replicas 3\n\
+                 scripts/01-revoke.sh g --nope\n```\n\n";
+    edit(&root, page, "## Exercises", &format!("{block}## Exercises"));
     edit(
         &root,
-        page,
-        "--verboze",
-        "-v` `./scripts/01-revoke.sh g --delay 0.02` `stop --wait 5 g-a` \
-         `topic pay 2 --replication 3` `topic pay 2 --replicas 3` `scripts/01-revoke.sh g --nope",
+        "docs/ko/lab1-revoke.md",
+        "## 연습 문제",
+        &format!("{block}## 연습 문제"),
     );
     let found = problems(&root);
-    assert_eq!(found.len(), 2, "{found:#?}");
-    assert!(
-        found[0].contains(
-            "`--nope` in `scripts/01-revoke.sh g --nope` is not in scripts/01-revoke.sh --help"
-        ),
-        "{found:#?}"
-    );
-    assert!(found[1].contains("`--replicas` in `topic pay 2 --replicas 3` is not in the comment of common.sh's topic or krb-topic --help"), "{found:#?}");
+    assert_eq!(found.len(), 4, "{found:#?}");
+    for (i, page) in ["docs/en", "docs/ko"].iter().enumerate() {
+        assert!(
+            found[2 * i].starts_with(page)
+                && found[2 * i].contains(
+                    "`--replicas` in `topic pay 2 --replicas 3` is not in the comment of \
+                     common.sh's topic or krb-topic --help"
+                ),
+            "{found:#?}"
+        );
+        assert!(
+            found[2 * i + 1].contains(
+                "`--nope` in `scripts/01-revoke.sh g --nope` is not in scripts/01-revoke.sh --help"
+            ),
+            "{found:#?}"
+        );
+    }
 }
 
 #[test]
