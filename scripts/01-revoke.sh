@@ -12,6 +12,8 @@
 # (members sort by name): a takes one partition at a time, in whichever order librdkafka
 # fetched them, and this way the partition that moves always has work in flight.
 set -euo pipefail
+# shellcheck source=usage.sh
+source "$(dirname "$0")/usage.sh" "$@"
 # shellcheck source=common.sh
 source "$(dirname "$0")/common.sh"
 

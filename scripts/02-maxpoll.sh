@@ -12,6 +12,8 @@
 # With --group-protocol consumer (lab 5) the broker sets the session timeout, and it tells b
 # nothing while b has no partition.
 set -euo pipefail
+# shellcheck source=usage.sh
+source "$(dirname "$0")/usage.sh" "$@"
 # shellcheck source=common.sh
 source "$(dirname "$0")/common.sh"
 

@@ -9,6 +9,8 @@
 # partitions it keeps from their last commit; cooperative-sticky revokes only the partitions
 # that move. Then krb-verify checks the lab's statements (krb-dups GROUP shows the duplicates).
 set -euo pipefail
+# shellcheck source=usage.sh
+source "$(dirname "$0")/usage.sh" "$@"
 # shellcheck source=common.sh
 source "$(dirname "$0")/common.sh"
 

@@ -9,6 +9,8 @@
 # With --static (group.instance.id = the worker's name) a does not leave the group on SIGTERM,
 # comes back under the same instance id and gets its partitions back without a rebalance.
 set -euo pipefail
+# shellcheck source=usage.sh
+source "$(dirname "$0")/usage.sh" "$@"
 # shellcheck source=common.sh
 source "$(dirname "$0")/common.sh"
 

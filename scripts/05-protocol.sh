@@ -13,6 +13,8 @@
 # worker leaves by itself when max.poll.interval.ms runs out, and a stopped one leaves at once.
 # So the broker keeps Kafka 4.3.1's defaults.
 set -euo pipefail
+# shellcheck source=usage.sh
+source "$(dirname "$0")/usage.sh" "$@"
 # shellcheck source=common.sh
 source "$(dirname "$0")/common.sh"
 

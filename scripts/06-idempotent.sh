@@ -13,6 +13,8 @@
 # transaction with the consumed offsets, read back read_committed. Then it prints the
 # processings (krb-dups) and the effects (krb-effects) side by side, and the verdict.
 set -euo pipefail
+# shellcheck source=usage.sh
+source "$(dirname "$0")/usage.sh" "$@"
 # shellcheck source=common.sh
 source "$(dirname "$0")/common.sh"
 

@@ -26,6 +26,8 @@
 # stops what it started. The seed is printed: `--seed S --trial I` replays trial I alone.
 # A trial that held has its files removed, but for the worst; a failing one keeps logs/faults-S-I*.
 set -euo pipefail
+# shellcheck source=usage.sh
+source "$(dirname "$0")/usage.sh" "$@"
 # The trials run on a cluster of their own, which no one shares: the names need no namespace,
 # and Kafka's own tools (the coordinator's, the leader's, the witness) see them as written.
 unset KRB_NS
@@ -42,7 +44,6 @@ while [ $# -gt 0 ]; do
     --faults) faults=${2:?$usage}; shift 2 ;;
     --effect) effect=${2:?$usage}; shift 2 ;;
     --db) db=${2:?$usage}; shift 2 ;;
-    -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) echo "$usage" >&2; exit 2 ;;
   esac
 done

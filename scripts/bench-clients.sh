@@ -19,6 +19,8 @@
 # Debian's kcat (installed as root when missing; elsewhere it says how). Fails when a run does
 # not deliver or read exactly COUNT messages.
 set -euo pipefail
+# shellcheck source=usage.sh
+source "$(dirname "$0")/usage.sh" "$@"
 cd "$(dirname "$0")/.."
 # shellcheck source=env.sh
 source scripts/env.sh

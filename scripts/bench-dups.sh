@@ -9,6 +9,8 @@
 # Prints each time (best of 3), the ratios, and krb-dups' peak memory. Fails if krb-dups and awk
 # disagree, or if the sparse case takes more than twice (distinct pairs x 16 bytes) + 20 MB.
 set -euo pipefail
+# shellcheck source=usage.sh
+source "$(dirname "$0")/usage.sh" "$@"
 cd "$(dirname "$0")/.."
 lines=${1:-10000000}
 dups=target/release/krb-dups

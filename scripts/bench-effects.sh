@@ -9,6 +9,8 @@
 # Needs a broker (KRB_BOOTSTRAP, default localhost:9481: scripts/kafka-local.sh start) and
 # Debian's PostgreSQL; a PostgreSQL server it has to start (scripts/pg-local.sh) it stops.
 set -euo pipefail
+# shellcheck source=usage.sh
+source "$(dirname "$0")/usage.sh" "$@"
 cd "$(dirname "$0")/.."
 # shellcheck source=common.sh
 source scripts/common.sh

@@ -33,6 +33,8 @@
 # KRB_ADVERTISE=HOST for a broker the room reaches: the host listener then listens on every
 # interface and gives clients HOST:9481 (default: localhost only).
 set -euo pipefail
+# shellcheck source=usage.sh
+source "$(dirname "$0")/usage.sh" "${1:-}"
 
 version=${KRB_KAFKA_VERSION:-4.3.1}
 home=${KRB_KAFKA_HOME:-${XDG_CACHE_HOME:-$HOME/.cache}/krb/kafka-$version}

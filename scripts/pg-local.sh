@@ -14,6 +14,8 @@
 # Environment: KRB_PG_PORT (default 5481), KRB_PG_HOME (default /tmp/krb-postgres-PORT: the data
 # folder, its log postgres.log and the server's socket).
 set -euo pipefail
+# shellcheck source=usage.sh
+source "$(dirname "$0")/usage.sh" "$@"
 
 port=${KRB_PG_PORT:-5481}
 home=${KRB_PG_HOME:-/tmp/krb-postgres-$port}

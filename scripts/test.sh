@@ -5,7 +5,12 @@
 #
 #   scripts/test.sh            everything
 #   scripts/test.sh --no-lint  skip cargo fmt / clippy / shellcheck
+#
+# It also holds the docs to the code (krb-docs check, after the build): a problem there fails
+# the run, after every test has run.
 set -euo pipefail
+# shellcheck source=usage.sh
+source "$(dirname "$0")/usage.sh" "$@"
 cd "$(dirname "$0")/.."
 
 # shellcheck source=env.sh
@@ -40,6 +45,10 @@ if [ "$lint" = 1 ]; then
 fi
 step "build (release)"
 cargo build --release --quiet
+# The docs against the code: no broker needed. A problem fails the run at the end, after the tests.
+step "docs: krb-docs check (generated blocks, flags, KRB_* variables, English and Korean twins, links, sample lines)"
+docs_status=0
+"${CARGO_TARGET_DIR:-target}/release/krb-docs" check . || docs_status=$?
 if answers "$bootstrap"; then
   step "using the broker that answers at $bootstrap"
 else
@@ -87,4 +96,8 @@ cargo test --release --workspace -- --include-ignored --test-threads=1 "${test_s
 awk '/^test result:/ { p += $4; f += $6 } END { printf "total: %d passed, %d failed\n", p, f }' "$out"
 rm -f "$out"
 for check in "${skipped[@]}"; do echo "test: skipped: $check"; done
+if [ "$docs_status" != 0 ]; then
+  echo "test: krb-docs check found problems in the docs (listed above; scripts/docs.sh --check lists them again)"
+  [ "$status" != 0 ] || status=$docs_status
+fi
 exit "$status"

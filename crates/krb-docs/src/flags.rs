@@ -1,0 +1,412 @@
+//! Check b: every flag a command of the docs shows exists in that tool's `--help`.
+//!
+//! The commands are those of [`markdown::commands`] (```sh blocks, `$ ` lines) and each inline
+//! `code` that starts with a binary's or a script's name. A command is cut at `|`, `;`, `&` and
+//! parentheses; each piece that starts (after `VAR=value` words) with
+//! - a krb binary (`krb-dups`, `target/release/krb-dups`; not `krb-dups:`) is held to its
+//!   `--help`, or to its subcommand's (`krb-verify faults --recheck`: `krb-verify faults
+//!   --help`);
+//! - a script (`./scripts/01-revoke.sh`, `scripts/lab.sh`, `07-faults.sh`) to its usage
+//!   (`--help`); a usage that takes `[worker options]` takes krb-worker's flags too; a script
+//!   that answers no `--help` (common.sh, env.sh: files to source) is not checked, nor another
+//!   program's (`kafka-topics.sh`), nor what a script passes on (`kafka-local.sh java CLASS
+//!   [ARGS...]`);
+//! - a function of scripts/common.sh (`topic`, `start`, `stop`, `verdict`; in a block or a `$ `
+//!   line, not in inline code, where `start` is a word) to its comment there, and, when it
+//!   passes its arguments on (`krb-worker "$@"`), to that tool's flags.
+//!
+//! A krb name that is a crate without a binary (`krb-common`) is no command.
+//!
+//! `-h` and `--help` are every tool's. A flag is `--name` (its `=value` cut off) or `-X` (one
+//! letter; `-Xkey=value` is `-X`).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::OnceLock;
+
+use regex::Regex;
+
+use crate::markdown::{commands, inline_code};
+use crate::{Docs, Problem};
+
+/// What a command's first word names, and the flags it takes.
+struct Tool {
+    /// How a message names where its flags are: `krb-dups --help`, `common.sh's stop`.
+    source: String,
+    flags: BTreeSet<String>,
+}
+
+/// A krb binary's name: `krb-dups`, not `krb-dups:` or `krb-postgres-5481`.
+fn binary_name() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| Regex::new(r"^krb-[a-z]+$").unwrap())
+}
+
+/// The flags a help text names: every `--name` and `-X` in it.
+pub fn flags_in(help: &str) -> BTreeSet<String> {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    let re = RE.get_or_init(|| {
+        Regex::new(r#"(?:^|[\s\[(|,'"`])(--[A-Za-z0-9][A-Za-z0-9-]*|-[A-Za-z])\b"#).unwrap()
+    });
+    re.captures_iter(help).map(|c| c[1].to_string()).collect()
+}
+
+/// The subcommands a clap help lists under `Commands:`.
+fn subcommands(help: &str) -> BTreeSet<String> {
+    let mut found = BTreeSet::new();
+    let mut inside = false;
+    for line in help.lines() {
+        if line.trim_end() == "Commands:" {
+            inside = true;
+        } else if inside && line.trim().is_empty() {
+            break;
+        } else if inside {
+            if let Some(name) = line.split_whitespace().next() {
+                found.insert(name.to_string());
+            }
+        }
+    }
+    found
+}
+
+/// The arguments of a script that are its own: up to a subcommand its usage shows passing
+/// the rest on (`java CLASS [ARGS...]`: the ARGS are the class's).
+fn passed_on<'w>(usage: &str, args: &'w [String]) -> &'w [String] {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    let re =
+        RE.get_or_init(|| Regex::new(r"\b([a-z][a-z-]*) [A-Z][A-Z_]* \[ARGS\.\.\.\]").unwrap());
+    let words: BTreeSet<&str> = re
+        .captures_iter(usage)
+        .map(|c| c.get(1).map_or("", |m| m.as_str()))
+        .collect();
+    match args.iter().position(|a| words.contains(a.as_str())) {
+        Some(i) => &args[..=i],
+        None => args,
+    }
+}
+
+/// A function of scripts/common.sh: its comment and the tool it passes its arguments to.
+struct Function {
+    usage: String,
+    passes_to: Option<String>,
+}
+
+/// The functions scripts/common.sh defines.
+fn functions(common_sh: &str) -> BTreeMap<String, Function> {
+    static DEF: OnceLock<Regex> = OnceLock::new();
+    static PASS: OnceLock<Regex> = OnceLock::new();
+    let def = DEF.get_or_init(|| Regex::new(r"^([a-z_][a-z0-9_]*)\(\)\s*\{(.*)$").unwrap());
+    let pass = PASS.get_or_init(|| Regex::new(r#"\b(krb-[a-z]+) "\$@""#).unwrap());
+    let lines: Vec<&str> = common_sh.lines().collect();
+    let mut found = BTreeMap::new();
+    for (i, line) in lines.iter().enumerate() {
+        let Some(caps) = def.captures(line) else {
+            continue;
+        };
+        let comment: Vec<&str> = lines[..i]
+            .iter()
+            .rev()
+            .take_while(|l| l.starts_with('#'))
+            .map(|l| l.trim_start_matches('#').trim())
+            .collect();
+        let body_end = if caps[2].trim_end().ends_with('}') {
+            i + 1
+        } else {
+            (i..lines.len())
+                .find(|&j| lines[j].starts_with('}'))
+                .unwrap_or(lines.len())
+        };
+        let body = lines[i..body_end].join("\n");
+        found.insert(
+            caps[1].to_string(),
+            Function {
+                usage: comment.into_iter().rev().collect::<Vec<_>>().join("\n"),
+                passes_to: pass.captures(&body).map(|c| c[1].to_string()),
+            },
+        );
+    }
+    found
+}
+
+/// A command line's pieces, each a list of words (quotes removed).
+fn pieces(command: &str) -> Vec<Vec<String>> {
+    let mut out = vec![Vec::new()];
+    let mut word: Option<String> = None;
+    let mut quote: Option<char> = None;
+    for c in command.chars() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), c) => word.get_or_insert_with(String::new).push(c),
+            (None, '\'' | '"') => {
+                quote = Some(c);
+                word.get_or_insert_with(String::new);
+            }
+            (None, c) if c.is_whitespace() => {
+                if let Some(w) = word.take() {
+                    out.last_mut().expect("a piece").push(w);
+                }
+            }
+            (None, '|' | ';' | '&' | '(' | ')' | '`') => {
+                if let Some(w) = word.take() {
+                    out.last_mut().expect("a piece").push(w);
+                }
+                out.push(Vec::new());
+            }
+            (None, c) => word.get_or_insert_with(String::new).push(c),
+        }
+    }
+    if let Some(w) = word {
+        out.last_mut().expect("a piece").push(w);
+    }
+    out.retain(|p| !p.is_empty());
+    out
+}
+
+fn is_assignment(word: &str) -> bool {
+    word.split_once('=').is_some_and(|(name, _)| {
+        !name.is_empty()
+            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            && !name.starts_with(|c: char| c.is_ascii_digit())
+    })
+}
+
+/// The flag a word is, if it is one: `--name`, `-X`.
+fn flag_of(word: &str) -> Option<String> {
+    let word = word.trim_start_matches(['[', '(']);
+    if let Some(long) = word.strip_prefix("--") {
+        let name: String = long
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '-')
+            .collect();
+        return (name.starts_with(|c: char| c.is_ascii_alphanumeric()))
+            .then(|| format!("--{name}"));
+    }
+    let short = word.strip_prefix('-')?.chars().next()?;
+    short.is_ascii_alphabetic().then(|| format!("-{short}"))
+}
+
+/// What the checks know of the tools: their help, asked once each.
+struct Tools<'d> {
+    docs: &'d Docs,
+    functions: BTreeMap<String, Function>,
+}
+
+impl Tools<'_> {
+    /// The tool a piece runs and the words after its name, or why it cannot be checked.
+    /// `None` for a piece that runs none of ours (`cat`, `cargo`, `sort`).
+    fn resolve<'w>(
+        &self,
+        words: &'w [String],
+        functions: bool,
+    ) -> Option<Result<(Tool, &'w [String]), String>> {
+        let skip = words.iter().position(|w| {
+            !is_assignment(w) && !matches!(w.as_str(), "time" | "env" | "sudo" | "nohup" | "exec")
+        })?;
+        let (name, args) = (words[skip].as_str(), &words[skip + 1..]);
+        let base = name.rsplit('/').next().unwrap_or(name);
+        if binary_name().is_match(base) {
+            let answer = self.binary(base, args);
+            // A crate without a binary of its name (krb-common) is no command.
+            if answer.is_err() && self.docs.root.join("crates").join(base).is_dir() {
+                return None;
+            }
+            return Some(answer);
+        }
+        if base.ends_with(".sh") && !base.contains(['*', '$']) {
+            let key = format!("scripts/{base}");
+            let Ok(text) = std::fs::read_to_string(self.docs.root.join(&key)) else {
+                // Another program's script (Kafka's kafka-topics.sh) is none of ours.
+                return name
+                    .contains("scripts/")
+                    .then(|| Err(format!("no script {key}; name one of scripts/*.sh")));
+            };
+            // A file to source (common.sh, env.sh) takes no flags.
+            if !text.contains("usage.sh") && !text.contains("--help)") {
+                return None;
+            }
+            return Some(self.help(&key).map(|help| {
+                let mut flags = flags_in(&help);
+                if help.contains("worker options") {
+                    flags.extend(
+                        self.help("krb-worker")
+                            .map(|h| flags_in(&h))
+                            .unwrap_or_default(),
+                    );
+                }
+                (
+                    Tool {
+                        source: format!("{key} --help"),
+                        flags,
+                    },
+                    passed_on(&help, args),
+                )
+            }));
+        }
+        if !functions {
+            return None;
+        }
+        let function = self.functions.get(base)?;
+        let mut flags = flags_in(&function.usage);
+        if function.usage.contains("worker options") {
+            flags.extend(
+                self.help("krb-worker")
+                    .map(|h| flags_in(&h))
+                    .unwrap_or_default(),
+            );
+        }
+        let mut source = format!("the comment of common.sh's {base}");
+        if let Some(tool) = &function.passes_to {
+            match self.binary(tool, args) {
+                Ok((passed, _)) => {
+                    flags.extend(passed.flags);
+                    source = format!("{source} or {}", passed.source);
+                }
+                Err(why) => return Some(Err(why)),
+            }
+        }
+        Some(Ok((Tool { source, flags }, args)))
+    }
+
+    /// A krb binary, or its subcommand when the first word after it names one.
+    fn binary<'w>(&self, name: &str, args: &'w [String]) -> Result<(Tool, &'w [String]), String> {
+        let help = self.help(name)?;
+        let mut flags = flags_in(&help);
+        let sub = args
+            .iter()
+            .position(|a| !a.starts_with('-'))
+            .filter(|&i| subcommands(&help).contains(&args[i]));
+        let Some(i) = sub else {
+            return Ok((
+                Tool {
+                    source: format!("{name} --help"),
+                    flags,
+                },
+                args,
+            ));
+        };
+        let key = format!("{name} {}", args[i]);
+        flags.extend(flags_in(&self.help(&key)?));
+        Ok((
+            Tool {
+                source: format!("{key} --help"),
+                flags,
+            },
+            &args[i + 1..],
+        ))
+    }
+
+    fn help(&self, tool: &str) -> Result<String, String> {
+        self.docs.helps.help(tool)
+    }
+}
+
+/// Check b.
+pub fn check(docs: &Docs) -> Vec<Problem> {
+    let common = std::fs::read_to_string(docs.root.join("scripts/common.sh")).unwrap_or_default();
+    let tools = Tools {
+        docs,
+        functions: functions(&common),
+    };
+    let mut problems = Vec::new();
+    for page in &docs.pages {
+        // Inline code is a command when it starts with a binary's or a script's name: `start`
+        // or `stop` in prose is a word, not common.sh's function.
+        let mut shown: Vec<(usize, String, bool)> = commands(&page.text)
+            .into_iter()
+            .map(|(line, command)| (line, command, true))
+            .collect();
+        shown.extend(
+            inline_code(&page.text)
+                .into_iter()
+                .filter(|(_, code)| {
+                    pieces(code)
+                        .first()
+                        .is_some_and(|words| tools.resolve(words, false).is_some())
+                })
+                .map(|(line, code)| (line, code, false)),
+        );
+        let mut said = BTreeSet::new();
+        for (line, command, functions) in shown {
+            for words in pieces(&command) {
+                let (tool, args) = match tools.resolve(&words, functions) {
+                    None => continue,
+                    Some(Err(why)) => {
+                        if said.insert(why.clone()) {
+                            problems.push(Problem::new(&page.path, line, why));
+                        }
+                        continue;
+                    }
+                    Some(Ok(found)) => found,
+                };
+                for arg in args.iter().take_while(|a| *a != "--") {
+                    let Some(flag) = flag_of(arg) else { continue };
+                    if flag == "-h" || flag == "--help" || tool.flags.contains(&flag) {
+                        continue;
+                    }
+                    problems.push(Problem::new(
+                        &page.path,
+                        line,
+                        format!(
+                            "`{flag}` in `{command}` is not in {}; fix the command (or the tool)",
+                            tool.source
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+    problems
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn flags_are_read_from_help_and_commands() {
+        let help = "Usage: krb-dups [OPTIONS] <GROUP>\n      --logs <DIR>\n  -v, --verbose\n\
+                    \x20 01-revoke.sh GROUP [--revoke-commit] [worker options]\n e.g. GROUP-a\n";
+        let found: Vec<String> = flags_in(help).into_iter().collect();
+        assert_eq!(found, ["--logs", "--revoke-commit", "--verbose", "-v"]);
+        assert_eq!(flag_of("--db=sqlite:x"), Some("--db".into()));
+        assert_eq!(flag_of("-Xfetch.wait.max.ms=10"), Some("-X".into()));
+        assert_eq!(flag_of("[--static]"), Some("--static".into()));
+        assert_eq!(flag_of("-1"), None);
+        assert_eq!(flag_of("--"), None);
+    }
+
+    #[test]
+    fn what_a_script_passes_on_is_not_its_own() {
+        let usage = "kafka-local.sh start [--nodes 1|3]|stop|jars|java CLASS [ARGS...]\n";
+        let words: Vec<String> = ["java", "org.Tool", "--describe"]
+            .map(String::from)
+            .to_vec();
+        assert_eq!(passed_on(usage, &words), &words[..1]);
+        let words: Vec<String> = ["start", "--nodes", "3"].map(String::from).to_vec();
+        assert_eq!(passed_on(usage, &words), &words[..]);
+    }
+
+    #[test]
+    fn commands_are_cut_into_pieces() {
+        let found = pieces("KRB_NS=a scripts/lab.sh --only '1,2' | tee x; krb-dups g 2>&1");
+        assert_eq!(
+            found,
+            [
+                vec!["KRB_NS=a", "scripts/lab.sh", "--only", "1,2"],
+                vec!["tee", "x"],
+                vec!["krb-dups", "g", "2>"],
+                vec!["1"],
+            ]
+        );
+    }
+
+    #[test]
+    fn common_sh_functions_and_what_they_pass_on() {
+        let common = "# topic NAME PARTITIONS: (re)create an empty topic.\n\
+                      topic() { krb-topic \"$@\"; }\n\n\
+                      # stop [--wait SECONDS] NAME...: stop workers.\nstop() {\n  local wait=60\n}\n";
+        let found = functions(common);
+        assert_eq!(found["topic"].passes_to.as_deref(), Some("krb-topic"));
+        assert_eq!(found["stop"].passes_to, None);
+        assert!(flags_in(&found["stop"].usage).contains("--wait"));
+    }
+}

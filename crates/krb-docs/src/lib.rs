@@ -1,0 +1,192 @@
+//! krb-docs: writes the docs' generated blocks and holds the docs to the code.
+//!
+//! `krb-docs write` fills every generated block of the pages (README*.md and docs/**/*.md):
+//! a tool's or script's `--help`, a lab's sample output ([`blocks`]). `krb-docs check` reports
+//! every problem, one line each (`FILE:LINE: what is wrong; what to do`):
+//!
+//! - a. a generated block differs from what `write` puts there ([`blocks`]);
+//! - b. a flag shown in a command is not in that tool's `--help` ([`flags`]);
+//! - c. a `KRB_*` variable shown is read nowhere, or one read is not in setup.md ([`vars`]);
+//! - d. an English page and its Korean twin differ in headings, commands or blocks ([`twins`]);
+//! - e. a relative link or an anchor leads nowhere ([`links`]);
+//! - f. a line of a sample is none the current tools print ([`catalogue`]).
+//!
+//! The pieces: [`markdown`] reads pages, [`literals`] reads the strings of the sources,
+//! [`help`] runs the tools.
+
+pub mod blocks;
+pub mod catalogue;
+pub mod flags;
+pub mod help;
+pub mod links;
+pub mod literals;
+pub mod markdown;
+pub mod twins;
+pub mod vars;
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+
+/// One problem: where, what is wrong and what to do.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Problem {
+    /// The file, relative to the root, with `/`.
+    pub file: String,
+    /// The line, 1-based.
+    pub line: usize,
+    /// What is wrong; what to do.
+    pub what: String,
+}
+
+impl Problem {
+    /// A problem at `file:line`.
+    pub fn new(file: &str, line: usize, what: impl Into<String>) -> Problem {
+        Problem {
+            file: file.to_string(),
+            line,
+            what: what.into(),
+        }
+    }
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}: {}", self.file, self.line, self.what)
+    }
+}
+
+/// A Markdown page of the docs.
+#[derive(Clone, Debug)]
+pub struct Page {
+    /// Its path from the root, with `/`: `docs/en/lab1-revoke.md`, `README.ko.md`.
+    pub path: String,
+    /// Its text.
+    pub text: String,
+}
+
+impl Page {
+    /// Its language: the folder under docs/ (`en`, `ko`); README.md is `en`, README.ko.md `ko`.
+    pub fn lang(&self) -> Option<&'static str> {
+        match self.path.as_str() {
+            "README.md" => Some("en"),
+            "README.ko.md" => Some("ko"),
+            p if p.starts_with("docs/en/") => Some("en"),
+            p if p.starts_with("docs/ko/") => Some("ko"),
+            _ => None,
+        }
+    }
+}
+
+/// How the tools' and scripts' `--help` is had.
+pub trait Helps {
+    /// The output of `TOOL --help` (TOOL: `krb-dups`, `krb-verify faults`,
+    /// `scripts/01-revoke.sh`), or why there is none.
+    fn help(&self, tool: &str) -> Result<String, String>;
+}
+
+/// The docs of a checkout: its root, its pages, and how to ask its tools for their help.
+pub struct Docs {
+    /// The checkout's root.
+    pub root: PathBuf,
+    /// README*.md and docs/**/*.md, by path.
+    pub pages: Vec<Page>,
+    /// The tools' help.
+    pub helps: Box<dyn Helps>,
+}
+
+impl Docs {
+    /// The pages under `root`.
+    pub fn read(root: &Path, helps: Box<dyn Helps>) -> Result<Docs> {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(root)
+            .with_context(|| format!("reading {}", root.display()))?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| {
+                p.file_name()
+                    .and_then(|n| n.to_str())
+                    .is_some_and(|n| n.starts_with("README") && n.ends_with(".md"))
+            })
+            .collect();
+        files.sort();
+        files.extend(files_under(&root.join("docs"), "md")?);
+        let pages = files
+            .iter()
+            .map(|file| {
+                let path = rel(root, file);
+                let text = std::fs::read_to_string(file).with_context(|| path.clone())?;
+                Ok(Page { path, text })
+            })
+            .collect::<Result<Vec<_>>>()?;
+        Ok(Docs {
+            root: root.to_path_buf(),
+            pages,
+            helps,
+        })
+    }
+
+    /// The page at `path`, if there is one.
+    pub fn page(&self, path: &str) -> Option<&Page> {
+        self.pages.iter().find(|p| p.path == path)
+    }
+}
+
+/// Every problem of checks a to f, by file and line.
+pub fn check(docs: &Docs) -> Result<Vec<Problem>> {
+    let catalogue = catalogue::Catalogue::read(&docs.root)?;
+    let mut problems = blocks::check(docs);
+    problems.extend(flags::check(docs));
+    problems.extend(vars::check(docs)?);
+    problems.extend(twins::check(docs));
+    problems.extend(links::check(docs));
+    problems.extend(catalogue::check_samples(&docs.root, &catalogue)?);
+    problems.sort();
+    problems.dedup();
+    Ok(problems)
+}
+
+/// Fills every generated block: the pages it changed (written) and what it could not fill.
+pub fn write(docs: &Docs) -> Result<(Vec<String>, Vec<Problem>)> {
+    let (mut changed, mut problems) = (Vec::new(), Vec::new());
+    for page in &docs.pages {
+        let (text, wrong) = blocks::write_page(docs, page);
+        problems.extend(wrong);
+        if text != page.text {
+            std::fs::write(docs.root.join(&page.path), &text)
+                .with_context(|| format!("writing {}", page.path))?;
+            changed.push(page.path.clone());
+        }
+    }
+    Ok((changed, problems))
+}
+
+/// The files under `dir` (every depth) whose name ends in `.EXT`, sorted; none when `dir` is
+/// missing.
+pub fn files_under(dir: &Path, ext: &str) -> Result<Vec<PathBuf>> {
+    let mut found = Vec::new();
+    let mut todo = vec![dir.to_path_buf()];
+    while let Some(dir) = todo.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries {
+            let path = entry.with_context(|| dir.display().to_string())?.path();
+            if path.is_dir() {
+                todo.push(path);
+            } else if path.extension().is_some_and(|e| e == ext) {
+                found.push(path);
+            }
+        }
+    }
+    found.sort();
+    Ok(found)
+}
+
+/// `path` from `root`, with `/`.
+pub fn rel(root: &Path, path: &Path) -> String {
+    let rel = path.strip_prefix(root).unwrap_or(path);
+    rel.components()
+        .map(|c| c.as_os_str().to_string_lossy())
+        .collect::<Vec<_>>()
+        .join("/")
+}

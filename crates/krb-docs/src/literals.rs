@@ -1,0 +1,713 @@
+//! The text the tools can print, read from their sources: the string literals of Rust files and
+//! the echo/printf strings of bash scripts, each as a [`Piece`] list where `{...}`, `$x`, `%s`
+//! and the like are holes.
+
+/// A piece of a printed text: literal text, or a hole the program fills when it runs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Piece {
+    /// Text printed as written.
+    Text(String),
+    /// A value (`{}`, `{name}`, `$x`, `$(cmd)`, `%s`): any text.
+    Hole,
+}
+
+/// A text found in a source file, at a line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Found {
+    /// The line (1-based) where it starts.
+    pub line: usize,
+    /// Its pieces; `\n` in a text piece starts a new printed line.
+    pub pieces: Vec<Piece>,
+}
+
+/// The string literals of a Rust source, unescaped, with comments (doc comments too) left out,
+/// and nothing from the first `#[cfg(test)]` line on: tests print nothing a learner sees.
+pub fn rust_strings(src: &str) -> Vec<(usize, String)> {
+    let end = src
+        .lines()
+        .scan(0, |at, line| {
+            let start = *at;
+            *at += line.len() + 1;
+            Some((start, line))
+        })
+        .find(|(_, line)| line.trim() == "#[cfg(test)]")
+        .map_or(src.len(), |(start, _)| start);
+    let chars: Vec<char> = src[..end].chars().collect();
+    let mut found = Vec::new();
+    let (mut i, mut line) = (0, 1);
+    let at = |i: usize| chars.get(i).copied().unwrap_or('\0');
+    while i < chars.len() {
+        let c = chars[i];
+        match c {
+            '\n' => {
+                line += 1;
+                i += 1;
+            }
+            '/' if at(i + 1) == '/' => {
+                while i < chars.len() && chars[i] != '\n' {
+                    i += 1;
+                }
+            }
+            '/' if at(i + 1) == '*' => {
+                let mut depth = 0;
+                while i < chars.len() {
+                    if chars[i] == '/' && at(i + 1) == '*' {
+                        depth += 1;
+                        i += 2;
+                    } else if chars[i] == '*' && at(i + 1) == '/' {
+                        depth -= 1;
+                        i += 2;
+                        if depth == 0 {
+                            break;
+                        }
+                    } else {
+                        if chars[i] == '\n' {
+                            line += 1;
+                        }
+                        i += 1;
+                    }
+                }
+            }
+            '"' => {
+                let start = line;
+                let (text, next, lines) = cooked(&chars, i + 1);
+                found.push((start, text));
+                line += lines;
+                i = next;
+            }
+            '\'' => {
+                // A char literal ('a', '\n', '"') or a lifetime ('a, 'static).
+                if at(i + 1) == '\\' {
+                    i += 3;
+                    while i < chars.len() && chars[i] != '\'' {
+                        i += 1;
+                    }
+                    i += 1;
+                } else if at(i + 2) == '\'' {
+                    i += 3;
+                } else {
+                    i += 1;
+                }
+            }
+            c if c.is_alphanumeric() || c == '_' => {
+                let start = i;
+                while i < chars.len() && (chars[i].is_alphanumeric() || chars[i] == '_') {
+                    i += 1;
+                }
+                let word: String = chars[start..i].iter().collect();
+                match (word.as_str(), at(i)) {
+                    ("r" | "br" | "cr", '"' | '#') => {
+                        let mut hashes = 0;
+                        while at(i + hashes) == '#' {
+                            hashes += 1;
+                        }
+                        if at(i + hashes) != '"' {
+                            continue;
+                        }
+                        let begin = i + hashes + 1;
+                        let mut j = begin;
+                        while j < chars.len()
+                            && !(chars[j] == '"' && (1..=hashes).all(|k| at(j + k) == '#'))
+                        {
+                            j += 1;
+                        }
+                        let text: String = chars[begin..j.min(chars.len())].iter().collect();
+                        found.push((line, text.clone()));
+                        line += text.matches('\n').count();
+                        i = j + 1 + hashes;
+                    }
+                    ("b" | "c", '"') => {
+                        let start = line;
+                        let (text, next, lines) = cooked(&chars, i + 1);
+                        found.push((start, text));
+                        line += lines;
+                        i = next;
+                    }
+                    ("b", '\'') => {
+                        i += if at(i + 1) == '\\' { 4 } else { 3 };
+                        while i < chars.len() && chars[i - 1] != '\'' {
+                            i += 1;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            _ => i += 1,
+        }
+    }
+    found
+}
+
+/// A `"..."` literal's text from just after its opening quote: (text, index after the closing
+/// quote, newlines crossed).
+fn cooked(chars: &[char], mut i: usize) -> (String, usize, usize) {
+    let mut text = String::new();
+    let mut lines = 0;
+    while i < chars.len() && chars[i] != '"' {
+        let c = chars[i];
+        i += 1;
+        if c == '\n' {
+            lines += 1;
+        }
+        if c != '\\' {
+            text.push(c);
+            continue;
+        }
+        let e = chars.get(i).copied().unwrap_or('\\');
+        i += 1;
+        match e {
+            'n' => text.push('\n'),
+            't' => text.push('\t'),
+            'r' => text.push('\r'),
+            '0' => text.push('\0'),
+            'x' => {
+                let hex: String = chars[i..(i + 2).min(chars.len())].iter().collect();
+                i += 2;
+                if let Some(c) = u32::from_str_radix(&hex, 16).ok().and_then(char::from_u32) {
+                    text.push(c);
+                }
+            }
+            'u' => {
+                let close = (i..chars.len()).find(|&j| chars[j] == '}').unwrap_or(i);
+                let hex: String = chars[(i + 1).min(close)..close].iter().collect();
+                i = close + 1;
+                if let Some(c) = u32::from_str_radix(&hex, 16).ok().and_then(char::from_u32) {
+                    text.push(c);
+                }
+            }
+            // A line continuation: the newline and the next line's leading white space vanish.
+            '\n' => {
+                lines += 1;
+                while i < chars.len() && chars[i].is_whitespace() {
+                    if chars[i] == '\n' {
+                        lines += 1;
+                    }
+                    i += 1;
+                }
+            }
+            other => text.push(other),
+        }
+    }
+    (text, i + 1, lines)
+}
+
+/// A Rust literal as printed pieces: `{{` and `}}` are braces, any other `{...}` is a hole.
+pub fn format_pieces(text: &str) -> Vec<Piece> {
+    let mut pieces = Vec::new();
+    let mut lit = String::new();
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '{' if chars.peek() == Some(&'{') => {
+                chars.next();
+                lit.push('{');
+            }
+            '}' if chars.peek() == Some(&'}') => {
+                chars.next();
+                lit.push('}');
+            }
+            '{' => {
+                let rest: String = chars.clone().collect();
+                match rest.find('}') {
+                    Some(close) if !rest[..close].contains(['{', '\n']) => {
+                        for _ in rest[..=close].chars() {
+                            chars.next();
+                        }
+                        push_hole(&mut pieces, &mut lit);
+                    }
+                    _ => lit.push('{'),
+                }
+            }
+            c => lit.push(c),
+        }
+    }
+    if !lit.is_empty() {
+        pieces.push(Piece::Text(lit));
+    }
+    pieces
+}
+
+fn push_hole(pieces: &mut Vec<Piece>, lit: &mut String) {
+    if !lit.is_empty() {
+        pieces.push(Piece::Text(std::mem::take(lit)));
+    }
+    pieces.push(Piece::Hole);
+}
+
+/// The texts a bash script prints: the arguments of each `echo` and `printf` (its format, `%s`
+/// and the like as holes, then each further argument), and of each call to a function of the
+/// script that prints its arguments (`step() { printf '%s test: %s\n' "$(date)" "$*"; }`).
+/// `$x`, `${x}`, `$(...)` and backquotes are holes. Comments and here-documents are left out.
+pub fn shell_texts(src: &str) -> Vec<Found> {
+    let lines = logical_lines(src);
+    let printers: Vec<String> = lines
+        .iter()
+        .filter_map(|(_, line)| {
+            let (name, body) = line.trim().split_once("() {")?;
+            let prints = body.contains("echo") || body.contains("printf");
+            let own = body.contains("$*") || body.contains("$@");
+            (prints && own && is_name(name)).then(|| name.to_string())
+        })
+        .collect();
+    let mut found = Vec::new();
+    for (number, line) in &lines {
+        let tokens = tokenize(line);
+        let mut command_position = true;
+        let mut i = 0;
+        while i < tokens.len() {
+            let token = &tokens[i];
+            i += 1;
+            let Token::Word(word) = token else {
+                command_position = true;
+                continue;
+            };
+            let raw = word.raw.as_str();
+            if !command_position {
+                continue;
+            }
+            if is_assignment(raw) {
+                continue;
+            }
+            if matches!(
+                raw,
+                "then"
+                    | "do"
+                    | "else"
+                    | "elif"
+                    | "if"
+                    | "while"
+                    | "until"
+                    | "!"
+                    | "{"
+                    | "}"
+                    | "time"
+            ) {
+                continue;
+            }
+            command_position = false;
+            let args: Vec<&Word> = tokens[i..]
+                .iter()
+                .map_while(|t| match t {
+                    Token::Word(w) => Some(w),
+                    Token::Op => None,
+                })
+                .collect();
+            i += args.len();
+            match raw {
+                "echo" => {
+                    let mut args = args.as_slice();
+                    let mut escapes = false;
+                    while let Some(first) = args.first() {
+                        match first.raw.as_str() {
+                            "-n" => {}
+                            "-e" | "-ne" | "-en" => escapes = true,
+                            _ => break,
+                        }
+                        args = &args[1..];
+                    }
+                    let mut pieces = joined(args);
+                    if escapes {
+                        pieces = backslash_escapes(pieces);
+                    }
+                    push(&mut found, *number, pieces);
+                }
+                "printf" => {
+                    let mut args = args.as_slice();
+                    if args.first().is_some_and(|w| w.raw == "-v") {
+                        args = args.get(2..).unwrap_or_default();
+                    }
+                    if let Some((format, rest)) = args.split_first() {
+                        push(&mut found, *number, printf_pieces(&format.pieces));
+                        for arg in rest {
+                            push(&mut found, *number, arg.pieces.clone());
+                        }
+                    }
+                }
+                name if printers.iter().any(|p| p == name) => {
+                    push(&mut found, *number, joined(&args));
+                }
+                _ => {}
+            }
+        }
+    }
+    found
+}
+
+fn push(found: &mut Vec<Found>, line: usize, pieces: Vec<Piece>) {
+    if pieces
+        .iter()
+        .any(|p| matches!(p, Piece::Text(t) if !t.trim().is_empty()))
+    {
+        found.push(Found { line, pieces });
+    }
+}
+
+fn is_name(s: &str) -> bool {
+    !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+fn is_assignment(raw: &str) -> bool {
+    raw.split_once('=')
+        .is_some_and(|(name, _)| is_name(name) && !name.starts_with(|c: char| c.is_ascii_digit()))
+}
+
+/// The script's lines with continuations (`\` at the end) joined and here-documents left out,
+/// each with its first line's number.
+fn logical_lines(src: &str) -> Vec<(usize, String)> {
+    let heredoc = regex::Regex::new(r#"<<-?\s*['"]?([A-Za-z_][A-Za-z0-9_]*)['"]?"#)
+        .expect("the here-document pattern is valid");
+    let mut out: Vec<(usize, String)> = Vec::new();
+    let mut pending: Option<(usize, String)> = None;
+    let mut until: Option<String> = None;
+    for (i, line) in src.lines().enumerate() {
+        if let Some(end) = &until {
+            if line.trim() == end {
+                until = None;
+            }
+            continue;
+        }
+        let (number, mut text) = pending.take().unwrap_or((i + 1, String::new()));
+        text.push_str(line);
+        if text.ends_with('\\') && !text.trim_start().starts_with('#') {
+            text.pop();
+            pending = Some((number, text));
+            continue;
+        }
+        if let Some(caps) = heredoc.captures(&text) {
+            until = Some(caps[1].to_string());
+        }
+        out.push((number, text));
+    }
+    out.extend(pending);
+    out
+}
+
+/// A shell word: its raw text and what it prints.
+#[derive(Clone, Debug)]
+struct Word {
+    raw: String,
+    pieces: Vec<Piece>,
+}
+
+#[derive(Clone, Debug)]
+enum Token {
+    Word(Word),
+    /// `;`, `|`, `&`, `(`, `)`, `<`, `>` and the like.
+    Op,
+}
+
+/// A line as words and operators, quotes and expansions resolved; a comment ends it.
+fn tokenize(line: &str) -> Vec<Token> {
+    let chars: Vec<char> = line.chars().collect();
+    let mut tokens = Vec::new();
+    let mut i = 0;
+    let mut word: Option<Word> = None;
+    let mut lit = String::new();
+    fn flush(tokens: &mut Vec<Token>, word: &mut Option<Word>, lit: &mut String) {
+        if let Some(mut w) = word.take() {
+            if !lit.is_empty() {
+                w.pieces.push(Piece::Text(std::mem::take(lit)));
+            }
+            tokens.push(Token::Word(w));
+        }
+        lit.clear();
+    }
+    let start = |word: &mut Option<Word>| {
+        word.get_or_insert_with(|| Word {
+            raw: String::new(),
+            pieces: Vec::new(),
+        });
+    };
+    while i < chars.len() {
+        let c = chars[i];
+        match c {
+            ' ' | '\t' => {
+                flush(&mut tokens, &mut word, &mut lit);
+                i += 1;
+            }
+            '#' if word.is_none() => break,
+            ';' | '|' | '&' | '(' | ')' | '<' | '>' => {
+                flush(&mut tokens, &mut word, &mut lit);
+                tokens.push(Token::Op);
+                i += 1;
+            }
+            '\'' => {
+                start(&mut word);
+                let close = (i + 1..chars.len())
+                    .find(|&j| chars[j] == '\'')
+                    .unwrap_or(chars.len());
+                let text: String = chars[i + 1..close].iter().collect();
+                lit.push_str(&text);
+                if let Some(w) = word.as_mut() {
+                    w.raw.push_str(&text);
+                }
+                i = close + 1;
+            }
+            '"' => {
+                start(&mut word);
+                i += 1;
+                while i < chars.len() && chars[i] != '"' {
+                    match chars[i] {
+                        '\\' if matches!(chars.get(i + 1), Some('"' | '\\' | '$' | '`')) => {
+                            lit.push(chars[i + 1]);
+                            i += 2;
+                        }
+                        '$' | '`' => {
+                            let next = expansion(&chars, i);
+                            if next == i + 1 && chars[i] == '$' {
+                                lit.push('$');
+                            } else if let Some(w) = word.as_mut() {
+                                if !lit.is_empty() {
+                                    w.pieces.push(Piece::Text(std::mem::take(&mut lit)));
+                                }
+                                w.pieces.push(Piece::Hole);
+                            }
+                            i = next;
+                        }
+                        other => {
+                            lit.push(other);
+                            i += 1;
+                        }
+                    }
+                }
+                if let Some(w) = word.as_mut() {
+                    w.raw.push('"');
+                }
+                i += 1;
+            }
+            '$' | '`' => {
+                start(&mut word);
+                let next = expansion(&chars, i);
+                let w = word.as_mut().expect("a word was started");
+                if next == i + 1 && c == '$' {
+                    lit.push('$');
+                    w.raw.push('$');
+                } else {
+                    if !lit.is_empty() {
+                        w.pieces.push(Piece::Text(std::mem::take(&mut lit)));
+                    }
+                    w.pieces.push(Piece::Hole);
+                    w.raw.extend(&chars[i..next.min(chars.len())]);
+                }
+                i = next;
+            }
+            '\\' => {
+                start(&mut word);
+                if let Some(&next) = chars.get(i + 1) {
+                    lit.push(next);
+                    if let Some(w) = word.as_mut() {
+                        w.raw.push(next);
+                    }
+                }
+                i += 2;
+            }
+            other => {
+                start(&mut word);
+                lit.push(other);
+                if let Some(w) = word.as_mut() {
+                    w.raw.push(other);
+                }
+                i += 1;
+            }
+        }
+    }
+    flush(&mut tokens, &mut word, &mut lit);
+    tokens
+}
+
+/// The index just after the expansion at `i` (`$x`, `${...}`, `$(...)`, `$((...))`, `` `...` ``);
+/// `i + 1` for a `$` that starts none.
+fn expansion(chars: &[char], i: usize) -> usize {
+    let closing = |open: char, close: char, from: usize| {
+        let mut depth = 0;
+        for (j, &c) in chars.iter().enumerate().skip(from) {
+            if c == open {
+                depth += 1;
+            } else if c == close {
+                depth -= 1;
+                if depth == 0 {
+                    return j + 1;
+                }
+            }
+        }
+        chars.len()
+    };
+    if chars[i] == '`' {
+        return (i + 1..chars.len())
+            .find(|&j| chars[j] == '`')
+            .map_or(chars.len(), |j| j + 1);
+    }
+    match chars.get(i + 1) {
+        Some('{') => closing('{', '}', i + 1),
+        Some('(') => closing('(', ')', i + 1),
+        Some(c) if c.is_ascii_alphabetic() || *c == '_' => {
+            let mut j = i + 1;
+            while j < chars.len() && (chars[j].is_ascii_alphanumeric() || chars[j] == '_') {
+                j += 1;
+            }
+            j
+        }
+        Some(c) if c.is_ascii_digit() || matches!(c, '*' | '@' | '#' | '?' | '$' | '!' | '-') => {
+            i + 2
+        }
+        _ => i + 1,
+    }
+}
+
+/// echo's arguments as it prints them: joined by one space.
+fn joined(args: &[&Word]) -> Vec<Piece> {
+    let mut pieces = Vec::new();
+    for (n, arg) in args.iter().enumerate() {
+        if n > 0 {
+            pieces.push(Piece::Text(" ".into()));
+        }
+        pieces.extend(arg.pieces.iter().cloned());
+    }
+    merge(pieces)
+}
+
+fn merge(pieces: Vec<Piece>) -> Vec<Piece> {
+    let mut out: Vec<Piece> = Vec::new();
+    for piece in pieces {
+        match (out.last_mut(), piece) {
+            (Some(Piece::Text(last)), Piece::Text(t)) => last.push_str(&t),
+            (Some(Piece::Hole), Piece::Hole) => {}
+            (_, piece) => out.push(piece),
+        }
+    }
+    out
+}
+
+/// `\n` and `\t` in text pieces as the characters they stand for.
+fn backslash_escapes(pieces: Vec<Piece>) -> Vec<Piece> {
+    pieces
+        .into_iter()
+        .map(|p| match p {
+            Piece::Text(t) => Piece::Text(
+                t.replace("\\n", "\n")
+                    .replace("\\t", "\t")
+                    .replace("\\\\", "\\"),
+            ),
+            hole => hole,
+        })
+        .collect()
+}
+
+/// A printf format as pieces: each conversion (`%s`, `%-12s`, `%.1f`) a hole, `%%` a percent.
+fn printf_pieces(format: &[Piece]) -> Vec<Piece> {
+    let conversion = regex::Regex::new(r"%%|%[-+ #0]*[0-9*]*(\.[0-9*]+)?[a-zA-Z]")
+        .expect("the conversion pattern is valid");
+    let mut out = Vec::new();
+    for piece in backslash_escapes(format.to_vec()) {
+        let Piece::Text(text) = piece else {
+            out.push(Piece::Hole);
+            continue;
+        };
+        let mut at = 0;
+        for m in conversion.find_iter(&text) {
+            out.push(Piece::Text(text[at..m.start()].to_string()));
+            out.push(if m.as_str() == "%%" {
+                Piece::Text("%".into())
+            } else {
+                Piece::Hole
+            });
+            at = m.end();
+        }
+        out.push(Piece::Text(text[at..].to_string()));
+    }
+    merge(
+        out.into_iter()
+            .filter(|p| !matches!(p, Piece::Text(t) if t.is_empty()))
+            .collect(),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn texts(found: &[Found]) -> Vec<String> {
+        found
+            .iter()
+            .map(|f| {
+                f.pieces
+                    .iter()
+                    .map(|p| match p {
+                        Piece::Text(t) => t.as_str(),
+                        Piece::Hole => "*",
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn rust_literals_without_comments_chars_or_tests() {
+        let src = r###"
+/// Prints `Created topic TOPIC.` (a doc comment, not a literal)
+fn f<'a>(x: &'a str) {
+    let q = '"'; let e = '\''; // "in a comment"
+    println!("Created topic {name}.");
+    let raw = r#"a "raw" one"#;
+    let joined = "one \
+                  line\n";
+    let b = b" p";
+    /* "block" */
+}
+#[cfg(test)]
+mod tests { const T: &str = "test only"; }
+"###;
+        let found = rust_strings(src);
+        let texts: Vec<&str> = found.iter().map(|(_, t)| t.as_str()).collect();
+        assert_eq!(
+            texts,
+            ["Created topic {name}.", "a \"raw\" one", "one line\n", " p"]
+        );
+        assert_eq!(found[0].0, 5);
+        assert_eq!(found[2].0, 7);
+        assert_eq!(found[3].0, 9);
+    }
+
+    #[test]
+    fn format_braces_are_holes_and_doubled_ones_braces() {
+        assert_eq!(
+            format_pieces("p{}: {{x}} {name:>5}"),
+            [
+                Piece::Text("p".into()),
+                Piece::Hole,
+                Piece::Text(": {x} ".into()),
+                Piece::Hole
+            ]
+        );
+    }
+
+    #[test]
+    fn shell_echo_printf_and_printer_functions() {
+        let src = r#"
+step() { printf '%s test: %s\n' "$(date +%H:%M:%S)" "$*"; }
+die() { echo "pg-local: $*" >&2; exit 1; }
+# echo "a comment"
+echo "== lab 1's scenario, group.protocol=$protocol"; x=1
+[ -n "$x" ] || echo 'what ${x} logged:' >&2
+step "build (release)"
+cat <<EOF
+echo "in a here-document"
+EOF
+printf '%-10s %5.1f%%\n' "$name" "$x"
+echo -n "rebalance after $group-c joined ($assignor):" \
+  more
+"#;
+        assert_eq!(
+            texts(&shell_texts(src)),
+            [
+                "* test: *\n",
+                "pg-local: *",
+                "== lab 1's scenario, group.protocol=*",
+                "what ${x} logged:",
+                "build (release)",
+                "* *%\n",
+                "rebalance after *-c joined (*): more",
+            ]
+        );
+    }
+}

@@ -1,0 +1,91 @@
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand};
+use krb_common::out::{stderr_line, stdout_line};
+use krb_docs::{help::Runner, Docs};
+
+/// krb-docs: write the docs' generated blocks, and check the docs against the code.
+///
+///   krb-docs write     fill every generated block of README*.md and docs/**/*.md
+///   krb-docs check     report every problem, one line each: FILE:LINE: what; what to do
+///
+/// A generated block is written as two markers and filled by `write`:
+///
+///   <!-- krb:help krb-dups -->            the output of `krb-dups --help`
+///   <!-- /krb:help -->
+///   <!-- krb:sample lab2 -->              docs/samples/LANG/lab2.txt (LANG: the page's
+///   <!-- /krb:sample -->                  folder, en or ko; README.ko.md is ko)
+///
+/// A binary runs from krb-docs' own folder (target/release), a script as ROOT/scripts/X.sh;
+/// `krb:help krb-verify faults` is `krb-verify faults --help`. scripts/samples.sh writes the
+/// samples from a real run.
+///
+/// `check` reports (a) a generated block that differs from what `write` puts there; (b) a
+/// flag in a command of the docs that its tool's --help does not name; (c) a KRB_* variable
+/// shown that nothing reads, or one read that docs/en/setup.md and docs/ko/setup.md do not
+/// document; (d) an English page and its Korean twin that differ in headings, commands or
+/// generated blocks; (e) a relative link or #anchor that leads nowhere; (f) a line of a sample
+/// that no current tool prints (the log grammar, librdkafka's lines, the strings of
+/// crates/*/src and scripts/*.sh).
+///
+/// Exit status: check 0 when it finds nothing, 1 when it finds a problem; write 0, or 1 when a
+/// block could not be filled; 2 when the checkout cannot be read or the command line is wrong.
+#[derive(Parser, Debug)]
+#[command(name = "krb-docs", version, verbatim_doc_comment)]
+struct Args {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Fill every generated block of README*.md and docs/**/*.md
+    Write {
+        /// The checkout
+        #[arg(default_value = ".")]
+        root: PathBuf,
+    },
+    /// Report every problem of the docs, one line each, and exit 1 if there is one
+    Check {
+        /// The checkout
+        #[arg(default_value = ".")]
+        root: PathBuf,
+    },
+}
+
+fn main() {
+    let args: Args = krb_common::cli::parse("krb-docs");
+    let (Command::Write { root } | Command::Check { root }) = &args.command;
+    let docs = Runner::beside_me(root).and_then(|runner| Docs::read(root, Box::new(runner)));
+    let docs = match docs {
+        Ok(docs) => docs,
+        Err(err) => {
+            stderr_line(&format!("krb-docs: {err:#}"));
+            std::process::exit(2);
+        }
+    };
+    let outcome = match args.command {
+        Command::Write { .. } => krb_docs::write(&docs).map(|(changed, problems)| {
+            for page in changed {
+                stdout_line(&format!("wrote {page}"));
+            }
+            problems
+        }),
+        Command::Check { .. } => krb_docs::check(&docs),
+    };
+    match outcome {
+        Ok(problems) => {
+            for problem in &problems {
+                stdout_line(&problem.to_string());
+            }
+            if !problems.is_empty() {
+                stderr_line(&format!("krb-docs: {} problems", problems.len()));
+                std::process::exit(1);
+            }
+        }
+        Err(err) => {
+            stderr_line(&format!("krb-docs: {err:#}"));
+            std::process::exit(2);
+        }
+    }
+}

@@ -1,0 +1,322 @@
+//! What the checks read from a Markdown page: fenced blocks, headings and their anchors,
+//! commands, inline code, links.
+
+use std::collections::BTreeSet;
+use std::sync::OnceLock;
+
+use regex::Regex;
+
+/// One line of a page and the fenced block it is in.
+#[derive(Clone, Debug)]
+pub struct Line<'a> {
+    /// 1-based.
+    pub number: usize,
+    /// The line's text.
+    pub text: &'a str,
+    /// The info string of the fenced block it is in (`sh`, `text`, empty), or `None` outside
+    /// one. A fence line itself is in no block.
+    pub block: Option<&'a str>,
+    /// Whether the line opens or closes a fenced block.
+    pub fence: bool,
+}
+
+/// The lines of a page, each with its fenced block. A fence is a line that starts, after up to
+/// any indentation, with three backquotes.
+pub fn lines(text: &str) -> Vec<Line<'_>> {
+    let mut out = Vec::new();
+    let mut block: Option<&str> = None;
+    for (i, line) in text.lines().enumerate() {
+        let trimmed = line.trim_start();
+        if let Some(info) = trimmed.strip_prefix("```") {
+            let info = info.trim_start_matches('`');
+            block = match block {
+                None => Some(info.split_whitespace().next().unwrap_or("")),
+                Some(_) if info.trim().is_empty() => None,
+                Some(open) => Some(open),
+            };
+            out.push(Line {
+                number: i + 1,
+                text: line,
+                block: None,
+                fence: true,
+            });
+            continue;
+        }
+        out.push(Line {
+            number: i + 1,
+            text: line,
+            block,
+            fence: false,
+        });
+    }
+    out
+}
+
+/// A heading outside fenced blocks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Heading {
+    /// Its line.
+    pub line: usize,
+    /// 1 for `#`, 2 for `##`, ...
+    pub level: usize,
+    /// Its text, as written.
+    pub text: String,
+}
+
+fn heading_re() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| Regex::new(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$").unwrap())
+}
+
+/// The page's ATX headings (`## Goal`), outside fenced blocks.
+pub fn headings(text: &str) -> Vec<Heading> {
+    lines(text)
+        .into_iter()
+        .filter(|l| l.block.is_none() && !l.fence)
+        .filter_map(|l| {
+            let caps = heading_re().captures(l.text)?;
+            Some(Heading {
+                line: l.number,
+                level: caps[1].len(),
+                text: caps.get(2).map_or("", |m| m.as_str()).to_string(),
+            })
+        })
+        .collect()
+}
+
+/// GitHub's anchor of a heading: its text as rendered (code marks, link targets and tags
+/// gone), lowercase, every character but letters, digits, `-`, `_` and spaces dropped, each
+/// space a `-`. Korean letters are letters.
+pub fn slug(heading: &str) -> String {
+    static LINK: OnceLock<Regex> = OnceLock::new();
+    static TAG: OnceLock<Regex> = OnceLock::new();
+    let link = LINK.get_or_init(|| Regex::new(r"!?\[([^\]]*)\]\([^)]*\)").unwrap());
+    let tag = TAG.get_or_init(|| Regex::new(r"<[^>]*>").unwrap());
+    let text = link.replace_all(heading, "$1");
+    let text = tag.replace_all(&text, "");
+    text.trim()
+        .to_lowercase()
+        .chars()
+        .filter(|c| c.is_alphanumeric() || matches!(c, '-' | '_' | ' '))
+        .map(|c| if c == ' ' { '-' } else { c })
+        .collect()
+}
+
+/// The anchors a page has: each heading's slug (a repeated one with `-1`, `-2`, ... as GitHub
+/// numbers them) and each `id="..."` or `name="..."` of its HTML.
+pub fn anchors(text: &str) -> BTreeSet<String> {
+    static ID: OnceLock<Regex> = OnceLock::new();
+    let id = ID.get_or_init(|| Regex::new(r#"\b(?:id|name)\s*=\s*"([^"]+)""#).unwrap());
+    let mut found = BTreeSet::new();
+    for heading in headings(text) {
+        let base = slug(&heading.text);
+        let mut anchor = base.clone();
+        let mut n = 0;
+        while found.contains(&anchor) {
+            n += 1;
+            anchor = format!("{base}-{n}");
+        }
+        found.insert(anchor);
+    }
+    for line in lines(text).iter().filter(|l| l.block.is_none()) {
+        for caps in id.captures_iter(line.text) {
+            found.insert(caps[1].to_string());
+        }
+    }
+    found
+}
+
+/// The commands a page shows: every line of a ```sh (or bash) block, its comment cut off and a
+/// `$ ` prompt dropped, a line ending in `\` joined to the next; and in other blocks every
+/// `$ ` line, also in a block printed as columns side by side (at least three spaces apart).
+/// Each with its line.
+pub fn commands(text: &str) -> Vec<(usize, String)> {
+    let mut found = Vec::new();
+    let mut pending: Option<(usize, String)> = None;
+    for line in lines(text) {
+        let Some(lang) = line.block else { continue };
+        if lang == "sh" || lang == "bash" {
+            let command = match line.text.find(" #") {
+                Some(i) => &line.text[..i],
+                None if line.text.trim_start().starts_with('#') => "",
+                None => line.text,
+            };
+            let command = command.trim();
+            let command = command.strip_prefix("$ ").unwrap_or(command);
+            let (number, mut joined) = pending.take().unwrap_or((line.number, String::new()));
+            if !joined.is_empty() {
+                joined.push(' ');
+            }
+            joined.push_str(command);
+            if let Some(head) = joined.strip_suffix('\\') {
+                pending = Some((number, head.trim_end().to_string()));
+            } else if !joined.trim().is_empty() {
+                found.push((number, joined.trim().to_string()));
+            }
+            continue;
+        }
+        for column in line.text.split("   ") {
+            if let Some(command) = column.trim_start().strip_prefix("$ ") {
+                found.push((line.number, command.trim().to_string()));
+            }
+        }
+    }
+    found.extend(pending);
+    found
+}
+
+/// The code spans of a line: (byte range with the backquotes, the code inside, trimmed). A
+/// span opens with a run of backquotes and closes at the next run of as many.
+fn code_spans(line: &str) -> Vec<(std::ops::Range<usize>, &str)> {
+    let bytes = line.as_bytes();
+    let run = |at: usize| bytes[at..].iter().take_while(|&&b| b == b'`').count();
+    let mut spans = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] != b'`' {
+            i += 1;
+            continue;
+        }
+        let n = run(i);
+        let mut j = i + n;
+        let close = loop {
+            match bytes[j..].iter().position(|&b| b == b'`') {
+                None => break None,
+                Some(k) => {
+                    let m = run(j + k);
+                    if m == n {
+                        break Some(j + k);
+                    }
+                    j += k + m;
+                }
+            }
+        };
+        match close {
+            Some(c) => {
+                spans.push((i..c + n, line[i + n..c].trim()));
+                i = c + n;
+            }
+            None => i += n,
+        }
+    }
+    spans
+}
+
+/// The inline code spans outside fenced blocks, each with its line.
+pub fn inline_code(text: &str) -> Vec<(usize, String)> {
+    lines(text)
+        .into_iter()
+        .filter(|l| l.block.is_none() && !l.fence)
+        .flat_map(|l| {
+            code_spans(l.text)
+                .into_iter()
+                .map(|(_, code)| (l.number, code.to_string()))
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+/// The targets of the page's links and images (`[x](target)`, `![x](target)`, `[x]: target`,
+/// `href="target"`, `src="target"`) outside fenced blocks and inline code, each with its line.
+pub fn links(text: &str) -> Vec<(usize, String)> {
+    static INLINE: OnceLock<Regex> = OnceLock::new();
+    static REFERENCE: OnceLock<Regex> = OnceLock::new();
+    static HTML: OnceLock<Regex> = OnceLock::new();
+    let inline = INLINE.get_or_init(|| {
+        Regex::new(r#"\]\(\s*(<[^>]*>|[^)\s]+)(?:\s+(?:"[^"]*"|'[^']*'))?\s*\)"#).unwrap()
+    });
+    let reference =
+        REFERENCE.get_or_init(|| Regex::new(r"^ {0,3}\[[^\]]+\]:\s*(<[^>]*>|\S+)").unwrap());
+    let html = HTML.get_or_init(|| Regex::new(r#"\b(?:href|src)\s*=\s*"([^"]*)""#).unwrap());
+    let mut found = Vec::new();
+    for line in lines(text)
+        .into_iter()
+        .filter(|l| l.block.is_none() && !l.fence)
+    {
+        let mut bare = line.text.to_string();
+        for (range, _) in code_spans(line.text).into_iter().rev() {
+            bare.replace_range(range, "");
+        }
+        for re in [inline, reference, html] {
+            for caps in re.captures_iter(&bare) {
+                let target = caps[1].trim_start_matches('<').trim_end_matches('>');
+                found.push((line.number, target.to_string()));
+            }
+        }
+    }
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn commands_are_read_from_sh_blocks_and_dollar_lines() {
+        let text = "```sh\nscripts/lab.sh     # the lab\n# a comment\n```\n\
+                    ```\n$ topic pay 2\nCreated topic pay.\n\
+                    $ krb-dups a          $ krb-dups b\n```\n$ not in a block\n\
+                    - a list:\n  ```bash\n  krb-verify faults g \\\n    --recheck\n  ```\n";
+        let found: Vec<_> = commands(text);
+        assert_eq!(
+            found,
+            [
+                (2, "scripts/lab.sh".to_string()),
+                (6, "topic pay 2".to_string()),
+                (8, "krb-dups a".to_string()),
+                (8, "krb-dups b".to_string()),
+                (13, "krb-verify faults g --recheck".to_string()),
+            ]
+        );
+    }
+
+    #[test]
+    fn headings_outside_blocks_and_their_anchors() {
+        let text = "# Lab 1\n```sh\n# not a heading\n```\n## What is checked, and why?\n\
+                    ## `krb-dups`: counting\n## 목표 (Goal)\n## Goal\n## Goal\n<a id=\"own\"></a>\n";
+        let levels: Vec<usize> = headings(text).iter().map(|h| h.level).collect();
+        assert_eq!(levels, [1, 2, 2, 2, 2, 2]);
+        let anchors = anchors(text);
+        for a in [
+            "lab-1",
+            "what-is-checked-and-why",
+            "krb-dups-counting",
+            "목표-goal",
+            "goal",
+            "goal-1",
+            "own",
+        ] {
+            assert!(anchors.contains(a), "{a} in {anchors:?}");
+        }
+    }
+
+    #[test]
+    fn links_images_and_references_not_in_code() {
+        let text = "See [setup](setup.md#prerequisites) and ![t](../img/a.svg \"title\").\n\
+                    `[not](a-link.md)`\n```\n[in](block.md)\n```\n[ref]: ../en/x.md\n\
+                    <img src=\"../img/b.svg\"> [web](https://example.org)\n";
+        let targets: Vec<String> = links(text).into_iter().map(|(_, t)| t).collect();
+        assert_eq!(
+            targets,
+            [
+                "setup.md#prerequisites",
+                "../img/a.svg",
+                "../en/x.md",
+                "https://example.org",
+                "../img/b.svg"
+            ]
+        );
+    }
+
+    #[test]
+    fn inline_code_spans() {
+        let found = inline_code("Run `krb-dups g --json` or ``a ` b``.\n```\n`x`\n```\n");
+        assert_eq!(
+            found,
+            [
+                (1, "krb-dups g --json".to_string()),
+                (1, "a ` b".to_string())
+            ]
+        );
+    }
+}

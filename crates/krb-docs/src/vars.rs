@@ -1,0 +1,156 @@
+//! Check c: every `KRB_*` variable the docs show is read by a script or a tool, and every one
+//! read is documented in the table of docs/en/setup.md and docs/ko/setup.md.
+//!
+//! Read means named in the code of scripts/*.sh (not in a comment) or in a string literal of
+//! crates/*/src (not tests). A documented variable has a table row (a line starting with `|`)
+//! that names it.
+
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
+
+use anyhow::{Context, Result};
+use regex::Regex;
+
+use crate::literals::rust_strings;
+use crate::{files_under, rel, Docs, Problem};
+
+/// Variables the tools read that nobody sets by hand: documented only in reference.md's
+/// internals note, nowhere else.
+pub const INTERNAL: &[&str] = &[
+    // krb-worker sets it on the copy of itself its watchdog runs (watchdog.rs).
+    "KRB_WATCHDOG_CHILD",
+];
+
+/// The pages that document every variable read.
+pub const SETUP: [&str; 2] = ["docs/en/setup.md", "docs/ko/setup.md"];
+
+/// The page (file name) where the internal variables may be named.
+const INTERNALS_PAGE: &str = "reference.md";
+
+fn variable() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| Regex::new(r"\bKRB_[A-Z0-9_]*[A-Z0-9]\b(\*|_\*)?").unwrap())
+}
+
+/// The variables a text names, each once, with its first line; `KRB_PG_*` (a family) is none.
+fn named(text: &str) -> BTreeMap<String, usize> {
+    let mut found = BTreeMap::new();
+    for (i, line) in text.lines().enumerate() {
+        for caps in variable().captures_iter(line) {
+            if caps.get(1).is_none() {
+                found.entry(caps[0].to_string()).or_insert(i + 1);
+            }
+        }
+    }
+    found
+}
+
+/// Every variable the scripts and the tools read, with where (`FILE:LINE`).
+pub fn reads(root: &std::path::Path) -> Result<BTreeMap<String, String>> {
+    let mut found = BTreeMap::new();
+    for file in files_under(&root.join("scripts"), "sh")? {
+        let name = rel(root, &file);
+        let text = std::fs::read_to_string(&file).with_context(|| name.clone())?;
+        for (i, line) in text.lines().enumerate() {
+            let code = line.trim_start();
+            if code.starts_with('#') {
+                continue;
+            }
+            let code = code.split(" #").next().unwrap_or(code);
+            for (var, _) in named(code) {
+                found
+                    .entry(var)
+                    .or_insert_with(|| format!("{name}:{}", i + 1));
+            }
+        }
+    }
+    for file in files_under(&root.join("crates"), "rs")? {
+        let name = rel(root, &file);
+        if name.split('/').nth(2) != Some("src") || name.ends_with("/tests.rs") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&file).with_context(|| name.clone())?;
+        for (line, literal) in rust_strings(&text) {
+            for (var, _) in named(&literal) {
+                found.entry(var).or_insert_with(|| format!("{name}:{line}"));
+            }
+        }
+    }
+    Ok(found)
+}
+
+/// Check c.
+pub fn check(docs: &Docs) -> Result<Vec<Problem>> {
+    let reads = reads(&docs.root)?;
+    let mut problems = Vec::new();
+    for page in &docs.pages {
+        let in_internals = page.path.rsplit('/').next() == Some(INTERNALS_PAGE);
+        for (var, line) in named(&page.text) {
+            if INTERNAL.contains(&var.as_str()) {
+                if !in_internals {
+                    problems.push(Problem::new(
+                        &page.path,
+                        line,
+                        format!(
+                            "{var} is internal (no one sets it by hand); name it only in \
+                             {INTERNALS_PAGE}'s internals note"
+                        ),
+                    ));
+                }
+            } else if !reads.contains_key(&var) {
+                problems.push(Problem::new(
+                    &page.path,
+                    line,
+                    format!(
+                        "{var} is read nowhere in scripts/ or crates/*/src; fix the name, or \
+                         drop it from the page"
+                    ),
+                ));
+            }
+        }
+    }
+    for setup in SETUP {
+        let Some(page) = docs.page(setup) else {
+            problems.push(Problem::new(
+                setup,
+                1,
+                "missing; it documents every KRB_* variable the tools read, in one table \
+                 (name, default, what it does)",
+            ));
+            continue;
+        };
+        let rows: String = page
+            .text
+            .lines()
+            .filter(|l| l.trim_start().starts_with('|'))
+            .collect::<Vec<_>>()
+            .join("\n");
+        let documented = named(&rows);
+        for (var, at) in &reads {
+            if !INTERNAL.contains(&var.as_str()) && !documented.contains_key(var) {
+                problems.push(Problem::new(
+                    setup,
+                    1,
+                    format!(
+                        "{var} (read at {at}) has no row in the table of variables; add one: \
+                         name, default, what it does"
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(problems)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn variables_are_named_once_and_families_are_none() {
+        let found =
+            named("KRB_NS=alice `KRB_LOGS`\nKRB_NS again, KRB_PG_* and MY_KRB_X, $KRB_BIN.\n");
+        let names: Vec<(&str, usize)> = found.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+        assert_eq!(names, [("KRB_BIN", 2), ("KRB_LOGS", 1), ("KRB_NS", 1)]);
+    }
+}

@@ -1,0 +1,338 @@
+//! Checks a to f on a small checkout (tests/fixtures/repo: a README pair, setup and lab 1 in
+//! English and Korean, a sample, a script, a crate's strings): clean as it is, and each check
+//! alone reporting an input that breaks it.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use krb_common::scratch::scratch_dir;
+use krb_docs::help::Runner;
+use krb_docs::{check, write, Docs, Helps};
+
+/// The help of the binaries the fixture's commands use; scripts and krb-docs itself run.
+const FAKE: &[(&str, &str)] = &[
+    (
+        "krb-dups",
+        "Usage: krb-dups [OPTIONS] <GROUP>\n\nOptions:\n  -v, --verbose  Name who processed each \
+         duplicate\n      --json     Print the analysis as JSON\n",
+    ),
+    (
+        "krb-topic",
+        "Usage: krb-topic [OPTIONS] <TOPIC> <PARTITIONS>\n\nOptions:\n      --replication <N>\n",
+    ),
+    (
+        "krb-produce",
+        "Usage: krb-produce <TOPIC> <COUNT> <PARTITIONS> [INTERVAL]\n",
+    ),
+    (
+        "krb-worker",
+        "Usage: krb-worker [OPTIONS] <NAME> <GROUP> <TOPIC>\n      --delay <S>\n",
+    ),
+];
+
+struct TestHelps {
+    fake: HashMap<&'static str, &'static str>,
+    runner: Runner,
+}
+
+impl Helps for TestHelps {
+    fn help(&self, tool: &str) -> Result<String, String> {
+        match self.fake.get(tool) {
+            Some(help) => Ok(help.to_string()),
+            None => self.runner.help(tool),
+        }
+    }
+}
+
+fn copy(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let path = entry.unwrap().path();
+        let target = to.join(path.file_name().unwrap());
+        if path.is_dir() {
+            copy(&path, &target);
+        } else {
+            std::fs::copy(&path, &target).unwrap();
+        }
+    }
+}
+
+/// A fresh copy of the fixture.
+fn fixture() -> PathBuf {
+    let dir = scratch_dir::<&str>("docs", &[]);
+    copy(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/repo"),
+        &dir,
+    );
+    dir
+}
+
+fn docs(root: &Path) -> Docs {
+    let bin = Path::new(env!("CARGO_BIN_EXE_krb-docs")).parent().unwrap();
+    let helps = TestHelps {
+        fake: FAKE.iter().copied().collect(),
+        runner: Runner::new(root, bin),
+    };
+    Docs::read(root, Box::new(helps)).unwrap()
+}
+
+fn problems(root: &Path) -> Vec<String> {
+    check(&docs(root))
+        .unwrap()
+        .iter()
+        .map(|p| p.to_string())
+        .collect()
+}
+
+/// Replaces the first `from` in `file` with `to`.
+fn edit(root: &Path, file: &str, from: &str, to: &str) {
+    let path = root.join(file);
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains(from), "{file} has no {from:?}");
+    std::fs::write(&path, text.replacen(from, to, 1)).unwrap();
+}
+
+/// Exactly one problem, and it starts with `at` and says `says`.
+fn one(problems: &[String], at: &str, says: &str) {
+    assert_eq!(problems.len(), 1, "{problems:#?}");
+    assert!(problems[0].starts_with(at), "{problems:#?}");
+    assert!(problems[0].contains(says), "{problems:#?}");
+}
+
+#[test]
+fn the_fixture_is_clean_and_written_already() {
+    let root = fixture();
+    assert_eq!(problems(&root), Vec::<String>::new());
+    let (changed, wrong) = write(&docs(&root)).unwrap();
+    assert!(
+        changed.is_empty() && wrong.is_empty(),
+        "{changed:?} {wrong:?}"
+    );
+}
+
+#[test]
+fn a_a_generated_block_that_differs() {
+    let root = fixture();
+    edit(
+        &root,
+        "docs/en/lab1-revoke.md",
+        "Name who processed each duplicate",
+        "Name who processed a duplicate",
+    );
+    one(
+        &problems(&root),
+        "docs/en/lab1-revoke.md:54:",
+        "the krb:help krb-dups block is not what it generates (this line differs); run scripts/docs.sh (krb-docs write)",
+    );
+    let (changed, _) = write(&docs(&root)).unwrap();
+    assert_eq!(changed, ["docs/en/lab1-revoke.md"]);
+    assert_eq!(problems(&root), Vec::<String>::new());
+
+    std::fs::remove_file(root.join("docs/samples/ko/lab1.txt")).unwrap();
+    one(
+        &problems(&root),
+        "docs/ko/lab1-revoke.md:29:",
+        "no docs/samples/ko/lab1.txt; run scripts/samples.sh 1",
+    );
+}
+
+#[test]
+fn b_a_flag_no_help_names() {
+    let root = fixture();
+    let page = "docs/en/lab1-revoke.md";
+    // Not commands: an error line, a file to source, a path, a crate, Kafka's script, a word.
+    edit(
+        &root,
+        page,
+        "## Exercises",
+        "`krb-dups: no logs --x`, `scripts/common.sh --x`, `/tmp/krb-postgres-5481 --x`, \
+         `krb-demo --x`, `kafka-topics.sh --create`, `start --fresh`\n\n## Exercises",
+    );
+    assert_eq!(problems(&root), Vec::<String>::new());
+    edit(
+        &root,
+        page,
+        "## Exercises",
+        "Or `krb-dups nocommit --verboze`.\n\n## Exercises",
+    );
+    one(
+        &problems(&root),
+        "docs/en/lab1-revoke.md:61:",
+        "`--verboze` in `krb-dups nocommit --verboze` is not in krb-dups --help",
+    );
+
+    // A script's usage, its worker options, and common.sh's functions, in both pages.
+    let root = fixture();
+    let block = "```sh\n./scripts/01-revoke.sh g --delay 0.02\nstop --wait 5 g-a\n\
+                 topic pay 2 --replication 3\ntopic pay 2 --replicas 3\n\
+                 scripts/01-revoke.sh g --nope\n```\n\n";
+    edit(&root, page, "## Exercises", &format!("{block}## Exercises"));
+    edit(
+        &root,
+        "docs/ko/lab1-revoke.md",
+        "## 연습 문제",
+        &format!("{block}## 연습 문제"),
+    );
+    let found = problems(&root);
+    assert_eq!(found.len(), 4, "{found:#?}");
+    for (i, page) in ["docs/en", "docs/ko"].iter().enumerate() {
+        assert!(
+            found[2 * i].starts_with(page)
+                && found[2 * i].contains(
+                    "`--replicas` in `topic pay 2 --replicas 3` is not in the comment of \
+                     common.sh's topic or krb-topic --help"
+                ),
+            "{found:#?}"
+        );
+        assert!(
+            found[2 * i + 1].contains(
+                "`--nope` in `scripts/01-revoke.sh g --nope` is not in scripts/01-revoke.sh --help"
+            ),
+            "{found:#?}"
+        );
+    }
+}
+
+#[test]
+fn c_a_variable_read_nowhere_or_not_documented() {
+    let root = fixture();
+    edit(
+        &root,
+        "docs/en/lab1-revoke.md",
+        "## Exercises",
+        "KRB_NOPE=1\n\n## Exercises",
+    );
+    one(
+        &problems(&root),
+        "docs/en/lab1-revoke.md:59:",
+        "KRB_NOPE is read nowhere in scripts/ or crates/*/src",
+    );
+
+    let root = fixture();
+    edit(
+        &root,
+        "docs/ko/setup.md",
+        "| `KRB_LOGS` | `logs` | 로그 폴더 |\n",
+        "",
+    );
+    one(
+        &problems(&root),
+        "docs/ko/setup.md:1:",
+        "KRB_LOGS (read at scripts/common.sh:3) has no row in the table of variables",
+    );
+
+    let root = fixture();
+    edit(
+        &root,
+        "docs/en/setup.md",
+        "| `KRB_LOGS`",
+        "| `KRB_WATCHDOG_CHILD` | | |\n| `KRB_LOGS`",
+    );
+    one(
+        &problems(&root),
+        "docs/en/setup.md:14:",
+        "KRB_WATCHDOG_CHILD is internal",
+    );
+}
+
+#[test]
+fn d_twins_that_differ() {
+    let root = fixture();
+    edit(
+        &root,
+        "docs/ko/lab1-revoke.md",
+        "## 타임라인 읽기",
+        "### 타임라인 읽기",
+    );
+    one(
+        &problems(&root),
+        "docs/ko/lab1-revoke.md:41:",
+        "heading 5 `타임라인 읽기` is level 3 where docs/en/lab1-revoke.md:41 `Reading the timeline` is level 2",
+    );
+
+    let root = fixture();
+    edit(
+        &root,
+        "docs/en/lab1-revoke.md",
+        "krb-produce pay 1000 2\n",
+        "krb-produce pay 1000 2\nkrb-dups nocommit --json\n",
+    );
+    one(
+        &problems(&root),
+        "docs/en/lab1-revoke.md:14:",
+        "command `krb-dups nocommit --json` is not in docs/ko/lab1-revoke.md",
+    );
+
+    let root = fixture();
+    let ko = std::fs::read_to_string(root.join("docs/ko/lab1-revoke.md")).unwrap();
+    let start = ko.find("<!-- krb:help krb-dups -->").unwrap();
+    let end = ko.find("## 연습 문제").unwrap();
+    std::fs::write(
+        root.join("docs/ko/lab1-revoke.md"),
+        format!("{}{}", &ko[..start], &ko[end..]),
+    )
+    .unwrap();
+    one(
+        &problems(&root),
+        "docs/ko/lab1-revoke.md:1:",
+        "generated block 3 is nothing where docs/en/lab1-revoke.md has `krb:help krb-dups`",
+    );
+
+    let root = fixture();
+    edit(&root, "README.ko.md", "[English](README.md) · ", "");
+    one(
+        &problems(&root),
+        "README.ko.md:1:",
+        "no link to its twin README.md",
+    );
+}
+
+#[test]
+fn e_a_link_or_an_anchor_to_nowhere() {
+    let root = fixture();
+    edit(
+        &root,
+        "docs/en/lab1-revoke.md",
+        "../img/lab1.svg",
+        "../img/lab2.svg",
+    );
+    one(
+        &problems(&root),
+        "docs/en/lab1-revoke.md:43:",
+        "link ../img/lab2.svg: no file docs/img/lab2.svg; fix the link",
+    );
+
+    let root = fixture();
+    edit(
+        &root,
+        "README.md",
+        "setup.md#prerequisites",
+        "setup.md#prerequisite",
+    );
+    one(
+        &problems(&root),
+        "README.md:5:",
+        "link docs/en/setup.md#prerequisite: docs/en/setup.md has no heading whose anchor is #prerequisite",
+    );
+}
+
+#[test]
+fn f_a_sample_line_no_tool_prints() {
+    let root = fixture();
+    let sample = root.join("docs/samples/en/lab1.txt");
+    let mut text = std::fs::read_to_string(&sample).unwrap();
+    text.push_str(
+        "slow-a: librdkafka error: Global error: PollExceeded (Local: Maximum application poll \
+         interval (max.poll.interval.ms) exceeded): Application maximum poll interval (10000ms) \
+         exceeded by 360ms\n",
+    );
+    std::fs::write(&sample, text).unwrap();
+    // The page shows the sample as it is now: only the line itself is wrong.
+    let (changed, _) = write(&docs(&root)).unwrap();
+    assert_eq!(changed, ["docs/en/lab1-revoke.md"]);
+    one(
+        &problems(&root),
+        "docs/samples/en/lab1.txt:8:",
+        "`slow-a: librdkafka error: Global error: PollExceeded",
+    );
+}
