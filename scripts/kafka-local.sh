@@ -44,8 +44,12 @@ fresh=0
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # shellcheck source=env.sh
 source "$repo/scripts/env.sh"
+# A Kafka on another port (a second checkout's, a test's) keeps its data, pid files and node
+# count in folders of its own, so that two run side by side from one cache of jars.
+state=$home
+[ "$port" = 9481 ] || state=$home/port-$port
 # How many nodes the running Kafka has: what `start` wrote, for the commands that follow it.
-started_nodes=$home/nodes
+started_nodes=$state/nodes
 nodes=${KRB_NODES:-$(cat "$started_nodes" 2>/dev/null || echo 1)}
 logname=kafka
 [ "$port" = 9481 ] || logname=kafka-port$port
@@ -59,9 +63,9 @@ node() {
   broker_port=$((host_port + 1))
   controller_port=$((host_port + 2))
   if [ "$nodes" = 1 ]; then
-    dir=$home log=$repo/logs/$logname.log
+    dir=$state log=$repo/logs/$logname.log
   else
-    dir=$home/cluster-$nodes/node-$id log=$repo/logs/$logname-$id.log
+    dir=$state/cluster-$nodes/node-$id log=$repo/logs/$logname-$id.log
   fi
   config=$dir/server.properties pidfile=$dir/kafka.pid data=$dir/data
 }
@@ -221,7 +225,7 @@ start() {
   local before i cluster=""
   before=$(cat "$started_nodes" 2>/dev/null || true)
   [ -z "$before" ] || [ "$before" = "$nodes" ] ||
-    die "a Kafka of $before node(s) runs from $home: stop it first (kafka-local.sh stop)"
+    die "a Kafka of $before node(s) runs from $state: stop it first (kafka-local.sh stop)"
   node 1
   if running; then
     echo "kafka-local: Kafka $version already running (pid $(cat "$pidfile")) on localhost:$port"
