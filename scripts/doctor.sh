@@ -20,8 +20,8 @@ warning and failure followed by `fix:` and what to do. Exit 1 when a check FAILE
   namespace    KRB_NS is set when the broker is not on this machine
   broker       a Kafka broker answers at KRB_BOOTSTRAP (default localhost:9481), and so does
                every broker it names
-  Kafka        the lowest release the broker's API versions prove, and KIP-848's consumer
-               group protocol (lab 5)
+  Kafka        the newest release the broker's API versions prove it is at least, and
+               KIP-848's consumer group protocol (lab 5)
   clock        this machine's clock within 1 s of the broker's
 
 The last four are krb-doctor's (run without the tools, only whether the broker's port accepts

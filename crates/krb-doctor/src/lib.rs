@@ -26,8 +26,8 @@ use crate::probe::Probe;
 ///
 /// namespace: KRB_NS is set when the broker is not on this machine (a broker others may share).
 /// broker:    a Kafka broker answers at --bootstrap, and every broker it names answers too.
-/// Kafka:     the lowest release its API versions prove, and whether it serves KIP-848's
-///            consumer group protocol (lab 5).
+/// Kafka:     the newest release its API versions prove it is at least (a broker never says its
+///            version), and whether it serves KIP-848's consumer group protocol (lab 5).
 /// clock:     this machine's clock is within 1 s of the broker's, measured on a scratch topic of
 ///            the namespace (created and deleted again).
 ///

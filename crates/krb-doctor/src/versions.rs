@@ -121,8 +121,8 @@ pub fn release(ranges: &Ranges) -> Release {
     }
 }
 
-/// The version check: the weakest broker's release, and whether lab 5's consumer protocol is
-/// served. Lab 1 runs on any of them, so this only warns.
+/// The version check: the release the weakest broker is at least, and whether lab 5's consumer
+/// protocol is served. Lab 1 runs on any of them, so this only warns.
 pub fn check(brokers: &BTreeMap<String, Ranges>) -> Check {
     const FIX: &str = "the labs are written against Kafka 4.3.1 (scripts/kafka-local.sh start, or docker compose -p kreb up -d, runs it)";
     // The weakest broker decides: with several, the one proving the oldest release.
