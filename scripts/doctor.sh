@@ -98,10 +98,13 @@ if [ -z "$lacking" ]; then
   fi
 elif [ ! -f "$root/Cargo.toml" ]; then
   line FAILED "krb tools" "$bin lacks$lacking" "unpack the release again (its bin/ holds the tools), or set KRB_BIN to a folder of krb tools"
-elif [ -z "${KRB_BIN:-}" ] && command -v cargo >/dev/null; then
-  line ok "krb tools" "not built yet ($bin lacks$lacking): cargo is here, and the first source scripts/common.sh builds them (a few minutes)"
 elif [ -n "${KRB_BIN:-}" ]; then
   line FAILED "krb tools" "KRB_BIN=$KRB_BIN lacks$lacking" "point KRB_BIN at a folder of all ten tools, or unset it"
+elif command -v cargo >/dev/null && [ ! -x "$bin/krb-worker" ]; then
+  line ok "krb tools" "not built yet: cargo is here, and the first source scripts/common.sh builds them (a few minutes)"
+elif command -v cargo >/dev/null; then
+  # common.sh builds only when krb-worker is missing: a build older than a tool is not redone.
+  line FAILED "krb tools" "$bin lacks$lacking (an older build)" "cargo build --release"
 else
   line FAILED "krb tools" "not built ($bin lacks$lacking) and no cargo to build them" \
     "install Rust 1.85 or newer (https://rustup.rs) and a C toolchain, or use the release tarball (scripts/dist.sh, on a machine with Rust, makes it)"
