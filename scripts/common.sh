@@ -16,11 +16,18 @@ KRB_LOGS=$LOGS
 export KRB_LOGS
 [ -z "${KRB_NS:-}" ] || export KRB_NS
 
-# The tools: KRB_BIN if set, else this checkout's release build (built on first use).
-KRB_BIN=${KRB_BIN:-$KRB_ROOT/target/release}
+# shellcheck source=env.sh
+source "$KRB_ROOT/scripts/env.sh"
+# The tools (env.sh's krb_bin): KRB_BIN if set; in a checkout its release build, built on first
+# use; in an unpacked release (scripts/dist.sh: no Cargo.toml) its bin/, and cargo is never run.
+KRB_BIN=$(krb_bin "$KRB_ROOT")
 if [ ! -x "$KRB_BIN/krb-worker" ]; then
-  echo "building the krb tools (cargo build --release) ..." >&2
-  (cd "$KRB_ROOT" && cargo build --release --quiet) || echo "common.sh: cargo build --release failed" >&2
+  if [ -f "$KRB_ROOT/Cargo.toml" ]; then
+    echo "building the krb tools (cargo build --release) ..." >&2
+    (cd "$KRB_ROOT" && cargo build --release --quiet) || echo "common.sh: cargo build --release failed" >&2
+  else
+    echo "common.sh: no krb-worker in $KRB_BIN: unpack the release again (its bin/ holds the tools), or set KRB_BIN to a folder of krb tools" >&2
+  fi
 fi
 case ":$PATH:" in
   *":$KRB_BIN:"*) ;;

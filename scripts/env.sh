@@ -46,3 +46,14 @@ install_missing() {
     return 1
   fi
 }
+
+# krb_bin ROOT: the folder of the krb tools for the checkout or unpacked release at ROOT:
+# KRB_BIN if set; else ROOT/target/release in a checkout (it has Cargo.toml: the tools are built
+# there); else ROOT/bin, the tools a release tarball (scripts/dist.sh) ships, which has no
+# Cargo.toml and needs no cargo.
+krb_bin() {
+  if [ -n "${KRB_BIN:-}" ]; then echo "$KRB_BIN"
+  elif [ -f "$1/Cargo.toml" ]; then echo "$1/target/release"
+  else echo "$1/bin"
+  fi
+}

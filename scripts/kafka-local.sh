@@ -331,8 +331,9 @@ coordinator() {
 # reads it from the cluster's metadata (asking Kafka's topic tool would start a JVM each time,
 # beside three nodes recovering).
 insync() {
-  local bin=${KRB_BIN:-$repo/target/release}
-  [ -x "$bin/krb-trial" ] || die "insync asks krb-trial: build the tools first (cargo build --release)"
+  local bin
+  bin=$(krb_bin "$repo")
+  [ -x "$bin/krb-trial" ] || die "insync asks krb-trial, which $bin lacks: build the tools first (cargo build --release)"
   "$bin/krb-trial" insync --bootstrap "$(bootstrap)" --timeout 120 || die "partitions out of sync after 120 s"
 }
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The whole lab in one command: build the tools, find or start a broker, run every lab script,
+# The whole lab in one command: build the tools (in a checkout), find or start a broker, run every lab script,
 # check each lab's "must hold" statements with krb-verify, and print the article's numbers
 # beside ours. The same goes to logs/results.json, and to logs/report.html for a screen.
 set -euo pipefail
@@ -62,20 +62,28 @@ if ! flock -n 9; then
 fi
 # shellcheck source=env.sh
 source scripts/env.sh
-# What a fresh Debian machine lacks to build librdkafka, installed as scripts/test.sh does (as
-# root); elsewhere the build says what is missing.
-install_missing make:make cc:gcc c++:g++ || true
 clock() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(clock)" 'BEGIN { printf "%.1f", b - a }'; }
 
-t=$(clock)
-printf 'build: cargo build --release ... '
-if ! cargo build --release --quiet >"$logs/build.log" 2>&1; then
-  echo "failed"
-  tail -n 20 "$logs/build.log" >&2
-  exit 1
+# The tools (env.sh's krb_bin): a checkout builds them; an unpacked release (scripts/dist.sh)
+# ships them in bin/ and has no source to build.
+bin=$(krb_bin "$PWD")
+if [ -f Cargo.toml ]; then
+  # What a fresh Debian machine lacks to build librdkafka, installed as scripts/test.sh does (as
+  # root); elsewhere the build says what is missing.
+  install_missing make:make cc:gcc c++:g++ || true
+  t=$(clock)
+  printf 'build: cargo build --release ... '
+  if ! cargo build --release --quiet >"$logs/build.log" 2>&1; then
+    echo "failed"
+    tail -n 20 "$logs/build.log" >&2
+    exit 1
+  fi
+  echo "$(since "$t") s"
+else
+  [ -x "$bin/krb-verify" ] || { echo "lab.sh: no krb-verify in $bin: unpack the release again, or set KRB_BIN to a folder of krb tools" >&2; exit 1; }
+  echo "build: none, the release's tools in $bin"
 fi
-echo "$(since "$t") s"
 
 bootstrap=${KRB_BOOTSTRAP:-localhost:9481}
 export KRB_BOOTSTRAP=$bootstrap
@@ -159,12 +167,12 @@ for run in "${runs[@]}"; do
     script_failed=(--script-failed "the script failed: $(tail -n 1 "$out")")
   fi
   # shellcheck disable=SC2086 # the verify arguments are words on purpose
-  target/release/krb-verify $verify --record "$records" --seconds "$(since "$t")" "${script_failed[@]}" ||
+  "$bin/krb-verify" $verify --record "$records" --seconds "$(since "$t")" "${script_failed[@]}" ||
     failed=1
 done
 
 echo
-target/release/krb-verify table "$records" --json "$json" --html "$logs/report.html" --logs "$logs" || failed=1
+"$bin/krb-verify" table "$records" --json "$json" --html "$logs/report.html" --logs "$logs" || failed=1
 echo
 echo "results: $json; for a screen: $logs/report.html"
 exit "$failed"

@@ -1,0 +1,202 @@
+//! The clock check: this machine's clock against the broker's.
+//!
+//! The broker's time comes from a message it stamps itself: on a scratch topic with
+//! `message.timestamp.type=LogAppendTime` the broker writes its own clock into each message it
+//! appends and returns that time in the produce answer, which librdkafka hands to the delivery
+//! report. The broker stamped it between the moment this machine sent it and the moment the
+//! report arrived, so the difference from their midpoint is the clocks' offset, give or take
+//! half the round trip.
+
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context, Result};
+use krb_common::broker::{wait, BrokerArgs};
+use rdkafka::admin::{AdminClient, AdminOptions, NewTopic, TopicReplication};
+use rdkafka::client::ClientContext;
+use rdkafka::message::Timestamp;
+use rdkafka::producer::{BaseProducer, BaseRecord, Producer};
+
+use crate::check::Check;
+use crate::probe::{now_ms, Probe};
+
+/// How far apart the clocks may be, in milliseconds.
+pub const TOLERANCE_MS: i64 = 1000;
+
+/// How long the scratch message may take to be delivered (the producer's message.timeout.ms).
+pub const DELIVERY_TIMEOUT: Duration = Duration::from_secs(15);
+
+/// One measurement, in milliseconds since the epoch: when the message was sent and its report
+/// came back (this machine's clock), and when the broker appended it (the broker's).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sample {
+    pub sent: i64,
+    pub reported: i64,
+    pub broker: i64,
+}
+
+impl Sample {
+    /// How far the broker's clock is ahead of this machine's (negative: behind).
+    pub fn offset(&self) -> i64 {
+        self.broker - (self.sent + self.reported) / 2
+    }
+
+    /// How uncertain the offset is: half the round trip, and the broker's millisecond.
+    pub fn uncertainty(&self) -> i64 {
+        (self.reported - self.sent + 1) / 2 + 1
+    }
+}
+
+fn seconds(ms: i64) -> String {
+    format!("{:.3} s", ms as f64 / 1000.0)
+}
+
+/// The check's line for a measurement.
+pub fn judge(sample: Sample, tolerance: i64) -> Check {
+    let (offset, plus_minus) = (sample.offset(), sample.uncertainty());
+    let how = match offset {
+        0 => "the same as the broker's".to_string(),
+        o if o > 0 => format!("{} behind the broker's", seconds(o)),
+        o => format!("{} ahead of the broker's", seconds(-o)),
+    };
+    let detail = format!("this machine's clock is {how} (± {})", seconds(plus_minus));
+    if plus_minus > tolerance {
+        Check::warn(
+            "clock",
+            format!(
+                "{detail}: the round trip to the broker is too slow to tell within {}",
+                seconds(tolerance)
+            ),
+            "run scripts/doctor.sh again when the network is quieter",
+        )
+    } else if offset.abs() - plus_minus > tolerance {
+        Check::warn(
+            "clock",
+            format!("{detail}, more than {} apart", seconds(tolerance)),
+            "set the clock from the network (sudo timedatectl set-ntp true), on this machine or the broker's",
+        )
+    } else {
+        Check::ok("clock", detail)
+    }
+}
+
+/// Measures the clocks on a scratch topic of the person's namespace (named for this process, so
+/// that two checks at once never share one), deleted again afterwards.
+pub fn measure<C: ClientContext>(
+    broker: &BrokerArgs,
+    producer: &BaseProducer<Probe>,
+    admin: &AdminClient<C>,
+    options: &AdminOptions,
+) -> Result<Sample> {
+    let topic = broker.name(&format!("krb-doctor-{}", std::process::id()));
+    // -1: the broker's default replication, which a cluster's min.insync.replicas allows.
+    let new = NewTopic::new(&topic, 1, TopicReplication::Fixed(-1))
+        .set("message.timestamp.type", "LogAppendTime");
+    match wait(admin.create_topics([&new], options))
+        .context("cannot ask for a scratch topic")?
+        .into_iter()
+        .next()
+    {
+        Some(Ok(_)) => {}
+        Some(Err((_, code))) => bail!("cannot create the scratch topic {topic}: {code}"),
+        None => bail!("the broker did not answer the request to create {topic}"),
+    }
+    let sample = produce(producer, &topic);
+    let deleted = wait(admin.delete_topics(&[&topic], options));
+    let sample = sample?;
+    match deleted.ok().and_then(|r| r.into_iter().next()) {
+        Some(Ok(_)) => Ok(sample),
+        _ => bail!(
+            "measured, but the scratch topic {topic} is still there: krb-topic {topic} --delete"
+        ),
+    }
+}
+
+/// Sends one message to `topic` (its name as the broker knows it) and waits for its report.
+fn produce(producer: &BaseProducer<Probe>, topic: &str) -> Result<Sample> {
+    let sent = now_ms();
+    producer
+        .send(BaseRecord::<(), str>::to(topic).payload("krb-doctor clock"))
+        .map_err(|(e, _)| anyhow::anyhow!("cannot send to {topic}: {e}"))?;
+    let start = Instant::now();
+    while start.elapsed() < DELIVERY_TIMEOUT + Duration::from_secs(1) {
+        producer.poll(Duration::from_millis(10));
+        match producer.context().take_report() {
+            None => continue,
+            Some((reported, Ok(Timestamp::LogAppendTime(broker)))) => {
+                return Ok(Sample {
+                    sent,
+                    reported,
+                    broker,
+                })
+            }
+            Some((_, Ok(other))) => {
+                bail!("the broker stamped the message with {other:?}, not its append time")
+            }
+            Some((_, Err(e))) => bail!("the message to {topic} was not delivered: {e}"),
+        }
+    }
+    bail!(
+        "no delivery report for the message to {topic} within {} s",
+        DELIVERY_TIMEOUT.as_secs()
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::Status;
+
+    fn sample(sent: i64, reported: i64, broker: i64) -> Sample {
+        Sample {
+            sent,
+            reported,
+            broker,
+        }
+    }
+
+    #[test]
+    fn the_offset_is_from_the_midpoint_of_the_round_trip() {
+        let s = sample(10_000, 10_010, 10_005);
+        assert_eq!((s.offset(), s.uncertainty()), (0, 6));
+        assert_eq!(sample(10_000, 10_010, 12_005).offset(), 2000);
+        assert_eq!(sample(10_000, 10_010, 8_005).offset(), -2000);
+    }
+
+    #[test]
+    fn clocks_within_the_tolerance_hold_and_beyond_it_are_warned() {
+        let close = judge(sample(10_000, 10_010, 10_900), TOLERANCE_MS);
+        assert_eq!(close.status, Status::Ok);
+        assert_eq!(
+            close.detail,
+            "this machine's clock is 0.895 s behind the broker's (± 0.006 s)"
+        );
+        let far = judge(sample(10_000, 10_010, 8_000), TOLERANCE_MS);
+        assert_eq!(far.status, Status::Warn);
+        assert!(
+            far.detail.contains("2.005 s ahead of the broker's"),
+            "{}",
+            far.detail
+        );
+        assert!(far.fix.unwrap().contains("timedatectl set-ntp true"));
+    }
+
+    /// An offset just past the tolerance but within its uncertainty is not proven apart.
+    #[test]
+    fn only_a_proven_offset_is_warned() {
+        assert_eq!(
+            judge(sample(10_000, 10_100, 11_100), TOLERANCE_MS).status,
+            Status::Ok
+        );
+        assert_eq!(
+            judge(sample(10_000, 10_100, 11_200), TOLERANCE_MS).status,
+            Status::Warn
+        );
+    }
+
+    #[test]
+    fn a_round_trip_too_slow_to_tell_is_said() {
+        let slow = judge(sample(10_000, 13_000, 11_500), TOLERANCE_MS);
+        assert_eq!(slow.status, Status::Warn);
+        assert!(slow.detail.contains("too slow to tell"), "{}", slow.detail);
+    }
+}

@@ -1,0 +1,131 @@
+//! scripts/doctor.sh, the participants' pre-flight check: it passes against the tests' broker
+//! and leaves nothing there; it fails with its fix line where no broker answers; it asks for a
+//! namespace when the broker is not on this machine, and only then.
+
+use std::net::TcpListener;
+use std::process::Command;
+use std::time::Duration;
+
+use anyhow::{ensure, Context, Result};
+use krb_e2e::{bootstrap, root};
+use rdkafka::consumer::{BaseConsumer, Consumer};
+use rdkafka::ClientConfig;
+
+/// Runs scripts/doctor.sh with `env` set (and KRB_NS unset unless `env` sets it): its exit
+/// status and its lines.
+fn doctor(env: &[(&str, &str)]) -> Result<(bool, String)> {
+    let out = Command::new("bash")
+        .arg("scripts/doctor.sh")
+        .env_remove("KRB_NS")
+        .envs(env.iter().copied())
+        .current_dir(root())
+        .output()
+        .context("cannot run scripts/doctor.sh")?;
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    println!("{text}");
+    Ok((out.status.success(), text))
+}
+
+#[test]
+#[ignore = "needs the release tools and a broker: scripts/test.sh"]
+fn doctor_passes_against_the_broker_and_leaves_no_topic() -> Result<()> {
+    let (ok, out) = doctor(&[("KRB_BOOTSTRAP", &bootstrap())])?;
+    ensure!(ok, "doctor failed against {}:\n{out}", bootstrap());
+    for check in [
+        "bash",
+        "system",
+        "linux tools",
+        "krb tools",
+        "namespace",
+        "broker",
+        "Kafka",
+        "clock",
+    ] {
+        ensure!(
+            out.lines()
+                .any(|l| l.starts_with(&format!("ok     {check}: "))),
+            "no ok line for {check}:\n{out}"
+        );
+    }
+    ensure!(
+        out.contains("ok     Kafka: >= 4.3 ("),
+        "the tests' broker is Kafka 4.3.1:\n{out}"
+    );
+    ensure!(out.ends_with("doctor: ready for lab 1\n"), "{out}");
+
+    // The clock's scratch topic is deleted again.
+    let consumer: BaseConsumer = ClientConfig::new()
+        .set("bootstrap.servers", bootstrap())
+        .create()?;
+    let metadata = consumer.fetch_metadata(None, Duration::from_secs(10))?;
+    let left: Vec<_> = metadata
+        .topics()
+        .iter()
+        .map(|t| t.name())
+        .filter(|n| n.starts_with("krb-doctor-"))
+        .collect();
+    ensure!(left.is_empty(), "scratch topics left: {left:?}");
+    Ok(())
+}
+
+#[test]
+#[ignore = "needs the release tools: scripts/test.sh"]
+fn doctor_fails_with_its_fix_where_no_broker_answers() -> Result<()> {
+    let port = TcpListener::bind("127.0.0.1:0")?.local_addr()?.port();
+    let at = format!("localhost:{port}");
+    let (ok, out) = doctor(&[("KRB_BOOTSTRAP", &at)])?;
+    ensure!(!ok, "doctor passed with no broker at {at}:\n{out}");
+    let line = out
+        .lines()
+        .find(|l| l.starts_with("FAILED broker: "))
+        .with_context(|| format!("no FAILED broker line:\n{out}"))?;
+    ensure!(
+        line.contains(&format!(
+            "no Kafka broker answers at {at} within 5 s (Connect to "
+        )) && line.contains("Connection refused); fix: start one (scripts/kafka-local.sh start"),
+        "{line}"
+    );
+    // What does not depend on the broker still holds.
+    ensure!(
+        out.contains("ok     krb tools: ") && out.contains("ok     namespace: "),
+        "{out}"
+    );
+    ensure!(
+        out.ends_with("doctor: not ready: fix each FAILED line before lab 1\n"),
+        "{out}"
+    );
+    Ok(())
+}
+
+#[test]
+#[ignore = "needs the release tools: scripts/test.sh"]
+fn doctor_asks_for_a_namespace_when_the_broker_is_elsewhere() -> Result<()> {
+    // TEST-NET-1 (RFC 5737): an address that is never this machine.
+    let away = "192.0.2.1:9481";
+    let (ok, out) = doctor(&[("KRB_BOOTSTRAP", away)])?;
+    ensure!(!ok, "{out}");
+    ensure!(
+        out.contains(&format!(
+            "FAILED namespace: KRB_NS is not set and the broker ({away}) is not on this machine"
+        )) && out.contains("; fix: pick a name of your own: export KRB_NS=yourname"),
+        "{out}"
+    );
+    let (_, out) = doctor(&[("KRB_BOOTSTRAP", away), ("KRB_NS", "alice")])?;
+    ensure!(
+        out.contains(
+            "ok     namespace: KRB_NS=alice: your topics and groups on the broker are alice-NAME"
+        ),
+        "{out}"
+    );
+    // On this machine none is asked for.
+    let (_, out) = doctor(&[("KRB_BOOTSTRAP", &bootstrap())])?;
+    ensure!(
+        out.contains("ok     namespace: none set, none needed"),
+        "{out}"
+    );
+    Ok(())
+}
