@@ -395,7 +395,7 @@ mod tests {
         let path = dir.join("g-a.log");
         let mut follow = Follow::new(&path);
         let mut seen = Vec::new();
-        let mut read = |follow: &mut Follow, seen: &mut Vec<(u64, String)>| {
+        let read = |follow: &mut Follow, seen: &mut Vec<(u64, String)>| {
             follow
                 .read(|n, l| seen.push((n, String::from_utf8_lossy(l).into_owned())))
                 .unwrap()
