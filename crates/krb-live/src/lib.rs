@@ -22,7 +22,7 @@ pub mod view;
 
 use std::net::{IpAddr, TcpListener};
 
-use anyhow::{bail, Context, Result};
+use anyhow::{anyhow, bail, Context, Result};
 use clap::Parser;
 use krb_common::lang::Lang;
 use krb_common::namespace::Namespace;
@@ -92,10 +92,11 @@ impl Setup {
     /// Listens, prints where, and serves until Ctrl-C.
     pub fn serve(self) -> Result<()> {
         let Setup { args, lang } = self;
-        let listener = TcpListener::bind((args.bind, args.port)).with_context(|| {
-            format!(
-                "cannot serve on {}:{}: pass another --port (or --port 0 for any free one)",
-                args.bind, args.port
+        let listener = TcpListener::bind((args.bind, args.port)).map_err(|e| {
+            anyhow!(
+                "cannot serve on {}:{} ({e}): pass another --port N (or --port 0 for any free one)",
+                args.bind,
+                args.port
             )
         })?;
         let address = listener
@@ -110,5 +111,53 @@ impl Setup {
             args.group
         ));
         server::serve(listener, page::Page::new(lang), published)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(line: &[&str]) -> Args {
+        Args::try_parse_from(std::iter::once("krb-live").chain(line.iter().copied())).unwrap()
+    }
+
+    #[test]
+    fn a_missing_log_folder_or_a_path_for_a_group_is_refused_in_one_line() {
+        let dir = krb_common::scratch::scratch_dir::<&str>("live-setup", &[]);
+        let logs = dir.to_str().unwrap();
+        assert!(Setup::new(args(&["nocommit", "--logs", logs])).is_ok());
+        for (line, says) in [
+            (
+                vec!["nocommit", "--logs", "/no/such/folder"],
+                "no log folder /no/such/folder",
+            ),
+            (vec!["a/b", "--logs", logs], "\"a/b\" is not a group name"),
+        ] {
+            let err = Setup::new(args(&line)).err().expect("refused").to_string();
+            assert!(err.starts_with(says) && !err.contains('\n'), "{err}");
+        }
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn a_port_in_use_is_refused_in_one_line_that_says_what_to_do() {
+        let dir = krb_common::scratch::scratch_dir::<&str>("live-port", &[]);
+        let taken = TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = taken.local_addr().unwrap().port().to_string();
+        let setup = Setup::new(args(&[
+            "g",
+            "--logs",
+            dir.to_str().unwrap(),
+            "--port",
+            &port,
+        ]));
+        let err = setup.unwrap().serve().unwrap_err().to_string();
+        assert!(
+            err.starts_with(&format!("cannot serve on 127.0.0.1:{port} ("))
+                && err.contains("--port 0"),
+            "{err}"
+        );
+        std::fs::remove_dir_all(dir).unwrap();
     }
 }

@@ -122,3 +122,44 @@ impl Live {
         published
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_rerun_that_writes_the_logs_anew_starts_the_view_afresh() {
+        let dir = krb_common::scratch::scratch_dir(
+            "live-rerun",
+            &[(
+                "g-a.log",
+                "09:00:00.000 start g-a\n09:00:00.100 g-a p0 offset 0\n09:00:00.200 g-a p0 offset 0\n",
+            )],
+        );
+        let mut live = Live::new(&dir, "g", &Namespace::default());
+        assert!(live.tick());
+        assert_eq!(live.view().duplicates, 1);
+        assert!(!live.tick(), "nothing new, nothing changed");
+        // The lab run again: its old logs deleted, then a new one begun.
+        std::fs::remove_file(dir.join("g-a.log")).unwrap();
+        assert!(live.tick());
+        assert!(live.view().workers.is_empty());
+        std::fs::write(
+            dir.join("g-a.log"),
+            "09:10:00.000 start g-a\n09:10:00.100 g-a p0 offset 0\n",
+        )
+        .unwrap();
+        assert!(live.tick());
+        let view = live.view();
+        assert_eq!((view.processed, view.duplicates), (1, 0));
+        assert_eq!(view.origin.as_deref(), Some("09:10:00.000"));
+        // A log that cannot be read is said on the page, and the view goes on.
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert!(live.tick());
+        assert!(live
+            .view()
+            .error
+            .unwrap()
+            .contains("cannot read the log folder"));
+    }
+}

@@ -306,3 +306,88 @@ impl View {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::follow::{Line, What};
+    use krb_common::logline::Event;
+    use krb_common::worker_log::day_zero;
+
+    fn line(ms: i64, worker: &str, event: Event) -> Line {
+        Line {
+            worker: worker.into(),
+            at: day_zero().and_hms_opt(9, 0, 0).unwrap() + chrono::TimeDelta::milliseconds(ms),
+            what: What::Event(event),
+        }
+    }
+
+    fn processed(ms: i64, worker: &str, partition: Partition, offset: i64) -> Line {
+        line(ms, worker, Event::Processed { partition, offset })
+    }
+
+    #[test]
+    fn duplicates_one_after_another_are_one_growing_item_of_the_list() {
+        let mut s = State::new();
+        s.add(line(0, "g-a", Event::Assigned(vec![1])));
+        for o in 0..5 {
+            s.add(processed(10 + o, "g-a", 1, o));
+        }
+        s.add(line(100, "g-a", Event::Revoked(vec![1])));
+        s.add(line(110, "g-b", Event::Assigned(vec![1])));
+        // b does 2..4 again, then 9 twice (its second time not next to 4), then a does 0 again.
+        for (ms, o) in [(120, 2), (130, 3), (140, 4), (150, 9), (160, 9)] {
+            s.add(processed(ms, "g-b", 1, o));
+        }
+        s.add(processed(170, "g-a", 1, 0));
+        let view = View::of(&mut s, "g", "logs/g-*.log");
+        assert_eq!((view.processed, view.unique, view.duplicates), (11, 6, 5));
+        let items: Vec<(String, Option<i64>)> = view
+            .feed
+            .iter()
+            .map(|i| {
+                let m = i.last.as_ref().unwrap_or(&i.first);
+                let text = match i.first.duplicate {
+                    Some([_, o, _, n]) => format!("#{n} o{o}"),
+                    None => i.first.text.clone(),
+                };
+                (text, m.duplicate.map(|d| d[3]))
+            })
+            .collect();
+        // Newest first: a's 0; b's second 9; b's 2..4, one item #1..#3.
+        assert_eq!(
+            items,
+            vec![
+                ("#5 o0".to_string(), Some(5)),
+                ("#4 o9".to_string(), Some(4)),
+                ("#1 o2".to_string(), Some(3)),
+                ("assigned [1]".to_string(), None),
+                ("revoked [1]".to_string(), None),
+                ("assigned [1]".to_string(), None),
+            ]
+        );
+        let b = &view.workers[1];
+        assert_eq!(b.marks.iter().filter(|m| m.kind == "duplicate").count(), 4);
+        assert_eq!(b.rows[0].spans[0].to, None);
+        assert_eq!(view.workers[0].rows[0].spans[0].end, Some("revoked"));
+    }
+
+    #[test]
+    fn a_long_run_is_drawn_in_fewer_wider_steps() {
+        let mut s = State::new();
+        for (ms, o) in [(0, 0), (50, 1), (150, 2), (119_990, 3)] {
+            s.add(processed(ms, "g-a", 0, o));
+        }
+        let view = View::of(&mut s, "g", "logs/g-*.log");
+        assert_eq!(view.length, 119_990);
+        // 1200 steps of 0.1 s would be too many: steps of 0.2 s, at most 600 across the run.
+        assert_eq!(view.step, 200);
+        assert!(view.length / view.step <= MAX_STEPS);
+        assert_eq!(
+            view.workers[0].rows[0].steps,
+            vec![[0, 3, 0], [119_800, 1, 0]]
+        );
+        let short = View::of(&mut State::new(), "g", "logs/g-*.log");
+        assert_eq!((short.length, short.step, short.origin), (0, STEP_MS, None));
+    }
+}
