@@ -31,11 +31,70 @@ impl Drop for Started {
     }
 }
 
+/// The lab run, its workers stopped when the test ends however it ends: a lab killed before its
+/// end leaves them running (its exit trap would stop them), and the next run would find the
+/// group busy.
+struct Lab(Child);
+
+impl Drop for Lab {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+        stop_workers(&logs());
+    }
+}
+
+/// Stops the workers of the group that a lab started in `logs` and that still run (common.sh's
+/// stop_all, by the pid files it wrote).
+fn stop_workers(logs: &Path) {
+    if logs.is_dir() {
+        let _ = Command::new("bash")
+            .arg("-c")
+            .arg(format!("source scripts/common.sh; stop_all {GROUP} 10"))
+            .env("KRB_LOGS", logs)
+            .env("KRB_NS", NS)
+            .current_dir(root())
+            .output();
+    }
+}
+
+/// The run's folder of logs.
+fn logs() -> std::path::PathBuf {
+    root().join("logs/e2e-live")
+}
+
+/// A worker the lab started, paused (SIGSTOP) until this is dropped (SIGCONT).
+struct Paused(String);
+
+impl Paused {
+    /// Pauses worker `name`, whose pid common.sh's `start` wrote to `NAME.pid`.
+    fn worker(logs: &Path, name: &str) -> Result<Paused> {
+        let pid = std::fs::read_to_string(logs.join(format!("{name}.pid")))
+            .with_context(|| format!("no pid file for {name}"))?
+            .trim()
+            .to_string();
+        signal("-STOP", &pid)?;
+        Ok(Paused(pid))
+    }
+}
+
+impl Drop for Paused {
+    fn drop(&mut self) {
+        let _ = signal("-CONT", &self.0);
+    }
+}
+
+fn signal(which: &str, pid: &str) -> Result<()> {
+    let status = Command::new("kill").args([which, pid]).status()?;
+    ensure!(status.success(), "kill {which} {pid} failed");
+    Ok(())
+}
+
 /// Waits until `ready` holds, failing after `seconds` or as soon as the lab has exited.
 fn wait_for(
     what: &str,
     seconds: u64,
-    lab: &mut Started,
+    lab: &mut Lab,
     mut ready: impl FnMut() -> bool,
 ) -> Result<()> {
     let started = Instant::now();
@@ -162,13 +221,14 @@ fn list(ps: &[Partition]) -> String {
 #[ignore = "needs a Kafka broker and Chromium (Debian's chromium): scripts/test.sh"]
 fn the_live_view_follows_a_real_lab1_run_in_chromium() -> Result<()> {
     let _one_at_a_time = serial();
-    let logs = root().join("logs/e2e-live");
+    let logs = logs();
+    stop_workers(&logs);
     let _ = std::fs::remove_dir_all(&logs);
     std::fs::create_dir_all(&logs)?;
     // The view first, as in a second terminal before the lab.
     let (_server, url) = serve(&logs, "en")?;
     let out = File::create(logs.join("lab.out"))?;
-    let mut lab = Started(
+    let mut lab = Lab(
         Command::new("bash")
             .arg("-c")
             .arg(format!(
@@ -184,12 +244,21 @@ fn the_live_view_follows_a_real_lab1_run_in_chromium() -> Result<()> {
     );
     let (a, b) = (format!("{GROUP}-a"), format!("{GROUP}-b"));
 
-    // a alone: the page shows it, and no duplicate.
+    // a alone: the page shows it, and no duplicate. b starts once a has done 100 messages of
+    // p1, a few seconds, less than Chromium takes to start on a busy machine: a is paused while
+    // the browser reads the page, which holds b back without changing what the lab checks.
     wait_for("a's assigned line", 120, &mut lab, || assigned(&logs, &a))?;
-    let alone = dom(&url)?;
+    let alone = {
+        let _paused = Paused::worker(&logs, &a)?;
+        ensure!(
+            !logs.join(format!("{b}.log")).exists(),
+            "b had started before a was paused"
+        );
+        dom(&url)?
+    };
     ensure!(
-        shown(&alone, &b).is_err() || shown(&alone, &b)?.bars.is_empty(),
-        "b had partitions before the page was read: too late to see a alone"
+        shown(&alone, &b).is_err(),
+        "b is on the page while a is alone:\n{alone}"
     );
     ensure!(
         !shown(&alone, &a)?.bars.is_empty(),
@@ -200,14 +269,23 @@ fn the_live_view_follows_a_real_lab1_run_in_chromium() -> Result<()> {
         "the page counts duplicates with a alone"
     );
 
-    // b joining: its log has begun, the run has not ended.
+    // b joining: b has started, and a is paused, so the rebalance b asks for waits for a to
+    // rejoin and the page is read while b is joining (its lane there, no partition yet).
     wait_for("b's log", 120, &mut lab, || {
         logs.join(format!("{b}.log")).exists()
     })?;
-    screenshot(&url, &logs.join("live-joining.png"))?;
+    let joining = {
+        let _paused = Paused::worker(&logs, &a)?;
+        screenshot(&url, &logs.join("live-joining.png"))?;
+        dom(&url)?
+    };
     ensure!(
-        lab.0.try_wait()?.is_none(),
-        "the run ended before the screenshot of b joining was taken"
+        shown(&joining, &b)?.bars.is_empty() && !shown(&joining, &a)?.bars.is_empty(),
+        "b is not shown joining (on the page with no partition yet):\n{joining}"
+    );
+    ensure!(
+        duplicates(&joining)? == 0,
+        "the page counts duplicates before b has a partition"
     );
 
     // After the run: krb-dups' count, and the partitions of the logs' last lines.
@@ -292,6 +370,16 @@ fn the_live_view_follows_a_real_lab1_run_in_chromium() -> Result<()> {
         );
     }
     screenshot(&url, &logs.join("live-end.png"))?;
+    // The page saved as it is (what a browser's "save page" keeps), opened with no server: the
+    // final state stays, and the page says krb-live is not answering.
+    let saved = logs.join("live-saved.html");
+    std::fs::write(&saved, &end)?;
+    let offline = dom(&format!("file://{}", saved.display()))?;
+    ensure!(
+        duplicates(&offline)? == expected
+            && offline.contains("class=\"stopped\">krb-live is not answering"),
+        "the saved page lost its state or does not say its server is gone:\n{offline}"
+    );
 
     // A view started after the run reads the whole run, in Korean as well.
     let (_korean, korean_url) = serve(&logs, "ko")?;

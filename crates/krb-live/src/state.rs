@@ -258,11 +258,12 @@ impl State {
                 self.topic.get_or_insert_with(|| topic.clone());
                 return;
             }
-            // Drawn by their completion, or not shown: the page shows what moves partitions.
-            Event::SlowStart { .. } | Event::Commit(_) => return,
-            Event::Processed { .. } | Event::AlreadyApplied { .. } | Event::Refused { .. } => {
-                return
-            }
+            // Completions are counted above; a slow start and a commit move no partition.
+            Event::SlowStart { .. }
+            | Event::Commit(_)
+            | Event::Processed { .. }
+            | Event::AlreadyApplied { .. }
+            | Event::Refused { .. } => return,
         };
         let text = event.to_string();
         self.happened(at, worker, kind, text);
