@@ -225,3 +225,75 @@ fn a_consumer_protocol_group_protects_its_topic_and_itself_until_it_stops() -> R
     }
     Ok(())
 }
+
+#[test]
+#[ignore = "needs a Kafka broker: scripts/test.sh starts one"]
+fn a_classic_group_stays_protected_through_a_long_rebalance() -> Result<()> {
+    let _one_at_a_time = serial();
+    let setup = r#"export KRB_NS=protect KRB_LOGS=logs/e2e-protect-slow
+         rm -rf "$KRB_LOGS"; source scripts/common.sh"#;
+    // Lab 2's set-up: a is 12 s in a slow message when b joins, so the group waits for a in a
+    // rebalance that long, b owning nothing yet.
+    let run = bash(
+        "a is slow, b joins",
+        &format!(
+            r#"{setup}
+         topic slow 1; krb-produce slow 10 1; fresh slow
+         options=(--delay 0.1 --commit-every 1 --session-timeout-ms 6000 --max-poll-ms 30000)
+         start slow-a slow slow "${{options[@]}}" --slow-at 3 --slow-sec 12 >/dev/null
+         wait_log slow-a 'slow start'
+         start slow-b slow slow "${{options[@]}}" >/dev/null"#
+        ),
+    )
+    .and_then(|_| refused_while_rebalancing());
+    let stopped = bash(
+        "stop a and b",
+        "export KRB_LOGS=logs/e2e-protect-slow; source scripts/common.sh; stop_all slow",
+    );
+    run.and(stopped.map(|_| ()))
+}
+
+/// Waits until group protect-slow rebalances, then asks krb-topic to recreate its topic; fails
+/// unless it is refused while the group rebalances, and the topic keeps its messages.
+fn refused_while_rebalancing() -> Result<()> {
+    let broker = krb_common::broker::BrokerArgs {
+        bootstrap: bootstrap(),
+        ..Default::default()
+    };
+    let (admin, _) = broker.admin("krb-e2e")?;
+    let rebalancing = || -> Result<bool> {
+        let groups = krb_common::groups::describe(
+            admin.inner(),
+            &["protect-slow".into()],
+            Duration::from_secs(10),
+        )?;
+        Ok(groups.iter().any(|g| {
+            matches!(
+                g.state,
+                krb_common::groups::State::PreparingRebalance
+                    | krb_common::groups::State::CompletingRebalance
+            ) && g.members.len() == 2
+        }))
+    };
+    let start = Instant::now();
+    while !rebalancing()? {
+        ensure!(
+            start.elapsed() < Duration::from_secs(10),
+            "group protect-slow did not rebalance within 10 s of b's start"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let out = tool("krb-topic", &["protect-slow", "1"])?;
+    ensure!(
+        rebalancing()?,
+        "group protect-slow was no longer rebalancing after krb-topic: the test shows nothing"
+    );
+    refused(
+        "krb-topic protect-slow 1",
+        &out,
+        &["krb-topic: topic protect-slow is not deleted: group protect-slow (2 live members)"],
+    )?;
+    let kept = messages_in("protect-slow")?;
+    ensure!(kept == 10, "protect-slow holds {kept} messages, not 10");
+    Ok(())
+}

@@ -16,9 +16,10 @@ use rdkafka::error::RDKafkaErrorCode;
 /// clean start. Prints `Created topic TOPIC.` as kafka-topics.sh does. With --delete, TOPIC is
 /// only deleted (lab 7 clears each trial's topic away, so node restarts stay short).
 ///
-/// A topic that a consumer group with live members reads (a member owns one of its partitions,
-/// or the group has committed offsets of it) is neither deleted nor recreated: krb-topic says
-/// which groups read it, with their live members, and exits 1. This holds for the topic's name
+/// A topic that a consumer group with live members reads (a member owns one of its partitions;
+/// or no member owns any yet, as when one is joining, and the group has committed offsets of
+/// it) is neither deleted nor recreated: krb-topic says which groups read it, with their live
+/// members, and exits 1. This holds for the topic's name
 /// on the broker, with or without a namespace: `krb-topic alice-pay 2` is refused while alice's
 /// workers read alice-pay. --force deletes it anyway (the teacher resetting a room).
 #[derive(Parser, Debug)]
