@@ -87,8 +87,8 @@ pub struct Member {
     pub target: Vec<TopicPartition>,
 }
 
-/// A group with its members. A classic group shows its members' partitions only while it is
-/// `Stable`: rebalancing, its members are listed with none.
+/// A group with its members. While a classic group rebalances, Kafka 4.3.1 shows each member's
+/// last partitions, and none for a member that is joining.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Group {
     pub id: String,
