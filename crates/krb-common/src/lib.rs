@@ -5,8 +5,11 @@
 //! - [`broker`]: the broker address (`--bootstrap`, `KRB_BOOTSTRAP`, `localhost:9481`) and `-X`.
 //! - [`cli`]: command lines whose bad input is one line and exit 2.
 //! - [`group`]: the assignors and group protocols, named once.
+//! - [`groups`]: the broker's consumer groups now (classic and KIP-848): members, partitions,
+//!   committed offsets, through librdkafka's admin API (the crate's only `unsafe`).
 //! - [`kafka_error`]: Kafka errors rendered as the article shows them.
 //! - [`lang`]: English or Korean for what a person reads (`KRB_LANG`), and message tables.
+//! - [`readers`]: which groups with live members read a topic (what krb-topic will not delete).
 //! - [`overlap`]: two consumers in one message at once (lab 2), found once.
 //! - [`namespace`]: `KRB_NS`, many people's topics and groups apart on one broker.
 //! - [`out`]: whole lines to stdout and stderr, each in one write.
@@ -21,6 +24,7 @@ pub mod cli;
 pub mod decimal;
 pub mod fastpath;
 pub mod group;
+pub mod groups;
 pub mod kafka_error;
 pub mod lang;
 pub mod logline;
@@ -29,6 +33,7 @@ pub mod out;
 pub mod overlap;
 pub mod rdlog;
 pub mod reader;
+pub mod readers;
 pub mod scratch;
 pub mod trial_log;
 pub mod worker_log;

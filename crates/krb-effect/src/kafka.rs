@@ -108,6 +108,7 @@ pub fn init(broker: &BrokerArgs, output: &str) -> Result<()> {
         topic: output.to_string(),
         partitions: Some(1),
         delete: false,
+        force: false,
         replication: -1,
         broker: broker.clone(),
     })

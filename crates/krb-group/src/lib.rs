@@ -4,13 +4,18 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 use clap::Parser;
-use krb_common::broker::{wait, BrokerArgs};
+use krb_common::broker::{wait, BrokerArgs, REACH_TIMEOUT};
+use krb_common::{groups, readers};
+use rdkafka::admin::AdminClient;
+use rdkafka::client::DefaultClientContext;
 use rdkafka::error::RDKafkaErrorCode;
 
 /// krb-group: delete consumer group GROUP and its committed offsets.
 ///
-/// A group that does not exist is fine (nothing to forget). A group that still has members is
-/// not deleted: stop its workers first.
+/// A group that does not exist is fine (nothing to forget). A group that still has live
+/// members is not deleted (the broker refuses): krb-group says how many it has and exits 1.
+/// Stop its workers first; a static member (--instance-id) stays until its session times out,
+/// which --wait waits for.
 #[derive(Parser, Debug)]
 #[command(name = "krb-group", version, verbatim_doc_comment)]
 pub struct Args {
@@ -59,10 +64,51 @@ pub fn run(args: &Args) -> Result<()> {
                 println!("Group {name} does not exist.")
             }
             Err((name, RDKafkaErrorCode::NonEmptyGroup)) => {
-                bail!("group {name} still has members: stop its workers first (static members stay until their session times out: --wait SECONDS)")
+                bail!(refusal(&name, live_members(&admin, &name)))
             }
             Err((name, code)) => bail!("cannot delete group {name}: {code}"),
         }
         return Ok(());
+    }
+}
+
+/// How many members group `name` has now, if the broker says.
+fn live_members(admin: &AdminClient<DefaultClientContext>, name: &str) -> Option<usize> {
+    let described = groups::describe(admin.inner(), &[name.to_string()], REACH_TIMEOUT).ok()?;
+    described
+        .into_iter()
+        .find(|g| g.id == name)
+        .map(|g| g.members.len())
+}
+
+/// The one line that refuses to delete group `name`, which has `members` live members (None:
+/// the broker said it has members but not how many).
+fn refusal(name: &str, members: Option<usize>) -> String {
+    let has = members
+        .filter(|n| *n > 0)
+        .map_or("live members".to_string(), readers::members);
+    format!(
+        "group {name} is not deleted: it has {has}, and the broker deletes no group with members. \
+         Stop its workers first (a static member stays until its session times out: --wait SECONDS)"
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_refusal_names_the_group_and_its_live_members_on_one_line() {
+        assert_eq!(
+            refusal("alice-nocommit", Some(2)),
+            "group alice-nocommit is not deleted: it has 2 live members, and the broker deletes \
+             no group with members. Stop its workers first (a static member stays until its \
+             session times out: --wait SECONDS)"
+        );
+        assert!(refusal("g", Some(1)).contains(": it has 1 live member, "));
+        // Emptied since the broker refused, or not described: still a refusal, without a count.
+        for unknown in [None, Some(0)] {
+            assert!(refusal("g", unknown).contains(": it has live members, "));
+        }
     }
 }

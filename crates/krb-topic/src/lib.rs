@@ -4,7 +4,8 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 use clap::Parser;
-use krb_common::broker::{wait, BrokerArgs};
+use krb_common::broker::{wait, BrokerArgs, REACH_TIMEOUT};
+use krb_common::readers::{self, Reader};
 use rdkafka::admin::{AdminClient, AdminOptions, NewTopic, TopicReplication};
 use rdkafka::client::DefaultClientContext;
 use rdkafka::error::RDKafkaErrorCode;
@@ -14,6 +15,13 @@ use rdkafka::error::RDKafkaErrorCode;
 /// An existing TOPIC is deleted first and created again empty, so a lab can be rerun from a
 /// clean start. Prints `Created topic TOPIC.` as kafka-topics.sh does. With --delete, TOPIC is
 /// only deleted (lab 7 clears each trial's topic away, so node restarts stay short).
+///
+/// A topic that a consumer group with live members reads (a member owns one of its partitions;
+/// or no member owns any yet, as when one is joining, and the group has committed offsets of
+/// it) is neither deleted nor recreated: krb-topic says which groups read it, with their live
+/// members, and exits 1. This holds for the topic's name
+/// on the broker, with or without a namespace: `krb-topic alice-pay 2` is refused while alice's
+/// workers read alice-pay. --force deletes it anyway (the teacher resetting a room).
 #[derive(Parser, Debug)]
 #[command(name = "krb-topic", version, verbatim_doc_comment)]
 pub struct Args {
@@ -28,6 +36,9 @@ pub struct Args {
     /// Only delete the topic.
     #[arg(long)]
     pub delete: bool,
+    /// Delete the topic even while a group with live members reads it.
+    #[arg(long)]
+    pub force: bool,
     #[command(flatten)]
     pub broker: BrokerArgs,
 }
@@ -35,11 +46,17 @@ pub struct Args {
 /// How long a deletion may take to finish, and a new topic to get its leaders.
 const RECREATE_TIMEOUT: Duration = Duration::from_secs(30);
 
-/// Deletes the topic if it exists; then, unless --delete, creates it and waits until the
-/// broker serves it.
+/// How long to wait for a group in its first rebalance to show what it reads.
+const UNSURE_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Deletes the topic if it exists and no live group reads it (or --force); then, unless
+/// --delete, creates it and waits until the broker serves it.
 pub fn run(args: &Args) -> Result<()> {
     let (admin, options) = args.broker.admin("krb-topic")?;
     let name = args.broker.name(&args.topic);
+    if !args.force && served(&admin, &name)?.is_some() {
+        unread(&admin, &name)?;
+    }
     let existed = delete(&admin, &options, &name)?;
     let Some(partitions) = args.partitions else {
         if existed {
@@ -79,6 +96,36 @@ pub fn run(args: &Args) -> Result<()> {
         std::thread::sleep(Duration::from_millis(100));
     }
     bail!("topic {name} was created but its partitions had no leader within 30 s")
+}
+
+/// Fails, naming them, when groups with live members read topic `name`. A group in its first
+/// rebalance cannot be told what it reads yet: it is asked again until it can, for
+/// [`UNSURE_TIMEOUT`] at most (a classic group's first rebalance takes
+/// group.initial.rebalance.delay.ms, 3 s by default, 0 on kafka-local.sh's broker).
+fn unread(admin: &AdminClient<DefaultClientContext>, name: &str) -> Result<()> {
+    let start = Instant::now();
+    loop {
+        let look = readers::look(admin.inner(), name, REACH_TIMEOUT).with_context(|| {
+            format!("cannot tell whether a group reads topic {name} (--force deletes it anyway)")
+        })?;
+        if !look.readers.is_empty() {
+            bail!(refusal(name, &look.readers));
+        }
+        if look.unsure.is_empty() || start.elapsed() >= UNSURE_TIMEOUT {
+            return Ok(());
+        }
+        std::thread::sleep(Duration::from_millis(250));
+    }
+}
+
+/// The one line that refuses to delete topic `name`, which `readers` read.
+fn refusal(name: &str, readers: &[Reader]) -> String {
+    let verb = if readers.len() == 1 { "reads" } else { "read" };
+    format!(
+        "topic {name} is not deleted: {} {verb} it. Use topics of your own (KRB_NS=yourname), \
+         or wait until those workers stop; --force deletes it anyway",
+        readers::named(readers)
+    )
 }
 
 /// Deletes topic `name` and waits until the broker no longer serves it; says whether it existed.
@@ -121,4 +168,37 @@ fn served(admin: &AdminClient<DefaultClientContext>, name: &str) -> Result<Optio
         .iter()
         .find(|t| t.name() == name && t.error().is_none())
         .map(|t| t.partitions().iter().map(|p| p.leader()).collect()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_refusal_names_the_topic_and_every_reading_group_on_one_line() {
+        let reader = |group: &str, members| Reader {
+            group: group.into(),
+            members,
+        };
+        let one = refusal("alice-pay", &[reader("alice-nocommit", 2)]);
+        assert_eq!(
+            one,
+            "topic alice-pay is not deleted: group alice-nocommit (2 live members) reads it. \
+             Use topics of your own (KRB_NS=yourname), or wait until those workers stop; \
+             --force deletes it anyway"
+        );
+        let two = refusal("pay", &[reader("a", 1), reader("b", 1)]);
+        assert!(two.contains(": groups a (1 live member) and b (1 live member) read it."));
+        assert!(!one.contains('\n') && !two.contains('\n'));
+    }
+
+    #[test]
+    fn force_is_a_flag_of_both_forms() {
+        let args = Args::try_parse_from(["krb-topic", "pay", "2", "--force"]).unwrap();
+        assert!(args.force);
+        let args = Args::try_parse_from(["krb-topic", "pay", "--delete", "--force"]).unwrap();
+        assert!(args.force && args.delete);
+        let args = Args::try_parse_from(["krb-topic", "pay", "2"]).unwrap();
+        assert!(!args.force);
+    }
 }

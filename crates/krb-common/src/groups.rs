@@ -1,0 +1,550 @@
+//! The broker's consumer groups as they are now: each group's state, type and members, each
+//! member's partitions, and a group's committed offsets.
+//!
+//! rust-rdkafka's `fetch_group_list` speaks only the classic protocol's ListGroups and
+//! DescribeGroups, which show a KIP-848 (`consumer` protocol) group as `Dead` with no members
+//! while it runs (measured on Kafka 4.3.1 with librdkafka 2.12.1). librdkafka's admin API
+//! (`rd_kafka_ListConsumerGroups`, `rd_kafka_DescribeConsumerGroups`,
+//! `rd_kafka_ListConsumerGroupOffsets`) sees both kinds; rust-rdkafka does not wrap it, so this
+//! module calls it through `rdkafka::bindings`. Every `unsafe` block of the crate is here; what
+//! leaves the module is owned Rust data, copied out before librdkafka's memory is freed.
+//!
+//! Each request follows librdkafka's examples/describe_consumer_groups.c: a queue of its own,
+//! admin options with a request timeout, the call, one poll of the queue for the result event,
+//! then the event, the options and the queue destroyed (here by `Drop`, on every path).
+
+use std::ffi::{c_char, CStr, CString};
+use std::marker::PhantomData;
+use std::time::Duration;
+
+use anyhow::{bail, Result};
+use rdkafka::bindings as rd;
+use rdkafka::client::{Client, ClientContext};
+use rdkafka::error::RDKafkaErrorCode;
+
+/// A group's state as librdkafka names it. A `consumer` group that is assigning or reconciling
+/// has no name in librdkafka's list: it is `Unknown`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum State {
+    Unknown,
+    PreparingRebalance,
+    CompletingRebalance,
+    Stable,
+    Dead,
+    Empty,
+}
+
+impl State {
+    fn from_raw(state: rd::rd_kafka_consumer_group_state_t) -> State {
+        use rd::rd_kafka_consumer_group_state_t::*;
+        match state {
+            RD_KAFKA_CONSUMER_GROUP_STATE_PREPARING_REBALANCE => State::PreparingRebalance,
+            RD_KAFKA_CONSUMER_GROUP_STATE_COMPLETING_REBALANCE => State::CompletingRebalance,
+            RD_KAFKA_CONSUMER_GROUP_STATE_STABLE => State::Stable,
+            RD_KAFKA_CONSUMER_GROUP_STATE_DEAD => State::Dead,
+            RD_KAFKA_CONSUMER_GROUP_STATE_EMPTY => State::Empty,
+            _ => State::Unknown,
+        }
+    }
+}
+
+/// Which protocol a group speaks: `classic` (the article's) or `consumer` (KIP-848).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Classic,
+    Consumer,
+    Unknown,
+}
+
+impl Kind {
+    fn from_raw(kind: rd::rd_kafka_consumer_group_type_t) -> Kind {
+        use rd::rd_kafka_consumer_group_type_t::*;
+        match kind {
+            RD_KAFKA_CONSUMER_GROUP_TYPE_CLASSIC => Kind::Classic,
+            RD_KAFKA_CONSUMER_GROUP_TYPE_CONSUMER => Kind::Consumer,
+            _ => Kind::Unknown,
+        }
+    }
+}
+
+/// A group as the broker lists it, without its members.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Listing {
+    pub id: String,
+    pub state: State,
+    pub kind: Kind,
+}
+
+/// A topic's partition: (topic, partition).
+pub type TopicPartition = (String, i32);
+
+/// A member of a group and the partitions it owns. A `consumer` group's member also has a
+/// target assignment: what the broker has decided it will own once it has reconciled.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Member {
+    pub client_id: String,
+    pub assigned: Vec<TopicPartition>,
+    pub target: Vec<TopicPartition>,
+}
+
+/// A group with its members. While a classic group rebalances, Kafka 4.3.1 shows each member's
+/// last partitions, and none for a member that is joining.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Group {
+    pub id: String,
+    pub state: State,
+    pub kind: Kind,
+    pub members: Vec<Member>,
+}
+
+/// Every classic and `consumer` group on the cluster (every broker is asked).
+pub fn list<C: ClientContext>(client: &Client<C>, timeout: Duration) -> Result<Vec<Listing>> {
+    let request = Request::new(
+        client,
+        rd::rd_kafka_admin_op_t::RD_KAFKA_ADMIN_OP_LISTCONSUMERGROUPS,
+        timeout,
+    )?;
+    // Share and streams groups are not consumer groups: describing one would fail.
+    let kinds = [
+        rd::rd_kafka_consumer_group_type_t::RD_KAFKA_CONSUMER_GROUP_TYPE_CLASSIC,
+        rd::rd_kafka_consumer_group_type_t::RD_KAFKA_CONSUMER_GROUP_TYPE_CONSUMER,
+    ];
+    // SAFETY: the options are alive (owned by `request`); librdkafka copies the array.
+    let error = unsafe {
+        rd::rd_kafka_AdminOptions_set_match_consumer_group_types(
+            request.options,
+            kinds.as_ptr(),
+            kinds.len(),
+        )
+    };
+    // SAFETY: a non-null error is ours to read and destroy, once.
+    if let Some(message) = unsafe { take_error(error) } {
+        bail!("cannot ask for the consumer groups: {message}");
+    }
+    // SAFETY: the client (borrowed for `request`'s lifetime) and the queue and options (owned by
+    // `request`) outlive the call; librdkafka keeps none of the arguments.
+    unsafe { rd::rd_kafka_ListConsumerGroups(client.native_ptr(), request.options, request.queue) };
+    let event = request.answer(
+        rd::RD_KAFKA_EVENT_LISTCONSUMERGROUPS_RESULT,
+        "list the consumer groups",
+    )?;
+    // SAFETY: the event is alive and of this type; the result, the arrays and the listings it
+    // points to live as long as the event, which outlives this block (dropped at the end of the
+    // function), and everything is copied into owned values.
+    unsafe {
+        let result = rd::rd_kafka_event_ListConsumerGroups_result(event.0);
+        // A broker that did not answer leaves groups unlisted: a partial list would be a wrong
+        // answer to "does anyone read this topic", so it is an error.
+        let mut count = 0;
+        let errors = rd::rd_kafka_ListConsumerGroups_result_errors(result, &mut count);
+        if let Some(error) = slice(errors, count).first() {
+            bail!(
+                "cannot list every consumer group: {}",
+                error_text(
+                    rd::rd_kafka_error_code(*error),
+                    rd::rd_kafka_error_string(*error)
+                )
+            );
+        }
+        let valid = rd::rd_kafka_ListConsumerGroups_result_valid(result, &mut count);
+        Ok(slice(valid, count)
+            .iter()
+            .map(|listing| Listing {
+                id: text(rd::rd_kafka_ConsumerGroupListing_group_id(*listing)),
+                state: State::from_raw(rd::rd_kafka_ConsumerGroupListing_state(*listing)),
+                kind: Kind::from_raw(rd::rd_kafka_ConsumerGroupListing_type(*listing)),
+            })
+            .collect())
+    }
+}
+
+/// The groups named `ids` with their members; a group that no longer exists is left out.
+pub fn describe<C: ClientContext>(
+    client: &Client<C>,
+    ids: &[String],
+    timeout: Duration,
+) -> Result<Vec<Group>> {
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let names = ids
+        .iter()
+        .map(|id| CString::new(id.as_str()))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut pointers: Vec<*const c_char> = names.iter().map(|n| n.as_ptr()).collect();
+    let request = Request::new(
+        client,
+        rd::rd_kafka_admin_op_t::RD_KAFKA_ADMIN_OP_DESCRIBECONSUMERGROUPS,
+        timeout,
+    )?;
+    // SAFETY: `names` owns the strings `pointers` points to and lives past the call, which
+    // copies each name (rd_strdup); client, queue and options as in `list`.
+    unsafe {
+        rd::rd_kafka_DescribeConsumerGroups(
+            client.native_ptr(),
+            pointers.as_mut_ptr(),
+            pointers.len(),
+            request.options,
+            request.queue,
+        )
+    };
+    let event = request.answer(
+        rd::RD_KAFKA_EVENT_DESCRIBECONSUMERGROUPS_RESULT,
+        "describe the consumer groups",
+    )?;
+    let mut groups = Vec::new();
+    // SAFETY: as in `list`: every description, member, assignment and partition list lives as
+    // long as the event, which outlives this block; all is copied out.
+    unsafe {
+        let result = rd::rd_kafka_event_DescribeConsumerGroups_result(event.0);
+        let mut count = 0;
+        let described = rd::rd_kafka_DescribeConsumerGroups_result_groups(result, &mut count);
+        for group in slice(described, count) {
+            let id = text(rd::rd_kafka_ConsumerGroupDescription_group_id(*group));
+            let error = rd::rd_kafka_ConsumerGroupDescription_error(*group);
+            if !error.is_null() {
+                let code = rd::rd_kafka_error_code(error);
+                // Deleted since it was listed (or never there): nobody is in it.
+                if RDKafkaErrorCode::from(code) == RDKafkaErrorCode::GroupIdNotFound {
+                    continue;
+                }
+                bail!(
+                    "cannot describe consumer group {id}: {}",
+                    error_text(code, rd::rd_kafka_error_string(error))
+                );
+            }
+            let members = (0..rd::rd_kafka_ConsumerGroupDescription_member_count(*group))
+                .map(|i| rd::rd_kafka_ConsumerGroupDescription_member(*group, i))
+                .filter(|member| !member.is_null())
+                .map(|member| Member {
+                    client_id: text(rd::rd_kafka_MemberDescription_client_id(member)),
+                    assigned: assignment(rd::rd_kafka_MemberDescription_assignment(member)),
+                    target: assignment(rd::rd_kafka_MemberDescription_target_assignment(member)),
+                })
+                .collect();
+            groups.push(Group {
+                id,
+                state: State::from_raw(rd::rd_kafka_ConsumerGroupDescription_state(*group)),
+                kind: Kind::from_raw(rd::rd_kafka_ConsumerGroupDescription_type(*group)),
+                members,
+            });
+        }
+    }
+    Ok(groups)
+}
+
+/// Every partition the group `id` has committed an offset for, with the offset.
+pub fn committed<C: ClientContext>(
+    client: &Client<C>,
+    id: &str,
+    timeout: Duration,
+) -> Result<Vec<(TopicPartition, i64)>> {
+    let name = CString::new(id)?;
+    // SAFETY: the name is copied into the new object; no partitions (null) asks for all.
+    let mut wanted = Owned::new(
+        unsafe { rd::rd_kafka_ListConsumerGroupOffsets_new(name.as_ptr(), std::ptr::null()) },
+        rd::rd_kafka_ListConsumerGroupOffsets_destroy,
+    )?;
+    let request = Request::new(
+        client,
+        rd::rd_kafka_admin_op_t::RD_KAFKA_ADMIN_OP_LISTCONSUMERGROUPOFFSETS,
+        timeout,
+    )?;
+    // SAFETY: librdkafka takes exactly one group (a one-element array, alive for the call) and
+    // copies it; client, queue and options as in `list`.
+    unsafe {
+        rd::rd_kafka_ListConsumerGroupOffsets(
+            client.native_ptr(),
+            &mut wanted.0,
+            1,
+            request.options,
+            request.queue,
+        )
+    };
+    let event = request.answer(
+        rd::RD_KAFKA_EVENT_LISTCONSUMERGROUPOFFSETS_RESULT,
+        "read the committed offsets",
+    )?;
+    let mut offsets = Vec::new();
+    // SAFETY: as in `list`: the group results and their partition lists live as long as the
+    // event, which outlives this block; all is copied out.
+    unsafe {
+        let result = rd::rd_kafka_event_ListConsumerGroupOffsets_result(event.0);
+        let mut count = 0;
+        let results = rd::rd_kafka_ListConsumerGroupOffsets_result_groups(result, &mut count);
+        for group in slice(results, count) {
+            let error = rd::rd_kafka_group_result_error(*group);
+            if !error.is_null() {
+                bail!(
+                    "cannot read the committed offsets of group {id}: {}",
+                    error_text(
+                        rd::rd_kafka_error_code(error),
+                        rd::rd_kafka_error_string(error)
+                    )
+                );
+            }
+            let list = rd::rd_kafka_group_result_partitions(*group);
+            if list.is_null() {
+                continue;
+            }
+            for p in slice((*list).elems, (*list).cnt as usize) {
+                // A partition asked for but never committed comes back with offset -1001.
+                if p.offset >= 0 {
+                    offsets.push(((text(p.topic), p.partition), p.offset));
+                }
+            }
+        }
+    }
+    Ok(offsets)
+}
+
+/// The partitions of a member's assignment (none for a null one: a classic member has no
+/// target assignment).
+///
+/// # Safety
+/// `assignment` is null or alive, with the partition list it holds, for this call.
+unsafe fn assignment(assignment: *const rd::rd_kafka_MemberAssignment_t) -> Vec<TopicPartition> {
+    if assignment.is_null() {
+        return Vec::new();
+    }
+    let list = rd::rd_kafka_MemberAssignment_partitions(assignment);
+    if list.is_null() {
+        return Vec::new();
+    }
+    slice((*list).elems, (*list).cnt as usize)
+        .iter()
+        .map(|p| (text(p.topic), p.partition))
+        .collect()
+}
+
+/// One admin request's result queue and options, destroyed when dropped; it borrows the client
+/// whose `rd_kafka_t` made them, so that they cannot outlive it.
+struct Request<'a> {
+    queue: *mut rd::rd_kafka_queue_t,
+    options: *mut rd::rd_kafka_AdminOptions_t,
+    timeout: Duration,
+    _client: PhantomData<&'a ()>,
+}
+
+impl<'a> Request<'a> {
+    fn new<C: ClientContext>(
+        client: &'a Client<C>,
+        op: rd::rd_kafka_admin_op_t,
+        timeout: Duration,
+    ) -> Result<Request<'a>> {
+        // SAFETY: the client's handle is alive while `client` is borrowed, and both the queue
+        // and the options are destroyed (Drop) before that borrow ends.
+        let queue = unsafe { rd::rd_kafka_queue_new(client.native_ptr()) };
+        let options = unsafe { rd::rd_kafka_AdminOptions_new(client.native_ptr(), op) };
+        let request = Request {
+            queue,
+            options,
+            timeout,
+            _client: PhantomData,
+        };
+        if queue.is_null() || options.is_null() {
+            bail!("librdkafka could not make an admin request");
+        }
+        let mut errstr = [0 as c_char; 512];
+        let ms = i32::try_from(timeout.as_millis()).unwrap_or(i32::MAX);
+        // SAFETY: options alive; errstr is a buffer of the size given.
+        let err = unsafe {
+            rd::rd_kafka_AdminOptions_set_request_timeout(
+                options,
+                ms,
+                errstr.as_mut_ptr(),
+                errstr.len(),
+            )
+        };
+        if err != rd::rd_kafka_resp_err_t::RD_KAFKA_RESP_ERR_NO_ERROR {
+            // SAFETY: librdkafka wrote a NUL-terminated message into errstr.
+            bail!("cannot set the request timeout: {}", unsafe {
+                text(errstr.as_ptr())
+            });
+        }
+        Ok(request)
+    }
+
+    /// Waits for the request's result event, of type `kind`; a request that failed as a whole
+    /// (the broker unreachable, the timeout passed) is an error saying what could not be done.
+    fn answer(&self, kind: rd::rd_kafka_event_type_t, what: &str) -> Result<Event> {
+        // The request times out on its own after `timeout` and then still posts an event (an
+        // error); the margin only guards against one that never comes.
+        let ms =
+            i32::try_from((self.timeout + Duration::from_secs(5)).as_millis()).unwrap_or(i32::MAX);
+        // SAFETY: the queue is alive (owned by self); a non-null event is ours to destroy.
+        let event = Event(unsafe { rd::rd_kafka_queue_poll(self.queue, ms) });
+        if event.0.is_null() {
+            bail!("cannot {what}: no answer within {} s", ms / 1000);
+        }
+        // SAFETY: the event is alive; its error string lives as long as it.
+        unsafe {
+            let err = rd::rd_kafka_event_error(event.0);
+            if err != rd::rd_kafka_resp_err_t::RD_KAFKA_RESP_ERR_NO_ERROR {
+                bail!(
+                    "cannot {what}: {}",
+                    error_text(err, rd::rd_kafka_event_error_string(event.0))
+                );
+            }
+            if rd::rd_kafka_event_type(event.0) != kind {
+                bail!("cannot {what}: librdkafka answered with another kind of event");
+            }
+        }
+        Ok(event)
+    }
+}
+
+impl Drop for Request<'_> {
+    fn drop(&mut self) {
+        // SAFETY: each was made by `new` (or is null), is destroyed once, here, and the client
+        // that made them is still alive (borrowed for 'a).
+        unsafe {
+            if !self.options.is_null() {
+                rd::rd_kafka_AdminOptions_destroy(self.options);
+            }
+            if !self.queue.is_null() {
+                rd::rd_kafka_queue_destroy(self.queue);
+            }
+        }
+    }
+}
+
+/// A result event, destroyed when dropped (with everything its result points to).
+struct Event(*mut rd::rd_kafka_event_t);
+
+impl Drop for Event {
+    fn drop(&mut self) {
+        if !self.0.is_null() {
+            // SAFETY: polled from our queue, destroyed once, here.
+            unsafe { rd::rd_kafka_event_destroy(self.0) };
+        }
+    }
+}
+
+/// An object librdkafka allocated for us, destroyed with `destroy` when dropped.
+struct Owned<T>(*mut T, unsafe extern "C" fn(*mut T));
+
+impl<T> Owned<T> {
+    fn new(ptr: *mut T, destroy: unsafe extern "C" fn(*mut T)) -> Result<Owned<T>> {
+        if ptr.is_null() {
+            bail!("librdkafka could not make an admin request");
+        }
+        Ok(Owned(ptr, destroy))
+    }
+}
+
+impl<T> Drop for Owned<T> {
+    fn drop(&mut self) {
+        // SAFETY: non-null (checked in `new`), ours, destroyed once, here.
+        unsafe { (self.1)(self.0) };
+    }
+}
+
+/// The `count` elements at `ptr` as a slice (none for a null pointer).
+///
+/// # Safety
+/// A non-null `ptr` points to `count` initialised elements that outlive the slice's use.
+unsafe fn slice<'a, T>(ptr: *const T, count: usize) -> &'a [T] {
+    if ptr.is_null() || count == 0 {
+        &[]
+    } else {
+        std::slice::from_raw_parts(ptr, count)
+    }
+}
+
+/// A C string copied into a Rust one (empty for null).
+///
+/// # Safety
+/// A non-null `ptr` points to a NUL-terminated string alive for this call.
+unsafe fn text(ptr: *const c_char) -> String {
+    if ptr.is_null() {
+        String::new()
+    } else {
+        CStr::from_ptr(ptr).to_string_lossy().into_owned()
+    }
+}
+
+/// An error as krb shows Kafka's: librdkafka's message, or the code's name when it has none.
+///
+/// # Safety
+/// As [`text`] for `message`.
+unsafe fn error_text(code: rd::rd_kafka_resp_err_t, message: *const c_char) -> String {
+    let message = text(message);
+    if message.is_empty() {
+        RDKafkaErrorCode::from(code).to_string()
+    } else {
+        message
+    }
+}
+
+/// Reads a librdkafka error object and destroys it; None for null (no error).
+///
+/// # Safety
+/// `error` is null or an error object we own and no one else destroys.
+unsafe fn take_error(error: *mut rd::rd_kafka_error_t) -> Option<String> {
+    if error.is_null() {
+        return None;
+    }
+    let message = error_text(
+        rd::rd_kafka_error_code(error),
+        rd::rd_kafka_error_string(error),
+    );
+    rd::rd_kafka_error_destroy(error);
+    Some(message)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rdkafka::admin::AdminClient;
+    use rdkafka::client::DefaultClientContext;
+    use rdkafka::ClientConfig;
+
+    /// A client of a broker that is not there: port 1 refuses every connection.
+    fn nowhere() -> AdminClient<DefaultClientContext> {
+        ClientConfig::new()
+            .set("bootstrap.servers", "127.0.0.1:1")
+            .set("log_level", "0")
+            .create()
+            .expect("an admin client")
+    }
+
+    #[test]
+    fn every_request_to_a_broker_that_does_not_answer_is_an_error_in_time() {
+        let admin = nowhere();
+        let timeout = Duration::from_millis(500);
+        let started = std::time::Instant::now();
+        let listed = list(admin.inner(), timeout).unwrap_err().to_string();
+        assert!(listed.starts_with("cannot list"), "{listed}");
+        let described = describe(admin.inner(), &["g".into()], timeout)
+            .unwrap_err()
+            .to_string();
+        assert!(described.starts_with("cannot describe"), "{described}");
+        let offsets = committed(admin.inner(), "g", timeout)
+            .unwrap_err()
+            .to_string();
+        assert!(offsets.starts_with("cannot read"), "{offsets}");
+        // Each answered by the request's own timeout, not the poll's margin of 5 s.
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "{:?}",
+            started.elapsed()
+        );
+    }
+
+    #[test]
+    fn describing_no_group_asks_nothing() {
+        let admin = nowhere();
+        assert_eq!(
+            describe(admin.inner(), &[], Duration::from_millis(1)).unwrap(),
+            vec![]
+        );
+    }
+
+    #[test]
+    fn a_name_with_a_nul_is_an_error_not_a_panic() {
+        let admin = nowhere();
+        assert!(describe(admin.inner(), &["a\0b".into()], Duration::from_millis(1)).is_err());
+        assert!(committed(admin.inner(), "a\0b", Duration::from_millis(1)).is_err());
+    }
+}
