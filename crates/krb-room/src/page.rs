@@ -24,18 +24,19 @@ pub fn escape(text: &str) -> String {
 }
 
 /// Large type and high contrast, for a projector: no text under 16 px.
-const STYLE: &str = "body{font:20px/1.4 sans-serif;margin:1em 1.5em;color:#111;background:#fff}\
-h1{font-size:28px;margin:0 0 .2em}#status,.trouble{color:#444;font-size:16px;margin:0 0 .6em}\
-.trouble{color:#b00}table{border-collapse:collapse;margin:.5em 0}\
-th,td{border:1px solid #888;padding:.3em .55em;vertical-align:top;text-align:left}\
-th{background:#eee;font-size:17px}td.number{text-align:right;white-space:nowrap}\
-td.name{font-weight:bold;white-space:nowrap}.when{color:#555;font-size:16px}\
+const STYLE: &str = "body{font:20px/1.35 sans-serif;margin:.8em 1em;color:#111;background:#fff}\
+h1{font-size:26px;margin:0 0 .15em}h2{font-size:22px;margin:.8em 0 .3em}\
+#status,.trouble{color:#444;font-size:16px;margin:0 0 .5em}.trouble{color:#b00}\
+table{border-collapse:collapse;margin:.4em 0}\
+th,td{border:1px solid #888;padding:.25em .5em;vertical-align:top;text-align:left}\
+th{background:#eee;font-size:16px;word-break:keep-all}td.number{text-align:right;white-space:nowrap}\
+td.name,td.at,td.variants{white-space:nowrap}td.name{font-weight:bold}.when{color:#555;font-size:16px}\
 .v{display:inline-block;min-width:1.1em;text-align:center;font-weight:bold}\
 .v.held{color:#116329}.v.failed,.v.error{color:#fff;background:#b00;border-radius:3px}\
 .v.none{color:#999}.lab{color:#555;font-size:16px;margin:0 .15em 0 .5em}.lab:first-child{margin-left:0}\
 tr.failures td{color:#b00;font-size:16px;border-top:none}\
-.pictures{display:flex;flex-wrap:wrap;gap:1em 2em}figure{margin:.5em 0}\
-figcaption{font-weight:bold;margin-bottom:.3em}svg.spread{max-width:100%;height:auto}\
+.pictures{display:flex;flex-wrap:wrap;gap:.5em 1.5em}figure{margin:0}\
+figcaption{font-weight:bold;margin-bottom:.2em}svg.spread{max-width:100%;height:auto}\
 #skipped{color:#b00;font-size:16px}";
 
 /// What the page shows besides the records: the room, where it is, and the language.

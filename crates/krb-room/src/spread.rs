@@ -179,7 +179,7 @@ impl Scale {
 }
 
 /// The picture's width, in pixels at a scale of 1 (two pictures side by side at 1280 pixels).
-pub const WIDTH: f64 = 600.0;
+pub const WIDTH: f64 = 580.0;
 /// Where the scale begins: the rows' names are to its left.
 const LEFT: f64 = 170.0;
 /// Where it ends, room for the last tick's label to its right.
