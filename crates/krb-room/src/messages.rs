@@ -7,7 +7,7 @@ use krb_common::lang::Msg;
 /// The page's title and heading.
 pub const TITLE: Msg = Msg {
     en: "krb-room: room {room}",
-    ko: "krb-room: 실습실 {room}",
+    ko: "krb-room: 교실 {room}",
 };
 /// Where the records come from, and how many.
 pub const STATUS: Msg = Msg {
@@ -31,8 +31,8 @@ pub const LATEST: Msg = Msg {
 };
 /// A lab's variant.
 pub const AT: Msg = Msg {
-    en: "lab {lab} {name} {variant}",
-    ko: "실습 {lab} {name} {variant}",
+    en: "lab {lab} {variant}",
+    ko: "실습 {lab} {variant}",
 };
 /// Each variant's result.
 pub const VARIANTS: Msg = Msg {

@@ -200,7 +200,7 @@ impl Page {
         html + "</table>\n"
     }
 
-    /// `lab 2 maxpoll expel` and when it ended.
+    /// `lab 2 expel` and when it ended.
     fn latest(&self, p: &Participant) -> String {
         let Some(r) = &p.latest else {
             return String::new();
@@ -215,10 +215,7 @@ impl Page {
     }
 
     fn at(&self, r: &Record) -> String {
-        m::AT.fill(
-            self.lang,
-            &[("lab", &r.lab), ("name", &r.name), ("variant", &r.variant)],
-        )
+        m::AT.fill(self.lang, &[("lab", &r.lab), ("variant", &r.variant)])
     }
 
     /// One mark a variant of the room, by lab: ✓ held, ✗ failed, ! no verdict, · none yet.
@@ -323,6 +320,23 @@ mod tests {
     }
 
     #[test]
+    fn what_the_topic_says_is_escaped() {
+        let mut room = Room::default();
+        let r = record("x", 1, "<b>&nocommit", true, 1.0);
+        room.add(Some(b"<i>eve"), Some(&serde_json::to_vec(&r).unwrap()), "x");
+        let html = page(Lang::En).render(&room, "09:00:00");
+        assert!(
+            html.contains("<td class=\"name\">&lt;i&gt;eve</td>"),
+            "{html}"
+        );
+        assert!(
+            html.contains("lab 1 &lt;b&gt;&amp;nocommit <span"),
+            "{html}"
+        );
+        assert!(!html.contains("<i>") && !html.contains("<b>"), "{html}");
+    }
+
+    #[test]
     fn a_row_a_participant_with_each_variant_and_number() {
         let html = page(Lang::En).render(&room(), "09:02:00");
         assert_eq!(
@@ -339,21 +353,19 @@ mod tests {
         ));
         // Bob finished lab 2 last, with no verdict: a mark of its own, and why, escaped.
         assert!(
-            html.contains(
-                "<td class=\"at\">lab 2 revoke expel <span class=\"when\">09:00:10</span></td>"
-            ),
+            html.contains("<td class=\"at\">lab 2 expel <span class=\"when\">09:00:10</span></td>"),
             "{html}"
         );
         assert!(html.contains("<span class=\"v error\" data-lab=\"2\" data-variant=\"expel\""));
-        assert!(html.contains("<span class=\"v held\" data-lab=\"1\" data-variant=\"nocommit\" title=\"lab 1 revoke nocommit: 1/1 held\">✓</span>"), "{html}");
+        assert!(html.contains("<span class=\"v held\" data-lab=\"1\" data-variant=\"nocommit\" title=\"lab 1 nocommit: 1/1 held\">✓</span>"), "{html}");
         assert!(
             html.contains("<span class=\"v none\" data-lab=\"2\" data-variant=\"expel\""),
             "alice has no lab 2 yet"
         );
         assert!(
             html.contains(
-                "not held: lab 1 revoke nocommit: all 1000 messages processed (unique 1000); \
-             lab 2 revoke expel: the script failed: &lt;no broker&gt;</td>"
+                "not held: lab 1 nocommit: all 1000 messages processed (unique 1000); \
+             lab 2 expel: the script failed: &lt;no broker&gt;</td>"
             ),
             "{html}"
         );
@@ -375,7 +387,7 @@ mod tests {
         for text in [
             "<html lang=\"ko\">",
             "참가자",
-            "성립하지 않음: 실습 1 revoke nocommit: 메시지 1000개 모두 처리됨",
+            "성립하지 않음: 실습 1 nocommit: 메시지 1000개 모두 처리됨",
             "실습 3: 할당 전략별 중복",
         ] {
             assert!(html.contains(text), "no {text:?}:\n{html}");

@@ -265,7 +265,7 @@ pub fn svg(picture: &Picture, room: &Room, lang: Lang) -> String {
             let cy = y + 44.0 + *l as f64 * LEVEL + LEVEL / 2.0 - 6.0;
             let _ = write!(
                 body,
-                r##"<circle class="dot" data-participant="{n}" data-value="{value}" cx="{px:.1}" cy="{cy:.1}" r="{DOT}" fill="#1f5fa8"><title>{n}: {shown}</title></circle><text x="{:.1}" y="{:.1}" font-size="{TEXT}">{n}</text>"##,
+                r##"<circle class="dot" data-participant="{n}" data-value="{value}" cx="{px:.1}" cy="{cy:.1}" r="{DOT}" fill="#1f5fa8"><title>{n}: {shown}</title></circle><text x="{:.1}" y="{:.1}" font-size="{TEXT}" stroke="#fff" stroke-width="4" paint-order="stroke">{n}</text>"##,
                 px + DOT + 4.0,
                 cy + 5.5,
                 n = escape(name),
