@@ -13,8 +13,9 @@ use anyhow::{bail, ensure, Context, Result};
 use krb_e2e::{bootstrap, root, serial};
 use krb_verify::record::Record;
 
-/// How many run at once. All five: on this 2-core machine (shared, load average 17) five
-/// `lab.sh --only 1,2` at once took 57 s and held every statement, against about 50 s for one.
+/// How many run at once. All five: on a shared 2-core machine five `lab.sh --only 1,2` at once
+/// took 43 to 57 s in three runs (load average up to 17) and held every statement; one alone
+/// took 42 s. The labs wait more than they compute.
 const PARTICIPANTS: usize = 5;
 
 /// The numbers compared: lab, variant and the name krb-verify gives it.
