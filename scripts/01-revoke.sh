@@ -6,7 +6,8 @@
 # Needs topic pay (2 partitions) holding 1000 messages: topic pay 2; krb-produce pay 1000 2.
 # GROUP-a consumes alone (0.01 s a message, commit every 100); part-way GROUP-b joins and the
 # group rebalances. When all 1000 messages are processed, both stop; then krb-verify checks the
-# lab's statements (krb-dups GROUP shows the duplicates).
+# lab's statements (krb-dups GROUP shows the duplicates). To watch the run as it happens, start
+# krb-live GROUP in a second terminal first and open the address it prints.
 #
 # b joins once a has processed 100 messages of p1, the partition the range assignor gives b
 # (members sort by name): a takes one partition at a time, in whichever order librdkafka

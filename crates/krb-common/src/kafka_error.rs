@@ -37,6 +37,14 @@ pub fn render(code: i32, text: &str) -> String {
     )
 }
 
+/// The code of an error as [`render`] wrote it (`UNKNOWN_MEMBER_ID` of
+/// `KafkaError{code=UNKNOWN_MEMBER_ID,...}`), or the whole text when it names none.
+pub fn rendered_code(text: &str) -> &str {
+    text.split_once("code=")
+        .and_then(|(_, rest)| rest.split(',').next())
+        .unwrap_or(text)
+}
+
 /// The error code inside a rust-rdkafka error, if it carries one.
 pub fn code_of(err: &KafkaError) -> Option<i32> {
     err.rdkafka_error_code().map(|c: RDKafkaErrorCode| c as i32)
@@ -53,6 +61,12 @@ pub fn render_commit_error(err: &KafkaError) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_rendered_errors_code_reads_back() {
+        assert_eq!(rendered_code(&render(25, "x")), "UNKNOWN_MEMBER_ID");
+        assert_eq!(rendered_code("something else"), "something else");
+    }
 
     #[test]
     fn renders_the_articles_commit_failure() {

@@ -9,12 +9,12 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::Result;
+use anyhow::{bail, Result};
 use chrono::{DateTime, Local, NaiveDate, NaiveDateTime, NaiveTime, TimeDelta};
 
 use crate::logline::{Event, Offset, Partition};
 use crate::namespace::Namespace;
-use crate::reader::{for_each_line, group_files, parse_bytes, Skipped};
+use crate::reader::{group_files, parse_bytes, Follow, Growth, Skipped};
 
 /// Day 0, the date every log's first line is placed on.
 pub fn day_zero() -> NaiveDate {
@@ -58,6 +58,10 @@ pub struct WorkerLog {
     pub librdkafka: Vec<String>,
     /// Lines that look like worker lines but do not parse, left out.
     pub skipped: Vec<Skipped>,
+    /// Where the reading is.
+    follow: Follow,
+    /// When the last line read was, to place the next one on its day.
+    previous: Option<NaiveDateTime>,
 }
 
 impl WorkerLog {
@@ -67,9 +71,20 @@ impl WorkerLog {
         WorkerLog::read_file(&dir.join(format!("{name}.log")))
     }
 
-    /// Reads one log file (see [`WorkerLog::read`]).
+    /// Reads one log file (see [`WorkerLog::read`]): a log followed, read to its end at once.
     pub fn read_file(path: &Path) -> Result<WorkerLog> {
-        let mut log = WorkerLog {
+        let mut log = WorkerLog::follow(path);
+        let mut follow = log.follow.clone();
+        if follow.read_to_end(|number, bytes| log.add(number, bytes))? == Growth::Gone {
+            bail!("cannot read {}: no such file", path.display());
+        }
+        log.follow = follow;
+        Ok(log)
+    }
+
+    /// A log to be read as it grows, with [`WorkerLog::read_more`]; nothing read yet.
+    pub fn follow(path: &Path) -> WorkerLog {
+        WorkerLog {
             path: path.to_path_buf(),
             name: path
                 .file_stem()
@@ -78,37 +93,64 @@ impl WorkerLog {
             lines: Vec::new(),
             librdkafka: Vec::new(),
             skipped: Vec::new(),
-        };
-        let mut previous = day_zero().and_time(NaiveTime::MIN);
-        for_each_line(path, |number, bytes| match parse_bytes(bytes) {
+            follow: Follow::new(path),
+            previous: None,
+        }
+    }
+
+    /// Reads the lines finished since the last read (see [`Follow::read`]) and adds them to
+    /// [`WorkerLog::lines`], [`WorkerLog::librdkafka`] and [`WorkerLog::skipped`].
+    pub fn read_more(&mut self) -> Result<Growth> {
+        let mut follow = self.follow.clone();
+        let growth = follow.read(|number, bytes| self.add(number, bytes))?;
+        self.follow = follow;
+        Ok(growth)
+    }
+
+    /// Takes the lines and librdkafka's lines read so far out of the log, which reads on from
+    /// where it is: a reader that handles each line once, as it comes, need keep none.
+    pub fn take_lines(&mut self) -> (Vec<Entry>, Vec<String>) {
+        (
+            std::mem::take(&mut self.lines),
+            std::mem::take(&mut self.librdkafka),
+        )
+    }
+
+    /// When the last line read was, on its day.
+    pub fn last_at(&self) -> Option<NaiveDateTime> {
+        self.previous
+    }
+
+    /// Adds line `number`, read as bytes.
+    fn add(&mut self, number: u64, bytes: &[u8]) {
+        match parse_bytes(bytes) {
             Ok(Some(line)) => {
-                let at = if log.lines.is_empty() {
-                    day_zero().and_time(line.time)
-                } else {
-                    nearest(previous, line.time)
+                let at = match self.previous {
+                    None => day_zero().and_time(line.time),
+                    Some(previous) => nearest(previous, line.time),
                 };
-                previous = at;
-                log.lines.push(Entry {
+                self.previous = Some(at);
+                self.lines.push(Entry {
                     at,
                     name: line.name,
                     event: line.event,
                 });
             }
-            Ok(None) if bytes.starts_with(b"%") => log
+            Ok(None) if bytes.starts_with(b"%") => self
                 .librdkafka
                 .push(String::from_utf8_lossy(bytes).trim_end().to_string()),
             Ok(None) => {}
-            Err(e) => log.skipped.push(Skipped {
-                path: path.to_path_buf(),
+            Err(e) => self.skipped.push(Skipped {
+                path: self.path.clone(),
                 line: number,
                 reason: e.to_string(),
             }),
-        })?;
-        Ok(log)
+        }
     }
 
-    /// Moves every line by whole days so that the first is within 12 hours of `near`.
-    fn align(&mut self, near: NaiveDateTime) {
+    /// Moves every line by whole days so that the first is within 12 hours of `near`; the
+    /// lines read after them follow. For a log followed: call it once its first line is read.
+    pub fn align(&mut self, near: NaiveDateTime) {
         let Some(first) = self.lines.first() else {
             return;
         };
@@ -116,6 +158,7 @@ impl WorkerLog {
         for line in &mut self.lines {
             line.at += shift;
         }
+        self.previous = self.previous.map(|p| p + shift);
     }
 
     /// The group's logs, `DIR/GROUP-*.log` less other groups' (see
@@ -174,20 +217,28 @@ impl WorkerLog {
     }
 
     /// When librdkafka's MAXPOLL warning came, on the day nearest the log's first line.
-    /// librdkafka stamps its lines in Unix time; the log's lines are local time of day.
     pub fn maxpoll(&self) -> Option<NaiveDateTime> {
-        let line = self
-            .librdkafka
-            .iter()
-            .find(|l| l.starts_with("%4|") && l.contains("|MAXPOLL|"))?;
-        let (secs, millis) = line.split('|').nth(1)?.split_once('.')?;
-        let at = DateTime::from_timestamp(
-            secs.parse().ok()?,
-            millis.parse::<u32>().ok()?.checked_mul(1_000_000)?,
-        )?;
         let near = self.lines.first()?.at;
-        Some(nearest(near, at.with_timezone(&Local).time()))
+        self.librdkafka
+            .iter()
+            .find_map(|line| maxpoll_at(line, near))
     }
+}
+
+/// When `line`, one of librdkafka's, is its MAXPOLL warning (`%4|1790813686.528|MAXPOLL|...`:
+/// the consumer went longer than max.poll.interval.ms between polls and leaves its group),
+/// the time it came, on the day nearest `near`: librdkafka stamps its lines in Unix time, the
+/// log's lines in local time of day.
+pub fn maxpoll_at(line: &str, near: NaiveDateTime) -> Option<NaiveDateTime> {
+    if !(line.starts_with("%4|") && line.contains("|MAXPOLL|")) {
+        return None;
+    }
+    let (secs, millis) = line.split('|').nth(1)?.split_once('.')?;
+    let at = DateTime::from_timestamp(
+        secs.parse().ok()?,
+        millis.parse::<u32>().ok()?.checked_mul(1_000_000)?,
+    )?;
+    Some(nearest(near, at.with_timezone(&Local).time()))
 }
 
 #[cfg(test)]
@@ -302,5 +353,48 @@ mod tests {
             TimeDelta::seconds(10)
         );
         std::fs::remove_dir_all(d).unwrap();
+    }
+
+    #[test]
+    fn a_log_followed_reads_what_the_whole_file_reader_reads() {
+        let text = "23:59:59.900 start g-a\n23:59:59.950 g-a assigned [0]\n00:00:00.100 g-a p0 offset 1\n\
+                    %4|1790813686.528|MAXPOLL|g-a#consumer-1| x\n00:00:00.200 g-a p0 offset x\n00:00:00.300 g-a revoked [0]\n";
+        let d = dir(&[("g-a.log", "")]);
+        let path = d.join("g-a.log");
+        let mut followed = WorkerLog::follow(&path);
+        let (mut lines, mut librdkafka) = (Vec::new(), Vec::new());
+        // Written a few bytes at a time, lines cut anywhere.
+        let mut written = 0;
+        while written < text.len() {
+            let next = (written + 7).min(text.len());
+            std::fs::write(&path, &text[..next]).unwrap();
+            written = next;
+            assert!(matches!(followed.read_more().unwrap(), Growth::Lines(_)));
+            let (l, r) = followed.take_lines();
+            lines.extend(l);
+            librdkafka.extend(r);
+        }
+        let whole = WorkerLog::read_file(&path).unwrap();
+        assert_eq!(lines, whole.lines);
+        assert_eq!(librdkafka, whole.librdkafka);
+        assert_eq!(followed.skipped, whole.skipped);
+        assert_eq!(whole.skipped[0].line, 5);
+        // The run went past midnight in the middle of the reading.
+        assert_eq!((lines[2].at.date() - day_zero()).num_days(), 1);
+        assert_eq!(followed.last_at(), Some(lines[3].at));
+        std::fs::remove_dir_all(d).unwrap();
+    }
+
+    #[test]
+    fn a_maxpoll_line_is_read_only_from_librdkafkas_maxpoll_warning() {
+        let near = day_zero().and_time(NaiveTime::MIN);
+        assert!(maxpoll_at("%4|1790813686.528|MAXPOLL|g-a#consumer-1| x", near).is_some());
+        for other in [
+            "%4|1790813686.528|SESSTMOUT|g-a#consumer-1| x",
+            "%7|1790813686.528|MAXPOLL|g-a#consumer-1| x",
+            "%4|17908x3686.528|MAXPOLL|g-a#consumer-1| x",
+        ] {
+            assert_eq!(maxpoll_at(other, near), None, "{other}");
+        }
     }
 }

@@ -72,6 +72,33 @@ pub fn bash(what: &str, snippet: &str) -> Result<String> {
     Ok(stdout)
 }
 
+/// Runs Chromium (Debian's `chromium`) headless on `url` with `extra` arguments
+/// (`--dump-dom`, `--screenshot=FILE`, ...); returns its stdout and stderr.
+pub fn chromium(url: &str, extra: &[&str]) -> Result<(String, String)> {
+    let out = Command::new("chromium")
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--enable-logging=stderr",
+        ])
+        .args(extra)
+        .arg(url)
+        .output()
+        .context(
+            "cannot run chromium: install Debian's chromium (scripts/test.sh does, as root)",
+        )?;
+    ensure!(
+        out.status.success(),
+        "chromium failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    Ok((
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    ))
+}
+
 /// The group's committed offsets, as Kafka's own consumer-groups tool reports them.
 pub fn committed_offsets(group: &str) -> Result<BTreeMap<Partition, Offset>> {
     let out = Command::new("bash")

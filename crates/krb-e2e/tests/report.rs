@@ -75,30 +75,9 @@ fn smallest_text(page: &std::path::Path, width: u32) -> Result<(f64, String)> {
     ))
 }
 
-/// Runs Chromium headless on the page with `extra` arguments; returns stdout and stderr.
+/// Runs Chromium headless on the page file with `extra` arguments; returns stdout and stderr.
 fn chromium(page: &std::path::Path, extra: &[&str]) -> Result<(String, String)> {
-    let out = Command::new("chromium")
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--enable-logging=stderr",
-        ])
-        .args(extra)
-        .arg(format!("file://{}", page.display()))
-        .output()
-        .context(
-            "cannot run chromium: install Debian's chromium (scripts/test.sh does, as root)",
-        )?;
-    ensure!(
-        out.status.success(),
-        "chromium failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    Ok((
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    ))
+    krb_e2e::chromium(&format!("file://{}", page.display()), extra)
 }
 
 #[test]

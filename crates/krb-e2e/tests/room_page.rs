@@ -10,7 +10,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, ensure, Context, Result};
-use krb_e2e::{bootstrap, root, serial};
+use krb_e2e::{bootstrap, chromium, root, serial};
 use krb_verify::record::Record;
 
 /// How many run at once. All five: on a shared 2-core machine five `lab.sh --only 1,2` at once
@@ -83,29 +83,11 @@ fn serve(room: &str, lang: &str) -> Result<Server> {
     Ok(server)
 }
 
-/// Runs headless Chromium on `url` with `extra` arguments; returns its stdout.
-fn chromium(url: &str, extra: &[&str]) -> Result<String> {
-    let out = Command::new("chromium")
-        .args(["--headless", "--no-sandbox", "--disable-gpu"])
-        .args(extra)
-        .arg(url)
-        .output()
-        .context(
-            "cannot run chromium: install Debian's chromium (scripts/test.sh does, as root)",
-        )?;
-    ensure!(
-        out.status.success(),
-        "chromium failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
-}
-
 /// The DOM once the page shows `records` records (the server reads the topic as it starts).
 fn dom_with(url: &str, records: usize) -> Result<String> {
     let start = Instant::now();
     loop {
-        let dom = chromium(url, &["--dump-dom"])?;
+        let (dom, _) = chromium(url, &["--dump-dom"])?;
         if dom.contains(&format!(" · {records} record(s) · "))
             || dom.contains(&format!("기록 {records}개"))
         {

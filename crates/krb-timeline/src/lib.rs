@@ -26,6 +26,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 use chrono::NaiveDateTime;
 use clap::Parser;
+use krb_common::kafka_error::rendered_code;
 use krb_common::lang::{Lang, Msg};
 use krb_common::logline::{Event, Offset, Partition};
 use krb_common::namespace::Namespace;
@@ -123,19 +124,12 @@ pub fn read(dir: &Path, group: &str, ns: &Namespace) -> Result<Vec<Consumer>> {
         .collect())
 }
 
-/// The code of a rendered Kafka error (`UNKNOWN_MEMBER_ID` of `KafkaError{code=UNKNOWN_MEMBER_ID,...}`).
-fn code(err: &str) -> &str {
-    err.split_once("code=")
-        .and_then(|(_, rest)| rest.split(',').next())
-        .unwrap_or(err)
-}
-
 /// The label of an event in a consumer's lane, or `None` for events drawn elsewhere. A
 /// rebalance event or a commit is labelled with its log line as the log writes it (`assigned
 /// [0]`, `revoked [0, 1]`, `lost [0]`, `commit p1=285`), in either language: the docs teach
 /// those words and the logs are data. The other labels are krb-timeline's words, in `lang`.
 fn label(event: &Event, lang: Lang) -> Option<(&'static str, String)> {
-    let failed = |msg: Msg, e: &str| msg.fill(lang, &[("code", &code(e))]);
+    let failed = |msg: Msg, e: &str| msg.fill(lang, &[("code", &rendered_code(e))]);
     Some(match event {
         Event::Assigned(_) => ("assigned", event.to_string()),
         Event::Revoked(_) => ("revoked", event.to_string()),

@@ -1,0 +1,163 @@
+//! krb-live: a live view of a consumer group while its lab runs.
+//!
+//! It follows the group's logs (`DIR/GROUP-*.log`, new ones as workers start, each as it grows)
+//! through krb-common's one reader and grammar, and serves a page on localhost that shows, for
+//! each worker, the partitions it owns over time, its processing, its rebalance events, and
+//! each duplicate processing as it happens, with krb-dups' count.
+//!
+//! - [`follow`]: the group's logs read as they grow, and when a new run begins.
+//! - [`state`]: what the lines say, line by line: ownership, processing, events, duplicates.
+//! - [`view`]: the state as the page gets it, as JSON.
+//! - [`live`]: the follower, which reads the logs every 200 ms and publishes each change.
+//! - [`page`] and `page.html`: the page, self-contained; [`messages`]: its words.
+//! - [`server`]: the page and its state over HTTP (axum on tokio).
+
+pub mod follow;
+pub mod live;
+pub mod messages;
+pub mod page;
+pub mod server;
+pub mod state;
+pub mod view;
+
+use std::net::{IpAddr, TcpListener};
+
+use anyhow::{anyhow, bail, Context, Result};
+use clap::Parser;
+use krb_common::lang::Lang;
+use krb_common::namespace::Namespace;
+use krb_common::reader::Logs;
+
+/// krb-live: watch a consumer group's lab run live, in a browser.
+///
+/// Follows DIR/GROUP-*.log as the group's workers write them (new files as workers start) and
+/// serves a page at http://ADDR:PORT/ that shows, for each worker, the partitions it owns over
+/// time (assigned to revoked or lost), its processing, its rebalance events (start, assigned,
+/// revoked, lost, MAXPOLL, commit failed, poll error, stop) and each duplicate processing as it
+/// happens, with the running count krb-dups would print. The page updates within a second of
+/// each log line, fetches nothing from the internet, and keeps the last state it showed once
+/// the run (or krb-live) has ended. A rerun of the lab, which deletes the group's old logs,
+/// starts the page afresh. Its state as JSON is at /state.
+///
+/// Run it in a second terminal before the lab:
+///
+///   krb-live nocommit            then, in the first: ./scripts/01-revoke.sh nocommit
+///
+/// KRB_LANG=ko gives the page's own words in Korean. Ctrl-C stops it.
+#[derive(Parser, Debug)]
+#[command(name = "krb-live", version, verbatim_doc_comment)]
+pub struct Args {
+    /// The consumer group: its workers' logs are DIR/GROUP-*.log.
+    pub group: String,
+    #[command(flatten)]
+    pub logs: Logs,
+    #[command(flatten)]
+    pub namespace: Namespace,
+    /// The port to serve on (0: any free port, printed at start).
+    #[arg(long, value_name = "N", default_value_t = 8480)]
+    pub port: u16,
+    /// The address to serve on: 127.0.0.1 shows the page on this machine only; 0.0.0.0 to
+    /// every machine that can reach this one (a room's projector on another computer).
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1")]
+    pub bind: IpAddr,
+}
+
+/// What the command line and the environment ask for, checked: the page's language and a log
+/// folder that is there. Anything wrong here is the user's to fix (exit 2).
+pub struct Setup {
+    args: Args,
+    lang: Lang,
+}
+
+impl Setup {
+    /// Checks the command line and `KRB_LANG`.
+    pub fn new(args: Args) -> Result<Setup> {
+        let lang = Lang::from_env()?;
+        if args.group.is_empty() || args.group.contains('/') {
+            bail!(
+                "{:?} is not a group name: name the group whose logs are DIR/GROUP-*.log, e.g. krb-live nocommit",
+                args.group
+            );
+        }
+        let dir = &args.logs.dir;
+        if !dir.is_dir() {
+            bail!(
+                "no log folder {}: run krb-live where the lab writes its logs (the repository's top, or KRB_LOGS), or pass --logs DIR",
+                dir.display()
+            );
+        }
+        Ok(Setup { args, lang })
+    }
+
+    /// Listens, prints where, and serves until Ctrl-C.
+    pub fn serve(self) -> Result<()> {
+        let Setup { args, lang } = self;
+        let listener = TcpListener::bind((args.bind, args.port)).map_err(|e| {
+            anyhow!(
+                "cannot serve on {}:{} ({e}): pass another --port N (or --port 0 for any free one)",
+                args.bind,
+                args.port
+            )
+        })?;
+        let address = listener
+            .local_addr()
+            .context("cannot read the address served on")?;
+        let live = live::Live::new(&args.logs.dir, &args.group, &args.namespace);
+        let published = live.start();
+        krb_common::out::stdout_line(&format!(
+            "krb-live: group {} from {}/{}-*.log at http://{address}/ (Ctrl-C stops)",
+            args.group,
+            args.logs.dir.display(),
+            args.group
+        ));
+        server::serve(listener, page::Page::new(lang), published)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(line: &[&str]) -> Args {
+        Args::try_parse_from(std::iter::once("krb-live").chain(line.iter().copied())).unwrap()
+    }
+
+    #[test]
+    fn a_missing_log_folder_or_a_path_for_a_group_is_refused_in_one_line() {
+        let dir = krb_common::scratch::scratch_dir::<&str>("live-setup", &[]);
+        let logs = dir.to_str().unwrap();
+        assert!(Setup::new(args(&["nocommit", "--logs", logs])).is_ok());
+        for (line, says) in [
+            (
+                vec!["nocommit", "--logs", "/no/such/folder"],
+                "no log folder /no/such/folder",
+            ),
+            (vec!["a/b", "--logs", logs], "\"a/b\" is not a group name"),
+        ] {
+            let err = Setup::new(args(&line)).err().expect("refused").to_string();
+            assert!(err.starts_with(says) && !err.contains('\n'), "{err}");
+        }
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn a_port_in_use_is_refused_in_one_line_that_says_what_to_do() {
+        let dir = krb_common::scratch::scratch_dir::<&str>("live-port", &[]);
+        let taken = TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = taken.local_addr().unwrap().port().to_string();
+        let setup = Setup::new(args(&[
+            "g",
+            "--logs",
+            dir.to_str().unwrap(),
+            "--port",
+            &port,
+        ]));
+        let err = setup.unwrap().serve().unwrap_err().to_string();
+        assert!(
+            err.starts_with(&format!("cannot serve on 127.0.0.1:{port} ("))
+                && err.contains("--port 0"),
+            "{err}"
+        );
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+}

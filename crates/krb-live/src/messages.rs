@@ -1,0 +1,214 @@
+//! What krb-live's page says, in English and Korean (`KRB_LANG=ko`).
+//!
+//! Only the page's own words are here. An event label that is the log grammar's own line
+//! (`assigned [0]`, `revoked [0, 1]`, `lost [0]`) is shown as the log writes it in both
+//! languages, as krb-timeline draws it: the docs teach those words, and the logs are data. So
+//! are the names of workers, groups and partitions (`p1`) and Kafka's error codes.
+
+use krb_common::lang::{Lang, Msg};
+
+/// The page's title.
+pub const TITLE: Msg = Msg {
+    en: "krb-live: group {group}",
+    ko: "krb-live: 그룹 {group}",
+};
+/// What the page follows.
+pub const FOLLOWING: Msg = Msg {
+    en: "group {group} from {files}",
+    ko: "그룹 {group}, 로그 {files}",
+};
+/// The topic the workers consume.
+pub const TOPIC: Msg = Msg {
+    en: "topic {topic}",
+    ko: "토픽 {topic}",
+};
+/// Before any line.
+pub const WAITING: Msg = Msg {
+    en: "waiting for the group's first log line",
+    ko: "그룹의 첫 로그 줄을 기다리는 중",
+};
+/// While the server answers.
+pub const LIVE: Msg = Msg {
+    en: "live · last line {time}",
+    ko: "실시간 · 마지막 줄 {time}",
+};
+/// When the server no longer answers: the page keeps what it showed.
+pub const STOPPED: Msg = Msg {
+    en: "krb-live is not answering: this is the last state it sent",
+    ko: "krb-live가 응답하지 않음: 마지막으로 받은 상태",
+};
+/// krb-dups' totals, each a label above its number.
+pub const PROCESSED: Msg = Msg {
+    en: "processed",
+    ko: "처리",
+};
+/// Distinct messages processed.
+pub const UNIQUE: Msg = Msg {
+    en: "unique",
+    ko: "고유",
+};
+/// Processings of a message processed before.
+pub const DUPLICATES: Msg = Msg {
+    en: "duplicates",
+    ko: "중복",
+};
+/// A worker's totals.
+pub const WORKER_TOTALS: Msg = Msg {
+    en: "processed {processed}, duplicates {duplicates}",
+    ko: "처리 {processed}, 중복 {duplicates}",
+};
+/// The partitions a worker owns now.
+pub const OWNS: Msg = Msg {
+    en: "owns {partitions}",
+    ko: "소유: {partitions}",
+};
+/// A worker that owns none.
+pub const OWNS_NOTHING: Msg = Msg {
+    en: "owns no partition",
+    ko: "소유한 파티션 없음",
+};
+/// The legend: a partition owned.
+pub const LEGEND_OWNED: Msg = Msg {
+    en: "partition owned, assigned to revoked",
+    ko: "소유한 파티션, assigned부터 revoked까지",
+};
+/// The legend: processing.
+pub const LEGEND_PROCESSING: Msg = Msg {
+    en: "processing (height: messages per step)",
+    ko: "처리 (높이: 구간당 메시지 수)",
+};
+/// The legend: a duplicate.
+pub const LEGEND_DUPLICATE: Msg = Msg {
+    en: "duplicate processing",
+    ko: "중복 처리",
+};
+/// The list of what happened.
+pub const FEED: Msg = Msg {
+    en: "Latest, newest first",
+    ko: "최근 일, 최신 순",
+};
+/// A duplicate in the list, and a mark's tooltip.
+pub const DUPLICATE_ITEM: Msg = Msg {
+    en: "duplicate #{n}: {worker} p{partition} offset {offset}, processed {times} times",
+    ko: "중복 #{n}: {worker} p{partition} 오프셋 {offset}, {times}번 처리됨",
+};
+/// Duplicates one after another, in the list: one item that grows as they come.
+pub const DUPLICATE_RUN: Msg = Msg {
+    en: "duplicates #{first}–#{last}: {worker} p{partition} offsets {from}..{to}",
+    ko: "중복 #{first}–#{last}: {worker} p{partition} 오프셋 {from}..{to}",
+};
+/// The time of day the axis starts at.
+pub const ORIGIN: Msg = Msg {
+    en: "0 s = {time}",
+    ko: "0초 = {time}",
+};
+/// A commit that failed, with its Kafka error code.
+pub const COMMIT_FAILED: Msg = Msg {
+    en: "commit failed: {code}",
+    ko: "커밋 실패: {code}",
+};
+/// A poll that returned an error, with its code.
+pub const POLL_ERROR: Msg = Msg {
+    en: "poll error: {code}",
+    ko: "폴링 오류: {code}",
+};
+/// A transaction aborted, with its code.
+pub const TXN_ABORTED: Msg = Msg {
+    en: "transaction aborted: {code}",
+    ko: "트랜잭션 중단: {code}",
+};
+/// common.sh started a worker.
+pub const START: Msg = Msg {
+    en: "start",
+    ko: "시작",
+};
+/// common.sh stopped it.
+pub const STOP: Msg = Msg {
+    en: "stop",
+    ko: "종료",
+};
+/// librdkafka's MAXPOLL warning: the consumer leaves its group.
+pub const MAXPOLL: Msg = Msg {
+    en: "MAXPOLL: leaving group",
+    ko: "MAXPOLL: 그룹을 떠남",
+};
+/// A time on the axis, in seconds from the first line.
+pub const SECONDS: Msg = Msg {
+    en: "{seconds} s",
+    ko: "{seconds}초",
+};
+/// Lines the reader skipped.
+pub const SKIPPED: Msg = Msg {
+    en: "{n} lines skipped (they look like worker lines but do not parse), as krb-dups skips them: {first}",
+    ko: "줄 {n}개를 건너뜀 (워커의 줄처럼 보이지만 읽을 수 없음), krb-dups와 같이: {first}",
+};
+/// The logs cannot be read.
+pub const ERROR: Msg = Msg {
+    en: "cannot read the logs: {error}",
+    ko: "로그를 읽을 수 없음: {error}",
+};
+
+/// Every message above, with the name the page's script knows it by.
+pub const ALL: &[(&str, Msg)] = &[
+    ("title", TITLE),
+    ("following", FOLLOWING),
+    ("topic", TOPIC),
+    ("waiting", WAITING),
+    ("live", LIVE),
+    ("stopped", STOPPED),
+    ("processed", PROCESSED),
+    ("unique", UNIQUE),
+    ("duplicates", DUPLICATES),
+    ("workerTotals", WORKER_TOTALS),
+    ("owns", OWNS),
+    ("ownsNothing", OWNS_NOTHING),
+    ("legendOwned", LEGEND_OWNED),
+    ("legendProcessing", LEGEND_PROCESSING),
+    ("legendDuplicate", LEGEND_DUPLICATE),
+    ("feed", FEED),
+    ("duplicateItem", DUPLICATE_ITEM),
+    ("duplicateRun", DUPLICATE_RUN),
+    ("origin", ORIGIN),
+    ("commitFailed", COMMIT_FAILED),
+    ("pollError", POLL_ERROR),
+    ("txnAborted", TXN_ABORTED),
+    ("start", START),
+    ("stop", STOP),
+    ("maxpoll", MAXPOLL),
+    ("seconds", SECONDS),
+    ("skipped", SKIPPED),
+    ("error", ERROR),
+];
+
+/// The page's words in `lang`, by name, for its script.
+pub fn words(lang: Lang) -> serde_json::Map<String, serde_json::Value> {
+    ALL.iter()
+        .map(|(name, msg)| (name.to_string(), msg.text(lang).into()))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use krb_common::lang::table_problems;
+
+    #[test]
+    fn every_message_has_its_korean_text_with_the_same_placeholders() {
+        let table: Vec<Msg> = ALL.iter().map(|(_, m)| *m).collect();
+        let problems = table_problems(&table);
+        assert!(problems.is_empty(), "{problems:#?}");
+    }
+
+    #[test]
+    fn every_message_is_in_the_table_once_by_name() {
+        let source = include_str!("messages.rs");
+        let defined = source
+            .lines()
+            .filter(|l| l.starts_with("pub const ") && l.ends_with(": Msg = Msg {"))
+            .count();
+        assert_eq!(defined, ALL.len(), "a message is missing from ALL");
+        let names: std::collections::BTreeSet<&str> = ALL.iter().map(|(n, _)| *n).collect();
+        assert_eq!(names.len(), ALL.len(), "a name is used twice");
+        assert_eq!(words(Lang::Ko)["duplicates"], "중복");
+    }
+}

@@ -1,0 +1,63 @@
+//! The page: one file of HTML, CSS and script (`page.html`) that fetches nothing but its own
+//! state, so it works with no internet and stays readable when the server stops. The server
+//! fills in the language, the page's words and the state at the time it is asked for.
+
+use krb_common::lang::Lang;
+
+use crate::messages;
+
+const TEMPLATE: &str = include_str!("page.html");
+
+/// The page in one language.
+pub struct Page {
+    lang: Lang,
+    words: String,
+}
+
+/// JSON made safe inside `<script>`: no `</` ends the element early.
+fn script_safe(json: &str) -> String {
+    json.replace("</", "<\\/")
+}
+
+impl Page {
+    /// The page with its words in `lang`.
+    pub fn new(lang: Lang) -> Page {
+        let words = serde_json::Value::Object(messages::words(lang)).to_string();
+        Page {
+            lang,
+            words: script_safe(&words),
+        }
+    }
+
+    /// The page, showing `state` (the JSON of a [`crate::view::View`]) until its script
+    /// fetches a newer one.
+    pub fn render(&self, state: &str) -> String {
+        TEMPLATE
+            .replace("{{lang}}", self.lang.code())
+            .replace("{{words}}", &self.words)
+            .replace("{{state}}", &script_safe(state))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_state_cannot_end_its_script_and_the_words_are_the_languages() {
+        let page = Page::new(Lang::Ko).render(r#"{"group":"</script><b>x"}"#);
+        assert!(page.starts_with("<!DOCTYPE html>"));
+        assert!(page.contains("<html lang=\"ko\">"));
+        assert!(page.contains(r#"{"group":"<\/script><b>x"}"#), "{page}");
+        assert_eq!(
+            page.matches("</script>").count(),
+            page.matches("<script").count()
+        );
+        assert!(page.contains("\"duplicates\":\"중복\""));
+        assert!(!page.contains("{{"), "a placeholder left in the page");
+        // Nothing fetched from elsewhere: no address in the page but SVG's namespace.
+        let outside = page.replace("http://www.w3.org/2000/svg", "");
+        assert!(!outside.contains("http:") && !outside.contains("https:"));
+        assert!(!outside.contains("src=") && !outside.contains("@import"));
+    }
+}

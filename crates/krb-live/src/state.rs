@@ -1,0 +1,435 @@
+//! What the page shows, built line by line as the logs grow: each worker's partitions over time
+//! (from its assigned, revoked and lost lines), its processing, its rebalance events, and each
+//! duplicate processing as it happens. Processings are counted in krb-dups' own [`Counts`], so
+//! the page's totals are krb-dups' numbers, computed by krb-dups' [`analyse`].
+
+use std::collections::BTreeMap;
+
+use chrono::NaiveDateTime;
+use krb_common::logline::{Event, Offset, Partition};
+use krb_common::reader::Skipped;
+use krb_dups::{analyse, Counts, Report};
+
+use crate::follow::{Line, What};
+
+/// Processing is counted in steps of this many milliseconds from the first line.
+pub const STEP_MS: i64 = 100;
+
+/// How many skipped lines are kept to be shown (all are counted).
+const SKIPPED_KEPT: usize = 5;
+
+/// A partition a worker owned, from an assigned line to a revoked or lost one (or to now).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Span {
+    /// The partition.
+    pub partition: Partition,
+    /// When it was assigned.
+    pub from: NaiveDateTime,
+    /// When the worker gave it up, and how; `None` while it owns it.
+    pub to: Option<(NaiveDateTime, End)>,
+}
+
+/// How a worker's ownership of a partition ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum End {
+    /// Handed back in a clean rebalance: `revoked [..]`.
+    Revoked,
+    /// Taken away without a handover: `lost [..]`.
+    Lost,
+    /// The worker was started again (`start NAME`) with no revoked or lost line before: the
+    /// process it ran in ended without one (killed).
+    Restarted,
+}
+
+/// A kind of event shown on a worker's lane.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// common.sh started the worker.
+    Start,
+    /// common.sh stopped it.
+    Stop,
+    /// `assigned [..]`.
+    Assigned,
+    /// `revoked [..]`.
+    Revoked,
+    /// `lost [..]`.
+    Lost,
+    /// librdkafka's MAXPOLL warning: the worker leaves its group.
+    Maxpoll,
+    /// `commit failed: ..`.
+    CommitFailed,
+    /// `poll error: ..`.
+    PollError,
+    /// `transaction aborted: ..`.
+    TxnAborted,
+}
+
+/// An event of a worker.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Happening {
+    /// When.
+    pub at: NaiveDateTime,
+    /// Whose.
+    pub worker: String,
+    /// What kind.
+    pub kind: Kind,
+    /// Its text as the log has it: the event's line (`assigned [0, 1]`), the Kafka error, or
+    /// librdkafka's line.
+    pub text: String,
+}
+
+/// One processing of a message that had been processed before: a duplicate.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Duplicate {
+    /// When its processing ended.
+    pub at: NaiveDateTime,
+    /// Who processed it.
+    pub worker: String,
+    /// The message's partition.
+    pub partition: Partition,
+    /// The message's offset.
+    pub offset: Offset,
+    /// Which processing of the message this was: 2 for the second.
+    pub times: u32,
+    /// How many duplicates there were with this one: its number, from 1.
+    pub n: u64,
+}
+
+/// One worker's partitions and processing.
+#[derive(Clone, Debug, Default)]
+pub struct Worker {
+    /// The partitions it owned, in the order it was given them.
+    pub spans: Vec<Span>,
+    /// Its processings, completions counted.
+    pub processed: u64,
+    /// Of them, duplicates.
+    pub duplicates: u64,
+    /// Per partition and step ([`STEP_MS`] from the first line): processings, and of them
+    /// duplicates.
+    pub steps: BTreeMap<Partition, BTreeMap<i64, (u32, u32)>>,
+    /// The last assigned line's partitions, as the log wrote them.
+    pub last_assigned: Option<Vec<Partition>>,
+}
+
+impl Worker {
+    /// The partitions it owns now.
+    pub fn owns(&self) -> Vec<Partition> {
+        let mut owned: Vec<Partition> = self
+            .spans
+            .iter()
+            .filter(|s| s.to.is_none())
+            .map(|s| s.partition)
+            .collect();
+        owned.sort_unstable();
+        owned
+    }
+
+    fn end(&mut self, partitions: &[Partition], at: NaiveDateTime, end: End) {
+        for span in &mut self.spans {
+            if span.to.is_none() && partitions.contains(&span.partition) {
+                span.to = Some((at, end));
+            }
+        }
+    }
+}
+
+/// The group's run as read so far.
+#[derive(Default)]
+pub struct State {
+    /// The first line's time: the time axis' zero.
+    pub origin: Option<NaiveDateTime>,
+    /// The latest line's time.
+    pub last: Option<NaiveDateTime>,
+    /// The topic the workers said they consume.
+    pub topic: Option<String>,
+    /// The workers, by name.
+    pub workers: BTreeMap<String, Worker>,
+    /// Every duplicate processing, in the order they were read.
+    pub duplicates: Vec<Duplicate>,
+    /// The workers' events, in the order they were read.
+    pub events: Vec<Happening>,
+    /// The first lines skipped because they look like worker lines but do not parse.
+    pub skipped: Vec<Skipped>,
+    /// How many were skipped.
+    pub skipped_count: u64,
+    /// Every processing, as krb-dups counts them.
+    counts: Counts,
+}
+
+impl State {
+    /// Nothing read yet.
+    pub fn new() -> State {
+        State {
+            counts: Counts::new(),
+            ..State::default()
+        }
+    }
+
+    /// krb-dups' analysis of the processings read so far: its processed, unique and duplicates.
+    pub fn report(&mut self) -> Report {
+        analyse(&mut self.counts, None)
+    }
+
+    /// Adds lines skipped by the reader.
+    pub fn skip(&mut self, skipped: Vec<Skipped>) {
+        self.skipped_count += skipped.len() as u64;
+        let room = SKIPPED_KEPT.saturating_sub(self.skipped.len());
+        self.skipped.extend(skipped.into_iter().take(room));
+    }
+
+    /// Adds one line.
+    pub fn add(&mut self, line: Line) {
+        let Line { worker, at, what } = line;
+        self.origin = Some(self.origin.map_or(at, |o| o.min(at)));
+        self.last = Some(self.last.map_or(at, |l| l.max(at)));
+        let origin = self.origin.unwrap_or(at);
+        let event = match what {
+            What::Maxpoll(text) => {
+                self.workers.entry(worker.clone()).or_default();
+                return self.happened(at, worker, Kind::Maxpoll, text);
+            }
+            What::Event(event) => event,
+        };
+        let w = self.workers.entry(worker.clone()).or_default();
+        if let Some((partition, offset)) = event.completion() {
+            // Before it is counted: a message counted already is processed again.
+            let before = self.counts.get(partition, offset);
+            self.counts.add(worker.as_bytes(), partition, offset);
+            w.processed += 1;
+            let step = (at - origin).num_milliseconds().div_euclid(STEP_MS);
+            let counted = w
+                .steps
+                .entry(partition)
+                .or_default()
+                .entry(step)
+                .or_default();
+            counted.0 += 1;
+            if before > 0 {
+                counted.1 += 1;
+                w.duplicates += 1;
+                let n = self.duplicates.len() as u64 + 1;
+                self.duplicates.push(Duplicate {
+                    at,
+                    worker,
+                    partition,
+                    offset,
+                    times: before + 1,
+                    n,
+                });
+            }
+            return;
+        }
+        let kind = match &event {
+            Event::Start => {
+                let owned = w.owns();
+                w.end(&owned, at, End::Restarted);
+                Kind::Start
+            }
+            Event::Stop => Kind::Stop,
+            Event::Assigned(ps) => {
+                let owned = w.owns();
+                for &partition in ps.iter().filter(|p| !owned.contains(p)) {
+                    w.spans.push(Span {
+                        partition,
+                        from: at,
+                        to: None,
+                    });
+                }
+                w.last_assigned = Some(ps.clone());
+                Kind::Assigned
+            }
+            Event::Revoked(ps) => {
+                w.end(ps, at, End::Revoked);
+                Kind::Revoked
+            }
+            Event::Lost(ps) => {
+                w.end(ps, at, End::Lost);
+                Kind::Lost
+            }
+            Event::CommitFailed(e) | Event::PollError(e) | Event::TxnAborted(e) => {
+                let kind = match event {
+                    Event::CommitFailed(_) => Kind::CommitFailed,
+                    Event::PollError(_) => Kind::PollError,
+                    _ => Kind::TxnAborted,
+                };
+                return self.happened(at, worker, kind, e.clone());
+            }
+            Event::Consumes { topic, .. } => {
+                self.topic.get_or_insert_with(|| topic.clone());
+                return;
+            }
+            // Completions are counted above; a slow start and a commit move no partition.
+            Event::SlowStart { .. }
+            | Event::Commit(_)
+            | Event::Processed { .. }
+            | Event::AlreadyApplied { .. }
+            | Event::Refused { .. } => return,
+        };
+        let text = event.to_string();
+        self.happened(at, worker, kind, text);
+    }
+
+    fn happened(&mut self, at: NaiveDateTime, worker: String, kind: Kind, text: String) {
+        self.events.push(Happening {
+            at,
+            worker,
+            kind,
+            text,
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use krb_common::worker_log::day_zero;
+
+    fn at(ms: i64) -> NaiveDateTime {
+        day_zero().and_hms_opt(9, 0, 0).unwrap() + chrono::TimeDelta::milliseconds(ms)
+    }
+
+    fn line(ms: i64, worker: &str, event: Event) -> Line {
+        Line {
+            worker: worker.into(),
+            at: at(ms),
+            what: What::Event(event),
+        }
+    }
+
+    fn processed(ms: i64, worker: &str, partition: Partition, offset: Offset) -> Line {
+        line(ms, worker, Event::Processed { partition, offset })
+    }
+
+    #[test]
+    fn ownership_runs_from_assigned_to_revoked_or_lost() {
+        let mut s = State::new();
+        s.add(line(0, "g-a", Event::Start));
+        s.add(line(10, "g-a", Event::Assigned(vec![0, 1])));
+        s.add(line(500, "g-a", Event::Revoked(vec![0, 1])));
+        s.add(line(600, "g-a", Event::Assigned(vec![0])));
+        s.add(line(700, "g-b", Event::Assigned(vec![1])));
+        s.add(line(900, "g-b", Event::Lost(vec![1])));
+        // Assigned again while owned (an eager assignment lists every partition): one span.
+        s.add(line(950, "g-a", Event::Assigned(vec![0, 1])));
+        let a = &s.workers["g-a"];
+        let spans: Vec<_> = a
+            .spans
+            .iter()
+            .map(|s| (s.partition, s.from, s.to))
+            .collect();
+        assert_eq!(
+            spans,
+            vec![
+                (0, at(10), Some((at(500), End::Revoked))),
+                (1, at(10), Some((at(500), End::Revoked))),
+                (0, at(600), None),
+                (1, at(950), None),
+            ]
+        );
+        assert_eq!(a.owns(), vec![0, 1]);
+        let b = &s.workers["g-b"];
+        assert_eq!(b.spans[0].to, Some((at(900), End::Lost)));
+        assert!(b.owns().is_empty());
+        assert_eq!(b.last_assigned, Some(vec![1]));
+        // A revoked partition it did not own changes nothing.
+        s.add(line(1000, "g-b", Event::Revoked(vec![0])));
+        assert_eq!(s.workers["g-b"].spans.len(), 1);
+        // Started again without giving its partitions up: the old process took them with it.
+        s.add(line(1100, "g-a", Event::Start));
+        let a = &s.workers["g-a"];
+        assert!(a.owns().is_empty());
+        assert_eq!(a.spans[3].to, Some((at(1100), End::Restarted)));
+        let kinds: Vec<Kind> = s.events.iter().map(|e| e.kind).collect();
+        assert_eq!(
+            kinds,
+            vec![
+                Kind::Start,
+                Kind::Assigned,
+                Kind::Revoked,
+                Kind::Assigned,
+                Kind::Assigned,
+                Kind::Lost,
+                Kind::Assigned,
+                Kind::Revoked,
+                Kind::Start
+            ]
+        );
+        assert_eq!(s.events[1].text, "assigned [0, 1]");
+        assert_eq!((s.origin, s.last), (Some(at(0)), Some(at(1100))));
+    }
+
+    #[test]
+    fn each_extra_processing_is_one_duplicate_and_the_total_is_krb_dups() {
+        let mut s = State::new();
+        s.add(processed(0, "g-a", 1, 400));
+        s.add(processed(10, "g-a", 1, 401));
+        assert!(s.duplicates.is_empty());
+        s.add(processed(20, "g-b", 1, 400));
+        s.add(line(
+            30,
+            "g-b",
+            Event::AlreadyApplied {
+                partition: 1,
+                offset: 401,
+            },
+        ));
+        // A third processing of one message: one more duplicate, not two.
+        s.add(processed(150, "g-a", 1, 400));
+        // Another partition's offset 400 is another message.
+        s.add(processed(160, "g-a", 0, 400));
+        let seen: Vec<_> = s
+            .duplicates
+            .iter()
+            .map(|d| (d.worker.as_str(), d.partition, d.offset, d.times, d.n))
+            .collect();
+        assert_eq!(
+            seen,
+            vec![
+                ("g-b", 1, 400, 2, 1),
+                ("g-b", 1, 401, 2, 2),
+                ("g-a", 1, 400, 3, 3)
+            ]
+        );
+        let report = s.report();
+        assert_eq!((report.processed, report.unique), (6, 3));
+        assert_eq!(report.duplicates(), s.duplicates.len() as u64);
+        let a = &s.workers["g-a"];
+        assert_eq!((a.processed, a.duplicates), (4, 1));
+        assert_eq!(s.workers["g-b"].duplicates, 2);
+        // Steps of 100 ms: a's two first processings in step 0, its third (a duplicate) in 1.
+        assert_eq!(a.steps[&1], BTreeMap::from([(0, (2, 0)), (1, (1, 1))]));
+        assert_eq!(a.steps[&0], BTreeMap::from([(1, (1, 0))]));
+    }
+
+    #[test]
+    fn failures_and_maxpoll_are_events_with_their_text() {
+        let mut s = State::new();
+        let err = "KafkaError{code=UNKNOWN_MEMBER_ID,val=25,str=\"x\"}";
+        s.add(line(0, "g-a", Event::CommitFailed(err.into())));
+        s.add(Line {
+            worker: "g-a".into(),
+            at: at(5),
+            what: What::Maxpoll("%4|1.000|MAXPOLL|g-a#consumer-1| x".into()),
+        });
+        s.add(line(6, "g-a", Event::PollError(err.into())));
+        s.add(line(
+            7,
+            "g-a",
+            Event::Consumes {
+                topic: "pay".into(),
+                group: "g".into(),
+            },
+        ));
+        s.add(line(8, "g-a", Event::Commit(vec![(0, 5)])));
+        let kinds: Vec<(Kind, &str)> = s.events.iter().map(|e| (e.kind, e.text.as_str())).collect();
+        assert_eq!(
+            kinds,
+            vec![
+                (Kind::CommitFailed, err),
+                (Kind::Maxpoll, "%4|1.000|MAXPOLL|g-a#consumer-1| x"),
+                (Kind::PollError, err)
+            ]
+        );
+        assert_eq!(s.topic.as_deref(), Some("pay"));
+    }
+}
