@@ -31,7 +31,9 @@ command started is stopped at the end unless --keep-broker.
 
 Many people on one broker (a workshop): each sets KRB_NS (KRB_NS=alice scripts/lab.sh), and
 every topic and group the labs make is alice-NAME. KRB_LOGS=DIR puts this run's files in DIR
-instead of logs/, for a second run on the same machine at the same time.
+instead of logs/, for a second run on the same machine at the same time. KRB_ROOM=NAME publishes
+each variant's record, as it ends, to the room's topic krb-room-NAME on the broker, for the
+teacher's page (krb-room serve NAME).
 EOF
 }
 
@@ -128,6 +130,12 @@ esac
 if [ -n "${KRB_NS:-}" ]; then
   echo "namespace: $KRB_NS (topics and groups on the broker are $KRB_NS-NAME); logs: $logs/"
 fi
+# The room (KRB_ROOM): publishing no record checks the name and makes the room's topic.
+if [ -n "${KRB_ROOM:-}" ]; then
+  [ -x "$bin/krb-room" ] || { echo "lab.sh: KRB_ROOM is set but $bin has no krb-room: build it (cargo build --release), or unset KRB_ROOM" >&2; exit 1; }
+  "$bin/krb-room" publish "$KRB_ROOM" </dev/null >/dev/null || exit $?
+  echo "room: $KRB_ROOM (each variant's record to topic krb-room-$KRB_ROOM, for the teacher's page)"
+fi
 
 # lab|name|variant|set-up|script|krb-verify arguments
 runs=(
@@ -166,9 +174,13 @@ for run in "${runs[@]}"; do
   if ! KRB_NO_VERDICT=1 bash -c "set -euo pipefail; source scripts/common.sh >/dev/null; $setup${setup:+;} $script" >"$out" 2>&1; then
     script_failed=(--script-failed "the script failed: $(tail -n 1 "$out")")
   fi
+  published=$(wc -l <"$records")
   # shellcheck disable=SC2086 # the verify arguments are words on purpose
   "$bin/krb-verify" $verify --record "$records" --seconds "$(since "$t")" "${script_failed[@]}" ||
     failed=1
+  # The variant's record to the room; a room that does not answer says so and the lab goes on.
+  [ -z "${KRB_ROOM:-}" ] || tail -n "+$((published + 1))" "$records" |
+    "$bin/krb-room" publish "$KRB_ROOM" >/dev/null || true
 done
 
 echo

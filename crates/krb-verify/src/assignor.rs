@@ -89,6 +89,7 @@ pub fn verdict(run: &Run, assignor: Assignor, revoke_commit: bool) -> Result<Ver
             duplicates_on,
         ),
     }
+    v.number(crate::verdict::DUPLICATES, report.duplicates() as f64);
     v.ours = format!(
         "{}; revoked {} partition(s), {} moved",
         summary(report),

@@ -10,6 +10,7 @@ use krb_common::logline::format_time;
 use krb_common::overlap::overlaps;
 
 use crate::facts::{seconds, summary, Run};
+use crate::verdict::{DUPLICATES, MAXPOLL_SECONDS, OVERLAP_SECONDS};
 use crate::{shown, Verdict};
 
 /// The article's numbers for lab 2.
@@ -143,6 +144,11 @@ pub fn checks(
         commits.windows(2).all(|w| w[0].1 <= w[1].1),
         shown::list(commits.iter().map(|(_, o)| *o)),
     );
+    v.number(MAXPOLL_SECONDS, after);
+    if let Some(o) = overlap {
+        v.number(OVERLAP_SECONDS, o);
+    }
+    v.number(DUPLICATES, report.duplicates() as f64);
     v.ours = format!(
         "MAXPOLL {after:.1} s after the slow start; {} together in offset 3; {}",
         overlap.map_or("never".into(), |o| format!("{o:.1} s")),

@@ -34,6 +34,8 @@ pub fn verdict(
     );
     revoke::checks(&mut v, lab1, false)?;
     let first = v.ours.clone();
+    // Both parts name their numbers alike (duplicates): each keeps its part's name before it.
+    let lab1_numbers = std::mem::take(&mut v.numbers);
     let a = lab1.member("a")?;
     let b_start = lab1
         .member("b")?
@@ -60,6 +62,12 @@ pub fn verdict(
         );
     }
     maxpoll::checks(&mut v, lab2, committed, classic)?;
+    let lab2_numbers = std::mem::take(&mut v.numbers);
+    for (part, numbers) in [("lab1", lab1_numbers), ("lab2", lab2_numbers)] {
+        for (name, n) in numbers {
+            v.numbers.insert(format!("{part}.{name}"), n);
+        }
+    }
     v.ours = format!(
         "lab 1: {first}, a {}; lab 2: {}",
         first_revoke.map_or("revoked nothing".into(), |e| e.to_string()),

@@ -250,6 +250,27 @@ mod tests {
     }
 
     #[test]
+    fn numbers_round_trip_and_older_records_read_without_them() {
+        let mut v = Verdict::new(2, "maxpoll", "expel", "slow", "MAXPOLL 10.4 s");
+        v.number(crate::verdict::OVERLAP_SECONDS, 1.5634);
+        v.number(crate::verdict::MAXPOLL_SECONDS, f64::NAN);
+        let line = serde_json::to_string(&v).unwrap();
+        assert!(
+            line.contains(r#""numbers":{"overlap_seconds":1.5634}"#),
+            "{line}"
+        );
+        let back: Verdict = serde_json::from_str(&line).unwrap();
+        assert_eq!(back.numbers["overlap_seconds"], 1.5634);
+        // A record from before numbers (and ended, namespace) were written.
+        let old = r#"{"seconds":9.5,"status":"checked","lab":1,"name":"revoke","variant":"nocommit","verdict":{"lab":1,"name":"revoke","variant":"nocommit","group":"nocommit","article":"82 duplicates","ours":"78 duplicates","checks":[]}}"#;
+        let r: Record = serde_json::from_str(old).unwrap();
+        assert!(r.verdict.unwrap().numbers.is_empty());
+        // No numbers, no field: what older readers read stays as it was.
+        let none = serde_json::to_string(&Verdict::new(1, "revoke", "nocommit", "g", "")).unwrap();
+        assert!(!none.contains("numbers"), "{none}");
+    }
+
+    #[test]
     fn records_round_trip_and_tabulate() {
         let mut v = Verdict::new(2, "maxpoll", "expel", "slow", "MAXPOLL 10.4 s");
         v.ours = "MAXPOLL 10.3 s".into();

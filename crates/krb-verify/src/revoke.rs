@@ -79,6 +79,7 @@ pub fn checks(v: &mut Verdict, run: &Run, revoke_commit: bool) -> Result<()> {
         .iter()
         .find(|l| matches!(l.event, Event::Processed { .. }))
         .map(|l| l.at);
+    v.number(crate::verdict::DUPLICATES, report.duplicates() as f64);
     v.ours = match (b_start, b_first_at) {
         (Some(start), Some(first)) => format!(
             "{}; b's first message {:.2} s after its start",

@@ -105,6 +105,11 @@ impl Logs {
     }
 }
 
+/// A verdict's numbers, in name order.
+fn numbers(v: &Verdict) -> Vec<(&str, f64)> {
+    v.numbers.iter().map(|(k, n)| (k.as_str(), *n)).collect()
+}
+
 /// What breaks a statement in a run's logs.
 type Breaks = Box<dyn Fn(&mut Logs)>;
 
@@ -200,6 +205,7 @@ fn lab1_without_the_revoke_commit() {
     all_held(&v);
     assert_eq!(v.checks.len(), 7);
     assert_eq!(v.ours, "50 duplicates on p1 (100..149)");
+    assert_eq!(numbers(&v), [("duplicates", 50.0)]);
     let cases: Vec<Case> = vec![
         (
             "all 1000 messages processed",
@@ -262,6 +268,7 @@ fn lab1_with_the_revoke_commit() {
     let v = revoke::verdict(&good.run("g"), true).unwrap();
     all_held(&v);
     assert_eq!(v.checks.len(), 7);
+    assert_eq!(numbers(&v), [("duplicates", 0.0)]);
     let cases: Vec<Case> = vec![
         (
             "no duplicates",
@@ -424,6 +431,21 @@ fn lab2_the_expelled_consumer() {
         "{}",
         v.ours
     );
+    // The numbers ours shows rounded, as computed.
+    let n = numbers(&v);
+    assert_eq!(n.len(), 3, "{n:?}");
+    assert_eq!(n[0], ("duplicates", 1.0));
+    assert_eq!(n[1].0, "maxpoll_seconds");
+    assert_eq!(format!("{:.1}", n[1].1), "10.4");
+    assert_eq!(n[2].0, "overlap_seconds");
+    assert_eq!(format!("{:.1}", n[2].1), "4.0");
+    // No slow start, no MAXPOLL line: no overlap and no MAXPOLL time (not a NaN), duplicates still.
+    let mut never = good.clone();
+    never
+        .without("slow-a", "p0 offset 3 slow start")
+        .without("slow-a", "|MAXPOLL|");
+    let v = maxpoll::verdict(&never.run("slow"), &committed).unwrap();
+    assert_eq!(numbers(&v), [("duplicates", 1.0)]);
     each_break(&good, lab2_cases("slow"), |logs| {
         maxpoll::verdict(&logs.run("slow"), &committed).unwrap()
     });
@@ -507,7 +529,15 @@ fn lab3_every_assignor_and_revoke_commit() {
     for (assignor, revoke_commit) in [(Range, false), (Coop, false), (Range, true), (Coop, true)] {
         let good = lab3(assignor, revoke_commit);
         let verdict = |l: &Logs| assignor::verdict(&l.run("g"), assignor, revoke_commit).unwrap();
-        all_held(&verdict(&good));
+        let v = verdict(&good);
+        all_held(&v);
+        // Five re-read offsets on each partition of lab3's rereads.
+        let dups = match (assignor, revoke_commit) {
+            (_, true) => 0.0,
+            (Coop, false) => 5.0,
+            _ => 15.0,
+        };
+        assert_eq!(numbers(&v), [("duplicates", dups)], "{assignor:?}");
         let mut cases: Vec<Case> = vec![
             (
                 "all 3000 messages processed",
@@ -672,6 +702,19 @@ fn lab5_both_protocols() {
         let v = verdict(&good);
         all_held(&v);
         assert_eq!(v.checks.len(), 15);
+        // Each part's numbers under its own name: lab 2's duplicates do not hide lab 1's.
+        let n = numbers(&v);
+        let names: Vec<&str> = n.iter().map(|(k, _)| *k).collect();
+        assert_eq!(
+            names,
+            [
+                "lab1.duplicates",
+                "lab2.duplicates",
+                "lab2.maxpoll_seconds",
+                "lab2.overlap_seconds"
+            ]
+        );
+        assert_eq!((n[0].1, n[1].1), (50.0, 1.0));
         let revoke_all = "classic: a revoked every partition when b joined";
         let revoke_moved = "consumer: a revoked only the partition that moved";
         if classic {

@@ -1,10 +1,19 @@
 //! A lab variant's verdict: the article's number, ours, and each "must hold" statement with
 //! whether this run kept it.
 
+use std::collections::BTreeMap;
+
 use krb_common::lang::Lang;
 use serde::{Deserialize, Serialize};
 
 use crate::messages::{self, translate};
+
+/// [`Verdict::numbers`]: how many processings repeated one (krb-dups' duplicates).
+pub const DUPLICATES: &str = "duplicates";
+/// [`Verdict::numbers`], lab 2: the seconds a and b were both in offset 3.
+pub const OVERLAP_SECONDS: &str = "overlap_seconds";
+/// [`Verdict::numbers`], lab 2: the seconds from a's slow start to librdkafka's MAXPOLL warning.
+pub const MAXPOLL_SECONDS: &str = "maxpoll_seconds";
 
 /// One statement of a lab and whether this run kept it.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
@@ -40,6 +49,11 @@ pub struct Verdict {
     /// Lab 7: the trial's numbers (faults, messages, duplicates by cause, recoveries).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub trial: Option<crate::faults::Stats>,
+    /// The numbers that vary from run to run, as the checks computed them ([`DUPLICATES`],
+    /// [`OVERLAP_SECONDS`], [`MAXPOLL_SECONDS`]), for a reader that compares runs (krb-room);
+    /// `ours` says the same in words. Records written before it read as none.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub numbers: BTreeMap<String, f64>,
 }
 
 impl Verdict {
@@ -55,6 +69,7 @@ impl Verdict {
             checks: Vec::new(),
             skipped: Vec::new(),
             trial: None,
+            numbers: BTreeMap::new(),
         }
     }
 
@@ -148,6 +163,14 @@ impl Verdict {
             ));
         }
         lines.join("\n") + "\n"
+    }
+
+    /// Records one of [`Verdict::numbers`]. A number that was not measured (NaN) is left out:
+    /// JSON has no NaN, and serde_json would write null, which does not read back as a number.
+    pub fn number(&mut self, name: &str, value: f64) {
+        if value.is_finite() {
+            self.numbers.insert(name.to_string(), value);
+        }
     }
 
     /// Records one statement.

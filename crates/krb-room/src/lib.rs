@@ -1,0 +1,174 @@
+//! krb-room: a workshop room's results on one screen.
+//!
+//! Each participant's lab command publishes every variant's record (the JSON line
+//! `krb-verify --record` writes) to the room's topic on the room's broker, keyed by the
+//! participant's namespace; the teacher's command reads the topic from its beginning and
+//! serves one page: who is at which lab, each variant held or failed, and the spread of the
+//! numbers that vary from run to run, as krb-verify computed them. Kafka is the transport, so
+//! the room needs nothing the labs do not.
+//!
+//! - [`topic`]: the room's name and its topic, created when missing.
+//! - [`publish`]: records from files or stdin to the topic.
+//! - [`room`]: the records read so far, by participant, and the ones that were not records.
+//! - [`follow`]: the reader of the topic, which fills a [`room::Room`] as records arrive.
+//! - [`spread`]: one number across the room as a picture (inline SVG).
+//! - [`page`]: the page; [`messages`]: its words, in English and Korean (`KRB_LANG=ko`).
+//! - [`server`]: the page over HTTP (axum on tokio).
+
+pub mod follow;
+pub mod messages;
+pub mod page;
+pub mod publish;
+pub mod room;
+pub mod server;
+pub mod spread;
+pub mod topic;
+
+use std::net::{IpAddr, TcpListener};
+use std::path::PathBuf;
+
+use anyhow::{Context, Result};
+use clap::{Parser, Subcommand};
+use krb_common::broker::BrokerArgs;
+use krb_common::lang::Lang;
+use krb_common::out::{stderr_line, stdout_line};
+
+/// krb-room: a workshop room's results on one screen.
+///
+/// A participant's lab command publishes each variant's record to the room's topic,
+/// krb-room-ROOM on the room's broker, when KRB_ROOM names the room:
+///
+///   KRB_ROOM=monday KRB_NS=alice scripts/lab.sh
+///
+/// and the teacher serves the room's page, read from the topic's beginning:
+///
+///   krb-room serve monday
+///
+/// The topic is the room's, not a participant's: no namespace applies to it (--ns and KRB_NS
+/// change nothing). Each record is keyed by the participant's namespace.
+#[derive(Parser, Debug)]
+#[command(name = "krb-room", version, verbatim_doc_comment)]
+pub struct Args {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// What krb-room does.
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Publish lab records (krb-verify --record's JSON lines) to the room's topic.
+    ///
+    /// Creates the topic if it is missing. With no FILE, or -, reads stdin. Nothing is
+    /// published if a line is not a record. No record at all checks the room: the broker
+    /// answers and the topic is there.
+    #[command(mut_arg("ns", |a| a.hide(true)))]
+    Publish {
+        /// The room: its topic is krb-room-ROOM.
+        #[arg(value_parser = topic::parse_room)]
+        room: String,
+        /// Files of records, one JSON line each (logs/results.jsonl).
+        files: Vec<PathBuf>,
+        #[command(flatten)]
+        broker: BrokerArgs,
+    },
+    /// Serve the room's page at http://ADDR:PORT/.
+    ///
+    /// A row a participant: the variant they finished last, each variant held or failed, and
+    /// the numbers that vary; then their spread as pictures: lab 1's duplicates, lab 2's
+    /// overlap and lab 3's duplicates by assignor. It reads the topic from its beginning
+    /// (creating it if missing) and follows it; the page reloads itself every 2 seconds.
+    /// KRB_LANG=ko for its words in Korean. Ctrl-C stops it.
+    #[command(mut_arg("ns", |a| a.hide(true)))]
+    Serve {
+        /// The room: its topic is krb-room-ROOM.
+        #[arg(value_parser = topic::parse_room)]
+        room: String,
+        /// The port to serve on (0: any free port, printed at start).
+        #[arg(long, value_name = "N", default_value_t = 8481)]
+        port: u16,
+        /// The address to serve on: 127.0.0.1 shows the page on this machine only; 0.0.0.0 to
+        /// every machine that can reach this one (a projector on another computer).
+        #[arg(long, value_name = "ADDR", default_value = "127.0.0.1")]
+        bind: IpAddr,
+        #[command(flatten)]
+        broker: BrokerArgs,
+    },
+}
+
+/// Runs the command; returns the exit status: 0 done, 1 the broker or the network failed,
+/// 2 bad input (a file that is not records, an unknown KRB_LANG).
+pub fn run(args: Args) -> i32 {
+    let result = match args.command {
+        Command::Publish {
+            room,
+            files,
+            broker,
+        } => publish(&room, &files, &broker),
+        Command::Serve {
+            room,
+            port,
+            bind,
+            broker,
+        } => serve(&room, bind, port, &broker),
+    };
+    match result {
+        Ok(()) => 0,
+        Err(Failure::Input(e)) => {
+            stderr_line(&format!("krb-room: {e:#}"));
+            2
+        }
+        Err(Failure::Run(e)) => {
+            stderr_line(&format!("krb-room: {e:#}"));
+            1
+        }
+    }
+}
+
+/// Why a command failed: the user's input (exit 2) or the run (exit 1).
+enum Failure {
+    Input(anyhow::Error),
+    Run(anyhow::Error),
+}
+
+fn publish(room: &str, files: &[PathBuf], broker: &BrokerArgs) -> Result<(), Failure> {
+    let lines = publish::read(files).map_err(Failure::Input)?;
+    let topic = topic::name(room);
+    let sent = publish::send(broker, &topic, &lines).map_err(Failure::Run)?;
+    stdout_line(&format!(
+        "krb-room: {sent} record(s) to {topic} on {}",
+        broker.bootstrap
+    ));
+    Ok(())
+}
+
+fn serve(room: &str, bind: IpAddr, port: u16, broker: &BrokerArgs) -> Result<(), Failure> {
+    let lang = Lang::from_env().map_err(Failure::Input)?;
+    let listener = TcpListener::bind((bind, port))
+        .with_context(|| {
+            format!(
+                "cannot serve on {bind}:{port}: pass another --port (or --port 0 for any free one)"
+            )
+        })
+        .map_err(Failure::Input)?;
+    let address = listener
+        .local_addr()
+        .context("cannot read the address served on")
+        .map_err(Failure::Run)?;
+    let topic = topic::name(room);
+    let run = || -> Result<()> {
+        let partitions = topic::ensure(broker, &topic)?;
+        let shared = follow::start(broker, &topic, &partitions)?;
+        stdout_line(&format!(
+            "krb-room: room {room} (topic {topic} on {}) at http://{address}/ (Ctrl-C stops)",
+            broker.bootstrap
+        ));
+        let page = page::Page {
+            room: room.to_string(),
+            topic: topic.clone(),
+            bootstrap: broker.bootstrap.clone(),
+            lang,
+        };
+        server::serve(listener, page, shared)
+    };
+    run().map_err(Failure::Run)
+}

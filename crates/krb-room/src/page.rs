@@ -1,0 +1,400 @@
+//! The room's page: one self-contained HTML page (no scripts, no fonts or pictures to fetch)
+//! that reloads itself every 2 seconds. A row a participant: the variant they finished last,
+//! each variant held or failed, and the numbers that vary (in `data-value` as krb-verify
+//! recorded them, shown as its `ours` shows them); each failed statement below its row; then
+//! the spread of those numbers as pictures, and the messages that were not records.
+
+use std::fmt::Write as _;
+
+use krb_common::lang::Lang;
+use krb_verify::messages::{translate, ERROR, HELD, NOT_HELD};
+use krb_verify::record::Record;
+use krb_verify::verdict::DUPLICATES;
+
+use crate::messages::{self as m};
+use crate::room::{Participant, Room};
+use crate::spread::{self, Measure};
+
+/// Text made safe inside HTML and SVG.
+pub fn escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// Large type and high contrast, for a projector: no text under 16 px.
+const STYLE: &str = "body{font:20px/1.35 sans-serif;margin:.8em 1em;color:#111;background:#fff}\
+h1{font-size:26px;margin:0 0 .15em}h2{font-size:22px;margin:.8em 0 .3em}\
+#status,.trouble{color:#444;font-size:16px;margin:0 0 .5em}.trouble{color:#b00}\
+table{border-collapse:collapse;margin:.4em 0}\
+th,td{border:1px solid #888;padding:.25em .5em;vertical-align:top;text-align:left}\
+th{background:#eee;font-size:16px;word-break:keep-all}td.number{text-align:right;white-space:nowrap}\
+td.name,td.at,td.variants{white-space:nowrap}td.name{font-weight:bold}.when{color:#555;font-size:16px}\
+.v{display:inline-block;min-width:1.1em;text-align:center;font-weight:bold}\
+.v.held{color:#116329}.v.failed,.v.error{color:#fff;background:#b00;border-radius:3px}\
+.v.none{color:#999}.lab{color:#555;font-size:16px;margin:0 .15em 0 .5em}.lab:first-child{margin-left:0}\
+tr.failures td{color:#b00;font-size:16px;border-top:none}\
+.pictures{display:flex;flex-wrap:wrap;gap:.5em 1.5em}figure{margin:0}\
+figcaption{font-weight:bold;margin-bottom:.2em}svg.spread{max-width:100%;height:auto}\
+#skipped{color:#b00;font-size:16px}";
+
+/// What the page shows besides the records: the room, where it is, and the language.
+pub struct Page {
+    /// The room's name.
+    pub room: String,
+    /// Its topic.
+    pub topic: String,
+    /// The broker it is on.
+    pub bootstrap: String,
+    /// The language of the page's words.
+    pub lang: Lang,
+}
+
+/// The numbers shown in the table: each picture's rows, in order.
+fn columns() -> Vec<Measure> {
+    spread::pictures()
+        .into_iter()
+        .flat_map(|p| p.rows)
+        .collect()
+}
+
+impl Page {
+    /// The page as the room is now; `now` is the time it shows it was made.
+    pub fn render(&self, room: &Room, now: &str) -> String {
+        let lang = self.lang;
+        let title = m::TITLE.fill(lang, &[("room", &self.room)]);
+        let mut html = format!(
+            "<!DOCTYPE html>\n<html lang=\"{}\"><head><meta charset=\"utf-8\">\
+             <meta http-equiv=\"refresh\" content=\"2\">\
+             <meta name=\"viewport\" content=\"width=device-width\">\
+             <title>{}</title><style>{STYLE}</style></head><body>\n<h1>{}</h1>\n",
+            lang.code(),
+            escape(&title),
+            escape(&title)
+        );
+        let _ = writeln!(
+            html,
+            "<p id=\"status\">{}</p>",
+            escape(&m::STATUS.fill(
+                lang,
+                &[
+                    ("topic", &self.topic),
+                    ("bootstrap", &self.bootstrap),
+                    ("participants", &room.participants.len()),
+                    ("records", &room.records),
+                    ("time", &now),
+                ],
+            ))
+        );
+        if let Some(error) = &room.trouble {
+            let _ = writeln!(
+                html,
+                "<p class=\"trouble\">{}</p>",
+                escape(&m::TROUBLE.fill(lang, &[("error", error)]))
+            );
+        }
+        if room.participants.is_empty() {
+            let _ = writeln!(
+                html,
+                "<p id=\"waiting\">{}</p>",
+                escape(&m::WAITING.fill(lang, &[("room", &self.room)]))
+            );
+        } else {
+            html += &self.table(room);
+        }
+        let _ = write!(
+            html,
+            "<h2>{}</h2>\n<div class=\"pictures\">",
+            escape(m::SPREAD.text(lang))
+        );
+        for picture in spread::pictures() {
+            let _ = write!(
+                html,
+                "<figure><figcaption>{}</figcaption>{}</figure>",
+                escape(picture.title.text(lang)),
+                spread::svg(&picture, room, lang)
+            );
+        }
+        html += "</div>\n";
+        if !room.skipped.is_empty() {
+            let _ = write!(
+                html,
+                "<section id=\"skipped\"><p>{}</p><ul>",
+                escape(&m::SKIPPED.fill(lang, &[("count", &room.skipped.len())]))
+            );
+            for line in &room.skipped {
+                let _ = write!(html, "<li>{}</li>", escape(line));
+            }
+            html += "</ul></section>\n";
+        }
+        html + "</body></html>\n"
+    }
+
+    /// The participants' table.
+    fn table(&self, room: &Room) -> String {
+        let lang = self.lang;
+        let columns = columns();
+        let variants = room.variants();
+        let mut html = format!(
+            "<table id=\"participants\"><tr><th>{}</th><th>{}</th><th>{}</th>",
+            escape(m::PARTICIPANT.text(lang)),
+            escape(m::LATEST.text(lang)),
+            escape(m::VARIANTS.text(lang))
+        );
+        for c in &columns {
+            let what = if c.number == DUPLICATES {
+                m::DUPLICATES
+            } else {
+                m::OVERLAP
+            };
+            let _ = write!(
+                html,
+                "<th>{}</th>",
+                escape(&m::COLUMN.fill(
+                    lang,
+                    &[
+                        ("lab", &c.lab),
+                        ("variant", &c.variant),
+                        ("what", &what.text(lang)),
+                    ],
+                ))
+            );
+        }
+        html += "</tr>\n";
+        let width = 3 + columns.len();
+        for (name, p) in &room.participants {
+            let n = escape(name);
+            let _ = write!(
+                html,
+                "<tr class=\"participant\" data-participant=\"{n}\"><td class=\"name\">{n}</td><td class=\"at\">{}</td><td class=\"variants\">{}</td>",
+                self.latest(p),
+                self.marks(p, &variants)
+            );
+            for c in &columns {
+                let value = c.value(p);
+                match value {
+                    Some(v) => {
+                        let _ = write!(
+                            html,
+                            "<td class=\"number\" data-participant=\"{n}\" data-lab=\"{}\" data-variant=\"{}\" data-name=\"{}\" data-value=\"{v}\">{}</td>",
+                            c.lab,
+                            escape(&c.variant),
+                            c.number,
+                            escape(&c.unit.shown(v))
+                        );
+                    }
+                    None => html += "<td class=\"number none\">–</td>",
+                }
+            }
+            html += "</tr>\n";
+            let failures = self.failures(p);
+            if !failures.is_empty() {
+                let _ = writeln!(
+                    html,
+                    "<tr class=\"failures\" data-participant=\"{n}\"><td colspan=\"{width}\">{}</td></tr>",
+                    escape(&NOT_HELD.fill(lang, &[("failures", &failures)]))
+                );
+            }
+        }
+        html + "</table>\n"
+    }
+
+    /// `lab 2 expel` and when it ended.
+    fn latest(&self, p: &Participant) -> String {
+        let Some(r) = &p.latest else {
+            return String::new();
+        };
+        let when = r
+            .ended
+            .as_deref()
+            .and_then(|e| e.split(' ').nth(1))
+            .map(|t| format!(" <span class=\"when\">{}</span>", escape(t)))
+            .unwrap_or_default();
+        format!("{}{when}", escape(&self.at(r)))
+    }
+
+    fn at(&self, r: &Record) -> String {
+        m::AT.fill(self.lang, &[("lab", &r.lab), ("variant", &r.variant)])
+    }
+
+    /// One mark a variant of the room, by lab: ✓ held, ✗ failed, ! no verdict, · none yet.
+    fn marks(&self, p: &Participant, variants: &[(u8, String)]) -> String {
+        let mut html = String::new();
+        let mut lab = None;
+        for key in variants {
+            if lab != Some(key.0) {
+                lab = Some(key.0);
+                let _ = write!(html, "<span class=\"lab\">{}</span>", key.0);
+            }
+            let (class, mark, title) = match p.variants.get(key) {
+                None => ("none", "·", format!("lab {} {}", key.0, key.1)),
+                Some(r) => {
+                    let (class, mark) = match (&r.verdict, r.held()) {
+                        (_, true) => ("held", "✓"),
+                        (Some(_), false) => ("failed", "✗"),
+                        (None, false) => ("error", "!"),
+                    };
+                    let result = match &r.verdict {
+                        Some(v) => format!("{} {}", v.count(), HELD.text(self.lang)),
+                        None => ERROR.text(self.lang).to_string(),
+                    };
+                    (class, mark, format!("{}: {result}", self.at(r)))
+                }
+            };
+            let _ = write!(
+                html,
+                "<span class=\"v {class}\" data-lab=\"{}\" data-variant=\"{}\" title=\"{}\">{mark}</span>",
+                key.0,
+                escape(&key.1),
+                escape(&title)
+            );
+        }
+        html
+    }
+
+    /// What did not hold in a participant's latest records, variant by variant.
+    fn failures(&self, p: &Participant) -> String {
+        p.variants
+            .values()
+            .filter(|r| !r.held())
+            .map(|r| {
+                let what = [
+                    r.verdict
+                        .as_ref()
+                        .map(|v| v.failures_in(self.lang).replace('\n', "; "))
+                        .unwrap_or_default(),
+                    r.reason
+                        .as_deref()
+                        .map(|reason| translate(self.lang, reason))
+                        .unwrap_or_default(),
+                ]
+                .into_iter()
+                .filter(|s| !s.is_empty())
+                .collect::<Vec<_>>()
+                .join("; ");
+                let what = if what.is_empty() {
+                    ERROR.text(self.lang).to_string()
+                } else {
+                    what
+                };
+                format!("{}: {what}", self.at(r))
+            })
+            .collect::<Vec<_>>()
+            .join("; ")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::room::tests::record;
+
+    fn page(lang: Lang) -> Page {
+        Page {
+            room: "monday".into(),
+            topic: "krb-room-monday".into(),
+            bootstrap: "localhost:9481".into(),
+            lang,
+        }
+    }
+
+    fn room() -> Room {
+        let mut room = Room::default();
+        let mut failed = record("bob", 1, "nocommit", false, 120.0);
+        failed.ended = Some("2026-12-01 09:01:00".into());
+        let mut broken = record("bob", 2, "expel", false, 0.0);
+        broken.verdict = None;
+        broken.status = "error".into();
+        broken.reason = Some("the script failed: <no broker>".into());
+        for r in [record("alice", 1, "nocommit", true, 78.0), failed, broken] {
+            let key = r.namespace.clone().unwrap();
+            room.add(
+                Some(key.as_bytes()),
+                Some(&serde_json::to_vec(&r).unwrap()),
+                "x",
+            );
+        }
+        room.add(None, Some(b"not json"), "partition 0 offset 3");
+        room
+    }
+
+    #[test]
+    fn what_the_topic_says_is_escaped() {
+        let mut room = Room::default();
+        let r = record("x", 1, "<b>&nocommit", true, 1.0);
+        room.add(Some(b"<i>eve"), Some(&serde_json::to_vec(&r).unwrap()), "x");
+        let html = page(Lang::En).render(&room, "09:00:00");
+        assert!(
+            html.contains("<td class=\"name\">&lt;i&gt;eve</td>"),
+            "{html}"
+        );
+        assert!(
+            html.contains("lab 1 &lt;b&gt;&amp;nocommit <span"),
+            "{html}"
+        );
+        assert!(!html.contains("<i>") && !html.contains("<b>"), "{html}");
+    }
+
+    #[test]
+    fn a_row_a_participant_with_each_variant_and_number() {
+        let html = page(Lang::En).render(&room(), "09:02:00");
+        assert_eq!(
+            html.matches("<tr class=\"participant\"").count(),
+            2,
+            "{html}"
+        );
+        assert!(html.contains("<meta http-equiv=\"refresh\" content=\"2\">"));
+        assert!(html.contains(
+            "<td class=\"number\" data-participant=\"alice\" data-lab=\"1\" data-variant=\"nocommit\" data-name=\"duplicates\" data-value=\"78\">78</td>"
+        ), "{html}");
+        assert!(html.contains(
+            "data-participant=\"bob\" data-lab=\"1\" data-variant=\"nocommit\" data-name=\"duplicates\" data-value=\"120\">120</td>"
+        ));
+        // Bob finished lab 2 last, with no verdict: a mark of its own, and why, escaped.
+        assert!(
+            html.contains("<td class=\"at\">lab 2 expel <span class=\"when\">09:00:10</span></td>"),
+            "{html}"
+        );
+        assert!(html.contains("<span class=\"v error\" data-lab=\"2\" data-variant=\"expel\""));
+        assert!(html.contains("<span class=\"v held\" data-lab=\"1\" data-variant=\"nocommit\" title=\"lab 1 nocommit: 1/1 held\">✓</span>"), "{html}");
+        assert!(
+            html.contains("<span class=\"v none\" data-lab=\"2\" data-variant=\"expel\""),
+            "alice has no lab 2 yet"
+        );
+        assert!(
+            html.contains(
+                "not held: lab 1 nocommit: all 1000 messages processed (unique 1000); \
+             lab 2 expel: the script failed: &lt;no broker&gt;</td>"
+            ),
+            "{html}"
+        );
+        // The message that was not a record is named, not dropped.
+        assert!(
+            html.contains("<li>partition 0 offset 3: not a lab record ("),
+            "{html}"
+        );
+        assert!(
+            html.contains("2 participant(s) · 3 record(s) · as of 09:02:00"),
+            "{html}"
+        );
+        assert_eq!(html.matches("<svg").count(), 3);
+    }
+
+    #[test]
+    fn the_page_speaks_korean_and_waits_for_the_first_record() {
+        let html = page(Lang::Ko).render(&room(), "09:02:00");
+        for text in [
+            "<html lang=\"ko\">",
+            "참가자",
+            "성립하지 않음: 실습 1 nocommit: 메시지 1000개 모두 처리됨",
+            "실습 3: 할당 전략별 중복",
+        ] {
+            assert!(html.contains(text), "no {text:?}:\n{html}");
+        }
+        let empty = page(Lang::En).render(&Room::default(), "09:00:00");
+        assert!(empty.contains("KRB_ROOM=monday"), "{empty}");
+        assert!(!empty.contains("<table"), "{empty}");
+        assert!(!empty.contains("id=\"skipped\""), "{empty}");
+    }
+}

@@ -1,0 +1,172 @@
+//! Records to the room's topic: each line as krb-verify wrote it, keyed by the participant's
+//! namespace. Every line is read and checked before any is sent, so a file that is not records
+//! publishes nothing.
+
+use std::io::Read;
+use std::path::PathBuf;
+use std::sync::Mutex;
+use std::time::Duration;
+
+use anyhow::{bail, Context, Result};
+use krb_common::broker::BrokerArgs;
+use krb_verify::record::Record;
+use rdkafka::producer::{BaseProducer, BaseRecord, DeliveryResult, Producer, ProducerContext};
+use rdkafka::ClientContext;
+
+/// One record to publish: its key and the line as it was written.
+#[derive(Debug, PartialEq)]
+pub struct Line {
+    /// The participant's namespace, if the record names one.
+    pub key: Option<String>,
+    /// The record's JSON line.
+    pub payload: String,
+}
+
+/// The records of `files` (stdin when there is none, or for `-`), in order.
+pub fn read(files: &[PathBuf]) -> Result<Vec<Line>> {
+    let stdin = [PathBuf::from("-")];
+    let files = if files.is_empty() { &stdin[..] } else { files };
+    let mut lines = Vec::new();
+    for file in files {
+        let (name, text) = if file.as_os_str() == "-" {
+            let mut text = String::new();
+            std::io::stdin()
+                .read_to_string(&mut text)
+                .context("cannot read records from stdin")?;
+            ("stdin".to_string(), text)
+        } else {
+            let text = std::fs::read_to_string(file)
+                .with_context(|| format!("cannot read {}", file.display()))?;
+            (file.display().to_string(), text)
+        };
+        lines.extend(parse(&name, &text)?);
+    }
+    Ok(lines)
+}
+
+/// The records of one file's text; `name` names it in the error of a line that is not one.
+pub fn parse(name: &str, text: &str) -> Result<Vec<Line>> {
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, l)| {
+            let record: Record = serde_json::from_str(l).with_context(|| {
+                format!(
+                    "{name}:{}: not a lab record (a JSON line of krb-verify --record); nothing published",
+                    i + 1
+                )
+            })?;
+            Ok(Line {
+                key: record.namespace,
+                payload: l.trim().to_string(),
+            })
+        })
+        .collect()
+}
+
+/// How long the records may take to be acknowledged.
+const DELIVERY_TIMEOUT: Duration = Duration::from_secs(15);
+
+/// Collects the delivery reports that failed.
+#[derive(Default)]
+struct Deliveries {
+    failed: Mutex<Vec<String>>,
+}
+
+impl ClientContext for Deliveries {}
+
+impl ProducerContext for Deliveries {
+    type DeliveryOpaque = ();
+
+    fn delivery(&self, result: &DeliveryResult<'_>, _: ()) {
+        if let Err((e, _)) = result {
+            self.failed
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push(e.to_string());
+        }
+    }
+}
+
+/// Creates the room's topic if missing and sends `lines` to it; returns how many the broker
+/// acknowledged (all, or an error).
+pub fn send(broker: &BrokerArgs, topic: &str, lines: &[Line]) -> Result<usize> {
+    crate::topic::ensure(broker, topic)?;
+    if lines.is_empty() {
+        return Ok(0);
+    }
+    let producer: BaseProducer<Deliveries> = broker
+        .config(
+            "krb-room",
+            &[(
+                "message.timeout.ms",
+                DELIVERY_TIMEOUT.as_millis().to_string(),
+            )],
+        )
+        .create_with_context(Deliveries::default())
+        .context("cannot create a producer")?;
+    for line in lines {
+        let mut record = BaseRecord::to(topic).payload(&line.payload);
+        if let Some(key) = &line.key {
+            record = record.key(key);
+        }
+        if let Err((e, _)) = producer.send(record) {
+            bail!("cannot send a record to {topic}: {e}");
+        }
+    }
+    producer
+        .flush(DELIVERY_TIMEOUT)
+        .with_context(|| format!("the records to {topic} were not acknowledged within 15 s"))?;
+    let failed = producer
+        .context()
+        .failed
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .clone();
+    if let Some(first) = failed.first() {
+        bail!(
+            "{} of {} record(s) to {topic} failed: {first}",
+            failed.len(),
+            lines.len()
+        );
+    }
+    Ok(lines.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const RECORD: &str = r#"{"seconds":9.5,"status":"error","lab":1,"name":"revoke","variant":"nocommit","reason":"no broker","namespace":"alice"}"#;
+
+    #[test]
+    fn lines_keep_their_text_and_are_keyed_by_namespace() {
+        let without = RECORD.replace(r#","namespace":"alice""#, "");
+        let text = format!("{RECORD}\n\n  {without}\n");
+        let lines = parse("r.jsonl", &text).unwrap();
+        assert_eq!(
+            lines,
+            vec![
+                Line {
+                    key: Some("alice".into()),
+                    payload: RECORD.into()
+                },
+                Line {
+                    key: None,
+                    payload: without
+                }
+            ]
+        );
+    }
+
+    #[test]
+    fn a_line_that_is_not_a_record_publishes_nothing_and_is_named() {
+        let text = format!("{RECORD}\n{{\"lab\":1}}\n");
+        let err = format!("{:#}", parse("r.jsonl", &text).unwrap_err());
+        assert!(
+            err.starts_with("r.jsonl:2: not a lab record") && err.contains("nothing published"),
+            "{err}"
+        );
+        assert!(!err.contains('\n'), "{err}");
+    }
+}

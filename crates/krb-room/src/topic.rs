@@ -1,0 +1,98 @@
+//! The room's name and its topic on the broker, `krb-room-ROOM`: the room's, so no namespace
+//! applies to it. One partition, so that the page reads the records in the order they were
+//! published.
+
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context, Result};
+use krb_common::broker::{wait, BrokerArgs, REACH_TIMEOUT};
+use rdkafka::admin::{NewTopic, TopicReplication};
+use rdkafka::error::RDKafkaErrorCode;
+
+/// The topic of room `room`.
+pub fn name(room: &str) -> String {
+    format!("krb-room-{room}")
+}
+
+/// Checks a room's name: it becomes part of a topic name, so it takes only what a topic name
+/// may hold, and its topic's name stays within Kafka's 249 characters.
+pub fn parse_room(s: &str) -> Result<String, String> {
+    let allowed = |c: char| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-');
+    if s.is_empty() || s.len() > 100 || !s.chars().all(allowed) {
+        return Err(format!(
+            "a room is 1 to 100 letters, digits, '.', '_' or '-' (its topic is krb-room-ROOM), \
+             got {s:?}: e.g. KRB_ROOM=monday"
+        ));
+    }
+    Ok(s.to_string())
+}
+
+/// How long a new topic may take to be served.
+const SERVED_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// Creates `topic` unless it exists, and waits until the broker serves it; returns its
+/// partitions.
+pub fn ensure(broker: &BrokerArgs, topic: &str) -> Result<Vec<i32>> {
+    let (admin, options) = broker.admin("krb-room")?;
+    if let Some(partitions) = served(broker, admin.inner(), topic)? {
+        return Ok(partitions);
+    }
+    let new = NewTopic::new(topic, 1, TopicReplication::Fixed(1));
+    let created = wait(admin.create_topics([&new], &options))
+        .with_context(|| format!("cannot create topic {topic}"))?;
+    match created.into_iter().next() {
+        // Another participant's first record may have created it a moment ago.
+        Some(Ok(_)) | Some(Err((_, RDKafkaErrorCode::TopicAlreadyExists))) => {}
+        Some(Err((_, code))) => bail!(
+            "cannot create topic {topic} on {}: {code}",
+            broker.bootstrap
+        ),
+        None => bail!("the broker did not answer the request to create {topic}"),
+    }
+    let start = Instant::now();
+    while start.elapsed() < SERVED_TIMEOUT {
+        if let Some(partitions) = served(broker, admin.inner(), topic)? {
+            return Ok(partitions);
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    bail!("topic {topic} was created but had no leader within 30 s")
+}
+
+/// The partitions of `topic` if the broker serves it, each with a leader.
+fn served<C: rdkafka::client::ClientContext>(
+    broker: &BrokerArgs,
+    client: &rdkafka::client::Client<C>,
+    topic: &str,
+) -> Result<Option<Vec<i32>>> {
+    // All topics, not Some(topic): a request that names a topic lets the broker create it.
+    let metadata = client
+        .fetch_metadata(None, REACH_TIMEOUT)
+        .map_err(|e| anyhow::anyhow!(broker.unreachable(&e)))?;
+    let Some(t) = metadata.topics().iter().find(|t| t.name() == topic) else {
+        return Ok(None);
+    };
+    let partitions: Vec<i32> = t.partitions().iter().map(|p| p.id()).collect();
+    let led = t.partitions().iter().all(|p| p.leader() >= 0);
+    Ok((t.error().is_none() && !partitions.is_empty() && led).then_some(partitions))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_room_names_a_topic_and_holds_only_what_a_topic_name_may() {
+        assert_eq!(parse_room("monday_2.b-c"), Ok("monday_2.b-c".into()));
+        assert_eq!(name("monday"), "krb-room-monday");
+        let longest = "x".repeat(100);
+        assert_eq!(parse_room(&longest), Ok(longest.clone()));
+        for bad in ["", "mon day", "a/b", "월요일", &"x".repeat(101)] {
+            let err = parse_room(bad).unwrap_err();
+            assert!(
+                err.contains("KRB_ROOM=monday") && err.contains(&format!("{bad:?}")),
+                "{bad:?}: {err}"
+            );
+        }
+    }
+}
