@@ -8,6 +8,7 @@
 //! - [`groups`]: the broker's consumer groups now (classic and KIP-848): members, partitions,
 //!   committed offsets, through librdkafka's admin API (the crate's only `unsafe`).
 //! - [`kafka_error`]: Kafka errors rendered as the article shows them.
+//! - [`event_words`]: a worker's events in a person's words, for the live view and the timeline.
 //! - [`lang`]: English or Korean for what a person reads (`KRB_LANG`), and message tables.
 //! - [`readers`]: which groups with live members read a topic (what krb-topic will not delete).
 //! - [`overlap`]: two consumers in one message at once (lab 2), found once.
@@ -22,6 +23,7 @@
 pub mod broker;
 pub mod cli;
 pub mod decimal;
+pub mod event_words;
 pub mod fastpath;
 pub mod group;
 pub mod groups;

@@ -5,6 +5,9 @@
 //! languages, as krb-timeline draws it: the docs teach those words, and the logs are data. So
 //! are the names of workers, groups and partitions (`p1`) and Kafka's error codes.
 
+pub use krb_common::event_words::{
+    COMMIT_FAILED, MAXPOLL, POLL_ERROR, SECONDS, START, STOP, TXN_ABORTED,
+};
 use krb_common::lang::{Lang, Msg};
 
 /// The page's title.
@@ -102,41 +105,6 @@ pub const ORIGIN: Msg = Msg {
     en: "0 s = {time}",
     ko: "0초 = {time}",
 };
-/// A commit that failed, with its Kafka error code.
-pub const COMMIT_FAILED: Msg = Msg {
-    en: "commit failed: {code}",
-    ko: "커밋 실패: {code}",
-};
-/// A poll that returned an error, with its code.
-pub const POLL_ERROR: Msg = Msg {
-    en: "poll error: {code}",
-    ko: "폴링 오류: {code}",
-};
-/// A transaction aborted, with its code.
-pub const TXN_ABORTED: Msg = Msg {
-    en: "transaction aborted: {code}",
-    ko: "트랜잭션 중단: {code}",
-};
-/// common.sh started a worker.
-pub const START: Msg = Msg {
-    en: "start",
-    ko: "시작",
-};
-/// common.sh stopped it.
-pub const STOP: Msg = Msg {
-    en: "stop",
-    ko: "종료",
-};
-/// librdkafka's MAXPOLL warning: the consumer leaves its group.
-pub const MAXPOLL: Msg = Msg {
-    en: "MAXPOLL: leaving group",
-    ko: "MAXPOLL: 그룹을 떠남",
-};
-/// A time on the axis, in seconds from the first line.
-pub const SECONDS: Msg = Msg {
-    en: "{seconds} s",
-    ko: "{seconds}초",
-};
 /// Lines the reader skipped.
 pub const SKIPPED: Msg = Msg {
     en: "{n} lines skipped (they look like worker lines but do not parse), as krb-dups skips them: {first}",
@@ -206,7 +174,9 @@ mod tests {
             .lines()
             .filter(|l| l.starts_with("pub const ") && l.ends_with(": Msg = Msg {"))
             .count();
-        assert_eq!(defined, ALL.len(), "a message is missing from ALL");
+        // The events' words are krb-common's, shared with the timeline.
+        let shared = krb_common::event_words::ALL.len();
+        assert_eq!(defined + shared, ALL.len(), "a message is missing from ALL");
         let names: std::collections::BTreeSet<&str> = ALL.iter().map(|(n, _)| *n).collect();
         assert_eq!(names.len(), ALL.len(), "a name is used twice");
         assert_eq!(words(Lang::Ko)["duplicates"], "중복");

@@ -6,6 +6,9 @@
 //! in both languages: the docs teach those words, and the logs are data. So are the names of
 //! workers, groups and partitions (`p1`) and the error codes (`UNKNOWN_MEMBER_ID`).
 
+pub use krb_common::event_words::{
+    COMMIT_FAILED, MAXPOLL, POLL_ERROR, SECONDS, START, STOP, TXN_ABORTED,
+};
 use krb_common::lang::Msg;
 
 /// The SVG's `<title>`.
@@ -63,41 +66,6 @@ pub const REFUSED: Msg = Msg {
     en: "refused",
     ko: "거부됨",
 };
-/// A commit that failed, with its Kafka error code.
-pub const COMMIT_FAILED: Msg = Msg {
-    en: "commit failed: {code}",
-    ko: "커밋 실패: {code}",
-};
-/// A poll that returned an error, with its code.
-pub const POLL_ERROR: Msg = Msg {
-    en: "poll error: {code}",
-    ko: "폴링 오류: {code}",
-};
-/// A transaction aborted, with its code.
-pub const TXN_ABORTED: Msg = Msg {
-    en: "transaction aborted: {code}",
-    ko: "트랜잭션 중단: {code}",
-};
-/// A worker's first line.
-pub const START: Msg = Msg {
-    en: "start",
-    ko: "시작",
-};
-/// A worker's last line.
-pub const STOP: Msg = Msg {
-    en: "stop",
-    ko: "종료",
-};
-/// librdkafka's MAXPOLL warning: the consumer leaves its group.
-pub const MAXPOLL: Msg = Msg {
-    en: "MAXPOLL: leaving group",
-    ko: "MAXPOLL: 그룹을 떠남",
-};
-/// A time in seconds: an axis tick, the run's length.
-pub const SECONDS: Msg = Msg {
-    en: "{seconds} s",
-    ko: "{seconds}초",
-};
 /// A time in whole minutes.
 pub const MINUTES: Msg = Msg {
     en: "{minutes} min",
@@ -151,7 +119,9 @@ mod tests {
             .lines()
             .filter(|l| l.starts_with("pub const ") && l.ends_with(": Msg = Msg {"))
             .count();
-        assert_eq!(defined, ALL.len(), "a message is missing from ALL");
+        // The events' words are krb-common's, shared with the live view.
+        let shared = krb_common::event_words::ALL.len();
+        assert_eq!(defined + shared, ALL.len(), "a message is missing from ALL");
     }
 
     /// The title's totals say what krb-dups' report says, word for word, in English.
