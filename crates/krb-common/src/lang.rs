@@ -180,6 +180,15 @@ pub fn columns(text: &str) -> usize {
         .sum()
 }
 
+/// How many messages a message file's source declares (`pub const NAME: Msg = Msg {`), so that
+/// its test can hold its list of every message to what it declares.
+pub fn declared(source: &str) -> usize {
+    source
+        .lines()
+        .filter(|l| l.starts_with("pub const ") && l.ends_with(": Msg = Msg {"))
+        .count()
+}
+
 /// Checks a message table: every Korean template is Korean, differs from the English one and
 /// has the same placeholders. One line per message that does not.
 pub fn table_problems(table: &[Msg]) -> Vec<String> {
@@ -261,6 +270,12 @@ mod tests {
         assert_eq!(c.translate(Lang::En, "no duplicates"), "no duplicates");
         assert_eq!(c.translate(Lang::Ko, "something else"), "something else");
         assert!(c.knows("no duplicates") && !c.knows("no duplicates at all"));
+    }
+
+    #[test]
+    fn a_message_file_declares_its_messages() {
+        let source = "pub const A: Msg = Msg {\n    en: \"a\",\n};\nconst B: Msg = Msg {\npub const C: Msg = Msg {\n";
+        assert_eq!(declared(source), 2);
     }
 
     #[test]

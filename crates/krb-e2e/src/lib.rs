@@ -99,6 +99,32 @@ pub fn chromium(url: &str, extra: &[&str]) -> Result<(String, String)> {
     ))
 }
 
+/// A 1280x720 screenshot of `url` in `file`, as a projector would show it; fails unless it is a
+/// picture of something. Returns what Chromium said on stderr (the page's errors).
+pub fn screenshot(url: &str, file: &Path) -> Result<String> {
+    let (_, errors) = chromium(
+        url,
+        &[
+            &format!("--screenshot={}", file.display()),
+            "--window-size=1280,720",
+            "--virtual-time-budget=1000",
+        ],
+    )?;
+    let png = std::fs::read(file).with_context(|| format!("no screenshot {}", file.display()))?;
+    ensure!(
+        png.starts_with(b"\x89PNG") && png.len() > 20_000,
+        "the screenshot {} is empty ({} bytes)",
+        file.display(),
+        png.len()
+    );
+    println!(
+        "screenshot: {} ({} bytes of PNG)",
+        file.display(),
+        png.len()
+    );
+    Ok(errors)
+}
+
 /// The group's committed offsets, as Kafka's own consumer-groups tool reports them.
 pub fn committed_offsets(group: &str) -> Result<BTreeMap<Partition, Offset>> {
     let out = Command::new("bash")

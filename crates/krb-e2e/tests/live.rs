@@ -14,7 +14,7 @@ use anyhow::{bail, ensure, Context, Result};
 use krb_common::logline::{Event, Partition};
 use krb_common::namespace::Namespace;
 use krb_common::worker_log::WorkerLog;
-use krb_e2e::{chromium, root, serial};
+use krb_e2e::{chromium, root, screenshot, serial};
 use regex::Regex;
 
 const GROUP: &str = "nocommit";
@@ -149,27 +149,6 @@ fn dom(url: &str) -> Result<String> {
         "the page logged an error:\n{errors}"
     );
     Ok(dom)
-}
-
-/// A 1280x720 screenshot of the page, in `file`; fails unless it is a picture of something.
-fn screenshot(url: &str, file: &Path) -> Result<()> {
-    chromium(
-        url,
-        &[
-            &format!("--screenshot={}", file.display()),
-            "--window-size=1280,720",
-            "--virtual-time-budget=1000",
-        ],
-    )?;
-    let png = std::fs::read(file).with_context(|| format!("no screenshot {}", file.display()))?;
-    ensure!(
-        png.starts_with(b"\x89PNG") && png.len() > 20_000,
-        "the screenshot {} is empty ({} bytes)",
-        file.display(),
-        png.len()
-    );
-    println!("live view: {} ({} bytes of PNG)", file.display(), png.len());
-    Ok(())
 }
 
 /// The page's duplicate count.

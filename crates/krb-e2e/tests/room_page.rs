@@ -10,7 +10,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, ensure, Context, Result};
-use krb_e2e::{bootstrap, chromium, root, serial};
+use krb_e2e::{bootstrap, chromium, root, screenshot, serial};
 use krb_verify::record::Record;
 
 /// How many run at once. All five: on a shared 2-core machine five `lab.sh --only 1,2` at once
@@ -254,26 +254,7 @@ fn five_participants_on_the_room_page_in_chromium() -> Result<()> {
     let shots = root().join("logs/e2e-roompage");
     std::fs::create_dir_all(&shots)?;
     for (server, name) in [(&server, "room.png"), (&korean, "room-ko.png")] {
-        let shot = shots.join(name);
-        chromium(
-            &server.url,
-            &[
-                &format!("--screenshot={}", shot.display()),
-                "--window-size=1280,720",
-            ],
-        )?;
-        let png = std::fs::read(&shot).context("no screenshot")?;
-        ensure!(
-            png.starts_with(b"\x89PNG") && png.len() > 20_000,
-            "the screenshot {} is empty ({} bytes)",
-            shot.display(),
-            png.len()
-        );
-        println!(
-            "the room's page: {} ({} bytes of PNG)",
-            shot.display(),
-            png.len()
-        );
+        screenshot(&server.url, &shots.join(name))?;
     }
     drop((server, korean));
     let deleted = Command::new(root().join("target/release/krb-topic"))

@@ -169,11 +169,7 @@ mod tests {
 
     #[test]
     fn every_message_is_in_the_table_once_by_name() {
-        let source = include_str!("messages.rs");
-        let defined = source
-            .lines()
-            .filter(|l| l.starts_with("pub const ") && l.ends_with(": Msg = Msg {"))
-            .count();
+        let defined = krb_common::lang::declared(include_str!("messages.rs"));
         // The events' words are krb-common's, shared with the timeline.
         let shared = krb_common::event_words::ALL.len();
         assert_eq!(defined + shared, ALL.len(), "a message is missing from ALL");

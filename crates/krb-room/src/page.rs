@@ -15,13 +15,7 @@ use crate::messages::{self as m};
 use crate::room::{Participant, Room};
 use crate::spread::{self, Measure};
 
-/// Text made safe inside HTML and SVG.
-pub fn escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
+use krb_verify::html::escape;
 
 /// Large type and high contrast, for a projector: no text under 16 px.
 const STYLE: &str = "body{font:20px/1.35 sans-serif;margin:.8em 1em;color:#111;background:#fff}\

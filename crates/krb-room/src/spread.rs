@@ -9,8 +9,8 @@ use krb_verify::verdict::{DUPLICATES, OVERLAP_SECONDS};
 use krb_verify::{Assignor, Lab};
 
 use crate::messages;
-use crate::page::escape;
 use crate::room::{Participant, Room};
+use krb_verify::html::escape;
 
 /// How a number is shown.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -11,8 +11,8 @@ use crate::messages::{self, translate};
 use crate::page_text::{lab_text, NAMESPACE, PAGE_TITLE, SUMMARY, TIME, TOOK};
 use crate::record::Record;
 
-/// Text made safe inside HTML.
-fn escape(text: &str) -> String {
+/// Text made safe inside HTML (and SVG): the room's page uses it too.
+pub fn escape(text: &str) -> String {
     text.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
