@@ -14,8 +14,9 @@
 //! then the event, the options and the queue destroyed (here by `Drop`, on every path).
 
 use std::ffi::{c_char, CStr, CString};
+use std::fmt;
 use std::marker::PhantomData;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use anyhow::{bail, Result};
 use rdkafka::bindings as rd;
@@ -99,6 +100,10 @@ pub struct Group {
 
 /// Every classic and `consumer` group on the cluster (every broker is asked).
 pub fn list<C: ClientContext>(client: &Client<C>, timeout: Duration) -> Result<Vec<Listing>> {
+    patiently(timeout, |left| list_once(client, left))
+}
+
+fn list_once<C: ClientContext>(client: &Client<C>, timeout: Duration) -> Result<Vec<Listing>> {
     let request = Request::new(
         client,
         rd::rd_kafka_admin_op_t::RD_KAFKA_ADMIN_OP_LISTCONSUMERGROUPS,
@@ -138,13 +143,14 @@ pub fn list<C: ClientContext>(client: &Client<C>, timeout: Duration) -> Result<V
         let mut count = 0;
         let errors = rd::rd_kafka_ListConsumerGroups_result_errors(result, &mut count);
         if let Some(error) = slice(errors, count).first() {
-            bail!(
-                "cannot list every consumer group: {}",
-                error_text(
-                    rd::rd_kafka_error_code(*error),
-                    rd::rd_kafka_error_string(*error)
-                )
-            );
+            let code = rd::rd_kafka_error_code(*error);
+            return Err(refusal(
+                code,
+                format!(
+                    "cannot list every consumer group: {}",
+                    error_text(code, rd::rd_kafka_error_string(*error))
+                ),
+            ));
         }
         let valid = rd::rd_kafka_ListConsumerGroups_result_valid(result, &mut count);
         Ok(slice(valid, count)
@@ -160,6 +166,14 @@ pub fn list<C: ClientContext>(client: &Client<C>, timeout: Duration) -> Result<V
 
 /// The groups named `ids` with their members; a group that no longer exists is left out.
 pub fn describe<C: ClientContext>(
+    client: &Client<C>,
+    ids: &[String],
+    timeout: Duration,
+) -> Result<Vec<Group>> {
+    patiently(timeout, |left| describe_once(client, ids, left))
+}
+
+fn describe_once<C: ClientContext>(
     client: &Client<C>,
     ids: &[String],
     timeout: Duration,
@@ -208,10 +222,13 @@ pub fn describe<C: ClientContext>(
                 if RDKafkaErrorCode::from(code) == RDKafkaErrorCode::GroupIdNotFound {
                     continue;
                 }
-                bail!(
-                    "cannot describe consumer group {id}: {}",
-                    error_text(code, rd::rd_kafka_error_string(error))
-                );
+                return Err(refusal(
+                    code,
+                    format!(
+                        "cannot describe consumer group {id}: {}",
+                        error_text(code, rd::rd_kafka_error_string(error))
+                    ),
+                ));
             }
             let members = (0..rd::rd_kafka_ConsumerGroupDescription_member_count(*group))
                 .map(|i| rd::rd_kafka_ConsumerGroupDescription_member(*group, i))
@@ -235,6 +252,14 @@ pub fn describe<C: ClientContext>(
 
 /// Every partition the group `id` has committed an offset for, with the offset.
 pub fn committed<C: ClientContext>(
+    client: &Client<C>,
+    id: &str,
+    timeout: Duration,
+) -> Result<Vec<(TopicPartition, i64)>> {
+    patiently(timeout, |left| committed_once(client, id, left))
+}
+
+fn committed_once<C: ClientContext>(
     client: &Client<C>,
     id: &str,
     timeout: Duration,
@@ -275,13 +300,14 @@ pub fn committed<C: ClientContext>(
         for group in slice(results, count) {
             let error = rd::rd_kafka_group_result_error(*group);
             if !error.is_null() {
-                bail!(
-                    "cannot read the committed offsets of group {id}: {}",
-                    error_text(
-                        rd::rd_kafka_error_code(error),
-                        rd::rd_kafka_error_string(error)
-                    )
-                );
+                let code = rd::rd_kafka_error_code(error);
+                return Err(refusal(
+                    code,
+                    format!(
+                        "cannot read the committed offsets of group {id}: {}",
+                        error_text(code, rd::rd_kafka_error_string(error))
+                    ),
+                ));
             }
             let list = rd::rd_kafka_group_result_partitions(*group);
             if list.is_null() {
@@ -296,6 +322,49 @@ pub fn committed<C: ClientContext>(
         }
     }
     Ok(offsets)
+}
+
+/// A broker's answer while it loads a group coordinator's state (it has just started, or a
+/// partition of `__consumer_offsets` has just moved to it): the same question asked again
+/// shortly is answered. librdkafka hands these back to the caller rather than retrying them
+/// (seen on a fresh Kafka 4.3.1 broker: `ListConsumerGroups: Coordinator load in progress`).
+#[derive(Debug)]
+struct Loading(String);
+
+impl fmt::Display for Loading {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Loading {}
+
+/// The error for a refusal with `code`: [`Loading`] when asking again will do.
+fn refusal(code: rd::rd_kafka_resp_err_t, message: String) -> anyhow::Error {
+    match RDKafkaErrorCode::from(code) {
+        RDKafkaErrorCode::CoordinatorLoadInProgress
+        | RDKafkaErrorCode::CoordinatorNotAvailable
+        | RDKafkaErrorCode::NotCoordinator => Loading(message).into(),
+        _ => anyhow::anyhow!(message),
+    }
+}
+
+/// How long to wait before asking a loading coordinator again.
+const LOADING_PAUSE: Duration = Duration::from_millis(200);
+
+/// `ask`s with the time left of `timeout` until it answers, fails for a reason other than
+/// [`Loading`], or the time is up (then the last refusal is the error).
+fn patiently<T>(timeout: Duration, mut ask: impl FnMut(Duration) -> Result<T>) -> Result<T> {
+    let deadline = Instant::now() + timeout;
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match ask(left.max(Duration::from_millis(1))) {
+            Err(e) if e.is::<Loading>() && Instant::now() + LOADING_PAUSE < deadline => {
+                std::thread::sleep(LOADING_PAUSE)
+            }
+            answer => return answer,
+        }
+    }
 }
 
 /// The partitions of a member's assignment (none for a null one: a classic member has no
@@ -530,6 +599,57 @@ mod tests {
             "{:?}",
             started.elapsed()
         );
+    }
+
+    #[test]
+    fn a_loading_coordinator_is_asked_again_until_it_answers() {
+        let mut asked = 0;
+        let answer = patiently(Duration::from_secs(5), |_| {
+            asked += 1;
+            if asked < 3 {
+                Err(refusal(
+                    rd::rd_kafka_resp_err_t::RD_KAFKA_RESP_ERR_COORDINATOR_LOAD_IN_PROGRESS,
+                    "loading".into(),
+                ))
+            } else {
+                Ok(asked)
+            }
+        });
+        assert_eq!(answer.unwrap(), 3);
+    }
+
+    #[test]
+    fn a_coordinator_loading_past_the_timeout_is_the_last_refusal() {
+        let started = Instant::now();
+        let answer: Result<()> = patiently(Duration::from_millis(700), |_| {
+            Err(refusal(
+                rd::rd_kafka_resp_err_t::RD_KAFKA_RESP_ERR_COORDINATOR_NOT_AVAILABLE,
+                "cannot list every consumer group: not available".into(),
+            ))
+        });
+        assert_eq!(
+            answer.unwrap_err().to_string(),
+            "cannot list every consumer group: not available"
+        );
+        assert!(
+            started.elapsed() < Duration::from_secs(2),
+            "{:?}",
+            started.elapsed()
+        );
+    }
+
+    #[test]
+    fn any_other_refusal_is_an_error_at_once() {
+        let mut asked = 0;
+        let answer: Result<()> = patiently(Duration::from_secs(5), |_| {
+            asked += 1;
+            Err(refusal(
+                rd::rd_kafka_resp_err_t::RD_KAFKA_RESP_ERR_GROUP_AUTHORIZATION_FAILED,
+                "cannot describe consumer group g: not authorized".into(),
+            ))
+        });
+        assert!(answer.is_err());
+        assert_eq!(asked, 1);
     }
 
     #[test]
