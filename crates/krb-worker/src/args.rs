@@ -11,6 +11,8 @@ use krb_common::group::{Assignor, GroupProtocol};
 use krb_common::logline::Offset;
 use krb_effect::Kind as EffectKind;
 
+use crate::cadence::Cadence;
+
 /// krb-worker: a manual-commit Kafka consumer that logs every step of a rebalance.
 ///
 /// Joins GROUP, consumes TOPIC from the earliest offset, "processes" each message by sleeping
@@ -45,9 +47,16 @@ pub struct Args {
     #[arg(long, value_name = "SEC", default_value_t = 0.0)]
     pub delay: f64,
 
-    /// Commit after every N processed messages.
-    #[arg(long, value_name = "N", default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..))]
-    pub commit_every: u64,
+    /// Commit after every N processed messages [default: 100, or no count when
+    /// --commit-interval-ms is given alone].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub commit_every: Option<u64>,
+
+    /// Also commit once MS milliseconds have passed since the last commit, as Kafka Streams'
+    /// commit.interval.ms does (100 under exactly_once_v2); with --commit-every as well,
+    /// whichever comes first. With every --effect, kafka-eos's transactions included.
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..))]
+    pub commit_interval_ms: Option<u64>,
 
     /// Commit synchronously in the revoke callback, up to what was processed, before handing
     /// partitions back (never when they were lost).
@@ -131,6 +140,18 @@ pub(crate) fn seconds(what: &str, value: f64) -> Result<Duration> {
 }
 
 impl Args {
+    /// When the worker commits: every --commit-every messages and/or every --commit-interval-ms.
+    pub fn cadence(&self) -> Cadence {
+        Cadence {
+            every: match (self.commit_every, self.commit_interval_ms) {
+                (Some(n), _) => Some(n),
+                (None, Some(_)) => None,
+                (None, None) => Some(100),
+            },
+            interval: self.commit_interval_ms.map(Duration::from_millis),
+        }
+    }
+
     /// Checks what clap cannot: names without spaces, sane durations, options that fit the protocol.
     pub fn validate(&self) -> Result<()> {
         if self.name.is_empty() || self.name.contains(char::is_whitespace) {
@@ -244,7 +265,8 @@ mod tests {
     #[test]
     fn defaults_match_the_article() {
         let args = parse(&["a", "g", "t"]).unwrap();
-        assert_eq!(args.commit_every, 100);
+        assert_eq!(args.cadence().every, Some(100));
+        assert_eq!(args.cadence().interval, None);
         assert!(!args.revoke_commit);
         assert_eq!(args.config().get("partition.assignment.strategy"), None);
         assert_eq!(args.config().get("enable.partition.eof"), None);
@@ -281,6 +303,25 @@ mod tests {
         let args = parse(&["a", "g", "t", "--effect", "plain", "--db", "kafka:t-out"]).unwrap();
         let err = args.validate().unwrap_err().to_string();
         assert!(err.contains("use sqlite:PATH"), "{err}");
+    }
+
+    #[test]
+    fn an_interval_alone_commits_by_time_and_with_a_count_by_both() {
+        let alone = parse(&["a", "g", "t", "--commit-interval-ms", "100"]).unwrap();
+        assert_eq!(alone.cadence().every, None);
+        assert_eq!(alone.cadence().interval, Some(Duration::from_millis(100)));
+        let both = parse(&[
+            "a",
+            "g",
+            "t",
+            "--commit-interval-ms",
+            "100",
+            "--commit-every",
+            "7",
+        ]);
+        assert_eq!(both.unwrap().cadence().every, Some(7));
+        assert!(parse(&["a", "g", "t", "--commit-interval-ms", "0"]).is_err());
+        assert!(parse(&["a", "g", "t", "--commit-interval-ms", "x"]).is_err());
     }
 
     #[test]

@@ -1,11 +1,12 @@
-//! The loop: poll, process one message at a time, commit every `--commit-every` (and, with
-//! kafka-eos, a transaction open for [`crate::eos::OPEN_AT_MOST`]). No database transaction
+//! The loop: poll, process one message at a time, commit as `--commit-every` and
+//! `--commit-interval-ms` say (and, with kafka-eos, a transaction open for
+//! [`crate::eos::OPEN_AT_MOST`]). No database transaction
 //! stays open while the worker waits, for a message or for a processing's time: another worker
 //! on the same database (SQLite's write lock, PostgreSQL's row locks) would wait for it.
 
 use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 use krb_common::kafka_error::{code_of, error_description, render};
@@ -17,6 +18,7 @@ use rdkafka::error::{KafkaError, RDKafkaErrorCode};
 use rdkafka::message::{BorrowedMessage, Message};
 
 use crate::args::seconds;
+use crate::cadence::SinceCommit;
 use crate::eos::Failed;
 use crate::{emit, lines, lock, Args, Worker};
 
@@ -54,7 +56,8 @@ pub fn consume(
     stop: &AtomicBool,
 ) -> Result<()> {
     let worker = consumer.context();
-    let mut since_commit = 0u64;
+    let cadence = args.cadence();
+    let mut since_commit = SinceCommit::new(Instant::now());
     // -e: the partitions read to their end since their last message.
     let mut at_end = BTreeSet::new();
     while !stop.load(Ordering::Relaxed) {
@@ -64,9 +67,9 @@ pub fn consume(
                 // Nothing is waiting: what was applied goes in before the worker waits.
                 worker.effects().flush()?;
                 lines::flush();
-                if worker.transaction_due() {
-                    since_commit = 0;
+                if since_commit.due(cadence, Instant::now()) || worker.transaction_due() {
                     worker.commit(consumer, None);
+                    since_commit.committed(Instant::now());
                 }
                 consumer.poll(POLL)
             }
@@ -95,10 +98,10 @@ pub fn consume(
         };
         at_end.remove(&message.partition());
         process(consumer, args, pace, message)?;
-        since_commit += 1;
-        if since_commit >= args.commit_every || worker.transaction_due() {
-            since_commit = 0;
+        since_commit.processed();
+        if since_commit.due(cadence, Instant::now()) || worker.transaction_due() {
             worker.commit(consumer, None);
+            since_commit.committed(Instant::now());
         }
         if let Some(e) = worker.take_failure() {
             return Err(e);

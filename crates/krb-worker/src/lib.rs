@@ -10,6 +10,7 @@
 //! revoke callback of its own close: Kafka's offsets never pass an effect that is not stored.
 
 mod args;
+mod cadence;
 mod commit;
 mod consume;
 mod effect;
