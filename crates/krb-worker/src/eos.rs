@@ -35,6 +35,16 @@ const GRACE: Duration = Duration::from_secs(10);
 /// (transactions.c's 5 s).
 pub const OPEN_AT_MOST: Duration = Duration::from_secs(5);
 
+/// The transactional producer's first retry backoff (librdkafka's default is 100 ms, doubling
+/// up to retry.backoff.max.ms, 1 s). librdkafka 2.12.1 sends a transaction's AddOffsetsToTxn
+/// as soon as send_offsets_to_transaction is called; while the broker still writes the last
+/// transaction's markers it answers CONCURRENT_TRANSACTIONS, and librdkafka asks again after
+/// this backoff (AddPartitionsToTxn after a fixed 20 ms). The markers took 5-30 ms here, so at
+/// 100 ms every transaction waited 100 ms: 1,209 messages/s at a transaction every 100 messages,
+/// 6,527 at 5 ms (scripts/bench-effects.sh; the Java client, Transactions V2, has no
+/// AddOffsetsToTxn). Produce retries back off from 5 ms too, still doubling up to 1 s.
+const RETRY_BACKOFF_MS: u32 = 5;
+
 /// How many times a retriable error is retried before it ends the worker.
 const RETRIES: u32 = 3;
 
@@ -99,10 +109,13 @@ impl Eos {
             .broker
             .config(
                 &client_id,
-                &[(
-                    "transactional.id",
-                    format!("krb-{}-{}", args.broker.name(&args.group), args.name),
-                )],
+                &[
+                    (
+                        "transactional.id",
+                        format!("krb-{}-{}", args.broker.name(&args.group), args.name),
+                    ),
+                    ("retry.backoff.ms", RETRY_BACKOFF_MS.to_string()),
+                ],
             )
             .create_with_context(StderrLog {
                 // Created before the worker's consumer: the process's first producer.
@@ -207,6 +220,7 @@ impl Eos {
             .call("send_offsets_to_transaction", |p| {
                 p.send_offsets_to_transaction(&offsets, group, TIMEOUT)
             })
+            .and_then(|()| self.delivered())
             .and_then(|()| self.call("commit_transaction", |p| p.commit_transaction(TIMEOUT)));
         match done {
             Ok(()) => {
@@ -219,6 +233,23 @@ impl Eos {
                 rendered(&e)
             ))),
         }
+    }
+
+    /// Waits until every message produced has its delivery report, served by the producer's
+    /// own thread. rust-rdkafka's `commit_transaction` flushes first, and its flush, finding
+    /// messages in flight, polls the producer's queue for up to 100 ms: the delivery reports it
+    /// waits for go to the ThreadedProducer's thread instead, so every transaction with a
+    /// message still in flight lost those 100 ms (seen in librdkafka's debug=eos timings: 100 ms
+    /// between send_offsets_to_transaction returning and commit_transaction being called).
+    fn delivered(&self) -> KafkaResult<()> {
+        let deadline = Instant::now() + TIMEOUT;
+        while self.producer.in_flight_count() > 0 {
+            if Instant::now() >= deadline {
+                return Err(KafkaError::Flush(RDKafkaErrorCode::MessageTimedOut));
+            }
+            std::thread::sleep(Duration::from_micros(200));
+        }
+        Ok(())
     }
 
     /// Aborts the open transaction after `err`, which required it.
