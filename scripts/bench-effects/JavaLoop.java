@@ -108,6 +108,11 @@ public final class JavaLoop {
     private volatile boolean stop;
     /** An error met inside a rebalance callback, for the loop to end on. */
     private RuntimeException failed;
+    /** A transaction was aborted and the consumer sought back: the records in hand are stale. */
+    private boolean rewound;
+    /** Records processed, and of them since the last commit that succeeded (an abort undoes them). */
+    private long total;
+    private long uncommittedCount;
 
     public static void main(String[] argv) {
         JavaLoop loop = new JavaLoop();
@@ -280,7 +285,6 @@ public final class JavaLoop {
     }
 
     private void loop() {
-        long total = 0;
         while (!stop) {
             ConsumerRecords<byte[], byte[]> records = consumer.poll(Duration.ZERO);
             if (records.isEmpty()) {
@@ -292,20 +296,26 @@ public final class JavaLoop {
                 records = consumer.poll(POLL);
             }
             takeFailure();
+            rewound = false;
             for (ConsumerRecord<byte[], byte[]> r : records) {
                 if (stop) {
                     return;
                 }
-                if (!process(r)) {
+                process(r);
+                if (rewound) {
                     // Its transaction was aborted: the rest of this batch comes again.
                     break;
                 }
                 total++;
+                uncommittedCount++;
                 sinceCount++;
                 if (due(System.nanoTime())) {
                     commit();
                 }
                 takeFailure();
+                if (rewound) {
+                    break;
+                }
                 if (count > 0 && total >= count) {
                     commit();
                     takeFailure();
@@ -331,8 +341,8 @@ public final class JavaLoop {
         return byCount || byTime || txn;
     }
 
-    /** Processes one record: its effect, its line. False when its transaction was aborted. */
-    private boolean process(ConsumerRecord<byte[], byte[]> r) {
+    /** Processes one record: its effect, its line (none when its transaction was aborted). */
+    private void process(ConsumerRecord<byte[], byte[]> r) {
         int partition = r.partition();
         long offset = r.offset();
         if (eos) {
@@ -341,12 +351,11 @@ public final class JavaLoop {
                 producer.send(new ProducerRecord<>(output, name, topic + " p" + partition + " offset " + offset));
             } catch (KafkaException e) {
                 aborted(e, List.of());
-                return false;
+                return;
             }
         }
         lines.processed(name, partition, offset);
         processed.put(partition, offset + 1);
-        return true;
     }
 
     private void begin() {
@@ -409,6 +418,7 @@ public final class JavaLoop {
             }
         }
         committed.putAll(pending);
+        uncommittedCount = 0;
         StringBuilder line = new StringBuilder("commit");
         pending.forEach((p, o) -> line.append(" p").append(p).append('=').append(o));
         lines.line(name, line.toString());
@@ -427,6 +437,9 @@ public final class JavaLoop {
         }
         producer.abortTransaction();
         opened = -1;
+        rewound = true;
+        total -= uncommittedCount;
+        uncommittedCount = 0;
         lines.line(name, "transaction aborted: " + rendered(e));
         processed.clear();
         processed.putAll(committed);
@@ -502,6 +515,8 @@ public final class JavaLoop {
                     lines.line(name, "transaction aborted: KafkaError{code=_ASSIGNMENT_LOST,val=-142,str=\"Local: Assignment lost\"}");
                     processed.clear();
                     processed.putAll(committed);
+                    total -= uncommittedCount;
+                    uncommittedCount = 0;
                 } catch (RuntimeException e) {
                     failed = e;
                 }
