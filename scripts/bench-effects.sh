@@ -11,8 +11,11 @@
 # The none and kafka-eos rows run a Java loop too, on the same topic right after krb-worker, in
 # a group of its own: scripts/bench-effects/JavaLoop.java, krb-worker's loop on kafka-clients
 # (the jars scripts/kafka-local.sh resolves into its cache) with Kafka's default settings,
-# writing the same log lines, read the same way. javac compiles it into target/bench-java when
-# the source is newer. The table gives its rate and krb-worker's over it.
+# writing the same log lines, read the same way; it stops by itself after COUNT messages. javac
+# compiles it into target/bench-java when the source is newer. The table gives its rate (- on
+# the rows it does not run) and krb-worker's over it. A run fails when a worker or the Java loop
+# fails, leaves a message unprocessed or (kafka-eos) does not leave each message's output
+# committed once in the output topic, emptied before every run.
 #
 #   --runs R   run each row R times (krb-worker, then the Java loop, in turn) and keep the best
 #              rate of each (default 1)
@@ -68,7 +71,7 @@ if [ "$java" = 1 ]; then
   clients=$kafka_home/libs/kafka-clients-$kafka_version.jar
   if [ ! -f "$java_out/JavaLoop.class" ] || [ "$java_src" -nt "$java_out/JavaLoop.class" ] ||
     [ "$clients" -nt "$java_out/JavaLoop.class" ]; then
-    rm -rf "$java_out"
+    rm -rf "$java_out" "$java_out.tmp"
     mkdir -p "$java_out.tmp"
     javac -Xlint:all -d "$java_out.tmp" -cp "$clients" "$java_src"
     mv "$java_out.tmp" "$java_out"
