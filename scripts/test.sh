@@ -27,7 +27,8 @@ trap 'if [ "$started" = 1 ]; then scripts/kafka-local.sh stop; fi
 
 # What a fresh Debian machine lacks to build librdkafka and run the broker, installed when this
 # is root (as CI is); elsewhere the build or the broker's start says what is missing.
-install_missing make:make cc:gcc c++:g++ mvn:maven java:openjdk-17-jdk-headless || true
+# javac: the JDK, which runs the broker and compiles bench-effects.sh's Java loop.
+install_missing make:make cc:gcc c++:g++ mvn:maven javac:openjdk-17-jdk-headless || true
 # Debian's PostgreSQL keeps its server programs off PATH; pg-local.sh finds them.
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || install_missing initdb:postgresql || true
 if [ "$lint" = 1 ]; then
@@ -78,7 +79,7 @@ scripts/bench-dups.sh 20000
 if [[ " ${test_skip[*]} " != *" postgres "* ]]; then
   KRB_PG_URL=$(scripts/pg-local.sh url)
   export KRB_PG_URL
-  step "effects benchmark smoke test (each effect on SQLite and PostgreSQL, 2000 messages; no timing asserts)"
+  step "effects benchmark smoke test (each effect on SQLite and PostgreSQL, krb-worker and the Java loop on none and kafka-eos, 2000 messages; no timing asserts)"
   scripts/bench-effects.sh 2000
 fi
 # kcat is the baseline of the clients benchmark; installed as root, else the smoke test is skipped.
