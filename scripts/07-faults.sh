@@ -340,6 +340,6 @@ echo "== report (krb-trial report $records)"
 krb-trial report "$records" --json "$LOGS/faults.json" || status=1
 if [ -n "$worst" ] && [ -f "$LOGS/$worst.faults" ]; then
   krb-timeline "$worst" -o "$LOGS/faults-worst.svg" >/dev/null
-  echo "the worst trial's timeline: logs/faults-worst.svg ($worst)"
+  echo "the worst trial's timeline: $LOGS/faults-worst.svg ($worst)"
 fi
 exit "$status"
