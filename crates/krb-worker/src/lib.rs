@@ -37,8 +37,14 @@ use rdkafka::consumer::{BaseConsumer, Consumer};
 
 /// Writes one log line to stdout, whole and at once (so `tail -f` is live).
 fn emit(name: &str, event: Event) {
+    emit_at(krb_common::logline::now(), name, event);
+}
+
+/// Writes one log line of an event that happened at `time` (a message processed before the
+/// flush that decided its effect).
+fn emit_at(time: chrono::NaiveTime, name: &str, event: Event) {
     lines::line(&Line {
-        time: krb_common::logline::now(),
+        time,
         name,
         event: &event,
     });
@@ -158,8 +164,8 @@ pub fn run(args: Args) -> Result<()> {
     consumed?;
     left?;
     // Whatever a revoke did not flush (there was none to run) goes in before the worker ends.
-    let flushed = worker.effects().flush();
-    flushed
+    // It owns no partition now: a refused one has nothing to catch up.
+    worker.settle().map(drop)
 }
 
 /// Leaves the group: the revoke callback runs inside these polls (and commits with
