@@ -218,18 +218,19 @@ impl Db {
     /// db-offsets: the position `partition`'s staged rows move it to, if it has any: a row of
     /// the partition joins them only from there, at an offset no lower.
     pub fn moves_to(&self, topic: &str, partition: Partition) -> Option<Offset> {
-        self.run(topic, partition).map(|r| r.last + 1)
-    }
-
-    fn run(&self, topic: &str, partition: Partition) -> Option<&Run> {
         // A batch holds a few partitions: a scan is cheaper than a key's copy of the topic.
         self.runs
             .iter()
             .find(|r| r.partition == partition && r.topic == topic)
+            .map(|r| r.last + 1)
     }
 
     fn stage_run(&mut self, row: &Row, read_from: Option<Offset>) -> Result<()> {
-        match self.moves_to(&row.topic, row.partition) {
+        let run = self
+            .runs
+            .iter_mut()
+            .find(|r| r.partition == row.partition && r.topic == row.topic);
+        match run {
             None => self.runs.push(Run {
                 topic: row.topic.clone(),
                 partition: row.partition,
@@ -238,24 +239,19 @@ impl Db {
                 last: row.offset,
                 worker: row.worker.clone(),
             }),
-            Some(next) if read_from == Some(next) && row.offset >= next => {
-                let run = self
-                    .runs
-                    .iter_mut()
-                    .find(|r| r.partition == row.partition && r.topic == row.topic);
-                if let Some(run) = run {
-                    run.last = row.offset;
-                    // The position names the worker that moved it last, as row by row.
-                    if run.worker != row.worker {
-                        run.worker.clone_from(&row.worker);
-                    }
+            Some(run) if read_from == Some(run.last + 1) && row.offset > run.last => {
+                run.last = row.offset;
+                // The position names the worker that moved it last, as row by row.
+                if run.worker != row.worker {
+                    run.worker.clone_from(&row.worker);
                 }
             }
-            Some(next) => bail!(
+            Some(run) => bail!(
                 "p{} offset {} (from {read_from:?}) does not follow the partition's staged effects, \
-                 which move it to {next}: flush them first",
+                 which move it to {}: flush them first",
                 row.partition,
-                row.offset
+                row.offset,
+                run.last + 1
             ),
         }
         Ok(())
