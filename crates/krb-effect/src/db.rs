@@ -1,24 +1,51 @@
-//! The effects' tables and the SQL that writes and reads them, the same on SQLite and PostgreSQL.
+//! The effects' tables and the SQL that writes and reads them, the same on SQLite and PostgreSQL
+//! but for how a flush writes its batch: PostgreSQL's one statement takes the whole batch as
+//! arrays, which SQLite has no type for.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 
 use anyhow::{bail, Context, Result};
 use krb_common::logline::{Offset, Partition};
 
-use crate::store::{target, Conn};
+use crate::store::{target, Conn, PgValue};
 use crate::{Kind, Outcome, Row};
 
-/// A database of effects. Effects are written inside a transaction that stays open until
-/// [`Db::flush`] commits it, so that a worker that is not waiting commits many at once.
+/// A database of effects. Effects are staged as they are applied and written by [`Db::flush`],
+/// which decides each one's outcome: a worker that is not waiting writes many at once, on
+/// PostgreSQL in one round trip instead of one or more per effect.
 pub struct Db {
     conn: Conn,
     url: String,
-    /// A transaction is open.
+    /// The effects applied since the last flush, in order.
+    staged: Vec<Staged>,
+    /// db-offsets: each partition's staged rows, which a flush applies or refuses together.
+    runs: Vec<Run>,
+    /// A transaction is open (only inside a flush).
     open: bool,
-    /// The first write or commit that failed. Its transaction was rolled back, so the effects
-    /// applied since the last flush are gone: from then on every apply and flush fails, and no
-    /// caller can take a later flush for a sign that they are stored.
+    /// The first flush that failed. Its transaction was rolled back, so the effects applied
+    /// since the flush before are gone: from then on every apply and flush fails, and no caller
+    /// can take a later flush for a sign that they are stored.
     failed: Option<String>,
+}
+
+/// An effect applied, waiting for the flush that writes it.
+struct Staged {
+    kind: Kind,
+    row: Row,
+    read_from: Option<Offset>,
+}
+
+/// db-offsets: one partition's staged rows. Each moves the position on from where the one
+/// before it left it, so the first decides them all: once it is refused the worker goes on from
+/// the stored position, and the rows after it, read before it knew, are refused with it.
+struct Run {
+    topic: String,
+    partition: Partition,
+    /// Where the first row moves the position from.
+    read_from: Option<Offset>,
+    first: Offset,
+    last: Offset,
+    worker: String,
 }
 
 /// The columns every effects table has: the message, who processed it and when.
@@ -41,15 +68,78 @@ fn insert(table: &str, or_nothing: bool) -> String {
     )
 }
 
+/// PostgreSQL: a batch's rows, as the arrays `$N` to `$N+5` hold them, in staged order
+/// (`WITH ORDINALITY`: the rows are inserted in that order, so their ids are).
+fn batch_rows(n: usize) -> String {
+    format!(
+        "unnest(${}::text[], ${}::int4[], ${}::int8[], ${}::text[], ${}::text[], ${}::text[]) \
+         WITH ORDINALITY AS r(topic, partition, \"offset\", payload, worker, at, n)",
+        n,
+        n + 1,
+        n + 2,
+        n + 3,
+        n + 4,
+        n + 5
+    )
+}
+
+/// PostgreSQL: a batch of plain or idempotent rows in one statement. Idempotent returns the
+/// rows it inserted; a message twice in the batch is inserted the first time only.
+fn insert_batch(table: &str, kind: Kind) -> String {
+    let returning = if kind == Kind::Idempotent {
+        " ON CONFLICT DO NOTHING RETURNING topic, partition, \"offset\""
+    } else {
+        ""
+    };
+    format!(
+        "INSERT INTO {table} (topic, partition, \"offset\", payload, worker, at) \
+         SELECT topic, partition, \"offset\", payload, worker, at FROM {} ORDER BY n{returning}",
+        batch_rows(1)
+    )
+}
+
+/// PostgreSQL: a batch of db-offsets rows in one statement, each partition's rows applied only
+/// if its position moves: from `read_from` and never backwards (`$1`..`$6`, a partition each),
+/// or, where the worker found none, from nowhere. Returns the partitions applied.
+fn db_offsets_batch(table: &str) -> String {
+    format!(
+        "WITH runs AS (\
+           SELECT * FROM unnest($1::text[], $2::int4[], $3::int8[], $4::int8[], $5::int8[], $6::text[]) \
+           AS b(topic, partition, read_from, first_offset, moved_to, worker)), \
+         moved AS (\
+           UPDATE {POSITIONS} p SET next_offset = b.moved_to, worker = b.worker FROM runs b \
+           WHERE p.topic = b.topic AND p.partition = b.partition \
+           AND p.next_offset = b.read_from AND p.next_offset <= b.first_offset \
+           RETURNING p.topic, p.partition), \
+         placed AS (\
+           INSERT INTO {POSITIONS} (topic, partition, next_offset, worker) \
+           SELECT topic, partition, moved_to, worker FROM runs WHERE read_from IS NULL \
+           ON CONFLICT DO NOTHING RETURNING topic, partition), \
+         applied AS (SELECT topic, partition FROM moved UNION ALL SELECT topic, partition FROM placed), \
+         written AS (\
+           INSERT INTO {table} (topic, partition, \"offset\", payload, worker, at) \
+           SELECT topic, partition, \"offset\", payload, worker, at FROM {} \
+           WHERE (topic, partition) IN (SELECT topic, partition FROM applied) ORDER BY n) \
+         SELECT topic, partition FROM applied",
+        batch_rows(7)
+    )
+}
+
 impl Db {
-    /// Opens the database at `url`, whose tables `krb-effects init` made.
-    pub fn open(url: &str) -> Result<Db> {
-        Ok(Db {
-            conn: Conn::connect(url, target(url)?, false)?,
+    fn new(conn: Conn, url: &str) -> Db {
+        Db {
+            conn,
             url: url.to_string(),
+            staged: Vec::new(),
+            runs: Vec::new(),
             open: false,
             failed: None,
-        })
+        }
+    }
+
+    /// Opens the database at `url`, whose tables `krb-effects init` made.
+    pub fn open(url: &str) -> Result<Db> {
+        Ok(Db::new(Conn::connect(url, target(url)?, false)?, url))
     }
 
     /// Makes the database's tables, empty (any rows of an earlier run are removed).
@@ -76,12 +166,7 @@ impl Db {
         );
         conn.ddl(&sql)
             .with_context(|| format!("cannot make the tables in {url}"))?;
-        Ok(Db {
-            conn,
-            url: url.to_string(),
-            open: false,
-            failed: None,
-        })
+        Ok(Db::new(conn, url))
     }
 
     /// Checks that the tables of `kind` are there, so a worker fails before it joins its group.
@@ -102,25 +187,77 @@ impl Db {
         Ok(())
     }
 
-    /// Applies one processing's effect, in the open transaction (begun if none is). `read_from`
-    /// is, for db-offsets, the partition's position as this worker last read or wrote it
-    /// (`None`: the database had none when it read). A refused db-offsets effect is rolled back
-    /// alone (to a savepoint); an error rolls the whole transaction back.
-    pub fn apply(&mut self, kind: Kind, row: &Row, read_from: Option<Offset>) -> Result<Outcome> {
-        let Some(table) = kind.table() else {
-            return Ok(Outcome::Applied);
-        };
+    /// Applies one processing's effect: stages it for the next flush, which decides its
+    /// outcome. `read_from` is, for db-offsets, the partition's position as this worker last
+    /// read or wrote it, or as its staged rows move it ([`Db::moves_to`]): a partition's rows
+    /// since the last flush must follow each other, on increasing offsets.
+    pub fn apply(&mut self, kind: Kind, row: Row, read_from: Option<Offset>) -> Result<()> {
         self.usable()?;
-        let applied = self
-            .write(kind, table, row, read_from)
-            .with_context(|| format!("cannot write the effect to {}", self.url));
-        if let Err(e) = &applied {
-            self.broken(e);
+        if kind.table().is_none() {
+            bail!(
+                "the effect kind {} writes no rows to a database",
+                krb_common::group::value_name(kind)
+            );
         }
-        applied
+        if kind == Kind::DbOffsets {
+            self.stage_run(&row, read_from)?;
+        }
+        self.staged.push(Staged {
+            kind,
+            row,
+            read_from,
+        });
+        Ok(())
     }
 
-    /// Fails once a write or commit failed: what was applied since the last flush is gone.
+    /// How many effects wait for the next flush.
+    pub fn staged(&self) -> usize {
+        self.staged.len()
+    }
+
+    /// db-offsets: the position `partition`'s staged rows move it to, if it has any: a row of
+    /// the partition joins them only from there, at an offset no lower.
+    pub fn moves_to(&self, topic: &str, partition: Partition) -> Option<Offset> {
+        // A batch holds a few partitions: a scan is cheaper than a key's copy of the topic.
+        self.runs
+            .iter()
+            .find(|r| r.partition == partition && r.topic == topic)
+            .map(|r| r.last + 1)
+    }
+
+    fn stage_run(&mut self, row: &Row, read_from: Option<Offset>) -> Result<()> {
+        let run = self
+            .runs
+            .iter_mut()
+            .find(|r| r.partition == row.partition && r.topic == row.topic);
+        match run {
+            None => self.runs.push(Run {
+                topic: row.topic.clone(),
+                partition: row.partition,
+                read_from,
+                first: row.offset,
+                last: row.offset,
+                worker: row.worker.clone(),
+            }),
+            Some(run) if read_from == Some(run.last + 1) && row.offset > run.last => {
+                run.last = row.offset;
+                // The position names the worker that moved it last, as row by row.
+                if run.worker != row.worker {
+                    run.worker.clone_from(&row.worker);
+                }
+            }
+            Some(run) => bail!(
+                "p{} offset {} (from {read_from:?}) does not follow the partition's staged effects, \
+                 which move it to {}: flush them first",
+                row.partition,
+                row.offset,
+                run.last + 1
+            ),
+        }
+        Ok(())
+    }
+
+    /// Fails once a flush failed: what was applied since the flush before is gone.
     fn usable(&self) -> Result<()> {
         match &self.failed {
             Some(why) => {
@@ -140,17 +277,63 @@ impl Db {
         }
     }
 
-    fn write(
-        &mut self,
-        kind: Kind,
-        table: &str,
-        row: &Row,
-        read_from: Option<Offset>,
-    ) -> Result<Outcome> {
-        if !self.open {
-            self.conn.begin()?;
-            self.open = true;
+    /// Writes the staged effects in one transaction and returns each one's outcome, in the
+    /// order they were applied: once it returns they are there for good.
+    pub fn flush(&mut self) -> Result<Vec<Outcome>> {
+        self.usable()?;
+        let staged = std::mem::take(&mut self.staged);
+        let mut runs = std::mem::take(&mut self.runs);
+        if staged.is_empty() {
+            return Ok(Vec::new());
         }
+        let written = if self.conn.takes_arrays() {
+            self.write_batch(&staged, &mut runs)
+        } else {
+            self.write_rows(&staged)
+        }
+        .with_context(|| format!("cannot commit the effects to {}", self.url));
+        if let Err(e) = &written {
+            self.broken(e);
+        }
+        written
+    }
+
+    fn begin(&mut self) -> Result<()> {
+        self.conn.begin()?;
+        self.open = true;
+        Ok(())
+    }
+
+    fn commit(&mut self) -> Result<()> {
+        self.conn.batch("COMMIT")?;
+        self.open = false;
+        Ok(())
+    }
+
+    /// SQLite: the rows one by one, each as its own statements, in one transaction.
+    fn write_rows(&mut self, staged: &[Staged]) -> Result<Vec<Outcome>> {
+        self.begin()?;
+        let mut refused: Vec<(&str, Partition)> = Vec::new();
+        let mut outcomes = Vec::with_capacity(staged.len());
+        for s in staged {
+            let key = (s.row.topic.as_str(), s.row.partition);
+            let outcome = if s.kind == Kind::DbOffsets && refused.contains(&key) {
+                Outcome::Refused
+            } else {
+                self.write_row(s)?
+            };
+            if outcome == Outcome::Refused && !refused.contains(&key) {
+                refused.push(key);
+            }
+            outcomes.push(outcome);
+        }
+        self.commit()?;
+        Ok(outcomes)
+    }
+
+    fn write_row(&mut self, s: &Staged) -> Result<Outcome> {
+        let (kind, row) = (s.kind, &s.row);
+        let table = kind.table().unwrap_or_default();
         let params: [&dyn crate::store::Value; 6] = [
             &row.topic,
             &row.partition,
@@ -171,7 +354,7 @@ impl Db {
         }
         self.conn.batch("SAVEPOINT krb_effect")?;
         self.conn.execute(&insert(table, false), &params)?;
-        if self.move_position(row, read_from)? == 1 {
+        if self.move_position(row, s.read_from)? == 1 {
             self.conn.batch("RELEASE SAVEPOINT krb_effect")?;
             Ok(Outcome::Applied)
         } else {
@@ -181,24 +364,125 @@ impl Db {
         }
     }
 
-    /// Commits the open transaction, if there is one: what was applied is there for good.
-    pub fn flush(&mut self) -> Result<()> {
-        self.usable()?;
-        if !self.open {
-            return Ok(());
-        }
-        let committed = self
-            .conn
-            .batch("COMMIT")
-            .with_context(|| format!("cannot commit the effects to {}", self.url));
-        match committed {
-            Ok(()) => self.open = false,
-            Err(e) => {
-                self.broken(&e);
-                return Err(e);
+    /// PostgreSQL: each kind's effects in one statement. A statement is a transaction of its
+    /// own: a batch of one kind, the worker's, needs no BEGIN and COMMIT, which would be two
+    /// more round trips.
+    fn write_batch(&mut self, staged: &[Staged], runs: &mut [Run]) -> Result<Vec<Outcome>> {
+        let mut kinds: Vec<Kind> = Vec::new();
+        for s in staged {
+            if !kinds.contains(&s.kind) {
+                kinds.push(s.kind);
             }
         }
-        Ok(())
+        if kinds.len() > 1 {
+            self.begin()?;
+        }
+        let mut outcomes = vec![Outcome::Applied; staged.len()];
+        for &kind in &kinds {
+            let (at, rows): (Vec<usize>, Vec<&Row>) = staged
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| s.kind == kind)
+                .map(|(i, s)| (i, &s.row))
+                .unzip();
+            let decided = self.write_kind(kind, &rows, runs)?;
+            for (i, outcome) in at.into_iter().zip(decided) {
+                outcomes[i] = outcome;
+            }
+        }
+        if kinds.len() > 1 {
+            self.commit()?;
+        }
+        Ok(outcomes)
+    }
+
+    /// PostgreSQL: `rows`, all of `kind`, in one statement; each one's outcome, in order.
+    fn write_kind(&mut self, kind: Kind, rows: &[&Row], runs: &mut [Run]) -> Result<Vec<Outcome>> {
+        let table = kind.table().unwrap_or_default();
+        let topics: Vec<&str> = rows.iter().map(|r| r.topic.as_str()).collect();
+        let partitions: Vec<Partition> = rows.iter().map(|r| r.partition).collect();
+        let offsets: Vec<Offset> = rows.iter().map(|r| r.offset).collect();
+        let payloads: Vec<&str> = rows.iter().map(|r| r.payload.as_str()).collect();
+        let workers: Vec<&str> = rows.iter().map(|r| r.worker.as_str()).collect();
+        let ats: Vec<&str> = rows.iter().map(|r| r.at.as_str()).collect();
+        let columns: [PgValue; 6] = [&topics, &partitions, &offsets, &payloads, &workers, &ats];
+        match kind {
+            Kind::Plain => {
+                self.conn
+                    .query_arrays(&insert_batch(table, kind), &columns)?;
+                Ok(vec![Outcome::Applied; rows.len()])
+            }
+            Kind::Idempotent => {
+                let inserted = self
+                    .conn
+                    .query_arrays(&insert_batch(table, kind), &columns)?
+                    .into_iter()
+                    .map(|r| match <[_; 3]>::try_from(r) {
+                        Ok([topic, partition, offset]) => {
+                            Ok((topic.text(), partition.int()? as Partition, offset.int()?))
+                        }
+                        Err(_) => bail!("{table}: not 3 columns"),
+                    })
+                    .collect::<Result<Vec<_>>>()?;
+                let mut inserted: HashSet<(&str, Partition, Offset)> = inserted
+                    .iter()
+                    .map(|(t, p, o)| (t.as_str(), *p, *o))
+                    .collect();
+                // A message twice in the batch was inserted the first time.
+                Ok(rows
+                    .iter()
+                    .map(|r| {
+                        if inserted.remove(&(r.topic.as_str(), r.partition, r.offset)) {
+                            Outcome::Applied
+                        } else {
+                            Outcome::AlreadyApplied
+                        }
+                    })
+                    .collect())
+            }
+            _ => {
+                // One lock order for every worker: two batches that move the same partitions
+                // wait for each other instead of deadlocking.
+                runs.sort_by(|a, b| (&a.topic, a.partition).cmp(&(&b.topic, b.partition)));
+                let run_topics: Vec<&str> = runs.iter().map(|r| r.topic.as_str()).collect();
+                let run_partitions: Vec<Partition> = runs.iter().map(|r| r.partition).collect();
+                let read_from: Vec<Option<Offset>> = runs.iter().map(|r| r.read_from).collect();
+                let first: Vec<Offset> = runs.iter().map(|r| r.first).collect();
+                let moved_to: Vec<Offset> = runs.iter().map(|r| r.last + 1).collect();
+                let run_workers: Vec<&str> = runs.iter().map(|r| r.worker.as_str()).collect();
+                let mut params: Vec<PgValue> = vec![
+                    &run_topics,
+                    &run_partitions,
+                    &read_from,
+                    &first,
+                    &moved_to,
+                    &run_workers,
+                ];
+                params.extend(columns);
+                let applied = self
+                    .conn
+                    .query_arrays(&db_offsets_batch(table), &params)?
+                    .into_iter()
+                    .map(|r| match <[_; 2]>::try_from(r) {
+                        Ok([topic, partition]) => Ok((topic.text(), partition.int()? as Partition)),
+                        Err(_) => bail!("{POSITIONS}: not 2 columns"),
+                    })
+                    .collect::<Result<Vec<_>>>()?;
+                Ok(rows
+                    .iter()
+                    .map(|r| {
+                        if applied
+                            .iter()
+                            .any(|(t, p)| *p == r.partition && *t == r.topic)
+                        {
+                            Outcome::Applied
+                        } else {
+                            Outcome::Refused
+                        }
+                    })
+                    .collect())
+            }
+        }
     }
 
     /// Moves `row`'s partition to the offset after it, only from `read_from` and never
@@ -318,38 +602,81 @@ mod tests {
         format!("{}/{db}", &base[..base.rfind('/').unwrap()])
     }
 
+    use Outcome::{AlreadyApplied, Applied, Refused};
+
+    /// Stages each row (with its db-offsets `read_from`), then flushes: the batch's outcomes.
+    fn batch(db: &mut Db, kind: Kind, rows: &[(Row, Option<Offset>)]) -> Vec<Outcome> {
+        for (row, read_from) in rows {
+            db.apply(kind, row.clone(), *read_from).unwrap();
+        }
+        assert_eq!(db.staged(), rows.len());
+        let outcomes = db.flush().unwrap();
+        assert_eq!(db.staged(), 0);
+        outcomes
+    }
+
+    /// Offsets `from..to` of `partition` by `worker`, each moving the position on from the one
+    /// before, the first from `read_from`: a db-offsets worker's batch.
+    fn run(
+        partition: Partition,
+        offsets: std::ops::Range<Offset>,
+        worker: &str,
+        read_from: Option<Offset>,
+    ) -> Vec<(Row, Option<Offset>)> {
+        let first = offsets.start;
+        offsets
+            .map(|o| {
+                let from = if o == first { read_from } else { Some(o) };
+                (row(partition, o, worker), from)
+            })
+            .collect()
+    }
+
     fn plain_keeps_every_processing_idempotent_one_per_message(url: &str) {
         let mut db = Db::init(url).unwrap();
+        let rows = [row(1, 400, "a"), row(1, 400, "b"), row(1, 401, "b")];
         for kind in [Kind::Plain, Kind::Idempotent] {
             db.check(kind).unwrap();
-            assert_eq!(
-                db.apply(kind, &row(1, 400, "a"), None).unwrap(),
-                Outcome::Applied
-            );
-            let again = db.apply(kind, &row(1, 400, "b"), None).unwrap();
-            let expected = if kind == Kind::Plain {
-                Outcome::Applied
-            } else {
-                Outcome::AlreadyApplied
-            };
-            assert_eq!(again, expected, "{kind:?}");
-            db.apply(kind, &row(1, 401, "b"), None).unwrap();
+            for r in &rows {
+                db.apply(kind, r.clone(), None).unwrap();
+            }
         }
         // Another connection sees the effects once they are flushed, not before.
         let mut other = Db::open(url).unwrap();
         assert!(other.rows(Kind::Plain, "pay").unwrap().is_empty());
-        db.flush().unwrap();
-        db.flush().unwrap();
+        // Both kinds in one batch; a message twice in a batch is applied the first time.
+        assert_eq!(
+            db.flush().unwrap(),
+            [Applied, Applied, Applied, Applied, AlreadyApplied, Applied]
+        );
+        assert!(db.flush().unwrap().is_empty());
         assert_eq!(other.rows(Kind::Plain, "pay").unwrap().len(), 3);
+        // A later batch finds the messages stored, and applies the new one once.
+        let again = [
+            row(1, 401, "c"),
+            row(1, 402, "c"),
+            row(1, 402, "c"),
+            row(1, 400, "c"),
+        ];
+        let batch_of = |r: &[Row]| r.iter().map(|r| (r.clone(), None)).collect::<Vec<_>>();
+        assert_eq!(
+            batch(&mut db, Kind::Idempotent, &batch_of(&again)),
+            [AlreadyApplied, Applied, AlreadyApplied, AlreadyApplied]
+        );
+        assert_eq!(
+            batch(&mut db, Kind::Plain, &batch_of(&again[..1])),
+            [Applied]
+        );
         let plain = crate::report(&mut db, Kind::Plain, "pay").unwrap();
         assert_eq!(
             plain.render(),
-            "processed 3, unique 2, duplicates 1\n  p1: offset 400 (1) processed twice\n"
+            "processed 4, unique 2, duplicates 2\n  p1: offset 400..401 (2) processed twice\n"
         );
         let once = crate::report(&mut db, Kind::Idempotent, "pay").unwrap();
-        assert_eq!(once.render(), "processed 2, unique 2, duplicates 0\n");
+        assert_eq!(once.render(), "processed 3, unique 3, duplicates 0\n");
+        // The rows in the order they were applied: the first of each message is kept.
         let rows = db.rows(Kind::Idempotent, "pay").unwrap();
-        assert_eq!(rows[0], row(1, 400, "a"));
+        assert_eq!(rows, [row(1, 400, "a"), row(1, 401, "b"), row(1, 402, "c")]);
         assert!(db.rows(Kind::Plain, "other").unwrap().is_empty());
         // init empties what an earlier run left.
         drop(other);
@@ -358,100 +685,115 @@ mod tests {
     }
 
     fn db_offsets_moves_only_from_where_the_worker_read(url: &str) {
-        let mut db = Db::init(url).unwrap();
-        db.check(Kind::DbOffsets).unwrap();
-        assert!(db.positions("pay").unwrap().is_empty());
+        Db::init(url).unwrap();
+        let (mut a, mut b) = (Db::open(url).unwrap(), Db::open(url).unwrap());
+        a.check(Kind::DbOffsets).unwrap();
+        assert!(a.positions("pay").unwrap().is_empty());
         let kind = Kind::DbOffsets;
-        // a starts with no position, processes 0..3 of p0.
-        assert_eq!(
-            db.apply(kind, &row(0, 0, "a"), None).unwrap(),
-            Outcome::Applied
-        );
-        for o in 1..3 {
-            assert_eq!(
-                db.apply(kind, &row(0, o, "a"), Some(o)).unwrap(),
-                Outcome::Applied
-            );
+        // a starts with no position, processes 0..3 of p0 in one batch.
+        assert_eq!(batch(&mut a, kind, &run(0, 0..3, "a", None)), [Applied; 3]);
+        // b takes p0 over where the database says, 3, and applies offset 3.
+        assert_eq!(b.positions("pay").unwrap(), BTreeMap::from([(0, 3)]));
+        assert_eq!(batch(&mut b, kind, &run(0, 3..4, "b", Some(3))), [Applied]);
+        // a, a zombie, finishes 3..6 late, and p1's first message: its p0 rows are refused
+        // together, 4 too although the position is 4 now (a never read it there), and rolled
+        // back; its p1 row, from no position, is applied.
+        let mut zombie = run(0, 3..6, "a", Some(3));
+        zombie.push((row(1, 0, "a"), None));
+        assert_eq!(a.moves_to("pay", 0), None);
+        for (r, from) in &zombie {
+            a.apply(kind, r.clone(), *from).unwrap();
         }
-        // b takes p0 over where the database says, 3, and goes on to 10.
-        assert_eq!(db.positions("pay").unwrap(), BTreeMap::from([(0, 3)]));
-        for o in 3..10 {
-            db.apply(kind, &row(0, o, "b"), Some(o)).unwrap();
+        assert_eq!(a.moves_to("pay", 0), Some(6));
+        assert_eq!(a.moves_to("pay", 1), Some(1));
+        assert_eq!(a.flush().unwrap(), [Refused, Refused, Refused, Applied]);
+        // b goes on with p0; it too found no position for p1, and is refused there.
+        let mut owner = run(0, 4..10, "b", Some(4));
+        owner.insert(2, (row(1, 0, "b"), None));
+        let refused_at = 2;
+        let outcomes = batch(&mut b, kind, &owner);
+        for (i, outcome) in outcomes.iter().enumerate() {
+            let expected = if i == refused_at { Refused } else { Applied };
+            assert_eq!(*outcome, expected, "{:?}", owner[i].0);
         }
-        // a, a zombie, finishes offset 3 late: refused, its row rolled back.
-        assert_eq!(
-            db.apply(kind, &row(0, 3, "a"), Some(3)).unwrap(),
-            Outcome::Refused
-        );
-        // Two workers both finding no position: the second is refused.
-        assert_eq!(
-            db.apply(kind, &row(1, 0, "b"), None).unwrap(),
-            Outcome::Applied
-        );
-        assert_eq!(
-            db.apply(kind, &row(1, 0, "a"), None).unwrap(),
-            Outcome::Refused
-        );
-        assert_eq!(
-            db.positions("pay").unwrap(),
-            BTreeMap::from([(0, 10), (1, 1)])
-        );
-        // A refusal rolled back its own effect only: the transaction commits the others.
-        db.flush().unwrap();
+        let positions = BTreeMap::from([(0, 10), (1, 1)]);
+        assert_eq!(a.positions("pay").unwrap(), positions);
+        // A row that does not follow its partition's staged ones is not staged: the batch
+        // could not decide it as row by row. The batch goes on without it.
+        b.apply(kind, row(0, 10, "b"), Some(10)).unwrap();
+        for (o, from) in [(10, Some(11)), (12, Some(10)), (12, None)] {
+            let err = b.apply(kind, row(0, o, "b"), from).unwrap_err().to_string();
+            assert!(err.contains("does not follow"), "{err}");
+        }
+        assert_eq!(b.flush().unwrap(), [Applied]);
         let effects = crate::report(&mut Db::open(url).unwrap(), kind, "pay").unwrap();
-        assert_eq!(effects.render(), "processed 11, unique 11, duplicates 0\n");
-        assert!(db.positions("other").unwrap().is_empty());
+        assert_eq!(effects.render(), "processed 12, unique 12, duplicates 0\n");
+        let rows = a.rows(kind, "pay").unwrap();
+        let written: Vec<_> = rows
+            .iter()
+            .map(|r| (r.partition, r.offset, r.worker.as_str()))
+            .collect();
+        let mut expected = vec![
+            (0, 0, "a"),
+            (0, 1, "a"),
+            (0, 2, "a"),
+            (0, 3, "b"),
+            (1, 0, "a"),
+        ];
+        expected.extend((4..11).map(|o| (0, o, "b")));
+        assert_eq!(written, expected);
+        assert!(a.positions("other").unwrap().is_empty());
     }
 
     fn a_failed_write_fails_every_later_flush_and_apply(url: &str) {
         let mut db = Db::init(url).unwrap();
-        db.apply(Kind::Plain, &row(0, 0, "a"), None).unwrap();
-        db.flush().unwrap();
-        // Another connection drops the table between two transactions: the next write fails
-        // and its transaction is rolled back.
+        assert_eq!(
+            batch(&mut db, Kind::Plain, &[(row(0, 0, "a"), None)]),
+            [Applied]
+        );
+        // Another connection drops the table between two batches: the next flush fails and
+        // its transaction is rolled back.
         Db::open(url)
             .unwrap()
             .conn
             .ddl("DROP TABLE krb_effects_plain")
             .unwrap();
-        let err = format!(
-            "{:#}",
-            db.apply(Kind::Plain, &row(0, 1, "a"), None).unwrap_err()
-        );
-        assert!(err.contains("cannot write the effect"), "{err}");
-        // Nothing after it may look stored: not a flush, not a write once the table is back.
+        db.apply(Kind::Plain, row(0, 1, "a"), None).unwrap();
+        let err = format!("{:#}", db.flush().unwrap_err());
+        assert!(err.contains("cannot commit the effects"), "{err}");
+        nothing_passes_once_a_flush_failed(&mut db, url);
+    }
+
+    /// After a failed flush: nothing may look stored, not a flush, not a write once the tables
+    /// are back.
+    fn nothing_passes_once_a_flush_failed(db: &mut Db, url: &str) {
         let err = format!("{:#}", db.flush().unwrap_err());
         assert!(
             err.contains("effects since the last commit are lost"),
             "{err}"
         );
         let mut other = Db::init(url).unwrap();
-        assert!(db.apply(Kind::Plain, &row(0, 2, "a"), None).is_err());
+        assert!(db.apply(Kind::Plain, row(0, 2, "a"), None).is_err());
         assert!(db.flush().is_err());
         assert!(other.rows(Kind::Plain, "pay").unwrap().is_empty());
+        assert_eq!(db.staged(), 0);
     }
 
     fn db_offsets_never_moves_a_position_backwards(url: &str) {
         let mut db = Db::init(url).unwrap();
         let kind = Kind::DbOffsets;
-        db.apply(kind, &row(0, 0, "a"), None).unwrap();
-        for o in 1..5 {
-            db.apply(kind, &row(0, o, "a"), Some(o)).unwrap();
-        }
+        assert_eq!(batch(&mut db, kind, &run(0, 0..5, "a", None)), [Applied; 5]);
         // A worker that read 5 but is handed offset 3 (fetched before a seek) is refused: the
-        // message was applied, and moving to 4 would apply 4 again.
-        assert_eq!(
-            db.apply(kind, &row(0, 3, "b"), Some(5)).unwrap(),
-            Outcome::Refused
-        );
+        // message was applied, and moving to 4 would apply 4 again. The rows after it in its
+        // batch are refused with it: it goes on from the stored position.
+        let mut late = run(0, 3..4, "b", Some(5));
+        late.push((row(0, 7, "b"), Some(4)));
+        assert_eq!(batch(&mut db, kind, &late), [Refused, Refused]);
         assert_eq!(db.positions("pay").unwrap(), BTreeMap::from([(0, 5)]));
         // Offsets may skip (a transaction's markers): the position moves on from where it is.
-        assert_eq!(
-            db.apply(kind, &row(0, 7, "b"), Some(5)).unwrap(),
-            Outcome::Applied
-        );
-        assert_eq!(db.positions("pay").unwrap(), BTreeMap::from([(0, 8)]));
-        db.flush().unwrap();
+        let skips = [(row(0, 7, "b"), Some(5)), (row(0, 9, "b"), Some(8))];
+        assert_eq!(batch(&mut db, kind, &skips), [Applied, Applied]);
+        assert_eq!(db.positions("pay").unwrap(), BTreeMap::from([(0, 10)]));
     }
 
     fn missing_tables_are_errors_that_say_what_to_do(url: &str) {
@@ -492,6 +834,36 @@ mod tests {
     #[ignore = "needs PostgreSQL: scripts/pg-local.sh start, KRB_PG_URL"]
     fn postgres_a_failed_write_fails_every_later_flush_and_apply() {
         a_failed_write_fails_every_later_flush_and_apply(&postgres("failed"));
+    }
+
+    #[test]
+    #[ignore = "needs PostgreSQL: scripts/pg-local.sh start, KRB_PG_URL"]
+    fn postgres_a_batch_whose_connection_is_cut_fails_and_nothing_later_passes() {
+        let url = postgres("cut");
+        let mut db = Db::init(&url).unwrap();
+        assert_eq!(
+            batch(&mut db, Kind::Plain, &[(row(0, 0, "a"), None)]),
+            [Applied]
+        );
+        let pid = db.conn.query("SELECT pg_backend_pid()", &[]).unwrap()[0][0]
+            .int()
+            .unwrap();
+        // The server ends the worker's connection, as a restart does, with a batch staged.
+        for o in 1..4 {
+            db.apply(Kind::Plain, row(0, o, "a"), None).unwrap();
+        }
+        let mut other = Db::open(&url).unwrap();
+        other
+            .conn
+            .execute("SELECT pg_terminate_backend($1::bigint::int)", &[&pid])
+            .unwrap();
+        let err = format!("{:#}", db.flush().unwrap_err());
+        assert!(
+            err.contains("cannot commit the effects to postgres://"),
+            "{err}"
+        );
+        assert_eq!(other.rows(Kind::Plain, "pay").unwrap().len(), 1);
+        nothing_passes_once_a_flush_failed(&mut db, &url);
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! One connection to SQLite or PostgreSQL and the few calls krb-effect makes on it. The SQL text
 //! is the same for both (`$1`, `$2`, ... placeholders, in order, which SQLite reads as well);
-//! only a table's key column and how a write transaction begins differ.
+//! only a table's key column, how a write transaction begins and PostgreSQL's arrays (a batch
+//! of rows in one statement) differ.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -23,6 +24,9 @@ impl<T: rusqlite::ToSql + postgres::types::ToSql + Sync> Value for T {
         self
     }
 }
+
+/// A value bound to a PostgreSQL placeholder, arrays among them (SQLite has no array type).
+pub(crate) type PgValue<'a> = &'a (dyn postgres::types::ToSql + Sync);
 
 /// A value read back: every column krb-effect reads is an integer or text.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -215,24 +219,38 @@ impl Conn {
                 })?;
                 Ok(rows.collect::<rusqlite::Result<_>>()?)
             }
-            Conn::Postgres(c, cache) => {
+            Conn::Postgres(..) => {
                 let params: Vec<_> = params.iter().map(|p| p.postgres()).collect();
-                let statement = prepared(c, cache, sql)?;
-                let rows = c.query(&statement, &params)?;
-                rows.iter()
-                    .map(|r| {
-                        (0..r.len())
-                            .map(|i| {
-                                Ok(match *r.columns()[i].type_() {
-                                    Type::INT4 => Cell::Int(r.try_get::<_, i32>(i)?.into()),
-                                    Type::INT8 => Cell::Int(r.try_get(i)?),
-                                    _ => Cell::Text(r.try_get(i)?),
-                                })
-                            })
-                            .collect()
-                    })
-                    .collect()
+                self.query_arrays(sql, &params)
             }
         }
+    }
+
+    /// Whether a statement takes many rows at once as arrays (PostgreSQL), or they go in one
+    /// by one (SQLite).
+    pub(crate) fn takes_arrays(&self) -> bool {
+        matches!(self, Conn::Postgres(..))
+    }
+
+    /// Runs one PostgreSQL query, its parameters arrays or not; returns its rows.
+    pub(crate) fn query_arrays(&mut self, sql: &str, params: &[PgValue]) -> Result<Vec<Vec<Cell>>> {
+        let Conn::Postgres(c, cache) = self else {
+            bail!("only PostgreSQL takes arrays: SQLite's effects go in one by one");
+        };
+        let statement = prepared(c, cache, sql)?;
+        let rows = c.query(&statement, params)?;
+        rows.iter()
+            .map(|r| {
+                (0..r.len())
+                    .map(|i| {
+                        Ok(match *r.columns()[i].type_() {
+                            Type::INT4 => Cell::Int(r.try_get::<_, i32>(i)?.into()),
+                            Type::INT8 => Cell::Int(r.try_get(i)?),
+                            _ => Cell::Text(r.try_get(i)?),
+                        })
+                    })
+                    .collect()
+            })
+            .collect()
     }
 }

@@ -23,11 +23,17 @@ impl Worker {
     /// committed once a write, flush or transaction failed, nor when the effects cannot be
     /// stored first.
     pub(crate) fn commit(&self, consumer: &BaseConsumer<Worker>, leaving: Option<&[Partition]>) {
-        // Every line of the work a commit covers is written before the commit.
-        lines::flush();
         if self.is_broken() {
             return;
         }
+        // A commit covers the work whose effects are stored and settled: its positions are
+        // read after the flush.
+        if let Err(e) = self.flush_effects(consumer, leaving.unwrap_or_default()) {
+            self.fail(e);
+            return;
+        }
+        // Every line of the work a commit covers is written before the commit.
+        lines::flush();
         let mut positions = lock(&self.positions);
         let pending = match leaving {
             Some(ps) if self.eos.is_none() => positions.of(ps),
@@ -35,10 +41,6 @@ impl Worker {
         };
         let open = self.eos.as_ref().is_some_and(|e| lock(e).is_open());
         if pending.is_empty() && !open {
-            return;
-        }
-        if let Err(e) = self.effects().flush() {
-            self.fail(e);
             return;
         }
         match &self.eos {

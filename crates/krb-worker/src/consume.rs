@@ -12,18 +12,23 @@ use anyhow::{bail, Context, Result};
 use krb_common::kafka_error::{code_of, error_description, render};
 use krb_common::logline::{format_time, Event, Offset};
 use krb_common::rdlog::{LogThread, MAXPOLL};
-use krb_effect::{Outcome, Row};
+use krb_effect::Row;
 use rdkafka::consumer::{BaseConsumer, Consumer};
 use rdkafka::error::{KafkaError, RDKafkaErrorCode};
 use rdkafka::message::{BorrowedMessage, Message};
 
 use crate::args::seconds;
 use crate::cadence::SinceCommit;
+use crate::effect::Processed;
 use crate::eos::Failed;
 use crate::{emit, lines, lock, Args, Worker};
 
 /// How long a poll waits for a message once none is waiting.
 const POLL: Duration = Duration::from_millis(100);
+
+/// How many effects a worker that runs flat out stages before it writes them: their messages'
+/// lines and positions wait for the write, and their rows are held in memory.
+const BATCH: usize = 1000;
 
 /// How long each message's processing takes.
 pub struct Pace {
@@ -65,7 +70,7 @@ pub fn consume(
             Some(polled) => Some(polled),
             None => {
                 // Nothing is waiting: what was applied goes in before the worker waits.
-                worker.effects().flush()?;
+                worker.flush_effects(consumer, &[])?;
                 lines::flush();
                 if since_commit.due(cadence, Instant::now()) || worker.transaction_due() {
                     worker.commit(consumer, None);
@@ -118,7 +123,9 @@ impl Worker {
 }
 
 /// Processes one message: its time, its effect, its line. A database that fails ends the worker
-/// here, before anything past it is committed.
+/// here, before anything past it is committed. A database's effect is staged: the message's line
+/// and position wait for the flush that decides it, at once unless the worker runs flat out, so
+/// a worker that waits (for a processing's time, every lab's) never waits with effects staged.
 fn process(
     consumer: &BaseConsumer<Worker>,
     args: &Args,
@@ -133,21 +140,10 @@ fn process(
     } else {
         pace.delay
     };
-    if !took.is_zero() {
-        worker.effects().flush()?;
-    }
     std::thread::sleep(took);
-    let outcome = worker.effects().apply(|| Row {
-        topic: worker.topic.clone(),
-        partition,
-        offset,
-        payload: message
-            .payload()
-            .map(|p| String::from_utf8_lossy(p).into_owned())
-            .unwrap_or_default(),
-        worker: args.name.clone(),
-        at: format_time(krb_common::logline::now()),
-    })?;
+    if worker.effects().stores() {
+        return stage(consumer, args, pace, &message);
+    }
     drop(message);
     if let Some(eos) = &worker.eos {
         let produced = lock(eos).produce(&args.name, &worker.topic, partition, offset);
@@ -163,22 +159,48 @@ fn process(
             Err(Failed::Fatal(e)) => return Err(e),
         }
     }
-    emit(
-        &args.name,
-        match outcome {
-            Outcome::Applied => Event::Processed { partition, offset },
-            Outcome::AlreadyApplied => Event::AlreadyApplied { partition, offset },
-            Outcome::Refused => Event::Refused { partition, offset },
-        },
-    );
-    match outcome {
-        // A refused effect is not applied: no commit may pass it.
-        Outcome::Refused => worker.catch_up(consumer, partition),
-        _ => {
-            lock(&worker.positions).processed(partition, offset);
-            Ok(())
-        }
+    emit(&args.name, Event::Processed { partition, offset });
+    lock(&worker.positions).processed(partition, offset);
+    Ok(())
+}
+
+/// Stages a processed message's effect in the database, and flushes it at once unless the
+/// worker runs flat out and the batch has room.
+fn stage(
+    consumer: &BaseConsumer<Worker>,
+    args: &Args,
+    pace: &Pace,
+    message: &BorrowedMessage<'_>,
+) -> Result<()> {
+    let worker = consumer.context();
+    let (partition, offset) = (message.partition(), message.offset());
+    if !worker.effects().continues(&worker.topic, partition, offset) {
+        worker.flush_effects(consumer, &[])?;
     }
+    let at = krb_common::logline::now();
+    let row = Row {
+        topic: worker.topic.clone(),
+        partition,
+        offset,
+        payload: message
+            .payload()
+            .map(|p| String::from_utf8_lossy(p).into_owned())
+            .unwrap_or_default(),
+        worker: args.name.clone(),
+        at: format_time(at),
+    };
+    let staged = worker.effects().apply(
+        Processed {
+            partition,
+            offset,
+            at,
+        },
+        row,
+    )?;
+    if !pace.gathers() || staged >= BATCH {
+        worker.flush_effects(consumer, &[])?;
+    }
+    Ok(())
 }
 
 /// Logs a poll error; a fatal one (a static member fenced by another with its instance id)
@@ -189,6 +211,8 @@ fn poll_error(
     log: &LogThread<'_>,
     e: &KafkaError,
 ) -> Result<()> {
+    // The staged messages' lines come before this one.
+    consumer.context().flush_effects(consumer, &[])?;
     let code = code_of(e).unwrap_or(-1);
     emit(
         &args.name,

@@ -1,12 +1,29 @@
 //! What a processing leaves behind besides its time (`--effect`), and, for db-offsets, where
 //! the worker starts a partition it is given: at the position the database holds, not at
 //! Kafka's committed offset.
+//!
+//! A database's effects are staged and written at the next flush, which decides each one's
+//! outcome: until then its message has no line and no processed position. Every flush settles
+//! them ([`Worker::flush_effects`]).
 
 use std::collections::BTreeMap;
 
 use anyhow::Result;
-use krb_common::logline::{Offset, Partition};
+use chrono::NaiveTime;
+use krb_common::logline::{Event, Offset, Partition};
 use krb_effect::{Db, Kind, Outcome, Row};
+use rdkafka::consumer::BaseConsumer;
+
+use crate::{emit_at, lock, Worker};
+
+/// A processed message whose effect waits for the next flush.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Processed {
+    pub partition: Partition,
+    pub offset: Offset,
+    /// When it was processed: its line's time, written once the flush decided it.
+    pub at: NaiveTime,
+}
 
 /// The worker's effects: its database, if any, and what db-offsets read from it.
 pub struct Effects {
@@ -14,6 +31,8 @@ pub struct Effects {
     db: Option<Db>,
     /// db-offsets: each owned partition's position as this worker last read or wrote it.
     read_from: BTreeMap<Partition, Offset>,
+    /// The messages whose effects the database has staged, in the order processed.
+    staged: Vec<Processed>,
 }
 
 impl Effects {
@@ -32,7 +51,13 @@ impl Effects {
             kind,
             db,
             read_from: BTreeMap::new(),
+            staged: Vec::new(),
         })
+    }
+
+    /// Whether effects go to a database (else processing a message is all there is to it).
+    pub fn stores(&self) -> bool {
+        self.db.is_some()
     }
 
     /// Where to start each of the `partitions` just assigned, when the database says (db-offsets
@@ -82,29 +107,99 @@ impl Effects {
         }
     }
 
-    /// Commits the effects applied since the last flush. The worker flushes before it waits
-    /// (for a processing's time, for messages) and before any Kafka commit, so a database
-    /// transaction is never open while the worker waits, and Kafka never commits past an
-    /// effect the database does not hold (once a flush failed, every later one fails).
-    pub fn flush(&mut self) -> Result<()> {
-        match self.db.as_mut() {
-            Some(db) => db.flush(),
-            None => Ok(()),
-        }
+    /// Whether `offset` of `partition` can join the staged effects. db-offsets decides a
+    /// partition's staged effects together, each moving the position on from the one before:
+    /// an offset below where they move it (read again after a seek) is staged after a flush.
+    pub fn continues(&self, topic: &str, partition: Partition, offset: Offset) -> bool {
+        self.db
+            .as_ref()
+            .filter(|_| self.kind == Kind::DbOffsets)
+            .and_then(|db| db.moves_to(topic, partition))
+            .is_none_or(|next| offset >= next)
     }
 
-    /// Applies one processing's effect, in the transaction the next flush commits. The row is
-    /// made only when a store takes it: without one the worker copies nothing per message.
-    pub fn apply(&mut self, row: impl FnOnce() -> Row) -> Result<Outcome> {
+    /// Stages `message`'s effect, `row`, in the database for the next flush; returns how many
+    /// are staged.
+    pub fn apply(&mut self, message: Processed, row: Row) -> Result<usize> {
         let Some(db) = self.db.as_mut() else {
-            return Ok(Outcome::Applied);
+            anyhow::bail!("no database to stage an effect in");
         };
-        let row = row();
-        let outcome = db.apply(self.kind, &row, self.read_from.get(&row.partition).copied())?;
-        if outcome == Outcome::Applied && self.kind == Kind::DbOffsets {
-            self.read_from.insert(row.partition, row.offset + 1);
+        // db-offsets: a partition's position as the staged rows before this one leave it, if
+        // they are applied; the flush applies or refuses them together.
+        let read_from = db
+            .moves_to(&row.topic, row.partition)
+            .or_else(|| self.read_from.get(&row.partition).copied());
+        db.apply(self.kind, row, read_from)?;
+        self.staged.push(message);
+        Ok(db.staged())
+    }
+
+    /// Writes the staged effects and returns their messages with each one's outcome, in the
+    /// order processed. The worker flushes before it waits for messages, before any Kafka commit
+    /// and, unless it runs flat out, after each message, so no database work waits on the
+    /// worker, and Kafka never commits past an effect the database does not hold (once a flush
+    /// failed, every later one fails).
+    pub fn flush(&mut self) -> Result<Vec<(Processed, Outcome)>> {
+        let Some(db) = self.db.as_mut() else {
+            return Ok(Vec::new());
+        };
+        let staged = std::mem::take(&mut self.staged);
+        let outcomes = db.flush()?;
+        let decided: Vec<_> = staged.into_iter().zip(outcomes).collect();
+        if self.kind == Kind::DbOffsets {
+            for (m, outcome) in &decided {
+                if *outcome == Outcome::Applied {
+                    self.read_from.insert(m.partition, m.offset + 1);
+                }
+            }
         }
-        Ok(outcome)
+        Ok(decided)
+    }
+}
+
+impl Worker {
+    /// Flushes the staged effects and settles each message they decide, in the order
+    /// processed: its line, with the time it was processed, then its processed position or, when
+    /// refused, its partition going on from the stored position (but for partitions `leaving`,
+    /// which the worker hands back). Whoever flushes settles: a commit then covers exactly the
+    /// settled work, and no later line comes before a processed message's.
+    pub(crate) fn flush_effects(
+        &self,
+        consumer: &BaseConsumer<Worker>,
+        leaving: &[Partition],
+    ) -> Result<()> {
+        for partition in self.settle()? {
+            if !leaving.contains(&partition) {
+                self.catch_up(consumer, partition)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// [`Worker::flush_effects`] but the catching up: returns the partitions refused, once each.
+    pub(crate) fn settle(&self) -> Result<Vec<Partition>> {
+        let decided = self.effects().flush()?;
+        let mut refused = Vec::new();
+        let mut positions = lock(&self.positions);
+        for (m, outcome) in decided {
+            let (partition, offset) = (m.partition, m.offset);
+            emit_at(
+                m.at,
+                &self.name,
+                match outcome {
+                    Outcome::Applied => Event::Processed { partition, offset },
+                    Outcome::AlreadyApplied => Event::AlreadyApplied { partition, offset },
+                    Outcome::Refused => Event::Refused { partition, offset },
+                },
+            );
+            match outcome {
+                // A refused effect is not applied: no commit may pass it.
+                Outcome::Refused if !refused.contains(&partition) => refused.push(partition),
+                Outcome::Refused => {}
+                _ => positions.processed(partition, offset),
+            }
+        }
+        Ok(refused)
     }
 }
 
@@ -123,11 +218,28 @@ mod tests {
         }
     }
 
-    /// Applies and flushes, as the worker does before it waits.
-    fn apply(e: &mut Effects, row: &Row) -> Outcome {
-        let outcome = e.apply(|| row.clone()).unwrap();
-        e.flush().unwrap();
-        outcome
+    fn processed(partition: Partition, offset: Offset) -> Processed {
+        Processed {
+            partition,
+            offset,
+            at: NaiveTime::MIN,
+        }
+    }
+
+    /// Stages `offsets` of `partition`, then flushes, as a worker that runs flat out does
+    /// before it waits: each message's outcome.
+    fn batch(
+        e: &mut Effects,
+        partition: Partition,
+        offsets: std::ops::Range<Offset>,
+        worker: &str,
+    ) -> Vec<Outcome> {
+        for o in offsets {
+            assert!(e.continues("pay", partition, o));
+            e.apply(processed(partition, o), row(partition, o, worker))
+                .unwrap();
+        }
+        e.flush().unwrap().into_iter().map(|(_, o)| o).collect()
     }
 
     #[test]
@@ -138,21 +250,46 @@ mod tests {
         let mut a = Effects::open(Kind::DbOffsets, Some(&url)).unwrap();
         let mut b = Effects::open(Kind::DbOffsets, Some(&url)).unwrap();
         assert!(a.starts("pay", &[0, 1]).unwrap().is_empty());
-        for o in 0..3 {
-            assert_eq!(apply(&mut a, &row(0, o, "a")), Outcome::Applied);
-        }
+        assert_eq!(batch(&mut a, 0, 0..3, "a"), [Outcome::Applied; 3]);
+        assert_eq!(a.read_from, BTreeMap::from([(0, 3)]));
         // b is given p0 while a is still processing offset 3.
         assert_eq!(b.starts("pay", &[0]).unwrap(), vec![(0, 3)]);
-        for o in 3..10 {
-            assert_eq!(apply(&mut b, &row(0, o, "b")), Outcome::Applied);
-        }
-        assert_eq!(apply(&mut a, &row(0, 3, "a")), Outcome::Refused);
+        assert_eq!(batch(&mut b, 0, 3..10, "b"), [Outcome::Applied; 7]);
+        // a's late batch is refused whole; what it had read stays until it reads again.
+        assert_eq!(batch(&mut a, 0, 3..5, "a"), [Outcome::Refused; 2]);
+        assert_eq!(a.read_from, BTreeMap::from([(0, 3)]));
+        assert_eq!(a.reread("pay", 0).unwrap(), Some(10));
+        assert_eq!(a.read_from, BTreeMap::from([(0, 10)]));
         // Given p0 again, a starts where b left it and goes on.
         a.forget(&[0]);
         assert_eq!(a.starts("pay", &[0]).unwrap(), vec![(0, 10)]);
-        assert_eq!(apply(&mut a, &row(0, 10, "a")), Outcome::Applied);
+        assert_eq!(batch(&mut a, 0, 10..11, "a"), [Outcome::Applied]);
         let none = Effects::open(Kind::None, Some(&url)).unwrap();
-        assert!(none.db.is_none());
+        assert!(none.db.is_none() && !none.stores());
+    }
+
+    #[test]
+    fn a_db_offsets_batch_takes_only_offsets_after_its_own() {
+        let dir = krb_common::scratch::scratch_dir::<&str>("worker-effect", &[]);
+        let url = format!("sqlite:{}", dir.join("e.db").display());
+        Db::init(&url).unwrap();
+        let mut a = Effects::open(Kind::DbOffsets, Some(&url)).unwrap();
+        for o in [0, 1, 5] {
+            a.apply(processed(0, o), row(0, o, "a")).unwrap();
+        }
+        // After a seek the partition's offsets start lower: staged after a flush.
+        assert!(!a.continues("pay", 0, 5) && a.continues("pay", 0, 6));
+        assert!(a.continues("pay", 1, 0));
+        let decided = a.flush().unwrap();
+        assert_eq!(
+            decided,
+            [0, 1, 5].map(|o| (processed(0, o), Outcome::Applied))
+        );
+        assert!(a.continues("pay", 0, 0));
+        // Other kinds take a message twice in a batch: the database decides.
+        let mut i = Effects::open(Kind::Idempotent, Some(&url)).unwrap();
+        i.apply(processed(0, 0), row(0, 0, "a")).unwrap();
+        assert!(i.continues("pay", 0, 0));
     }
 
     #[test]

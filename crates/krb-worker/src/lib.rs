@@ -37,8 +37,14 @@ use rdkafka::consumer::{BaseConsumer, Consumer};
 
 /// Writes one log line to stdout, whole and at once (so `tail -f` is live).
 fn emit(name: &str, event: Event) {
+    emit_at(krb_common::logline::now(), name, event);
+}
+
+/// Writes one log line of an event that happened at `time` (a message processed before the
+/// flush that decided its effect).
+fn emit_at(time: chrono::NaiveTime, name: &str, event: Event) {
     lines::line(&Line {
-        time: krb_common::logline::now(),
+        time,
         name,
         event: &event,
     });
@@ -158,8 +164,8 @@ pub fn run(args: Args) -> Result<()> {
     consumed?;
     left?;
     // Whatever a revoke did not flush (there was none to run) goes in before the worker ends.
-    let flushed = worker.effects().flush();
-    flushed
+    // It owns no partition now: a refused one has nothing to catch up.
+    worker.settle().map(drop)
 }
 
 /// Leaves the group: the revoke callback runs inside these polls (and commits with
@@ -207,12 +213,16 @@ mod tests {
 
     /// A worker's consumer that never joins a group (nothing listens at its broker).
     fn consumer() -> BaseConsumer<Worker> {
+        consumer_with(Effects::open(krb_effect::Kind::None, None).unwrap())
+    }
+
+    fn consumer_with(effects: Effects) -> BaseConsumer<Worker> {
         let worker = Worker {
             name: "w-a".into(),
             topic: "pay".into(),
             revoke_commit: true,
             positions: Mutex::new(Positions::default()),
-            effects: Mutex::new(Effects::open(krb_effect::Kind::None, None).unwrap()),
+            effects: Mutex::new(effects),
             eos: None,
             failed: Mutex::new(None),
             broken: AtomicBool::new(false),
@@ -248,5 +258,49 @@ mod tests {
         // The failure was taken by the loop; the close's revoke callback still commits nothing.
         worker.commit(&consumer, Some(&[0]));
         assert_eq!(lock(&worker.positions).uncommitted(), vec![(0, 42)]);
+    }
+
+    #[test]
+    fn a_staged_message_is_processed_once_its_flush_applied_it() {
+        use krb_effect::{Db, Kind, Row};
+        let dir = krb_common::scratch::scratch_dir::<&str>("worker-settle", &[]);
+        let url = format!("sqlite:{}", dir.join("e.db").display());
+        let row = |partition, offset, worker: &str| Row {
+            topic: "pay".into(),
+            partition,
+            offset,
+            payload: String::new(),
+            worker: worker.into(),
+            at: "09:00:00.000".into(),
+        };
+        // Another worker has moved p0 to 5; this one finds no position for p0 or p1.
+        let mut other = Db::init(&url).unwrap();
+        other.apply(Kind::DbOffsets, row(0, 4, "b"), None).unwrap();
+        other.flush().unwrap();
+        let consumer = consumer_with(Effects::open(Kind::DbOffsets, Some(&url)).unwrap());
+        let worker = consumer.context().clone();
+        assert!(worker.effects().starts("pay", &[1]).unwrap().is_empty());
+        for (partition, offset) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
+            let at = krb_common::logline::now();
+            let processed = effect::Processed {
+                partition,
+                offset,
+                at,
+            };
+            worker
+                .effects()
+                .apply(processed, row(partition, offset, "a"))
+                .unwrap();
+        }
+        // Nothing counts as processed before the flush decides it, so no commit covers it.
+        assert!(lock(&worker.positions).uncommitted().is_empty());
+        worker.flush_effects(&consumer, &[]).unwrap();
+        // p0's effects were refused together: no commit passes them, and its stored position
+        // stays where the other worker left it.
+        assert_eq!(lock(&worker.positions).uncommitted(), vec![(1, 2)]);
+        assert_eq!(
+            other.positions("pay").unwrap(),
+            std::collections::BTreeMap::from([(0, 5), (1, 2)])
+        );
     }
 }

@@ -20,6 +20,10 @@ impl ConsumerContext for Worker {
         match rebalance {
             Rebalance::Assign(tpl) => {
                 let ps = partitions(tpl);
+                // An incremental assignment comes while messages are staged: their lines first.
+                if let Err(e) = self.flush_effects(consumer, &[]) {
+                    self.fail(e);
+                }
                 emit(&self.name, Event::Assigned(ps.clone()));
                 let starts = self.effects().starts(&self.topic, &ps);
                 let starts = starts.unwrap_or_else(|e| {
@@ -36,7 +40,7 @@ impl ConsumerContext for Worker {
             Rebalance::Revoke(tpl) => {
                 let ps = partitions(tpl);
                 // The next owner reads what this worker applied: the effects go in first.
-                if let Err(e) = self.effects().flush() {
+                if let Err(e) = self.flush_effects(consumer, &ps) {
                     self.fail(e);
                 }
                 // librdkafka reports a lost assignment through the same revoke event.
