@@ -14,7 +14,7 @@
 //! 10:02:33.980 healed kill-coordinator node-2
 //! 10:02:35.101 fault restart-db db
 //! 10:02:36.900 healed restart-db db
-//! 10:02:37.012 exited faults-7-3-a krb-worker: cannot write the effect to postgres://...
+//! 10:02:37.012 exited faults-7-3-a krb-worker: cannot commit the effects to postgres://...
 //! 10:02:41.007 end
 //! ```
 //!
@@ -331,7 +331,7 @@ mod tests {
             ),
             exit_line(
                 "g-a",
-                "krb-worker: cannot write the effect to postgres://h/db: gone",
+                "krb-worker: cannot commit the effects to postgres://h/db: gone",
                 t("10:02:30.250"),
             ),
             "10:02:41.007 end".to_string(),
@@ -350,7 +350,7 @@ mod tests {
             (exit.worker.as_str(), exit.last_line.as_str()),
             (
                 "g-a",
-                "krb-worker: cannot write the effect to postgres://h/db: gone"
+                "krb-worker: cannot commit the effects to postgres://h/db: gone"
             )
         );
         assert_eq!((exit.found - log.begin).num_milliseconds(), 18_840);

@@ -253,7 +253,7 @@ mod tests {
         let consumer = consumer();
         let worker = consumer.context().clone();
         lock(&worker.positions).processed(0, 41);
-        worker.fail(anyhow::anyhow!("cannot write the effect"));
+        worker.fail(anyhow::anyhow!("cannot commit the effects to sqlite:x.db"));
         assert!(worker.take_failure().is_some());
         // The failure was taken by the loop; the close's revoke callback still commits nothing.
         worker.commit(&consumer, Some(&[0]));

@@ -751,7 +751,7 @@ fn an_acknowledgement_without_an_offset_is_met_only_below_its_partitions_end() {
 }
 
 /// PostgreSQL's words when it was stopped under a write.
-const DB_GONE: &str = "krb-worker: cannot write the effect to postgres://postgres@localhost:5591/postgres: db error: FATAL: terminating connection due to administrator command";
+const DB_GONE: &str = "krb-worker: cannot commit the effects to postgres://postgres@localhost:5591/postgres: db error: FATAL: terminating connection due to administrator command";
 
 /// `log` with workers found exited: (worker, found at ms, its last line).
 fn with_exits(mut log: FaultLog, exits: &[(&str, i64, &str)]) -> FaultLog {
