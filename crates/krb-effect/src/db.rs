@@ -441,8 +441,11 @@ impl Db {
                     .collect())
             }
             _ => {
-                // One lock order for every worker: two batches that move the same partitions
-                // wait for each other instead of deadlocking.
+                // Partitions in one order, so that two workers' batches usually lock the same
+                // positions in the same order. Not a guarantee: the UPDATE locks rows in the
+                // order its join visits them. Two flat-out workers whose batches move the same
+                // two partitions can deadlock; PostgreSQL then aborts one statement, and that
+                // worker fails its flush and exits without committing (no effect is lost).
                 runs.sort_by(|a, b| (&a.topic, a.partition).cmp(&(&b.topic, b.partition)));
                 let run_topics: Vec<&str> = runs.iter().map(|r| r.topic.as_str()).collect();
                 let run_partitions: Vec<Partition> = runs.iter().map(|r| r.partition).collect();
