@@ -162,18 +162,21 @@ impl Worker {
     /// processed: its line, with the time it was processed, then its processed position or, when
     /// refused, its partition going on from the stored position (but for partitions `leaving`,
     /// which the worker hands back). Whoever flushes settles: a commit then covers exactly the
-    /// settled work, and no later line comes before a processed message's.
+    /// settled work, and no later line comes before a processed message's. Returns the
+    /// partitions caught up (sought to their stored position).
     pub(crate) fn flush_effects(
         &self,
         consumer: &BaseConsumer<Worker>,
         leaving: &[Partition],
-    ) -> Result<()> {
+    ) -> Result<Vec<Partition>> {
+        let mut caught_up = Vec::new();
         for partition in self.settle()? {
             if !leaving.contains(&partition) {
                 self.catch_up(consumer, partition)?;
+                caught_up.push(partition);
             }
         }
-        Ok(())
+        Ok(caught_up)
     }
 
     /// [`Worker::flush_effects`] but the catching up: returns the partitions refused, once each.
