@@ -207,10 +207,11 @@ impl Worker {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn row(partition: Partition, offset: Offset, worker: &str) -> Row {
+    /// The row of `worker`'s processing of `pay`'s `partition` at `offset`.
+    pub(crate) fn row(partition: Partition, offset: Offset, worker: &str) -> Row {
         Row {
             topic: "pay".into(),
             partition,

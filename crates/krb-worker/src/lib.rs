@@ -262,17 +262,10 @@ mod tests {
 
     #[test]
     fn a_staged_message_is_processed_once_its_flush_applied_it() {
-        use krb_effect::{Db, Kind, Row};
+        use effect::tests::row;
+        use krb_effect::{Db, Kind};
         let dir = krb_common::scratch::scratch_dir::<&str>("worker-settle", &[]);
         let url = format!("sqlite:{}", dir.join("e.db").display());
-        let row = |partition, offset, worker: &str| Row {
-            topic: "pay".into(),
-            partition,
-            offset,
-            payload: String::new(),
-            worker: worker.into(),
-            at: "09:00:00.000".into(),
-        };
         // Another worker has moved p0 to 5; this one finds no position for p0 or p1.
         let mut other = Db::init(&url).unwrap();
         other.apply(Kind::DbOffsets, row(0, 4, "b"), None).unwrap();
