@@ -21,10 +21,29 @@ pub fn one_line(err: &clap::Error) -> String {
     format!("{} (see --help)", parts.join(" "))
 }
 
+/// The librdkafka every tool runs, as the library itself says (`rd_kafka_version_str`).
+pub fn librdkafka_version() -> String {
+    rdkafka::util::get_rdkafka_version().1
+}
+
+/// What `--version` prints after the tool's name: its own version and the engine's, as kcat
+/// does, since a lab's result depends on both.
+pub fn version_line(own: &str) -> String {
+    format!("{own} (librdkafka {})", librdkafka_version())
+}
+
 /// Parses the command line; `--help` and `--version` print and exit 0, anything wrong prints
 /// `TOOL: what is wrong (see --help)` and exits 2.
 pub fn parse<T: Parser>(tool: &str) -> T {
-    match T::try_parse() {
+    let command = T::command();
+    let own = command.get_version().unwrap_or("").to_string();
+    // clap keeps a version only as &'static str; this runs once in a process.
+    let version: &'static str = Box::leak(version_line(&own).into_boxed_str());
+    let parsed = command
+        .version(version)
+        .try_get_matches()
+        .and_then(|matches| T::from_arg_matches(&matches));
+    match parsed {
         Ok(args) => args,
         Err(e) if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) => {
             e.exit()
@@ -45,6 +64,26 @@ mod tests {
         topic: String,
         #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
         every: Option<u64>,
+    }
+
+    #[test]
+    fn the_version_names_the_vendored_librdkafka() {
+        let header = include_str!("../../../vendor/librdkafka/src/rdkafka.h");
+        let vendored = vendored_version(header);
+        assert_eq!(vendored, "2.15.0");
+        assert_eq!(librdkafka_version(), vendored);
+        assert_eq!(version_line("0.1.0"), format!("0.1.0 (librdkafka {vendored})"));
+    }
+
+    /// RD_KAFKA_VERSION's 0xMMmmrrpp as MM.mm.rr.
+    fn vendored_version(header: &str) -> String {
+        let hex = header
+            .lines()
+            .find_map(|l| l.strip_prefix("#define RD_KAFKA_VERSION "))
+            .and_then(|v| v.trim().strip_prefix("0x"))
+            .expect("rdkafka.h defines RD_KAFKA_VERSION");
+        let n = u32::from_str_radix(hex, 16).expect("a hex version");
+        format!("{}.{}.{}", n >> 24, (n >> 16) & 0xff, (n >> 8) & 0xff)
     }
 
     #[test]
