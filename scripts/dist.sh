@@ -43,9 +43,10 @@ trap 'rm -rf "$stage"' EXIT
 top=$stage/$name
 mkdir -p "$top/bin" "$top/scripts" "$top/logs"
 cp "${tools[@]}" "$top/bin/"
-# Every script but the developers' (this one, test.sh and the benchmarks build the source).
+# Every script but the developers' (this one, test.sh, the benchmarks and the vendoring build
+# or change the source).
 for script in scripts/*.sh; do
-  case ${script##*/} in dist.sh | test.sh | bench-*.sh) continue ;; esac
+  case ${script##*/} in dist.sh | test.sh | bench-*.sh | vendor-librdkafka.sh) continue ;; esac
   cp -p "$script" "$top/scripts/"
 done
 cp -r docs "$top/"

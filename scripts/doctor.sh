@@ -17,6 +17,7 @@ warning and failure followed by `fix:` and what to do. Exit 1 when a check FAILE
   linux tools  GNU date (+%N), flock, awk, sed, grep, sort, seq, tail, wc, sleep 0.1
   krb tools    the twelve krb tools run: an unpacked release's bin/, a checkout's target/release
                (or cargo to build them), or KRB_BIN
+  librdkafka   the engine every tool reports (--version), one and the same in all twelve
   namespace    KRB_NS is set when the broker is not on this machine
   broker       a Kafka broker answers at KRB_BOOTSTRAP (default localhost:9481), and so does
                every broker it names
@@ -92,6 +93,14 @@ if [ -z "$lacking" ]; then
   if out=$("$bin/krb-worker" --version 2>&1); then
     line ok "krb tools" "all twelve in $bin ($out)"
     ran=1
+    # The engine is linked into each tool: tools of two builds would run two librdkafkas.
+    engines=$(for tool in $tools; do "$bin/$tool" --version 2>&1 | sed -n 's/.*(librdkafka \(.*\))$/\1/p'; done | sort | uniq -c | awk '{ print $1, $2 }')
+    if [ "$engines" = "12 ${engines#* }" ] && [ "$(printf '%s\n' "$engines" | wc -l)" = 1 ]; then
+      line ok librdkafka "${engines#* } in every tool (the article's confluent-kafka 2.15.1 runs librdkafka 2.15.1)"
+    else
+      line FAILED librdkafka "the tools report $(printf '%s\n' "$engines" | awk '{ printf "%s%s tools %s", (NR > 1 ? ", " : ""), $1, $2 }') (of twelve)" \
+        "build them again together: cargo build --release (or unpack one release's bin/)"
+    fi
   else
     line FAILED "krb tools" "$bin/krb-worker does not run here: $(echo "$out" | head -n 1)" \
       "the release's tools need glibc 2.34 or newer (this machine: $(getconf GNU_LIBC_VERSION 2>/dev/null || echo unknown)): use a newer Linux, or build them from a checkout with Rust"

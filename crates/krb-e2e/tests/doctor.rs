@@ -40,6 +40,7 @@ fn doctor_passes_against_the_broker_and_leaves_no_topic() -> Result<()> {
         "system",
         "linux tools",
         "krb tools",
+        "librdkafka",
         "namespace",
         "broker",
         "Kafka",
@@ -54,6 +55,10 @@ fn doctor_passes_against_the_broker_and_leaves_no_topic() -> Result<()> {
     ensure!(
         out.contains("ok     Kafka: >= 4.3 ("),
         "the tests' broker is Kafka 4.3.1:\n{out}"
+    );
+    ensure!(
+        out.contains("ok     librdkafka: 2.15.0 in every tool ("),
+        "every tool runs the vendored librdkafka 2.15.0:\n{out}"
     );
     ensure!(out.ends_with("doctor: ready for lab 1\n"), "{out}");
 
@@ -126,6 +131,54 @@ fn doctor_asks_for_a_namespace_when_the_broker_is_elsewhere() -> Result<()> {
     ensure!(
         out.contains("ok     namespace: none set, none needed"),
         "{out}"
+    );
+    Ok(())
+}
+
+#[test]
+#[ignore = "needs the release tools: scripts/test.sh"]
+fn doctor_fails_when_the_tools_run_two_librdkafkas() -> Result<()> {
+    // Eleven of this build's tools and one that says it runs 2.12.1, as a tool of an older
+    // build copied beside them would.
+    let bin = std::env::temp_dir().join(format!("krb-doctor-mixed-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&bin);
+    std::fs::create_dir_all(&bin)?;
+    let release = root().join("target/release");
+    for tool in [
+        "krb-worker",
+        "krb-produce",
+        "krb-topic",
+        "krb-group",
+        "krb-verify",
+        "krb-timeline",
+        "krb-trial",
+        "krb-effects",
+        "krb-doctor",
+        "krb-live",
+        "krb-room",
+    ] {
+        std::os::unix::fs::symlink(release.join(tool), bin.join(tool))?;
+    }
+    let old = bin.join("krb-dups");
+    std::fs::write(
+        &old,
+        "#!/bin/sh\necho 'krb-dups 0.1.0 (librdkafka 2.12.1)'\n",
+    )?;
+    std::fs::set_permissions(&old, std::os::unix::fs::PermissionsExt::from_mode(0o755))?;
+    let (ok, out) = doctor(&[
+        ("KRB_BOOTSTRAP", &bootstrap()),
+        ("KRB_BIN", bin.to_str().context("a UTF-8 temp path")?),
+    ])?;
+    std::fs::remove_dir_all(&bin)?;
+    ensure!(!ok, "doctor passed with tools of two engines:\n{out}");
+    let line = out
+        .lines()
+        .find(|l| l.starts_with("FAILED librdkafka: "))
+        .with_context(|| format!("no FAILED librdkafka line:\n{out}"))?;
+    ensure!(
+        line.contains("1 tools 2.12.1, 11 tools 2.15.0 (of twelve)")
+            && line.contains("fix: build them again together: cargo build --release"),
+        "{line}"
     );
     Ok(())
 }

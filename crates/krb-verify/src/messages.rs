@@ -150,7 +150,18 @@ pub const TEXTS: &[Msg] = &[
         "a's commit after offset 3 failed with UNKNOWN_MEMBER_ID",
         "offset 3 다음 a의 커밋이 UNKNOWN_MEMBER_ID로 실패함",
     ),
-    m("a's commit after offset 3 failed", "offset 3 다음 a의 커밋이 실패함"),
+    m(
+        "consumer: a kept [0] until its lost [0]; b was not assigned it while a was in offset 3",
+        "consumer: a가 lost [0]까지 [0]을 지킴, a가 offset 3을 처리하는 동안 b는 그것을 할당받지 않음",
+    ),
+    m(
+        "consumer: a's commit after offset 3 succeeded (commit p0=4)",
+        "consumer: offset 3 다음 a의 commit이 성공함 (commit p0=4)",
+    ),
+    m(
+        "consumer: all 10 offsets processed once, none twice",
+        "consumer: offset 10개 모두 한 번씩 처리됨, 두 번 처리된 것 없음",
+    ),
     m(
         "a then logged lost [0], not revoked [0]",
         "이어서 a가 revoked [0]이 아니라 lost [0]을 기록함",
