@@ -52,11 +52,14 @@ fn main() {
     // mklove builds only in its own tree, and the vendored one stays as published.
     let build = out.join("librdkafka");
     if build.exists() {
-        std::fs::remove_dir_all(&build).unwrap_or_else(|e| {
-            fail(&format!("cannot clear {} ({e})", build.display()))
-        });
+        std::fs::remove_dir_all(&build)
+            .unwrap_or_else(|e| fail(&format!("cannot clear {} ({e})", build.display())));
     }
-    run(&out, "cp", &["-a".as_ref(), source.as_os_str(), build.as_os_str()]);
+    run(
+        &out,
+        "cp",
+        &["-a".as_ref(), source.as_os_str(), build.as_os_str()],
+    );
 
     let mut flags = vec![
         "--disable-ssl",

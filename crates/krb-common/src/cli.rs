@@ -72,7 +72,10 @@ mod tests {
         let vendored = vendored_version(header);
         assert_eq!(vendored, "2.15.0");
         assert_eq!(librdkafka_version(), vendored);
-        assert_eq!(version_line("0.1.0"), format!("0.1.0 (librdkafka {vendored})"));
+        assert_eq!(
+            version_line("0.1.0"),
+            format!("0.1.0 (librdkafka {vendored})")
+        );
     }
 
     /// RD_KAFKA_VERSION's 0xMMmmrrpp as MM.mm.rr.

@@ -27,8 +27,8 @@ pub fn check(tree: &Path, shown: &str, sums: &str) -> Result<(), String> {
             ));
         };
         let path = tree.join(name);
-        let bytes = fs::read(&path)
-            .map_err(|e| format!("{shown}/{name} cannot be read ({e}); {FIX}"))?;
+        let bytes =
+            fs::read(&path).map_err(|e| format!("{shown}/{name} cannot be read ({e}); {FIX}"))?;
         if hex(&Sha256::digest(&bytes)) != sum {
             return Err(format!(
                 "{shown}/{name} differs from the vendored release (its sha256 is not the listed one); {FIX}"

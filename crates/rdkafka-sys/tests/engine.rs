@@ -23,7 +23,10 @@ fn the_library_is_the_vendored_release() {
     assert_eq!(linked, vendored);
     assert_eq!(unsafe { rdkafka_sys::rd_kafka_version() } as u32, n);
     let (_, metadata) = env!("CARGO_PKG_VERSION").split_once('+').unwrap();
-    assert_eq!(metadata, vendored, "the crate's version names the librdkafka it builds");
+    assert_eq!(
+        metadata, vendored,
+        "the crate's version names the librdkafka it builds"
+    );
 }
 
 #[test]
@@ -33,7 +36,11 @@ fn every_error_code_of_the_header_is_known() {
         .filter_map(|l| {
             let l = l.trim().strip_prefix("RD_KAFKA_RESP_ERR_")?;
             let (name, value) = l.split_once('=')?;
-            let value = value.trim().trim_end_matches(',').split_whitespace().next()?;
+            let value = value
+                .trim()
+                .trim_end_matches(',')
+                .split_whitespace()
+                .next()?;
             Some((name.trim().to_string(), value.parse().ok()?))
         })
         .collect();

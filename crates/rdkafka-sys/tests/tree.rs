@@ -11,7 +11,11 @@ fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("krb-tree-{}-{name}", std::process::id()));
     let _ = fs::remove_dir_all(&dir);
     fs::create_dir_all(dir.join("src")).unwrap();
-    fs::write(dir.join("src/rdkafka.h"), "#define RD_KAFKA_VERSION 0x020f00ff\n").unwrap();
+    fs::write(
+        dir.join("src/rdkafka.h"),
+        "#define RD_KAFKA_VERSION 0x020f00ff\n",
+    )
+    .unwrap();
     fs::write(dir.join("LICENSE"), "BSD\n").unwrap();
     dir
 }
@@ -43,7 +47,10 @@ fn an_intact_copy_passes_and_a_wrong_list_does_not() {
     let dir = scratch("intact");
     tree::check(&dir, "t", &sums(&dir)).unwrap();
     let err = tree::check(&dir, "t", SUMS).unwrap_err();
-    assert!(err.starts_with("t/LICENSE differs") || err.starts_with("t/src/rdkafka.h differs"), "{err}");
+    assert!(
+        err.starts_with("t/LICENSE differs") || err.starts_with("t/src/rdkafka.h differs"),
+        "{err}"
+    );
     assert!(!err.contains('\n'), "{err}");
 }
 
@@ -53,7 +60,10 @@ fn an_altered_file_is_named() {
     let listed = sums(&dir);
     fs::write(dir.join("LICENSE"), "BSD, changed\n").unwrap();
     let err = tree::check(&dir, "t", &listed).unwrap_err();
-    assert!(err.starts_with("t/LICENSE differs from the vendored release"), "{err}");
+    assert!(
+        err.starts_with("t/LICENSE differs from the vendored release"),
+        "{err}"
+    );
     assert!(err.contains("git checkout -- vendor/librdkafka"), "{err}");
 }
 
@@ -81,14 +91,20 @@ fn an_added_file_is_named() {
     let listed = sums(&dir);
     fs::write(dir.join("src/extra.c"), "int x;\n").unwrap();
     let err = tree::check(&dir, "t", &listed).unwrap_err();
-    assert!(err.starts_with("t/src/extra.c is not part of the vendored release"), "{err}");
+    assert!(
+        err.starts_with("t/src/extra.c is not part of the vendored release"),
+        "{err}"
+    );
 }
 
 #[test]
 fn a_list_that_is_not_sha256sum_output_is_refused() {
     let dir = scratch("badlist");
     let err = tree::check(&dir, "t", "nonsense\n").unwrap_err();
-    assert!(err.starts_with("line 1 of the sha256 list of t is not"), "{err}");
+    assert!(
+        err.starts_with("line 1 of the sha256 list of t is not"),
+        "{err}"
+    );
     let err = tree::check(&dir, "t", "").unwrap_err();
     assert!(err.contains("is empty"), "{err}");
 }
