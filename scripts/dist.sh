@@ -11,8 +11,8 @@ Builds the tools (cargo build --release) and writes dist/krb-VERSION-ARCH-linux.
 from Cargo.toml, ARCH this machine's, e.g. x86_64): one folder krb-VERSION/ with the tools in
 bin/, the scripts, the docs, the READMEs and compose.yaml. Unpacked anywhere, `source
 scripts/common.sh` and scripts/lab.sh use bin/ and never run cargo (the release has no
-Cargo.toml). This script, the test and the benchmark scripts stay out: they build the
-source.
+Cargo.toml). This script, the test, benchmark and judge scripts and vendor-librdkafka.sh stay
+out: they build or change the source.
 
 Prints the tarball's path, then what the tools need of the machine that runs them: the newest
 glibc symbol version they use and the shared libraries they load.
@@ -43,10 +43,10 @@ trap 'rm -rf "$stage"' EXIT
 top=$stage/$name
 mkdir -p "$top/bin" "$top/scripts" "$top/logs"
 cp "${tools[@]}" "$top/bin/"
-# Every script but the developers' (this one, test.sh, the benchmarks and the vendoring build
-# or change the source).
+# Every script but the developers' (this one, test.sh, the benchmarks, the Java judge and the
+# vendoring build or change the source).
 for script in scripts/*.sh; do
-  case ${script##*/} in dist.sh | test.sh | bench-*.sh | vendor-librdkafka.sh) continue ;; esac
+  case ${script##*/} in dist.sh | test.sh | bench-*.sh | judge.sh | vendor-librdkafka.sh) continue ;; esac
   cp -p "$script" "$top/scripts/"
 done
 cp -r docs "$top/"
