@@ -55,27 +55,12 @@ done
 cargo build --release --quiet
 answers "${KRB_BOOTSTRAP:-localhost:9481}" || { echo "bench-effects: no broker answers at ${KRB_BOOTSTRAP:-localhost:9481}: start one with scripts/kafka-local.sh start" >&2; exit 1; }
 
-# The Java loop: compiled against the kafka-clients jar of kafka-local.sh's cache (KRB_KAFKA_HOME
-# and KRB_KAFKA_VERSION as it reads them) and run on that cache's jars, as its run_class does.
+# The Java loop: compiled against the kafka-clients jar of kafka-local.sh's cache and run on
+# that cache's jars (env.sh's java_build), as its run_class does.
 java_src=scripts/bench-effects/JavaLoop.java
 java_out=${CARGO_TARGET_DIR:-target}/bench-java
 if [ "$java" = 1 ]; then
-  if ! command -v javac >/dev/null || ! [ "$(java_major)" -ge 17 ] 2>/dev/null; then
-    echo "bench-effects: the Java loop needs a JDK 17 or newer (javac; Debian: openjdk-17-jdk-headless), or pass --no-java" >&2
-    exit 1
-  fi
-  kafka_version=${KRB_KAFKA_VERSION:-4.3.1}
-  kafka_home=${KRB_KAFKA_HOME:-${XDG_CACHE_HOME:-$HOME/.cache}/krb/kafka-$kafka_version}
-  scripts/kafka-local.sh jars >&2 ||
-    { echo "bench-effects: the Java loop needs Kafka's jars (scripts/kafka-local.sh jars), or pass --no-java" >&2; exit 1; }
-  clients=$kafka_home/libs/kafka-clients-$kafka_version.jar
-  if [ ! -f "$java_out/JavaLoop.class" ] || [ "$java_src" -nt "$java_out/JavaLoop.class" ] ||
-    [ "$clients" -nt "$java_out/JavaLoop.class" ]; then
-    rm -rf "$java_out" "$java_out.tmp"
-    mkdir -p "$java_out.tmp"
-    javac -Xlint:all -d "$java_out.tmp" -cp "$clients" "$java_src"
-    mv "$java_out.tmp" "$java_out"
-  fi
+  java_libs=$(java_build bench-effects "$java_src" "$java_out" ", or pass --no-java")
   # The clients' own log: warnings and errors only, on stderr (into the loop's log).
   [ -f "$java_out/log4j2.properties" ] || cat >"$java_out/log4j2.properties" <<'PROPERTIES'
 status = warn
@@ -159,7 +144,7 @@ java_run() {
   running=$group
   # As common.sh's start runs krb-worker: a start line, then its lines appended to its log.
   echo "$(now) start $name" >>"$LOGS/$name.log"
-  java -cp "$java_out:$kafka_home/libs/*" -Dlog4j2.configurationFile="$java_out/log4j2.properties" \
+  java -cp "$java_out:$java_libs/*" -Dlog4j2.configurationFile="$java_out/log4j2.properties" \
     JavaLoop "$name" "$group" benchfx --count "$count" "$@" >>"$LOGS/$name.log" 2>&1 &
   pid=$!
   echo "$pid" >"$LOGS/$name.pid"

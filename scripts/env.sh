@@ -57,3 +57,30 @@ krb_bin() {
   else echo "$1/bin"
   fi
 }
+
+# java_build WHO SOURCE OUT [HINT]: compiles SOURCE, one Java file on kafka-clients, into OUT
+# when OUT lacks its class or the source or the jar is newer, against the kafka-clients jar of
+# kafka-local.sh's cache (KRB_KAFKA_HOME and KRB_KAFKA_VERSION as it reads them), whose jars it
+# resolves first; then prints that cache's libs folder, whose jars run it. An error names WHO
+# and what is missing, and ends with HINT (", or pass --no-java").
+java_build() {
+  local who=$1 src=$2 out=$3 hint=${4:-} version home clients class
+  if ! command -v javac >/dev/null || ! [ "$(java_major)" -ge 17 ] 2>/dev/null; then
+    echo "$who: $(basename "$src" .java) needs a JDK 17 or newer (javac; Debian: openjdk-17-jdk-headless)$hint" >&2
+    return 1
+  fi
+  version=${KRB_KAFKA_VERSION:-4.3.1}
+  home=${KRB_KAFKA_HOME:-${XDG_CACHE_HOME:-$HOME/.cache}/krb/kafka-$version}
+  "$(dirname "${BASH_SOURCE[0]}")/kafka-local.sh" jars >&2 ||
+    { echo "$who: $(basename "$src" .java) needs Kafka's jars (scripts/kafka-local.sh jars)$hint" >&2; return 1; }
+  clients=$home/libs/kafka-clients-$version.jar
+  class=$out/$(basename "$src" .java).class
+  if [ ! -f "$class" ] || [ "$src" -nt "$class" ] || [ "$clients" -nt "$class" ]; then
+    rm -rf "$out" "$out.tmp"
+    mkdir -p "$out.tmp"
+    javac -Xlint:all -d "$out.tmp" -cp "$clients" "$src" >&2 || return 1
+    mv "$out.tmp" "$out"
+  fi
+  echo "$home/libs"
+}
+

@@ -68,28 +68,13 @@ if [ "$protocol" = classic ]; then
 fi
 slow_sec=${slow_sec:-20}
 
-# The Java worker: compiled against the kafka-clients jar of kafka-local.sh's cache
-# (KRB_KAFKA_HOME and KRB_KAFKA_VERSION as it reads them) and run on that cache's jars, as
-# bench-effects.sh does its Java loop.
+# The Java worker: compiled against the kafka-clients jar of kafka-local.sh's cache and run on
+# that cache's jars (env.sh's java_build), as bench-effects.sh does its Java loop.
 java_src=scripts/judge/JavaWorker.java
 java_out=${CARGO_TARGET_DIR:-target}/judge-java
 if [ "$engine" = java ]; then
-  if ! command -v javac >/dev/null || ! [ "$(java_major)" -ge 17 ] 2>/dev/null; then
-    echo "judge: the Java worker needs a JDK 17 or newer (javac; Debian: openjdk-17-jdk-headless)" >&2
-    exit 1
-  fi
   [ -f "$java_src" ] || { echo "judge: no $java_src here (a release tarball ships no Java source): run it from a checkout, or use --engine krb" >&2; exit 1; }
-  kafka_version=${KRB_KAFKA_VERSION:-4.3.1}
-  kafka_home=${KRB_KAFKA_HOME:-${XDG_CACHE_HOME:-$HOME/.cache}/krb/kafka-$kafka_version}
-  scripts/kafka-local.sh jars >&2 || { echo "judge: the Java worker needs Kafka's jars (scripts/kafka-local.sh jars)" >&2; exit 1; }
-  clients=$kafka_home/libs/kafka-clients-$kafka_version.jar
-  if [ ! -f "$java_out/JavaWorker.class" ] || [ "$java_src" -nt "$java_out/JavaWorker.class" ] ||
-    [ "$clients" -nt "$java_out/JavaWorker.class" ]; then
-    rm -rf "$java_out" "$java_out.tmp"
-    mkdir -p "$java_out.tmp"
-    javac -Xlint:all -d "$java_out.tmp" -cp "$clients" "$java_src"
-    mv "$java_out.tmp" "$java_out"
-  fi
+  java_libs=$(java_build judge "$java_src" "$java_out")
   # The client's own log, into the worker's: warnings, and the consumer's group steps (INFO),
   # each line begun with the time of day and the worker's name as the grammar's lines are, so
   # that sort puts them in place; the grammar reads them as no event of its own.
@@ -115,14 +100,14 @@ start_java() {
   mark="$(now) start $name"
   echo "$mark"
   echo "$mark" >>"$LOGS/$name.log"
-  java -cp "$java_out:$kafka_home/libs/*" -Dlog4j2.configurationFile="$java_out/log4j2.properties" \
+  java -cp "$java_out:$java_libs/*" -Dlog4j2.configurationFile="$java_out/log4j2.properties" \
     -Dkrb.name="$name" JavaWorker "$@" >>"$LOGS/$name.log" 2>&1 &
   echo $! >"$LOGS/$name.pid"
 }
 worker() { if [ "$engine" = java ]; then start_java "$@"; else start "$@"; fi; }
 
 if [ "$engine" = java ]; then
-  echo "== $group: Kafka's Java client (kafka-clients $kafka_version), group.protocol=$protocol"
+  echo "== $group: Kafka's Java client (kafka-clients ${KRB_KAFKA_VERSION:-4.3.1}), group.protocol=$protocol"
 else
   echo "== $group: krb-worker ($(krb-worker --version | sed 's/^krb-worker [^ ]* (\(.*\))$/\1/')), group.protocol=$protocol"
 fi
