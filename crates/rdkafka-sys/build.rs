@@ -79,15 +79,20 @@ fn main() {
     } else {
         flags.push("--disable-zlib");
     }
+    // Upstream sets CFLAGS and LDFLAGS for its whole build script: configure and make see them.
+    let (cflags, ldflags) = (cflags.join(" "), ldflags.join(" "));
     let configure = Command::new("./configure")
         .current_dir(&build)
         .args(&flags)
-        .env("CFLAGS", cflags.join(" "))
-        .env("LDFLAGS", ldflags.join(" "))
+        .env("CFLAGS", &cflags)
+        .env("LDFLAGS", &ldflags)
         .status();
     check_status("./configure", configure);
     let mut make = Command::new("make");
-    make.current_dir(&build).arg("libs");
+    make.current_dir(&build)
+        .arg("libs")
+        .env("CFLAGS", &cflags)
+        .env("LDFLAGS", &ldflags);
     if let Some(makeflags) = env::var_os("CARGO_MAKEFLAGS") {
         make.env("MAKEFLAGS", makeflags);
     }
