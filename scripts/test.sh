@@ -16,6 +16,8 @@ cd "$(dirname "$0")/.."
 # shellcheck source=env.sh
 source scripts/env.sh
 
+# The tests read the tools' English; a Korean locale would make them speak Korean (lang.rs).
+export KRB_LANG=en
 lint=1
 [ "${1:-}" = "--no-lint" ] && lint=0
 bootstrap=${KRB_BOOTSTRAP:-localhost:9481}

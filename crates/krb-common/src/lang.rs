@@ -1,5 +1,5 @@
 //! The language of what the tools print for a person: English by default, Korean with
-//! `KRB_LANG=ko`. Log lines and results files are data: they stay English, in one grammar, and
+//! `KRB_LANG=ko` or a Korean locale (`LANG=ko_KR.UTF-8`). Log lines and results files are data: they stay English, in one grammar, and
 //! are translated only where they are shown, by the message tables of the tool that shows them.
 //!
 //! A message is a pair of templates, English and Korean, with the same `{name}` placeholders. A
@@ -33,9 +33,25 @@ impl Lang {
         }
     }
 
-    /// The language `KRB_LANG` names, English when it is unset.
+    /// The language of this process: `KRB_LANG` when it is set, else the locale's.
     pub fn from_env() -> Result<Lang> {
-        Lang::parse(&std::env::var("KRB_LANG").unwrap_or_default())
+        Lang::from_vars(|name| std::env::var(name).ok())
+    }
+
+    /// `KRB_LANG` (`en` or `ko`, anything else refused) when it is set and not empty; else the
+    /// locale a Korean machine sets, the first of LC_ALL, LC_MESSAGES and LANG that is not
+    /// empty (POSIX's order): Korean when it starts with `ko`, English for any other (`C`,
+    /// `en_US.UTF-8`, `fr_FR`), since a locale is no request to the tools.
+    pub fn from_vars(var: impl Fn(&str) -> Option<String>) -> Result<Lang> {
+        let set = |name: &str| var(name).filter(|v| !v.is_empty());
+        if let Some(chosen) = set("KRB_LANG") {
+            return Lang::parse(&chosen);
+        }
+        let locale = ["LC_ALL", "LC_MESSAGES", "LANG"].into_iter().find_map(set);
+        Ok(match locale {
+            Some(l) if l.to_ascii_lowercase().starts_with("ko") => Lang::Ko,
+            _ => Lang::En,
+        })
     }
 
     /// `en` or `ko`, as HTML's `lang` attribute writes it.
@@ -254,6 +270,31 @@ mod tests {
             err.contains("KRB_LANG=fr") && err.contains("en") && err.contains("ko"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn a_korean_locale_selects_korean_and_krb_lang_overrides_it() {
+        let with = |pairs: &'static [(&'static str, &'static str)]| {
+            Lang::from_vars(move |name| {
+                pairs
+                    .iter()
+                    .find(|(k, _)| *k == name)
+                    .map(|(_, v)| v.to_string())
+            })
+        };
+        assert_eq!(with(&[]).unwrap(), Lang::En);
+        assert_eq!(with(&[("LANG", "ko_KR.UTF-8")]).unwrap(), Lang::Ko);
+        assert_eq!(with(&[("LC_MESSAGES", "ko_KR.UTF-8"), ("LANG", "C")]).unwrap(), Lang::Ko);
+        // LC_ALL comes first, an empty one counts as unset.
+        assert_eq!(with(&[("LC_ALL", "C.UTF-8"), ("LANG", "ko_KR")]).unwrap(), Lang::En);
+        assert_eq!(with(&[("LC_ALL", ""), ("LANG", "ko_KR")]).unwrap(), Lang::Ko);
+        // Any other locale is English, never an error.
+        assert_eq!(with(&[("LANG", "fr_FR.UTF-8")]).unwrap(), Lang::En);
+        // KRB_LANG wins both ways; an empty one is unset; a bad one is refused.
+        assert_eq!(with(&[("KRB_LANG", "en"), ("LANG", "ko_KR.UTF-8")]).unwrap(), Lang::En);
+        assert_eq!(with(&[("KRB_LANG", "ko"), ("LANG", "C")]).unwrap(), Lang::Ko);
+        assert_eq!(with(&[("KRB_LANG", ""), ("LANG", "ko_KR")]).unwrap(), Lang::Ko);
+        assert!(with(&[("KRB_LANG", "fr"), ("LANG", "ko_KR")]).is_err());
     }
 
     #[test]
