@@ -6,10 +6,12 @@
 use crate::logline::{Offset, Partition};
 
 /// the value and how many bytes it took; `None` when there is none, it does not fit `T`, or it
-/// has more than 18 digits (those go to the full parser).
+/// has more than 18 digits (those go to the full parser). `SIGNED`: a leading `-` is read (a
+/// partition's); an offset has none, and one written with it goes to the full parser, which
+/// says why it is no offset.
 #[inline(always)]
-fn number_prefix<T: TryFrom<i64>>(bytes: &[u8]) -> Option<(T, usize)> {
-    let start = usize::from(bytes.first() == Some(&b'-'));
+fn number_prefix<T: TryFrom<i64>, const SIGNED: bool>(bytes: &[u8]) -> Option<(T, usize)> {
+    let start = usize::from(SIGNED && bytes.first() == Some(&b'-'));
     let mut value: i64 = 0;
     let mut i = start;
     while let Some(d) = bytes.get(i).map(|b| b.wrapping_sub(b'0')) {
@@ -126,22 +128,39 @@ fn head(text: &[u8], known: &[u8]) -> Option<(usize, bool)> {
 /// A commit line (`NAME commit p0=512 p1=490`), the other kind a log is full of, recognised
 /// without the full parser: the length of the line up to its last number, only for a line that
 /// [`LogLine::parse`](crate::logline::LogLine::parse) reads as a commit (a property test holds
-/// the two together). Like [`parse_processed_prefix`], the text may go on past the line.
+/// the two together), with the worker's name and whether it is `known` (as
+/// [`parse_processed_prefix`] has them). Like [`parse_processed_prefix`], the text may go on
+/// past the line.
 #[inline]
-pub fn commit_prefix(text: &[u8], known: &[u8]) -> Option<usize> {
-    let (name_end, _) = head(text, known)?;
+pub fn commit_prefix<'a>(text: &'a [u8], known: &[u8]) -> Option<CommitLine<'a>> {
+    let (name_end, is_known) = head(text, known)?;
     let event_at = 13 + name_end + 1;
     text[event_at..].strip_prefix(b"commit")?;
     let mut len = event_at + b"commit".len();
     let mut positions = 0;
     while let Some(item) = text[len..].strip_prefix(b" p") {
-        let (_, p_len) = number_prefix::<Partition>(item)?;
+        let (_, p_len) = number_prefix::<Partition, true>(item)?;
         let value = item[p_len..].strip_prefix(b"=")?;
-        let (_, o_len) = number_prefix::<Offset>(value)?;
+        let (_, o_len) = number_prefix::<Offset, false>(value)?;
         len += 2 + p_len + 1 + o_len;
         positions += 1;
     }
-    (positions > 0).then_some(len)
+    (positions > 0).then_some(CommitLine {
+        name: &text[13..13 + name_end],
+        len,
+        known: is_known,
+    })
+}
+
+/// A commit line read by [`commit_prefix`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CommitLine<'a> {
+    /// The worker's name: ASCII, unless it is the `known` name the caller passed.
+    pub name: &'a [u8],
+    /// Where its last number ends: the length of the line, when the text is one line.
+    pub len: usize,
+    /// Whether the name is the `known` name the caller passed.
+    pub known: bool,
 }
 
 /// A completion line read by [`parse_processed_prefix`].
@@ -171,13 +190,13 @@ pub fn parse_processed_prefix<'a>(text: &'a [u8], known: &[u8]) -> Option<Comple
     let rest = &text[13..];
     let event_at = 13 + name_end + 1;
     let event = text[event_at..].strip_prefix(b"p")?;
-    let (partition, p_len) = number_prefix(event)?;
+    let (partition, p_len) = number_prefix::<Partition, true>(event)?;
     // One 8-byte comparison rather than a call to memcmp.
     let word: [u8; 8] = event.get(p_len..p_len + 8)?.try_into().ok()?;
     if u64::from_ne_bytes(word) != u64::from_ne_bytes(*b" offset ") {
         return None;
     }
-    let (offset, o_len) = number_prefix(&event[p_len + 8..])?;
+    let (offset, o_len) = number_prefix::<Offset, false>(&event[p_len + 8..])?;
     Some(Completion {
         name: &rest[..name_end],
         partition,
@@ -319,18 +338,22 @@ mod tests {
             let followed = format!("{core}\n09:00:00.000 x p0 offset 1\n");
             let grammar = LogLine::parse(line);
             for known in [&b""[..], b"a", b"w-a"] {
-                if let Some(len) = commit_prefix(followed.as_bytes(), known) {
-                    if len == core.len() {
-                        assert!(
-                            matches!(
-                                &grammar,
-                                Ok(Some(LogLine {
-                                    event: Event::Commit(_),
-                                    ..
-                                }))
+                if let Some(c) = commit_prefix(followed.as_bytes(), known) {
+                    if c.len == core.len() {
+                        match &grammar {
+                            Ok(Some(LogLine {
+                                event: Event::Commit(_),
+                                name,
+                                ..
+                            })) => assert_eq!(
+                                (c.name, c.known),
+                                (name.as_bytes(), name.as_bytes() == known),
+                                "{line:?} {known:?}"
                             ),
-                            "fast path took {line:?} as a commit, the grammar says {grammar:?}"
-                        );
+                            _ => panic!(
+                                "fast path took {line:?} as a commit, the grammar says {grammar:?}"
+                            ),
+                        }
                     }
                 }
             }
@@ -346,7 +369,7 @@ mod tests {
                     .iter()
                     .all(|(p, o)| *p > i32::MIN && o.unsigned_abs() < 10u64.pow(18));
                 if name.is_ascii() && short && canonical == core && core.get(6..8) != Some("60") {
-                    let taken = commit_prefix(followed.as_bytes(), b"");
+                    let taken = commit_prefix(followed.as_bytes(), b"").map(|c| c.len);
                     assert_eq!(taken, Some(core.len()), "{line:?}");
                 }
             }

@@ -378,7 +378,9 @@ fn parse_positions(text: &str) -> Result<Vec<(Partition, Offset)>, ParseError> {
                 .map_err(|_| bad(format!("{p:?} is not a partition number")))?;
             let o = o
                 .parse()
-                .map_err(|_| bad(format!("{o:?} is not an offset")))?;
+                .ok()
+                .filter(|o| *o >= 0)
+                .ok_or_else(|| bad(format!("{o:?} is not an offset (0 to {})", Offset::MAX)))?;
             Ok((p, o))
         })
         .collect()
@@ -411,9 +413,17 @@ impl Event {
             let partition = caps[1]
                 .parse()
                 .map_err(|_| bad(format!("partition out of range in {text:?}")))?;
+            // A message's offset: one past it, the position after it, is an offset too.
             let offset = caps[2]
                 .parse()
-                .map_err(|_| bad(format!("offset out of range in {text:?}")))?;
+                .ok()
+                .filter(|o| (0..Offset::MAX).contains(o))
+                .ok_or_else(|| {
+                    bad(format!(
+                        "offset out of range (0 to {}) in {text:?}",
+                        Offset::MAX - 1
+                    ))
+                })?;
             return Ok(Some(match caps.get(3).map(|m| m.as_str()) {
                 Some(" slow start") => Event::SlowStart { partition, offset },
                 Some(" refused") => Event::Refused { partition, offset },
@@ -469,9 +479,14 @@ impl LogLine {
     /// name and looks like an event but does not parse, and for a worker's line whose time is
     /// no time (`09:00:00.2xx g-a p0 offset 1`): left out without a word, its message would
     /// read as never processed.
+    ///
+    /// A line that reads as a worker's once its white space is one space between words (a
+    /// tab after the time, a space before it, two between the name and the event) is an
+    /// error too: no worker writes it so, and left out without a word its message would read as
+    /// never processed.
     pub fn parse(line: &str) -> Result<Option<LogLine>, ParseError> {
         let Some((clock, name, text)) = split_line(line) else {
-            return Ok(None);
+            return misplaced_space(line);
         };
         let mark = match name {
             "start" => Some(Event::Start),
@@ -496,6 +511,26 @@ impl LogLine {
             name: name.to_string(),
             event,
         }))
+    }
+}
+
+/// A line of no worker shape (see [`LogLine::parse`]): an error if it reads as a worker's line
+/// with its white space made one space between words, `Ok(None)` if not. Only a line whose
+/// first word starts with a digit is looked at again (not librdkafka's `%4|...`, nor a blank).
+fn misplaced_space(line: &str) -> Result<Option<LogLine>, ParseError> {
+    let line = line.trim_end_matches(['\r', '\n']);
+    if !line.trim_start().starts_with(|c: char| c.is_ascii_digit()) {
+        return Ok(None);
+    }
+    let spaced = line.split_whitespace().collect::<Vec<_>>().join(" ");
+    if spaced == line || split_line(&spaced).is_none() {
+        return Ok(None);
+    }
+    match LogLine::parse(&spaced) {
+        Ok(None) => Ok(None),
+        _ => Err(bad(format!(
+            "white space out of place (a worker's line is HH:MM:SS.mmm NAME EVENT, one space between) in {line:?}"
+        ))),
     }
 }
 
@@ -740,6 +775,11 @@ mod tests {
             "09:13:29.854 a consumes two words in group g",
             "25:13:29.854 a p1 offset 3",
             "09:13:29.854 a p1 offset 99999999999999999999",
+            "09:13:29.854 a p1 offset 9223372036854775807",
+            "09:13:29.854 a p1 offset -1",
+            "09:13:29.854 a p1 offset -9223372036854775808 refused",
+            "09:13:29.854 a commit p0=-1",
+            "09:13:29.854 a commit p0=4 p1=-9223372036854775808",
             "09:00:00.2xx bl-a p0 offset 1",
             "9:13:29.854 a p1 offset 3",
             "09:13:29 a commit p0=4",
@@ -753,6 +793,57 @@ mod tests {
             err.reason,
             r#""09:00:00.2xx" is not a time of day HH:MM:SS.mmm in "09:00:00.2xx bl-a p0 offset 1""#
         );
+    }
+
+    #[test]
+    fn an_offset_at_the_limits_of_i64_is_an_error_not_a_wrap() {
+        // One past i64::MAX is no offset: the checks that add one would wrap.
+        let err = LogLine::parse("09:13:29.854 a p1 offset 9223372036854775807").unwrap_err();
+        assert_eq!(
+            err.reason,
+            r#"offset out of range (0 to 9223372036854775806) in "p1 offset 9223372036854775807""#
+        );
+        let top = LogLine::parse("09:13:29.854 a p1 offset 9223372036854775806").unwrap();
+        assert_eq!(
+            top.unwrap().event.completion(),
+            Some((1, 9223372036854775806))
+        );
+        let err = LogLine::parse("09:13:29.854 a commit p0=-9223372036854775808").unwrap_err();
+        assert_eq!(
+            err.reason,
+            r#""-9223372036854775808" is not an offset (0 to 9223372036854775807)"#
+        );
+        let top = LogLine::parse("09:13:29.854 a commit p0=9223372036854775807").unwrap();
+        assert_eq!(top.unwrap().event, Event::Commit(vec![(0, Offset::MAX)]));
+    }
+
+    #[test]
+    fn a_worker_line_with_white_space_out_of_place_is_an_error() {
+        for line in [
+            "09:13:29.854\ta p1 offset 3",
+            " 09:13:29.854 a p1 offset 3",
+            "\t09:13:29.854 a p1 offset 3",
+            "09:13:29.854  a p1 offset 3",
+            "09:13:29.854 a\tp1 offset 3",
+            "09:13:29.854\ta assigned [0]",
+            " 09:13:27.038 start a",
+        ] {
+            let err = LogLine::parse(line).unwrap_err();
+            assert_eq!(
+                err.reason,
+                format!("white space out of place (a worker's line is HH:MM:SS.mmm NAME EVENT, one space between) in {line:?}"),
+            );
+        }
+        // Lines of no worker stay foreign, however they are spaced.
+        for line in [
+            " %4|1790813686.528|MAXPOLL|a#consumer-1| x",
+            "  ",
+            "\t1000 messages\tsent",
+            " 09:13:29.854",
+            "09:13:29.854\ta said hello",
+        ] {
+            assert_eq!(LogLine::parse(line).unwrap(), None, "{line:?}");
+        }
     }
 
     #[test]

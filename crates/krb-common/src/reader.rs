@@ -8,15 +8,19 @@
 //! - [`group_files`] finds a group's logs, `DIR/GROUP-*.log`, and leaves out those whose worker
 //!   says it is in another group (group `a`'s `a-*.log` also matches group `a-b`'s logs, and a
 //!   worker in a namespace names its group as Kafka knows it: `alice-a`).
-//! - [`Skipped`] is a line that looks like a worker's but does not parse: tools report it as
-//!   `FILE:LINE: skipped: why` and go on.
+//! - [`Skipped`] is a line that looks like a worker's but does not parse, or a last line cut
+//!   short: tools report it as `FILE:LINE: skipped: why` and go on. [`Remark`] is what is wrong
+//!   with a file whose lines are read all the same: another worker's lines in it, or none at all
+//!   ([`Workers`] finds both).
+//! - [`open`] opens a log, and refuses anything but a regular file: a FIFO would block every
+//!   tool that reads it, for good.
 
 use std::fmt;
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 
 use crate::logline::{Event, LogLine};
 use crate::namespace::Namespace;
@@ -68,36 +72,190 @@ impl fmt::Display for Skipped {
     }
 }
 
-/// Parses one line read as bytes: invalid UTF-8 is read as U+FFFD, as every tool reads it.
+impl Skipped {
+    /// Line `line` of `path`, the file's last, has no newline: its writer stopped in the middle
+    /// of it (a worker killed mid-line), so what it says may be cut short (`p0 offset 12` of
+    /// `p0 offset 123`). It is not read.
+    pub fn cut_short(path: &Path, line: u64) -> Skipped {
+        Skipped {
+            path: path.to_path_buf(),
+            line,
+            reason: "the last line has no newline: cut short by its writer, not read".into(),
+        }
+    }
+}
+
+/// What is wrong with a file whose lines are read all the same, at one line or the whole file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Remark {
+    /// The file.
+    pub path: PathBuf,
+    /// The line it is about, from 1; `None` for the whole file.
+    pub line: Option<u64>,
+    /// What is wrong.
+    pub what: String,
+}
+
+impl fmt::Display for Remark {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.line {
+            Some(line) => write!(f, "{}:{line}: {}", self.path.display(), self.what),
+            None => write!(f, "{}: {}", self.path.display(), self.what),
+        }
+    }
+}
+
+/// Whose lines a log holds. A log is one worker's: `start NAME` appends one worker's output and
+/// its start and stop lines to `NAME.log`, and every tool takes a log's lines for one worker's.
+/// The worker is the one its first worker line names; [`Workers::see`] is told the name of
+/// each worker line (a reader that reads a name once and then only compares it with the one
+/// before need only tell it the names that change).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Workers {
+    /// The first worker line's name and number.
+    first: Option<(Vec<u8>, u64)>,
+    /// The first line of another worker: its name and number.
+    other: Option<(Vec<u8>, u64)>,
+}
+
+impl Workers {
+    /// Line `line` is a worker line of `name`.
+    pub fn see(&mut self, line: u64, name: &[u8]) {
+        match &self.first {
+            None => self.first = Some((name.to_vec(), line)),
+            Some((first, _)) if self.other.is_none() && first != name => {
+                self.other = Some((name.to_vec(), line))
+            }
+            _ => {}
+        }
+    }
+
+    /// Adds what `later` saw of the lines after these, its line 1 being line `before + 1`
+    /// here: the byte ranges of one file read apart, put together in order.
+    pub fn then(&mut self, later: &Workers, before: u64) {
+        for (name, line) in later.first.iter().chain(&later.other) {
+            self.see(before + line, name);
+        }
+    }
+
+    /// What is wrong with `path`, a whole file read: a line of a second worker (the first
+    /// such), or no worker line at all.
+    pub fn remarks(&self, path: &Path) -> Vec<Remark> {
+        let text = |name: &[u8]| String::from_utf8_lossy(name).into_owned();
+        match (&self.first, &self.other) {
+            (None, _) => vec![Remark {
+                path: path.to_path_buf(),
+                line: None,
+                what: "no worker line in it: the log is empty".into(),
+            }],
+            (Some((first, _)), Some((other, line))) => vec![Remark {
+                path: path.to_path_buf(),
+                line: Some(*line),
+                what: format!(
+                    "a line of worker {}, in the log of worker {}: a log holds one worker's lines (read all the same)",
+                    text(other),
+                    text(first)
+                ),
+            }],
+            (Some(_), None) => Vec::new(),
+        }
+    }
+}
+
+/// Opens `path` to read it, only a regular file (or a link to one): a FIFO, a device or a
+/// folder is refused, and a FIFO is never opened (opening one blocks until something writes
+/// to it, and reading it never ends).
+pub fn open(path: &Path) -> std::io::Result<File> {
+    use std::os::unix::fs::FileTypeExt;
+    let kind = std::fs::metadata(path)?.file_type();
+    let what = if kind.is_file() {
+        return File::open(path);
+    } else if kind.is_fifo() {
+        "a FIFO"
+    } else if kind.is_dir() {
+        "a folder"
+    } else if kind.is_socket() {
+        "a socket"
+    } else {
+        "a device"
+    };
+    Err(std::io::Error::new(
+        std::io::ErrorKind::InvalidInput,
+        format!("it is {what}, not a regular file"),
+    ))
+}
+
+/// The whole text of `path`, a regular file (see [`open`]); `what` names it in the error.
+pub fn read_text(path: &Path, what: &str) -> Result<String> {
+    let mut text = String::new();
+    open(path)
+        .and_then(|mut f| f.read_to_string(&mut text))
+        .with_context(|| format!("cannot read {what} {}", path.display()))?;
+    Ok(text)
+}
+
+/// Parses one line read as bytes. A worker writes UTF-8 only, so a worker's line that holds
+/// bytes that are not (read as U+FFFD) is an error, wherever they are: in its name, its event
+/// or its time.
 pub fn parse_bytes(line: &[u8]) -> Result<Option<LogLine>, crate::logline::ParseError> {
-    LogLine::parse(&String::from_utf8_lossy(line))
+    if let Ok(text) = std::str::from_utf8(line) {
+        return LogLine::parse(text);
+    }
+    let text = String::from_utf8_lossy(line);
+    match LogLine::parse(&text)? {
+        None => Ok(None),
+        Some(_) => Err(crate::logline::ParseError {
+            reason: format!(
+                "bytes that are not UTF-8 (read as U+FFFD) in {:?}",
+                text.trim_end_matches(['\r', '\n'])
+            ),
+        }),
+    }
 }
 
 /// Calls `each(line_number, line)` for every line of `path`, reading it in large blocks: the
-/// whole file at once, as a [`Follow`] that reads it to its end.
-pub fn for_each_line(path: &Path, each: impl FnMut(u64, &[u8])) -> Result<()> {
-    Follow::new(path).read_to_end(each).map(|_| ())
+/// whole file at once, as a [`Follow`] that reads it to its end. Returns its last line when it
+/// has no newline, which is not read (see [`Skipped::cut_short`]).
+pub fn for_each_line(path: &Path, each: impl FnMut(u64, &[u8])) -> Result<Option<Skipped>> {
+    match Follow::new(path).read_to_end(each)? {
+        (Growth::Gone, _) => bail!("cannot read {}: no such file", path.display()),
+        (_, cut) => Ok(cut),
+    }
 }
 
-/// Reads the lines of `path` that start at a byte in `from..to`, in large blocks, and returns
-/// how many there were. At each line start `fast` may take the line itself, reading it before
-/// anyone has looked for its end, and say how long it was (its newline included); every other
-/// line goes to `each(n, line)`, `n` counting from 1 within the range.
+/// What [`for_each_line_in`] read of its range.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Range {
+    /// How many lines.
+    pub lines: u64,
+    /// The file's last line, line `lines + 1` of the range, has no newline: it was not read
+    /// (see [`Skipped::cut_short`]).
+    pub cut_short: bool,
+}
+
+/// Reads the lines of `path` that start at a byte in `from..to`, in large blocks, and says how
+/// many there were. At each line start `fast(n, text)` may take the line itself, reading it
+/// before anyone has looked for its end, and say how long it was (its newline included); every
+/// other line goes to `each(n, line)`, `n` counting from 1 within the range. A last line
+/// without a newline goes to neither (see [`Range::cut_short`]).
 pub fn for_each_line_in(
     path: &Path,
     from: u64,
     to: u64,
-    fast: impl FnMut(&[u8]) -> Option<usize>,
+    fast: impl FnMut(u64, &[u8]) -> Option<usize>,
     each: impl FnMut(u64, &[u8]),
-) -> Result<u64> {
-    let mut file = File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
-    read_lines(&mut file, path, from, to, Last::Read, fast, each).map(|read| read.lines)
+) -> Result<Range> {
+    let mut file = open(path).with_context(|| format!("cannot read {}", path.display()))?;
+    read_lines(&mut file, path, from, to, Last::Read, fast, each).map(|read| Range {
+        lines: read.lines,
+        cut_short: read.cut_short,
+    })
 }
 
 /// What to do with a last line that has no newline.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Last {
-    /// Read it: the file is whole (a log whose worker was killed mid-line ends so).
+    /// Say it is there: the file is whole, and its writer stopped in the middle of the line.
     Read,
     /// Leave it: its writer may not have finished it.
     Leave,
@@ -109,6 +267,8 @@ struct Lines {
     lines: u64,
     /// Where the first line it left starts: after the last newline it read.
     end: u64,
+    /// With [`Last::Read`]: the file ends with a line without a newline, in the range, not read.
+    cut_short: bool,
 }
 
 /// The block loop under [`for_each_line_in`] and [`Follow`] (see the first).
@@ -118,7 +278,7 @@ fn read_lines(
     from: u64,
     to: u64,
     last: Last,
-    mut fast: impl FnMut(&[u8]) -> Option<usize>,
+    mut fast: impl FnMut(u64, &[u8]) -> Option<usize>,
     mut each: impl FnMut(u64, &[u8]),
 ) -> Result<Lines> {
     let cannot = || format!("cannot read {}", path.display());
@@ -137,14 +297,10 @@ fn read_lines(
         }
         let n = file.read(&mut buf[filled..]).with_context(cannot)?;
         if n == 0 {
-            if filled > 0 && !skip_partial && position < to && last == Last::Read {
-                number += 1;
-                each(number, &buf[..filled]);
-                position += filled as u64;
-            }
             return Ok(Lines {
                 lines: number,
                 end: position,
+                cut_short: filled > 0 && !skip_partial && position < to && last == Last::Read,
             });
         }
         let end = filled + n;
@@ -154,12 +310,13 @@ fn read_lines(
                 return Ok(Lines {
                     lines: number,
                     end: position,
+                    cut_short: false,
                 });
             }
             let taken = if skip_partial {
                 None
             } else {
-                fast(&buf[start..end])
+                fast(number + 1, &buf[start..end])
             };
             let len = match taken {
                 Some(len) => len,
@@ -231,28 +388,35 @@ impl Follow {
 
     /// Calls `each(line_number, line)` for each line finished since the last read.
     pub fn read(&mut self, each: impl FnMut(u64, &[u8])) -> Result<Growth> {
-        self.read_lines(Last::Leave, each)
+        self.read_lines(Last::Leave, each).map(|(growth, _)| growth)
     }
 
-    /// Reads to the end of the file, as [`Follow::read`] does, and reads a last line that has
-    /// no newline as well: for a file that is whole. A later read goes on after that line's
-    /// end; should the line go on after all, its rest is dropped up to its newline.
-    pub fn read_to_end(&mut self, each: impl FnMut(u64, &[u8])) -> Result<Growth> {
+    /// Reads to the end of the file, as [`Follow::read`] does, for a file that is whole: a
+    /// last line that has no newline is not read but returned, cut short (see
+    /// [`Skipped::cut_short`]). A later read reads it once its newline is there.
+    pub fn read_to_end(
+        &mut self,
+        each: impl FnMut(u64, &[u8]),
+    ) -> Result<(Growth, Option<Skipped>)> {
         self.read_lines(Last::Read, each)
     }
 
-    fn read_lines(&mut self, last: Last, mut each: impl FnMut(u64, &[u8])) -> Result<Growth> {
+    fn read_lines(
+        &mut self,
+        last: Last,
+        mut each: impl FnMut(u64, &[u8]),
+    ) -> Result<(Growth, Option<Skipped>)> {
         use std::os::unix::fs::MetadataExt;
         let cannot = || format!("cannot read {}", self.path.display());
-        let mut file = match File::open(&self.path) {
+        let mut file = match open(&self.path) {
             Ok(file) => file,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Growth::Gone),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((Growth::Gone, None)),
             Err(e) => return Err(e).with_context(cannot),
         };
         let meta = file.metadata().with_context(cannot)?;
         let id = (meta.dev(), meta.ino());
         if self.file.is_some_and(|f| f != id) || meta.len() < self.position {
-            return Ok(Growth::Replaced);
+            return Ok((Growth::Replaced, None));
         }
         self.file = Some(id);
         let before = self.lines;
@@ -262,12 +426,15 @@ impl Follow {
             self.position,
             u64::MAX,
             last,
-            |_| None,
+            |_, _| None,
             |n, line| each(before + n, line),
         )?;
         self.lines += read.lines;
         self.position = read.end;
-        Ok(Growth::Lines(read.lines))
+        let cut = read
+            .cut_short
+            .then(|| Skipped::cut_short(&self.path, self.lines + 1));
+        Ok((Growth::Lines(read.lines), cut))
     }
 }
 
@@ -278,7 +445,7 @@ const HEAD: u64 = 64 << 10;
 /// `None` for a log without one (written by hand, or by an older worker).
 pub fn group_of(path: &Path) -> Result<Option<String>> {
     let mut head = Vec::new();
-    File::open(path)
+    open(path)
         .and_then(|f| f.take(HEAD).read_to_end(&mut head))
         .with_context(|| format!("cannot read {}", path.display()))?;
     Ok(head
@@ -373,20 +540,138 @@ mod tests {
     }
 
     #[test]
-    fn lines_are_numbered_and_the_last_needs_no_newline() {
+    fn lines_are_numbered_and_a_last_line_without_newline_is_cut_short() {
         let dir = temp_dir(&[("g-a.log", b"one\r\ntwo\n\nfour")]);
+        let path = dir.join("g-a.log");
         let mut seen = Vec::new();
-        for_each_line(&dir.join("g-a.log"), |n, l| seen.push((n, l.to_vec()))).unwrap();
+        let cut = for_each_line(&path, |n, l| seen.push((n, l.to_vec()))).unwrap();
         assert_eq!(
             seen,
             vec![
                 (1, b"one\r".to_vec()),
                 (2, b"two".to_vec()),
-                (3, b"".to_vec()),
-                (4, b"four".to_vec())
+                (3, b"".to_vec())
             ]
         );
+        // "four" may be the start of "fourteen": named, not read.
+        let cut = cut.expect("the last line is cut short").to_string();
+        assert_eq!(
+            cut,
+            format!(
+                "{}:4: skipped: the last line has no newline: cut short by its writer, not read",
+                path.display()
+            )
+        );
+        // The same in byte ranges: only the range the line starts in says so.
+        let len = std::fs::metadata(&path).unwrap().len();
+        let range = |from, to| for_each_line_in(&path, from, to, |_, _| None, |_, _| {}).unwrap();
+        assert_eq!(
+            range(0, 5),
+            Range {
+                lines: 1,
+                cut_short: false
+            }
+        );
+        assert_eq!(
+            range(5, u64::MAX),
+            Range {
+                lines: 2,
+                cut_short: true
+            }
+        );
+        assert!(!range(0, len - 4).cut_short);
+        // A file that ends with its newline has no line cut short.
+        std::fs::write(&path, b"one\n").unwrap();
+        assert_eq!(for_each_line(&path, |_, _| {}).unwrap(), None);
         std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn a_fifo_is_refused_not_waited_on() {
+        let dir = temp_dir(&[]);
+        let path = dir.join("g-a.log");
+        let made = std::process::Command::new("mkfifo")
+            .arg(&path)
+            .status()
+            .unwrap();
+        assert!(made.success());
+        let expected = format!(
+            "cannot read {}: it is a FIFO, not a regular file",
+            path.display()
+        );
+        let err = for_each_line(&path, |_, _| {}).unwrap_err();
+        assert_eq!(format!("{err:#}"), expected);
+        let err = for_each_line_in(&path, 0, u64::MAX, |_, _| None, |_, _| {}).unwrap_err();
+        assert_eq!(format!("{err:#}"), expected);
+        let err = Follow::new(&path).read(|_, _| {}).unwrap_err();
+        assert_eq!(format!("{err:#}"), expected);
+        let err = group_files(&dir, "g", &Namespace::default()).unwrap_err();
+        assert_eq!(format!("{err:#}"), expected);
+        let err = read_text(&path, "the faults").unwrap_err();
+        assert_eq!(
+            format!("{err:#}"),
+            format!(
+                "cannot read the faults {}: it is a FIFO, not a regular file",
+                path.display()
+            )
+        );
+        // A folder by a log's name is refused the same way.
+        std::fs::remove_file(&path).unwrap();
+        std::fs::create_dir(&path).unwrap();
+        let err = for_each_line(&path, |_, _| {}).unwrap_err();
+        assert!(format!("{err:#}").ends_with("it is a folder, not a regular file"));
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn a_worker_line_with_bytes_that_are_not_utf8_is_an_error() {
+        // In the name: the line would count for a worker that does not exist.
+        let err = parse_bytes(b"09:00:00.000 g-\xff p0 offset 1\n").unwrap_err();
+        assert_eq!(
+            err.reason,
+            "bytes that are not UTF-8 (read as U+FFFD) in \"09:00:00.000 g-\u{fffd} p0 offset 1\""
+        );
+        assert!(parse_bytes(b"09:00:00.000 start g-\xfe").is_err());
+        assert!(parse_bytes(b"09:00:00.000 g-a commit failed: \xff").is_err());
+        // Not a worker's line: left alone, as before.
+        assert_eq!(parse_bytes(b"\xff\xfe garbage").unwrap(), None);
+        assert!(parse_bytes("09:00:00.000 g-\u{e9} p0 offset 1".as_bytes())
+            .unwrap()
+            .is_some());
+    }
+
+    #[test]
+    fn a_second_workers_line_and_a_log_without_any_are_remarked() {
+        let path = Path::new("logs/g-a.log");
+        let mut w = Workers::default();
+        assert_eq!(
+            w.remarks(path)[0].to_string(),
+            "logs/g-a.log: no worker line in it: the log is empty"
+        );
+        w.see(1, b"g-a");
+        w.see(2, b"g-a");
+        assert!(w.remarks(path).is_empty());
+        w.see(5, b"g-b");
+        w.see(6, b"g-c");
+        assert_eq!(
+            w.remarks(path)[0].to_string(),
+            "logs/g-a.log:5: a line of worker g-b, in the log of worker g-a: a log holds one worker's lines (read all the same)"
+        );
+        // Ranges read apart and put together find the same first line.
+        let mut first = Workers::default();
+        first.see(1, b"g-a");
+        let mut second = Workers::default();
+        second.see(1, b"g-a");
+        second.see(3, b"g-b");
+        let mut third = Workers::default();
+        third.see(2, b"g-c");
+        first.then(&Workers::default(), 10);
+        first.then(&second, 10);
+        first.then(&third, 20);
+        assert_eq!(first.remarks(path)[0].line, Some(13));
+        let mut none = Workers::default();
+        none.then(&third, 20);
+        assert!(none.remarks(path).is_empty());
     }
 
     #[test]
@@ -421,13 +706,25 @@ mod tests {
             lines,
             vec![(1, "one"), (2, "two"), (3, "three"), (4, "four")]
         );
-        // The whole-file reader reads the same lines, and a last one without its newline.
+        // The whole-file reader reads the same lines, and says a last one without its newline
+        // is cut short.
         append(b"five");
         let mut whole = Vec::new();
-        for_each_line(&path, |n, l| whole.push((n, l.to_vec()))).unwrap();
-        assert_eq!(whole.len(), 5);
-        assert_eq!(whole[4], (5, b"five".to_vec()));
+        let cut = for_each_line(&path, |n, l| whole.push((n, l.to_vec()))).unwrap();
+        assert_eq!(whole.len(), 4);
+        assert_eq!(cut.map(|c| c.line), Some(5));
         assert_eq!(read(&mut follow, &mut seen), Growth::Lines(0));
+        // Read to its end, then finished: the line is read once its newline is there.
+        let mut to_end = Follow::new(&path);
+        let (growth, cut) = to_end.read_to_end(|_, _| {}).unwrap();
+        assert_eq!((growth, cut.map(|c| c.line)), (Growth::Lines(4), Some(5)));
+        append(b"\n");
+        let mut last = Vec::new();
+        let (growth, cut) = to_end
+            .read_to_end(|n, l| last.push((n, l.to_vec())))
+            .unwrap();
+        assert_eq!((growth, cut), (Growth::Lines(1), None));
+        assert_eq!(last, vec![(5, b"five".to_vec())]);
         std::fs::remove_dir_all(dir).unwrap();
     }
 

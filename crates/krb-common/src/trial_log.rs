@@ -22,8 +22,13 @@
 //! (restarted, resumed, brought the node or the database back). `exited` says the runner found a
 //! worker gone that it had not stopped and started it again; the rest of the line is the
 //! worker's log's last line, its last word. A line that does not parse is an error naming
-//! the file and line: these files are written by our own tools, and a check that skipped one
+//! the file and line, and so is a last line without its newline (cut short: `p3 offset 1` of
+//! `p3 offset 17`): these files are written by our own tools, and a check that skipped one
 //! could call a lost message kept.
+//!
+//! - `GROUP.committed`, krb-trial watch's samples of the group's committed offsets, is in the
+//!   workers' grammar (`10:02:14.250 sampler commit p0=120 p1=98`), read by [`read_samples`]:
+//!   a line that is no sample is skipped and named, as a worker's log's are.
 
 use std::fmt;
 use std::path::Path;
@@ -31,39 +36,93 @@ use std::path::Path;
 use anyhow::{bail, Context, Result};
 use chrono::NaiveDateTime;
 
-use crate::logline::{format_time, Offset, Partition};
+use crate::logline::{format_time, Event, LogLine, Offset, Partition};
+use crate::reader::{for_each_line, parse_bytes, read_text, Skipped};
 use crate::worker_log::{day_zero, nearest};
+
+/// librdkafka's offset for a delivery reported without one (`RD_KAFKA_OFFSET_INVALID`).
+pub const NO_OFFSET: Offset = -1001;
 
 /// One acknowledged message: `p3 offset 17`.
 pub fn ack_line(partition: Partition, offset: Offset) -> String {
     format!("p{partition} offset {offset}")
 }
 
+/// `p3 offset 17`: a partition from 0, and a message's offset (0 to `i64::MAX - 1`: one past
+/// it is an offset too) or [`NO_OFFSET`].
 fn parse_ack(line: &str) -> Option<(Partition, Offset)> {
     let (p, o) = line.strip_prefix('p')?.split_once(" offset ")?;
-    Some((p.parse().ok()?, o.parse().ok()?))
+    let p: Partition = p.parse().ok().filter(|p| *p >= 0)?;
+    let o: Offset = o
+        .parse()
+        .ok()
+        .filter(|o| (0..Offset::MAX).contains(o) || *o == NO_OFFSET)?;
+    Some((p, o))
+}
+
+/// An error when `text`, the whole of `path`, ends with a line that has no newline.
+fn whole(path: &Path, text: &str) -> Result<()> {
+    if text.is_empty() || text.ends_with('\n') {
+        return Ok(());
+    }
+    bail!(
+        "{}:{}: the last line has no newline: cut short by its writer",
+        path.display(),
+        text.lines().count()
+    )
 }
 
 /// Reads an acks file: every acknowledged (partition, offset), in file order.
 pub fn read_acks(path: &Path) -> Result<Vec<(Partition, Offset)>> {
-    let text = std::fs::read_to_string(path).with_context(|| {
-        format!(
-            "cannot read the producer's acknowledgements {}",
-            path.display()
-        )
-    })?;
+    let text = read_text(path, "the producer's acknowledgements")?;
+    whole(path, &text)?;
     text.lines()
         .enumerate()
         .map(|(i, line)| {
             parse_ack(line).with_context(|| {
                 format!(
-                    "{}:{}: expected pP offset O, found {line:?}",
+                    "{}:{}: expected pP offset O (P from 0; O from 0 to {}, or {NO_OFFSET} for none), found {line:?}",
                     path.display(),
-                    i + 1
+                    i + 1,
+                    Offset::MAX - 1
                 )
             })
         })
         .collect()
+}
+
+/// A sampler's file read back ([`read_samples`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Samples {
+    /// Each sample's committed positions, in file order.
+    pub samples: Vec<Vec<(Partition, Offset)>>,
+    /// The lines left out: lines that do not parse, that are no sample, a last line cut short.
+    pub skipped: Vec<Skipped>,
+}
+
+/// Reads krb-trial watch's samples, `GROUP.committed`: each a `commit` line of the workers'
+/// grammar. Every other line is skipped and named.
+pub fn read_samples(path: &Path) -> Result<Samples> {
+    let mut read = Samples::default();
+    let cut = for_each_line(path, |number, bytes| {
+        let reason = match parse_bytes(bytes) {
+            Ok(Some(LogLine {
+                event: Event::Commit(positions),
+                ..
+            })) => return read.samples.push(positions),
+            Ok(_) => "not a sample: the sampler writes only lines `TIME sampler commit pP=O ...`"
+                .to_string(),
+            Err(e) => e.reason,
+        };
+        read.skipped.push(Skipped {
+            path: path.to_path_buf(),
+            line: number,
+            reason,
+        });
+    })
+    .context("cannot read the sampler's committed offsets")?;
+    read.skipped.extend(cut);
+    Ok(read)
 }
 
 /// What a fault does. The names are the runner's and the report's.
@@ -204,8 +263,8 @@ impl FaultLog {
     /// Reads a faults file. Times are placed on days as the workers' are (see
     /// [`crate::worker_log`]); [`FaultLog::align`] puts them beside a group's.
     pub fn read(path: &Path) -> Result<FaultLog> {
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("cannot read the trial's faults {}", path.display()))?;
+        let text = read_text(path, "the trial's faults")?;
+        whole(path, &text)?;
         FaultLog::parse(&text).with_context(|| format!("in {}", path.display()))
     }
 
@@ -314,6 +373,82 @@ mod tests {
         let dir = crate::scratch::scratch_dir("acks", &[("g.acks", "p3 offset 17\np3 offst 18\n")]);
         let err = read_acks(&dir.join("g.acks")).unwrap_err().to_string();
         assert!(err.contains("g.acks:2: expected pP offset O"), "{err}");
+    }
+
+    #[test]
+    fn an_ack_at_the_limits_of_i64_or_cut_short_is_an_error() {
+        for (text, line) in [
+            ("p0 offset 1\np0 offset 9223372036854775807\n", 2),
+            ("p0 offset -1\n", 1),
+            ("p0 offset -9223372036854775808\n", 1),
+            ("p-1 offset 3\n", 1),
+        ] {
+            let dir = crate::scratch::scratch_dir("acks", &[("g.acks", text)]);
+            let err = read_acks(&dir.join("g.acks")).unwrap_err().to_string();
+            assert!(
+                err.contains(&format!("g.acks:{line}: expected pP offset O (P from 0; O from 0 to 9223372036854775806, or -1001 for none)")),
+                "{text:?}: {err}"
+            );
+        }
+        let dir = crate::scratch::scratch_dir(
+            "acks",
+            &[
+                ("g.acks", "p0 offset 9223372036854775806\np1 offset -1001\n"),
+                ("cut.acks", "p0 offset 16\np0 offset 1"),
+            ],
+        );
+        assert_eq!(
+            read_acks(&dir.join("g.acks")).unwrap(),
+            vec![(0, Offset::MAX - 1), (1, NO_OFFSET)]
+        );
+        let err = read_acks(&dir.join("cut.acks")).unwrap_err().to_string();
+        assert!(
+            err.ends_with("cut.acks:2: the last line has no newline: cut short by its writer"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn a_sampler_line_that_is_no_sample_is_skipped_and_named() {
+        let text = b"10:00:00.000 sampler commit p0=1 p1=2\n\
+                     10:00:00.250 sampler commit p0=x\n\
+                     10:00:00.500 sampler p0 offset 3\n\
+                     sampled nothing\n\
+                     10:00:00.750 sampler commit p0=2 p1=\xff\n\
+                     10:00:01.000 sampler commit p0=3 p1=3\n\
+                     10:00:01.250 sampler commit p0=3 p1=";
+        let dir = crate::scratch::scratch_dir("samples", &[("g.committed", &text[..])]);
+        let path = dir.join("g.committed");
+        let read = read_samples(&path).unwrap();
+        assert_eq!(
+            read.samples,
+            vec![vec![(0, 1), (1, 2)], vec![(0, 3), (1, 3)]]
+        );
+        let skipped: Vec<String> = read.skipped.iter().map(|s| s.to_string()).collect();
+        let at = |n: u64, why: &str| format!("{}:{n}: skipped: {why}", path.display());
+        let no_sample =
+            "not a sample: the sampler writes only lines `TIME sampler commit pP=O ...`";
+        assert_eq!(
+            skipped,
+            vec![
+                at(2, "\"x\" is not an offset (0 to 9223372036854775807)"),
+                at(3, no_sample),
+                at(4, no_sample),
+                at(
+                    5,
+                    "\"\u{fffd}\" is not an offset (0 to 9223372036854775807)"
+                ),
+                at(
+                    7,
+                    "the last line has no newline: cut short by its writer, not read"
+                ),
+            ]
+        );
+        let err = read_samples(&dir.join("none.committed")).unwrap_err();
+        assert!(
+            format!("{err:#}").ends_with("none.committed: no such file"),
+            "{err:#}"
+        );
     }
 
     #[test]

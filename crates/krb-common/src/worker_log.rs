@@ -14,7 +14,7 @@ use chrono::{DateTime, Local, NaiveDate, NaiveDateTime, NaiveTime, TimeDelta};
 
 use crate::logline::{Event, Offset, Partition};
 use crate::namespace::Namespace;
-use crate::reader::{group_files, parse_bytes, Follow, Growth, Skipped};
+use crate::reader::{group_files, parse_bytes, Follow, Growth, Remark, Skipped, Workers};
 
 /// Day 0, the date every log's first line is placed on.
 pub fn day_zero() -> NaiveDate {
@@ -56,8 +56,13 @@ pub struct WorkerLog {
     pub lines: Vec<Entry>,
     /// librdkafka's own lines (`%4|...`), as text.
     pub librdkafka: Vec<String>,
-    /// Lines that look like worker lines but do not parse, left out.
+    /// Lines that look like worker lines but do not parse, and a last line cut short, left out.
     pub skipped: Vec<Skipped>,
+    /// What is wrong with the file, its lines read all the same: another worker's lines in it,
+    /// or no worker line at all. Only for a whole file ([`WorkerLog::read_file`]).
+    pub remarks: Vec<Remark>,
+    /// Whose lines the log holds.
+    workers: Workers,
     /// Where the reading is.
     follow: Follow,
     /// When the last line read was, to place the next one on its day.
@@ -65,8 +70,10 @@ pub struct WorkerLog {
 }
 
 impl WorkerLog {
-    /// Reads `DIR/NAME.log`. A line that looks like a worker line but does not parse is
-    /// skipped and kept in [`WorkerLog::skipped`]; only a file that cannot be read is an error.
+    /// Reads `DIR/NAME.log`. A line that looks like a worker line but does not parse, and a
+    /// last line cut short, is skipped and kept in [`WorkerLog::skipped`]; another worker's
+    /// lines, or none, are said in [`WorkerLog::remarks`]. Only a file that cannot be read (or
+    /// is not a regular file) is an error.
     pub fn read(dir: &Path, name: &str) -> Result<WorkerLog> {
         WorkerLog::read_file(&dir.join(format!("{name}.log")))
     }
@@ -75,9 +82,12 @@ impl WorkerLog {
     pub fn read_file(path: &Path) -> Result<WorkerLog> {
         let mut log = WorkerLog::follow(path);
         let mut follow = log.follow.clone();
-        if follow.read_to_end(|number, bytes| log.add(number, bytes))? == Growth::Gone {
+        let (growth, cut) = follow.read_to_end(|number, bytes| log.add(number, bytes))?;
+        if growth == Growth::Gone {
             bail!("cannot read {}: no such file", path.display());
         }
+        log.skipped.extend(cut);
+        log.remarks = log.workers.remarks(path);
         log.follow = follow;
         Ok(log)
     }
@@ -93,6 +103,8 @@ impl WorkerLog {
             lines: Vec::new(),
             librdkafka: Vec::new(),
             skipped: Vec::new(),
+            remarks: Vec::new(),
+            workers: Workers::default(),
             follow: Follow::new(path),
             previous: None,
         }
@@ -130,6 +142,7 @@ impl WorkerLog {
                     Some(previous) => nearest(previous, line.time),
                 };
                 self.previous = Some(at);
+                self.workers.see(number, line.name.as_bytes());
                 self.lines.push(Entry {
                     at,
                     name: line.name,
@@ -146,6 +159,15 @@ impl WorkerLog {
                 reason: e.to_string(),
             }),
         }
+    }
+
+    /// What the reader said of the log: its skipped lines and its remarks, one line each.
+    pub fn notes(&self) -> Vec<String> {
+        self.skipped
+            .iter()
+            .map(|s| s.to_string())
+            .chain(self.remarks.iter().map(|r| r.to_string()))
+            .collect()
     }
 
     /// Moves every line by whole days so that the first is within 12 hours of `near`; the
@@ -329,6 +351,49 @@ mod tests {
             "{}",
             skipped[0]
         );
+        std::fs::remove_dir_all(d).unwrap();
+    }
+
+    #[test]
+    fn another_workers_lines_no_lines_and_a_cut_last_line_are_each_named() {
+        let d = dir(&[
+            (
+                "g-a.log",
+                "09:00:00.000 start g-a\n09:00:00.001 g-a p0 offset 1\n09:00:00.002 g-b p0 offset 2\n09:00:00.003 g-a p0 offset 3\n09:00:00.004 g-a p0 offset 4",
+            ),
+            ("g-b.log", ""),
+            ("g-c.log", "%4|1790813686.528|MAXPOLL|g-c#consumer-1| x\n"),
+        ]);
+        let a = WorkerLog::read(&d, "g-a").unwrap();
+        // g-b's line is read, and said; the cut last line (offset 4, or 40, or 41...) is not.
+        assert_eq!(
+            a.processed().collect::<Vec<_>>(),
+            vec![(0, 1), (0, 2), (0, 3)]
+        );
+        let path = d.join("g-a.log");
+        assert_eq!(
+            a.notes(),
+            vec![
+                format!(
+                    "{}:5: skipped: the last line has no newline: cut short by its writer, not read",
+                    path.display()
+                ),
+                format!(
+                    "{}:3: a line of worker g-b, in the log of worker g-a: a log holds one worker's lines (read all the same)",
+                    path.display()
+                ),
+            ]
+        );
+        for empty in ["g-b", "g-c"] {
+            let log = WorkerLog::read(&d, empty).unwrap();
+            assert_eq!(
+                log.notes(),
+                vec![format!(
+                    "{}: no worker line in it: the log is empty",
+                    d.join(format!("{empty}.log")).display()
+                )]
+            );
+        }
         std::fs::remove_dir_all(d).unwrap();
     }
 

@@ -5,7 +5,7 @@ use std::path::Path;
 use anyhow::{bail, Context, Result};
 use krb_common::fastpath::{commit_prefix, parse_processed_prefix};
 use krb_common::logline::{LogLine, Offset, ParseError, Partition};
-use krb_common::reader::{for_each_line_in, parse_bytes, Skipped};
+use krb_common::reader::{for_each_line_in, parse_bytes, Remark, Skipped, Workers};
 
 use crate::counts::Counts;
 
@@ -20,10 +20,19 @@ pub(crate) fn full_parse(line: &[u8]) -> Result<Option<(String, Partition, Offse
 /// Files larger than this are counted by several threads, one byte range each.
 const CHUNK: u64 = 16 << 20;
 
-/// Adds one file's completion lines to `counts`, and returns the lines that look like worker
-/// lines but do not parse, which it skipped.
-pub fn count_file(path: &Path, counts: &mut Counts) -> Result<Vec<Skipped>> {
-    let len = std::fs::metadata(path)
+/// What the reader said of one file: the lines it skipped (that look like worker lines but do
+/// not parse, a last line cut short) and what is wrong with the file (another worker's lines
+/// in it, or none).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FileNotes {
+    pub skipped: Vec<Skipped>,
+    pub remarks: Vec<Remark>,
+}
+
+/// Adds one file's completion lines to `counts`, and says what the reader found wrong in it.
+pub fn count_file(path: &Path, counts: &mut Counts) -> Result<FileNotes> {
+    let len = krb_common::reader::open(path)
+        .and_then(|f| f.metadata())
         .with_context(|| format!("cannot read {}", path.display()))?
         .len();
     let threads = std::thread::available_parallelism()
@@ -46,35 +55,54 @@ pub fn count_file(path: &Path, counts: &mut Counts) -> Result<Vec<Skipped>> {
             .collect()
     });
     let mut lines_before = 0;
-    let mut skipped = Vec::new();
+    let mut notes = FileNotes::default();
+    let mut workers = Workers::default();
     for result in results {
-        let (part, lines, errors) = result?;
-        skipped.extend(errors.into_iter().map(|(n, reason)| Skipped {
-            path: path.to_path_buf(),
-            line: lines_before + n,
-            reason,
-        }));
-        lines_before += lines;
-        counts.merge(part);
+        let range = result?;
+        notes
+            .skipped
+            .extend(range.errors.into_iter().map(|(n, reason)| Skipped {
+                path: path.to_path_buf(),
+                line: lines_before + n,
+                reason,
+            }));
+        if range.cut_short {
+            notes
+                .skipped
+                .push(Skipped::cut_short(path, lines_before + range.lines + 1));
+        }
+        workers.then(&range.workers, lines_before);
+        lines_before += range.lines;
+        counts.merge(range.counts);
     }
-    Ok(skipped)
+    notes.remarks = workers.remarks(path);
+    Ok(notes)
 }
 
-/// One byte range's counts, its number of lines, and its parse errors by line within the range.
-type RangeCount = (Counts, u64, Vec<(u64, String)>);
+/// One byte range's counts, its number of lines, its parse errors by line within the range,
+/// whether the file's last line (after them) is cut short, and whose lines it holds.
+struct RangeCount {
+    counts: Counts,
+    lines: u64,
+    errors: Vec<(u64, String)>,
+    cut_short: bool,
+    workers: Workers,
+}
 
 /// Counts the lines of one byte range.
 fn count_range(path: &Path, from: u64, to: u64) -> Result<RangeCount> {
     let mut counts = Counts::new();
     let mut errors = Vec::new();
-    // Both readers below add to the counts, one at a time.
-    let counts_cell = std::cell::RefCell::new(&mut counts);
-    let lines = for_each_line_in(
+    // Both readers below add to the counts, one at a time. Whose lines they are is told to
+    // `workers` only when the name is not the last counted one's, which it has been told.
+    let state = std::cell::RefCell::new((&mut counts, Workers::default()));
+    let range = for_each_line_in(
         path,
         from,
         to,
-        |text| {
-            let mut counts = counts_cell.borrow_mut();
+        |number, text| {
+            let mut state = state.borrow_mut();
+            let (counts, workers) = &mut *state;
             let line_end = |len: usize| match &text[len..] {
                 [b'\n', ..] => Some(len + 1),
                 [b'\r', b'\n', ..] => Some(len + 2),
@@ -82,27 +110,42 @@ fn count_range(path: &Path, from: u64, to: u64) -> Result<RangeCount> {
             };
             let Some(line) = parse_processed_prefix(text, counts.last_name()) else {
                 // A well-formed commit line counts nothing and needs no full parse.
-                return line_end(commit_prefix(text, counts.last_name())?);
+                let commit = commit_prefix(text, counts.last_name())?;
+                let len = line_end(commit.len)?;
+                if !commit.known {
+                    workers.see(number, commit.name);
+                }
+                return Some(len);
             };
             let len = line_end(line.len)?;
             if line.known {
                 counts.add_by_last(line.partition, line.offset);
             } else {
+                workers.see(number, line.name);
                 counts.add(line.name, line.partition, line.offset);
             }
             Some(len)
         },
-        |number, line| match full_parse(line) {
-            Ok(Some((name, partition, offset))) => {
-                counts_cell
-                    .borrow_mut()
-                    .add(name.as_bytes(), partition, offset)
+        |number, line| match parse_bytes(line) {
+            Ok(Some(LogLine { name, event, .. })) => {
+                let (counts, workers) = &mut *state.borrow_mut();
+                workers.see(number, name.as_bytes());
+                if let Some((partition, offset)) = event.completion() {
+                    counts.add(name.as_bytes(), partition, offset)
+                }
             }
             Ok(None) => {}
             Err(e) => errors.push((number, e.to_string())),
         },
     )?;
-    Ok((counts, lines, errors))
+    let (_, workers) = state.into_inner();
+    Ok(RangeCount {
+        counts,
+        lines: range.lines,
+        errors,
+        cut_short: range.cut_short,
+        workers,
+    })
 }
 
 #[cfg(test)]
@@ -133,21 +176,27 @@ mod tests {
             let mut counts = Counts::new();
             let mut lines = 0;
             let mut errors = Vec::new();
+            let mut cut = Vec::new();
             for i in 0..parts {
                 let to = if i + 1 == parts {
                     u64::MAX
                 } else {
                     len * (i + 1) / parts
                 };
-                let (c, n, e) = count_range(&path, len * i / parts, to).unwrap();
-                counts.merge(c);
-                errors.extend(e.into_iter().map(|(l, _)| l + lines));
-                lines += n;
+                let range = count_range(&path, len * i / parts, to).unwrap();
+                counts.merge(range.counts);
+                errors.extend(range.errors.into_iter().map(|(l, _)| l + lines));
+                lines += range.lines;
+                if range.cut_short {
+                    cut.push(lines + 1);
+                }
             }
             let r = analyse(&mut counts, None);
-            assert_eq!((r.unique, r.duplicates()), (1001, 0), "{parts} parts");
-            assert_eq!(lines, 1000 + 10 + 2, "{parts} parts");
+            // The last line, with no newline, is cut short: not counted, named once.
+            assert_eq!((r.unique, r.duplicates()), (1000, 0), "{parts} parts");
+            assert_eq!(lines, 1000 + 10 + 1, "{parts} parts");
             assert_eq!(errors, vec![1011], "{parts} parts: the bad line's number");
+            assert_eq!(cut, vec![1012], "{parts} parts: the cut line's number");
         }
         std::fs::remove_dir_all(dir).unwrap();
     }
@@ -161,13 +210,123 @@ mod tests {
             expected += 1;
         }
         text.extend_from_slice(&vec![b'x'; 3 << 20]);
-        text.extend_from_slice(b"\n09:00:00.000 g-a p1 offset 0");
+        text.extend_from_slice(b"\n09:00:00.000 g-a p1 offset 0\n");
         let dir = temp_logs(&[("g-a.log", &text)]);
         let mut c = Counts::new();
         count_file(&dir.join("g-a.log"), &mut c).unwrap();
         let r = analyse(&mut c, None);
         assert_eq!(r.unique, expected as u64 + 1);
         assert_eq!(r.duplicates(), 0);
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    /// A file big enough to be counted in several byte ranges, whose `at`th line is `line`.
+    fn many_lines_with(at: usize, line: &str) -> Vec<u8> {
+        let mut text = Vec::new();
+        let mut o = 0;
+        while text.len() < (3 * CHUNK) as usize {
+            if o == at {
+                text.extend_from_slice(line.as_bytes());
+            } else {
+                text.extend_from_slice(format!("09:00:00.000 g-a p0 offset {o}\n").as_bytes());
+            }
+            if o % 100 == 50 {
+                text.extend_from_slice(b"09:00:00.000 g-a commit p0=1\n");
+            }
+            o += 1;
+        }
+        text
+    }
+
+    #[test]
+    fn another_workers_line_is_named_at_its_line_in_any_range() {
+        // Its line number, counting the commit lines written every 100 offsets before it.
+        let at = |o: usize| (o + (o + 49) / 100 + 1) as u64;
+        for (o, line) in [
+            // Read by the fast path: a completion, then a commit.
+            (5, "09:00:00.000 g-b p0 offset 5\n"),
+            (1_000_000, "09:00:00.000 g-b p0 offset 1000000\n"),
+            (1_200_000, "09:00:00.000 g-b commit p0=1\n"),
+            // Read by the full parser.
+            (1_300_000, "09:00:00.000 g-b assigned [0]\n"),
+        ] {
+            let dir = temp_logs(&[("g-a.log", &many_lines_with(o, line))]);
+            let path = dir.join("g-a.log");
+            let mut c = Counts::new();
+            let notes = count_file(&path, &mut c).unwrap();
+            assert!(notes.skipped.is_empty(), "{:?}", notes.skipped);
+            assert_eq!(
+                notes.remarks.iter().map(|r| r.to_string()).collect::<Vec<_>>(),
+                vec![format!(
+                    "{}:{}: a line of worker g-b, in the log of worker g-a: a log holds one worker's lines (read all the same)",
+                    path.display(),
+                    at(o)
+                )],
+                "{line:?}"
+            );
+            std::fs::remove_dir_all(dir).unwrap();
+        }
+        // One worker's lines: nothing to say.
+        let dir = temp_logs(&[("g-a.log", &many_lines_with(usize::MAX, ""))]);
+        let notes = count_file(&dir.join("g-a.log"), &mut Counts::new()).unwrap();
+        assert_eq!(notes, FileNotes::default());
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn a_processing_line_spaced_wrongly_is_named_as_skipped() {
+        let dir = temp_logs(&[(
+            "g-a.log",
+            b"09:00:00.000 g-a p0 offset 0\n09:00:00.001\tg-a p0 offset 1\n 09:00:00.002 g-a p0 offset 2\n09:00:00.003 g-a p0 offset 3\n",
+        )]);
+        let path = dir.join("g-a.log");
+        let mut c = Counts::new();
+        let notes = count_file(&path, &mut c).unwrap();
+        let skipped: Vec<String> = notes.skipped.iter().map(|s| s.to_string()).collect();
+        assert_eq!(
+            skipped,
+            vec![
+                format!("{}:2: skipped: white space out of place (a worker's line is HH:MM:SS.mmm NAME EVENT, one space between) in \"09:00:00.001\\tg-a p0 offset 1\"", path.display()),
+                format!("{}:3: skipped: white space out of place (a worker's line is HH:MM:SS.mmm NAME EVENT, one space between) in \" 09:00:00.002 g-a p0 offset 2\"", path.display()),
+            ]
+        );
+        assert_eq!(analyse(&mut c, None).unique, 2);
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn an_empty_log_and_a_name_not_utf8_are_named() {
+        let dir = temp_logs(&[
+            ("g-a.log", &b""[..]),
+            (
+                "g-b.log",
+                b"09:00:00.000 g-b p0 offset 0\n09:00:00.001 g-\xff p0 offset 1\n",
+            ),
+        ]);
+        let a = dir.join("g-a.log");
+        let notes = count_file(&a, &mut Counts::new()).unwrap();
+        assert_eq!(
+            notes
+                .remarks
+                .iter()
+                .map(|r| r.to_string())
+                .collect::<Vec<_>>(),
+            vec![format!(
+                "{}: no worker line in it: the log is empty",
+                a.display()
+            )]
+        );
+        let b = dir.join("g-b.log");
+        let mut c = Counts::new();
+        let notes = count_file(&b, &mut c).unwrap();
+        assert_eq!(
+            notes.skipped.iter().map(|s| s.to_string()).collect::<Vec<_>>(),
+            vec![format!(
+                "{}:2: skipped: bytes that are not UTF-8 (read as U+FFFD) in \"09:00:00.001 g-\u{fffd} p0 offset 1\"",
+                b.display()
+            )]
+        );
+        assert_eq!(c.consumers().into_keys().collect::<Vec<_>>(), vec!["g-b"]);
         std::fs::remove_dir_all(dir).unwrap();
     }
 }

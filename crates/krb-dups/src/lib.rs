@@ -23,7 +23,7 @@ use krb_common::logline::{Offset, Partition};
 use krb_common::namespace::Namespace;
 use krb_common::reader::{group_files, Logs};
 
-pub use count::count_file;
+pub use count::{count_file, FileNotes};
 pub use counts::Counts;
 pub use report::{analyse, attribute, Report, Run};
 
@@ -110,12 +110,15 @@ pub fn report(args: &Args) -> Result<Report> {
         .into());
     }
     let mut counts = Counts::new();
-    let mut skipped = Vec::new();
+    let (mut skipped, mut remarks) = (Vec::new(), Vec::new());
     for file in &files {
-        skipped.extend(count_file(file, &mut counts)?);
+        let notes = count_file(file, &mut counts)?;
+        skipped.extend(notes.skipped);
+        remarks.extend(notes.remarks);
     }
     let mut report = analyse(&mut counts, args.end.as_ref());
     report.skipped = skipped;
+    report.remarks = remarks;
     report.other_groups = other_groups;
     if args.verbose {
         attribute(&files, &mut report)?;

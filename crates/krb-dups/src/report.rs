@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use anyhow::Result;
 use krb_common::fastpath::parse_processed;
 use krb_common::logline::{Offset, Partition};
-use krb_common::reader::{for_each_line, Skipped};
+use krb_common::reader::{for_each_line, Remark, Skipped};
 use serde::Serialize;
 
 use crate::count::full_parse;
@@ -56,8 +56,12 @@ pub struct Report {
     pub consumers: BTreeMap<String, u64>,
     /// With `-v`: who processed each run of `runs`, in the same order.
     pub run_consumers: Vec<Vec<String>>,
-    /// Lines that looked like worker lines but did not parse, left out of the counts.
+    /// Lines that looked like worker lines but did not parse, and last lines cut short, left
+    /// out of the counts.
     pub skipped: Vec<Skipped>,
+    /// What is wrong with files whose lines were counted all the same: another worker's lines
+    /// in a log, or none.
+    pub remarks: Vec<Remark>,
     /// Files that matched `GROUP-*.log` but whose worker said it is in another group.
     pub other_groups: Vec<(PathBuf, String)>,
 }
@@ -153,6 +157,7 @@ pub fn analyse(counts: &mut Counts, end: Option<&BTreeMap<Partition, Offset>>) -
         consumers: counts.consumers(),
         run_consumers: Vec::new(),
         skipped: Vec::new(),
+        remarks: Vec::new(),
         other_groups: Vec::new(),
     }
 }
@@ -161,7 +166,8 @@ pub fn analyse(counts: &mut Counts, end: Option<&BTreeMap<Partition, Offset>>) -
 pub fn attribute(files: &[PathBuf], report: &mut Report) -> Result<()> {
     let mut names: Vec<BTreeSet<String>> = vec![BTreeSet::new(); report.runs.len()];
     for file in files {
-        for_each_line(file, |_, line| {
+        // count_file named what the reader left out of these files.
+        let _cut_short = for_each_line(file, |_, line| {
             let parsed = parse_processed(line)
                 .map(|(n, p, o)| (String::from_utf8_lossy(n).into_owned(), p, o))
                 .or_else(|| full_parse(line).ok().flatten());
@@ -195,11 +201,13 @@ impl Report {
         self.processed - self.unique
     }
 
-    /// What the reader left out, one line each: skipped lines and other groups' files.
+    /// What the reader left out or found wrong, one line each: skipped lines, remarks on
+    /// files, and other groups' files.
     pub fn notes(&self) -> Vec<String> {
         self.skipped
             .iter()
             .map(|s| s.to_string())
+            .chain(self.remarks.iter().map(|r| r.to_string()))
             .chain(self.other_groups.iter().map(|(path, group)| {
                 format!(
                     "{}: not read: its worker is in group {group}",

@@ -170,3 +170,106 @@ fn a_negative_or_overflowing_end_is_a_one_line_error_with_exit_2() {
         assert!(out.stdout.is_empty());
     }
 }
+
+/// krb-dups run on `dir` for group `group`, killed if it has not ended within 10 s (a FIFO
+/// read as a log used to block it for good).
+fn dups_within_10s(group: &str, dir: &std::path::Path) -> std::process::Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_krb-dups"))
+        .args([group, "--logs", dir.to_str().unwrap()])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("krb-dups runs");
+    let start = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > std::time::Duration::from_secs(10) {
+            child.kill().unwrap();
+            panic!("krb-dups still runs after 10 s on {}", dir.display());
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn a_fifo_in_place_of_a_log_is_a_one_line_error_not_a_hang() {
+    let dir = std::env::temp_dir().join(format!("krb-dups-cli-fifo-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("g-a.log"), "09:00:00.000 g-a p0 offset 0\n").unwrap();
+    let fifo = dir.join("g-b.log");
+    assert!(Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    let out = dups_within_10s("g", &dir);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(
+        err,
+        format!(
+            "krb-dups: cannot read {}: it is a FIFO, not a regular file\n",
+            fifo.display()
+        )
+    );
+    assert!(out.stdout.is_empty());
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn a_processing_line_with_a_tab_or_a_leading_space_is_named_not_dropped() {
+    let dir = std::env::temp_dir().join(format!("krb-dups-cli-space-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("sp-a.log"),
+        "09:00:00.100 sp-a p0 offset 0\n09:00:00.200\tsp-a p0 offset 1\n 09:00:00.300 sp-a p0 offset 2\n09:00:00.400 sp-a p0 offset 3\n",
+    )
+    .unwrap();
+    let out = dups_within_10s("sp", &dir);
+    assert!(out.status.success());
+    let path = dir.join("sp-a.log");
+    let why = "skipped: white space out of place (a worker's line is HH:MM:SS.mmm NAME EVENT, one space between) in";
+    assert_eq!(
+        String::from_utf8(out.stderr).unwrap(),
+        format!(
+            "krb-dups: {p}:2: {why} \"09:00:00.200\\tsp-a p0 offset 1\"\n\
+             krb-dups: {p}:3: {why} \" 09:00:00.300 sp-a p0 offset 2\"\n",
+            p = path.display()
+        )
+    );
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "processed 2, unique 2, duplicates 0\n  p0: offset 1..2 (2) never processed\n"
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn a_cut_line_another_workers_line_and_an_empty_log_are_each_named() {
+    let dir = std::env::temp_dir().join(format!("krb-dups-cli-notes-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("n-a.log"),
+        "09:00:00.100 n-a p0 offset 0\n09:00:00.200 n-b p0 offset 1\n09:00:00.300 n-a p0 offset 2\n09:00:00.400 n-a p0 offset 3",
+    )
+    .unwrap();
+    std::fs::write(dir.join("n-b.log"), "").unwrap();
+    let out = dups_within_10s("n", &dir);
+    assert!(out.status.success());
+    let (a, b) = (dir.join("n-a.log"), dir.join("n-b.log"));
+    assert_eq!(
+        String::from_utf8(out.stderr).unwrap(),
+        format!(
+            "krb-dups: {a}:4: skipped: the last line has no newline: cut short by its writer, not read\n\
+             krb-dups: {a}:2: a line of worker n-b, in the log of worker n-a: a log holds one worker's lines (read all the same)\n\
+             krb-dups: {b}: no worker line in it: the log is empty\n",
+            a = a.display(),
+            b = b.display()
+        )
+    );
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "processed 3, unique 3, duplicates 0\n"
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}
