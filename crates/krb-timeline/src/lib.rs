@@ -31,7 +31,7 @@ use krb_common::lang::{Lang, Msg};
 use krb_common::logline::{Event, Offset, Partition};
 use krb_common::namespace::Namespace;
 use krb_common::overlap::overlaps;
-use krb_common::reader::{Logs, Skipped};
+use krb_common::reader::Logs;
 use krb_common::worker_log::WorkerLog;
 use krb_dups::{analyse, Counts};
 use messages as m;
@@ -567,9 +567,10 @@ pub fn render(group: &str, consumers: &[Consumer], lang: Lang) -> Result<Documen
     Ok(doc)
 }
 
-/// Reads the logs and writes the SVG, its words in `lang`; returns where, and the lines the
-/// reader skipped.
-pub fn run(args: &Args, lang: Lang) -> Result<(PathBuf, Vec<Skipped>)> {
+/// Reads the logs and writes the SVG, its words in `lang`; returns where, and what the reader
+/// said of the logs, one line each: the lines it skipped and what it found wrong with a log it
+/// read all the same (another worker's lines in it, none).
+pub fn run(args: &Args, lang: Lang) -> Result<(PathBuf, Vec<String>)> {
     let consumers = read(&args.logs.dir, &args.group, &args.namespace)?;
     let doc = render(&args.group, &consumers, lang)?;
     let out = args
@@ -577,6 +578,6 @@ pub fn run(args: &Args, lang: Lang) -> Result<(PathBuf, Vec<Skipped>)> {
         .clone()
         .unwrap_or_else(|| args.logs.dir.join(format!("{}.svg", args.group)));
     svg::save(&out, &doc).with_context(|| format!("cannot write {}", out.display()))?;
-    let skipped = consumers.into_iter().flat_map(|c| c.log.skipped).collect();
-    Ok((out, skipped))
+    let notes = consumers.iter().flat_map(|c| c.log.notes()).collect();
+    Ok((out, notes))
 }

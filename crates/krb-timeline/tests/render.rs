@@ -610,3 +610,34 @@ fn krb_lang_picks_the_language_and_a_bad_one_is_a_usage_error() {
     assert!(!dir.join("lang.svg").exists(), "nothing drawn");
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+#[test]
+fn another_workers_lines_an_empty_log_and_a_cut_last_line_are_named() {
+    let dir = logs(&[
+        (
+            "two-a.log",
+            "09:00:00.000 two-a assigned [0]\n09:00:00.100 two-b p0 offset 0\n09:00:00.200 two-a p0 offset 1",
+        ),
+        ("two-b.log", ""),
+    ]);
+    let (_, notes) = run(
+        &Args {
+            group: "two".into(),
+            logs: Logs::at(&dir),
+            output: None,
+            namespace: Default::default(),
+        },
+        Lang::En,
+    )
+    .unwrap();
+    let (a, b) = (dir.join("two-a.log"), dir.join("two-b.log"));
+    assert_eq!(
+        notes,
+        vec![
+            format!("{}:3: skipped: the last line has no newline: cut short by its writer, not read", a.display()),
+            format!("{}:2: a line of worker two-b, in the log of worker two-a: a log holds one worker's lines (read all the same)", a.display()),
+            format!("{}: no worker line in it: the log is empty", b.display()),
+        ]
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}
