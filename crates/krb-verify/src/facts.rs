@@ -43,12 +43,10 @@ impl Run {
             .with_context(|| format!("no log {name}.log of group {}", self.group))
     }
 
-    /// Every line the reader skipped, as `FILE:LINE: skipped: why`.
+    /// Every line the reader skipped, as `FILE:LINE: skipped: why`, and what it found wrong
+    /// with a log it read all the same (another worker's lines, none), as `FILE[:LINE]: what`.
     pub fn skipped(&self) -> Vec<String> {
-        self.logs
-            .iter()
-            .flat_map(|l| l.skipped.iter().map(|s| s.to_string()))
-            .collect()
+        self.logs.iter().flat_map(|l| l.notes()).collect()
     }
 }
 

@@ -182,10 +182,11 @@ pub fn verify(
         Lab::Faults { effect, recheck } => {
             let trial = faults::read(dir, group, broker, effect, db, recheck)?;
             let (v, stats) = faults::verdict(&trial);
-            Verdict {
+            return Ok(Verdict {
                 trial: Some(stats),
+                skipped: [run.skipped(), trial.skipped].concat(),
                 ..v
-            }
+            });
         }
         Lab::Protocol { protocol } => {
             let slow = protocol::maxpoll_group(group);

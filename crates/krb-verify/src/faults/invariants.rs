@@ -75,14 +75,16 @@ pub(super) fn lost(
         *unknown.entry(*p).or_default() += 1;
     }
     for (p, n) in unknown {
+        // No end below 0 (none is read so: the witness's are checked), nor one past the
+        // highest offset.
         let end = ends.get(&p).copied().unwrap_or_else(|| {
             known
                 .range((p, 0)..=(p, Offset::MAX))
                 .next_back()
-                .map_or(0, |(_, o)| o + 1)
+                .map_or(0, |(_, o)| o.saturating_add(1))
         });
         let met = kept
-            .range((p, 0)..(p, end))
+            .range((p, 0)..(p, end.max(0)))
             .filter(|m| !known.contains(m))
             .count() as u64;
         if met < n {
@@ -208,11 +210,12 @@ pub(super) fn commits_ahead(logs: &[WorkerLog]) -> Vec<String> {
             }
             if let Event::Commit(positions) = &e.event {
                 for (p, o) in positions {
-                    if !done.contains(&(*p, o - 1)) {
+                    // Positions are offsets from 0 (the grammar reads no other): o - 1 is one.
+                    let last = o.saturating_sub(1);
+                    if !done.contains(&(*p, last)) {
                         found.push(format!(
-                            "{} committed p{p}={o} without having processed p{p} offset {}",
+                            "{} committed p{p}={o} without having processed p{p} offset {last}",
                             log.name,
-                            o - 1
                         ));
                     }
                 }
@@ -267,7 +270,8 @@ pub(super) fn final_mismatch(
     for (who, read) in readers {
         for (p, last) in end {
             let got = read.iter().find(|(q, _)| q == p).and_then(|(_, o)| *o);
-            if got != Some(last + 1) {
+            // A processed offset is below i64::MAX (the grammar reads no other).
+            if got != last.checked_add(1) {
                 return Some(format!(
                     "{who} reads p{p} committed {}, but its last processed offset is {last}",
                     got.map_or("nothing".to_string(), |o| o.to_string())

@@ -8,11 +8,12 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use chrono::NaiveDateTime;
 use krb_common::broker::BrokerArgs;
-use krb_common::logline::{Event, Offset, Partition};
-use krb_common::trial_log::{read_acks, FaultLog};
+use krb_common::logline::{Offset, Partition};
+use krb_common::reader::read_text;
+use krb_common::trial_log::{read_acks, read_samples, FaultLog};
 use krb_common::worker_log::WorkerLog;
 use krb_effect::Kind;
 use serde::{Deserialize, Serialize};
@@ -51,6 +52,9 @@ pub struct Trial {
     /// db-offsets: each partition's position in the database after the final stop, where its
     /// next owner starts (Kafka's committed offset is not).
     pub stored: Option<Vec<(Partition, Option<Offset>)>>,
+    /// What the reader left out of the trial's files beside the logs (the sampler's lines that
+    /// are no sample), one line each, `FILE:LINE: skipped: why`.
+    pub skipped: Vec<String>,
 }
 
 /// One fault's share of a trial, for the run's report.
@@ -133,22 +137,16 @@ pub fn read(
     if let Some(first) = run.logs.iter().find_map(|l| l.lines.first()) {
         faults.align(first.at);
     }
-    let samples = WorkerLog::read_file(&dir.join(format!("{group}.committed")))?
-        .lines
-        .into_iter()
-        .filter_map(|e| match e.event {
-            Event::Commit(ps) => Some(ps),
-            _ => None,
-        })
-        .collect();
+    let sampled = read_samples(&dir.join(format!("{group}.committed")))?;
     let witness_path = dir.join(format!("{group}.witness"));
-    let witness = std::fs::read_to_string(&witness_path).with_context(|| {
-        format!(
-            "cannot read Kafka's own account of the group {}",
-            witness_path.display()
-        )
-    })?;
-    let partitions = acks.iter().map(|(p, _)| p + 1).max().unwrap_or(1);
+    let witness = read_text(&witness_path, "Kafka's own account of the group")?;
+    let table = parse_witness(&witness, &broker.name(group))
+        .map_err(|e| anyhow::anyhow!("{}:{e}", witness_path.display()))?;
+    let partitions = acks
+        .iter()
+        .map(|(p, _)| p.saturating_add(1))
+        .max()
+        .unwrap_or(1);
     let url = match db {
         Some(url) => url.to_string(),
         None => default_store(effect, group, dir),
@@ -174,7 +172,6 @@ pub fn read(
             Some(each)
         }
     };
-    let table = parse_witness(&witness, &broker.name(group));
     let witness: Vec<_> = table.iter().map(|r| (r.partition, r.committed)).collect();
     Ok(Trial {
         committed: if recheck {
@@ -190,10 +187,11 @@ pub fn read(
         run,
         acks,
         faults,
-        samples,
+        samples: sampled.samples,
         effects,
         effect,
         stored,
+        skipped: sampled.skipped.iter().map(|s| s.to_string()).collect(),
     })
 }
 
@@ -209,24 +207,43 @@ pub struct WitnessRow {
 }
 
 /// ConsumerGroupCommand's `--describe` table, whose rows read `GROUP TOPIC PARTITION
-/// CURRENT-OFFSET LOG-END-OFFSET LAG ...` (`-` for no offset), by partition.
-pub fn parse_witness(text: &str, group: &str) -> Vec<WitnessRow> {
-    let mut rows: Vec<_> = text
-        .lines()
-        .filter_map(|line| {
-            let f: Vec<&str> = line.split_whitespace().collect();
-            if f.len() < 4 || f[0] != group {
-                return None;
-            }
-            Some(WitnessRow {
-                partition: f[2].parse().ok()?,
-                committed: f[3].parse().ok(),
-                end: f.get(4).and_then(|e| e.parse().ok()),
-            })
-        })
-        .collect();
+/// CURRENT-OFFSET LOG-END-OFFSET LAG ...` (`-` for no offset), by partition. A row of the
+/// group whose partition or offsets are not numbers from 0 (or `-`) is an error, `LINE: why`:
+/// left out, its partition would read as never committed; read, an end below 0 is no end.
+pub fn parse_witness(text: &str, group: &str) -> Result<Vec<WitnessRow>, String> {
+    let mut rows = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        if f.len() < 4 || f[0] != group {
+            continue;
+        }
+        let bad = |column: &str, value: &str, max: String| {
+            format!(
+                "{}: {column} {value:?} is not a number from 0 to {max} or -, in {line:?}",
+                i + 1
+            )
+        };
+        let offset = |column: &str, value: Option<&&str>| match value {
+            None | Some(&"-") => Ok(None),
+            Some(v) => v
+                .parse::<Offset>()
+                .ok()
+                .filter(|o| *o >= 0)
+                .map(Some)
+                .ok_or_else(|| bad(column, v, Offset::MAX.to_string())),
+        };
+        rows.push(WitnessRow {
+            partition: f[2]
+                .parse()
+                .ok()
+                .filter(|p: &Partition| *p >= 0)
+                .ok_or_else(|| bad("PARTITION", f[2], Partition::MAX.to_string()))?,
+            committed: offset("CURRENT-OFFSET", f.get(3))?,
+            end: offset("LOG-END-OFFSET", f.get(4))?,
+        });
+    }
     rows.sort();
-    rows
+    Ok(rows)
 }
 
 /// One processing: when, and where in the logs (log, line).
@@ -347,7 +364,7 @@ pub fn verdict(t: &Trial) -> (Verdict, Stats) {
                 "{} partitions, committed {}",
                 end.len(),
                 end.iter()
-                    .map(|(p, o)| format!("p{p}={}", o + 1))
+                    .map(|(p, o)| format!("p{p}={}", o.saturating_add(1)))
                     .collect::<Vec<_>>()
                     .join(" ")
             )

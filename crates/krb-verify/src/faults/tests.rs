@@ -130,6 +130,7 @@ fn trial(logs: &Logs, change: impl FnOnce(&mut Trial)) -> (Verdict, Stats) {
         effects: None,
         effect: Kind::None,
         stored: None,
+        skipped: Vec::new(),
     };
     change(&mut t);
     verdict(&t)
@@ -334,8 +335,53 @@ fn kafkas_own_table_reads_as_committed_offsets() {
     };
     assert_eq!(
         parse_witness(text, "g"),
-        vec![row(0, None, Some(3108)), row(1, Some(3107), Some(3107))]
+        Ok(vec![
+            row(0, None, Some(3108)),
+            row(1, Some(3107), Some(3107))
+        ])
     );
+}
+
+#[test]
+fn a_witness_row_with_an_end_below_0_or_no_number_is_an_error_naming_its_line() {
+    let header =
+        "GROUP TOPIC PARTITION  CURRENT-OFFSET  LOG-END-OFFSET  LAG  CONSUMER-ID HOST CLIENT-ID\n\
+                  g     g     0          3               3               0    -           -    -\n";
+    for (row, why) in [
+        ("g g 1 3 -1 0 - - -", "LOG-END-OFFSET \"-1\" is not a number from 0 to 9223372036854775807 or -"),
+        ("g g 1 -9223372036854775808 4 0 - - -", "CURRENT-OFFSET \"-9223372036854775808\" is not a number from 0 to 9223372036854775807 or -"),
+        ("g g 1 3 9223372036854775808 0 - - -", "LOG-END-OFFSET \"9223372036854775808\" is not a number from 0 to 9223372036854775807 or -"),
+        ("g g x 3 4 0 - - -", "PARTITION \"x\" is not a number from 0 to 2147483647 or -"),
+        ("g g -1 3 4 0 - - -", "PARTITION \"-1\" is not a number from 0 to 2147483647 or -"),
+    ] {
+        assert_eq!(
+            parse_witness(&format!("{header}{row}\n"), "g"),
+            Err(format!("3: {why}, in {row:?}")),
+        );
+    }
+}
+
+#[test]
+fn ends_below_0_and_offsets_at_the_limits_of_i64_are_counted_not_panicked_on() {
+    // An end below 0 (which the witness's reader refuses, but a trial may be made by hand):
+    // nothing is below it, so each acknowledgement without an offset is lost.
+    let mut acks = acks();
+    acks.push((0, -1001));
+    let (v, stats) = trial(&logs(), |t| {
+        t.acks = acks;
+        t.ends = BTreeMap::from([(0, -1), (1, 4)]);
+    });
+    assert_eq!(stats.counts.lost, 1);
+    fails(&v, LOST, "an end below 0");
+    // An acknowledgement at i64::MAX (which the acks' reader refuses) with one without an
+    // offset and no end: the fallback end, one past it, stays i64::MAX, no wrap. p0's four
+    // processed offsets meet the one without an offset; i64::MAX itself is lost.
+    let (v, stats) = trial(&logs(), |t| {
+        t.acks = vec![(0, Offset::MAX), (0, -1001)];
+        t.ends = BTreeMap::new();
+    });
+    assert_eq!(stats.counts.lost, 1, "{}", v.render());
+    fails(&v, LOST, "an acknowledgement at i64::MAX");
 }
 
 #[test]
