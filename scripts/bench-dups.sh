@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # bench-dups.sh [LINES]: krb-dups against an awk pipeline doing the same count, and wc -l as the
-# read limit, side by side on generated logs in the worker's format (default 10 million lines):
+# read limit, side by side on generated logs in the worker's format (default 10 million lines; a re-read is worker b's, in
+# its own log):
 #
 #   dense   two partitions from offset 0, a rebalance's re-read every 10000 lines
 #   high    64 partitions, offsets from 10^10 with holes, re-reads as in dense
@@ -18,9 +19,10 @@ dups=target/release/krb-dups
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 
-# Every 100th line is a commit line, which only the worker's grammar tells apart.
-generate() { # CASE LINES
-  awk -v kind="$1" -v n="$2" 'BEGIN {
+# Every 100th line is a commit line, which only the worker's grammar tells apart. a's lines go
+# to DIR/bench-a.log, the re-reads of b (the duplicates) to DIR/bench-b.log: one worker a log.
+generate() { # CASE LINES DIR
+  awk -v kind="$1" -v n="$2" -v b="$3/bench-b.log" 'BEGIN {
     srand(7)
     P = kind == "dense" ? 2 : kind == "high" ? 64 : 16
     for (p = 0; p < P; p++) o[p] = kind == "dense" ? 0 : 10000000000 + p * 1000000
@@ -31,11 +33,11 @@ generate() { # CASE LINES
       p = kind == "dense" ? i % 2 : kind == "high" ? int(i / 100) % P : i % P
       if (i % 100 == 99) { printf "%s bench-a commit p%d=%.0f\n", stamp, p, o[p]; continue }
       if (kind != "sparse" && i % 10000 == 5000 && o[p] >= 80) {
-        for (k = o[p] - 80; k < o[p]; k++) printf "%s bench-b p%d offset %.0f\n", stamp, p, k
+        for (k = o[p] - 80; k < o[p]; k++) printf "%s bench-b p%d offset %.0f\n", stamp, p, k > b
         i += 79
         continue
       }
-      if (kind == "sparse" && i % 1000 == 500) { printf "%s bench-b p%d offset %.0f\n", stamp, p, last[p]; continue }
+      if (kind == "sparse" && i % 1000 == 500) { printf "%s bench-b p%d offset %.0f\n", stamp, p, last[p] > b; continue }
       printf "%s bench-a p%d offset %.0f\n", stamp, p, o[p]
       last[p] = o[p]
       if (kind == "dense") o[p]++
@@ -48,7 +50,7 @@ generate() { # CASE LINES
 # shellcheck disable=SC2016 # an awk program, single-quoted on purpose
 count='$4 == "offset" && NF == 5 { c[$3 " " $5]++ }
   END { for (k in c) { u++; p += c[k] }; printf "processed %d, unique %d, duplicates %d\n", p, u, p - u }'
-pipeline() { awk "$count" "$1"; } # LOG
+pipeline() { awk "$count" "$1"/*.log; } # DIR
 best() { # best of 3 wall times, in seconds
   local b="" t s
   for _ in 1 2 3; do
@@ -68,23 +70,23 @@ for kind in dense high sparse; do
   n=$lines
   [ "$kind" = sparse ] && n=$((lines / 4))
   mkdir -p "$dir/$kind"
-  log=$dir/$kind/bench-a.log
-  generate "$kind" "$n" >"$log"
-  ours=$("$dups" bench --logs "$dir/$kind" | head -n 1)
-  theirs=$(pipeline "$log")
-  echo "== $kind: $(wc -l <"$log") lines, $(du -h "$log" | cut -f1); both: $ours"
+  logs=$dir/$kind
+  generate "$kind" "$n" "$logs" >"$logs/bench-a.log"
+  ours=$("$dups" bench --logs "$logs" | head -n 1)
+  theirs=$(pipeline "$logs")
+  echo "== $kind: $(cat "$logs"/*.log | wc -l) lines, $(du -ch "$logs"/*.log | tail -n 1 | cut -f1); both: $ours"
   [ "$ours" = "$theirs" ] || { echo "counts differ: krb-dups '$ours', awk '$theirs'" >&2; exit 1; }
-  k=$(best "$dups" bench --logs "$dir/$kind")
-  a=$(best pipeline "$log")
-  w=$(best wc -l "$log")
+  k=$(best "$dups" bench --logs "$logs")
+  a=$(best pipeline "$logs")
+  w=$(best wc -l "$logs"/bench-a.log "$logs"/bench-b.log)
   printf '%-14s %8s s\n' "krb-dups" "$k" "awk pipeline" "$a" "wc -l" "$w"
   awk -v k="$k" -v a="$a" -v w="$w" 'BEGIN { printf "krb-dups is %.1fx the awk pipeline and %.2fx the speed of wc -l\n", a / k, w / k }'
   if [ -x /usr/bin/time ]; then
-    mem=$(peak "$dups" bench --logs "$dir/$kind")
+    mem=$(peak "$dups" bench --logs "$logs")
     unique=${ours#*unique }
     unique=${unique%%,*}
     limit=$(( (2 * unique * 16 + 20 * 1024 * 1024) / 1024 ))
-    echo "krb-dups peak memory: $mem KiB for $unique distinct pairs (awk: $(peak awk "$count" "$log") KiB)"
+    echo "krb-dups peak memory: $mem KiB for $unique distinct pairs (awk: $(peak awk "$count" "$logs"/bench-a.log "$logs"/bench-b.log) KiB)"
     if [ "$kind" = sparse ]; then
       if [ "$mem" -le "$limit" ]; then
         echo "sparse memory within 2 x (pairs x 16 B) + 20 MB = $limit KiB"
@@ -94,6 +96,6 @@ for kind in dense high sparse; do
       fi
     fi
   fi
-  rm -f "$log"
+  rm -f "$logs"/*.log
 done
 exit "$failed"
