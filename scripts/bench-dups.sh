@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # bench-dups.sh [LINES]: krb-dups against an awk pipeline doing the same count, and wc -l as the
-# read limit, side by side on generated logs in the worker's format (default 10 million lines; a re-read is worker b's, in
-# its own log):
+# read limit, side by side on generated logs in the worker's format (default 10 million lines;
+# a re-read is worker b's, in b's own log):
 #
 #   dense   two partitions from offset 0, a rebalance's re-read every 10000 lines
 #   high    64 partitions, offsets from 10^10 with holes, re-reads as in dense
