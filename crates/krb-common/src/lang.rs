@@ -284,16 +284,34 @@ mod tests {
         };
         assert_eq!(with(&[]).unwrap(), Lang::En);
         assert_eq!(with(&[("LANG", "ko_KR.UTF-8")]).unwrap(), Lang::Ko);
-        assert_eq!(with(&[("LC_MESSAGES", "ko_KR.UTF-8"), ("LANG", "C")]).unwrap(), Lang::Ko);
+        assert_eq!(
+            with(&[("LC_MESSAGES", "ko_KR.UTF-8"), ("LANG", "C")]).unwrap(),
+            Lang::Ko
+        );
         // LC_ALL comes first, an empty one counts as unset.
-        assert_eq!(with(&[("LC_ALL", "C.UTF-8"), ("LANG", "ko_KR")]).unwrap(), Lang::En);
-        assert_eq!(with(&[("LC_ALL", ""), ("LANG", "ko_KR")]).unwrap(), Lang::Ko);
+        assert_eq!(
+            with(&[("LC_ALL", "C.UTF-8"), ("LANG", "ko_KR")]).unwrap(),
+            Lang::En
+        );
+        assert_eq!(
+            with(&[("LC_ALL", ""), ("LANG", "ko_KR")]).unwrap(),
+            Lang::Ko
+        );
         // Any other locale is English, never an error.
         assert_eq!(with(&[("LANG", "fr_FR.UTF-8")]).unwrap(), Lang::En);
         // KRB_LANG wins both ways; an empty one is unset; a bad one is refused.
-        assert_eq!(with(&[("KRB_LANG", "en"), ("LANG", "ko_KR.UTF-8")]).unwrap(), Lang::En);
-        assert_eq!(with(&[("KRB_LANG", "ko"), ("LANG", "C")]).unwrap(), Lang::Ko);
-        assert_eq!(with(&[("KRB_LANG", ""), ("LANG", "ko_KR")]).unwrap(), Lang::Ko);
+        assert_eq!(
+            with(&[("KRB_LANG", "en"), ("LANG", "ko_KR.UTF-8")]).unwrap(),
+            Lang::En
+        );
+        assert_eq!(
+            with(&[("KRB_LANG", "ko"), ("LANG", "C")]).unwrap(),
+            Lang::Ko
+        );
+        assert_eq!(
+            with(&[("KRB_LANG", ""), ("LANG", "ko_KR")]).unwrap(),
+            Lang::Ko
+        );
         assert!(with(&[("KRB_LANG", "fr"), ("LANG", "ko_KR")]).is_err());
     }
 
