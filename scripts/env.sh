@@ -58,29 +58,38 @@ krb_bin() {
   fi
 }
 
-# java_build WHO SOURCE OUT [HINT]: compiles SOURCE, one Java file on kafka-clients, into OUT
-# when OUT lacks its class or the source or the jar is newer, against the kafka-clients jar of
+# java_build WHO SOURCE OUT [HINT]: compiles SOURCE, one Java file on kafka-clients, with the
+# Java sources the programs share (scripts/java/*.java: KrbLines.java) into OUT when OUT lacks
+# SOURCE's class or a source or the jar is newer, against the kafka-clients jar of
 # kafka-local.sh's cache (KRB_KAFKA_HOME and KRB_KAFKA_VERSION as it reads them), whose jars it
 # resolves first; then prints that cache's libs folder, whose jars run it. An error names WHO
 # and what is missing, and ends with HINT (", or pass --no-java").
 java_build() {
-  local who=$1 src=$2 out=$3 hint=${4:-} version home clients class
+  local who=$1 src=$2 out=$3 hint=${4:-} scripts version home clients class stale=0 f
+  local -a shared
+  scripts=$(dirname "${BASH_SOURCE[0]}")
   if ! command -v javac >/dev/null || ! [ "$(java_major)" -ge 17 ] 2>/dev/null; then
     echo "$who: $(basename "$src" .java) needs a JDK 17 or newer (javac; Debian: openjdk-17-jdk-headless)$hint" >&2
     return 1
   fi
+  shared=("$scripts"/java/*.java)
+  [ -f "${shared[0]}" ] ||
+    { echo "$who: $(basename "$src" .java) needs the Java sources it shares, $scripts/java/*.java$hint" >&2; return 1; }
   version=${KRB_KAFKA_VERSION:-4.3.1}
   home=${KRB_KAFKA_HOME:-${XDG_CACHE_HOME:-$HOME/.cache}/krb/kafka-$version}
-  "$(dirname "${BASH_SOURCE[0]}")/kafka-local.sh" jars >&2 ||
+  "$scripts/kafka-local.sh" jars >&2 ||
     { echo "$who: $(basename "$src" .java) needs Kafka's jars (scripts/kafka-local.sh jars)$hint" >&2; return 1; }
   clients=$home/libs/kafka-clients-$version.jar
   class=$out/$(basename "$src" .java).class
-  if [ ! -f "$class" ] || [ "$src" -nt "$class" ] || [ "$clients" -nt "$class" ]; then
+  [ -f "$class" ] || stale=1
+  for f in "$src" "${shared[@]}" "$clients"; do
+    [ "$stale" = 1 ] || ! [ "$f" -nt "$class" ] || stale=1
+  done
+  if [ "$stale" = 1 ]; then
     rm -rf "$out" "$out.tmp"
     mkdir -p "$out.tmp"
-    javac -Xlint:all -d "$out.tmp" -cp "$clients" "$src" >&2 || return 1
+    javac -Xlint:all -d "$out.tmp" -cp "$clients" "$src" "${shared[@]}" >&2 || return 1
     mv "$out.tmp" "$out"
   fi
   echo "$home/libs"
 }
-

@@ -1,6 +1,7 @@
 // JavaLoop: krb-worker's loop on Kafka's own Java client (kafka-clients), the named baseline of
-// scripts/bench-effects.sh, which compiles it (javac, into target/bench-java) and runs it on the
-// same topic and broker as krb-worker. A benchmark peer, not a tool of the lab.
+// scripts/bench-effects.sh, which compiles it with scripts/java/KrbLines.java (javac, into
+// target/bench-java) and runs it on the same topic and broker as krb-worker. A benchmark peer,
+// not a tool of the lab.
 //
 //   java -cp target/bench-java:KAFKA_HOME/libs/* JavaLoop NAME GROUP TOPIC [--count N]
 //       [--commit-every N] [--commit-interval-ms MS] [--effect none|kafka-eos --db kafka:OUTPUT]
@@ -9,10 +10,10 @@
 // a KafkaConsumer (enable.auto.commit=false, auto.offset.reset=earliest) subscribes to TOPIC in
 // GROUP and polls; each record is processed at once and written as one line of krb's log
 // grammar (crates/krb-common/src/logline.rs: `HH:MM:SS.mmm NAME pP offset O`, local time),
-// gathered in 64 KiB blocks and written to stdout before every commit, whenever a poll finds
-// nothing waiting, when a block is full and at the end, as krb-worker's lines.rs does. Every
-// --commit-every records (default 100) and/or once --commit-interval-ms has passed since the
-// last commit (alone: by time only), it commits the next positions that advanced:
+// gathered in 64 KiB blocks (KrbLines) and written to stdout before every commit, whenever a
+// poll finds nothing waiting, when a block is full and at the end, as krb-worker's lines.rs
+// does. Every --commit-every records (default 100) and/or once --commit-interval-ms has passed
+// since the last commit (alone: by time only), it commits the next positions that advanced:
 //   --effect none       commitSync of those positions;
 //   --effect kafka-eos  each record is copied to OUTPUT by a transactional KafkaProducer (key
 //                       NAME, value `TOPIC pP offset O`, as crates/krb-effect/src/kafka.rs's
@@ -29,26 +30,15 @@
 // KRB_BOOTSTRAP names the broker (default localhost:9481) and KRB_NS the namespace, as for the
 // krb tools. Exit status 1 on an error, 2 on a command line it cannot run.
 
-import java.io.FileDescriptor;
-import java.io.FileOutputStream;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneId;
-import java.time.zone.ZoneRules;
-import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
-import java.util.TreeMap;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
-import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -61,27 +51,11 @@ import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.errors.OutOfOrderSequenceException;
 import org.apache.kafka.common.errors.ProducerFencedException;
 import org.apache.kafka.common.errors.UnsupportedVersionException;
-import org.apache.kafka.common.errors.WakeupException;
-import org.apache.kafka.common.protocol.Errors;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
 public final class JavaLoop {
-    /** How long a poll waits for a record once none is waiting (krb-worker's POLL). */
-    private static final Duration POLL = Duration.ofMillis(100);
     /** How long a transaction stays open at most (krb-worker's eos::OPEN_AT_MOST). */
     private static final long OPEN_AT_MOST_NS = TimeUnit.SECONDS.toNanos(5);
-    /** How long the broker's answers to the start-up checks may take. */
-    private static final Duration REACH = Duration.ofSeconds(10);
-
-    /** A command line it cannot run. */
-    private static final class Usage extends Exception {
-        private static final long serialVersionUID = 1L;
-
-        Usage(String message) {
-            super(message);
-        }
-    }
 
     // The command line.
     private String name;
@@ -94,12 +68,11 @@ public final class JavaLoop {
     private String output;
     private String bootstrap;
 
-    private final Lines lines = new Lines();
+    /** Its lines, gathered in blocks. */
+    private KrbLines lines;
     private KafkaConsumer<byte[], byte[]> consumer;
     private KafkaProducer<String, String> producer;
-    /** Next offset after what was processed, and last committed next offset, per partition. */
-    private final Map<Integer, Long> processed = new TreeMap<>();
-    private final Map<Integer, Long> committed = new TreeMap<>();
+    private final KrbLines.Positions positions = new KrbLines.Positions();
     /** When the open transaction began (System.nanoTime), or -1 when none is open. */
     private long opened = -1;
     /** What was processed since the last commit, and when it was (System.nanoTime). */
@@ -118,58 +91,31 @@ public final class JavaLoop {
         JavaLoop loop = new JavaLoop();
         try {
             loop.parse(argv);
-        } catch (Usage e) {
-            System.err.println("JavaLoop: " + e.getMessage());
-            System.err.println("usage: JavaLoop NAME GROUP TOPIC [--count N] [--commit-every N] "
+        } catch (KrbLines.Usage e) {
+            KrbLines.usage("JavaLoop", e, "NAME GROUP TOPIC [--count N] [--commit-every N] "
                     + "[--commit-interval-ms MS] [--effect none|kafka-eos] [--db kafka:OUTPUT]");
-            System.exit(2);
         }
-        System.exit(loop.run());
+        System.exit(KrbLines.run(loop::work, () -> loop.stop = true, () -> loop.consumer, loop::error,
+                loop::close));
     }
 
-    private static long positive(String option, String value) throws Usage {
-        try {
-            long n = Long.parseLong(value);
-            if (n >= 1) {
-                return n;
-            }
-        } catch (NumberFormatException e) {
-            // said below
-        }
-        throw new Usage(option + " takes a whole number, 1 or more; got " + value);
-    }
+    // Options parse reads into the settings above.
+    private Long interval;
+    private String effect = "none";
+    private String db;
 
-    private void parse(String[] argv) throws Usage {
-        List<String> positional = new ArrayList<>();
-        Long interval = null;
-        String effect = "none";
-        String db = null;
-        for (int i = 0; i < argv.length; i++) {
-            String a = argv[i];
-            if (!a.startsWith("--")) {
-                positional.add(a);
-                continue;
-            }
-            if (i + 1 >= argv.length) {
-                throw new Usage(a + " takes a value");
-            }
-            String v = argv[++i];
+    private void parse(String[] argv) throws KrbLines.Usage {
+        String[] command = KrbLines.command(argv, (a, v) -> {
             switch (a) {
-                case "--count": count = positive(a, v); break;
-                case "--commit-every": every = positive(a, v); break;
-                case "--commit-interval-ms": interval = positive(a, v); break;
+                case "--count": count = KrbLines.whole(a, v, 1); break;
+                case "--commit-every": every = KrbLines.whole(a, v, 1); break;
+                case "--commit-interval-ms": interval = KrbLines.whole(a, v, 1); break;
                 case "--effect": effect = v; break;
                 case "--db": db = v; break;
-                default: throw new Usage("unknown option " + a);
+                default: throw new KrbLines.Usage("unknown option " + a);
             }
-        }
-        if (positional.size() != 3) {
-            throw new Usage("expected NAME GROUP TOPIC, got " + positional);
-        }
-        name = positional.get(0);
-        if (name.isEmpty() || name.chars().anyMatch(Character::isWhitespace)) {
-            throw new Usage("the worker name \"" + name + "\" must be one word: it starts every log line");
-        }
+        });
+        name = command[0];
         // krb-worker's cadence: the count given, or none when an interval is given alone, or 100.
         if (every == null && interval == null) {
             every = 100L;
@@ -178,67 +124,28 @@ public final class JavaLoop {
         switch (effect) {
             case "none":
                 if (db != null) {
-                    throw new Usage("--effect none takes no --db");
+                    throw new KrbLines.Usage("--effect none takes no --db");
                 }
                 break;
             case "kafka-eos":
                 if (db == null || !db.startsWith("kafka:") || db.length() == "kafka:".length()) {
-                    throw new Usage("--effect kafka-eos needs --db kafka:TOPIC, the output topic");
+                    throw new KrbLines.Usage("--effect kafka-eos needs --db kafka:TOPIC, the output topic");
                 }
                 eos = true;
-                output = ns(db.substring("kafka:".length()));
+                output = KrbLines.ns(db.substring("kafka:".length()));
                 break;
             default:
-                throw new Usage("--effect takes none or kafka-eos, not " + effect);
+                throw new KrbLines.Usage("--effect takes none or kafka-eos, not " + effect);
         }
-        // The names Kafka knows, as every krb tool gives them (KRB_NS); the log keeps NAME.
-        group = ns(positional.get(1));
-        topic = ns(positional.get(2));
-        String b = System.getenv("KRB_BOOTSTRAP");
-        bootstrap = b == null || b.isEmpty() ? "localhost:9481" : b;
+        group = command[1];
+        topic = command[2];
+        bootstrap = KrbLines.bootstrap();
+        lines = new KrbLines(name, false);
     }
 
-    private static String ns(String name) {
-        String ns = System.getenv("KRB_NS");
-        return ns == null || ns.isEmpty() ? name : ns + "-" + name;
-    }
-
-    private int run() {
-        CountDownLatch done = new CountDownLatch(1);
-        Thread main = Thread.currentThread();
-        Thread hook = new Thread(() -> {
-            // SIGTERM or SIGINT: the loop stops, leaves the group and writes its lines; the
-            // JVM exits once it has.
-            stop = true;
-            KafkaConsumer<byte[], byte[]> c = consumer;
-            if (c != null) {
-                try {
-                    c.wakeup();
-                } catch (RuntimeException e) {
-                    // closed already
-                }
-            }
-            try {
-                done.await(60, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                main.interrupt();
-            }
-        });
-        Runtime.getRuntime().addShutdownHook(hook);
-        int status = 0;
-        try {
-            start();
-            loop();
-        } catch (WakeupException e) {
-            if (!stop) {
-                status = error(e);
-            }
-        } catch (RuntimeException e) {
-            status = error(e);
-        }
-        status = Math.max(status, close());
-        done.countDown();
-        return status;
+    private void work() {
+        start();
+        loop();
     }
 
     private int error(Exception e) {
@@ -248,17 +155,10 @@ public final class JavaLoop {
     }
 
     private void start() {
-        Properties c = new Properties();
-        c.put("bootstrap.servers", bootstrap);
-        c.put("client.id", name);
-        c.put("group.id", group);
-        c.put("enable.auto.commit", "false");
-        c.put("auto.offset.reset", "earliest");
+        Properties c = KrbLines.consumer(bootstrap, name, group);
         if (eos) {
             c.put("isolation.level", "read_committed");
         }
-        c.put("key.deserializer", ByteArrayDeserializer.class.getName());
-        c.put("value.deserializer", ByteArrayDeserializer.class.getName());
         if (eos) {
             Properties p = new Properties();
             p.put("bootstrap.servers", bootstrap);
@@ -271,16 +171,8 @@ public final class JavaLoop {
             producer.initTransactions();
         }
         consumer = new KafkaConsumer<>(c);
-        lines.line(name, "consumes " + topic + " in group " + group);
-        // The topics must exist: a consumer asking for one that does not would have the broker
-        // make it.
-        Set<String> topics = consumer.listTopics(REACH).keySet();
-        for (String t : eos ? List.of(topic, output) : List.of(topic)) {
-            if (!topics.contains(t)) {
-                throw new KafkaException("no topic " + t + " at " + bootstrap);
-            }
-        }
-        consumer.subscribe(List.of(topic), new Rebalance());
+        lines.line("consumes " + topic + " in group " + group);
+        KrbLines.subscribe(consumer, eos ? List.of(topic, output) : List.of(topic), bootstrap, new Rebalance());
         sinceAt = System.nanoTime();
     }
 
@@ -293,7 +185,7 @@ public final class JavaLoop {
                 if (due(System.nanoTime())) {
                     commit();
                 }
-                records = consumer.poll(POLL);
+                records = consumer.poll(KrbLines.POLL);
             }
             takeFailure();
             rewound = false;
@@ -354,8 +246,8 @@ public final class JavaLoop {
                 return;
             }
         }
-        lines.processed(name, partition, offset);
-        processed.put(partition, offset + 1);
+        lines.processed(partition, offset);
+        positions.processed(partition, offset);
     }
 
     private void begin() {
@@ -363,24 +255,6 @@ public final class JavaLoop {
             producer.beginTransaction();
             opened = System.nanoTime();
         }
-    }
-
-    /** The positions that advanced past the last commit. */
-    private Map<Integer, Long> uncommitted() {
-        Map<Integer, Long> pending = new TreeMap<>();
-        for (Map.Entry<Integer, Long> e : processed.entrySet()) {
-            Long c = committed.get(e.getKey());
-            if (c == null || e.getValue() > c) {
-                pending.put(e.getKey(), e.getValue());
-            }
-        }
-        return pending;
-    }
-
-    private Map<TopicPartition, OffsetAndMetadata> offsets(Map<Integer, Long> positions) {
-        Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
-        positions.forEach((p, o) -> offsets.put(new TopicPartition(topic, p), new OffsetAndMetadata(o)));
-        return offsets;
     }
 
     /** Commits the advanced positions (or, kafka-eos, the open transaction with them) and logs it. */
@@ -393,23 +267,18 @@ public final class JavaLoop {
         lines.flush();
         sinceCount = 0;
         sinceAt = System.nanoTime();
-        Map<Integer, Long> pending = uncommitted();
+        Map<Integer, Long> pending = positions.advanced();
         if (pending.isEmpty() && opened < 0) {
             return;
         }
         if (!eos) {
-            try {
-                consumer.commitSync(offsets(pending));
-            } catch (WakeupException e) {
-                throw e;
-            } catch (KafkaException e) {
-                lines.line(name, "commit failed: " + rendered(e));
+            if (!lines.commitSync(consumer, topic, pending)) {
                 return;
             }
         } else {
             try {
                 begin();
-                producer.sendOffsetsToTransaction(offsets(pending), consumer.groupMetadata());
+                producer.sendOffsetsToTransaction(KrbLines.offsets(topic, pending), consumer.groupMetadata());
                 producer.commitTransaction();
                 opened = -1;
             } catch (KafkaException e) {
@@ -417,11 +286,9 @@ public final class JavaLoop {
                 return;
             }
         }
-        committed.putAll(pending);
+        positions.committed(pending);
         uncommittedCount = 0;
-        StringBuilder line = new StringBuilder("commit");
-        pending.forEach((p, o) -> line.append(" p").append(p).append('=').append(o));
-        lines.line(name, line.toString());
+        lines.line(KrbLines.commit(pending));
     }
 
     /**
@@ -440,15 +307,14 @@ public final class JavaLoop {
         rewound = true;
         total -= uncommittedCount;
         uncommittedCount = 0;
-        lines.line(name, "transaction aborted: " + rendered(e));
-        processed.clear();
-        processed.putAll(committed);
-        Set<TopicPartition> owned = new java.util.HashSet<>(consumer.assignment());
+        lines.line("transaction aborted: " + KrbLines.rendered(e));
+        positions.rewind();
+        Set<TopicPartition> owned = new HashSet<>(consumer.assignment());
         owned.removeIf(tp -> leaving.contains(tp.partition()));
         if (owned.isEmpty()) {
             return;
         }
-        Map<TopicPartition, OffsetAndMetadata> at = consumer.committed(owned, REACH);
+        Map<TopicPartition, OffsetAndMetadata> at = consumer.committed(owned, KrbLines.REACH);
         for (TopicPartition tp : owned) {
             OffsetAndMetadata o = at.get(tp);
             if (o == null) {
@@ -459,42 +325,14 @@ public final class JavaLoop {
         }
     }
 
-    /** A Kafka error as krb's log writes one: KafkaError{code=NAME,val=CODE,str="..."}. */
-    private static String rendered(Exception e) {
-        Errors error = Errors.forException(e);
-        return "KafkaError{code=" + error.name() + ",val=" + error.code() + ",str=\"" + e.getMessage() + "\"}";
-    }
-
-    private static String list(Collection<TopicPartition> tps) {
-        List<Integer> ps = new ArrayList<>();
-        for (TopicPartition tp : tps) {
-            ps.add(tp.partition());
-        }
-        ps.sort(null);
-        StringBuilder s = new StringBuilder("[");
-        for (int i = 0; i < ps.size(); i++) {
-            s.append(i > 0 ? ", " : "").append(ps.get(i));
-        }
-        return s.append(']').toString();
-    }
-
     /** The rebalance callbacks, as krb-worker's rebalance.rs (without --revoke-commit). */
-    private final class Rebalance implements ConsumerRebalanceListener {
-        @Override
-        public void onPartitionsAssigned(Collection<TopicPartition> tps) {
-            lines.line(name, "assigned " + list(tps));
+    private final class Rebalance extends KrbLines.Rebalance {
+        Rebalance() {
+            super(lines);
         }
 
         @Override
-        public void onPartitionsRevoked(Collection<TopicPartition> tps) {
-            // The eager protocol revokes the empty assignment before a first join: librdkafka
-            // calls nothing then.
-            if (tps.isEmpty()) {
-                return;
-            }
-            lines.line(name, "revoked " + list(tps));
-            List<Integer> ps = new ArrayList<>();
-            tps.forEach(tp -> ps.add(tp.partition()));
+        void revoked(List<Integer> ps) {
             if (eos) {
                 try {
                     commit(ps);
@@ -502,35 +340,24 @@ public final class JavaLoop {
                     failed = e;
                 }
             }
-            forget(ps);
+            positions.forget(ps);
         }
 
         @Override
-        public void onPartitionsLost(Collection<TopicPartition> tps) {
-            lines.line(name, "lost " + list(tps));
+        void lost(List<Integer> ps) {
             if (eos && opened >= 0) {
                 try {
                     producer.abortTransaction();
                     opened = -1;
-                    lines.line(name, "transaction aborted: KafkaError{code=_ASSIGNMENT_LOST,val=-142,str=\"Local: Assignment lost\"}");
-                    processed.clear();
-                    processed.putAll(committed);
+                    lines.line("transaction aborted: KafkaError{code=_ASSIGNMENT_LOST,val=-142,str=\"Local: Assignment lost\"}");
+                    positions.rewind();
                     total -= uncommittedCount;
                     uncommittedCount = 0;
                 } catch (RuntimeException e) {
                     failed = e;
                 }
             }
-            List<Integer> ps = new ArrayList<>();
-            tps.forEach(tp -> ps.add(tp.partition()));
-            forget(ps);
-        }
-
-        private void forget(List<Integer> ps) {
-            for (Integer p : ps) {
-                processed.remove(p);
-                committed.remove(p);
-            }
+            positions.forget(ps);
         }
     }
 
@@ -538,144 +365,15 @@ public final class JavaLoop {
     private int close() {
         int status = 0;
         if (consumer != null) {
-            try {
-                consumer.close();
-            } catch (RuntimeException e) {
-                status = error(e);
-            }
+            status = KrbLines.status(consumer::close, this::error);
             if (failed != null) {
                 status = error(failed);
             }
         }
         if (producer != null) {
-            try {
-                producer.close();
-            } catch (RuntimeException e) {
-                status = error(e);
-            }
+            status = Math.max(status, KrbLines.status(producer::close, this::error));
         }
         lines.flush();
         return status;
-    }
-
-    /** The loop's log lines, gathered in blocks and written whole to stdout, as krb-worker's lines.rs. */
-    private static final class Lines {
-        /** How many bytes of lines a block holds before it is written. */
-        private static final int BLOCK = 64 << 10;
-        private static final ZoneRules ZONE = ZoneId.systemDefault().getRules();
-
-        private final FileOutputStream out = new FileOutputStream(FileDescriptor.out);
-        private byte[] buf = new byte[BLOCK + 4096];
-        private int len;
-        /** The local offset of the current minute (offsets change on whole minutes). */
-        private long minute = Long.MIN_VALUE;
-        private long offsetMs;
-        /** The last name written, as bytes. */
-        private String lastName;
-        private byte[] nameBytes;
-
-        /** `HH:MM:SS.mmm NAME pP offset O`. */
-        void processed(String name, int partition, long offset) {
-            room(64 + name.length() * 3);
-            head(name);
-            buf[len++] = 'p';
-            number(partition);
-            for (byte b : OFFSET) {
-                buf[len++] = b;
-            }
-            number(offset);
-            end();
-        }
-
-        private static final byte[] OFFSET = " offset ".getBytes(StandardCharsets.US_ASCII);
-
-        /** `HH:MM:SS.mmm NAME EVENT`. */
-        void line(String name, String event) {
-            byte[] e = event.getBytes(StandardCharsets.UTF_8);
-            room(32 + name.length() * 3 + e.length);
-            head(name);
-            System.arraycopy(e, 0, buf, len, e.length);
-            len += e.length;
-            end();
-        }
-
-        private void room(int n) {
-            if (len + n > buf.length) {
-                buf = java.util.Arrays.copyOf(buf, Math.max(buf.length * 2, len + n));
-            }
-        }
-
-        private void head(String name) {
-            long now = System.currentTimeMillis();
-            long m = Math.floorDiv(now, 60_000L);
-            if (m != minute) {
-                offsetMs = ZONE.getOffset(Instant.ofEpochMilli(now)).getTotalSeconds() * 1000L;
-                minute = m;
-            }
-            long t = Math.floorMod(now + offsetMs, 86_400_000L);
-            int ms = (int) (t % 1000);
-            int s = (int) (t / 1000 % 60);
-            int mi = (int) (t / 60_000 % 60);
-            int h = (int) (t / 3_600_000);
-            two(h);
-            buf[len++] = ':';
-            two(mi);
-            buf[len++] = ':';
-            two(s);
-            buf[len++] = '.';
-            buf[len++] = (byte) ('0' + ms / 100);
-            buf[len++] = (byte) ('0' + ms / 10 % 10);
-            buf[len++] = (byte) ('0' + ms % 10);
-            buf[len++] = ' ';
-            if (!name.equals(lastName)) {
-                lastName = name;
-                nameBytes = name.getBytes(StandardCharsets.UTF_8);
-            }
-            System.arraycopy(nameBytes, 0, buf, len, nameBytes.length);
-            len += nameBytes.length;
-            buf[len++] = ' ';
-        }
-
-        private void two(int n) {
-            buf[len++] = (byte) ('0' + n / 10);
-            buf[len++] = (byte) ('0' + n % 10);
-        }
-
-        private void number(long n) {
-            if (n < 0) {
-                buf[len++] = '-';
-                n = -n;
-            }
-            int start = len;
-            do {
-                buf[len++] = (byte) ('0' + n % 10);
-                n /= 10;
-            } while (n > 0);
-            for (int i = start, j = len - 1; i < j; i++, j--) {
-                byte b = buf[i];
-                buf[i] = buf[j];
-                buf[j] = b;
-            }
-        }
-
-        private void end() {
-            buf[len++] = '\n';
-            if (len >= BLOCK) {
-                flush();
-            }
-        }
-
-        /** Writes the lines gathered so far, in one write. */
-        void flush() {
-            if (len == 0) {
-                return;
-            }
-            try {
-                out.write(buf, 0, len);
-            } catch (IOException e) {
-                // A closed pipe is not an error, as for every line the tools write.
-            }
-            len = 0;
-        }
     }
 }

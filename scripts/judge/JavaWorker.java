@@ -1,6 +1,7 @@
 // JavaWorker: krb-worker's lab 2 worker on Kafka's own Java client (kafka-clients), the third
-// engine of scripts/judge.sh, which compiles it (javac, into target/judge-java) and runs it
-// where 02-maxpoll.sh runs krb-worker. A peer to compare with, not a tool of the lab.
+// engine of scripts/judge.sh, which compiles it with scripts/java/KrbLines.java (javac, into
+// target/judge-java) and runs it where 02-maxpoll.sh runs krb-worker. A peer to compare with,
+// not a tool of the lab.
 //
 //   java -cp target/judge-java:KAFKA_HOME/libs/* JavaWorker NAME GROUP TOPIC [--delay S]
 //       [--commit-every N] [--max-poll-ms MS] [--slow-at OFFSET] [--slow-sec S]
@@ -15,15 +16,16 @@
 // max.poll.interval.ms clock means the same in both (the time spent on one message).
 //
 // Its lines are krb's log grammar (crates/krb-common/src/logline.rs), written to stdout as they
-// happen: `HH:MM:SS.mmm NAME EVENT`, local time, with EVENT one of
+// happen (KrbLines, line by line): `HH:MM:SS.mmm NAME EVENT`, local time, with EVENT one of
 //   consumes TOPIC in group GROUP | pP offset O | pP offset O slow start | assigned [..] |
 //   revoked [..] | lost [..] | commit pP=O | commit failed: ERROR | poll error: ERROR
 // from the rebalance listener's onPartitionsAssigned, onPartitionsRevoked and onPartitionsLost
 // and from the loop. ERROR is the grammar's KafkaError{code=NAME,val=N,str="..."}: NAME and N are
 // Kafka's error (org.apache.kafka.common.protocol.Errors) of the first exception in the cause
 // chain that maps to one, else UNKNOWN and -1 (librdkafka's name for -1, as krb-worker writes
-// an error without a code); str is the exception's class (simple name) and message. The eager
-// protocol's empty revoke before the first assignment is not logged: librdkafka calls nothing then.
+// an error without a code); str is the exception's class (simple name) and message (KrbLines's
+// rendered). The eager protocol's empty revoke before the first assignment is not logged:
+// librdkafka calls nothing then.
 //
 // The client's own log (log4j2, the file -Dlog4j2.configurationFile names; judge.sh writes one)
 // goes to stderr, into the same log file. There is no MAXPOLL line in librdkafka's form: the
@@ -37,51 +39,17 @@
 // localhost:9481) and KRB_NS the namespace, as for the krb tools. Exit status 1 on an error, 2
 // on a command line it cannot run.
 
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.time.LocalTime;
-import java.time.format.DateTimeFormatter;
-import java.util.ArrayList;
-import java.util.Collection;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.Set;
-import java.util.TreeMap;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 
-import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.KafkaException;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.ApiException;
-import org.apache.kafka.common.errors.UnknownServerException;
 import org.apache.kafka.common.errors.WakeupException;
-import org.apache.kafka.common.protocol.Errors;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 public final class JavaWorker {
-    /** How long a poll waits for a record (krb-worker's POLL). */
-    private static final Duration POLL = Duration.ofMillis(100);
-    /** How long the broker's answer to the start-up check may take. */
-    private static final Duration REACH = Duration.ofSeconds(10);
-    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss.SSS");
-
-    /** A command line it cannot run. */
-    private static final class Usage extends Exception {
-        private static final long serialVersionUID = 1L;
-
-        Usage(String message) {
-            super(message);
-        }
-    }
-
     // The command line.
     private String name;
     private String group;
@@ -95,32 +63,27 @@ public final class JavaWorker {
     private Integer sessionMs;
     private String bootstrap;
 
-    private final PrintStream out = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), false,
-            StandardCharsets.UTF_8);
+    /** Its lines, each written as it happens: the lab reads the log while it runs. */
+    private KrbLines lines;
     private KafkaConsumer<byte[], byte[]> consumer;
-    /** Next offset after what was processed, and the last committed next offset, per partition. */
-    private final Map<Integer, Long> processed = new TreeMap<>();
-    private final Map<Integer, Long> committed = new TreeMap<>();
+    private final KrbLines.Positions positions = new KrbLines.Positions();
     private long sinceCommit;
-    /** Whether a first assignment came (the eager protocol revokes nothing before it). */
-    private boolean assignedOnce;
     private volatile boolean stop;
 
     public static void main(String[] argv) {
         JavaWorker w = new JavaWorker();
         try {
             w.parse(argv);
-        } catch (Usage e) {
-            System.err.println("JavaWorker: " + e.getMessage());
-            System.err.println("usage: JavaWorker NAME GROUP TOPIC [--delay S] [--commit-every N] "
+        } catch (KrbLines.Usage e) {
+            KrbLines.usage("JavaWorker", e, "NAME GROUP TOPIC [--delay S] [--commit-every N] "
                     + "[--max-poll-ms MS] [--slow-at OFFSET] [--slow-sec S] "
                     + "[--group-protocol classic|consumer] [--session-timeout-ms MS]");
-            System.exit(2);
         }
-        System.exit(w.run());
+        System.exit(KrbLines.run(w::work, () -> w.stop = true, () -> w.consumer, w::error,
+                w::close));
     }
 
-    private static long millis(String option, String value) throws Usage {
+    private static long millis(String option, String value) throws KrbLines.Usage {
         try {
             double s = Double.parseDouble(value);
             if (s >= 0 && s < 1e9) {
@@ -129,113 +92,41 @@ public final class JavaWorker {
         } catch (NumberFormatException e) {
             // said below
         }
-        throw new Usage(option + " must be a number of seconds, 0 or more; got " + value);
+        throw new KrbLines.Usage(option + " must be a number of seconds, 0 or more; got " + value);
     }
 
-    private static long whole(String option, String value, long min) throws Usage {
-        try {
-            long n = Long.parseLong(value);
-            if (n >= min) {
-                return n;
-            }
-        } catch (NumberFormatException e) {
-            // said below
-        }
-        throw new Usage(option + " takes a whole number, " + min + " or more; got " + value);
-    }
-
-    private void parse(String[] argv) throws Usage {
-        List<String> positional = new ArrayList<>();
-        for (int i = 0; i < argv.length; i++) {
-            String a = argv[i];
-            if (!a.startsWith("--")) {
-                positional.add(a);
-                continue;
-            }
-            if (i + 1 >= argv.length) {
-                throw new Usage(a + " takes a value");
-            }
-            String v = argv[++i];
+    private void parse(String[] argv) throws KrbLines.Usage {
+        String[] command = KrbLines.command(argv, (a, v) -> {
             switch (a) {
                 case "--delay": delayMs = millis(a, v); break;
-                case "--commit-every": every = whole(a, v, 1); break;
-                case "--max-poll-ms": maxPollMs = (int) whole(a, v, 1); break;
-                case "--slow-at": slowAt = whole(a, v, 0); break;
+                case "--commit-every": every = KrbLines.whole(a, v, 1); break;
+                case "--max-poll-ms": maxPollMs = (int) KrbLines.whole(a, v, 1); break;
+                case "--slow-at": slowAt = KrbLines.whole(a, v, 0); break;
                 case "--slow-sec": slowMs = millis(a, v); break;
-                case "--session-timeout-ms": sessionMs = (int) whole(a, v, 1); break;
+                case "--session-timeout-ms": sessionMs = (int) KrbLines.whole(a, v, 1); break;
                 case "--group-protocol":
                     if (!v.equals("classic") && !v.equals("consumer")) {
-                        throw new Usage("--group-protocol takes classic or consumer, not " + v);
+                        throw new KrbLines.Usage("--group-protocol takes classic or consumer, not " + v);
                     }
                     protocol = v;
                     break;
-                default: throw new Usage("unknown option " + a);
+                default: throw new KrbLines.Usage("unknown option " + a);
             }
-        }
-        if (positional.size() != 3) {
-            throw new Usage("expected NAME GROUP TOPIC, got " + positional);
-        }
-        name = positional.get(0);
-        if (name.isEmpty() || name.chars().anyMatch(Character::isWhitespace)) {
-            throw new Usage("the worker name \"" + name + "\" must be one word: it starts every log line");
-        }
+        });
+        name = command[0];
         if ("consumer".equals(protocol) && sessionMs != null) {
-            throw new Usage("--session-timeout-ms is a classic-protocol setting; with --group-protocol consumer "
-                    + "the broker's group.consumer.session.timeout.ms applies");
+            throw new KrbLines.Usage("--session-timeout-ms is a classic-protocol setting; with --group-protocol "
+                    + "consumer the broker's group.consumer.session.timeout.ms applies");
         }
-        // The names Kafka knows, as every krb tool gives them (KRB_NS); the log keeps NAME.
-        group = ns(positional.get(1));
-        topic = ns(positional.get(2));
-        String b = System.getenv("KRB_BOOTSTRAP");
-        bootstrap = b == null || b.isEmpty() ? "localhost:9481" : b;
+        group = command[1];
+        topic = command[2];
+        bootstrap = KrbLines.bootstrap();
+        lines = new KrbLines(name, true);
     }
 
-    private static String ns(String name) {
-        String ns = System.getenv("KRB_NS");
-        return ns == null || ns.isEmpty() ? name : ns + "-" + name;
-    }
-
-    /** Writes one line of the grammar, at once: the lab reads the log while it runs. */
-    private synchronized void line(String event) {
-        out.print(LocalTime.now().format(TIME) + " " + name + " " + event + "\n");
-        out.flush();
-    }
-
-    private int run() {
-        CountDownLatch done = new CountDownLatch(1);
-        Thread main = Thread.currentThread();
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            // SIGTERM or SIGINT: the loop finishes the record in hand, leaves the group and
-            // writes its lines; the JVM exits once it has.
-            stop = true;
-            KafkaConsumer<byte[], byte[]> c = consumer;
-            if (c != null) {
-                try {
-                    c.wakeup();
-                } catch (RuntimeException e) {
-                    // closed already
-                }
-            }
-            try {
-                done.await(60, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                main.interrupt();
-            }
-        }));
-        int status = 0;
-        try {
-            start();
-            loop();
-        } catch (WakeupException e) {
-            if (!stop) {
-                status = error(e);
-            }
-        } catch (RuntimeException | InterruptedException e) {
-            status = error(e);
-        }
-        status = Math.max(status, close());
-        done.countDown();
-        return status;
+    private void work() throws InterruptedException {
+        start();
+        loop();
     }
 
     private int error(Exception e) {
@@ -244,12 +135,7 @@ public final class JavaWorker {
     }
 
     private void start() {
-        Properties c = new Properties();
-        c.put("bootstrap.servers", bootstrap);
-        c.put("client.id", name);
-        c.put("group.id", group);
-        c.put("enable.auto.commit", "false");
-        c.put("auto.offset.reset", "earliest");
+        Properties c = KrbLines.consumer(bootstrap, name, group);
         c.put("max.poll.records", "1");
         if (protocol != null) {
             c.put("group.protocol", protocol);
@@ -260,27 +146,20 @@ public final class JavaWorker {
         if (sessionMs != null) {
             c.put("session.timeout.ms", sessionMs.toString());
         }
-        c.put("key.deserializer", ByteArrayDeserializer.class.getName());
-        c.put("value.deserializer", ByteArrayDeserializer.class.getName());
         consumer = new KafkaConsumer<>(c);
-        line("consumes " + topic + " in group " + group);
-        // The topic must exist: a consumer asking for one that does not would have the broker make it.
-        Set<String> topics = consumer.listTopics(REACH).keySet();
-        if (!topics.contains(topic)) {
-            throw new KafkaException("no topic " + topic + " at " + bootstrap);
-        }
-        consumer.subscribe(List.of(topic), new Rebalance());
+        lines.line("consumes " + topic + " in group " + group);
+        KrbLines.subscribe(consumer, List.of(topic), bootstrap, new Rebalance());
     }
 
     private void loop() throws InterruptedException {
         while (!stop) {
             ConsumerRecords<byte[], byte[]> records;
             try {
-                records = consumer.poll(POLL);
+                records = consumer.poll(KrbLines.POLL);
             } catch (WakeupException e) {
                 throw e;
             } catch (KafkaException e) {
-                line("poll error: " + rendered(e));
+                lines.line("poll error: " + KrbLines.rendered(e));
                 continue;
             }
             for (ConsumerRecord<byte[], byte[]> r : records) {
@@ -298,129 +177,50 @@ public final class JavaWorker {
         long o = r.offset();
         long took = delayMs;
         if (slowAt != null && slowAt == o) {
-            line("p" + p + " offset " + o + " slow start");
+            lines.line("p" + p + " offset " + o + " slow start");
             took = slowMs;
         }
         Thread.sleep(took);
-        line("p" + p + " offset " + o);
-        processed.put(p, o + 1);
+        lines.processed(p, o);
+        positions.processed(p, o);
     }
 
     /** Commits, synchronously, the positions that advanced since the last commit, and logs it. */
     private void commit() {
         sinceCommit = 0;
-        Map<Integer, Long> pending = new TreeMap<>();
-        processed.forEach((p, o) -> {
-            Long c = committed.get(p);
-            if (c == null || o > c) {
-                pending.put(p, o);
-            }
-        });
+        Map<Integer, Long> pending = positions.advanced();
         if (pending.isEmpty()) {
             return;
         }
-        Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
-        pending.forEach((p, o) -> offsets.put(new TopicPartition(topic, p), new OffsetAndMetadata(o)));
-        try {
-            consumer.commitSync(offsets);
-        } catch (WakeupException e) {
-            throw e;
-        } catch (KafkaException e) {
-            line("commit failed: " + rendered(e));
+        if (!lines.commitSync(consumer, topic, pending)) {
             return;
         }
-        committed.putAll(pending);
-        StringBuilder s = new StringBuilder("commit");
-        pending.forEach((p, o) -> s.append(" p").append(p).append('=').append(o));
-        line(s.toString());
-    }
-
-    /**
-     * A Java exception in the grammar's error form: KafkaError{code=NAME,val=N,str="Class: message"},
-     * NAME and N those of the first exception in the cause chain that Kafka maps to an error code.
-     */
-    static String rendered(Throwable e) {
-        Errors error = null;
-        for (Throwable t = e; t != null && error == null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof ApiException) {
-                Errors mapped = Errors.forException(t);
-                if (mapped != Errors.UNKNOWN_SERVER_ERROR || t instanceof UnknownServerException) {
-                    error = mapped;
-                }
-            }
-        }
-        String code = error == null ? "UNKNOWN" : error.name();
-        int val = error == null ? -1 : error.code();
-        StringBuilder text = new StringBuilder(describe(e));
-        Throwable cause = e.getCause();
-        if (cause != null && cause != e) {
-            text.append(" (cause: ").append(describe(cause)).append(')');
-        }
-        return "KafkaError{code=" + code + ",val=" + val + ",str=\"" + text + "\"}";
-    }
-
-    private static String describe(Throwable t) {
-        String m = t.getMessage();
-        String s = t.getClass().getSimpleName() + (m == null ? "" : ": " + m);
-        return s.replace('\n', ' ').replace('\r', ' ');
-    }
-
-    private static String list(Collection<TopicPartition> tps) {
-        List<Integer> ps = new ArrayList<>();
-        for (TopicPartition tp : tps) {
-            ps.add(tp.partition());
-        }
-        ps.sort(null);
-        StringBuilder s = new StringBuilder("[");
-        for (int i = 0; i < ps.size(); i++) {
-            s.append(i > 0 ? ", " : "").append(ps.get(i));
-        }
-        return s.append(']').toString();
+        positions.committed(pending);
+        lines.line(KrbLines.commit(pending));
     }
 
     /** Leaves the group (the revoke callback runs). */
     private int close() {
-        int status = 0;
-        if (consumer != null) {
-            try {
-                consumer.close();
-            } catch (RuntimeException e) {
-                status = error(e);
-            }
-        }
-        out.flush();
+        int status = consumer == null ? 0 : KrbLines.status(consumer::close, this::error);
+        lines.flush();
         return status;
     }
 
     /** The rebalance callbacks, as krb-worker's rebalance.rs without --revoke-commit. */
-    private final class Rebalance implements ConsumerRebalanceListener {
-        @Override
-        public void onPartitionsAssigned(Collection<TopicPartition> tps) {
-            assignedOnce = true;
-            line("assigned " + list(tps));
-        }
-
-        @Override
-        public void onPartitionsRevoked(Collection<TopicPartition> tps) {
-            if (tps.isEmpty() && !assignedOnce) {
-                return;
-            }
-            line("revoked " + list(tps));
-            forget(tps);
-        }
-
-        @Override
-        public void onPartitionsLost(Collection<TopicPartition> tps) {
-            line("lost " + list(tps));
-            forget(tps);
+    private final class Rebalance extends KrbLines.Rebalance {
+        Rebalance() {
+            super(lines);
         }
 
         /** A partition that went is its next owner's: its positions are forgotten, as krb-worker's. */
-        private void forget(Collection<TopicPartition> tps) {
-            for (TopicPartition tp : tps) {
-                processed.remove(tp.partition());
-                committed.remove(tp.partition());
-            }
+        @Override
+        void revoked(List<Integer> ps) {
+            positions.forget(ps);
+        }
+
+        @Override
+        void lost(List<Integer> ps) {
+            positions.forget(ps);
         }
     }
 }
