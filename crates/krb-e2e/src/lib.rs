@@ -15,6 +15,23 @@ use anyhow::{bail, ensure, Context, Result};
 use krb_common::broker::DEFAULT_BOOTSTRAP;
 use krb_common::logline::{Offset, Partition};
 
+/// The twelve tools a release's `bin/` and doctor.sh count (krb-docs, the docs' own tool, is not
+/// one of them).
+pub const TOOLS: [&str; 12] = [
+    "krb-worker",
+    "krb-produce",
+    "krb-dups",
+    "krb-topic",
+    "krb-group",
+    "krb-verify",
+    "krb-timeline",
+    "krb-trial",
+    "krb-effects",
+    "krb-doctor",
+    "krb-live",
+    "krb-room",
+];
+
 /// The repository's top folder.
 pub fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -5,7 +5,7 @@
 use std::process::Command;
 
 use anyhow::{ensure, Context, Result};
-use krb_e2e::{bootstrap, root};
+use krb_e2e::{bootstrap, root, TOOLS};
 
 /// Runs bash `script` at the repository's top; its exit status and what it printed.
 fn run(script: &str) -> Result<(bool, String)> {
@@ -43,18 +43,7 @@ fn the_release_runs_lab_1_as_another_user_without_cargo() -> Result<()> {
     let (_, listing) = run(&format!("tar tzf {tarball}"))?;
     let top = format!("krb-{version}/");
     ensure!(listing.lines().all(|l| l.starts_with(&top)), "{listing}");
-    for tool in [
-        "krb-worker",
-        "krb-produce",
-        "krb-dups",
-        "krb-topic",
-        "krb-group",
-        "krb-verify",
-        "krb-timeline",
-        "krb-trial",
-        "krb-effects",
-        "krb-doctor",
-    ] {
+    for tool in TOOLS {
         ensure!(
             listing.contains(&format!("{top}bin/{tool}\n")),
             "no bin/{tool}:\n{listing}"
