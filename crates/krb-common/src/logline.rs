@@ -20,6 +20,16 @@
 //! 09:13:31.002 stop nocommit-b
 //! ```
 //!
+//! A share group's member (krb-share, lab 8) writes the processing lines above and these:
+//!
+//! ```text
+//! 09:20:01.100 share-a consumes pay in share group share
+//! 09:20:01.230 share-a acquired p0 offset 3 delivery 1
+//! 09:20:01.240 share-a accepted p0 offset 3          (or released, rejected)
+//! 09:20:01.250 share-a acks committed p0 [0..3, 7]
+//! 09:20:31.250 share-a acks failed p0 [3]: KafkaError{code=INVALID_RECORD_STATE,val=121,str="..."}
+//! ```
+//!
 //! Writing and parsing live side by side so that a change to one line kind is one change here,
 //! checked by the round-trip tests below; the worker, krb-dups and the labs cannot drift apart.
 
@@ -95,11 +105,78 @@ pub enum Event {
     /// discarded; the text is a rendered Kafka error (why the broker refused it, or
     /// `_ASSIGNMENT_LOST` when the partitions were lost).
     TxnAborted(String),
+    /// A share consumer's first line: `consumes pay in share group share`.
+    ShareConsumes {
+        /// The topic.
+        topic: String,
+        /// The share group.
+        group: String,
+    },
+    /// A share consumer acquired a record, for the `delivery`-th time (the broker's count):
+    /// `acquired p0 offset 3 delivery 1`.
+    Acquired {
+        /// The record's partition.
+        partition: Partition,
+        /// The record's offset.
+        offset: Offset,
+        /// How many times the broker has delivered it, this time included.
+        delivery: u16,
+    },
+    /// A share consumer acknowledged a record to the broker (not yet committed):
+    /// `accepted p0 offset 3`, `released ...`, `rejected ...`.
+    Acknowledged {
+        /// The record's partition.
+        partition: Partition,
+        /// The record's offset.
+        offset: Offset,
+        /// How.
+        ack: Ack,
+    },
+    /// The broker took these acknowledgements of one partition: `acks committed p0 [0..3, 7]`
+    /// (ranges inclusive).
+    AcksCommitted {
+        /// The partition.
+        partition: Partition,
+        /// The offsets acknowledged, ascending.
+        offsets: Vec<Offset>,
+    },
+    /// The broker refused these acknowledgements of one partition; the text is a rendered
+    /// Kafka error: `acks failed p0 [3]: KafkaError{...}`.
+    AcksFailed {
+        /// The partition.
+        partition: Partition,
+        /// The offsets whose acknowledgement failed, ascending.
+        offsets: Vec<Offset>,
+        /// Why.
+        error: String,
+    },
     /// common.sh's `start` launched the worker: `09:13:27.038 start nocommit-b`, the line the
     /// article's script echoes, also written to the worker's log.
     Start,
     /// common.sh's `stop` sent it SIGTERM: `09:13:31.002 stop nocommit-b`.
     Stop,
+}
+
+/// How a share consumer acknowledges a record (KIP-932's types).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Ack {
+    /// Processed: never delivered again.
+    Accept,
+    /// Not processed: delivered again, to any member, its delivery count up.
+    Release,
+    /// Never to be processed: archived at once.
+    Reject,
+}
+
+impl Ack {
+    /// The verb of its log line.
+    pub fn word(self) -> &'static str {
+        match self {
+            Ack::Accept => "accepted",
+            Ack::Release => "released",
+            Ack::Reject => "rejected",
+        }
+    }
 }
 
 /// A whole log line: when, who, what.
@@ -268,6 +345,60 @@ fn write_list(f: &mut fmt::Formatter<'_>, partitions: &[Partition]) -> fmt::Resu
     f.write_str("]")
 }
 
+/// Ascending offsets as inclusive ranges: `[0..3, 7]`.
+fn write_ranges(f: &mut fmt::Formatter<'_>, offsets: &[Offset]) -> fmt::Result {
+    f.write_str("[")?;
+    let mut rest = offsets;
+    let mut sep = "";
+    while let Some((&first, _)) = rest.split_first() {
+        let run = rest.windows(2).take_while(|w| w[1] == w[0] + 1).count();
+        match run {
+            0 => write!(f, "{sep}{first}")?,
+            n => write!(f, "{sep}{first}..{}", rest[n])?,
+        }
+        rest = &rest[run + 1..];
+        sep = ", ";
+    }
+    f.write_str("]")
+}
+
+/// The most offsets one acknowledgement line may hold.
+const MAX_RANGE: i64 = 1 << 20;
+
+/// Reads what [`write_ranges`] writes; the offsets must ascend.
+fn parse_ranges(text: &str) -> Result<Vec<Offset>, ParseError> {
+    let inner = text
+        .strip_prefix('[')
+        .and_then(|t| t.strip_suffix(']'))
+        .ok_or_else(|| bad(format!("expected offsets like [0..3, 7], found {text:?}")))?;
+    let mut offsets: Vec<Offset> = Vec::new();
+    if inner.trim().is_empty() {
+        return Ok(offsets);
+    }
+    let number = |t: &str| {
+        t.parse::<Offset>()
+            .ok()
+            .filter(|o| (0..Offset::MAX).contains(o))
+            .ok_or_else(|| bad(format!("{t:?} is not an offset (0 to {})", Offset::MAX - 1)))
+    };
+    for item in inner.split(", ") {
+        let (first, last) = match item.split_once("..") {
+            Some((a, b)) => (number(a)?, number(b)?),
+            None => (number(item)?, number(item)?),
+        };
+        if first > last || offsets.last().is_some_and(|&l| l >= first) {
+            return Err(bad(format!("offsets out of order in {text:?}")));
+        }
+        // No batch holds more (a partition's record locks are at most a few thousand): a
+        // line that says so is no member's, and read as offsets it would fill the memory.
+        if last - first >= MAX_RANGE || offsets.len() as i64 > MAX_RANGE {
+            return Err(bad(format!("more than {MAX_RANGE} offsets in {text:?}")));
+        }
+        offsets.extend(first..=last);
+    }
+    Ok(offsets)
+}
+
 impl fmt::Display for Event {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -304,6 +435,35 @@ impl fmt::Display for Event {
             Event::CommitFailed(err) => write!(f, "commit failed: {err}"),
             Event::PollError(err) => write!(f, "poll error: {err}"),
             Event::TxnAborted(err) => write!(f, "transaction aborted: {err}"),
+            Event::ShareConsumes { topic, group } => {
+                write!(f, "consumes {topic} in share group {group}")
+            }
+            Event::Acquired {
+                partition,
+                offset,
+                delivery,
+            } => write!(
+                f,
+                "acquired p{partition} offset {offset} delivery {delivery}"
+            ),
+            Event::Acknowledged {
+                partition,
+                offset,
+                ack,
+            } => write!(f, "{} p{partition} offset {offset}", ack.word()),
+            Event::AcksCommitted { partition, offsets } => {
+                write!(f, "acks committed p{partition} ")?;
+                write_ranges(f, offsets)
+            }
+            Event::AcksFailed {
+                partition,
+                offsets,
+                error,
+            } => {
+                write!(f, "acks failed p{partition} ")?;
+                write_ranges(f, offsets)?;
+                write!(f, ": {error}")
+            }
             Event::Start => f.write_str("start"),
             Event::Stop => f.write_str("stop"),
         }
@@ -386,6 +546,95 @@ fn parse_positions(text: &str) -> Result<Vec<(Partition, Offset)>, ParseError> {
         .collect()
 }
 
+/// `pP offset O` at the end of a share line, for `what` (`acquired`, `accepted`, ...).
+fn record(text: &str, what: &str) -> Result<(Partition, Offset), ParseError> {
+    let malformed = || bad(format!("malformed {what} event {text:?}"));
+    let (p, o) = text
+        .strip_prefix('p')
+        .and_then(|t| t.split_once(" offset "))
+        .ok_or_else(malformed)?;
+    let partition = p.parse().map_err(|_| malformed())?;
+    let offset = o
+        .parse()
+        .ok()
+        .filter(|o| (0..Offset::MAX).contains(o))
+        .ok_or_else(malformed)?;
+    Ok((partition, offset))
+}
+
+/// A share consumer's own lines (see the head of this module); `Ok(None)` for any other.
+fn parse_share(text: &str) -> Result<Option<Event>, ParseError> {
+    if let Some(rest) = text.strip_prefix("consumes ") {
+        if let Some((topic, group)) = rest.split_once(" in share group ") {
+            if topic.is_empty() || topic.contains(' ') || group.is_empty() {
+                return Err(bad(format!(
+                    "expected consumes TOPIC in share group GROUP, found {text:?}"
+                )));
+            }
+            return Ok(Some(Event::ShareConsumes {
+                topic: topic.to_string(),
+                group: group.to_string(),
+            }));
+        }
+        return Ok(None);
+    }
+    if let Some(rest) = text.strip_prefix("acquired ") {
+        let (head, delivery) = rest
+            .rsplit_once(" delivery ")
+            .ok_or_else(|| bad(format!("malformed acquired event {text:?}")))?;
+        let (partition, offset) = record(head, "acquired")?;
+        let delivery = delivery
+            .parse()
+            .ok()
+            .filter(|d| *d > 0)
+            .ok_or_else(|| bad(format!("{delivery:?} is no delivery count in {text:?}")))?;
+        return Ok(Some(Event::Acquired {
+            partition,
+            offset,
+            delivery,
+        }));
+    }
+    for ack in [Ack::Accept, Ack::Release, Ack::Reject] {
+        if let Some(rest) = text
+            .strip_prefix(ack.word())
+            .and_then(|t| t.strip_prefix(' '))
+        {
+            let (partition, offset) = record(rest, ack.word())?;
+            return Ok(Some(Event::Acknowledged {
+                partition,
+                offset,
+                ack,
+            }));
+        }
+    }
+    let acks = |rest: &str| -> Result<(Partition, Vec<Offset>), ParseError> {
+        let (p, list) = rest
+            .strip_prefix('p')
+            .and_then(|t| t.split_once(' '))
+            .ok_or_else(|| bad(format!("malformed acknowledgement event {text:?}")))?;
+        let partition = p
+            .parse()
+            .map_err(|_| bad(format!("{p:?} is not a partition number in {text:?}")))?;
+        Ok((partition, parse_ranges(list)?))
+    };
+    if let Some(rest) = text.strip_prefix("acks committed ") {
+        let (partition, offsets) = acks(rest)?;
+        return Ok(Some(Event::AcksCommitted { partition, offsets }));
+    }
+    if let Some(rest) = text.strip_prefix("acks failed ") {
+        let (head, error) = rest
+            .split_once("]: ")
+            .ok_or_else(|| bad(format!("malformed acks failed event {text:?}")))?;
+        let (partition, offsets) = acks(&format!("{head}]"))?;
+        return Ok(Some(Event::AcksFailed {
+            partition,
+            offsets,
+            error: error.to_string(),
+        }));
+    }
+    Ok(None)
+}
+
 fn bad(reason: String) -> ParseError {
     ParseError { reason }
 }
@@ -430,6 +679,9 @@ impl Event {
                 Some(_) => Event::AlreadyApplied { partition, offset },
                 None => Event::Processed { partition, offset },
             }));
+        }
+        if let Some(event) = parse_share(text)? {
+            return Ok(Some(event));
         }
         if let Some(rest) = text.strip_prefix("consumes ") {
             return match rest.split_once(" in group ") {
@@ -725,6 +977,82 @@ mod tests {
             &format!("transaction aborted: {err}"),
             Event::TxnAborted(err.into()),
         );
+    }
+
+    #[test]
+    fn every_share_line_kind_round_trips() {
+        round_trip(
+            "consumes pay in share group share",
+            Event::ShareConsumes {
+                topic: "pay".into(),
+                group: "share".into(),
+            },
+        );
+        round_trip(
+            "acquired p1 offset 481 delivery 2",
+            Event::Acquired {
+                partition: 1,
+                offset: 481,
+                delivery: 2,
+            },
+        );
+        for ack in [Ack::Accept, Ack::Release, Ack::Reject] {
+            round_trip(
+                &format!("{} p0 offset 3", ack.word()),
+                Event::Acknowledged {
+                    partition: 0,
+                    offset: 3,
+                    ack,
+                },
+            );
+        }
+        for (text, offsets) in [
+            ("[]", vec![]),
+            ("[7]", vec![7]),
+            ("[0..3]", vec![0, 1, 2, 3]),
+            ("[0..3, 7]", vec![0, 1, 2, 3, 7]),
+            ("[0, 2..3, 5, 9..10]", vec![0, 2, 3, 5, 9, 10]),
+        ] {
+            round_trip(
+                &format!("acks committed p0 {text}"),
+                Event::AcksCommitted {
+                    partition: 0,
+                    offsets: offsets.clone(),
+                },
+            );
+            let err = r#"KafkaError{code=INVALID_RECORD_STATE,val=121,str="Broker: Invalid record state"}"#;
+            round_trip(
+                &format!("acks failed p0 {text}: {err}"),
+                Event::AcksFailed {
+                    partition: 0,
+                    offsets,
+                    error: err.into(),
+                },
+            );
+        }
+    }
+
+    #[test]
+    fn broken_share_lines_are_errors() {
+        for text in [
+            "acquired p0 offset 3",
+            "acquired p0 offset 3 delivery 0",
+            "acquired p0 offset 3 delivery x",
+            "acquired p0 offset -1 delivery 1",
+            "accepted p0 offset",
+            "released px offset 3",
+            "rejected p0 offset 9223372036854775807",
+            "acks committed p0 [3, 1]",
+            "acks committed p0 [3..1]",
+            "acks committed p0 [1, 1]",
+            "acks committed p0 3",
+            "acks committed p0 [0..9223372036854775806]",
+            "acks failed p0 [3]",
+            "consumes pay in share group ",
+        ] {
+            let line = format!("09:00:00.000 s-a {text}");
+            assert!(LogLine::parse(&line).is_err(), "{line} parsed");
+        }
     }
 
     #[test]

@@ -438,7 +438,7 @@ impl Follow {
     }
 }
 
-/// How much of a log's start is searched for the worker's `consumes TOPIC in group GROUP` line.
+/// How much of a log's start is searched for the worker's `consumes TOPIC in [share] group GROUP` line.
 const HEAD: u64 = 64 << 10;
 
 /// The group a log's worker said it joined, from the first `consumes` line near its start;
@@ -452,7 +452,7 @@ pub fn group_of(path: &Path) -> Result<Option<String>> {
         .split(|&b| b == b'\n')
         .find_map(|line| match parse_bytes(line) {
             Ok(Some(LogLine {
-                event: Event::Consumes { group, .. },
+                event: Event::Consumes { group, .. } | Event::ShareConsumes { group, .. },
                 ..
             })) => Some(group),
             _ => None,

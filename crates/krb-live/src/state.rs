@@ -254,16 +254,21 @@ impl State {
                 };
                 return self.happened(at, worker, kind, e.clone());
             }
-            Event::Consumes { topic, .. } => {
+            Event::Consumes { topic, .. } | Event::ShareConsumes { topic, .. } => {
                 self.topic.get_or_insert_with(|| topic.clone());
                 return;
             }
+            // A share group's refused acknowledgements: its commit failures.
+            Event::AcksFailed { .. } => Kind::CommitFailed,
             // Completions are counted above; a slow start and a commit move no partition.
             Event::SlowStart { .. }
             | Event::Commit(_)
             | Event::Processed { .. }
             | Event::AlreadyApplied { .. }
-            | Event::Refused { .. } => return,
+            | Event::Refused { .. }
+            | Event::Acquired { .. }
+            | Event::Acknowledged { .. }
+            | Event::AcksCommitted { .. } => return,
         };
         let text = event.to_string();
         self.happened(at, worker, kind, text);

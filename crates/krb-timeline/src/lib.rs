@@ -135,7 +135,9 @@ fn label(event: &Event, lang: Lang) -> Option<(&'static str, String)> {
         Event::Revoked(_) => ("revoked", event.to_string()),
         Event::Lost(_) => ("lost", event.to_string()),
         Event::Commit(_) => ("commit", event.to_string()),
-        Event::CommitFailed(e) => ("commit-failed", failed(m::COMMIT_FAILED, e)),
+        Event::CommitFailed(e) | Event::AcksFailed { error: e, .. } => {
+            ("commit-failed", failed(m::COMMIT_FAILED, e))
+        }
         Event::PollError(e) => ("poll-error", failed(m::POLL_ERROR, e)),
         Event::TxnAborted(e) => ("txn-aborted", failed(m::TXN_ABORTED, e)),
         Event::Start => ("start", m::START.text(lang).into()),
@@ -144,7 +146,12 @@ fn label(event: &Event, lang: Lang) -> Option<(&'static str, String)> {
         | Event::AlreadyApplied { .. }
         | Event::Refused { .. }
         | Event::SlowStart { .. }
-        | Event::Consumes { .. } => return None,
+        | Event::Consumes { .. }
+        // A share group's records and acknowledgements: one a record, too many to label.
+        | Event::ShareConsumes { .. }
+        | Event::Acquired { .. }
+        | Event::Acknowledged { .. }
+        | Event::AcksCommitted { .. } => return None,
     })
 }
 

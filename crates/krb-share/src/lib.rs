@@ -1,0 +1,203 @@
+//! Lab 8's worker: a member of a share group (KIP-932) on librdkafka's share consumer.
+//!
+//! It acknowledges explicitly, record by record, and commits its acknowledgements
+//! synchronously (every `--commit-every` records and at the end of each batch), so that each
+//! log line says what the broker was told and what it answered. A record counts as done for
+//! the broker only once its acknowledgement is committed (`acks committed`); until then its
+//! lock may end and the broker may give it to another member. Every line follows
+//! [`krb_common::logline`].
+
+mod args;
+mod ffi;
+mod group_config;
+mod lines;
+
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::{bail, Context, Result};
+pub use args::Args;
+use ffi::{Acquired, Share};
+use krb_common::logline::{Ack, Event, Offset, Partition};
+use lines::Lines;
+
+/// The exit status when a second SIGTERM or SIGINT ends the worker before its clean stop.
+pub const FORCED_EXIT: i32 = 130;
+
+/// How long one poll waits for records: the stop flag is looked at between two.
+const POLL: Duration = Duration::from_millis(500);
+
+/// How long a commit of acknowledgements waits for the broker.
+const COMMIT_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// Runs the worker until SIGTERM or SIGINT (its arguments checked by [`Args::validate`]).
+pub fn run(args: Args) -> Result<()> {
+    let stop = Arc::new(AtomicBool::new(false));
+    for signal in [signal_hook::consts::SIGTERM, signal_hook::consts::SIGINT] {
+        // As krb-worker: the first signal asks for a clean stop, a second ends it at once.
+        signal_hook::flag::register_conditional_shutdown(signal, FORCED_EXIT, stop.clone())
+            .context("cannot install signal handler")?;
+        signal_hook::flag::register(signal, stop.clone())
+            .context("cannot install signal handler")?;
+    }
+    let topic = args.broker.name(&args.topic);
+    let group = args.broker.name(&args.group);
+    let (admin, _) = args.broker.admin("krb-share")?;
+    args.broker.topic_partitions(admin.inner(), &args.topic)?;
+    drop(admin);
+    group_config::set(&args.broker, &group, &args.group_settings())?;
+    let mut out = Lines::new(&args.name, args.delay > 0.0);
+    out.emit(Event::ShareConsumes {
+        topic: topic.clone(),
+        group,
+    });
+    let mut share = Share::new(&args.config())?;
+    share
+        .subscribe(&topic)
+        .with_context(|| format!("cannot subscribe to {topic}"))?;
+    let consumed = consume(&share, &args, &mut out, &stop);
+    let closed = share.close();
+    out.flush();
+    consumed?;
+    closed.with_context(|| "cannot leave the share group cleanly".to_string())?;
+    Ok(())
+}
+
+/// Polls, processes, acknowledges and commits until `stop`.
+fn consume(share: &Share, args: &Args, out: &mut Lines, stop: &AtomicBool) -> Result<()> {
+    let mut pending = Pending::default();
+    let mut since_commit = 0;
+    while !stop.load(Ordering::SeqCst) {
+        let batch = match share.poll(POLL) {
+            Ok(batch) => batch,
+            Err(e) if e.fatal => bail!("the share consumer failed: {e}"),
+            Err(e) => {
+                out.emit(Event::PollError(e.rendered));
+                continue;
+            }
+        };
+        let records: Vec<_> = batch.records().map(|r| (r.acquired(), r)).collect();
+        for (a, _) in &records {
+            match &a.error {
+                // librdkafka has acknowledged it already, by the error's kind.
+                Some(e) => out.emit(Event::PollError(format!(
+                    "p{} offset {}: {e}",
+                    a.partition, a.offset
+                ))),
+                None => out.emit(Event::Acquired {
+                    partition: a.partition,
+                    offset: a.offset,
+                    delivery: a.delivery,
+                }),
+            }
+        }
+        for (a, record) in records.iter().filter(|(a, _)| a.error.is_none()) {
+            // A stop hands back what is not yet processed, at once, rather than at its lock's end.
+            let ack = if stop.load(Ordering::SeqCst) {
+                Ack::Release
+            } else {
+                process(args, a, out);
+                fate(args, a.offset)
+            };
+            match share.acknowledge(record, ack) {
+                Ok(()) => {
+                    out.emit(Event::Acknowledged {
+                        partition: a.partition,
+                        offset: a.offset,
+                        ack,
+                    });
+                    pending.add(a);
+                }
+                Err(e) => out.emit(Event::AcksFailed {
+                    partition: a.partition,
+                    offsets: vec![a.offset],
+                    error: e.rendered,
+                }),
+            }
+            since_commit += 1;
+            if args.commit_every.is_some_and(|n| since_commit >= n) {
+                commit(share, &mut pending, out)?;
+                since_commit = 0;
+            }
+        }
+        commit(share, &mut pending, out)?;
+        since_commit = 0;
+    }
+    Ok(())
+}
+
+/// "Processes" one record: sleeps, then logs it processed.
+fn process(args: &Args, a: &Acquired, out: &mut Lines) {
+    let slow = args.slow_at == Some(a.offset);
+    if slow {
+        out.emit(Event::SlowStart {
+            partition: a.partition,
+            offset: a.offset,
+        });
+    }
+    std::thread::sleep(args.processing(a.offset));
+    out.emit(Event::Processed {
+        partition: a.partition,
+        offset: a.offset,
+    });
+}
+
+/// How a processed record is acknowledged.
+fn fate(args: &Args, offset: Offset) -> Ack {
+    if args.release_at == Some(offset) {
+        Ack::Release
+    } else if args.reject_at == Some(offset) {
+        Ack::Reject
+    } else {
+        Ack::Accept
+    }
+}
+
+/// The acknowledgements made since the last commit, by partition.
+#[derive(Default)]
+struct Pending(BTreeMap<Partition, Vec<Offset>>);
+
+impl Pending {
+    fn add(&mut self, a: &Acquired) {
+        self.0.entry(a.partition).or_default().push(a.offset);
+    }
+}
+
+/// Commits the pending acknowledgements and logs, partition by partition, what the broker
+/// answered. A fatal error ends the worker; any other is logged and the worker goes on (the
+/// records come back to the group when their locks end, as Kafka's semantics say).
+fn commit(share: &Share, pending: &mut Pending, out: &mut Lines) -> Result<()> {
+    if pending.0.is_empty() {
+        return Ok(());
+    }
+    let acks = std::mem::take(&mut pending.0);
+    let answers = share.commit(COMMIT_TIMEOUT);
+    let fatal = answers.as_ref().err().filter(|e| e.fatal).cloned();
+    for (partition, mut offsets) in acks {
+        offsets.sort_unstable();
+        offsets.dedup();
+        let answer = match &answers {
+            Err(e) => Err(e.rendered.clone()),
+            Ok(results) => match results.iter().find(|(p, _)| *p == partition) {
+                Some((_, Ok(()))) => Ok(()),
+                Some((_, Err(e))) => Err(e.rendered.clone()),
+                None => Err("the broker's answer named no such partition".to_string()),
+            },
+        };
+        out.emit(match answer {
+            Ok(()) => Event::AcksCommitted { partition, offsets },
+            Err(error) => Event::AcksFailed {
+                partition,
+                offsets,
+                error,
+            },
+        });
+    }
+    out.flush();
+    match fatal {
+        Some(e) => bail!("the share consumer failed: {e}"),
+        None => Ok(()),
+    }
+}
