@@ -43,14 +43,23 @@ topic() { krb-topic "$@"; }
 
 # start NAME GROUP TOPIC [worker options]: run a worker in the background, output appended to
 # logs/NAME.log (a restarted worker keeps its history in one file).
-start() {
+start() { launch krb-worker "$@"; }
+
+# share NAME GROUP TOPIC [krb-share options]: the same for a member of share group GROUP
+# (lab 8); stop and the waits treat it as any worker.
+share() { launch krb-share "$@"; }
+
+# launch TOOL NAME GROUP TOPIC [options]: start's and share's body.
+launch() {
+  local tool=$1
+  shift
   local name=${1:?usage: start NAME GROUP TOPIC [options]}
   local mark
   mark="$(now) start $name"
   echo "$mark"
   # The same line opens the worker's log, so its history says when it was started.
   echo "$mark" >>"$LOGS/$name.log"
-  krb-worker "$@" >>"$LOGS/$name.log" 2>&1 &
+  "$tool" "$@" >>"$LOGS/$name.log" 2>&1 &
   echo $! >"$LOGS/$name.pid"
 }
 

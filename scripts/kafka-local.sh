@@ -135,6 +135,12 @@ group.initial.rebalance.delay.ms=0
 share.coordinator.state.topic.replication.factor=$nodes
 share.coordinator.state.topic.min.isr=$min_isr
 num.partitions=1
+# Lab 8's share groups may lock a record for 1 s and more (Kafka's floor is 15 s), so that a
+# slow record outlives its lock in seconds, not minutes; and may notice a dead member after 6 s
+# (Kafka's floor is 45 s; 6 s is a classic group's), heartbeating every second (floor 5 s).
+group.share.min.record.lock.duration.ms=1000
+group.share.min.session.timeout.ms=6000
+group.share.min.heartbeat.interval.ms=1000
 log.dirs=$data
 EOF
   [ "$nodes" = 1 ] || cat >>"$config" <<EOF

@@ -324,6 +324,96 @@ fn committed_once<C: ClientContext>(
     Ok(offsets)
 }
 
+/// Sets `settings` (name, value) on group `id` (a share group's share.auto.offset.reset,
+/// share.record.lock.duration.ms, ...) with IncrementalAlterConfigs, one SET a setting. Not
+/// AlterConfigs, which rust-rdkafka wraps: Kafka 4.3.1 answers it for a group with success and
+/// sets nothing (measured: a lock duration below the broker's minimum, and a setting that does
+/// not exist, were both "set", and kafka-configs --describe showed neither), where
+/// IncrementalAlterConfigs checks every setting and says what it refuses.
+pub fn set_configs<C: ClientContext>(
+    client: &Client<C>,
+    id: &str,
+    settings: &[(String, String)],
+    timeout: Duration,
+) -> Result<()> {
+    patiently(timeout, |left| set_configs_once(client, id, settings, left))
+}
+
+fn set_configs_once<C: ClientContext>(
+    client: &Client<C>,
+    id: &str,
+    settings: &[(String, String)],
+    timeout: Duration,
+) -> Result<()> {
+    let name = CString::new(id)?;
+    // SAFETY: the name is copied into the new object.
+    let mut resource = Owned::new(
+        unsafe {
+            rd::rd_kafka_ConfigResource_new(
+                rd::rd_kafka_ResourceType_t::RD_KAFKA_RESOURCE_GROUP,
+                name.as_ptr(),
+            )
+        },
+        rd::rd_kafka_ConfigResource_destroy,
+    )?;
+    for (key, value) in settings {
+        let (key_c, value_c) = (CString::new(key.as_str())?, CString::new(value.as_str())?);
+        // SAFETY: the resource is alive (owned above); both strings are copied.
+        let error = unsafe {
+            rd::rd_kafka_ConfigResource_add_incremental_config(
+                resource.0,
+                key_c.as_ptr(),
+                rd::rd_kafka_AlterConfigOpType_t::RD_KAFKA_ALTER_CONFIG_OP_TYPE_SET,
+                value_c.as_ptr(),
+            )
+        };
+        // SAFETY: a non-null error is ours to read and destroy, once.
+        if let Some(message) = unsafe { take_error(error) } {
+            bail!("cannot set {key}={value} on group {id}: {message}");
+        }
+    }
+    let request = Request::new(
+        client,
+        rd::rd_kafka_admin_op_t::RD_KAFKA_ADMIN_OP_INCREMENTALALTERCONFIGS,
+        timeout,
+    )?;
+    // SAFETY: a one-element array of a live resource, which librdkafka copies; client, queue
+    // and options as in `list`.
+    unsafe {
+        rd::rd_kafka_IncrementalAlterConfigs(
+            client.native_ptr(),
+            &mut resource.0,
+            1,
+            request.options,
+            request.queue,
+        )
+    };
+    let event = request.answer(
+        rd::RD_KAFKA_EVENT_INCREMENTALALTERCONFIGS_RESULT,
+        "set the group's settings",
+    )?;
+    // SAFETY: as in `list`: the result's resources live as long as the event, which outlives
+    // this block; their error texts are copied out.
+    unsafe {
+        let result = rd::rd_kafka_event_IncrementalAlterConfigs_result(event.0);
+        let mut count = 0;
+        let resources = rd::rd_kafka_IncrementalAlterConfigs_result_resources(result, &mut count);
+        for r in slice(resources, count) {
+            let code = rd::rd_kafka_ConfigResource_error(*r);
+            if code != rd::rd_kafka_resp_err_t::RD_KAFKA_RESP_ERR_NO_ERROR {
+                return Err(refusal(
+                    code,
+                    format!(
+                        "the broker refused group {id}'s settings: {}",
+                        error_text(code, rd::rd_kafka_ConfigResource_error_string(*r))
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// A broker's answer while it loads a group coordinator's state (it has just started, or a
 /// partition of `__consumer_offsets` has just moved to it): the same question asked again
 /// shortly is answered. librdkafka hands these back to the caller rather than retrying them

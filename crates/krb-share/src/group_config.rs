@@ -4,37 +4,21 @@
 //! in place before the group first reads a partition (latest, the broker's default, would skip
 //! every record already in the topic).
 
-use anyhow::{bail, Context, Result};
-use krb_common::broker::{wait, BrokerArgs};
-use rdkafka::admin::{AlterConfig, ResourceSpecifier};
+use anyhow::Result;
+use krb_common::broker::{BrokerArgs, REACH_TIMEOUT};
+use krb_common::groups;
 
-/// Sets `settings` on share group `group` (Kafka's name of it). AlterConfigs replaces the
-/// group's settings as a whole; every member of a lab's group sets the same ones.
-pub fn set(broker: &BrokerArgs, group: &str, settings: &[(String, String)]) -> Result<()> {
-    let (admin, options) = broker.admin("krb-share")?;
-    let config = settings.iter().fold(
-        AlterConfig::new(ResourceSpecifier::Group(group)),
-        |c, (k, v)| c.set(k, v),
-    );
-    let results = wait(admin.alter_configs(&[config], &options))
-        .with_context(|| format!("cannot set share group {group}'s settings"))?;
-    for result in results {
-        if let Err((_, code)) = result {
-            bail!(
-                "the broker refused share group {group}'s settings {}: {code} (see the broker's \
-                 group.share.min.* and group.share.max.* limits)",
-                shown(settings)
-            );
-        }
-    }
-    Ok(())
-}
-
-/// `a=1 b=2`.
-fn shown(settings: &[(String, String)]) -> String {
-    settings
-        .iter()
-        .map(|(k, v)| format!("{k}={v}"))
-        .collect::<Vec<_>>()
-        .join(" ")
+/// Checks that `topic` (as the lab calls it) exists and sets `settings` on share group `group`
+/// (Kafka's name of it); every member of a lab's group sets the same ones. The broker checks
+/// each against its limits (group.share.min.* and group.share.max.*) and its refusal is the
+/// error.
+pub fn set(
+    broker: &BrokerArgs,
+    topic: &str,
+    group: &str,
+    settings: &[(String, String)],
+) -> Result<()> {
+    let (admin, _) = broker.admin("krb-share")?;
+    broker.topic_partitions(admin.inner(), topic)?;
+    groups::set_configs(admin.inner(), group, settings, REACH_TIMEOUT)
 }

@@ -44,10 +44,7 @@ pub fn run(args: Args) -> Result<()> {
     }
     let topic = args.broker.name(&args.topic);
     let group = args.broker.name(&args.group);
-    let (admin, _) = args.broker.admin("krb-share")?;
-    args.broker.topic_partitions(admin.inner(), &args.topic)?;
-    drop(admin);
-    group_config::set(&args.broker, &group, &args.group_settings())?;
+    group_config::set(&args.broker, &args.topic, &group, &args.group_settings())?;
     let mut out = Lines::new(&args.name, args.delay > 0.0);
     out.emit(Event::ShareConsumes {
         topic: topic.clone(),
