@@ -6,7 +6,7 @@
 //! - [`verdict`]: the verdict type, as text, a row and JSON.
 //! - [`facts`]: what every lab reads from a run.
 //! - one module per lab: [`revoke`], [`maxpoll`], [`assignor`], [`static_lab`], [`protocol`],
-//!   [`idempotent`], [`faults`].
+//!   [`idempotent`], [`faults`], [`share`].
 //! - [`record`]: the lab command's results file and its table.
 //! - [`html`]: the same as one self-contained page, with the timelines, for a screen.
 //! - [`messages`]: what it prints, in English and Korean (`KRB_LANG=ko`); [`page_text`]: the
@@ -23,6 +23,7 @@ pub mod page_text;
 pub mod protocol;
 pub mod record;
 pub mod revoke;
+pub mod share;
 pub mod shown;
 pub mod static_lab;
 pub mod verdict;
@@ -72,6 +73,13 @@ pub enum Lab {
         scenario: idempotent::Scenario,
         /// The database is PostgreSQL (`--db postgres://...`), not SQLite.
         postgres: bool,
+    },
+    /// Lab 8, 08-share.sh.
+    Share {
+        /// `--scenario`.
+        scenario: share::Scenario,
+        /// The group's share.delivery.count.limit (the reject scenario's).
+        limit: u16,
     },
     /// Lab 7, one trial of 07-faults.sh (its effects are in its --db, or lab 6's default).
     Faults {
@@ -139,6 +147,7 @@ impl Lab {
                 ),
             ),
             Lab::Faults { effect, .. } => (7, "faults", value_name(effect)),
+            Lab::Share { scenario, .. } => (8, "share", value_name(scenario)),
         }
     }
 }
@@ -161,6 +170,7 @@ pub fn verify(
             revoke_commit,
         } => assignor::verdict(&run, assignor, revoke_commit)?,
         Lab::Static { static_membership } => static_lab::verdict(&run, static_membership)?,
+        Lab::Share { scenario, limit } => share::verdict(&run, scenario, limit)?,
         Lab::Idempotent {
             effect, scenario, ..
         } => {

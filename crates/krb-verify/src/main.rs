@@ -22,6 +22,7 @@ use krb_verify::{Assignor, Lab, Protocol};
 ///   krb-verify protocol kip848 --protocol consumer
 ///   krb-verify idempotent once --effect idempotent --scenario maxpoll
 ///   krb-verify faults faults-42-1 --effect db-offsets --db postgres://postgres@localhost:5491/postgres
+///   krb-verify share share --scenario kill
 ///
 /// Prints the article's number, ours, and each statement with `held` or `FAILED`. Lines of the
 /// logs that look like worker lines but do not parse are named on stderr and left out.
@@ -121,6 +122,19 @@ enum Command {
         /// Kafka's own table, instead of from the broker.
         #[arg(long)]
         recheck: bool,
+        #[command(flatten)]
+        out: Output,
+    },
+    /// Lab 8, 08-share.sh GROUP --scenario S (its topic has the same name).
+    Share {
+        /// The share group the lab ran in.
+        group: String,
+        /// The scenario it ran.
+        #[arg(long, value_enum, default_value = "join")]
+        scenario: krb_verify::share::Scenario,
+        /// The group's share.delivery.count.limit, as the lab set it (the reject scenario).
+        #[arg(long, value_name = "N", default_value_t = 3, value_parser = clap::value_parser!(u16).range(1..))]
+        limit: u16,
         #[command(flatten)]
         out: Output,
     },
@@ -274,6 +288,20 @@ fn main() {
             None,
         ),
         Command::Maxpoll { group, out } => check(Lab::Maxpoll, group, out, None),
+        Command::Share {
+            group,
+            scenario,
+            limit,
+            out,
+        } => check(
+            Lab::Share {
+                scenario: *scenario,
+                limit: *limit,
+            },
+            group,
+            out,
+            None,
+        ),
         Command::Assignor {
             group,
             assignor,

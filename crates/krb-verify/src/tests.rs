@@ -111,10 +111,10 @@ fn numbers(v: &Verdict) -> Vec<(&str, f64)> {
 }
 
 /// What breaks a statement in a run's logs.
-type Breaks = Box<dyn Fn(&mut Logs)>;
+pub(crate) type Breaks = Box<dyn Fn(&mut Logs)>;
 
 /// A statement, how the run breaks it, and the change that does.
-type Case = (&'static str, &'static str, Breaks);
+pub(crate) type Case = (&'static str, &'static str, Breaks);
 
 /// Asserts that every statement held.
 pub(crate) fn all_held(v: &Verdict) {
@@ -157,7 +157,7 @@ pub(crate) fn fails(v: &Verdict, statement: &str, broken: &str) {
 }
 
 /// Breaks the good run each way a case says, and asserts each case's statement FAILED.
-fn each_break<B: AsRef<str>>(
+pub(crate) fn each_break<B: AsRef<str>>(
     good: &Logs,
     cases: Vec<(&'static str, B, Breaks)>,
     verdict: impl Fn(&Logs) -> Verdict,

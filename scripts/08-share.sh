@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# Lab 8: the article's question asked of a share group (KIP-932, queues for Kafka).
+#
+#   08-share.sh [GROUP] [--scenario join|kill|lock|reject]
+#
+# Topic GROUP (default share) is created here and filled with krb-produce in batches of 10, as
+# small as the broker lends records out: it acquires a producer's batch whole (1000 records in
+# batches of 500 went to the first member, 500 at a time, and left none for the second).
+# GROUP-a and GROUP-b are members of share group GROUP (krb-share, 20 records a poll); each
+# sets the group's share.auto.offset.reset=earliest, and the scenario's settings below, with
+# Kafka's admin API before it joins.
+#
+#   join    lab 1's: 1000 records on 2 partitions, 0.01 s each; b joins once a has processed
+#           100. No partition changes hands, so nothing is processed twice.
+#   kill    the same, both from the start, 0.02 s a record; a is killed (SIGKILL) after its
+#           110th record, in the middle of a batch of 20. The records it held come back to b
+#           when its session ends (share.session.timeout.ms 6000) with delivery count 2.
+#   lock    lab 2's: 10 records on 1 partition, 0.5 s each, a commit of the acknowledgement
+#           after each; a takes 12 s over offset 3, its lock lasts 5 s
+#           (share.record.lock.duration.ms 5000). b, started then, receives offset 3 while a is
+#           still in it, and the rest of a's batch.
+#   reject  10 records, one member: offset 3 is released each time it comes, offset 6 rejected;
+#           with share.delivery.count.limit 3, offset 3 is archived after its third delivery.
+#
+# Ends when every record is processed (and, for lock, a has its answer for offset 3; for
+# reject, offset 3's last delivery is released); then krb-verify checks the scenario's
+# statements. Or read it: cat logs/share-*.log | sort
+set -euo pipefail
+# shellcheck source=usage.sh
+source "$(dirname "$0")/usage.sh" "$@"
+# shellcheck source=common.sh
+source "$(dirname "$0")/common.sh"
+
+usage="usage: 08-share.sh [GROUP] [--scenario join|kill|lock|reject]"
+group=share
+if [ $# -gt 0 ] && [ "${1#-}" = "$1" ]; then group=$1; shift; fi
+scenario="join"
+while [ $# -gt 0 ]; do
+  case $1 in
+    --scenario) scenario=${2:?$usage}; shift 2 ;;
+    *) echo "$usage" >&2; exit 2 ;;
+  esac
+done
+# The group's settings: a dead member noticed after 6 s, as a classic group's floor.
+settings=(--group-config share.session.timeout.ms=6000 --group-config share.heartbeat.interval.ms=1000)
+options=(-X max.poll.records=20)
+limit=3
+case $scenario in
+  join | kill) partitions=2 records=1000 ;;
+  lock)
+    partitions=1 records=10
+    settings+=(--group-config share.record.lock.duration.ms=5000)
+    options+=(--delay 0.5 --commit-every 1) ;;
+  reject)
+    partitions=1 records=10
+    settings+=(--group-config "share.delivery.count.limit=$limit")
+    options+=(--delay 0.2 --release-at 3 --reject-at 6) ;;
+  *) echo "$usage" >&2; exit 2 ;;
+esac
+options+=("${settings[@]}")
+
+trap 'stop_all "$group"' EXIT
+# A rerun gives the same result: no old logs, no old share group, a new topic.
+fresh "$group"
+topic "$group" "$partitions"
+krb-produce "$group" "$records" "$partitions" -X batch.num.messages=10
+
+case $scenario in
+  join)
+    share "$group-a" "$group" "$group" --delay 0.01 "${options[@]}"
+    wait_unique "$group" 100
+    share "$group-b" "$group" "$group" --delay 0.01 "${options[@]}"
+    wait_unique "$group" "$records"
+    stop "$group-a" "$group-b" ;;
+  kill)
+    share "$group-a" "$group" "$group" --delay 0.02 "${options[@]}"
+    share "$group-b" "$group" "$group" --delay 0.02 "${options[@]}"
+    wait_log "$group-a" "$group-a p[01] offset [0-9]+\$" 60
+    until [ "$(grep -cE "$group-a p[01] offset [0-9]+\$" "$LOGS/$group-a.log")" -ge 110 ]; do
+      alive "$group" || exit 1
+      sleep 0.01
+    done
+    echo "$(now) kill -9 $group-a"
+    kill -KILL "$(cat "$LOGS/$group-a.pid")"
+    rm -f "$LOGS/$group-a.pid"
+    wait_unique "$group" "$records" 90
+    stop "$group-b" ;;
+  lock)
+    share "$group-a" "$group" "$group" "${options[@]}" --slow-at 3 --slow-sec 12
+    wait_log "$group-a" 'slow start$'
+    share "$group-b" "$group" "$group" "${options[@]}"
+    wait_log "$group-a" "$group-a p0 offset 9\$" 60
+    wait_log "$group-a" "$group-a acks (committed|failed) p0 \[9\]" 30
+    stop "$group-a" "$group-b" ;;
+  reject)
+    share "$group-a" "$group" "$group" "${options[@]}"
+    wait_unique "$group" "$records"
+    wait_log "$group-a" "acquired p0 offset 3 delivery $limit\$" 30
+    # Longer than a poll: a fourth delivery, which the limit rules out, would show here.
+    sleep 2
+    stop "$group-a" ;;
+esac
+krb-timeline --logs "$LOGS" "$group"
+verdict share "$group" --scenario "$scenario" --limit "$limit"
