@@ -23,6 +23,11 @@ The labs:
   6  idempotent labs 1 and 2 with an effect in a database: plain repeats, idempotent does not,
                db-offsets (effect and position in one transaction) and kafka-eos (Kafka
                transactions) leave every effect once
+  8  share     labs 1 and 2 in a share group (KIP-932): no hand-over, so no duplicates; a killed
+               member's records, and a record held past its lock, come again; a failing record
+               is archived after its delivery count limit (only with --only: --only 1,2,8)
+
+Lab 7, the fault trials on a three-node cluster, has its own command: scripts/07-faults.sh.
 
 The broker: one that answers on KRB_BOOTSTRAP (default localhost:9481); else
 `docker compose -p kreb up -d` if a Docker engine answers; else the Maven-jar Kafka 4.3.1
@@ -48,10 +53,12 @@ while [ $# -gt 0 ]; do
   esac
 done
 case $broker in auto | external | compose | local) ;; *) echo "lab.sh: --broker takes external, compose or local" >&2; exit 2 ;; esac
-if [ -n "$only" ] && ! [[ $only =~ ^[1-6](,[1-6])*$ ]]; then
-  echo "lab.sh: --only takes lab numbers from 1 to 6, e.g. --only 1,2" >&2
+if [ -n "$only" ] && ! [[ $only =~ ^[1-68](,[1-68])*$ ]]; then
+  echo "lab.sh: --only takes lab numbers from 1 to 6 and 8, e.g. --only 1,2 (lab 7 is scripts/07-faults.sh)" >&2
   exit 2
 fi
+# Without --only, labs 1 to 6: lab 8 runs when asked for.
+only=${only:-1,2,3,4,5,6}
 
 logs=${KRB_LOGS:-logs}
 export KRB_LOGS=$logs
@@ -158,6 +165,10 @@ runs=(
   "6|idempotent|db-offsets maxpoll||scripts/06-idempotent.sh dbslow --effect db-offsets --scenario maxpoll|idempotent dbslow --effect db-offsets --scenario maxpoll"
   "6|idempotent|kafka-eos revoke||scripts/06-idempotent.sh eosrev --effect kafka-eos|idempotent eosrev --effect kafka-eos"
   "6|idempotent|kafka-eos maxpoll||scripts/06-idempotent.sh eosslow --effect kafka-eos --scenario maxpoll|idempotent eosslow --effect kafka-eos --scenario maxpoll"
+  "8|share|join||scripts/08-share.sh sharejoin --scenario join|share sharejoin --scenario join"
+  "8|share|kill||scripts/08-share.sh sharekill --scenario kill|share sharekill --scenario kill"
+  "8|share|lock||scripts/08-share.sh sharelock --scenario lock|share sharelock --scenario lock"
+  "8|share|reject||scripts/08-share.sh sharereject --scenario reject|share sharereject --scenario reject"
 )
 
 records=$logs/results.jsonl json=$logs/results.json
@@ -165,8 +176,8 @@ records=$logs/results.jsonl json=$logs/results.json
 failed=0
 for run in "${runs[@]}"; do
   IFS='|' read -r n name variant setup script verify <<<"$run"
-  [ -z "$only" ] || [[ ",$only," == *",$n,"* ]] || continue
-  printf 'lab %s/6 %s %s ... ' "$n" "$name" "$variant"
+  [[ ",$only," == *",$n,"* ]] || continue
+  printf 'lab %s %s %s ... ' "$n" "$name" "$variant"
   out="$logs/lab-$n-${variant//[^a-z-]/}.out"
   t=$(clock)
   script_failed=()

@@ -31,12 +31,12 @@ pub const TIME: Msg = Msg {
 
 /// Lab `lab`'s heading, and what happened in it and what to look at.
 pub fn lab_text(lab: u8) -> (Msg, Msg) {
-    let index = usize::from(lab.clamp(1, 8)) - 1;
+    let index = usize::from(lab.clamp(1, 9)) - 1;
     LABS[index]
 }
 
-/// Labs 1 to 7, then one for a lab this page does not know.
-const LABS: [(Msg, Msg); 8] = [
+/// Labs 1 to 8, then one for a lab this page does not know.
+const LABS: [(Msg, Msg); 9] = [
     (
         Msg {
             en: "Lab 1: no commit in the revoke callback",
@@ -172,6 +172,27 @@ const LABS: [(Msg, Msg); 8] = [
     ),
     (
         Msg {
+            en: "Lab 8: a share group (KIP-932)",
+            ko: "실습 8: share 그룹 (KIP-932)",
+        },
+        Msg {
+            en: "Labs 1 and 2 again, in a share group: members read the same partitions \
+                 together, and the broker lends each record to one member under a lock until \
+                 it is acknowledged. With no partition handed over, b's join repeats nothing. \
+                 What comes again is what a member held and never got acknowledged: a killed \
+                 member's records, and a record kept past its lock, with its delivery count up. \
+                 A record that fails every time is archived after its delivery count limit.",
+            ko: "실습 1과 2를 share 그룹에서 다시 돌립니다: 구성원들이 같은 파티션을 함께 \
+                 읽고, 브로커는 레코드를 acknowledgement가 올 때까지 잠금을 걸어 한 구성원에게 \
+                 빌려줍니다. 넘겨주는 파티션이 없으니 b가 합류해도 되풀이되는 것이 없습니다. \
+                 다시 오는 것은 구성원이 쥐고 있다가 acknowledgement를 받지 못한 레코드입니다: \
+                 죽은 구성원의 레코드, 잠금이 끝난 뒤까지 붙들고 있던 레코드가 delivery count를 \
+                 올린 채 다시 옵니다. 매번 실패하는 레코드는 delivery count 한도를 넘으면 \
+                 보관(archive)되어 더는 오지 않습니다.",
+        },
+    ),
+    (
+        Msg {
             en: "Another lab",
             ko: "다른 실습",
         },
@@ -200,7 +221,7 @@ mod tests {
 
     #[test]
     fn each_lab_says_what_happened_in_three_to_five_sentences() {
-        for lab in 1..=7 {
+        for lab in 1..=8 {
             let (_, intro) = lab_text(lab);
             for text in [intro.en, intro.ko] {
                 let sentences = text.matches(". ").count() + usize::from(text.ends_with('.'));
