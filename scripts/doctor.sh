@@ -15,9 +15,9 @@ warning and failure followed by `fix:` and what to do. Exit 1 when a check FAILE
   bash         4.4 or newer (the scripts expand empty arrays under set -u)
   system       Linux
   linux tools  GNU date (+%N), flock, awk, sed, grep, sort, seq, tail, wc, sleep 0.1
-  krb tools    the twelve krb tools run: an unpacked release's bin/, a checkout's target/release
+  krb tools    the thirteen krb tools run: an unpacked release's bin/, a checkout's target/release
                (or cargo to build them), or KRB_BIN
-  librdkafka   the engine every tool reports (--version), one and the same in all twelve
+  librdkafka   the engine every tool reports (--version), one and the same in all thirteen
   namespace    KRB_NS is set when the broker is not on this machine
   broker       a Kafka broker answers at KRB_BOOTSTRAP (default localhost:9481), and so does
                every broker it names
@@ -84,21 +84,21 @@ fi
 # shellcheck source=env.sh
 source "$root/scripts/env.sh"
 bin=$(krb_bin "$root")
-tools="krb-worker krb-produce krb-dups krb-topic krb-group krb-verify krb-timeline krb-trial krb-effects krb-doctor krb-live krb-room"
+tools="krb-worker krb-share krb-produce krb-dups krb-topic krb-group krb-verify krb-timeline krb-trial krb-effects krb-doctor krb-live krb-room"
 lacking=""
 for tool in $tools; do [ -x "$bin/$tool" ] || lacking="$lacking $tool"; done
 ran=0
 if [ -z "$lacking" ]; then
   # Running one shows what the machine lacks: a glibc older than the build's stops it here.
   if out=$("$bin/krb-worker" --version 2>&1); then
-    line ok "krb tools" "all twelve in $bin ($out)"
+    line ok "krb tools" "all thirteen in $bin ($out)"
     ran=1
     # The engine is linked into each tool: tools of two builds would run two librdkafkas.
     engines=$(for tool in $tools; do "$bin/$tool" --version 2>&1 | sed -n 's/.*(librdkafka \(.*\))$/\1/p'; done | sort | uniq -c | awk '{ print $1, $2 }')
     if [ "$engines" = "12 ${engines#* }" ] && [ "$(printf '%s\n' "$engines" | wc -l)" = 1 ]; then
       line ok librdkafka "${engines#* } in every tool (the article's confluent-kafka 2.15.1 runs librdkafka 2.15.1)"
     else
-      line FAILED librdkafka "the tools report $(printf '%s\n' "$engines" | awk '{ printf "%s%s tools %s", (NR > 1 ? ", " : ""), $1, $2 }') (of twelve)" \
+      line FAILED librdkafka "the tools report $(printf '%s\n' "$engines" | awk '{ printf "%s%s tools %s", (NR > 1 ? ", " : ""), $1, $2 }') (of thirteen)" \
         "build them again together: cargo build --release (or unpack one release's bin/)"
     fi
   else
@@ -108,7 +108,7 @@ if [ -z "$lacking" ]; then
 elif [ ! -f "$root/Cargo.toml" ]; then
   line FAILED "krb tools" "$bin lacks$lacking" "unpack the release again (its bin/ holds the tools), or set KRB_BIN to a folder of krb tools"
 elif [ -n "${KRB_BIN:-}" ]; then
-  line FAILED "krb tools" "KRB_BIN=$KRB_BIN lacks$lacking" "point KRB_BIN at a folder of all twelve tools, or unset it"
+  line FAILED "krb tools" "KRB_BIN=$KRB_BIN lacks$lacking" "point KRB_BIN at a folder of all thirteen tools, or unset it"
 elif command -v cargo >/dev/null && [ ! -x "$bin/krb-worker" ]; then
   line ok "krb tools" "not built yet: cargo is here, and the first source scripts/common.sh builds them (a few minutes)"
 elif command -v cargo >/dev/null; then

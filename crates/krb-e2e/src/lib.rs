@@ -15,10 +15,11 @@ use anyhow::{bail, ensure, Context, Result};
 use krb_common::broker::DEFAULT_BOOTSTRAP;
 use krb_common::logline::{Offset, Partition};
 
-/// The twelve tools a release's `bin/` and doctor.sh count (krb-docs, the docs' own tool, is not
-/// one of them).
-pub const TOOLS: [&str; 12] = [
+/// The thirteen tools a release's `bin/` and doctor.sh count (krb-docs, the docs' own tool, is
+/// not one of them).
+pub const TOOLS: [&str; 13] = [
     "krb-worker",
+    "krb-share",
     "krb-produce",
     "krb-dups",
     "krb-topic",

@@ -138,7 +138,7 @@ fn doctor_asks_for_a_namespace_when_the_broker_is_elsewhere() -> Result<()> {
 #[test]
 #[ignore = "needs the release tools: scripts/test.sh"]
 fn doctor_fails_when_the_tools_run_two_librdkafkas() -> Result<()> {
-    // Eleven of this build's tools and one that says it runs 2.12.1, as a tool of an older
+    // Twelve of this build's tools and one that says it runs 2.12.1, as a tool of an older
     // build copied beside them would.
     let bin = std::env::temp_dir().join(format!("krb-doctor-mixed-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&bin);
@@ -164,7 +164,7 @@ fn doctor_fails_when_the_tools_run_two_librdkafkas() -> Result<()> {
         .find(|l| l.starts_with("FAILED librdkafka: "))
         .with_context(|| format!("no FAILED librdkafka line:\n{out}"))?;
     ensure!(
-        line.contains("1 tools 2.12.1, 11 tools 2.15.0 (of twelve)")
+        line.contains("1 tools 2.12.1, 12 tools 2.15.0 (of thirteen)")
             && line.contains("fix: build them again together: cargo build --release"),
         "{line}"
     );
