@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# samples.sh [LAB...]: the sample outputs the docs show, from a real run (default labs 1 to 7).
+# samples.sh [LAB...]: the sample outputs the docs show, from a real run (default labs 1 to 8).
 #
 # Runs each lab's commands, as its page shows them, one after another through bash with
 # common.sh sourced, against the broker on KRB_BOOTSTRAP (default localhost:9481; it starts
@@ -22,9 +22,9 @@ root=$(pwd)
 source scripts/env.sh
 
 labs=("$@")
-[ ${#labs[@]} -gt 0 ] || labs=(1 2 3 4 5 6 7)
+[ ${#labs[@]} -gt 0 ] || labs=(1 2 3 4 5 6 7 8)
 for lab in "${labs[@]}"; do
-  [[ $lab =~ ^[1-7]$ ]] || { echo "samples.sh: labs are numbers from 1 to 7, not '$lab' (see --help)" >&2; exit 2; }
+  [[ $lab =~ ^[1-8]$ ]] || { echo "samples.sh: labs are numbers from 1 to 8, not '$lab' (see --help)" >&2; exit 2; }
 done
 bootstrap=${KRB_BOOTSTRAP:-localhost:9481}
 if ! answers "$bootstrap"; then
@@ -80,6 +80,15 @@ EOF
       ;;
     7) cat <<'EOF'
 ./scripts/07-faults.sh --trials 1 --seed 2026
+EOF
+      ;;
+    8) cat <<'EOF'
+./scripts/08-share.sh
+./scripts/08-share.sh kill --scenario kill
+cat logs/kill-*.log | sort | grep -E 'delivery 2|kill' | head -5
+krb-dups kill
+./scripts/08-share.sh lock --scenario lock
+./scripts/08-share.sh reject --scenario reject
 EOF
       ;;
   esac
