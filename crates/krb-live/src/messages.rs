@@ -60,6 +60,11 @@ pub const WORKER_TOTALS: Msg = Msg {
     en: "processed {processed}, duplicates {duplicates}",
     ko: "처리 {processed}, 중복 {duplicates}",
 };
+/// A share group member's records (lab 8): what the broker lent it and what it answered.
+pub const SHARE_TOTALS: Msg = Msg {
+    en: "acquired {acquired} ({again} again, delivery count up to {max}) · accepted {accepted}, released {released}, rejected {rejected} · acks committed {committed}, failed {failed}",
+    ko: "acquired {acquired}개 (다시 온 것 {again}개, delivery count 최대 {max}) · accept {accepted}, release {released}, reject {rejected} · commit된 acknowledgement {committed}개, 실패 {failed}개",
+};
 /// The partitions a worker owns now.
 pub const OWNS: Msg = Msg {
     en: "owns {partitions}",
@@ -128,6 +133,7 @@ pub const ALL: &[(&str, Msg)] = &[
     ("unique", UNIQUE),
     ("duplicates", DUPLICATES),
     ("workerTotals", WORKER_TOTALS),
+    ("shareTotals", SHARE_TOTALS),
     ("owns", OWNS),
     ("ownsNothing", OWNS_NOTHING),
     ("legendOwned", LEGEND_OWNED),

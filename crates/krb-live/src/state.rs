@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 
 use chrono::NaiveDateTime;
-use krb_common::logline::{Event, Offset, Partition};
+use krb_common::logline::{Ack, Event, Offset, Partition};
 use krb_common::reader::Skipped;
 use krb_dups::{analyse, Counts, Report};
 
@@ -109,6 +109,29 @@ pub struct Worker {
     pub steps: BTreeMap<Partition, BTreeMap<i64, (u32, u32)>>,
     /// The last assigned line's partitions, as the log wrote them.
     pub last_assigned: Option<Vec<Partition>>,
+    /// A share group's member (lab 8): what the broker lent it and what it answered.
+    pub share: Option<ShareCounts>,
+}
+
+/// A share group member's records: acquired, acknowledged, committed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct ShareCounts {
+    /// Records acquired (`acquired` lines).
+    pub acquired: u64,
+    /// Of them, deliveries after the first: records another member (or this one) had held.
+    pub again: u64,
+    /// The highest delivery count seen.
+    pub max_delivery: u16,
+    /// Acknowledgements made, by kind.
+    pub accepted: u64,
+    /// Released.
+    pub released: u64,
+    /// Rejected.
+    pub rejected: u64,
+    /// Acknowledgements the broker took (`acks committed`).
+    pub committed: u64,
+    /// Acknowledgements refused (`acks failed`).
+    pub failed: u64,
 }
 
 impl Worker {
@@ -259,16 +282,36 @@ impl State {
                 return;
             }
             // A share group's refused acknowledgements: its commit failures.
-            Event::AcksFailed { .. } => Kind::CommitFailed,
+            Event::AcksFailed { offsets, .. } => {
+                w.share.get_or_insert_default().failed += offsets.len() as u64;
+                Kind::CommitFailed
+            }
+            Event::Acquired { delivery, .. } => {
+                let share = w.share.get_or_insert_default();
+                share.acquired += 1;
+                share.again += u64::from(*delivery > 1);
+                share.max_delivery = share.max_delivery.max(*delivery);
+                return;
+            }
+            Event::Acknowledged { ack, .. } => {
+                let share = w.share.get_or_insert_default();
+                match ack {
+                    Ack::Accept => share.accepted += 1,
+                    Ack::Release => share.released += 1,
+                    Ack::Reject => share.rejected += 1,
+                }
+                return;
+            }
+            Event::AcksCommitted { offsets, .. } => {
+                w.share.get_or_insert_default().committed += offsets.len() as u64;
+                return;
+            }
             // Completions are counted above; a slow start and a commit move no partition.
             Event::SlowStart { .. }
             | Event::Commit(_)
             | Event::Processed { .. }
             | Event::AlreadyApplied { .. }
-            | Event::Refused { .. }
-            | Event::Acquired { .. }
-            | Event::Acknowledged { .. }
-            | Event::AcksCommitted { .. } => return,
+            | Event::Refused { .. } => return,
         };
         let text = event.to_string();
         self.happened(at, worker, kind, text);
@@ -436,5 +479,78 @@ mod tests {
             ]
         );
         assert_eq!(s.topic.as_deref(), Some("pay"));
+    }
+
+    #[test]
+    fn a_share_members_records_are_counted_and_a_refusal_is_an_event() {
+        let mut s = State::new();
+        s.add(line(
+            0,
+            "g-a",
+            Event::ShareConsumes {
+                topic: "pay".into(),
+                group: "g".into(),
+            },
+        ));
+        for (offset, delivery) in [(3, 1), (4, 1), (3, 2), (3, 3)] {
+            s.add(line(
+                10,
+                "g-a",
+                Event::Acquired {
+                    partition: 0,
+                    offset,
+                    delivery,
+                },
+            ));
+        }
+        for ack in [Ack::Accept, Ack::Release, Ack::Release, Ack::Reject] {
+            s.add(line(
+                20,
+                "g-a",
+                Event::Acknowledged {
+                    partition: 0,
+                    offset: 3,
+                    ack,
+                },
+            ));
+        }
+        s.add(line(
+            30,
+            "g-a",
+            Event::AcksCommitted {
+                partition: 0,
+                offsets: vec![3, 4],
+            },
+        ));
+        s.add(line(
+            40,
+            "g-a",
+            Event::AcksFailed {
+                partition: 0,
+                offsets: vec![3],
+                error: "KafkaError{code=INVALID_RECORD_STATE,val=121,str=\"x\"}".into(),
+            },
+        ));
+        let share = s.workers["g-a"].share.unwrap();
+        assert_eq!(
+            share,
+            ShareCounts {
+                acquired: 4,
+                again: 2,
+                max_delivery: 3,
+                accepted: 1,
+                released: 2,
+                rejected: 1,
+                committed: 2,
+                failed: 1,
+            }
+        );
+        assert_eq!(s.topic.as_deref(), Some("pay"));
+        assert_eq!(s.events.len(), 1);
+        assert_eq!(s.events[0].kind, Kind::CommitFailed);
+        // A consumer group's worker has none.
+        let mut c = State::new();
+        c.add(processed(0, "g-b", 0, 1));
+        assert!(c.workers["g-b"].share.is_none());
     }
 }

@@ -7,7 +7,7 @@ use krb_common::kafka_error::rendered_code;
 use krb_common::logline::{format_time, Partition};
 use serde::Serialize;
 
-use crate::state::{End, Kind, State, STEP_MS};
+use crate::state::{End, Kind, ShareCounts, State, STEP_MS};
 
 /// At most this many steps of processing across the run: a long run's steps are widened.
 const MAX_STEPS: i64 = 600;
@@ -64,6 +64,8 @@ pub struct WorkerView {
     pub owns: Vec<Partition>,
     /// Its last assigned line's partitions.
     pub last_assigned: Option<Vec<Partition>>,
+    /// A share group member's records (none for a consumer group's worker).
+    pub share: Option<ShareCounts>,
     /// One row per partition it owned or processed.
     pub rows: Vec<Row>,
     /// Its events and duplicates, the latest [`LANE_MARKS`], oldest first.
@@ -281,6 +283,7 @@ impl View {
                     duplicates: w.duplicates,
                     owns: w.owns(),
                     last_assigned: w.last_assigned.clone(),
+                    share: w.share,
                     rows,
                     marks: latest(own, LANE_MARKS),
                 }
