@@ -105,6 +105,38 @@ pub fn placeholders(template: &str) -> Vec<&str> {
     names
 }
 
+/// The text a placeholder's value may be, by the placeholder's name. A value matches only its
+/// form, so that no placeholder takes a whole detail: `{count}` in `{count} duplicate
+/// processings` is a number, never `1 already applied lines, 1`. A `{text}` is another text of
+/// the table and is taken only when the table knows it whole; no value spans `; `-separated
+/// parts, which are translated one by one.
+pub fn form(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "text" => r"[^;]+?",
+        "seconds" => r"\d+(?:\.\d+)?",
+        // As krb-verify's summary names them: `p1`, `p0, p3`.
+        "partitions" => r"p\d+(?:, p\d+)*",
+        // Duplicate runs: `p1 200..275, p0 3..3`.
+        "runs" => r"p\d+ \d+\.\.\d+(?:, p\d+ \d+\.\.\d+)*|none",
+        // Lab 7's fault kinds: `kill, pause`.
+        "kinds" => r"[a-z][a-z-]*(?:, [a-z][a-z-]*)*",
+        // librdkafka's own text, which the log holds as it is.
+        "why" => r"[^;]+",
+        n if n.ends_with("_at") => r"\d\d:\d\d:\d\d\.\d{3}|none",
+        // A list as the logs write one: `[0, 1]`, `[]`.
+        n if n == "list" || n.ends_with("_list") => r"\[(?:\d+(?:, \d+)*)?\]|none",
+        "count" | "n" | "lab" | "p" | "first" | "last" | "offset" | "commit" | "moved"
+        | "revoked" | "acknowledged" | "lost" => r"-?\d+|none",
+        // Lab 8's records, as ranges: `p1 100..119, p0 3`; its members' deliveries: `b #2`.
+        "records" => r"p\d+ \d+(?:\.\.\d+)?(?:, p\d+ \d+(?:\.\.\d+)?)*|none",
+        "who" => r"[\w-]+ #\d+(?:, [\w-]+ #\d+)*",
+        // A Kafka error's code: `INVALID_RECORD_STATE`.
+        "code" => r"_?[A-Z][A-Z_]*",
+        "accepted" | "missing" | "twice" | "want" | "revokes" => r"\d+",
+        _ => return None,
+    })
+}
+
 /// A message table, ready to translate texts written from its English templates.
 pub struct Catalogue {
     entries: Vec<(Regex, Vec<String>, Msg)>,
@@ -112,6 +144,9 @@ pub struct Catalogue {
 
 impl Catalogue {
     /// The table's templates, each English form made a pattern that matches a whole text.
+    ///
+    /// # Panics
+    /// When a placeholder has no [`form`]: the table is the code's, and its tests build it.
     pub fn new(table: &[Msg]) -> Catalogue {
         let entries = table
             .iter()
@@ -125,8 +160,13 @@ impl Catalogue {
                         .find(&format!("{{{name}}}"))
                         .expect("a placeholder found above");
                     pattern += &regex::escape(&rest[..at]);
-                    // A value never spans parts: `a; b` is translated part by part.
-                    pattern += "([^;]+?)";
+                    let form = form(name).unwrap_or_else(|| {
+                        panic!(
+                            "{:?}: placeholder {{{name}}} has no form in lang::form",
+                            msg.en
+                        )
+                    });
+                    pattern += &format!("({form})");
                     rest = &rest[at + name.len() + 2..];
                 }
                 pattern += &regex::escape(rest);
@@ -154,14 +194,19 @@ impl Catalogue {
 
     /// Whether some template matches `text` whole.
     pub fn knows(&self, text: &str) -> bool {
-        self.entries
-            .iter()
-            .any(|(regex, _, _)| regex.is_match(text))
+        self.whole(Lang::Ko, text).is_some()
     }
 
     fn whole(&self, lang: Lang, text: &str) -> Option<String> {
         self.entries.iter().find_map(|(regex, names, msg)| {
             let found = regex.captures(text)?;
+            if names
+                .iter()
+                .enumerate()
+                .any(|(i, n)| n == "text" && !self.knows(&found[i + 1]))
+            {
+                return None;
+            }
             let values: Vec<String> = (1..=names.len())
                 .map(|i| self.translate(lang, &found[i]))
                 .collect();
@@ -246,8 +291,16 @@ mod tests {
 
     const TABLE: &[Msg] = &[
         Msg {
-            en: "{n} duplicates on {where}",
-            ko: "{where}에서 중복 {n}건",
+            en: "{count} duplicates on {partitions}",
+            ko: "{partitions}에서 중복 {count}건",
+        },
+        Msg {
+            en: "{count} duplicate processings",
+            ko: "중복 처리 {count}번",
+        },
+        Msg {
+            en: "lab {lab}: {text}",
+            ko: "실습 {lab}: {text}",
         },
         Msg {
             en: "no duplicates",
@@ -329,6 +382,39 @@ mod tests {
         assert_eq!(c.translate(Lang::En, "no duplicates"), "no duplicates");
         assert_eq!(c.translate(Lang::Ko, "something else"), "something else");
         assert!(c.knows("no duplicates") && !c.knows("no duplicates at all"));
+    }
+
+    #[test]
+    fn a_placeholder_takes_only_a_value_of_its_form() {
+        let c = Catalogue::new(TABLE);
+        // A number, not a detail that ends like the template.
+        let swallowed = "1 already applied lines, 1 duplicate processings";
+        assert!(!c.knows(swallowed));
+        assert_eq!(c.translate(Lang::Ko, swallowed), swallowed);
+        assert_eq!(
+            c.translate(Lang::Ko, "3 duplicate processings"),
+            "중복 처리 3번"
+        );
+        assert!(!c.knows("3 duplicates on partition one"));
+        assert_eq!(
+            c.translate(Lang::Ko, "2 duplicates on p0, p3"),
+            "p0, p3에서 중복 2건"
+        );
+        // A text is one the table knows, or the template does not apply.
+        assert_eq!(
+            c.translate(Lang::Ko, "lab 1: no duplicates"),
+            "실습 1: 중복 없음"
+        );
+        assert!(!c.knows("lab 1: 3 rows, 3 duplicate processings"));
+    }
+
+    #[test]
+    #[should_panic(expected = "placeholder {where} has no form")]
+    fn a_placeholder_without_a_form_is_refused() {
+        Catalogue::new(&[Msg {
+            en: "duplicates on {where}",
+            ko: "{where}에서 중복",
+        }]);
     }
 
     #[test]

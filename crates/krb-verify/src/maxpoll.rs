@@ -49,7 +49,12 @@ pub fn checks(
     v.check(
         "librdkafka's MAXPOLL warning about 10 s after offset 3 slow start",
         (9.5..=12.0).contains(&after),
-        format!("{after:.2} s"),
+        // No slow start or no warning: no number to show.
+        if after.is_nan() {
+            "none".into()
+        } else {
+            format!("{after:.2} s")
+        },
     );
     let done = a.find(0, |e| {
         e == &Event::Processed {
@@ -182,7 +187,12 @@ pub fn checks(
     }
     v.number(DUPLICATES, report.duplicates() as f64);
     v.ours = format!(
-        "MAXPOLL {after:.1} s after the slow start; {} together in offset 3; {}",
+        "{}; {} together in offset 3; {}",
+        if after.is_nan() {
+            "no MAXPOLL after the slow start".into()
+        } else {
+            format!("MAXPOLL {after:.1} s after the slow start")
+        },
         overlap.map_or("never".into(), |o| format!("{o:.1} s")),
         summary(report)
     );

@@ -18,12 +18,12 @@ pub const TITLE: Msg = Msg {
 /// The article's number, in a verdict.
 pub const ARTICLE_LINE: Msg = Msg {
     en: "  article: {text}",
-    ko: "  기사:    {text}",
+    ko: "  글:      {text}",
 };
 /// Our number, in a verdict.
 pub const OURS_LINE: Msg = Msg {
     en: "  ours:    {text}",
-    ko: "  우리:    {text}",
+    ko: "  실측:    {text}",
 };
 /// A statement that held.
 pub const HELD_LINE: Msg = Msg {
@@ -47,11 +47,11 @@ pub const HEADS: [Msg; 5] = [
     },
     Msg {
         en: "article",
-        ko: "기사",
+        ko: "글",
     },
     Msg {
         en: "ours",
-        ko: "우리",
+        ko: "실측",
     },
     HELD,
 ];
@@ -104,38 +104,78 @@ pub const FRAME: &[Msg] = &[
 pub const TEXTS: &[Msg] = &[
     // Lab 1.
     m("all 1000 messages processed", "메시지 1000개 모두 처리됨"),
-    m("a handed partitions back after b joined", "b가 합류한 뒤 a가 파티션을 반납함"),
+    m("a handed partitions back after b joined", "b가 들어온 뒤 a가 파티션을 반납함"),
     m(
         "a logged revoked [0, 1], then assigned [..]",
-        "a가 revoked [0, 1]에 이어 assigned [..]를 기록함",
+        "a의 로그에 revoked [0, 1], 이어서 assigned [..]가 남음",
     ),
-    m("b was assigned the one partition that moved", "b가 옮겨 간 파티션 하나를 할당받음"),
+    m("b was assigned the one partition that moved", "b가 옮겨 간 파티션 하나를 받음"),
     m("no duplicates", "중복 없음"),
     m(
         "a committed the moved partition in the revoke callback, up to its last offset",
-        "a가 revoke 콜백에서 옮겨 간 파티션을 마지막 오프셋까지 커밋함",
+        "a가 on_revoke에서 옮겨 가는 파티션을 처리한 위치까지 commit함",
     ),
-    m("b began the moved partition at that commit", "b가 옮겨 간 파티션을 그 커밋에서 시작함"),
+    m("b began the moved partition at that commit", "b가 옮겨 간 파티션을 그 commit 위치부터 읽음"),
     m(
         "duplicates between 0 and commit-every minus 1 (99)",
-        "중복은 0 이상 commit-every - 1(99) 이하",
+        "중복은 0건에서 commit-every - 1(99건) 사이",
     ),
     m(
         "duplicates only on the moved partition, from a's last commit to a's last offset",
-        "중복은 옮겨 간 파티션에서만, a의 마지막 커밋부터 a의 마지막 오프셋까지",
+        "중복은 옮겨 간 파티션에서만, a의 마지막 commit부터 a가 마지막으로 처리한 offset까지",
     ),
     m(
         "b began the moved partition at a's last commit",
-        "b가 옮겨 간 파티션을 a의 마지막 커밋에서 시작함",
+        "b가 옮겨 간 파티션을 a의 마지막 commit 위치부터 읽음",
     ),
     m(
         "a logged no revoke after b started and before its stop",
-        "b가 시작한 뒤 a가 멈추기 전까지 a의 revoke 기록이 없음",
+        "b가 시작한 뒤 a가 멈추기 전까지 a의 로그에 revoked가 없음",
     ),
     m("82 duplicates on p1 (400..481)", "p1에서 중복 82건 (400..481)"),
     m(
         "b's first message {seconds} s after its start",
         "b의 첫 메시지는 시작 {seconds}초 뒤",
+    ),
+    m(
+        "a revoked {list}",
+        "a가 {list} 반납",
+    ),
+    m(
+        "revoked {list}, reassigned: true",
+        "revoked {list}, 이어서 assigned 있음",
+    ),
+    m(
+        "revoked {list}, reassigned: false",
+        "revoked {list}, 이어서 assigned 없음",
+    ),
+    m(
+        "no revoke, reassigned: false",
+        "revoked 없음",
+    ),
+    m(
+        "b assigned {list}",
+        "b가 받은 파티션 {list}",
+    ),
+    m(
+        "commit p{p}={commit}, a's last offset {offset}",
+        "commit p{p}={commit}, a가 마지막으로 처리한 offset {offset}",
+    ),
+    m(
+        "b's first offset on p{p}: {offset}",
+        "b가 p{p}에서 처음 처리한 offset {offset}",
+    ),
+    m(
+        "b's first offset on p{p}: {offset}, a's last commit {commit}",
+        "b가 p{p}에서 처음 처리한 offset {offset}, a의 마지막 commit {commit}",
+    ),
+    m(
+        "runs {runs}",
+        "중복 구간 {runs}",
+    ),
+    m(
+        "a's last commit p{p}={commit}, last offset {offset}",
+        "a의 마지막 commit p{p}={commit}, 마지막으로 처리한 offset {offset}",
     ),
     // Lab 2.
     m(
@@ -144,15 +184,15 @@ pub const TEXTS: &[Msg] = &[
     ),
     m(
         "b was assigned [0] and processed offset 3 while a was still in it",
-        "a가 아직 offset 3을 처리하는 동안 b가 [0]을 할당받아 offset 3을 처리함",
+        "a가 아직 offset 3을 처리하는 동안 b가 [0]을 받아 offset 3을 처리함",
     ),
     m(
         "a's commit after offset 3 failed with UNKNOWN_MEMBER_ID",
-        "offset 3 다음 a의 커밋이 UNKNOWN_MEMBER_ID로 실패함",
+        "offset 3 다음 a의 commit이 UNKNOWN_MEMBER_ID로 실패함",
     ),
     m(
         "consumer: a kept [0] until its lost [0]; b was not assigned it while a was in offset 3",
-        "consumer: a가 lost [0]까지 [0]을 지킴, a가 offset 3을 처리하는 동안 b는 그것을 할당받지 않음",
+        "consumer: a가 lost [0] 때까지 [0]을 맡았고, a가 offset 3을 처리하는 동안 b는 [0]을 받지 않음",
     ),
     m(
         "consumer: a's commit after offset 3 succeeded (commit p0=4)",
@@ -164,7 +204,7 @@ pub const TEXTS: &[Msg] = &[
     ),
     m(
         "a then logged lost [0], not revoked [0]",
-        "이어서 a가 revoked [0]이 아니라 lost [0]을 기록함",
+        "이어서 a의 로그에 revoked [0]이 아니라 lost [0]이 남음",
     ),
     m(
         "poll returned _MAX_POLL_EXCEEDED with librdkafka's text",
@@ -172,20 +212,52 @@ pub const TEXTS: &[Msg] = &[
     ),
     m(
         "all 10 offsets processed, offset 3 twice and nothing else",
-        "오프셋 10개 모두 처리됨, 두 번 처리된 것은 offset 3뿐",
+        "offset 10개를 모두 처리함, 두 번 처리한 것은 offset 3뿐",
     ),
-    m("the group's final committed offset is 10", "그룹의 마지막 커밋 오프셋이 10"),
-    m("the committed offset never went backwards", "커밋 오프셋이 한 번도 뒤로 가지 않음"),
+    m("the group's final committed offset is 10", "그룹에 마지막으로 commit된 offset이 10"),
+    m("the committed offset never went backwards", "commit된 offset이 한 번도 뒤로 가지 않음"),
     m(
-        "MAXPOLL {seconds} after the slow start",
-        "slow start {seconds} 뒤 MAXPOLL",
+        "MAXPOLL {seconds} s after the slow start",
+        "slow start {seconds}초 뒤 MAXPOLL",
     ),
-    m("never together in offset 3", "offset 3에 함께 있지 않음"),
-    m("{seconds} together in offset 3", "offset 3에 {seconds} 동안 함께"),
-    m("offset 3 twice", "offset 3 두 번"),
+    m(
+        "no MAXPOLL after the slow start",
+        "slow start 뒤 MAXPOLL 없음",
+    ),
+    m("never together in offset 3", "offset 3을 함께 처리한 적 없음"),
+    m("{seconds} s together in offset 3", "{seconds}초 동안 offset 3을 함께 처리"),
+    m("offset 3 twice", "offset 3을 두 번 처리"),
+    m(
+        "together for {seconds} s, b processed offset 3: true",
+        "{seconds}초 동안 함께 처리, b가 offset 3을 처리함",
+    ),
+    m(
+        "together for {seconds} s, b processed offset 3: false",
+        "{seconds}초 동안 함께 처리, b는 offset 3을 처리하지 않음",
+    ),
+    m(
+        "b assigned at {b_at}, a done at {done_at}, a lost [0] at {lost_at}",
+        "b가 [0]을 받음 {b_at}, a가 offset 3을 끝냄 {done_at}, a의 lost [0] {lost_at}",
+    ),
+    m(
+        "b assigned at {b_at}, a done at {done_at}, a lost [0] at {lost_at}, a assigned [0] again at {again_at}",
+        "b가 [0]을 받음 {b_at}, a가 offset 3을 끝냄 {done_at}, a의 lost [0] {lost_at}, a가 다시 [0]을 받음 {again_at}",
+    ),
+    m(
+        "no commit",
+        "commit 기록 없음",
+    ),
+    m(
+        "neither",
+        "lost도 revoked도 없음",
+    ),
+    m(
+        "p{p}=none",
+        "p{p}: commit 없음",
+    ),
     // Lab 3.
     m("all 3000 messages processed", "메시지 3000개 모두 처리됨"),
-    m("c was assigned partitions", "c가 파티션을 할당받음"),
+    m("c was assigned partitions", "c가 파티션을 받음"),
     m(
         "only the partitions that moved to c were revoked",
         "c로 옮겨 간 파티션만 반납됨",
@@ -193,32 +265,48 @@ pub const TEXTS: &[Msg] = &[
     m("every partition was revoked", "모든 파티션이 반납됨"),
     m(
         "duplicates on more partitions than the ones that moved",
-        "옮겨 간 파티션보다 더 많은 파티션에서 중복",
+        "옮겨 간 파티션보다 많은 파티션에서 중복",
     ),
     m(
         "duplicates on the moved partitions only, and on at least one",
-        "중복은 옮겨 간 파티션에서만, 적어도 하나에서",
+        "중복은 옮겨 간 파티션에서만, 적어도 한 곳에서",
     ),
     m(
-        "{count} duplicates on all {partitions} partitions",
-        "파티션 {partitions}개 모두에서 중복 {count}건",
+        "{count} duplicates on all {n} partitions",
+        "파티션 {n}개 모두에서 중복 {count}건",
     ),
     m(
-        "{count} duplicates on the {partitions} moved partitions",
-        "옮겨 간 파티션 {partitions}개에서 중복 {count}건",
+        "{count} duplicates on the {n} moved partitions",
+        "옮겨 간 파티션 {n}개에서 중복 {count}건",
     ),
-    m("not measured (0 expected)", "측정하지 않음 (0 예상)"),
+    m("not measured (0 expected)", "측정하지 않음 (0건 예상)"),
     m(
         "revoked {revoked} partition(s), {moved} moved",
         "파티션 {revoked}개 반납, {moved}개 이동",
     ),
+    m(
+        "c assigned {list}",
+        "c가 받은 파티션 {list}",
+    ),
+    m(
+        "revoked {revoked_list}, moved {moved_list}",
+        "반납 {revoked_list}, 이동 {moved_list}",
+    ),
+    m(
+        "revoked {list}",
+        "반납 {list}",
+    ),
+    m(
+        "duplicates on {dup_list}, moved {moved_list}",
+        "중복 {dup_list}, 이동 {moved_list}",
+    ),
     // Lab 4.
     m(
         "a owned partitions again within the session timeout (10 s) of its stop",
-        "a가 멈춘 뒤 세션 타임아웃(10초) 안에 다시 파티션을 가짐",
+        "a가 멈춘 뒤 session.timeout.ms(10초) 안에 다시 파티션을 맡음",
     ),
     m("b revoked nothing", "b가 아무것도 반납하지 않음"),
-    m("a got its previous partitions back", "a가 이전 파티션을 그대로 돌려받음"),
+    m("a got its previous partitions back", "a가 전에 맡던 파티션을 그대로 다시 받음"),
     m("b revoked twice", "b가 두 번 반납함"),
     m("a got partitions again", "a가 다시 파티션을 받음"),
     m("a got no partitions after its restart", "a가 재시작 뒤 파티션을 받지 못함"),
@@ -226,57 +314,65 @@ pub const TEXTS: &[Msg] = &[
     m("{count} revokes", "반납 {count}번"),
     m(
         "partitions back {seconds} s after start",
-        "시작 {seconds}초 뒤 파티션 복귀",
+        "시작 {seconds}초 만에 파티션을 다시 받음",
     ),
     m("the other consumer revoked twice", "다른 컨슈머가 두 번 반납"),
     m("b revoked {count} time(s)", "b가 {count}번 반납"),
     m(
         "a's partitions back never after start",
-        "a의 파티션이 돌아오지 않음",
+        "a가 파티션을 다시 받지 못함",
     ),
     m(
-        "a's partitions back {seconds} after start",
-        "a의 파티션은 시작 {seconds} 뒤 복귀",
+        "a's partitions back {seconds} s after start",
+        "a가 시작 {seconds}초 만에 파티션을 다시 받음",
+    ),
+    m(
+        "{seconds} s after its stop",
+        "멈춘 지 {seconds}초 뒤",
+    ),
+    m(
+        "before {before_list}, after {after_list}",
+        "재시작 전 {before_list}, 재시작 뒤 {after_list}",
     ),
     // Lab 5.
     m(
         "classic: a revoked every partition when b joined",
-        "classic: b가 합류할 때 a가 모든 파티션을 반납함",
+        "classic: b가 들어올 때 a가 모든 파티션을 반납함",
     ),
     m(
         "consumer: a revoked only the partition that moved",
-        "consumer: a가 옮겨 간 파티션만 반납함",
+        "consumer: a가 옮겨 가는 파티션만 반납함",
     ),
-    m("classic: see labs 1 and 2", "classic: 실습 1과 2를 보라"),
-    m("not in the article", "기사에 없음"),
+    m("classic: see labs 1 and 2", "classic: 실습 1, 2와 같음"),
+    m("not in the article", "글에 없음"),
     m("{text}, a revoked nothing", "{text}, a는 아무것도 반납하지 않음"),
-    m("{text}, a revoked {partitions}", "{text}, a가 {partitions} 반납"),
+    m("{text}, a revoked {list}", "{text}, a가 {list} 반납"),
     m("lab {lab}: {text}", "실습 {lab}: {text}"),
     // Lab 6.
     m(
         "every one of the {count} messages has its effect (nothing lost)",
-        "메시지 {count}개 하나하나에 효과가 있음 (잃은 것 없음)",
+        "메시지 {count}개가 모두 반영됨 (잃은 것 없음)",
     ),
     m(
         "effects repeat where processing does: as many duplicate rows as duplicate processings, more than 0",
-        "처리가 되풀이된 곳에서 효과도 되풀이됨: 중복 행 수가 중복 처리 수와 같고 0보다 큼",
+        "처리가 되풀이된 만큼 반영도 되풀이됨: 중복 행 수가 중복 처리 수와 같고 0보다 큼",
     ),
-    m("no message's effect twice", "어느 메시지의 효과도 두 번 있지 않음"),
+    m("no message's effect twice", "두 번 반영된 메시지 없음"),
     m(
         "every second processing logged as already applied",
-        "두 번째 처리는 모두 already applied로 기록됨",
+        "두 번째 처리는 모두 already applied로 로그에 남음",
     ),
     m(
         "offset 3 processed twice, and a's late processing of it logged as already applied",
-        "offset 3이 두 번 처리되고, a의 늦은 처리는 already applied로 기록됨",
+        "offset 3을 두 번 처리했고, a의 늦은 처리는 already applied로 로그에 남음",
     ),
     m(
         "nothing processed twice: b starts where a's last transaction left each partition, not at a's last Kafka commit",
-        "두 번 처리된 것 없음: b는 a의 마지막 Kafka 커밋이 아니라 a의 마지막 트랜잭션이 남긴 자리에서 각 파티션을 시작함",
+        "두 번 처리한 것 없음: b는 파티션마다 a의 마지막 Kafka commit이 아니라 a의 마지막 트랜잭션이 남긴 위치에서 시작함",
     ),
     m(
         "a's late transaction of offset 3 refused and rolled back",
-        "offset 3에 대한 a의 늦은 트랜잭션이 거부되고 롤백됨",
+        "offset 3을 담은 a의 늦은 트랜잭션이 거부되고 롤백됨",
     ),
     m(
         "the read_committed output holds each input message once",
@@ -284,17 +380,57 @@ pub const TEXTS: &[Msg] = &[
     ),
     m(
         "a's transaction with its late offset 3 fenced or aborted, and logged",
-        "늦은 offset 3을 담은 a의 트랜잭션이 펜싱되거나 중단되었고, 기록됨",
+        "늦은 offset 3을 담은 a의 트랜잭션이 펜싱되거나 중단되었고, 로그에 남음",
     ),
     m(
         "make the processing itself idempotent (not shown)",
-        "처리 자체를 멱등으로 만든다 (코드는 없음)",
+        "처리 자체를 멱등하게 (글에 코드는 없음)",
     ),
     m("processing: {text}", "처리: {text}"),
-    m("effects: {text}", "효과: {text}"),
+    m("effects: {text}", "반영: {text}"),
     m("{count} duplicate rows", "중복 행 {count}개"),
     m("{count} duplicate processings", "중복 처리 {count}번"),
     m("{count} duplicate output messages", "중복 출력 메시지 {count}개"),
+    m(
+        "{count} distinct messages in the database",
+        "데이터베이스에 서로 다른 메시지 {count}개",
+    ),
+    m(
+        "{count} distinct messages in the output topic",
+        "출력 토픽에 서로 다른 메시지 {count}개",
+    ),
+    m(
+        "{count} duplicate processings, {n} duplicate rows",
+        "중복 처리 {count}번, 중복 행 {n}개",
+    ),
+    m(
+        "{count} already applied lines, {n} duplicate processings",
+        "already applied 줄 {count}개, 중복 처리 {n}번",
+    ),
+    m(
+        "a's offset 3 already applied: true",
+        "a의 offset 3은 already applied로 남음",
+    ),
+    m(
+        "a's offset 3 already applied: false",
+        "a의 offset 3에 already applied 없음",
+    ),
+    m(
+        "a's offset 3 refused: true",
+        "a의 offset 3은 거부됨",
+    ),
+    m(
+        "a's offset 3 refused: false",
+        "a의 offset 3은 거부되지 않음",
+    ),
+    m(
+        "a: transaction aborted: {why}",
+        "a의 로그: transaction aborted: {why}",
+    ),
+    m(
+        "a aborted no transaction",
+        "a가 중단한 트랜잭션 없음",
+    ),
     // Lab 7.
     m(
         "nothing lost: every message the broker acknowledged was processed",
@@ -360,6 +496,10 @@ pub const TEXTS: &[Msg] = &[
     m("{count} duplicate on {partitions}", "{partitions}에서 중복 {count}건"),
     m("{count} duplicates", "중복 {count}건"),
     m("{count} duplicate", "중복 {count}건"),
+    m(
+        "{seconds} s",
+        "{seconds}초",
+    ),
     m("none", "없음"),
     m("never", "없음"),
 ];
@@ -379,6 +519,7 @@ pub fn translate(lang: Lang, text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Verdict;
     use krb_common::lang::table_problems;
 
     #[test]
@@ -386,6 +527,28 @@ mod tests {
         let mut problems = table_problems(TEXTS);
         problems.extend(table_problems(FRAME));
         assert!(problems.is_empty(), "{problems:#?}");
+    }
+
+    /// The statements a lab's source checks, as it writes them.
+    fn statements(source: &str) -> Vec<String> {
+        let statement = regex::Regex::new(
+            r#"\.check\(\s*(?:&format!\(\s*)?"((?:[^"\\]|\\.)*)"|\(\s*"(after the final stop[^"]*)""#,
+        )
+        .unwrap();
+        let code = source.split("#[cfg(test)]").next().unwrap();
+        statement
+            .captures_iter(code)
+            .map(|found| {
+                let text = found.get(1).or(found.get(2)).unwrap().as_str();
+                // `{messages}` is filled with a number before the statement is recorded, and so
+                // are lab 8's.
+                text.replace("{messages}", "1000")
+                    .replace("{n}", "10")
+                    .replace("{RELEASE_AT}", "3")
+                    .replace("{REJECT_AT}", "6")
+                    .replace("{limit}", "3")
+            })
+            .collect()
     }
 
     /// Every statement a lab checks, as its source writes it: a statement without its Korean
@@ -401,18 +564,10 @@ mod tests {
             include_str!("idempotent.rs"),
             include_str!("faults/mod.rs"),
         ];
-        let statement = regex::Regex::new(
-            r#"\.check\(\s*(?:&format!\(\s*)?"((?:[^"\\]|\\.)*)"|\(\s*"(after the final stop[^"]*)""#,
-        )
-        .unwrap();
         let catalogue = Catalogue::new(TEXTS);
         let mut seen = 0;
         for source in sources {
-            let code = source.split("#[cfg(test)]").next().unwrap();
-            for found in statement.captures_iter(code) {
-                let text = found.get(1).or(found.get(2)).unwrap().as_str();
-                // `{messages}` is filled with a number before the statement is recorded.
-                let text = text.replace("{messages}", "1000");
+            for text in statements(source) {
                 assert!(catalogue.knows(&text), "no Korean text for {text:?}");
                 assert_ne!(translate(Lang::Ko, &text), text, "{text:?}");
                 seen += 1;
@@ -444,5 +599,248 @@ mod tests {
             translate(Lang::En, "b revoked 0 time(s)"),
             "b revoked 0 time(s)"
         );
+    }
+
+    /// Latin words a Korean verdict may hold: the glossary's terms (docs/ko/glossary.md), the
+    /// names of the article's settings and librdkafka's errors, and the words of the log's
+    /// own lines that statements quote (`slow start`, `already applied`, `revoked [0]`).
+    const LATIN: &[&str] = &[
+        "commit",
+        "offset",
+        "on_revoke",
+        "on_lost",
+        "classic",
+        "consumer",
+        "MAXPOLL",
+        "slow",
+        "start",
+        "revoked",
+        "assigned",
+        "lost",
+        "already",
+        "applied",
+        "librdkafka",
+        "Kafka",
+        "poll",
+        "UNKNOWN_MEMBER_ID",
+        "_MAX_POLL_EXCEEDED",
+        "read_committed",
+        "commit-every",
+        "session.timeout.ms",
+        "transaction",
+        "aborted",
+        "a",
+        "b",
+        "c",
+    ];
+
+    /// The part of a detail that is the log's or krb-dups' own text, shown as the article
+    /// shows it: a worker event (`commit failed: KafkaError{...}`, after `a: ` too) or
+    /// krb-dups' lines.
+    fn article_text(detail: &str) -> Option<&str> {
+        let event = |t: &str| matches!(krb_common::logline::Event::parse(t), Ok(Some(_)));
+        let quoted = detail.strip_prefix("a: ").unwrap_or(detail);
+        (event(quoted) || detail.starts_with("processed ")).then_some(quoted)
+    }
+
+    /// The English words left in `line`, a Korean verdict's line, outside [`LATIN`] and the
+    /// partition names (`p0`).
+    fn english_left(line: &str) -> Vec<String> {
+        let word = regex::Regex::new(r"_?[A-Za-z][A-Za-z0-9_.\-]*[A-Za-z0-9_]|[A-Za-z]").unwrap();
+        let partition = regex::Regex::new(r"^p\d+$").unwrap();
+        word.find_iter(line)
+            .map(|w| w.as_str())
+            .filter(|w| !LATIN.contains(w) && !partition.is_match(w))
+            .map(String::from)
+            .collect()
+    }
+
+    /// Every detail form each lab's checks write (the `format!`s of revoke.rs, maxpoll.rs,
+    /// assignor.rs, static_lab.rs, protocol.rs, idempotent.rs and of facts.rs' summary), with
+    /// each of its cases: none, false, an empty list.
+    const DETAILS: &[(&str, &[&str])] = &[
+        (
+            include_str!("revoke.rs"),
+            &[
+                "unique 1000",
+                "unique 998",
+                "a revoked [0, 1]",
+                "a logged no revoke after b started and before its stop",
+                "revoked [0, 1], reassigned: true",
+                "revoked [1], reassigned: false",
+                "no revoke, reassigned: false",
+                "b assigned [1]",
+                "b assigned []",
+                "0 duplicates",
+                "1 duplicates",
+                "commit p1=265, a's last offset 264",
+                "commit p1=none, a's last offset none",
+                "b's first offset on p1: 265",
+                "b's first offset on p1: none",
+                "runs p1 200..275; a's last commit p1=200, last offset 275",
+                "runs p1 200..275, p0 3..5; a's last commit p1=200, last offset 275",
+                "runs none; a's last commit p1=0, last offset none",
+                "b's first offset on p1: 200, a's last commit 200",
+                "b's first offset on p1: none, a's last commit 0",
+            ],
+        ),
+        (
+            include_str!("maxpoll.rs"),
+            &[
+                "10.36 s",
+                "none",
+                "together for 1.62 s, b processed offset 3: true",
+                "together for 0.40 s, b processed offset 3: false",
+                "b assigned at 09:14:49.521, a done at 09:14:51.679, a lost [0] at 09:14:51.682",
+                "b assigned at none, a done at 13:46:35.871, a lost [0] at 13:46:35.876, a assigned [0] again at 13:46:35.885",
+                "b assigned at none, a done at none, a lost [0] at none",
+                "commit failed: KafkaError{code=UNKNOWN_MEMBER_ID,val=25,str=\"Commit failed: Broker: Unknown member\"}",
+                "commit p0=4",
+                "no commit",
+                "lost [0]",
+                "revoked [0]",
+                "neither",
+                "poll error: KafkaError{code=_MAX_POLL_EXCEEDED,val=-147,str=\"Application maximum poll interval (10000ms) exceeded by 356ms\"}",
+                "processed 11, unique 10, duplicates 1;  p0: offset 3 (1) processed twice",
+                "p0=10",
+                "p0=none",
+                "none",
+                "[1, 2, 3, 4, 7, 4, 10]",
+                "[]",
+            ],
+        ),
+        (
+            include_str!("assignor.rs"),
+            &[
+                "unique 3000",
+                "c assigned [4, 5]",
+                "c assigned []",
+                "revoked [0, 3], moved [0, 3]",
+                "revoked [], moved []",
+                "revoked [0, 1, 2, 3, 4, 5]",
+                "duplicates on [0, 1, 2, 3, 4, 5], moved [4, 5]",
+                "duplicates on [], moved [0, 3]",
+                "12 duplicates",
+            ],
+        ),
+        (
+            include_str!("static_lab.rs"),
+            &[
+                "3.15 s after its stop",
+                "a got no partitions after its restart",
+                "0 revoke(s)",
+                "2 revoke(s)",
+                "before [0, 1], after [0, 1]",
+                "before none, after none",
+                "[0, 1]",
+                "none",
+            ],
+        ),
+        (
+            include_str!("protocol.rs"),
+            &["revoked [0, 1]", "revoked [1]", "none"],
+        ),
+        (
+            include_str!("idempotent.rs"),
+            &[
+                "1000 distinct messages in the database",
+                "998 distinct messages in the output topic",
+                "3 duplicate processings, 3 duplicate rows",
+                "0 duplicate rows",
+                "1 already applied lines, 1 duplicate processings",
+                "1 duplicate processings; a's offset 3 already applied: true",
+                "0 duplicate processings; a's offset 3 already applied: false",
+                "0 duplicate processings",
+                "a's offset 3 refused: true",
+                "a's offset 3 refused: false",
+                "0 duplicate output messages",
+                "a: transaction aborted: Broker: Producer attempted an operation with an old epoch",
+                "a aborted no transaction",
+                "p0=10",
+            ],
+        ),
+    ];
+
+    /// What `ours` and the article's number can be, lab by lab (facts.rs' summary in each).
+    const NUMBERS: &[&str] = &[
+        "82 duplicates on p1 (400..481)",
+        "0 duplicates",
+        "no duplicates",
+        "1 duplicate on p0",
+        "84 duplicates on p1; b's first message 1.82 s after its start",
+        "MAXPOLL 10.4 s after the slow start; 1.6 s together in offset 3; offset 3 twice",
+        "MAXPOLL 10.1 s after the slow start; never together in offset 3; 1 duplicate on p0",
+        "no MAXPOLL after the slow start; never together in offset 3; no duplicates",
+        "67 duplicates on all 6 partitions",
+        "24 duplicates on the 2 moved partitions",
+        "not measured (0 expected)",
+        "89 duplicates on p0, p1, p2, p3, p4, p5; revoked 6 partition(s), 2 moved",
+        "0 revokes; partitions back 0.14 s after start",
+        "the other consumer revoked twice",
+        "b revoked 2 time(s); a's partitions back 0.16 s after start",
+        "b revoked 0 time(s); a's partitions back never after start",
+        "classic: see labs 1 and 2",
+        "not in the article",
+        "lab 1: 62 duplicates on p1; b's first message 5.37 s after its start, a revoked [1]; lab 2: MAXPOLL 10.1 s after the slow start; never together in offset 3; no duplicates",
+        "lab 1: no duplicates, a revoked nothing; lab 2: no MAXPOLL after the slow start; 2.2 s together in offset 3; 1 duplicate on p0",
+        "make the processing itself idempotent (not shown)",
+        "processing: 1 duplicate on p0; effects: no duplicates",
+    ];
+
+    /// Every statement of each lab with every detail form its checks write, and every `ours`,
+    /// rendered in Korean: nothing English is left but the Latin terms and the article's own
+    /// text, and no placeholder took a whole detail (it would leave its English in).
+    #[test]
+    fn every_korean_verdict_line_is_korean() {
+        let mut left = Vec::new();
+        for (source, details) in DETAILS {
+            let statements = statements(source);
+            assert!(!statements.is_empty());
+            for detail in *details {
+                let mut v = Verdict::new(1, "revoke", "nocommit", "g", NUMBERS[0]);
+                for statement in &statements {
+                    v.check(statement, true, *detail);
+                    v.check(statement, false, *detail);
+                }
+                let lines = v.render_in(Lang::Ko);
+                for line in lines.lines().skip(3) {
+                    let shown = match article_text(detail) {
+                        Some(quoted) => line.replace(quoted, ""),
+                        None => line.to_string(),
+                    };
+                    let words = english_left(&shown);
+                    if !words.is_empty() {
+                        left.push(format!("{line}: {words:?}"));
+                    }
+                }
+            }
+        }
+        for number in NUMBERS {
+            let ko = translate(Lang::Ko, number);
+            let words = english_left(&ko);
+            if !words.is_empty() {
+                left.push(format!("{number} -> {ko}: {words:?}"));
+            }
+        }
+        assert!(left.is_empty(), "{left:#?}");
+    }
+
+    #[test]
+    fn an_english_word_left_is_found() {
+        assert_eq!(
+            english_left("b가 p1에서 처음 처리한 offset 200"),
+            Vec::<String>::new()
+        );
+        assert_eq!(
+            english_left("중복 처리 1 already applied lines, 1번"),
+            ["lines"]
+        );
+        assert_eq!(
+            english_left("(b's first offset on p1: 200)"),
+            ["s", "first", "on"]
+        );
+        assert_eq!(article_text("lost [0]"), Some("lost [0]"));
+        assert_eq!(article_text("a: lost [0]"), Some("lost [0]"));
+        assert_eq!(article_text("a lost nothing"), None);
     }
 }

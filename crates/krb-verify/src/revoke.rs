@@ -134,12 +134,14 @@ pub fn checks(v: &mut Verdict, run: &Run, revoke_commit: bool) -> Result<()> {
             report.runs == expected,
             format!(
                 "runs {}; a's last commit p{moved}={n}, last offset {}",
-                report
-                    .runs
-                    .iter()
-                    .map(|r| format!("p{} {}..{}", r.partition, r.first, r.last))
-                    .collect::<Vec<_>>()
-                    .join(", "),
+                shown::opt((!report.runs.is_empty()).then(|| {
+                    report
+                        .runs
+                        .iter()
+                        .map(|r| format!("p{} {}..{}", r.partition, r.first, r.last))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                })),
                 shown::opt(a_last)
             ),
         );

@@ -92,7 +92,7 @@ fn the_table_speaks_korean_with_krb_lang_ko() {
         "실습",
         "변형",
         "p1에서 중복 78건 (200..277)",
-        "성립하지 않음: b가 옮겨 간 파티션을 a의 마지막 커밋에서 시작함",
+        "성립하지 않음: b가 옮겨 간 파티션을 a의 마지막 commit 위치부터 읽음",
     ] {
         assert!(text.contains(korean), "no {korean:?} in:\n{text}");
     }
