@@ -81,7 +81,10 @@ case $scenario in
       sleep 0.01
     done
     echo "$(now) kill -9 $group-a"
-    kill -KILL "$(cat "$LOGS/$group-a.pid")"
+    pid=$(cat "$LOGS/$group-a.pid")
+    kill -KILL "$pid"
+    # Reaped here, so that bash reports no "Killed" job of its own.
+    { wait "$pid" || true; } 2>/dev/null
     rm -f "$LOGS/$group-a.pid"
     wait_unique "$group" "$records" 90
     stop "$group-b" ;;

@@ -85,7 +85,7 @@ EOF
     8) cat <<'EOF'
 ./scripts/08-share.sh
 ./scripts/08-share.sh kill --scenario kill
-cat logs/kill-*.log | sort | grep -E 'delivery 2|kill' | head -5
+grep -h 'delivery 2' logs/kill-*.log | head -3
 krb-dups kill
 ./scripts/08-share.sh lock --scenario lock
 ./scripts/08-share.sh reject --scenario reject

@@ -486,6 +486,113 @@ pub const TEXTS: &[Msg] = &[
         "{count} samples read while the trial ran",
         "시행 중 읽은 표본 {count}개",
     ),
+    // Lab 8: share groups, the article's words (commit, offset, acknowledgement, delivery
+    // count stay in Latin letters, as the logs write them).
+    m(
+        "lab 1: 82 duplicates on p1 (400..481)",
+        "실습 1: p1에서 중복 82건 (400..481)",
+    ),
+    m(
+        "lab 2: offset 3 twice, 1.6 s together in it",
+        "실습 2: offset 3을 두 번, 1.6초 동안 함께 처리",
+    ),
+    m(
+        "a consumer group retries it forever",
+        "컨슈머 그룹이라면 끝없이 다시 시도함",
+    ),
+    m("all {count} records processed", "레코드 {count}개 모두 처리됨"),
+    m("no record processed twice", "두 번 처리된 레코드 없음"),
+    m(
+        "every record accepted, the acceptance committed once",
+        "모든 레코드가 accept되었고, 그 acknowledgement는 한 번만 commit됨",
+    ),
+    m(
+        "{accepted} accepted of {want}, {missing} never committed, {twice} committed twice",
+        "{want}개 중 {accepted}개 accept, commit되지 않음 {missing}개, 두 번 commit {twice}개",
+    ),
+    m(
+        "b took records of a partition a was reading, with no hand-over",
+        "반납 없이 b가 a가 읽던 파티션의 레코드를 가져감",
+    ),
+    m("b read {partitions}", "b가 읽은 파티션 {partitions}"),
+    m("b read nothing", "b가 읽은 파티션 없음"),
+    m(
+        "a read {partitions} before b started",
+        "b가 시작하기 전 a가 읽은 파티션 {partitions}",
+    ),
+    m("a read nothing before b started", "b가 시작하기 전 a가 읽은 파티션 없음"),
+    m("{revokes} revokes", "revoke {revokes}번"),
+    m("b took {count} of 1000", "b가 1000개 중 {count}개를 가져감"),
+    m(
+        "a was killed holding records it had not got acknowledged",
+        "a가 acknowledgement를 commit하지 못한 레코드를 쥔 채 강제 종료됨",
+    ),
+    m("a held {records}", "a가 쥐고 있던 레코드 {records}"),
+    m(
+        "exactly those records came again, to b, with delivery count 2",
+        "바로 그 레코드들이 delivery count 2로 b에게 다시 옴",
+    ),
+    m("delivered again: {records}", "다시 전달됨: {records}"),
+    m("to {who}", "받은 구성원: {who}"),
+    m(
+        "duplicates only where a processed a record and died before its acknowledgement was committed",
+        "중복은 a가 처리했지만 acknowledgement를 commit하기 전에 죽은 레코드에서만",
+    ),
+    m("twice: {records}", "두 번: {records}"),
+    m("a processed and held: {records}", "a가 처리했고 쥐고 있던 것: {records}"),
+    m(
+        "{count} records back {seconds} s after a's last line",
+        "a의 마지막 줄 {seconds}초 뒤 레코드 {count}개가 돌아옴",
+    ),
+    m(
+        "b received offset 3 with delivery count 2 while a was still in it",
+        "a가 아직 처리하는 동안 b가 offset 3을 delivery count 2로 받음",
+    ),
+    m(
+        "a in offset 3 from {from_at} to {to_at}",
+        "a가 offset 3을 처리한 때 {from_at}부터 {to_at}까지",
+    ),
+    m(
+        "b acquired it at {b_at} (delivery {count})",
+        "b가 받은 때 {b_at} (delivery {count})",
+    ),
+    m("b never acquired it", "b는 받지 못함"),
+    m(
+        "a's late acknowledgement of offset 3 was answered, and its log says how",
+        "a가 늦게 보낸 offset 3의 acknowledgement에 브로커가 답했고, 그 답이 a의 로그에 있음",
+    ),
+    m(
+        "a's late acknowledgement: committed, no error",
+        "a의 늦은 acknowledgement: 오류 없이 commit됨",
+    ),
+    m(
+        "a's late acknowledgement: failed with {code}",
+        "a의 늦은 acknowledgement: {code}로 실패",
+    ),
+    m(
+        "a's late acknowledgement: unanswered",
+        "a의 늦은 acknowledgement: 답 없음",
+    ),
+    m(
+        "duplicates exactly the records delivered again, offset 3 among them",
+        "중복은 다시 전달된 레코드와 정확히 같고, offset 3도 그 안에 있음",
+    ),
+    m(
+        "offset {offset}, released each time, delivered {n} times (the limit), then no more",
+        "offset {offset}은 매번 release되어 {n}번(한도) 전달되고, 그 뒤로는 오지 않음",
+    ),
+    m(
+        "offset {offset}, rejected, delivered once",
+        "offset {offset}은 reject되어 한 번만 전달됨",
+    ),
+    m("deliveries {list}", "전달 {list}"),
+    m("acknowledged: {kinds}", "acknowledgement 종류: {kinds}"),
+    m("never acknowledged", "acknowledgement 없음"),
+    m(
+        "offset {offset} delivered {count} times",
+        "offset {offset}은 {count}번 전달됨",
+    ),
+    m("offset {offset} delivered once", "offset {offset}은 한 번 전달됨"),
     // Shared.
     m("unique {count}", "고유 {count}"),
     m(
@@ -563,6 +670,7 @@ mod tests {
             include_str!("protocol.rs"),
             include_str!("idempotent.rs"),
             include_str!("faults/mod.rs"),
+            include_str!("share.rs"),
         ];
         let catalogue = Catalogue::new(TEXTS);
         let mut seen = 0;

@@ -426,11 +426,19 @@ fn reject(v: &mut Verdict, run: &Run, r: &Records, limit: u16) -> Result<()> {
     );
     accepted_once(v, r, 10, &[RELEASE_AT, REJECT_AT]);
     v.ours = format!(
-        "offset {RELEASE_AT} delivered {} times; offset {REJECT_AT} delivered {} times",
-        released.len(),
-        rejected.len()
+        "offset {RELEASE_AT} delivered {}; offset {REJECT_AT} delivered {}",
+        times(released.len()),
+        times(rejected.len())
     );
     Ok(())
+}
+
+/// `once`, `3 times`.
+fn times(n: usize) -> String {
+    match n {
+        1 => "once".into(),
+        n => format!("{n} times"),
+    }
 }
 
 /// `acknowledged: released, released` (or `never acknowledged`).

@@ -368,7 +368,7 @@ fn reject_holds_and_each_statement_fails_alone() {
     assert_eq!(v.checks.len(), 4);
     assert_eq!(
         v.ours,
-        "offset 3 delivered 3 times; offset 6 delivered 1 times"
+        "offset 3 delivered 3 times; offset 6 delivered once"
     );
     let cases: Vec<Case> = vec![
         (
