@@ -34,7 +34,7 @@ use std::fmt;
 use std::path::Path;
 
 use anyhow::{bail, Context, Result};
-use chrono::NaiveDateTime;
+use chrono::{NaiveDateTime, NaiveTime};
 
 use crate::logline::{format_time, Event, LogLine, Offset, Partition};
 use crate::reader::{for_each_line, parse_bytes, read_text, Skipped};
@@ -96,6 +96,9 @@ pub fn read_acks(path: &Path) -> Result<Vec<(Partition, Offset)>> {
 pub struct Samples {
     /// Each sample's committed positions, in file order.
     pub samples: Vec<Vec<(Partition, Offset)>>,
+    /// When each sample was read (its line's time): a commit the sampler saw is committed from
+    /// then, though the worker that made it was killed before it could say so.
+    pub times: Vec<NaiveTime>,
     /// The lines left out: lines that do not parse, that are no sample, a last line cut short.
     pub skipped: Vec<Skipped>,
 }
@@ -107,9 +110,13 @@ pub fn read_samples(path: &Path) -> Result<Samples> {
     let cut = for_each_line(path, |number, bytes| {
         let reason = match parse_bytes(bytes) {
             Ok(Some(LogLine {
+                time,
                 event: Event::Commit(positions),
                 ..
-            })) => return read.samples.push(positions),
+            })) => {
+                read.times.push(time);
+                return read.samples.push(positions);
+            }
             Ok(_) => "not a sample: the sampler writes only lines `TIME sampler commit pP=O ...`"
                 .to_string(),
             Err(e) => e.reason,
@@ -424,6 +431,8 @@ mod tests {
             read.samples,
             vec![vec![(0, 1), (1, 2)], vec![(0, 3), (1, 3)]]
         );
+        let time = |s| NaiveTime::parse_from_str(s, "%H:%M:%S%.3f").unwrap();
+        assert_eq!(read.times, vec![time("10:00:00.000"), time("10:00:01.000")]);
         let skipped: Vec<String> = read.skipped.iter().map(|s| s.to_string()).collect();
         let at = |n: u64, why: &str| format!("{}:{n}: skipped: {why}", path.display());
         let no_sample =

@@ -445,6 +445,10 @@ pub const TEXTS: &[Msg] = &[
         "한 번의 할당 안에서 워커가 처리하는 파티션의 오프셋은 올라가기만 함",
     ),
     m(
+        "every worker processed only partitions it held: assigned adds, revoked and lost remove, a restart clears",
+        "모든 워커가 자기가 가진 파티션만 처리함 (assigned는 더하고, revoked와 lost는 빼고, 재시작하면 비움)",
+    ),
+    m(
         "no worker processed a message below an offset the group had committed before its assignment began",
         "어느 워커도 자기 할당이 시작되기 전에 그룹이 커밋한 오프셋보다 아래의 메시지를 처리하지 않음",
     ),

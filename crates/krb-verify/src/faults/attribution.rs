@@ -29,10 +29,10 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use chrono::{NaiveDateTime, TimeDelta};
 use krb_common::logline::{Event, Offset, Partition};
-use krb_common::trial_log::{Exit, Fault, FaultKind};
+use krb_common::trial_log::{Exit, Fault, FaultKind, FaultLog};
 use krb_common::worker_log::{Entry, WorkerLog};
 
-use super::invariants::ends_assignment;
+use super::invariants::{ends_assignment, Commits, Held};
 use super::Processing;
 
 /// How long after a node's fault is healed a worker may still lose its partitions or fail a
@@ -53,29 +53,32 @@ pub(super) struct Blame {
 
 /// What one fault may explain: processings its victim or the workers it disturbed had in
 /// flight, each with when it was cut short (a later processing of the message redoes it), and
-/// for a pause the zombie's window.
+/// for a pause the zombie's window: its log, from, to, and the partitions it held at the pause.
 #[derive(Default)]
 struct Explains {
     in_flight: BTreeMap<Place, NaiveDateTime>,
-    zombie: Option<(usize, NaiveDateTime, NaiveDateTime)>,
+    zombie: Option<(usize, NaiveDateTime, NaiveDateTime, Held)>,
     zombie_work: u64,
     exits: BTreeSet<usize>,
 }
 
-/// Gives each duplicate processing to a fault: first a worker fault whose victim had the
-/// earlier processing in flight (the earliest), then a pause whose zombie did one of the two
-/// in its window (the latest), then a node's fault in whose window the earlier processing was
-/// in flight at a `lost` or failed commit (the earliest); else it is unexplained.
+/// Gives each duplicate processing to a fault, trying every earlier processing of its message
+/// (a zombie's may come between the one a kill cut short and its redo): first a worker fault
+/// whose victim had an earlier processing in flight (the earliest fault), then a pause whose
+/// zombie did one of them, or this one, in its window (the latest), then a node's fault in
+/// whose window an earlier processing was in flight at a `lost` or failed commit (the
+/// earliest); else it is unexplained.
 pub(super) fn attribute(
     logs: &[WorkerLog],
-    faults: &[Fault],
-    exits: &[Exit],
+    log: &FaultLog,
+    commits: &Commits,
     processings: &BTreeMap<(Partition, Offset), Vec<Processing>>,
 ) -> Blame {
+    let (faults, exits) = (&log.faults, &log.exits);
     let runs: Vec<Option<Run>> = exits.iter().map(|e| run(logs, e)).collect();
     let explains: Vec<Explains> = faults
         .iter()
-        .map(|f| explains(logs, f, exits, &runs))
+        .map(|f| explains(logs, f, exits, &runs, commits))
         .collect();
     let unexplained_exits = exits
         .iter()
@@ -97,21 +100,28 @@ pub(super) fn attribute(
     let mut unexplained = 0;
     let mut first_unexplained = None;
     for ((p, o), list) in processings {
-        for pair in list.windows(2) {
-            let (before, again) = (&pair[0], &pair[1]);
+        for k in 1..list.len() {
+            let (befores, again) = (&list[..k], &list[k]);
             let cut = |i: usize| {
-                explains[i]
-                    .in_flight
-                    .get(&before.place)
-                    .is_some_and(|at| again.at >= *at)
+                befores.iter().any(|before| {
+                    explains[i]
+                        .in_flight
+                        .get(&before.place)
+                        .is_some_and(|at| again.at >= *at)
+                })
             };
             let by_worker = (0..faults.len()).find(|&i| faults[i].kind.on_worker() && cut(i));
             let zombie = (0..faults.len()).rev().find(|&i| {
-                explains[i].zombie.is_some_and(|(log, from, to)| {
-                    [before, again]
-                        .iter()
-                        .any(|x| x.place.0 == log && x.at >= from && x.at <= to)
-                })
+                explains[i]
+                    .zombie
+                    .as_ref()
+                    .is_some_and(|(log, from, to, held)| {
+                        held.owns(*p)
+                            && befores
+                                .iter()
+                                .chain([again])
+                                .any(|x| x.place.0 == *log && x.at >= *from && x.at <= *to)
+                    })
             });
             let by_node = (0..faults.len()).find(|&i| !faults[i].kind.on_worker() && cut(i));
             match by_worker.or(zombie).or(by_node) {
@@ -121,7 +131,8 @@ pub(super) fn attribute(
                     first_unexplained.get_or_insert_with(|| {
                         format!(
                             "p{p} offset {o}: {} then {}",
-                            logs[before.place.0].name, logs[again.place.0].name
+                            logs[befores[k - 1].place.0].name,
+                            logs[again.place.0].name
                         )
                     });
                 }
@@ -204,15 +215,25 @@ fn store_victim(f: &Fault, e: &Exit, r: &Run) -> bool {
     }
 }
 
-/// What fault `f` may explain; `runs` are the runs `exits` ended.
-fn explains(logs: &[WorkerLog], f: &Fault, exits: &[Exit], runs: &[Option<Run>]) -> Explains {
+/// What fault `f` may explain; `runs` are the runs `exits` ended. Work below what was
+/// committed when the fault came (`commits`: by any worker, or seen by the sampler) was in
+/// nobody's flight.
+fn explains(
+    logs: &[WorkerLog],
+    f: &Fault,
+    exits: &[Exit],
+    runs: &[Option<Run>],
+    commits: &Commits,
+) -> Explains {
     let mut x = Explains::default();
     let victim = logs.iter().position(|l| l.name == f.target);
     match (f.kind, victim) {
         (FaultKind::Kill | FaultKind::Pause, Some(v)) => {
             let lines = &logs[v].lines;
             let upto = lines.partition_point(|e| e.at <= f.at);
-            for line in in_flight(lines, upto, None) {
+            // The victim's work is only what it held when the fault came.
+            let held = Held::before(lines, upto);
+            for line in in_flight(lines, upto, Some(&held.partitions())) {
                 x.in_flight.insert((v, line), f.at);
             }
             if f.kind == FaultKind::Pause {
@@ -220,12 +241,12 @@ fn explains(logs: &[WorkerLog], f: &Fault, exits: &[Exit], runs: &[Option<Run>])
                     .iter()
                     .find(|e| ends_assignment(&e.event))
                     .map_or(f.healed, |e| e.at);
-                x.zombie = Some((v, f.at, end));
                 x.zombie_work = lines[upto..]
                     .iter()
                     .take_while(|e| e.at <= end)
-                    .filter(|e| e.event.completion().is_some())
+                    .filter(|e| e.event.completion().is_some_and(|(p, _)| held.owns(p)))
                     .count() as u64;
+                x.zombie = Some((v, f.at, end, held));
             }
         }
         (
@@ -270,6 +291,13 @@ fn explains(logs: &[WorkerLog], f: &Fault, exits: &[Exit], runs: &[Option<Run>])
             }
         }
     }
+    x.in_flight.retain(|&(w, line), _| {
+        logs[w].lines[line].event.completion().is_none_or(|(p, o)| {
+            commits
+                .high(p, f.at)
+                .is_none_or(|(committed, _)| o >= committed)
+        })
+    });
     x
 }
 

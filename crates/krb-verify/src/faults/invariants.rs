@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use chrono::NaiveDateTime;
 use krb_common::logline::{format_time, Event, Offset, Partition};
-use krb_common::worker_log::WorkerLog;
+use krb_common::worker_log::{Entry, WorkerLog};
 use krb_effect::Kind;
 
 /// What an acknowledged message is checked against: the messages the logs say were processed
@@ -97,6 +97,79 @@ pub(super) fn lost(
     lost
 }
 
+/// What a worker holds, the ownership rule stated once for every protocol: `assigned` adds its
+/// partitions, `revoked` and `lost` remove theirs, a restart clears. Eager rebalances revoke
+/// everything before they assign, so the same rule reads them; cooperative and KIP-848 ones
+/// (`assigned [1]`, `revoked [1]`) change only the partitions they name.
+#[derive(Clone, Default)]
+pub(super) struct Held(BTreeSet<Partition>);
+
+impl Held {
+    /// Applies `e`; returns the partitions that left, or were given anew, whose run of offsets
+    /// starts over.
+    pub(super) fn apply(&mut self, e: &Event) -> Vec<Partition> {
+        match e {
+            Event::Start => std::mem::take(&mut self.0).into_iter().collect(),
+            Event::Assigned(ps) => {
+                self.0.extend(ps);
+                ps.clone()
+            }
+            Event::Revoked(ps) | Event::Lost(ps) => {
+                ps.iter().for_each(|p| {
+                    self.0.remove(p);
+                });
+                ps.clone()
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    /// Whether the worker holds `p`.
+    pub(super) fn owns(&self, p: Partition) -> bool {
+        self.0.contains(&p)
+    }
+
+    /// The partitions held.
+    pub(super) fn partitions(&self) -> Vec<Partition> {
+        self.0.iter().copied().collect()
+    }
+
+    /// What a log's worker held just before `lines[upto]`.
+    pub(super) fn before(lines: &[Entry], upto: usize) -> Held {
+        let mut held = Held::default();
+        for e in &lines[..upto] {
+            held.apply(&e.event);
+        }
+        held
+    }
+}
+
+/// Processings of a partition the worker did not hold (see [`Held`]): work after the revoke,
+/// the bug the article warns of.
+pub(super) fn outside_assignment(logs: &[WorkerLog]) -> Vec<String> {
+    let mut found = Vec::new();
+    for log in logs {
+        let mut held = Held::default();
+        for (i, e) in log.lines.iter().enumerate() {
+            held.apply(&e.event);
+            if let Some((p, o)) = e.event.completion().filter(|(p, _)| !held.owns(*p)) {
+                found.push(format!(
+                    "{} processed p{p} offset {o} holding [{}] ({}.log, event {})",
+                    log.name,
+                    held.partitions()
+                        .iter()
+                        .map(|p| p.to_string())
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    log.name,
+                    i + 1
+                ));
+            }
+        }
+    }
+    found
+}
+
 /// Ends an assignment: the worker (re)started, was assigned or lost partitions, or rewound.
 pub(super) fn ends_assignment(e: &Event) -> bool {
     matches!(
@@ -110,13 +183,19 @@ pub(super) fn ends_assignment(e: &Event) -> bool {
     )
 }
 
-/// Jepsen's nonmonotonic poll: a partition's offset that did not go up within an assignment.
+/// Jepsen's nonmonotonic poll: a partition's offset that did not go up within an assignment
+/// of it. Its run starts over only for the partitions that left or were given (see
+/// [`Held::apply`]), and for all at an aborted transaction, which rewinds every partition.
 pub(super) fn nonmonotonic(logs: &[WorkerLog]) -> Vec<String> {
     let mut found = Vec::new();
     for log in logs {
+        let mut held = Held::default();
         let mut last: BTreeMap<Partition, Offset> = BTreeMap::new();
         for (i, e) in log.lines.iter().enumerate() {
-            if ends_assignment(&e.event) {
+            for p in held.apply(&e.event) {
+                last.remove(&p);
+            }
+            if matches!(e.event, Event::Start | Event::TxnAborted(_)) {
                 last.clear();
             }
             if let Some((p, o)) = e.event.completion() {
@@ -134,6 +213,48 @@ pub(super) fn nonmonotonic(logs: &[WorkerLog]) -> Vec<String> {
     found
 }
 
+/// Committed offsets someone other than the workers saw: when, who, and what.
+pub(super) type Seen<'a> = (NaiveDateTime, &'a str, &'a [(Partition, Offset)]);
+
+/// Each partition's commits in time order, each with the highest position up to it and who
+/// made or saw that one. Committed means what a worker logged or what the sampler or the
+/// witness (`seen`) read, whichever came first: a worker killed after its commit returned,
+/// before it wrote the line, committed all the same.
+pub(super) struct Commits<'a>(BTreeMap<Partition, Vec<(NaiveDateTime, Offset, &'a str)>>);
+
+impl<'a> Commits<'a> {
+    pub(super) fn new(logs: &'a [WorkerLog], seen: &[Seen<'a>]) -> Commits<'a> {
+        let mut commits: BTreeMap<Partition, Vec<(NaiveDateTime, Offset, &str)>> = BTreeMap::new();
+        let logged = logs.iter().flat_map(|log| {
+            log.lines.iter().filter_map(|e| match &e.event {
+                Event::Commit(positions) => Some((e.at, log.name.as_str(), positions.as_slice())),
+                _ => None,
+            })
+        });
+        for (at, by, positions) in logged.chain(seen.iter().copied()) {
+            for &(p, o) in positions {
+                commits.entry(p).or_default().push((at, o, by));
+            }
+        }
+        for list in commits.values_mut() {
+            list.sort_by_key(|c| c.0);
+            for i in 1..list.len() {
+                if list[i - 1].1 > list[i].1 {
+                    list[i] = (list[i].0, list[i - 1].1, list[i - 1].2);
+                }
+            }
+        }
+        Commits(commits)
+    }
+
+    /// The highest commit of `p` at or before `at`: its position and who made or saw it.
+    pub(super) fn high(&self, p: Partition, at: NaiveDateTime) -> Option<(Offset, &'a str)> {
+        let list = self.0.get(&p)?;
+        let i = list.partition_point(|c| c.0 <= at);
+        i.checked_sub(1).map(|i| (list[i].1, list[i].2))
+    }
+}
+
 /// Processings below an offset the group had committed when the processor's assignment of the
 /// partition began. A successful commit is on record in `__consumer_offsets` before it
 /// returns, so an owner that starts afterwards (given the partition, restarted, or rewound
@@ -142,32 +263,7 @@ pub(super) fn nonmonotonic(logs: &[WorkerLog]) -> Vec<String> {
 /// commit is not one of these: it never read the commit (the duplicates statement asks whether
 /// its pause explains it). A commit later overtaken by a lower one is the committed offsets
 /// going backwards, their own statement; here it still counts.
-pub(super) fn below_committed(logs: &[WorkerLog]) -> Vec<String> {
-    // Each partition's commits in time order, with the highest position up to each.
-    let mut commits: BTreeMap<Partition, Vec<(NaiveDateTime, Offset, &str)>> = BTreeMap::new();
-    for log in logs {
-        for e in &log.lines {
-            if let Event::Commit(positions) = &e.event {
-                for &(p, o) in positions {
-                    commits.entry(p).or_default().push((e.at, o, &log.name));
-                }
-            }
-        }
-    }
-    for list in commits.values_mut() {
-        list.sort_by_key(|c| c.0);
-        for i in 1..list.len() {
-            if list[i - 1].1 > list[i].1 {
-                list[i] = (list[i].0, list[i - 1].1, list[i - 1].2);
-            }
-        }
-    }
-    // The highest commit of `p` at or before `at`: its position and its worker.
-    let high = |p: Partition, at: NaiveDateTime| {
-        let list = commits.get(&p)?;
-        let i = list.partition_point(|c| c.0 <= at);
-        i.checked_sub(1).map(|i| (list[i].1, list[i].2))
-    };
+pub(super) fn below_committed(logs: &[WorkerLog], commits: &Commits) -> Vec<String> {
     let mut found = Vec::new();
     for log in logs {
         let mut reset: Option<NaiveDateTime> = None;
@@ -183,9 +279,9 @@ pub(super) fn below_committed(logs: &[WorkerLog]) -> Vec<String> {
                     let Some(began) = assigned.get(&p).copied().max(reset) else {
                         continue;
                     };
-                    if let Some((next, by)) = high(p, began).filter(|(next, _)| *next > o) {
+                    if let Some((next, by)) = commits.high(p, began).filter(|(next, _)| *next > o) {
                         found.push(format!(
-                            "{} processed p{p} offset {o} in an assignment that began at {}, after {by} had committed p{p}={next} ({}.log, event {})",
+                            "{} processed p{p} offset {o} in an assignment that began at {}, after p{p}={next} was committed ({by}) ({}.log, event {})",
                             log.name,
                             format_time(began.time()),
                             log.name,

@@ -14,7 +14,7 @@ use krb_common::broker::BrokerArgs;
 use krb_common::logline::{Offset, Partition};
 use krb_common::reader::read_text;
 use krb_common::trial_log::{read_acks, read_samples, FaultLog};
-use krb_common::worker_log::WorkerLog;
+use krb_common::worker_log::{nearest, WorkerLog};
 use krb_effect::Kind;
 use serde::{Deserialize, Serialize};
 
@@ -38,6 +38,8 @@ pub struct Trial {
     pub faults: FaultLog,
     /// The sampler's readings of the group's committed offsets, in order.
     pub samples: Vec<Vec<(Partition, Offset)>>,
+    /// When the sampler read each of `samples` (as many, or none when not known).
+    pub sampled_at: Vec<NaiveDateTime>,
     /// The group's committed offsets after the final stop, read by librdkafka.
     pub committed: Vec<(Partition, Option<Offset>)>,
     /// The same read by Kafka's ConsumerGroupCommand, the independent witness.
@@ -138,9 +140,10 @@ pub fn read(
         faults.align(first.at);
     }
     let sampled = read_samples(&dir.join(format!("{group}.committed")))?;
+    let begin = faults.begin;
     let witness_path = dir.join(format!("{group}.witness"));
     let witness = read_text(&witness_path, "Kafka's own account of the group")?;
-    let table = parse_witness(&witness, &broker.name(group))
+    let table = parse_witness(&witness, &broker.name(group), &broker.name(group))
         .map_err(|e| anyhow::anyhow!("{}:{e}", witness_path.display()))?;
     let partitions = acks
         .iter()
@@ -188,6 +191,11 @@ pub fn read(
         acks,
         faults,
         samples: sampled.samples,
+        sampled_at: sampled
+            .times
+            .iter()
+            .map(|&time| nearest(begin, time))
+            .collect(),
         effects,
         effect,
         stored,
@@ -207,14 +215,15 @@ pub struct WitnessRow {
 }
 
 /// ConsumerGroupCommand's `--describe` table, whose rows read `GROUP TOPIC PARTITION
-/// CURRENT-OFFSET LOG-END-OFFSET LAG ...` (`-` for no offset), by partition. A row of the
+/// CURRENT-OFFSET LOG-END-OFFSET LAG ...` (`-` for no offset), by partition of `topic`: a row
+/// of another topic the group reads supplies neither an end nor a committed offset. A row of the
 /// group whose partition or offsets are not numbers from 0 (or `-`) is an error, `LINE: why`:
 /// left out, its partition would read as never committed; read, an end below 0 is no end.
-pub fn parse_witness(text: &str, group: &str) -> Result<Vec<WitnessRow>, String> {
+pub fn parse_witness(text: &str, group: &str, topic: &str) -> Result<Vec<WitnessRow>, String> {
     let mut rows = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let f: Vec<&str> = line.split_whitespace().collect();
-        if f.len() < 4 || f[0] != group {
+        if f.len() < 4 || f[0] != group || f[1] != topic {
             continue;
         }
         let bad = |column: &str, value: &str, max: String| {
@@ -315,7 +324,35 @@ pub fn verdict(t: &Trial) -> (Verdict, Stats) {
             .unwrap_or_else(|| "no offset went down or repeated".into()),
     );
 
-    let redone = invariants::below_committed(&t.run.logs);
+    let outside = invariants::outside_assignment(&t.run.logs);
+    v.check(
+        "every worker processed only partitions it held: assigned adds, revoked and lost remove, a restart clears",
+        outside.is_empty(),
+        outside
+            .first()
+            .cloned()
+            .unwrap_or_else(|| "every processing in its worker's assignment".into()),
+    );
+
+    // The witness read the group after the final stop.
+    let witnessed: Vec<(Partition, Offset)> = t
+        .witness
+        .iter()
+        .filter_map(|(p, o)| Some((*p, (*o)?)))
+        .collect();
+    let seen: Vec<invariants::Seen> = t
+        .sampled_at
+        .iter()
+        .zip(&t.samples)
+        .map(|(at, sample)| (*at, "read by the sampler", sample.as_slice()))
+        .chain([(
+            t.faults.end,
+            "read by ConsumerGroupCommand",
+            witnessed.as_slice(),
+        )])
+        .collect();
+    let commits = invariants::Commits::new(&t.run.logs, &seen);
+    let redone = invariants::below_committed(&t.run.logs, &commits);
     v.check(
         "no worker processed a message below an offset the group had committed before its assignment began",
         redone.is_empty(),
@@ -371,8 +408,7 @@ pub fn verdict(t: &Trial) -> (Verdict, Stats) {
         }),
     );
 
-    let blame =
-        attribution::attribute(&t.run.logs, &t.faults.faults, &t.faults.exits, &processings);
+    let blame = attribution::attribute(&t.run.logs, &t.faults, &commits, &processings);
     stats.counts.unexplained = blame.unexplained;
     stats.faults = t
         .faults

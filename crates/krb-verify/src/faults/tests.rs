@@ -6,6 +6,7 @@ use krb_common::logline::{Offset, Partition};
 use krb_common::trial_log::{fault_line, Exit, FaultKind, FaultLog};
 use krb_effect::Kind;
 
+use chrono::TimeDelta;
 use std::collections::BTreeMap;
 
 use super::{parse_witness, verdict, Stats, Trial, WitnessRow};
@@ -24,6 +25,7 @@ const EXPLAINED: &str = "every duplicate is explained by a fault, within that fa
 const EFFECTS: &str = "no effect is in the store twice";
 const EXITS: &str =
     "every worker that exited on its own failed on its store, broken by a fault near";
+const OWNED: &str = "every worker processed only partitions it held: assigned adds, revoked and lost remove, a restart clears";
 
 fn logs() -> Logs {
     logs_with(|_| {}, |l| b_work(l, 4, "commit p0=4 p1=4"))
@@ -124,6 +126,7 @@ fn trial(logs: &Logs, change: impl FnOnce(&mut Trial)) -> (Verdict, Stats) {
         acks: acks(),
         faults: faults(Some(FaultKind::Kill)),
         samples: vec![vec![(0, 2), (1, 1)], vec![(0, 4), (1, 4)]],
+        sampled_at: Vec::new(),
         committed: end.clone(),
         witness: end,
         ends: ends(&acks()),
@@ -183,7 +186,7 @@ fn only_fail(v: &Verdict, statements: &[&str], broken: &str) {
 fn a_trial_that_keeps_every_statement() {
     let (v, stats) = trial(&logs(), |_| {});
     all_held(&v);
-    assert_eq!(v.checks.len(), 8, "{}", v.render());
+    assert_eq!(v.checks.len(), 9, "{}", v.render());
     let c = &stats.counts;
     assert_eq!((c.produced, c.lost, c.duplicates), (8, 0, 2));
     let kill = &stats.faults[0];
@@ -334,7 +337,7 @@ fn kafkas_own_table_reads_as_committed_offsets() {
         end,
     };
     assert_eq!(
-        parse_witness(text, "g"),
+        parse_witness(text, "g", "g"),
         Ok(vec![
             row(0, None, Some(3108)),
             row(1, Some(3107), Some(3107))
@@ -355,7 +358,7 @@ fn a_witness_row_with_an_end_below_0_or_no_number_is_an_error_naming_its_line() 
         ("g g -1 3 4 0 - - -", "PARTITION \"-1\" is not a number from 0 to 2147483647 or -"),
     ] {
         assert_eq!(
-            parse_witness(&format!("{header}{row}\n"), "g"),
+            parse_witness(&format!("{header}{row}\n"), "g", "g"),
             Err(format!("3: {why}, in {row:?}")),
         );
     }
@@ -953,4 +956,240 @@ fn an_output_leaders_death_explains_aborts_and_exits_in_its_window_only() {
         &[EXITS, EXPLAINED],
         "a database restart cannot break a transaction",
     );
+}
+
+/// a alone on p0 and p1 (offsets 0 to 2 of each, committed p0=3 p1=3 at 1.1 s), then `rest`
+/// in a's log from 2 s; acknowledged: offsets 0 to 2 of both.
+fn alone(rest: &[(i64, &str)]) -> (Verdict, Stats) {
+    let mut l = Logs::default();
+    l.mark(0, "start", "g-a").at(100, "g-a", "assigned [0, 1]");
+    l.offsets(1000, "g-a", 0, 0, 3);
+    l.offsets(1050, "g-a", 1, 0, 3);
+    l.at(1100, "g-a", "commit p0=3 p1=3");
+    for &(ms, line) in rest {
+        l.at(ms, "g-a", line);
+    }
+    crafted(
+        &l,
+        (0..2).flat_map(|p| (0..3).map(move |o| (p, o))).collect(),
+        fault_log(9000, &[]),
+        vec![vec![(0, 3), (1, 3)]],
+        &[(0, 3), (1, 3)],
+    )
+}
+
+#[test]
+fn a_processing_outside_the_workers_assignment_fails() {
+    // The issue's trial: a hands p0 back (eager: revoked all, given p1 alone), b takes p0 over
+    // and commits past offset 3; a, paused, wakes and processes p0 offset 3. Before the pause
+    // a held p1 only: the pause explains nothing of p0, and a's processing is out of bounds.
+    let mut l = Logs::default();
+    l.mark(0, "start", "g-a").at(100, "g-a", "assigned [0, 1]");
+    l.offsets(1000, "g-a", 0, 0, 2);
+    l.at(1010, "g-a", "p1 offset 0")
+        .at(1020, "g-a", "commit p0=2 p1=1")
+        .at(1500, "g-a", "revoked [0, 1]")
+        .at(1510, "g-a", "assigned [1]")
+        .at(2500, "g-a", "p0 offset 3");
+    l.mark(0, "start", "g-b").at(100, "g-b", "assigned []");
+    l.at(1510, "g-b", "assigned [0]");
+    l.offsets(1600, "g-b", 0, 2, 4);
+    l.at(1700, "g-b", "commit p0=4");
+    let acks = vec![(0, 0), (0, 1), (0, 2), (0, 3), (1, 0)];
+    let samples = vec![vec![(0, 2), (1, 1)], vec![(0, 4), (1, 1)]];
+    let run = |l: &Logs| {
+        crafted(
+            l,
+            acks.clone(),
+            fault_log(9000, &[(FaultKind::Pause, "g-a", 2000, 3000)]),
+            samples.clone(),
+            &[(0, 4), (1, 1)],
+        )
+    };
+    let (v, stats) = run(&l);
+    only_fail(
+        &v,
+        &[OWNED, EXPLAINED],
+        "a processed p0 after handing it back",
+    );
+    assert_eq!(per_fault(&stats), vec![("pause", 0, 0)]);
+    // Done before the revoke, in a's assignment, the same processing is the pause's zombie
+    // work (and offset 2, in flight at the pause, the pause's too): the control.
+    let mut l = Logs::default();
+    l.mark(0, "start", "g-a").at(100, "g-a", "assigned [0, 1]");
+    l.offsets(1000, "g-a", 0, 0, 2);
+    l.at(1010, "g-a", "p1 offset 0")
+        .at(1020, "g-a", "commit p0=2 p1=1")
+        .at(1030, "g-a", "p0 offset 2")
+        .at(3001, "g-a", "p0 offset 3")
+        .at(3100, "g-a", "revoked [0, 1]")
+        .at(3110, "g-a", "assigned [1]");
+    l.mark(0, "start", "g-b").at(100, "g-b", "assigned []");
+    l.at(3110, "g-b", "assigned [0]");
+    l.offsets(3200, "g-b", 0, 2, 4);
+    l.at(3300, "g-b", "commit p0=4");
+    let (v, stats) = run(&l);
+    all_held(&v);
+    assert_eq!(per_fault(&stats), vec![("pause", 2, 2)]);
+}
+
+#[test]
+fn incremental_assignments_add_and_remove_only_the_partitions_they_name() {
+    // Cooperative (and KIP-848): `assigned [1]` adds p1 to what a holds, `revoked [1]` takes
+    // only p1 away; p0's run of offsets goes on. Held: the control.
+    let mut l = Logs::default();
+    l.mark(0, "start", "g-a").at(100, "g-a", "assigned [0]");
+    l.offsets(1000, "g-a", 0, 0, 2);
+    l.at(1010, "g-a", "assigned [1]");
+    l.offsets(1020, "g-a", 1, 0, 2);
+    l.at(1100, "g-a", "commit p0=2 p1=2")
+        .at(1200, "g-a", "revoked [1]")
+        .at(1300, "g-a", "p0 offset 2")
+        .at(1400, "g-a", "commit p0=3");
+    l.mark(0, "start", "g-b").at(100, "g-b", "assigned []");
+    l.at(1210, "g-b", "assigned [1]")
+        .at(1300, "g-b", "p1 offset 2")
+        .at(1400, "g-b", "commit p1=3");
+    let acks: Vec<_> = (0..2).flat_map(|p| (0..3).map(move |o| (p, o))).collect();
+    let samples = vec![vec![(0, 3), (1, 3)]];
+    let (v, _) = crafted(
+        &l,
+        acks.clone(),
+        fault_log(9000, &[]),
+        samples.clone(),
+        &[(0, 3), (1, 3)],
+    );
+    all_held(&v);
+    // After its incremental revoke, a's p1 is out of its assignment (and b's processing of
+    // it a duplicate no fault explains).
+    let mut after = l.clone();
+    after.at(1250, "g-a", "p1 offset 2");
+    let (v, _) = crafted(
+        &after,
+        acks,
+        fault_log(9000, &[]),
+        samples,
+        &[(0, 3), (1, 3)],
+    );
+    only_fail(
+        &v,
+        &[OWNED, EXPLAINED],
+        "a processed p1 after `revoked [1]`",
+    );
+}
+
+#[test]
+fn offsets_only_go_up_restarts_only_for_the_partitions_that_left() {
+    // After `revoked [1]` (incremental) or `lost []`, p0 never left: going back on it is the
+    // statement's business.
+    for between in ["revoked [1]", "lost []"] {
+        let (v, _) = alone(&[(2000, between), (2100, "p0 offset 2")]);
+        only_fail(
+            &v,
+            &[UP, EXPLAINED],
+            &format!("a redid p0 offset 2 after `{between}`"),
+        );
+    }
+    // Lost and given back, p0's run starts over: offsets only go up holds (below the commit,
+    // the redo is another statement's, and a duplicate no fault explains).
+    let (v, _) = alone(&[
+        (2000, "lost [0]"),
+        (2050, "assigned [0]"),
+        (2100, "p0 offset 2"),
+    ]);
+    only_fail(
+        &v,
+        &[REDONE, EXPLAINED],
+        "a redid p0 offset 2, committed, lost and given back",
+    );
+}
+
+#[test]
+fn a_commit_the_sampler_saw_is_committed_though_no_log_says_so() {
+    // a committed p0=4, then was killed before it wrote the line; the sampler read p0=4 at
+    // 1.5 s. b, given p0 after the kill, redoes offsets 2 and 3: committed work.
+    let mut l = Logs::default();
+    l.mark(0, "start", "g-a").at(100, "g-a", "assigned [0]");
+    l.offsets(1000, "g-a", 0, 0, 4);
+    l.at(1010, "g-a", "commit p0=2");
+    l.mark(0, "start", "g-b").at(100, "g-b", "assigned []");
+    l.at(5000, "g-b", "assigned [0]");
+    l.offsets(5100, "g-b", 0, 2, 5);
+    l.at(5200, "g-b", "commit p0=5");
+    let day = clock(0);
+    let (v, stats) = trial(&l, |t| {
+        t.acks = (0..5).map(|o| (0, o)).collect();
+        t.ends = ends(&t.acks);
+        t.faults = fault_log(9000, &[(FaultKind::Kill, "g-a", 2000, 3000)]);
+        t.samples = vec![vec![(0, 4)], vec![(0, 5)]];
+        t.sampled_at = [1500, 8500]
+            .iter()
+            .map(|&ms| {
+                t.faults
+                    .begin
+                    .date()
+                    .and_time(day + TimeDelta::milliseconds(ms))
+            })
+            .collect();
+        t.committed = vec![(0, Some(5))];
+        t.witness = vec![(0, Some(5))];
+    });
+    only_fail(
+        &v,
+        &[REDONE, EXPLAINED],
+        "b redid work the sampler saw committed",
+    );
+    assert_eq!(per_fault(&stats), vec![("kill", 0, 0)]);
+}
+
+#[test]
+fn the_witness_is_read_by_topic() {
+    // Another topic's row of the same group supplies neither an end nor a committed offset.
+    let text =
+        "GROUP TOPIC PARTITION  CURRENT-OFFSET  LOG-END-OFFSET  LAG  CONSUMER-ID HOST CLIENT-ID\n\
+        g     g     0          3               3               0    -           -    -\n\
+        g     other 1          9               9               0    -           -    -\n";
+    assert_eq!(
+        parse_witness(text, "g", "g"),
+        Ok(vec![WitnessRow {
+            partition: 0,
+            committed: Some(3),
+            end: Some(3),
+        }])
+    );
+}
+
+#[test]
+fn a_redo_after_a_kill_is_the_kills_though_a_zombie_did_the_message_between() {
+    // Owner, zombie, redo after a kill: b processes p0 offset 2 while a is paused; a wakes and
+    // processes it again from its buffer (the pause's); b is killed with it uncommitted and
+    // redoes it when it comes back (the kill's, through b's first processing, not a's).
+    let mut l = Logs::default();
+    l.mark(0, "start", "g-a").at(100, "g-a", "assigned [0]");
+    l.offsets(1000, "g-a", 0, 0, 2);
+    l.at(1010, "g-a", "commit p0=2")
+        .at(6001, "g-a", "p0 offset 2")
+        .at(6010, "g-a", "lost [0]")
+        .at(6020, "g-a", "assigned []");
+    l.mark(0, "start", "g-b").at(100, "g-b", "assigned []");
+    l.at(4000, "g-b", "assigned [0]")
+        .at(4100, "g-b", "p0 offset 2");
+    l.mark(7500, "start", "g-b").at(8000, "g-b", "assigned [0]");
+    l.offsets(8100, "g-b", 0, 2, 4);
+    l.at(8200, "g-b", "commit p0=4");
+    let (v, stats) = crafted(
+        &l,
+        (0..4).map(|o| (0, o)).collect(),
+        fault_log(
+            9000,
+            &[
+                (FaultKind::Pause, "g-a", 2000, 6000),
+                (FaultKind::Kill, "g-b", 7000, 7500),
+            ],
+        ),
+        vec![vec![(0, 2)], vec![(0, 4)]],
+        &[(0, 4)],
+    );
+    all_held(&v);
+    assert_eq!(per_fault(&stats), vec![("pause", 1, 1), ("kill", 1, 1)]);
 }
