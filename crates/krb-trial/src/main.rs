@@ -163,7 +163,8 @@ fn run(args: Args) -> Result<i32> {
                 }
                 return Ok(0);
             }
-            print!("{}", report::render(&summary));
+            let lang = krb_common::lang::Lang::from_env()?;
+            print!("{}", report::render_in(&summary, lang));
             if let Some(path) = json {
                 let text = serde_json::to_string_pretty(&summary)?;
                 std::fs::write(&path, text + "\n")

@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use anyhow::{bail, Result};
+use krb_common::lang::{Lang, Msg};
 use krb_common::trial_log::FaultKind;
 use krb_verify::faults::{Counts, Stats};
 use krb_verify::record::{self, Record};
@@ -137,49 +138,93 @@ fn kinds(s: &Summary) -> Vec<(&'static str, &KindTotal)> {
         .collect()
 }
 
+/// The table's words, English and Korean; fault kinds and groups are names, shown as they are.
+mod words {
+    use krb_common::lang::Msg;
+
+    const fn m(en: &'static str, ko: &'static str) -> Msg {
+        Msg { en, ko }
+    }
+    pub const HEAD: Msg = m("| lab 7 | faults |", "| 실습 7 | faults |");
+    pub const TRIALS: Msg = m("trials", "시행");
+    pub const TRIALS_HELD: Msg = m("{trials} ({held} held)", "{trials}번 ({held}번 성립)");
+    pub const TIME: Msg = m("time per trial", "시행 한 번의 시간");
+    pub const TIME_VALUE: Msg = m(
+        "{mean} s on average, {max} s the longest",
+        "평균 {mean}초, 가장 길게 {max}초",
+    );
+    pub const INJECTED: Msg = m("faults injected", "넣은 장애");
+    pub const ACKNOWLEDGED: Msg = m("messages acknowledged", "브로커가 확인한 메시지");
+    pub const LOST: Msg = m("lost (must be 0)", "잃은 메시지 (0이어야 함)");
+    pub const BY_CAUSE: Msg = m(
+        "duplicate processings by cause (bound)",
+        "원인별 중복 처리 (한도)",
+    );
+    pub const NO_FAULT: Msg = m("no fault {count} (≤ 0)", "장애 없음 {count} (≤ 0)");
+    pub const EFFECTS: Msg = m("duplicate effects in the store", "저장소에 두 번 반영된 것");
+    pub const BY_KIND: Msg = m("slowest recovery by kind", "종류별로 가장 느린 회복");
+    pub const KIND_SECONDS: Msg = m("{kind} {seconds} s", "{kind} {seconds}초");
+    pub const SLOWEST: Msg = m("slowest recovery", "가장 느린 회복");
+    pub const SLOWEST_VALUE: Msg = m(
+        "{seconds} s ({kind} {target} in {group})",
+        "{seconds}초 ({group}의 {kind} {target})",
+    );
+    pub const FAILED: Msg = m("FAILED trials", "실패한 시행");
+}
+
 /// The table, in Markdown, as the README shows it.
 pub fn render(s: &Summary) -> String {
+    render_in(s, Lang::En)
+}
+
+/// [`render`] in `lang`.
+pub fn render_in(s: &Summary, lang: Lang) -> String {
+    use words::*;
+    let t = |msg: Msg| msg.text(lang).to_string();
     let mut rows: Vec<(String, String)> = vec![
-        ("trials".into(), format!("{} ({} held)", s.trials, s.held)),
         (
-            "time per trial".into(),
-            format!(
-                "{:.1} s on average, {:.1} s the longest",
-                s.mean_seconds, s.max_seconds
+            t(TRIALS),
+            TRIALS_HELD.fill(lang, &[("trials", &s.trials), ("held", &s.held)]),
+        ),
+        (
+            t(TIME),
+            TIME_VALUE.fill(
+                lang,
+                &[
+                    ("mean", &format!("{:.1}", s.mean_seconds)),
+                    ("max", &format!("{:.1}", s.max_seconds)),
+                ],
             ),
         ),
         (
-            "faults injected".into(),
+            t(INJECTED),
             kinds(s)
                 .iter()
                 .map(|(k, t)| format!("{k} {}", t.injected))
                 .collect::<Vec<_>>()
                 .join(", "),
         ),
+        (t(ACKNOWLEDGED), s.counts.produced.to_string()),
+        (t(LOST), s.counts.lost.to_string()),
         (
-            "messages acknowledged".into(),
-            s.counts.produced.to_string(),
-        ),
-        ("lost (must be 0)".into(), s.counts.lost.to_string()),
-        (
-            "duplicate processings by cause (bound)".into(),
+            t(BY_CAUSE),
             kinds(s)
                 .iter()
                 .map(|(k, t)| format!("{k} {} (≤ {})", t.duplicates, t.bound))
-                .chain([format!("no fault {} (≤ 0)", s.counts.unexplained)])
+                .chain([NO_FAULT.fill(lang, &[("count", &s.counts.unexplained)])])
                 .collect::<Vec<_>>()
                 .join(", "),
         ),
     ];
     if let Some(d) = s.counts.effect_duplicates {
-        rows.push(("duplicate effects in the store".into(), d.to_string()));
+        rows.push((t(EFFECTS), d.to_string()));
     }
     rows.push((
-        "slowest recovery by kind".into(),
+        t(BY_KIND),
         kinds(s)
             .iter()
             .map(|(k, t)| match t.slowest_recovery {
-                Some(r) => format!("{k} {r:.1} s"),
+                Some(r) => KIND_SECONDS.fill(lang, &[("kind", k), ("seconds", &format!("{r:.1}"))]),
                 None => format!("{k} -"),
             })
             .collect::<Vec<_>>()
@@ -187,17 +232,22 @@ pub fn render(s: &Summary) -> String {
     ));
     if let Some(w) = &s.slowest {
         rows.push((
-            "slowest recovery".into(),
-            format!(
-                "{:.1} s ({} {} in {})",
-                w.seconds, w.kind, w.target, w.group
+            t(SLOWEST),
+            SLOWEST_VALUE.fill(
+                lang,
+                &[
+                    ("seconds", &format!("{:.1}", w.seconds)),
+                    ("kind", &w.kind),
+                    ("target", &w.target),
+                    ("group", &w.group),
+                ],
             ),
         ));
     }
     if !s.failed.is_empty() {
-        rows.push(("FAILED trials".into(), s.failed.join(", ")));
+        rows.push((t(FAILED), s.failed.join(", ")));
     }
-    let mut text = String::from("| lab 7 | faults |\n|---|---|\n");
+    let mut text = format!("{}\n|---|---|\n", t(HEAD));
     for (k, v) in rows {
         text += &format!("| {k} | {v} |\n");
     }
@@ -278,6 +328,41 @@ mod tests {
             table.contains("| slowest recovery | 4.0 s (pause g-b in t1) |"),
             "{table}"
         );
+        let ko = render_in(&s, Lang::Ko);
+        for row in [
+            "| 실습 7 | faults |",
+            "| 시행 | 2번 (2번 성립) |",
+            "| 원인별 중복 처리 (한도) | kill 10 (≤ 40), pause 2 (≤ 20), 장애 없음 0 (≤ 0) |",
+            "| 가장 느린 회복 | 4.0초 (t1의 pause g-b) |",
+        ] {
+            assert!(ko.contains(row), "no {row:?} in {ko}");
+        }
+        // Nothing English is left but the fault kinds, the names and `faults`.
+        let left: Vec<&str> = ko
+            .split(|c: char| !(c.is_ascii_alphabetic() || c == '-'))
+            .filter(|w| w.chars().any(|c| c.is_ascii_alphabetic()))
+            .filter(|w| !["faults", "kill", "pause", "g-b", "t"].contains(w))
+            .collect();
+        assert!(left.is_empty(), "{left:?} in {ko}");
+        let all = [
+            words::HEAD,
+            words::TRIALS,
+            words::TRIALS_HELD,
+            words::TIME,
+            words::TIME_VALUE,
+            words::INJECTED,
+            words::ACKNOWLEDGED,
+            words::LOST,
+            words::BY_CAUSE,
+            words::NO_FAULT,
+            words::EFFECTS,
+            words::BY_KIND,
+            words::KIND_SECONDS,
+            words::SLOWEST,
+            words::SLOWEST_VALUE,
+            words::FAILED,
+        ];
+        assert!(krb_common::lang::table_problems(&all).is_empty());
     }
 
     #[test]
