@@ -17,6 +17,7 @@
 pub mod blocks;
 pub mod catalogue;
 pub mod flags;
+pub mod glossary;
 pub mod help;
 pub mod links;
 pub mod literals;
@@ -131,7 +132,7 @@ impl Docs {
     }
 }
 
-/// Every problem of checks a to f, by file and line.
+/// Every problem of checks a to g, by file and line.
 pub fn check(docs: &Docs) -> Result<Vec<Problem>> {
     let catalogue = catalogue::Catalogue::read(&docs.root)?;
     let mut problems = blocks::check(docs);
@@ -140,6 +141,7 @@ pub fn check(docs: &Docs) -> Result<Vec<Problem>> {
     problems.extend(twins::check(docs));
     problems.extend(links::check(docs));
     problems.extend(catalogue::check_samples(&docs.root, &catalogue)?);
+    problems.extend(glossary::check(docs)?);
     problems.sort();
     problems.dedup();
     Ok(problems)

@@ -167,7 +167,7 @@ pub fn commands(text: &str) -> Vec<(usize, String)> {
 
 /// The code spans of a line: (byte range with the backquotes, the code inside, trimmed). A
 /// span opens with a run of backquotes and closes at the next run of as many.
-fn code_spans(line: &str) -> Vec<(std::ops::Range<usize>, &str)> {
+pub(crate) fn code_spans(line: &str) -> Vec<(std::ops::Range<usize>, &str)> {
     let bytes = line.as_bytes();
     let run = |at: usize| bytes[at..].iter().take_while(|&&b| b == b'`').count();
     let mut spans = Vec::new();

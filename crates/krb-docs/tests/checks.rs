@@ -1,4 +1,4 @@
-//! Checks a to f on a small checkout (tests/fixtures/repo: a README pair, setup and lab 1 in
+//! Checks a to g on a small checkout (tests/fixtures/repo: a README pair, setup and lab 1 in
 //! English and Korean, a sample, a script, a crate's strings): clean as it is, and each check
 //! alone reporting an input that breaks it.
 
@@ -334,5 +334,30 @@ fn f_a_sample_line_no_tool_prints() {
         &problems(&root),
         "docs/samples/en/lab1.txt:8:",
         "`slow-a: librdkafka error: Global error: PollExceeded",
+    );
+}
+
+#[test]
+fn g_a_word_the_glossary_rules_out() {
+    let root = fixture();
+    edit(
+        &root,
+        "docs/ko/lab1-revoke.md",
+        "다음 담당자가",
+        "다음 주인이",
+    );
+    one(
+        &problems(&root),
+        "docs/ko/lab1-revoke.md:7:",
+        "`주인` is a variant docs/ko/glossary.md rules out; write `담당자`",
+    );
+
+    // The same word in an English page is no Korean variant.
+    let root = fixture();
+    edit(&root, "docs/en/lab1-revoke.md", "Lab 1", "Lab 1 커밋");
+    assert!(
+        !problems(&root).iter().any(|p| p.contains("glossary")),
+        "{:#?}",
+        problems(&root)
     );
 }
