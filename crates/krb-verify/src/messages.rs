@@ -449,6 +449,10 @@ pub const TEXTS: &[Msg] = &[
         "모든 워커가 자기가 가진 파티션만 처리함 (assigned는 더하고, revoked와 lost는 빼고, 재시작하면 비움)",
     ),
     m(
+        "nothing lost: every message the broker acknowledged was processed, as the logs say or the store that holds the offsets with the effects",
+        "잃은 것 없음: 브로커가 확인한 메시지는 모두 처리됨 (로그가 말하거나, 효과와 함께 offset을 가진 저장소가 말함)",
+    ),
+    m(
         "no worker processed a message below an offset the group had committed before its assignment began",
         "어느 워커도 자기 할당이 시작되기 전에 그룹이 커밋한 오프셋보다 아래의 메시지를 처리하지 않음",
     ),

@@ -39,6 +39,33 @@ pub(super) fn kept(logs: &[WorkerLog], effect: Kind) -> Kept {
     kept
 }
 
+/// The messages the store keeps where the store decides, since it holds the offsets with the
+/// effects: with db-offsets those whose effect is in the database and whose partition's
+/// position there is past them (a COMMIT the stopping server made and never answered leaves
+/// both, and no log line); with kafka-eos those whose output the read_committed topic holds (a
+/// worker killed inside commit_transaction after EndTxn reached the coordinator leaves a
+/// transaction the broker commits). None for the other effects: their store holds no offsets,
+/// and the logs decide alone.
+pub(super) fn kept_by_store(
+    effect: Kind,
+    effects: Option<&BTreeMap<(Partition, Offset), u64>>,
+    positions: Option<&Positions>,
+) -> Option<Kept> {
+    let effects = effects?.keys().copied();
+    match effect {
+        Kind::KafkaEos => Some(effects.collect()),
+        Kind::DbOffsets => {
+            let position = |p: Partition| positions?.iter().find(|(q, _)| *q == p)?.1;
+            Some(
+                effects
+                    .filter(|&(p, o)| position(p).is_some_and(|next| next > o))
+                    .collect(),
+            )
+        }
+        _ => None,
+    }
+}
+
 /// Acknowledged messages not kept.
 pub(super) struct Lost {
     pub(super) count: u64,

@@ -14,6 +14,7 @@ use crate::tests::{all_held, clock, fails, Logs};
 use crate::Verdict;
 
 const LOST: &str = "nothing lost: every message the broker acknowledged was processed";
+const LOST_STORE: &str = "nothing lost: every message the broker acknowledged was processed, as the logs say or the store that holds the offsets with the effects";
 const STORED: &str = "every message the broker acknowledged has its effect in the store";
 const REDONE: &str = "no worker processed a message below an offset the group had committed before its assignment began";
 const UP: &str = "within one assignment a worker's offsets of a partition only go up";
@@ -691,17 +692,18 @@ fn an_acknowledged_message_whose_only_line_is_refused_is_lost() {
     l.replace("g-b", "p1 offset 3", "p1 offset 3 refused");
     let (v, _) = trial(&l, |t| {
         t.effect = Kind::DbOffsets;
-        // The store is made to hold every effect: only the logs can tell.
+        // The store is made to hold every effect, and no position is read: only the logs can
+        // tell.
         t.effects = Some(store(acks()));
     });
-    only_fails(&v, LOST, "b's only line of p1 offset 3 is refused");
+    only_fails(&v, LOST_STORE, "b's only line of p1 offset 3 is refused");
     let (v, _) = trial(&l, |t| {
         t.effect = Kind::DbOffsets;
         t.effects = Some(store(acks().into_iter().filter(|m| *m != (1, 3))));
     });
     only_fail(
         &v,
-        &[LOST, STORED],
+        &[LOST_STORE, STORED],
         "p1 offset 3 refused, and not in the store",
     );
 }
@@ -750,15 +752,13 @@ fn a_kafka_eos_processing_in_an_aborted_transaction_is_not_a_processing() {
     };
     only_fail(
         &eos(&l, false),
-        &[LOST, STORED],
+        &[LOST_STORE, STORED],
         "p1 offset 3's only output was aborted",
     );
-    // The logs alone say so, whatever the store was made to hold.
-    only_fails(
-        &eos(&l, true),
-        LOST,
-        "p1 offset 3's only processing was aborted",
-    );
+    // The read_committed output decides: made to hold it, the message is kept (a transaction
+    // the broker committed though its worker's line says otherwise).
+    let v = eos(&l, true);
+    assert!(v.check_of(LOST_STORE).unwrap().held, "{}", v.render());
     // Done again and committed, it counts. (The abort itself has no fault near: its duplicate
     // is unexplained, another statement's business.)
     let redone = logs_with(
@@ -770,7 +770,7 @@ fn a_kafka_eos_processing_in_an_aborted_transaction_is_not_a_processing() {
         },
     );
     let v = eos(&redone, true);
-    for kept in [LOST, STORED] {
+    for kept in [LOST_STORE, STORED] {
         assert!(v.check_of(kept).unwrap().held, "{}", v.render());
     }
 }
@@ -1192,4 +1192,89 @@ fn a_redo_after_a_kill_is_the_kills_though_a_zombie_did_the_message_between() {
     );
     all_held(&v);
     assert_eq!(per_fault(&stats), vec![("pause", 1, 1), ("kill", 1, 1)]);
+}
+
+/// a alone on p0 (offsets 0 to 4 acknowledged): offsets 0 and 1 done and committed, then
+/// `between` in a's log from 1.1 s; a started again at 3 s, given p0 and doing `after` (each
+/// offset a line) and committing past the last; the trial's `effect`, its store holding
+/// `stored` effects, the database's final position of p0 `position`, and `faults`.
+fn unlogged(
+    effect: Kind,
+    between: &[&str],
+    after: std::ops::Range<Offset>,
+    stored: impl IntoIterator<Item = Offset>,
+    position: Offset,
+    faults: FaultLog,
+) -> (Verdict, Stats) {
+    let mut l = Logs::default();
+    l.mark(0, "start", "g-a").at(100, "g-a", "assigned [0]");
+    l.offsets(1000, "g-a", 0, 0, 2);
+    l.at(1010, "g-a", "commit p0=2");
+    for (i, line) in between.iter().enumerate() {
+        l.at(1100 + 10 * i as i64, "g-a", line);
+    }
+    l.mark(3000, "start", "g-a").at(3100, "g-a", "assigned [0]");
+    l.offsets(3200, "g-a", 0, after.start, after.end);
+    l.at(3300, "g-a", &format!("commit p0={}", after.end))
+        .mark(8000, "stop", "g-a")
+        .at(8010, "g-a", "revoked [0]");
+    let end = after.end;
+    trial(&l, |t| {
+        t.acks = (0..5).map(|o| (0, o)).collect();
+        t.ends = ends(&t.acks);
+        t.effect = effect;
+        t.effects = Some(store(stored.into_iter().map(|o| (0, o))));
+        t.stored = (effect == Kind::DbOffsets).then(|| vec![(0, Some(position))]);
+        t.faults = faults;
+        t.samples = vec![vec![(0, 2)], vec![(0, end)]];
+        t.committed = vec![(0, Some(end))];
+        t.witness = vec![(0, Some(end))];
+    })
+}
+
+#[test]
+fn db_offsets_keeps_a_message_whose_effect_and_position_the_database_holds() {
+    // PostgreSQL stopped under a's COMMIT of p0 offsets 2 and 3: the server made it and never
+    // answered, so a wrote no line and exited; started again, a begins at the database's
+    // position 4 (the e2e test of PostgreSQL stopped under a worker expects exactly this).
+    let gone = || with_exits(db_restart(), &[("g-a", 2900, DB_GONE)]);
+    let (v, stats) = unlogged(Kind::DbOffsets, &[], 4..5, 0..5, 5, gone());
+    all_held(&v);
+    assert_eq!(stats.counts.lost, 0);
+    // Without their effects in the store, offsets 2 and 3 are lost, by both statements.
+    let (v, stats) = unlogged(Kind::DbOffsets, &[], 4..5, [0, 1, 4], 5, gone());
+    only_fail(
+        &v,
+        &[LOST_STORE, STORED],
+        "offsets 2 and 3 neither logged nor stored",
+    );
+    assert_eq!(stats.counts.lost, 2);
+    // The effect stored but the position not past it (a partial write no worker makes): the
+    // logs decide, and say lost.
+    let (v, stats) = unlogged(Kind::DbOffsets, &[], 4..5, 0..5, 3, gone());
+    fails(&v, LOST_STORE, "the database's position of p0 is 3");
+    assert_eq!(stats.counts.lost, 1, "offset 3 only");
+}
+
+#[test]
+fn kafka_eos_keeps_a_message_whose_output_the_read_committed_topic_holds() {
+    // a is killed inside commit_transaction after EndTxn reached the coordinator: no commit
+    // line, but the broker commits the transaction (output and offsets); started again, a
+    // begins at p0=4.
+    let kill = || fault_log(9000, &[(FaultKind::Kill, "g-a", 2000, 3000)]);
+    let open = ["p0 offset 2", "p0 offset 3"];
+    let (v, stats) = unlogged(Kind::KafkaEos, &open, 4..5, 0..5, 0, kill());
+    all_held(&v);
+    assert_eq!(stats.counts.lost, 0);
+    // The transaction aborted (its output not read_committed) and not redone: lost.
+    let (v, stats) = unlogged(Kind::KafkaEos, &open, 4..5, [0, 1, 4], 0, kill());
+    only_fail(
+        &v,
+        &[LOST_STORE, STORED],
+        "a's open transaction aborted, nothing redone",
+    );
+    assert_eq!(stats.counts.lost, 2);
+    // Aborted and redone after the restart: the control.
+    let (v, _) = unlogged(Kind::KafkaEos, &open, 2..5, 0..5, 0, kill());
+    all_held(&v);
 }
