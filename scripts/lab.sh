@@ -73,6 +73,15 @@ fi
 source scripts/env.sh
 clock() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(clock)" 'BEGIN { printf "%.1f", b - a }'; }
+# The language the tools speak (krb-common's Lang::from_vars): KRB_LANG, else the first of
+# LC_ALL, LC_MESSAGES and LANG that is set; Korean when it starts with ko.
+chosen=${KRB_LANG:-${LC_ALL:-${LC_MESSAGES:-${LANG:-}}}}
+case $chosen in ko* | KO*) lang=ko ;; *) lang=en ;; esac
+# say EN KO: a progress text in the tools' language; line EN KO: the same, a whole line.
+say() { if [ "$lang" = ko ]; then printf '%s' "$2"; else printf '%s' "$1"; fi; }
+line() { say "$1" "$2"; echo; }
+# took START: how long since START, as the verdicts write it (`12.3 s`, `12.3초`).
+took() { line "$(since "$1") s" "$(since "$1")초"; }
 
 # The tools (env.sh's krb_bin): a checkout builds them; an unpacked release (scripts/dist.sh)
 # ships them in bin/ and has no source to build.
@@ -82,16 +91,16 @@ if [ -f Cargo.toml ]; then
   # root); elsewhere the build says what is missing.
   install_missing make:make cc:gcc c++:g++ || true
   t=$(clock)
-  printf 'build: cargo build --release ... '
+  say 'build: cargo build --release ... ' '빌드: cargo build --release ... '
   if ! cargo build --release --quiet >"$logs/build.log" 2>&1; then
-    echo "failed"
+    line failed 실패
     tail -n 20 "$logs/build.log" >&2
     exit 1
   fi
-  echo "$(since "$t") s"
+  took "$t"
 else
   [ -x "$bin/krb-verify" ] || { echo "lab.sh: no krb-verify in $bin: unpack the release again, or set KRB_BIN to a folder of krb tools" >&2; exit 1; }
-  echo "build: none, the release's tools in $bin"
+  line "build: none, the release's tools in $bin" "빌드: 안 함, 릴리스에 든 도구($bin)"
 fi
 
 bootstrap=${KRB_BOOTSTRAP:-localhost:9481}
@@ -103,7 +112,8 @@ if [ "$broker" = auto ]; then
   elif have_java_maven || { install_missing mvn:maven java:openjdk-17-jdk-headless && have_java_maven; }; then
     broker=local
   else
-    echo "lab.sh: no broker answers on $bootstrap and none can be started: install Docker (with compose), or Java 17+ and Maven, or set KRB_BOOTSTRAP" >&2
+    line "lab.sh: no broker answers on $bootstrap and none can be started: install Docker (with compose), or Java 17+ and Maven, or set KRB_BOOTSTRAP" \
+      "lab.sh: $bootstrap에서 응답하는 브로커가 없고 새로 띄울 수도 없습니다: Docker(compose 포함)나 Java 17 이상과 Maven을 설치하거나, KRB_BOOTSTRAP을 지정하세요" >&2
     exit 1
   fi
 fi
@@ -115,33 +125,35 @@ esac' EXIT
 t=$(clock)
 case $broker in
   external)
-    answers "$bootstrap" || { echo "lab.sh: no broker answers on $bootstrap" >&2; exit 1; }
-    echo "broker: the one answering on $bootstrap" ;;
+    answers "$bootstrap" || { line "lab.sh: no broker answers on $bootstrap" "lab.sh: $bootstrap에서 응답하는 브로커가 없습니다" >&2; exit 1; }
+    line "broker: the one answering on $bootstrap" "브로커: $bootstrap에서 응답하는 브로커" ;;
   compose)
     answers "$bootstrap" && { echo "lab.sh: something already answers on $bootstrap; use --broker external" >&2; exit 1; }
     have_docker || { echo "lab.sh: no Docker engine answers (docker info)" >&2; exit 1; }
-    printf 'broker: docker compose -p kreb up -d (apache/kafka:4.3.1) ... '
-    docker compose -p kreb up -d >"$logs/compose.log" 2>&1 || { echo failed; tail -n 5 "$logs/compose.log" >&2; exit 1; }
+    say 'broker: docker compose -p kreb up -d (apache/kafka:4.3.1) ... ' '브로커: docker compose -p kreb up -d (apache/kafka:4.3.1) ... '
+    docker compose -p kreb up -d >"$logs/compose.log" 2>&1 || { line failed 실패; tail -n 5 "$logs/compose.log" >&2; exit 1; }
     [ "$keep" = 1 ] || started=compose
     for _ in $(seq 1 120); do answers "$bootstrap" && break; sleep 0.5; done
-    answers "$bootstrap" || { echo "no answer on $bootstrap after 60 s"; exit 1; }
-    echo "$(since "$t") s" ;;
+    answers "$bootstrap" || { line "no answer on $bootstrap after 60 s" "60초가 지나도 $bootstrap에서 응답 없음"; exit 1; }
+    took "$t" ;;
   local)
     answers "$bootstrap" && { echo "lab.sh: something already answers on $bootstrap; use --broker external" >&2; exit 1; }
     have_java_maven || { echo "lab.sh: the local broker needs Java 17+ and Maven" >&2; exit 1; }
-    printf 'broker: scripts/kafka-local.sh start (Apache Kafka 4.3.1 from Maven jars) ... '
-    scripts/kafka-local.sh start >"$logs/kafka-local.out" 2>&1 || { echo failed; tail -n 5 "$logs/kafka-local.out" >&2; exit 1; }
+    say 'broker: scripts/kafka-local.sh start (Apache Kafka 4.3.1 from Maven jars) ... ' '브로커: scripts/kafka-local.sh start (Maven jar로 띄우는 Apache Kafka 4.3.1) ... '
+    scripts/kafka-local.sh start >"$logs/kafka-local.out" 2>&1 || { line failed 실패; tail -n 5 "$logs/kafka-local.out" >&2; exit 1; }
     [ "$keep" = 1 ] || started=local
-    echo "$(since "$t") s" ;;
+    took "$t" ;;
 esac
 if [ -n "${KRB_NS:-}" ]; then
-  echo "namespace: $KRB_NS (topics and groups on the broker are $KRB_NS-NAME); logs: $logs/"
+  line "namespace: $KRB_NS (topics and groups on the broker are $KRB_NS-NAME); logs: $logs/" \
+    "namespace: $KRB_NS (브로커의 토픽과 그룹 이름은 $KRB_NS-NAME); 로그: $logs/"
 fi
 # The room (KRB_ROOM): publishing no record checks the name and makes the room's topic.
 if [ -n "${KRB_ROOM:-}" ]; then
   [ -x "$bin/krb-room" ] || { echo "lab.sh: KRB_ROOM is set but $bin has no krb-room: build it (cargo build --release), or unset KRB_ROOM" >&2; exit 1; }
   "$bin/krb-room" publish "$KRB_ROOM" </dev/null >/dev/null || exit $?
-  echo "room: $KRB_ROOM (each variant's record to topic krb-room-$KRB_ROOM, for the teacher's page)"
+  line "room: $KRB_ROOM (each variant's record to topic krb-room-$KRB_ROOM, for the teacher's page)" \
+    "room: $KRB_ROOM (변형마다 결과를 krb-room-$KRB_ROOM 토픽으로 보내 강사 페이지에 띄움)"
 fi
 
 # lab|name|variant|set-up|script|krb-verify arguments
@@ -177,7 +189,7 @@ failed=0
 for run in "${runs[@]}"; do
   IFS='|' read -r n name variant setup script verify <<<"$run"
   [[ ",$only," == *",$n,"* ]] || continue
-  printf 'lab %s %s %s ... ' "$n" "$name" "$variant"
+  printf '%s %s %s %s ... ' "$(say lab 실습)" "$n" "$name" "$variant"
   out="$logs/lab-$n-${variant//[^a-z-]/}.out"
   t=$(clock)
   script_failed=()
@@ -197,5 +209,5 @@ done
 echo
 "$bin/krb-verify" table "$records" --json "$json" --html "$logs/report.html" --logs "$logs" || failed=1
 echo
-echo "results: $json; for a screen: $logs/report.html"
+line "results: $json; for a screen: $logs/report.html" "결과: $json; 화면용: $logs/report.html"
 exit "$failed"
