@@ -450,7 +450,7 @@ pub const TEXTS: &[Msg] = &[
     ),
     m(
         "nothing lost: every message the broker acknowledged was processed, as the logs say or the store that holds the offsets with the effects",
-        "잃은 것 없음: 브로커가 확인한 메시지는 모두 처리됨 (로그가 말하거나, 효과와 함께 offset을 가진 저장소가 말함)",
+        "잃은 것 없음: 브로커가 확인한 메시지는 모두 처리됨 (로그가 말하거나, 반영과 offset을 함께 가진 저장소가 말함)",
     ),
     m(
         "no worker processed a message below an offset the group had committed before its assignment began",
