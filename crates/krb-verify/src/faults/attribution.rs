@@ -231,9 +231,10 @@ fn explains(
         (FaultKind::Kill | FaultKind::Pause, Some(v)) => {
             let lines = &logs[v].lines;
             let upto = lines.partition_point(|e| e.at <= f.at);
-            // The victim's work is only what it held when the fault came.
+            // The victim's work in flight is of the partitions it held or was handing back
+            // (killed inside its revoke commit); its zombie's, of those it held.
             let held = Held::before(lines, upto);
-            for line in in_flight(lines, upto, Some(&held.partitions())) {
+            for line in in_flight(lines, upto, None) {
                 x.in_flight.insert((v, line), f.at);
             }
             if f.kind == FaultKind::Pause {
@@ -302,7 +303,7 @@ fn explains(
 }
 
 /// The lines of the completions a worker had in flight just before `lines[upto]`: since its
-/// last successful commit past them, in the assignment it still held, of the partitions `only`
+/// last successful commit past them, in the assignment it still held (or was handing back), of the partitions `only`
 /// names (all for `None`). An assignment ends at a restart, a `lost` line, and an aborted
 /// transaction (kafka-eos rewinds to the committed offsets; what it redoes was cut short by
 /// what made it abort); a `revoked` one after the revoke commit that follows it (its failure
@@ -310,7 +311,9 @@ fn explains(
 fn in_flight(lines: &[Entry], upto: usize, only: Option<&Vec<Partition>>) -> Vec<usize> {
     let mut open: BTreeMap<Partition, Vec<(Offset, usize)>> = BTreeMap::new();
     let mut handing: BTreeSet<Partition> = BTreeSet::new();
+    let mut held = Held::default();
     for (i, e) in lines[..upto].iter().enumerate() {
+        held.apply(&e.event);
         let drop_handed = !matches!(
             e.event,
             Event::Commit(_) | Event::CommitFailed(_) | Event::TxnAborted(_)
@@ -334,7 +337,8 @@ fn in_flight(lines: &[Entry], upto: usize, only: Option<&Vec<Partition>>) -> Vec
                 }
             }
             event => {
-                if let Some((p, o)) = event.completion() {
+                // Work on a partition the worker did not hold is nobody's to have in flight.
+                if let Some((p, o)) = event.completion().filter(|(p, _)| held.owns(*p)) {
                     open.entry(p).or_default().push((o, i));
                 }
             }

@@ -1278,3 +1278,51 @@ fn kafka_eos_keeps_a_message_whose_output_the_read_committed_topic_holds() {
     let (v, _) = unlogged(Kind::KafkaEos, &open, 2..5, 0..5, 0, kill());
     all_held(&v);
 }
+
+#[test]
+fn a_kill_inside_the_revoke_commit_explains_the_work_it_was_handing_back() {
+    // a logs `revoked [0, 1]` and is killed before its revoke commit returns: it no longer
+    // holds p0 and p1, but their uncommitted work (p0 offset 2, p1 offset 1) was cut short by
+    // the kill, not handed over.
+    let l = logs_with(
+        |l| {
+            l.at(1900, "g-a", "revoked [0, 1]");
+        },
+        |l| b_work(l, 4, "commit p0=4 p1=4"),
+    );
+    let (v, stats) = trial(&l, |_| {});
+    all_held(&v);
+    assert_eq!(per_fault(&stats), vec![("kill", 2, 2)]);
+}
+
+#[test]
+fn a_kill_explains_nothing_its_victim_did_outside_its_assignment() {
+    // a holds p0 only, yet processes p1 offset 0 before it is killed; b redoes it. The kill
+    // explains a's p0 work in flight, not the p1 it never held.
+    let mut l = Logs::default();
+    l.mark(0, "start", "g-a").at(100, "g-a", "assigned [0]");
+    l.offsets(1000, "g-a", 0, 0, 2);
+    l.at(1010, "g-a", "commit p0=2")
+        .at(1020, "g-a", "p0 offset 2")
+        .at(1030, "g-a", "p1 offset 0")
+        .mark(3000, "start", "g-a")
+        .at(5000, "g-a", "assigned []");
+    l.mark(0, "start", "g-b").at(100, "g-b", "assigned []");
+    l.at(5000, "g-b", "assigned [0, 1]");
+    l.offsets(5100, "g-b", 0, 2, 4);
+    l.offsets(5200, "g-b", 1, 0, 2);
+    l.at(5300, "g-b", "commit p0=4 p1=2");
+    let (v, stats) = crafted(
+        &l,
+        [(0, 0), (0, 1), (0, 2), (0, 3), (1, 0), (1, 1)].into(),
+        faults(Some(FaultKind::Kill)),
+        vec![vec![(0, 2)], vec![(0, 4), (1, 2)]],
+        &[(0, 4), (1, 2)],
+    );
+    only_fail(
+        &v,
+        &[OWNED, EXPLAINED],
+        "a processed p1, which it never held",
+    );
+    assert_eq!(per_fault(&stats), vec![("kill", 1, 1)]);
+}
