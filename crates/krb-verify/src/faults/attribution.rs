@@ -62,12 +62,12 @@ struct Explains {
     exits: BTreeSet<usize>,
 }
 
-/// Gives each duplicate processing to a fault, trying every earlier processing of its message
-/// (a zombie's may come between the one a kill cut short and its redo): first a worker fault
-/// whose victim had an earlier processing in flight (the earliest fault), then a pause whose
-/// zombie did one of them, or this one, in its window (the latest), then a node's fault in
-/// whose window an earlier processing was in flight at a `lost` or failed commit (the
-/// earliest); else it is unexplained.
+/// Gives each duplicate processing to a fault, looking past the earlier processings a zombie did
+/// (one may come between the work a kill cut short and its redo) to the latest that none did:
+/// first a worker fault whose victim had that one in flight (the earliest fault), then a pause
+/// whose zombie did this one or that one in its window (the latest), then a node's fault in
+/// whose window that one was in flight at a `lost` or failed commit (the earliest); else it is
+/// unexplained.
 pub(super) fn attribute(
     logs: &[WorkerLog],
     log: &FaultLog,
@@ -100,29 +100,35 @@ pub(super) fn attribute(
     let mut unexplained = 0;
     let mut first_unexplained = None;
     for ((p, o), list) in processings {
-        for k in 1..list.len() {
-            let (befores, again) = (&list[..k], &list[k]);
-            let cut = |i: usize| {
-                befores.iter().any(|before| {
-                    explains[i]
-                        .in_flight
-                        .get(&before.place)
-                        .is_some_and(|at| again.at >= *at)
-                })
-            };
-            let by_worker = (0..faults.len()).find(|&i| faults[i].kind.on_worker() && cut(i));
-            let zombie = (0..faults.len()).rev().find(|&i| {
+        // The pause (the latest) whose zombie did `x` in its window, of a partition it held.
+        let zombie_of = |x: &Processing| {
+            (0..faults.len()).rev().find(|&i| {
                 explains[i]
                     .zombie
                     .as_ref()
                     .is_some_and(|(log, from, to, held)| {
-                        held.owns(*p)
-                            && befores
-                                .iter()
-                                .chain([again])
-                                .any(|x| x.place.0 == *log && x.at >= *from && x.at <= *to)
+                        held.owns(*p) && x.place.0 == *log && x.at >= *from && x.at <= *to
                     })
-            });
+            })
+        };
+        for k in 1..list.len() {
+            let again = &list[k];
+            // A zombie's processing is a side branch: the owner's work goes on from its own
+            // last processing, so a redo is matched with the latest earlier processing no zombie
+            // did (owner, zombie, redo after a kill: the kill cut the owner's).
+            let before = list[..k]
+                .iter()
+                .rev()
+                .find(|x| zombie_of(x).is_none())
+                .unwrap_or(&list[k - 1]);
+            let cut = |i: usize| {
+                explains[i]
+                    .in_flight
+                    .get(&before.place)
+                    .is_some_and(|at| again.at >= *at)
+            };
+            let by_worker = (0..faults.len()).find(|&i| faults[i].kind.on_worker() && cut(i));
+            let zombie = zombie_of(again).or_else(|| zombie_of(before));
             let by_node = (0..faults.len()).find(|&i| !faults[i].kind.on_worker() && cut(i));
             match by_worker.or(zombie).or(by_node) {
                 Some(i) => per_fault[i].0 += 1,
@@ -131,8 +137,7 @@ pub(super) fn attribute(
                     first_unexplained.get_or_insert_with(|| {
                         format!(
                             "p{p} offset {o}: {} then {}",
-                            logs[befores[k - 1].place.0].name,
-                            logs[again.place.0].name
+                            logs[before.place.0].name, logs[again.place.0].name
                         )
                     });
                 }

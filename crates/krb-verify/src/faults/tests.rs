@@ -1326,3 +1326,22 @@ fn a_kill_explains_nothing_its_victim_did_outside_its_assignment() {
     );
     assert_eq!(per_fault(&stats), vec![("kill", 1, 1)]);
 }
+
+#[test]
+fn committed_work_redone_is_nobodys_though_a_fault_cut_an_earlier_processing_of_it() {
+    // The good trial, then b, given p0 and p1 again, redoes p0 offset 2, which it had committed:
+    // the kill cut a's processing of it, not b's; the third processing is unexplained.
+    let l = logs_with(
+        |_| {},
+        |l| {
+            b_work(l, 4, "commit p0=4 p1=4");
+            l.at(6000, "g-b", "revoked [0, 1]")
+                .at(6010, "g-b", "assigned [0, 1]")
+                .at(6100, "g-b", "p0 offset 2");
+        },
+    );
+    let (v, stats) = trial(&l, |_| {});
+    only_fail(&v, &[REDONE, EXPLAINED], "b redid committed work");
+    assert_eq!(per_fault(&stats), vec![("kill", 2, 2)]);
+    assert_eq!(stats.counts.unexplained, 1);
+}
