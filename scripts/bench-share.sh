@@ -13,8 +13,9 @@
 #
 # The tools run in turn, krb-share then the Java program, R times each (default 3); the median
 # rate and CPU of each are printed, then `krb-share / KafkaShareConsumer: X.XX` (over 1.00:
-# krb-share is faster). `commits` is how many acknowledgement commits (polls with records) a
-# run made: the broker lends a producer's batch whole, so the producer's batch size sets it.
+# krb-share is faster). `acks lines` is how many `acks committed` lines a run wrote, one per
+# partition a commit (at the end of a poll's batch) names: the broker lends a producer's batch
+# whole, so the producer's batch size sets how few there can be.
 #
 #   --runs R              each tool R times (default 3)
 #   --batch-messages M    krb-produce with -X batch.num.messages=M (librdkafka's default is
@@ -183,19 +184,19 @@ java_run() {
 median() { awk -v c="$2" '{ print $c }' "$1" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
 echo "bench-share: $count records on $partitions partitions of $topic (krb-produce${produce[*]:+ ${produce[*]}}), broker $bootstrap, $runs runs each in turn"
-printf '%-20s %4s %12s %8s %8s\n' tool run "records/s" commits "CPU s"
+printf '%-20s %4s %12s %10s %8s\n' tool run "records/s" "acks lines" "CPU s"
 for i in $(seq 1 "$runs"); do
   krb_run "$i" >>"$out/krb"
   read -r rate commits cpu <<<"$(tail -n 1 "$out/krb")"
-  printf '%-20s %4s %12s %8s %8s\n' krb-share "$i" "$rate" "$commits" "$cpu"
+  printf '%-20s %4s %12s %10s %8s\n' krb-share "$i" "$rate" "$commits" "$cpu"
   rm -f "$out/krb-$i.log"
   java_run "$i" >>"$out/java"
   read -r rate commits cpu <<<"$(tail -n 1 "$out/java")"
-  printf '%-20s %4s %12s %8s %8s\n' KafkaShareConsumer "$i" "$rate" "$commits" "$cpu"
+  printf '%-20s %4s %12s %10s %8s\n' KafkaShareConsumer "$i" "$rate" "$commits" "$cpu"
   rm -f "$out/java-$i.log"
 done
 krb_rate=$(median "$out/krb" 1) java_rate=$(median "$out/java" 1)
-printf '%-20s %4s %12s %8s %8s\n' krb-share median "$krb_rate" "$(median "$out/krb" 2)" "$(median "$out/krb" 3)"
-printf '%-20s %4s %12s %8s %8s\n' KafkaShareConsumer median "$java_rate" "$(median "$out/java" 2)" "$(median "$out/java" 3)"
+printf '%-20s %4s %12s %10s %8s\n' krb-share median "$krb_rate" "$(median "$out/krb" 2)" "$(median "$out/krb" 3)"
+printf '%-20s %4s %12s %10s %8s\n' KafkaShareConsumer median "$java_rate" "$(median "$out/java" 2)" "$(median "$out/java" 3)"
 awk -v k="$krb_rate" -v j="$java_rate" 'BEGIN { printf "krb-share / KafkaShareConsumer: %.2f\n", k / j }'
 "$bin/krb-topic" --delete "$topic" >/dev/null

@@ -92,6 +92,13 @@ else
   skipped+=("the clients benchmark (kcat or GNU time not installed; sudo apt-get install kcat time)")
   step "skipped: ${skipped[-1]}"
 fi
+if install_missing /usr/bin/time:time; then
+  step "share benchmark smoke test (krb-share against Kafka's Java share consumer, 2000 records, one run each; no timing asserts)"
+  scripts/bench-share.sh --runs 1 2000
+else
+  skipped+=("the share benchmark (GNU time not installed; sudo apt-get install time)")
+  step "skipped: ${skipped[-1]}"
+fi
 step "cargo test --release --workspace -- --include-ignored"
 out=$(mktemp)
 status=0
