@@ -210,6 +210,11 @@ impl Db {
         Ok(())
     }
 
+    /// The URL it was opened with, for a line that says what to do with it.
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+
     /// How many effects wait for the next flush.
     pub fn staged(&self) -> usize {
         self.staged.len()

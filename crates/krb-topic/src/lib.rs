@@ -101,7 +101,9 @@ pub fn run(args: &Args) -> Result<()> {
 /// Fails, naming them, when groups with live members read topic `name`. A group in its first
 /// rebalance cannot be told what it reads yet: it is asked again until it can, for
 /// [`UNSURE_TIMEOUT`] at most (a classic group's first rebalance takes
-/// group.initial.rebalance.delay.ms, 3 s by default, 0 on kafka-local.sh's broker).
+/// group.initial.rebalance.delay.ms, 3 s by default, 0 on kafka-local.sh's broker). One that
+/// still cannot be told then may read the topic: it is not deleted (a rebalance that long is a
+/// member stuck in it, whose partitions come back when it is through).
 fn unread(admin: &AdminClient<DefaultClientContext>, name: &str) -> Result<()> {
     let start = Instant::now();
     loop {
@@ -111,8 +113,11 @@ fn unread(admin: &AdminClient<DefaultClientContext>, name: &str) -> Result<()> {
         if !look.readers.is_empty() {
             bail!(refusal(name, &look.readers));
         }
-        if look.unsure.is_empty() || start.elapsed() >= UNSURE_TIMEOUT {
+        if look.unsure.is_empty() {
             return Ok(());
+        }
+        if start.elapsed() >= UNSURE_TIMEOUT {
+            bail!(unsure(name, &look.unsure));
         }
         std::thread::sleep(Duration::from_millis(250));
     }
@@ -125,6 +130,21 @@ fn refusal(name: &str, readers: &[Reader]) -> String {
         "topic {name} is not deleted: {} {verb} it. Use topics of your own (KRB_NS=yourname), \
          or wait until those workers stop; --force deletes it anyway",
         readers::named(readers)
+    )
+}
+
+/// The one line that refuses to delete topic `name` while `groups` cannot be told what they read.
+fn unsure(name: &str, groups: &[String]) -> String {
+    let (noun, verb) = match groups {
+        [_] => ("group", "is"),
+        _ => ("groups", "are"),
+    };
+    format!(
+        "topic {name} is not deleted: {noun} {} {verb} still in a rebalance after {} s, so who \
+         reads it cannot be told. Run it again once the group is through, or stop its workers; \
+         --force deletes it anyway",
+        groups.join(", "),
+        UNSURE_TIMEOUT.as_secs()
     )
 }
 
@@ -190,6 +210,23 @@ mod tests {
         let two = refusal("pay", &[reader("a", 1), reader("b", 1)]);
         assert!(two.contains(": groups a (1 live member) and b (1 live member) read it."));
         assert!(!one.contains('\n') && !two.contains('\n'));
+    }
+
+    #[test]
+    fn a_group_that_cannot_be_told_refuses_the_deletion_on_one_line() {
+        let one = unsure("pay", &["fresh".to_string()]);
+        assert_eq!(
+            one,
+            "topic pay is not deleted: group fresh is still in a rebalance after 10 s, so who \
+             reads it cannot be told. Run it again once the group is through, or stop its \
+             workers; --force deletes it anyway"
+        );
+        let two = unsure("pay", &["a".to_string(), "b".to_string()]);
+        assert!(
+            two.contains(": groups a, b are still in a rebalance"),
+            "{two}"
+        );
+        assert!(!two.contains('\n'));
     }
 
     #[test]

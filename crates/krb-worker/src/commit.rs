@@ -130,18 +130,38 @@ impl Worker {
         }
     }
 
-    /// db-offsets: `partition`'s effect was refused, so its stored position moved away from
-    /// where this worker read it (another owner applied that message). Reads it again and goes
-    /// on from there while the partition is this worker's; without it every later message of
-    /// the partition would be refused until the next rebalance.
+    /// db-offsets: `partition`'s effect was refused at `refused` (its first refused offset), so
+    /// its stored position moved away from where this worker read it (another owner applied
+    /// that message). Reads it again and goes on from there while the partition is this
+    /// worker's; without it every later message of the partition would be refused until the next
+    /// rebalance. A position that cannot be gone on from ends the worker, committing nothing more:
+    /// none at all (the table emptied under the worker: taken as caught up, its next message
+    /// would place a new position and a commit would pass the refused ones), or one past the
+    /// topic's end (the topic made again, the database not: the seek is out of range, the fetch
+    /// starts again from the earliest offset, which is refused, and so on for ever).
     pub(crate) fn catch_up(
         &self,
         consumer: &BaseConsumer<Worker>,
         partition: Partition,
+        refused: Offset,
     ) -> Result<()> {
         let Some(at) = self.effects().reread(&self.topic, partition)? else {
-            return Ok(());
+            bail!(
+                "the database lost its position of p{partition} after refusing offset {refused} \
+                 (its positions emptied under the worker): it stops without committing past it"
+            );
         };
+        // Asked only after a refusal, and judged only when answered: a broker that cannot say
+        // leaves the worker to seek as before.
+        if let Ok((_, end)) = consumer.fetch_watermarks(&self.topic, partition, REWIND_TIMEOUT) {
+            if at > end {
+                bail!(
+                    "the database's position {at} of p{partition} is past the topic's end {end}: \
+                     run krb-effects init {}",
+                    self.effects().url()
+                );
+            }
+        }
         if let Err(e) = consumer.seek(
             &self.topic,
             partition,
@@ -183,16 +203,8 @@ fn seek_to_committed(consumer: &BaseConsumer<Worker>, leaving: &[Partition]) -> 
                 "cannot read the committed offsets to go back to after an aborted transaction: {e}"
             )
         })?;
-    let mut seek = TopicPartitionList::new();
-    for e in committed.elements() {
-        let at = match e.offset() {
-            KafkaOffset::Offset(o) => KafkaOffset::Offset(o),
-            _ => KafkaOffset::Beginning,
-        };
-        seek.add_partition_offset(e.topic(), e.partition(), at)?;
-    }
     let sought = consumer
-        .seek_partitions(seek, REWIND_TIMEOUT)
+        .seek_partitions(seek_list(&committed)?, REWIND_TIMEOUT)
         .map_err(|e| {
             anyhow!("cannot go back to the committed offsets after an aborted transaction: {e}")
         })?;
@@ -205,4 +217,61 @@ fn seek_to_committed(consumer: &BaseConsumer<Worker>, leaving: &[Partition]) -> 
         }
     }
     Ok(())
+}
+
+/// Where to seek each partition of the committed-offsets answer: its committed offset, or the
+/// beginning where none was committed. A partition the answer holds an error for has no offset
+/// either, and taken for one never committed it would be read again from its beginning, its
+/// output produced again: the rewind fails instead, and with it the worker.
+fn seek_list(committed: &TopicPartitionList) -> Result<TopicPartitionList> {
+    let mut seek = TopicPartitionList::new();
+    for e in committed.elements() {
+        if let Err(err) = e.error() {
+            bail!(
+                "cannot go back to p{}'s committed offset after an aborted transaction: the \
+                 broker's answer for it is {err}; the worker stops rather than read it from its \
+                 beginning",
+                e.partition()
+            );
+        }
+        let at = match e.offset() {
+            KafkaOffset::Offset(o) => KafkaOffset::Offset(o),
+            _ => KafkaOffset::Beginning,
+        };
+        seek.add_partition_offset(e.topic(), e.partition(), at)?;
+    }
+    Ok(seek)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rdkafka::bindings::rd_kafka_resp_err_t;
+
+    #[test]
+    fn a_partition_the_committed_answer_holds_an_error_for_is_not_read_from_its_beginning() {
+        let mut committed = TopicPartitionList::new();
+        committed
+            .add_partition_offset("pay", 0, KafkaOffset::Offset(40))
+            .unwrap();
+        // Never committed: the answer holds no offset and no error.
+        committed.add_partition("pay", 1);
+        let seek = seek_list(&committed).unwrap();
+        let at = |p| seek.find_partition("pay", p).map(|e| e.offset());
+        assert_eq!(at(0), Some(KafkaOffset::Offset(40)));
+        assert_eq!(at(1), Some(KafkaOffset::Beginning));
+        // The answer holds an error for p1 (another producer's transaction holds offsets of it
+        // past librdkafka's retries): no offset either, but not one never committed.
+        // SAFETY: the list holds two elements; only the second's error code is written.
+        unsafe {
+            (*(*committed.ptr()).elems.add(1)).err =
+                rd_kafka_resp_err_t::RD_KAFKA_RESP_ERR_UNSTABLE_OFFSET_COMMIT;
+        }
+        let err = seek_list(&committed).unwrap_err().to_string();
+        assert!(
+            err.starts_with("cannot go back to p1's committed offset after an aborted transaction")
+                && err.contains("nstable"),
+            "{err}"
+        );
+    }
 }

@@ -26,10 +26,6 @@ use crate::{emit, lines, lock, Args, Worker};
 /// How long a poll waits for a message once none is waiting.
 const POLL: Duration = Duration::from_millis(100);
 
-/// How many effects a worker that runs flat out stages before it writes them: their messages'
-/// lines and positions wait for the write, and their rows are held in memory.
-const BATCH: usize = 1000;
-
 /// How long each message's processing takes.
 pub struct Pace {
     delay: Duration,
@@ -194,7 +190,7 @@ fn stage(
         worker: args.name.clone(),
         at: format_time(at),
     };
-    let staged = worker.effects().apply(
+    let full = worker.effects().apply(
         Processed {
             partition,
             offset,
@@ -202,7 +198,7 @@ fn stage(
         },
         row,
     )?;
-    if !pace.gathers() || staged >= BATCH {
+    if !pace.gathers() || full {
         worker.flush_effects(consumer, &[])?;
     }
     Ok(())

@@ -16,6 +16,18 @@ use rdkafka::consumer::BaseConsumer;
 
 use crate::{emit_at, lock, Worker};
 
+/// How many effects a worker that runs flat out stages before it writes them: their messages'
+/// lines and positions wait for the write, and their rows are held in memory.
+const BATCH: usize = 1000;
+
+/// How many bytes of payloads it stages at most before it writes them, whatever their count.
+/// PostgreSQL takes a batch's payloads as one text[] parameter, and no field (nor the message
+/// that carries it) may pass 1 GB: 1000 payloads of Kafka's 1 MB come within 5% of it, and the
+/// worker holds each twice (its row, and the parameter encoded). 16 MB writes 16 such messages
+/// a flush, a round trip against at least 10 ms of sending them, and holds the batch in a few
+/// tens of MB; payloads of a few KB still reach [`BATCH`] first.
+const BATCH_BYTES: usize = 16 << 20;
+
 /// A processed message whose effect waits for the next flush.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Processed {
@@ -33,6 +45,8 @@ pub struct Effects {
     read_from: BTreeMap<Partition, Offset>,
     /// The messages whose effects the database has staged, in the order processed.
     staged: Vec<Processed>,
+    /// The bytes of their payloads.
+    staged_bytes: usize,
 }
 
 impl Effects {
@@ -52,6 +66,7 @@ impl Effects {
             db,
             read_from: BTreeMap::new(),
             staged: Vec::new(),
+            staged_bytes: 0,
         })
     }
 
@@ -100,6 +115,11 @@ impl Effects {
         Ok(at)
     }
 
+    /// The database's URL (empty without one), for a line that says what to do with it.
+    pub fn url(&self) -> &str {
+        self.db.as_ref().map_or("", Db::url)
+    }
+
     /// Forgets what was read for partitions the worker no longer owns.
     pub fn forget(&mut self, partitions: &[Partition]) {
         for p in partitions {
@@ -118,9 +138,9 @@ impl Effects {
             .is_none_or(|next| offset >= next)
     }
 
-    /// Stages `message`'s effect, `row`, in the database for the next flush; returns how many
-    /// are staged.
-    pub fn apply(&mut self, message: Processed, row: Row) -> Result<usize> {
+    /// Stages `message`'s effect, `row`, in the database for the next flush; returns whether
+    /// the staged effects are as many, or their payloads as large, as a flush may write.
+    pub fn apply(&mut self, message: Processed, row: Row) -> Result<bool> {
         let Some(db) = self.db.as_mut() else {
             anyhow::bail!("no database to stage an effect in");
         };
@@ -129,9 +149,11 @@ impl Effects {
         let read_from = db
             .moves_to(&row.topic, row.partition)
             .or_else(|| self.read_from.get(&row.partition).copied());
+        let bytes = row.payload.len();
         db.apply(self.kind, row, read_from)?;
         self.staged.push(message);
-        Ok(db.staged())
+        self.staged_bytes += bytes;
+        Ok(db.staged() >= BATCH || self.staged_bytes >= BATCH_BYTES)
     }
 
     /// Writes the staged effects and returns their messages with each one's outcome, in the
@@ -144,6 +166,7 @@ impl Effects {
             return Ok(Vec::new());
         };
         let staged = std::mem::take(&mut self.staged);
+        self.staged_bytes = 0;
         let outcomes = db.flush()?;
         let decided: Vec<_> = staged.into_iter().zip(outcomes).collect();
         if self.kind == Kind::DbOffsets {
@@ -170,17 +193,18 @@ impl Worker {
         leaving: &[Partition],
     ) -> Result<Vec<Partition>> {
         let mut caught_up = Vec::new();
-        for partition in self.settle()? {
+        for (partition, refused) in self.settle()? {
             if !leaving.contains(&partition) {
-                self.catch_up(consumer, partition)?;
+                self.catch_up(consumer, partition, refused)?;
                 caught_up.push(partition);
             }
         }
         Ok(caught_up)
     }
 
-    /// [`Worker::flush_effects`] but the catching up: returns the partitions refused, once each.
-    pub(crate) fn settle(&self) -> Result<Vec<Partition>> {
+    /// [`Worker::flush_effects`] but the catching up: returns the partitions refused, once each,
+    /// with the first offset refused.
+    pub(crate) fn settle(&self) -> Result<Vec<(Partition, Offset)>> {
         let decided = self.effects().flush()?;
         let mut refused = Vec::new();
         let mut positions = lock(&self.positions);
@@ -197,7 +221,9 @@ impl Worker {
             );
             match outcome {
                 // A refused effect is not applied: no commit may pass it.
-                Outcome::Refused if !refused.contains(&partition) => refused.push(partition),
+                Outcome::Refused if !refused.iter().any(|(p, _)| *p == partition) => {
+                    refused.push((partition, offset))
+                }
                 Outcome::Refused => {}
                 _ => positions.processed(partition, offset),
             }
@@ -294,6 +320,27 @@ pub(crate) mod tests {
         let mut i = Effects::open(Kind::Idempotent, Some(&url)).unwrap();
         i.apply(processed(0, 0), row(0, 0, "a")).unwrap();
         assert!(i.continues("pay", 0, 0));
+    }
+
+    #[test]
+    fn a_batch_is_full_at_its_count_or_at_its_bytes_whichever_comes_first() {
+        let dir = krb_common::scratch::scratch_dir::<&str>("worker-effect", &[]);
+        let url = format!("sqlite:{}", dir.join("e.db").display());
+        Db::init(&url).unwrap();
+        let mut e = Effects::open(Kind::Plain, Some(&url)).unwrap();
+        let stage = |e: &mut Effects, offset, payload: &str| {
+            let mut r = row(0, offset, "a");
+            r.payload = payload.into();
+            e.apply(processed(0, offset), r).unwrap()
+        };
+        // Kafka's largest messages: 16 MB of them fill a batch, not 1000.
+        let large = "x".repeat(1 << 20);
+        let full: Vec<bool> = (0..16).map(|o| stage(&mut e, o, &large)).collect();
+        assert_eq!(full.iter().position(|f| *f), Some(15), "{full:?}");
+        assert_eq!(e.flush().unwrap().len(), 16);
+        // The bytes start again at each flush: small payloads fill it at their count.
+        let full: Vec<bool> = (16..1016).map(|o| stage(&mut e, o, "small")).collect();
+        assert_eq!(full.iter().position(|f| *f), Some(999));
     }
 
     #[test]
