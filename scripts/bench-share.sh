@@ -75,15 +75,16 @@ PROPERTIES
 
 out=$(mktemp -d)
 running=""
-# On the way out, a krb-share still running is stopped (by its id) and the logs go.
+topic=bench-share-$$
+partitions=2
+# On the way out, a krb-share still running is stopped (by its id), and the topic and the logs go.
 cleanup() {
   [ -z "$running" ] || kill "$running" 2>/dev/null || true
+  "$bin/krb-topic" --delete "$topic" >/dev/null 2>&1 || true
   rm -rf "$out"
 }
 trap cleanup EXIT
 
-topic=bench-share-$$
-partitions=2
 "$bin/krb-topic" "$topic" "$partitions" >/dev/null
 "$bin/krb-produce" "$topic" "$count" "$partitions" "${produce[@]}" >/dev/null
 
@@ -183,7 +184,7 @@ java_run() {
 # median FILE COLUMN: the median of a column of FILE (the lower middle of an even count).
 median() { awk -v c="$2" '{ print $c }' "$1" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
-echo "bench-share: $count records on $partitions partitions of $topic (krb-produce${produce[*]:+ ${produce[*]}}), broker $bootstrap, $runs runs each in turn"
+echo "bench-share: $count records on $partitions partitions of $topic (krb-produce${produce[*]:+ ${produce[*]}}), broker $bootstrap, each tool $runs time(s) in turn"
 printf '%-20s %4s %12s %10s %8s\n' tool run "records/s" "acks lines" "CPU s"
 for i in $(seq 1 "$runs"); do
   krb_run "$i" >>"$out/krb"
@@ -199,4 +200,3 @@ krb_rate=$(median "$out/krb" 1) java_rate=$(median "$out/java" 1)
 printf '%-20s %4s %12s %10s %8s\n' krb-share median "$krb_rate" "$(median "$out/krb" 2)" "$(median "$out/krb" 3)"
 printf '%-20s %4s %12s %10s %8s\n' KafkaShareConsumer median "$java_rate" "$(median "$out/java" 2)" "$(median "$out/java" 3)"
 awk -v k="$krb_rate" -v j="$java_rate" 'BEGIN { printf "krb-share / KafkaShareConsumer: %.2f\n", k / j }'
-"$bin/krb-topic" --delete "$topic" >/dev/null
