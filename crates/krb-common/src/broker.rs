@@ -9,6 +9,7 @@ use rdkafka::config::RDKafkaLogLevel;
 use rdkafka::error::{KafkaError, RDKafkaErrorCode};
 use rdkafka::ClientConfig;
 
+use crate::conf_file::{self, ConfFile};
 use crate::namespace::Namespace;
 
 /// The broker of the article's compose.yaml and of scripts/kafka-local.sh.
@@ -17,20 +18,84 @@ pub const DEFAULT_BOOTSTRAP: &str = "localhost:9481";
 /// How long a tool waits for the broker's first answer before it says it cannot reach it.
 pub const REACH_TIMEOUT: Duration = Duration::from_secs(10);
 
-/// Options every tool takes: the broker address and any librdkafka property.
-#[derive(clap::Args, Clone, Debug, Default)]
+/// Options every tool takes: the broker address, a librdkafka properties file and any
+/// librdkafka property.
+#[derive(Clone, Debug, Default)]
 pub struct BrokerArgs {
-    /// Broker address; KRB_BOOTSTRAP sets it when this option is absent.
-    #[arg(long, value_name = "HOST:PORT", env = "KRB_BOOTSTRAP", default_value = DEFAULT_BOOTSTRAP, hide_env = true)]
+    /// The broker address: --bootstrap, else KRB_BOOTSTRAP, else the file's bootstrap.servers,
+    /// else [`DEFAULT_BOOTSTRAP`] (kcat's -b wins over its -F file too).
     pub bootstrap: String,
+    /// The file of --config or KRB_CONFIG.
+    pub file: Option<ConfFile>,
+    pub properties: Vec<(String, String)>,
+    pub namespace: Namespace,
+}
+
+/// BrokerArgs as clap parses it: the broker address is settled only once the file is read.
+#[derive(clap::Args)]
+struct Options {
+    /// Broker address; KRB_BOOTSTRAP sets it when this option is absent, else the --config
+    /// file's bootstrap.servers, else localhost:9481.
+    #[arg(long, value_name = "HOST:PORT", env = "KRB_BOOTSTRAP", hide_env = true)]
+    bootstrap: Option<String>,
+
+    /// A file of librdkafka properties, one key=value a line, as `kcat -F` reads (a room's
+    /// handout); KRB_CONFIG sets it when this option is absent. Applied after the tool's own
+    /// settings and before -X.
+    #[arg(long, value_name = "FILE", env = "KRB_CONFIG", hide_env = true, value_parser = conf_file::read)]
+    config: Option<ConfFile>,
 
     /// Set any librdkafka property, as kcat does (repeatable): -X session.timeout.ms=6000.
-    /// Applied last, so it overrides what the other options set.
+    /// Applied last, so it overrides what the other options and the --config file set.
     #[arg(short = 'X', value_name = "KEY=VALUE", value_parser = parse_property)]
-    pub properties: Vec<(String, String)>,
+    properties: Vec<(String, String)>,
 
     #[command(flatten)]
-    pub namespace: Namespace,
+    namespace: Namespace,
+}
+
+impl From<Options> for BrokerArgs {
+    fn from(o: Options) -> BrokerArgs {
+        let bootstrap = o
+            .bootstrap
+            .or_else(|| o.config.as_ref()?.bootstrap().map(String::from))
+            .unwrap_or_else(|| DEFAULT_BOOTSTRAP.to_string());
+        BrokerArgs {
+            bootstrap,
+            file: o.config,
+            properties: o.properties,
+            namespace: o.namespace,
+        }
+    }
+}
+
+impl clap::FromArgMatches for BrokerArgs {
+    fn from_arg_matches(matches: &clap::ArgMatches) -> Result<Self, clap::Error> {
+        Options::from_arg_matches(matches).map(BrokerArgs::from)
+    }
+
+    fn from_arg_matches_mut(matches: &mut clap::ArgMatches) -> Result<Self, clap::Error> {
+        Options::from_arg_matches_mut(matches).map(BrokerArgs::from)
+    }
+
+    fn update_from_arg_matches(&mut self, matches: &clap::ArgMatches) -> Result<(), clap::Error> {
+        *self = BrokerArgs::from_arg_matches(matches)?;
+        Ok(())
+    }
+}
+
+impl clap::Args for BrokerArgs {
+    fn group_id() -> Option<clap::Id> {
+        Options::group_id()
+    }
+
+    fn augment_args(cmd: clap::Command) -> clap::Command {
+        Options::augment_args(cmd)
+    }
+
+    fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
+        Options::augment_args_for_update(cmd)
+    }
 }
 
 /// Waits for an admin request: rust-rdkafka's admin client answers through futures, served by
@@ -56,7 +121,8 @@ impl BrokerArgs {
     }
 
     /// A librdkafka configuration with the broker, the client id, librdkafka's usual log level
-    /// (notices and warnings reach stderr), `extra` settings, then every `-X` property.
+    /// (notices and warnings reach stderr), `extra` settings, the --config file's properties,
+    /// then every `-X` property.
     pub fn config(&self, client_id: &str, extra: &[(&str, String)]) -> ClientConfig {
         let mut config = ClientConfig::new();
         config
@@ -71,6 +137,12 @@ impl BrokerArgs {
             .set_log_level(RDKafkaLogLevel::Info);
         for (k, v) in extra {
             config.set(*k, v);
+        }
+        // The file's broker list is already in self.bootstrap, below --bootstrap and
+        // KRB_BOOTSTRAP: setting it again would put the file above them.
+        let file = self.file.iter().flat_map(|f| &f.properties);
+        for p in file.filter(|p| !conf_file::is_bootstrap(&p.key)) {
+            config.set(&p.key, &p.value);
         }
         for (k, v) in &self.properties {
             config.set(k, v);
@@ -167,5 +239,81 @@ mod tests {
         assert_eq!(config.get("client.id"), Some("me"));
         assert_eq!(config.get("session.timeout.ms"), Some("7000"));
         assert_eq!(config.get("enable.sparse.connections"), Some("false"));
+    }
+
+    #[derive(clap::Parser)]
+    struct Tool {
+        #[command(flatten)]
+        broker: BrokerArgs,
+    }
+
+    fn parse(args: &[&str]) -> Result<BrokerArgs, clap::Error> {
+        use clap::Parser;
+        let args = ["tool"].iter().chain(args);
+        Tool::try_parse_from(args).map(|t| t.broker)
+    }
+
+    fn conf(name: &str, text: &str) -> String {
+        let dir = std::env::temp_dir().join(format!("krb-broker-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        path.to_string_lossy().into_owned()
+    }
+
+    #[test]
+    fn the_file_comes_after_the_tools_settings_and_before_x() {
+        let path = conf(
+            "order.conf",
+            "session.timeout.ms=8000\nfetch.wait.max.ms=20\nclient.id=file\n",
+        );
+        let args = parse(&["--config", &path, "-X", "fetch.wait.max.ms=30"]).unwrap();
+        let config = args.config("me", &[("session.timeout.ms", "6000".into())]);
+        assert_eq!(config.get("session.timeout.ms"), Some("8000"));
+        assert_eq!(config.get("fetch.wait.max.ms"), Some("30"));
+        assert_eq!(config.get("client.id"), Some("file"));
+    }
+
+    #[test]
+    fn bootstrap_wins_over_the_files_which_wins_over_the_default() {
+        let path = conf("boot.conf", "bootstrap.servers=room:9092\n");
+        let from_file = parse(&["--config", &path]).unwrap();
+        assert_eq!(from_file.bootstrap, "room:9092");
+        assert_eq!(
+            from_file.config("me", &[]).get("bootstrap.servers"),
+            Some("room:9092")
+        );
+        let given = parse(&["--config", &path, "--bootstrap", "h:1"]).unwrap();
+        assert_eq!(given.bootstrap, "h:1");
+        assert_eq!(
+            given.config("me", &[]).get("bootstrap.servers"),
+            Some("h:1")
+        );
+        let alias = conf("alias.conf", "metadata.broker.list=room:9093\n");
+        let given = parse(&["--config", &alias, "--bootstrap", "h:1"]).unwrap();
+        assert_eq!(given.config("me", &[]).get("metadata.broker.list"), None);
+        let none = conf("none.conf", "client.id=x\n");
+        assert_eq!(
+            parse(&["--config", &none]).unwrap().bootstrap,
+            DEFAULT_BOOTSTRAP
+        );
+    }
+
+    #[test]
+    fn a_bad_file_is_a_usage_error_naming_it() {
+        let path = conf("bad.conf", "a=b\nnonsense\n");
+        let e = parse(&["--config", &path]).unwrap_err();
+        assert_eq!(e.kind(), clap::error::ErrorKind::ValueValidation);
+        assert!(
+            e.to_string()
+                .contains(&format!("{path}:2: expected property=value")),
+            "{e}"
+        );
+        let e = parse(&["--config", "/nonexistent/x.conf"]).unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("cannot read the librdkafka properties file"),
+            "{e}"
+        );
     }
 }

@@ -22,6 +22,7 @@
 
 pub mod broker;
 pub mod cli;
+pub mod conf_file;
 pub mod decimal;
 pub mod event_words;
 pub mod fastpath;

@@ -1,0 +1,202 @@
+//! The librdkafka properties file that KRB_CONFIG or `--config` names: the format `kcat -F`
+//! reads, so that one file (a room's handout) serves kcat and every krb tool alike.
+//!
+//! kcat's rules, kept here: each line is trimmed of white space at both ends; an empty line and
+//! a line starting with `#` are skipped; the Java escapes `\:` and `\=` become `:` and `=`; the
+//! property is what stands before the first `=` and its value all after it, neither trimmed
+//! further (kcat passes `a = b` to librdkafka as the property `a `, which it refuses: a file one
+//! of them accepts, the other accepts too); a line without `=`, or starting with it, is an error.
+//! kcat's conversions of a Java client's sasl.jaas.config are not made: the room's handout gives
+//! librdkafka's own properties, and its Java tools get a file of their own.
+
+use std::path::{Path, PathBuf};
+
+use rdkafka::error::KafkaError;
+use rdkafka::ClientConfig;
+
+/// One `key=value` of the file, with its line number for the errors that name it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Property {
+    pub line: usize,
+    pub key: String,
+    pub value: String,
+}
+
+/// A properties file read, parsed and accepted property by property by librdkafka.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConfFile {
+    pub path: PathBuf,
+    pub properties: Vec<Property>,
+}
+
+impl ConfFile {
+    /// The broker address the file sets (librdkafka's alias counts: the last line wins, as
+    /// librdkafka keeps the last value it was given).
+    pub fn bootstrap(&self) -> Option<&str> {
+        self.properties
+            .iter()
+            .rev()
+            .find(|p| is_bootstrap(&p.key))
+            .map(|p| p.value.as_str())
+    }
+}
+
+/// Whether `key` is librdkafka's broker list (under either of its names).
+pub fn is_bootstrap(key: &str) -> bool {
+    key == "bootstrap.servers" || key == "metadata.broker.list"
+}
+
+/// Reads `path` as clap's value parser: every error is one line naming the file (and the line).
+pub fn read(path: &str) -> Result<ConfFile, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read the librdkafka properties file {path}: {e}"))?;
+    let properties = parse(Path::new(path), &text)?;
+    check(Path::new(path), &properties)?;
+    Ok(ConfFile {
+        path: path.into(),
+        properties,
+    })
+}
+
+/// The file's properties, by kcat's rules (see the module's comment).
+pub fn parse(path: &Path, text: &str) -> Result<Vec<Property>, String> {
+    let mut properties = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let unescaped = line.replace("\\:", ":").replace("\\=", "=");
+        match unescaped.split_once('=') {
+            Some((key, value)) if !key.is_empty() => properties.push(Property {
+                line: i + 1,
+                key: key.to_string(),
+                value: value.to_string(),
+            }),
+            _ => {
+                return Err(format!(
+                    "{}:{}: expected property=value (a librdkafka property such as \
+                     security.protocol=SASL_PLAINTEXT), got {line:?}",
+                    path.display(),
+                    i + 1
+                ))
+            }
+        }
+    }
+    Ok(properties)
+}
+
+/// Asks librdkafka whether it takes each property, so that a refused one is named with its
+/// file and line when the tool starts, not later by a client that does not say where it came
+/// from. A combination it refuses only when a client is made is refused then, as usual.
+fn check(path: &Path, properties: &[Property]) -> Result<(), String> {
+    for p in properties {
+        let mut config = ClientConfig::new();
+        config.set(&p.key, &p.value);
+        if let Err(e) = config.create_native_config() {
+            let why = match &e {
+                KafkaError::ClientConfig(_, why, _, _) => why.clone(),
+                other => other.to_string(),
+            };
+            return Err(format!(
+                "{}:{}: librdkafka refuses {}: {why}",
+                path.display(),
+                p.line,
+                p.key
+            ));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn keys(text: &str) -> Vec<(String, String)> {
+        parse(Path::new("f.conf"), text)
+            .unwrap()
+            .into_iter()
+            .map(|p| (p.key, p.value))
+            .collect()
+    }
+
+    #[test]
+    fn reads_kcats_format() {
+        let text = "# the room\n\n  security.protocol=SASL_PLAINTEXT  \n\t# indented comment\n\
+                    sasl.password=a=b\nbootstrap.servers=host\\:9092\nsasl.username=x\\=y\n";
+        assert_eq!(
+            keys(text),
+            [
+                ("security.protocol", "SASL_PLAINTEXT"),
+                ("sasl.password", "a=b"),
+                ("bootstrap.servers", "host:9092"),
+                ("sasl.username", "x=y"),
+            ]
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+        );
+        // kcat trims only the line's ends: the space before `=` stays in the property.
+        assert_eq!(keys("a = b"), [("a ".to_string(), " b".to_string())]);
+    }
+
+    #[test]
+    fn a_line_that_is_not_key_value_is_named_with_its_line() {
+        let e = parse(Path::new("alice.conf"), "# c\na=b\nsasl.password\n").unwrap_err();
+        assert!(
+            e.starts_with("alice.conf:3: expected property=value"),
+            "{e}"
+        );
+        assert!(e.contains("\"sasl.password\""), "{e}");
+        let e = parse(Path::new("alice.conf"), "=b\n").unwrap_err();
+        assert!(e.starts_with("alice.conf:1: "), "{e}");
+    }
+
+    #[test]
+    fn a_file_that_cannot_be_read_is_named() {
+        let e = read("/nonexistent/alice.conf").unwrap_err();
+        assert!(
+            e.starts_with("cannot read the librdkafka properties file /nonexistent/alice.conf: "),
+            "{e}"
+        );
+    }
+
+    fn file(name: &str, text: &str) -> String {
+        let dir = std::env::temp_dir().join(format!("krb-conf-file-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        path.to_string_lossy().into_owned()
+    }
+
+    #[test]
+    fn a_property_librdkafka_refuses_is_its_error_with_the_file() {
+        let path = file("refused.conf", "client.id=a\nno.such.property=1\n");
+        let e = read(&path).unwrap_err();
+        assert!(
+            e.starts_with(&format!("{path}:2: librdkafka refuses no.such.property: ")),
+            "{e}"
+        );
+        assert!(e.contains("No such configuration property"), "{e}");
+        let path = file("value.conf", "session.timeout.ms=soon\n");
+        let e = read(&path).unwrap_err();
+        assert!(
+            e.starts_with(&format!(
+                "{path}:1: librdkafka refuses session.timeout.ms: "
+            )),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn the_last_broker_list_of_the_file_is_its_bootstrap() {
+        let path = file(
+            "ok.conf",
+            "bootstrap.servers=a:1\nmetadata.broker.list=b:2\n",
+        );
+        let conf = read(&path).unwrap();
+        assert_eq!(conf.bootstrap(), Some("b:2"));
+        assert_eq!(conf.properties.len(), 2);
+        let path = file("none.conf", "client.id=x\n");
+        assert_eq!(read(&path).unwrap().bootstrap(), None);
+    }
+}
