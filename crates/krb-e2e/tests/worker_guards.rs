@@ -271,3 +271,53 @@ fn krb_topic_keeps_a_topic_whose_readers_cannot_be_told() -> Result<()> {
     ensure!(out.contains("the member read: records 5\n"), "{out}");
     Ok(())
 }
+
+#[test]
+#[ignore = "needs a Kafka broker: scripts/test.sh starts one"]
+fn a_test_zombie_processes_a_message_after_its_revoke() -> Result<()> {
+    let _one_at_a_time = serial();
+    // a holds each message back until the next (--test-zombie); b joins, a's revoke callback
+    // hands both partitions back (eager range), and a processes the message it held after it.
+    bash(
+        "a test zombie in a rebalance",
+        "trap 'stop_all wkzomb' EXIT
+         rm -f logs/wkzomb-*; topic wkzomb 2 >/dev/null; krb-group wkzomb >/dev/null
+         krb-produce wkzomb 2000 2 >/dev/null
+         start wkzomb-a wkzomb wkzomb --delay 0.02 --test-zombie >/dev/null
+         wait_log wkzomb-a ' offset 20$' 60
+         start wkzomb-b wkzomb wkzomb --delay 0.02 >/dev/null
+         wait_log wkzomb-b 'assigned \\[' 60; wait_log wkzomb-a 'assigned \\[' 60
+         sleep 1; stop wkzomb-a wkzomb-b",
+    )?;
+    // Each log read through krb-common's reader: its worker owns what `assigned` gave it until
+    // `revoked` takes it back (librdkafka may run both callbacks in one poll: a's zombie
+    // processing then comes after its next `assigned`, on a partition that line left out).
+    let a = outside(&log("wkzomb-a")?);
+    ensure!(
+        a.len() == 1,
+        "a processed {a:?} outside its assignment, not one message"
+    );
+    let b = outside(&log("wkzomb-b")?);
+    ensure!(
+        b.is_empty(),
+        "b, no zombie, processed {b:?} outside its assignment"
+    );
+    Ok(())
+}
+
+/// What a worker's log (eager assignments) shows processed on partitions it did not own then.
+fn outside(log: &Log) -> Vec<(Partition, Offset)> {
+    let mut owned: Vec<Partition> = Vec::new();
+    let mut found = Vec::new();
+    for l in &log.lines {
+        match &l.event {
+            Event::Assigned(ps) => owned.clone_from(ps),
+            Event::Revoked(ps) => owned.retain(|p| !ps.contains(p)),
+            Event::Processed { partition, offset } if !owned.contains(partition) => {
+                found.push((*partition, *offset))
+            }
+            _ => {}
+        }
+    }
+    found
+}

@@ -15,7 +15,7 @@ use krb_common::rdlog::{LogThread, MAXPOLL};
 use krb_effect::Row;
 use rdkafka::consumer::{BaseConsumer, Consumer};
 use rdkafka::error::{KafkaError, RDKafkaErrorCode};
-use rdkafka::message::{BorrowedMessage, Message};
+use rdkafka::message::{Message, OwnedMessage};
 
 use crate::args::seconds;
 use crate::cadence::SinceCommit;
@@ -61,6 +61,9 @@ pub fn consume(
     let mut since_commit = SinceCommit::new(Instant::now());
     // -e: the partitions read to their end since their last message.
     let mut at_end = BTreeSet::new();
+    // --test-zombie: the message held back, until the zombie has processed one after a revoke.
+    let mut held: Option<OwnedMessage> = None;
+    let mut zombie = args.test_zombie;
     while !stop.load(Ordering::Relaxed) {
         let polled = match consumer.poll(Duration::ZERO) {
             Some(polled) => Some(polled),
@@ -77,6 +80,12 @@ pub fn consume(
         };
         if let Some(e) = worker.take_failure() {
             return Err(e);
+        }
+        if worker.revoked.swap(false, Ordering::SeqCst) {
+            if let Some(h) = held.take() {
+                zombie = false;
+                process(consumer, args, pace, h)?;
+            }
         }
         let message = match polled {
             None => continue,
@@ -98,7 +107,14 @@ pub fn consume(
             Some(Ok(m)) => m,
         };
         at_end.remove(&message.partition());
-        process(consumer, args, pace, message)?;
+        if zombie {
+            match held.replace(message.detach()) {
+                Some(h) => process(consumer, args, pace, h)?,
+                None => continue,
+            }
+        } else {
+            process(consumer, args, pace, message)?;
+        }
         since_commit.processed();
         if since_commit.due(cadence, Instant::now()) || worker.transaction_due() {
             worker.commit(consumer, None);
@@ -126,7 +142,7 @@ fn process(
     consumer: &BaseConsumer<Worker>,
     args: &Args,
     pace: &Pace,
-    message: BorrowedMessage<'_>,
+    message: impl Message,
 ) -> Result<()> {
     let worker = consumer.context();
     let (partition, offset) = (message.partition(), message.offset());
@@ -166,7 +182,7 @@ fn stage(
     consumer: &BaseConsumer<Worker>,
     args: &Args,
     pace: &Pace,
-    message: &BorrowedMessage<'_>,
+    message: &impl Message,
 ) -> Result<()> {
     let worker = consumer.context();
     let (partition, offset) = (message.partition(), message.offset());

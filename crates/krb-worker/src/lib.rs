@@ -64,6 +64,8 @@ pub struct Worker {
     failed: Mutex<Option<anyhow::Error>>,
     /// A write, flush or transaction failed: from then on nothing is committed.
     broken: AtomicBool,
+    /// A revoke callback ran since the loop last looked (`--test-zombie`'s cue).
+    revoked: AtomicBool,
 }
 
 /// Locks a mutex; a panic elsewhere while it was held leaves its value usable.
@@ -130,6 +132,7 @@ pub fn run(args: Args) -> Result<()> {
         eos,
         failed: Mutex::new(None),
         broken: AtomicBool::new(false),
+        revoked: AtomicBool::new(false),
     };
     let consumer: BaseConsumer<Worker> = args
         .config()
@@ -226,6 +229,7 @@ mod tests {
             eos: None,
             failed: Mutex::new(None),
             broken: AtomicBool::new(false),
+            revoked: AtomicBool::new(false),
         };
         rdkafka::ClientConfig::new()
             .set("bootstrap.servers", "localhost:1")

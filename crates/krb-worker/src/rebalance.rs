@@ -49,6 +49,8 @@ impl ConsumerContext for Worker {
                     self.abort_lost();
                 } else {
                     emit(&self.name, Event::Revoked(ps.clone()));
+                    self.revoked
+                        .store(true, std::sync::atomic::Ordering::SeqCst);
                     if self.revoke_commit || self.eos.is_some() {
                         self.commit(consumer, Some(&ps));
                     }
