@@ -177,13 +177,17 @@ inject() {
   esac
 }
 
+# own_last_line LOG: the worker's last line in LOG, not librdkafka's (`%3|1790813686.528|FAIL|...`),
+# which librdkafka's threads write to the same file and which can follow the worker's last word.
+own_last_line() { { grep -v '^%[0-9]|' "$1" || true; } | tail -n 1; }
+
 # restart_exited: starts again every worker of the trial that exited without being stopped (a
-# store failure ends one), after an `exited` line in the faults file with its log's last line,
-# its own word on why, for krb-verify to judge.
+# store failure ends one), after an `exited` line in the faults file with its log's last line of
+# its own, its word on why, for krb-verify to judge.
 restart_exited() {
   local name
   for name in $(exited "$group"); do
-    echo "$(now) exited $name $(tail -n 1 "$LOGS/$name.log")" | tee -a "$LOGS/$group.faults"
+    echo "$(now) exited $name $(own_last_line "$LOGS/$name.log")" | tee -a "$LOGS/$group.faults"
     worker "${name#"$group"-}"
   done
 }
@@ -195,9 +199,9 @@ restart_exited() {
 exited_at_stop() {
   local log name
   for log in "$LOGS/$group"-[a-f].log; do
-    if [ ! -f "$log" ] || [[ $(tail -n 1 "$log") != "krb-worker: "* ]]; then continue; fi
+    if [ ! -f "$log" ] || [[ $(own_last_line "$log") != "krb-worker: "* ]]; then continue; fi
     name=$(basename "$log" .log)
-    echo "$(now) exited $name $(tail -n 1 "$log")" | tee -a "$LOGS/$group.faults"
+    echo "$(now) exited $name $(own_last_line "$log")" | tee -a "$LOGS/$group.faults"
     worker "${name#"$group"-}"
     stop "$name"
   done
