@@ -85,8 +85,13 @@ public final class JavaShare {
             AlterConfigOp reset = new AlterConfigOp(new ConfigEntry("share.auto.offset.reset", "earliest"),
                     AlterConfigOp.OpType.SET);
             admin.incrementalAlterConfigs(Map.of(resource, List.of(reset))).all().get();
+            // A share consumer asking for a topic that does not exist waits with no end (or has the
+            // broker make it): say so instead.
+            if (!admin.listTopics().names().get().contains(topic)) {
+                throw new KafkaException("no topic " + topic + " at " + bootstrap);
+            }
         } catch (java.util.concurrent.ExecutionException e) {
-            throw new KafkaException("cannot set share.auto.offset.reset of " + group, e.getCause());
+            throw new KafkaException("cannot set up share group " + group + " on " + topic, e.getCause());
         }
         Properties c = new Properties();
         c.put("bootstrap.servers", bootstrap);
