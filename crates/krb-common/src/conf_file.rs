@@ -48,6 +48,14 @@ pub fn is_bootstrap(key: &str) -> bool {
 
 /// Reads `path` as clap's value parser: every error is one line naming the file (and the line).
 pub fn read(path: &str) -> Result<ConfFile, String> {
+    // An empty KRB_CONFIG is no file, as kcat takes an empty KCAT_CONFIG: a script may export
+    // the variable empty where nothing set it.
+    if path.is_empty() {
+        return Ok(ConfFile {
+            path: PathBuf::new(),
+            properties: Vec::new(),
+        });
+    }
     let text = std::fs::read_to_string(path)
         .map_err(|e| format!("cannot read the librdkafka properties file {path}: {e}"))?;
     let properties = parse(Path::new(path), &text)?;
@@ -153,6 +161,7 @@ mod tests {
 
     #[test]
     fn a_file_that_cannot_be_read_is_named() {
+        assert_eq!(read("").unwrap().properties, []);
         let e = read("/nonexistent/alice.conf").unwrap_err();
         assert!(
             e.starts_with("cannot read the librdkafka properties file /nonexistent/alice.conf: "),
