@@ -265,6 +265,40 @@ mod tests {
     }
 
     #[test]
+    fn a_refusal_with_no_position_left_is_an_error_not_caught_up() {
+        use effect::tests::row;
+        use krb_effect::{Db, Kind};
+        let dir = krb_common::scratch::scratch_dir::<&str>("worker-settle", &[]);
+        let url = format!("sqlite:{}", dir.join("e.db").display());
+        let mut other = Db::init(&url).unwrap();
+        other.apply(Kind::DbOffsets, row(0, 4, "b"), None).unwrap();
+        other.flush().unwrap();
+        let consumer = consumer_with(Effects::open(Kind::DbOffsets, Some(&url)).unwrap());
+        let worker = consumer.context().clone();
+        assert_eq!(worker.effects().starts("pay", &[0]).unwrap(), vec![(0, 5)]);
+        // The tables made again under the worker (krb-effects init): its next effect is
+        // refused, and no position is left to go on from.
+        Db::init(&url).unwrap();
+        let at = krb_common::logline::now();
+        let processed = effect::Processed {
+            partition: 0,
+            offset: 5,
+            at,
+        };
+        worker.effects().apply(processed, row(0, 5, "a")).unwrap();
+        let err = worker
+            .flush_effects(&consumer, &[])
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            err,
+            "the database lost its position of p0 after refusing offset 5 (its positions \
+             emptied under the worker): it stops without committing past it"
+        );
+        assert!(lock(&worker.positions).uncommitted().is_empty());
+    }
+
+    #[test]
     fn a_staged_message_is_processed_once_its_flush_applied_it() {
         use effect::tests::row;
         use krb_effect::{Db, Kind};
