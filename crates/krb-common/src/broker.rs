@@ -56,8 +56,11 @@ struct Options {
 
 impl From<Options> for BrokerArgs {
     fn from(o: Options) -> BrokerArgs {
+        // An empty KRB_BOOTSTRAP is unset, as an empty KRB_CONFIG is: it would not reach the
+        // file's broker, or the default, otherwise.
         let bootstrap = o
             .bootstrap
+            .filter(|b| !b.is_empty())
             .or_else(|| o.config.as_ref()?.bootstrap().map(String::from))
             .unwrap_or_else(|| DEFAULT_BOOTSTRAP.to_string());
         BrokerArgs {
@@ -292,6 +295,8 @@ mod tests {
         let alias = conf("alias.conf", "metadata.broker.list=room:9093\n");
         let given = parse(&["--config", &alias, "--bootstrap", "h:1"]).unwrap();
         assert_eq!(given.config("me", &[]).get("metadata.broker.list"), None);
+        let empty = parse(&["--config", &path, "--bootstrap", ""]).unwrap();
+        assert_eq!(empty.bootstrap, "room:9092");
         let none = conf("none.conf", "client.id=x\n");
         assert_eq!(
             parse(&["--config", &none]).unwrap().bootstrap,
