@@ -38,6 +38,7 @@ pub mod rdlog;
 pub mod reader;
 pub mod readers;
 pub mod scratch;
+pub mod signals;
 pub mod trial_log;
 pub mod worker_log;
 

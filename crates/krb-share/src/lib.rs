@@ -14,7 +14,6 @@ mod lines;
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
@@ -22,9 +21,6 @@ pub use args::Args;
 use ffi::{Acquired, Share};
 use krb_common::logline::{Ack, Event, Offset, Partition};
 use lines::Lines;
-
-/// The exit status when a second SIGTERM or SIGINT ends the worker before its clean stop.
-pub const FORCED_EXIT: i32 = 130;
 
 /// How long one poll waits for records: the stop flag is looked at between two.
 const POLL: Duration = Duration::from_millis(500);
@@ -34,14 +30,7 @@ const COMMIT_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// Runs the worker until SIGTERM or SIGINT (its arguments checked by [`Args::validate`]).
 pub fn run(args: Args) -> Result<()> {
-    let stop = Arc::new(AtomicBool::new(false));
-    for signal in [signal_hook::consts::SIGTERM, signal_hook::consts::SIGINT] {
-        // As krb-worker: the first signal asks for a clean stop, a second ends it at once.
-        signal_hook::flag::register_conditional_shutdown(signal, FORCED_EXIT, stop.clone())
-            .context("cannot install signal handler")?;
-        signal_hook::flag::register(signal, stop.clone())
-            .context("cannot install signal handler")?;
-    }
+    let stop = krb_common::signals::stop_flag()?;
     let topic = args.broker.name(&args.topic);
     let group = args.broker.name(&args.group);
     group_config::set(&args.broker, &args.topic, &group, &args.group_settings())?;

@@ -120,6 +120,15 @@ impl Records {
         r
     }
 
+    /// The records delivered more than once.
+    fn delivered_again(&self) -> BTreeSet<(Partition, Offset)> {
+        self.deliveries
+            .iter()
+            .filter(|d| d.count > 1)
+            .map(|d| (d.partition, d.offset))
+            .collect()
+    }
+
     /// The deliveries `worker` acquired.
     fn of_worker<'a>(&'a self, worker: &'a str) -> impl Iterator<Item = &'a Delivery> + 'a {
         self.deliveries.iter().filter(move |d| d.worker == worker)
@@ -245,8 +254,7 @@ fn kill(v: &mut Verdict, run: &Run, r: &Records) -> Result<()> {
         format!("a held {}", ranges(&held)),
     );
     let again: Vec<&Delivery> = r.deliveries.iter().filter(|d| d.count > 1).collect();
-    let again_set: BTreeSet<(Partition, Offset)> =
-        again.iter().map(|d| (d.partition, d.offset)).collect();
+    let again_set = r.delivered_again();
     let to_b = again.iter().all(|d| d.worker == b.name && d.count == 2);
     v.check(
         "exactly those records came again, to b, with delivery count 2",
@@ -266,12 +274,7 @@ fn kill(v: &mut Verdict, run: &Run, r: &Records) -> Result<()> {
     // a processed some of what it held before it died: those, and only those, twice.
     let a_done: BTreeSet<(Partition, Offset)> = a.processed().collect();
     let expected: BTreeSet<(Partition, Offset)> = held.intersection(&a_done).copied().collect();
-    let twice: BTreeSet<(Partition, Offset)> = run
-        .report
-        .runs
-        .iter()
-        .flat_map(|s| (s.first..=s.last).map(move |o| (s.partition, o)))
-        .collect();
+    let twice = processed_twice(run);
     v.check(
         "duplicates only where a processed a record and died before its acknowledgement was committed",
         twice == expected,
@@ -359,18 +362,8 @@ fn lock(v: &mut Verdict, run: &Run, r: &Records) -> Result<()> {
             .unwrap_or("a's late acknowledgement: unanswered".into()),
     );
     // Everything of a's batch that was not committed when its locks ended went to b as well.
-    let again: BTreeSet<(Partition, Offset)> = r
-        .deliveries
-        .iter()
-        .filter(|d| d.count > 1)
-        .map(|d| (d.partition, d.offset))
-        .collect();
-    let twice: BTreeSet<(Partition, Offset)> = run
-        .report
-        .runs
-        .iter()
-        .flat_map(|s| (s.first..=s.last).map(move |o| (s.partition, o)))
-        .collect();
+    let again = r.delivered_again();
+    let twice = processed_twice(run);
     v.check(
         "duplicates exactly the records delivered again, offset 3 among them",
         twice == again && twice.contains(&slow),
@@ -431,6 +424,15 @@ fn reject(v: &mut Verdict, run: &Run, r: &Records, limit: u16) -> Result<()> {
         times(rejected.len())
     );
     Ok(())
+}
+
+/// The records krb-dups found processed more than once.
+fn processed_twice(run: &Run) -> BTreeSet<(Partition, Offset)> {
+    run.report
+        .runs
+        .iter()
+        .flat_map(|s| (s.first..=s.last).map(move |o| (s.partition, o)))
+        .collect()
 }
 
 /// `once`, `3 times`.

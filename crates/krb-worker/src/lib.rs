@@ -21,7 +21,7 @@ mod rebalance;
 mod watchdog;
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Mutex, MutexGuard};
 use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
@@ -98,15 +98,7 @@ impl Worker {
 
 /// Runs the worker until SIGTERM or SIGINT (its arguments checked by [`Args::validate`]).
 pub fn run(args: Args) -> Result<()> {
-    let stop = Arc::new(AtomicBool::new(false));
-    for signal in [signal_hook::consts::SIGTERM, signal_hook::consts::SIGINT] {
-        // The first signal asks for a clean stop; a second one, while the worker still waits
-        // (for a slow message, a commit, a broker that does not answer), ends it at once.
-        signal_hook::flag::register_conditional_shutdown(signal, FORCED_EXIT, stop.clone())
-            .context("cannot install signal handler")?;
-        signal_hook::flag::register(signal, stop.clone())
-            .context("cannot install signal handler")?;
-    }
+    let stop = krb_common::signals::stop_flag()?;
     let pace = consume::Pace::of(&args)?;
     let _written = lines::FlushOnDrop;
     if pace.gathers() {
@@ -201,7 +193,7 @@ fn leave(
 }
 
 /// The exit status when a second SIGTERM or SIGINT ends the worker before its clean stop.
-pub const FORCED_EXIT: i32 = 130;
+pub use krb_common::signals::FORCED_EXIT;
 
 /// How long each poll of the closing loop waits (at 100 ms, the last one made every worker
 /// exit up to 100 ms after it had left its group).
