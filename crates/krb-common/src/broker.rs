@@ -244,6 +244,8 @@ mod tests {
         assert_eq!(config.get("enable.sparse.connections"), Some("false"));
     }
 
+    use crate::conf_file::tests::file;
+
     #[derive(clap::Parser)]
     struct Tool {
         #[command(flatten)]
@@ -256,17 +258,9 @@ mod tests {
         Tool::try_parse_from(args).map(|t| t.broker)
     }
 
-    fn conf(name: &str, text: &str) -> String {
-        let dir = std::env::temp_dir().join(format!("krb-broker-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join(name);
-        std::fs::write(&path, text).unwrap();
-        path.to_string_lossy().into_owned()
-    }
-
     #[test]
     fn the_file_comes_after_the_tools_settings_and_before_x() {
-        let path = conf(
+        let path = file(
             "order.conf",
             "session.timeout.ms=8000\nfetch.wait.max.ms=20\nclient.id=file\n",
         );
@@ -279,7 +273,7 @@ mod tests {
 
     #[test]
     fn bootstrap_wins_over_the_files_which_wins_over_the_default() {
-        let path = conf("boot.conf", "bootstrap.servers=room:9092\n");
+        let path = file("boot.conf", "bootstrap.servers=room:9092\n");
         let from_file = parse(&["--config", &path]).unwrap();
         assert_eq!(from_file.bootstrap, "room:9092");
         assert_eq!(
@@ -292,12 +286,12 @@ mod tests {
             given.config("me", &[]).get("bootstrap.servers"),
             Some("h:1")
         );
-        let alias = conf("alias.conf", "metadata.broker.list=room:9093\n");
+        let alias = file("alias.conf", "metadata.broker.list=room:9093\n");
         let given = parse(&["--config", &alias, "--bootstrap", "h:1"]).unwrap();
         assert_eq!(given.config("me", &[]).get("metadata.broker.list"), None);
         let empty = parse(&["--config", &path, "--bootstrap", ""]).unwrap();
         assert_eq!(empty.bootstrap, "room:9092");
-        let none = conf("none.conf", "client.id=x\n");
+        let none = file("no-broker.conf", "client.id=x\n");
         assert_eq!(
             parse(&["--config", &none]).unwrap().bootstrap,
             DEFAULT_BOOTSTRAP
@@ -306,7 +300,7 @@ mod tests {
 
     #[test]
     fn a_bad_file_is_a_usage_error_naming_it() {
-        let path = conf("bad.conf", "a=b\nnonsense\n");
+        let path = file("bad.conf", "a=b\nnonsense\n");
         let e = parse(&["--config", &path]).unwrap_err();
         assert_eq!(e.kind(), clap::error::ErrorKind::ValueValidation);
         assert!(

@@ -118,7 +118,7 @@ fn check(path: &Path, properties: &[Property]) -> Result<(), String> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     fn keys(text: &str) -> Vec<(String, String)> {
@@ -169,7 +169,8 @@ mod tests {
         );
     }
 
-    fn file(name: &str, text: &str) -> String {
+    /// Writes a properties file for a test (broker.rs's too); each test names its own.
+    pub(crate) fn file(name: &str, text: &str) -> String {
         let dir = std::env::temp_dir().join(format!("krb-conf-file-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join(name);
