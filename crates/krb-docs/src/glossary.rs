@@ -40,8 +40,6 @@ pub const LATIN_VARIANTS: &[(&str, &str)] = &[("coordinator", "코디네이터")
 /// leaves this list. For a Rust file, the part: the lines from a marker to the next section
 /// comment (`    // `), or the whole file.
 pub const PENDING: &[(&str, Option<&str>)] = &[
-    ("docs/ko/lab7-faults.md", None),
-    ("crates/krb-verify/src/messages.rs", Some("    // Lab 7.")),
     ("crates/krb-verify/src/page_text.rs", None),
     ("crates/krb-live/src/messages.rs", None),
     ("crates/krb-room/src/messages.rs", None),

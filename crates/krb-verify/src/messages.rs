@@ -438,11 +438,11 @@ pub const TEXTS: &[Msg] = &[
     ),
     m(
         "every message the broker acknowledged has its effect in the store",
-        "브로커가 확인한 메시지마다 저장소에 효과가 있음",
+        "브로커가 확인한 메시지마다 저장소에 반영이 있음",
     ),
     m(
         "within one assignment a worker's offsets of a partition only go up",
-        "한 번의 할당 안에서 워커가 처리하는 파티션의 오프셋은 올라가기만 함",
+        "한 번의 할당 안에서 워커가 처리하는 파티션의 offset은 올라가기만 함",
     ),
     m(
         "every worker processed only partitions it held: assigned adds, revoked and lost remove, a restart clears",
@@ -454,23 +454,23 @@ pub const TEXTS: &[Msg] = &[
     ),
     m(
         "no worker processed a message below an offset the group had committed before its assignment began",
-        "어느 워커도 자기 할당이 시작되기 전에 그룹이 커밋한 오프셋보다 아래의 메시지를 처리하지 않음",
+        "어느 워커도 자기 할당이 시작되기 전에 그룹이 commit한 offset보다 아래의 메시지를 처리하지 않음",
     ),
     m(
         "no worker committed past what it had processed",
-        "어느 워커도 처리한 것을 넘어서 커밋하지 않음",
+        "어느 워커도 처리한 것을 넘어서 commit하지 않음",
     ),
     m(
         "the group's committed offsets never moved backwards",
-        "그룹의 커밋 오프셋이 한 번도 뒤로 가지 않음",
+        "그룹의 commit offset이 한 번도 뒤로 가지 않음",
     ),
     m(
         "after the final stop each partition's position in the database, where its next owner starts, is the one after its last processed",
-        "마지막 정지 뒤 데이터베이스에 있는 각 파티션의 위치(다음 소유자가 시작하는 곳)가 마지막으로 처리된 오프셋의 다음",
+        "마지막 정지 뒤 데이터베이스에 있는 각 파티션의 위치(다음 담당자가 시작하는 곳)가 마지막으로 처리된 offset의 다음",
     ),
     m(
         "after the final stop each partition's committed offset is the one after its last processed, for librdkafka and for Kafka's own tool",
-        "마지막 정지 뒤 각 파티션의 커밋 오프셋이 마지막으로 처리된 오프셋의 다음: librdkafka에서도 Kafka 자체 도구에서도",
+        "마지막 정지 뒤 각 파티션의 commit offset이 마지막으로 처리된 offset의 다음: librdkafka에서도 Kafka 자체 도구에서도",
     ),
     m(
         "every duplicate is explained by a fault, within that fault's bound",
@@ -480,10 +480,10 @@ pub const TEXTS: &[Msg] = &[
         "every worker that exited on its own failed on its store, broken by a fault near",
         "스스로 끝난 워커는 모두 가까운 장애로 망가진 저장소에서 실패함",
     ),
-    m("no effect is in the store twice", "저장소에 두 번 들어간 효과 없음"),
+    m("no effect is in the store twice", "저장소에 두 번 들어간 반영 없음"),
     m(
         "not in the article (one broker, clean rebalances)",
-        "기사에 없음 (브로커 하나, 깨끗한 리밸런스)",
+        "글에 없음 (브로커 하나, 깨끗한 리밸런스)",
     ),
     m("{count} faults ({kinds})", "장애 {count}번 ({kinds})"),
     m(
