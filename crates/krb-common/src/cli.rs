@@ -1,7 +1,24 @@
 //! Command lines: bad input is one line on stderr and exit 2, as every krb tool promises.
 
+use std::time::Duration;
+
+use anyhow::{bail, Context, Result};
 use clap::error::ErrorKind;
 use clap::Parser;
+
+/// A worker's name, which starts every log line: one word.
+pub fn worker_name(name: &str) -> Result<()> {
+    if name.is_empty() || name.contains(char::is_whitespace) {
+        bail!("the worker name {name:?} must be one word: it starts every log line");
+    }
+    Ok(())
+}
+
+/// An option's number of seconds, 0 or more.
+pub fn seconds(what: &str, value: f64) -> Result<Duration> {
+    Duration::try_from_secs_f64(value)
+        .with_context(|| format!("{what} must be a number of seconds, 0 or more; got {value}"))
+}
 
 /// clap's error as one line: its first line without `error: `, the lines that name what is
 /// missing joined to it, and where to look next.

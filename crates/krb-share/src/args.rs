@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use clap::Parser;
 use krb_common::broker::BrokerArgs;
 use krb_common::logline::Offset;
@@ -85,14 +85,9 @@ impl Args {
     /// Checks what clap cannot: a name without spaces, sane durations, known group settings,
     /// one fate per offset.
     pub fn validate(&self) -> Result<()> {
-        if self.name.is_empty() || self.name.contains(char::is_whitespace) {
-            bail!(
-                "the worker name {:?} must be one word: it starts every log line",
-                self.name
-            );
-        }
-        seconds("--delay", self.delay)?;
-        seconds("--slow-sec", self.slow_sec)?;
+        krb_common::cli::worker_name(&self.name)?;
+        krb_common::cli::seconds("--delay", self.delay)?;
+        krb_common::cli::seconds("--slow-sec", self.slow_sec)?;
         if self.release_at.is_some() && self.release_at == self.reject_at {
             bail!("--release-at and --reject-at name the same offset: a record is acknowledged one way");
         }
@@ -134,11 +129,6 @@ impl Args {
         self.broker
             .config(&self.name, &[("group.id", self.broker.name(&self.group))])
     }
-}
-
-fn seconds(what: &str, value: f64) -> Result<Duration> {
-    Duration::try_from_secs_f64(value)
-        .with_context(|| format!("{what} must be a number of seconds, 0 or more; got {value}"))
 }
 
 #[cfg(test)]

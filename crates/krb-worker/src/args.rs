@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use clap::Parser;
 use krb_common::broker::BrokerArgs;
 use krb_common::group::value_name;
@@ -142,10 +142,7 @@ const FETCH: [(&str, &str); 4] = [
 /// second of every read to the end.
 const FETCH_WAIT_AT_END_MS: &str = "10";
 
-pub(crate) fn seconds(what: &str, value: f64) -> Result<Duration> {
-    Duration::try_from_secs_f64(value)
-        .with_context(|| format!("{what} must be a number of seconds, 0 or more; got {value}"))
-}
+pub(crate) use krb_common::cli::seconds;
 
 impl Args {
     /// When the worker commits: every --commit-every messages and/or every --commit-interval-ms.
@@ -162,12 +159,7 @@ impl Args {
 
     /// Checks what clap cannot: names without spaces, sane durations, options that fit the protocol.
     pub fn validate(&self) -> Result<()> {
-        if self.name.is_empty() || self.name.contains(char::is_whitespace) {
-            bail!(
-                "the worker name {:?} must be one word: it starts every log line",
-                self.name
-            );
-        }
+        krb_common::cli::worker_name(&self.name)?;
         seconds("--delay", self.delay)?;
         seconds("--slow-sec", self.slow_sec)?;
         match &self.db {
