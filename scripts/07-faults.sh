@@ -2,6 +2,7 @@
 # Lab 7: fault trials on a three-node cluster. Do I lose messages, and how many do I process twice?
 #
 #   07-faults.sh [--trials N] [--seed S] [--trial I] [--faults F] [--effect E] [--db URL]
+#                [--protocol classic|consumer] [--assignor range|cooperative-sticky] [--static]
 #
 # Each trial: a topic of 6 partitions replicated 3 times, an idempotent producer (acks=all)
 # writing about 200 messages a second and recording every acknowledged offset, three workers
@@ -22,6 +23,13 @@
 # may stop, and stops it at the end. A worker that exits on its own (a store failure ends one)
 # is started again after the fault step in which it exited, with a line in logs/GROUP.faults.
 #
+# The group runs the classic protocol with the eager range assignor unless told otherwise:
+# --assignor cooperative-sticky makes its rebalances incremental; --protocol consumer runs
+# KIP-848's protocol, where the broker assigns (its default assignor, uniform) and sets the
+# session timeout (the cluster's group.consumer.session.timeout.ms, 3 s as the classic workers
+# ask); --static gives each worker a group.instance.id (GROUP-NAME), so that a worker killed or
+# stopped and back within its session timeout keeps its partitions without a rebalance.
+#
 # It starts a new three-node cluster (scripts/kafka-local.sh start --nodes 3 --fresh) unless one runs, and
 # stops what it started. The seed is printed: `--seed S --trial I` replays trial I alone.
 # A trial that held has its files removed, but for the worst; a failing one keeps logs/faults-S-I*.
@@ -34,8 +42,9 @@ unset KRB_NS
 # shellcheck source=common.sh
 source "$(dirname "$0")/common.sh"
 
-usage="usage: 07-faults.sh [--trials N] [--seed S] [--trial I] [--faults F] [--effect none|plain|idempotent|db-offsets|kafka-eos] [--db URL|postgres]"
+usage="usage: 07-faults.sh [--trials N] [--seed S] [--trial I] [--faults F] [--effect none|plain|idempotent|db-offsets|kafka-eos] [--db URL|postgres] [--protocol classic|consumer] [--assignor range|cooperative-sticky] [--static]"
 trials=5 seed=$((RANDOM * 32768 + RANDOM)) only="" faults=3 effect=none db=""
+protocol=classic assignor="" static="" zombie=""
 while [ $# -gt 0 ]; do
   case $1 in
     --trials) trials=${2:?$usage}; shift 2 ;;
@@ -44,6 +53,12 @@ while [ $# -gt 0 ]; do
     --faults) faults=${2:?$usage}; shift 2 ;;
     --effect) effect=${2:?$usage}; shift 2 ;;
     --db) db=${2:?$usage}; shift 2 ;;
+    --protocol) protocol=${2:?$usage}; shift 2 ;;
+    --assignor) assignor=${2:?$usage}; shift 2 ;;
+    --static) static=1; shift ;;
+    # Test only: worker NAME runs with krb-worker's --test-zombie (it processes a message after
+    # its revoke callback ran), so that the ownership statement can be seen to fail.
+    --test-zombie) zombie=${2:?$usage}; shift 2 ;;
     *) echo "$usage" >&2; exit 2 ;;
   esac
 done
@@ -51,6 +66,12 @@ for n in "$trials" "$seed" "$faults" ${only:+"$only"}; do
   [[ $n =~ ^[0-9]+$ ]] || { echo "07-faults: '$n' is not a number; $usage" >&2; exit 2; }
 done
 case $effect in none | plain | idempotent | db-offsets | kafka-eos) ;; *) echo "$usage" >&2; exit 2 ;; esac
+case $protocol:$assignor in
+  classic: | classic:range | classic:cooperative-sticky | consumer:) ;;
+  consumer:*) echo "07-faults: --assignor is a classic-protocol setting; with --protocol consumer the broker assigns; $usage" >&2; exit 2 ;;
+  *) echo "$usage" >&2; exit 2 ;;
+esac
+[ "$protocol" = consumer ] || assignor=${assignor:-range}
 case $effect:$db in
   none:?* | kafka-eos:?*) echo "07-faults: --db is the store of --effect plain, idempotent or db-offsets; $usage" >&2; exit 2 ;;
 esac
@@ -101,12 +122,22 @@ for _ in $(seq 1 12); do
   sleep 1
 done
 
+# The group's settings, the same for every worker: the classic protocol's are the worker's own,
+# the consumer protocol's the broker's (the cluster's group.consumer.* settings).
+if [ "$protocol" = classic ]; then
+  group_settings=(--assignor "$assignor" --session-timeout-ms "$session_ms" -X heartbeat.interval.ms=500)
+else
+  group_settings=(--group-protocol consumer)
+fi
+
 # worker NAME: starts (or starts again) worker NAME of the trial's group.
 worker() {
-  local store=()
+  local store=() options=()
   [ "$effect" = none ] || store=(--effect "$effect" --db "$store_url")
+  [ -z "$static" ] || options+=(--instance-id "$group-$1")
+  [ "$zombie" != "$1" ] || options+=(--test-zombie)
   start "$group-$1" "$group" "$group" --revoke-commit --commit-every "$commit_every" --delay 0.005 \
-    --session-timeout-ms "$session_ms" -X heartbeat.interval.ms=500 "${store[@]}" >/dev/null
+    "${group_settings[@]}" "${options[@]}" "${store[@]}" >/dev/null
   # Killing it is the point: no "Killed" line from bash.
   disown "$(pid_of "$1")"
 }
@@ -326,9 +357,17 @@ fi
 # What a replay line needs besides the seed and the trial.
 again=${effect#none}
 again=${again:+ --effect $again}${db:+ --db $db}
+[ "$protocol" = classic ] || again+=" --protocol $protocol"
+[ "${assignor:-range}" = range ] || again+=" --assignor $assignor"
+again+=${static:+ --static}${zombie:+ --test-zombie $zombie}
 
 echo "== lab 7: fault trials, seed $seed"
-echo "settings: workers --revoke-commit --commit-every $commit_every --delay 0.005, session.timeout.ms=$session_ms, heartbeat.interval.ms=500; the cluster's broker.session.timeout.ms=3000"
+if [ "$protocol" = classic ]; then
+  group_line="group.protocol=classic, partition.assignment.strategy=$assignor, session.timeout.ms=$session_ms, heartbeat.interval.ms=500"
+else
+  group_line="group.protocol=consumer, the cluster's group.consumer.session.timeout.ms=$session_ms and group.consumer.heartbeat.interval.ms=500"
+fi
+echo "settings: workers --revoke-commit --commit-every $commit_every --delay 0.005${static:+ --instance-id GROUP-NAME}, $group_line; the cluster's broker.session.timeout.ms=3000"
 rm -f "$records"
 status=0 held=() worst=""
 for i in $(if [ -n "$only" ]; then echo "$only"; else seq 1 "$trials"; fi); do

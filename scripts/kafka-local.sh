@@ -12,7 +12,9 @@
 # times, min.insync.replicas=2; node N's log goes to logs/kafka-N.log. The cluster notices a
 # dead node and a dead group member fast, for lab 7's fault trials: the controller fences a node
 # that missed 3 s of heartbeats (broker.session.timeout.ms=3000, Kafka's default 9000), and a
-# group may ask for a session timeout down to 1 s (group.min.session.timeout.ms=1000, default 6000).
+# group may ask for a session timeout down to 1 s (group.min.session.timeout.ms=1000, default 6000),
+# and a KIP-848 consumer group has one of 3 s with a heartbeat every 500 ms (group.consumer.*,
+# defaults 45 s and 5 s).
 #
 #   start      resolve the jars if needed, format storage once, start, wait until every node answers;
 #              --fresh formats it anew, without the topics and groups of earlier runs
@@ -148,6 +150,12 @@ EOF
 broker.session.timeout.ms=3000
 broker.heartbeat.interval.ms=500
 group.min.session.timeout.ms=1000
+# The same for KIP-848's consumer groups, whose session timeout and heartbeat the broker sets
+# (Kafka's floors are 45 s and 5 s): 3 s and 500 ms, what lab 7's classic workers ask for.
+group.consumer.min.session.timeout.ms=1000
+group.consumer.session.timeout.ms=3000
+group.consumer.min.heartbeat.interval.ms=500
+group.consumer.heartbeat.interval.ms=500
 # Topics made without a replication factor (krb-effects init's output topic) survive a node.
 default.replication.factor=3
 EOF

@@ -1,7 +1,7 @@
 //! The three-node cluster (`scripts/kafka-local.sh start --nodes 3`), on ports and a data folder
 //! of its own beside the tests' single broker: the tools take its bootstrap list, the group's
-//! coordinator, found through Kafka's own tool, killed under two workers loses nothing, and lab
-//! 7's seeded fault trials hold.
+//! coordinator, found through Kafka's own tool, killed under two workers loses nothing, lab
+//! 7's seeded fault trials hold, and one of them with a zombie worker does not.
 
 use anyhow::{ensure, Context, Result};
 use krb_e2e::{bash, own_kafka, root, serial};
@@ -92,6 +92,49 @@ fn five_seeded_fault_trials_lose_nothing_and_explain_every_duplicate() -> Result
     ensure!(
         root().join("logs/faults-worst.svg").exists(),
         "no timeline of the worst trial: {out}"
+    );
+    Ok(())
+}
+
+#[test]
+#[ignore = "needs Java 17+ and Kafka's jars (scripts/kafka-local.sh jars): scripts/test.sh"]
+fn a_zombie_worker_fails_the_ownership_statement_of_a_trial_that_holds_without_it() -> Result<()> {
+    let _one_at_a_time = serial();
+    // Seed 107's first trial holds without a zombie (the five trials above); here worker a
+    // processes one message after a revoke took its partition away (krb-worker --test-zombie).
+    let out = bash(
+        "lab 7, a trial with a zombie",
+        &(own_cluster()
+            + "if scripts/07-faults.sh --seed 107 --trial 1 --test-zombie a; then echo 'exit 0'; fi"),
+    )?;
+    ensure!(
+        !out.contains("exit 0") && out.contains("trial 1 FAILED"),
+        "the trial with a zombie held: {out}"
+    );
+    let json = std::fs::read_to_string(root().join("logs/faults.jsonl"))?;
+    let record: serde_json::Value =
+        serde_json::from_str(json.lines().next().context("no record")?)?;
+    let checks = record["verdict"]["checks"]
+        .as_array()
+        .context("no checks")?;
+    let ownership = checks
+        .iter()
+        .find(|c| {
+            c["statement"]
+                .as_str()
+                .is_some_and(|s| s.starts_with("every worker processed only partitions it held"))
+        })
+        .context("no ownership statement")?;
+    ensure!(
+        ownership["held"] == false,
+        "the ownership statement held with a zombie: {ownership}"
+    );
+    // The zombie is named, not the workers that owned what it processed.
+    ensure!(
+        ownership["detail"]
+            .as_str()
+            .is_some_and(|d| d.starts_with("faults-107-1-a processed ")),
+        "the ownership statement named another worker than the zombie: {ownership}"
     );
     Ok(())
 }

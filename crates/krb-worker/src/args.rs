@@ -113,10 +113,11 @@ pub struct Args {
     pub db: Option<String>,
 
     /// Test only, hidden from --help: a zombie. The worker holds each polled message back until
-    /// it polls the next, and the first one it holds when its revoke callback runs it processes
-    /// after the callback, on a partition it may no longer own, as a worker whose processing
-    /// outlived its ownership does; lab 7's ownership check and krb-e2e's worker_guards test
-    /// need one on demand. Never for a lab.
+    /// it polls the next, and the first one it holds when a revoke callback has taken its
+    /// partition away it processes after the callback, on a partition it no longer owns, as a
+    /// worker whose processing outlived its ownership does (one revoked and given back in the
+    /// same poll is dropped: it comes again from the committed position); lab 7's ownership
+    /// check and krb-e2e's worker_guards test need one on demand. Never for a lab.
     #[arg(long, hide = true)]
     pub test_zombie: bool,
 

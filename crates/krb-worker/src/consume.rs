@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 use krb_common::kafka_error::{code_of, error_description, render};
-use krb_common::logline::{format_time, Event, Offset};
+use krb_common::logline::{format_time, Event, Offset, Partition};
 use krb_common::rdlog::{LogThread, MAXPOLL};
 use krb_effect::Row;
 use rdkafka::consumer::{BaseConsumer, Consumer};
@@ -81,10 +81,22 @@ pub fn consume(
         if let Some(e) = worker.take_failure() {
             return Err(e);
         }
-        if worker.revoked.swap(false, Ordering::SeqCst) {
-            if let Some(h) = held.take() {
-                zombie = false;
-                process(consumer, args, pace, h)?;
+        let revoked = std::mem::take(&mut *lock(&worker.revoked));
+        if let Some(h) = held.take_if(|_| !revoked.is_empty()) {
+            let p = h.partition();
+            let owned = consumer
+                .assignment()
+                .context("cannot read the assignment")?
+                .elements()
+                .iter()
+                .any(|e| e.partition() == p);
+            match zombie_step(p, owned, &revoked) {
+                ZombieStep::Process => {
+                    zombie = false;
+                    process(consumer, args, pace, h)?;
+                }
+                ZombieStep::Hold => held = Some(h),
+                ZombieStep::Drop => {}
             }
         }
         let message = match polled {
@@ -125,6 +137,29 @@ pub fn consume(
         }
     }
     Ok(())
+}
+
+/// What `--test-zombie` does with the message it holds once revoke callbacks have run.
+#[derive(Debug, PartialEq)]
+enum ZombieStep {
+    /// Its partition is no longer the worker's: the zombie's one processing, outside its
+    /// assignment.
+    Process,
+    /// Its partition was not revoked: it stays the worker's, held until the next message.
+    Hold,
+    /// Revoked and assigned again in the same poll (eager): it comes again from the committed
+    /// position, and the zombie waits for a revoke that takes its partition away.
+    Drop,
+}
+
+fn zombie_step(partition: Partition, owned: bool, revoked: &[Partition]) -> ZombieStep {
+    if !owned {
+        ZombieStep::Process
+    } else if revoked.contains(&partition) {
+        ZombieStep::Drop
+    } else {
+        ZombieStep::Hold
+    }
 }
 
 impl Worker {
@@ -254,4 +289,19 @@ fn poll_error_text(code: i32, log: &LogThread<'_>) -> String {
         }
     }
     error_description(code)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{zombie_step, ZombieStep};
+
+    #[test]
+    fn the_zombie_processes_only_a_message_of_a_partition_it_no_longer_owns() {
+        // Eager, revoke and assign in separate polls: nothing is owned after the revoke.
+        assert_eq!(zombie_step(1, false, &[0, 1]), ZombieStep::Process);
+        // Eager, revoked and given back in one poll: owned again, so not the zombie's work.
+        assert_eq!(zombie_step(1, true, &[0, 1]), ZombieStep::Drop);
+        // Incremental: another partition left; the held one stays the worker's.
+        assert_eq!(zombie_step(1, true, &[0]), ZombieStep::Hold);
+    }
 }

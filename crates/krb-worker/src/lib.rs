@@ -29,7 +29,7 @@ pub use args::Args;
 use effect::Effects;
 use eos::Eos;
 pub use krb_common::group::{Assignor, GroupProtocol};
-use krb_common::logline::{Event, Line};
+use krb_common::logline::{Event, Line, Partition};
 use krb_common::rdlog::LogThread;
 pub use positions::Positions;
 use rdkafka::client::ClientContext;
@@ -64,8 +64,8 @@ pub struct Worker {
     failed: Mutex<Option<anyhow::Error>>,
     /// A write, flush or transaction failed: from then on nothing is committed.
     broken: AtomicBool,
-    /// A revoke callback ran since the loop last looked (`--test-zombie`'s cue).
-    revoked: AtomicBool,
+    /// The partitions revoke callbacks took since the loop last looked (`--test-zombie`'s cue).
+    revoked: Mutex<Vec<Partition>>,
 }
 
 /// Locks a mutex; a panic elsewhere while it was held leaves its value usable.
@@ -124,7 +124,7 @@ pub fn run(args: Args) -> Result<()> {
         eos,
         failed: Mutex::new(None),
         broken: AtomicBool::new(false),
-        revoked: AtomicBool::new(false),
+        revoked: Mutex::new(Vec::new()),
     };
     let consumer: BaseConsumer<Worker> = args
         .config()
@@ -221,7 +221,7 @@ mod tests {
             eos: None,
             failed: Mutex::new(None),
             broken: AtomicBool::new(false),
-            revoked: AtomicBool::new(false),
+            revoked: Mutex::new(Vec::new()),
         };
         rdkafka::ClientConfig::new()
             .set("bootstrap.servers", "localhost:1")

@@ -49,8 +49,7 @@ impl ConsumerContext for Worker {
                     self.abort_lost();
                 } else {
                     emit(&self.name, Event::Revoked(ps.clone()));
-                    self.revoked
-                        .store(true, std::sync::atomic::Ordering::SeqCst);
+                    lock(&self.revoked).extend(&ps);
                     if self.revoke_commit || self.eos.is_some() {
                         self.commit(consumer, Some(&ps));
                     }
