@@ -18,14 +18,16 @@ warning and failure followed by `fix:` and what to do. Exit 1 when a check FAILE
   krb tools    the thirteen krb tools run (they need OpenSSL 3's libssl.so.3): an unpacked
                release's bin/, a checkout's target/release (or cargo to build them), or KRB_BIN
   librdkafka   the engine every tool reports (--version), one and the same in all thirteen
+  login        with KRB_CONFIG set (a workshop room's handout), its file is there
   namespace    KRB_NS is set when the broker is not on this machine
   broker       a Kafka broker answers at KRB_BOOTSTRAP (default localhost:9481), and so does
                every broker it names
   Kafka        the newest release the broker's API versions prove it is at least, and
                KIP-848's consumer group protocol (lab 5)
+  access       with a login, the room lets it create the namespace's topics (KRB_NS its name)
   clock        this machine's clock within 1 s of the broker's
 
-The last four are krb-doctor's (run without the tools, only whether the broker's port accepts
+The last five are krb-doctor's (run without the tools, only whether the broker's port accepts
 a connection is checked).
 EOF
 }
@@ -128,7 +130,19 @@ else
     "install Rust 1.85 or newer (https://rustup.rs), a C toolchain, OpenSSL's headers and pkg-config (Debian: libssl-dev pkg-config), or use the release tarball (scripts/dist.sh, on a machine with Rust, makes it)"
 fi
 
-if [ "$ran" = 1 ]; then
+# A room's handout sets KRB_CONFIG; every tool refuses to start without its file.
+login=1
+if [ -n "${KRB_CONFIG:-}" ]; then
+  if [ -r "$KRB_CONFIG" ] && [ -f "$KRB_CONFIG" ]; then
+    line ok login "KRB_CONFIG=$KRB_CONFIG (user $(sed -n 's/^sasl\.username=//p' "$KRB_CONFIG" | tail -n 1))"
+  else
+    line FAILED login "KRB_CONFIG=$KRB_CONFIG: no such file, or not readable" \
+      "source your handout's NAME.env where NAME.conf is beside it (it sets KRB_CONFIG to that file), or unset KRB_CONFIG for a broker without a login"
+    login=0
+  fi
+fi
+
+if [ "$ran" = 1 ] && [ "$login" = 1 ]; then
   "$bin/krb-doctor" || failed=$((failed + 1))
 else
   at=${KRB_BOOTSTRAP:-localhost:9481}
