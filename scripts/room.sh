@@ -93,7 +93,7 @@ EOF
 check_name() {
   { [[ $1 =~ ^[A-Za-z0-9._]{1,40}$ ]] && [ "$1" != . ] && [ "$1" != .. ]; } ||
     die "a name is 1 to 40 letters, digits, '.' or '_' (it becomes the participant's KRB_NS), got '$1': e.g. alice"
-  [ "${1,,}" != admin ] || die "admin is the teacher's name: choose another"
+  [ "${1,,}" != admin ] || die "$1: admin is the teacher's name: choose another"
 }
 
 # taken NAME: the name already in the room, letter case aside, or nothing.

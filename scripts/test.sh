@@ -94,6 +94,12 @@ else
   skipped+=("the clients benchmark (kcat or GNU time not installed; sudo apt-get install kcat time)")
   step "skipped: ${skipped[-1]}"
 fi
+# The room's attack test uses kcat as an attacker.
+if ! command -v kcat >/dev/null; then
+  skipped+=("the room's attacks with kcat (not installed; sudo apt-get install kcat)")
+  step "skipped: ${skipped[-1]}"
+  test_skip+=(--skip with_kcat)
+fi
 if install_missing /usr/bin/time:time; then
   step "share benchmark smoke test (krb-share against Kafka's Java share consumer, 2000 records, one run each; no timing asserts)"
   scripts/bench-share.sh --runs 1 2000

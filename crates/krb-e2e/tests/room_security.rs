@@ -77,7 +77,7 @@ fn sections(out: &str) -> BTreeMap<String, String> {
 
 #[test]
 #[ignore = "needs Java 17+, Kafka's jars and kcat: scripts/test.sh"]
-fn bob_cannot_touch_alices_topic_or_group_and_strangers_cannot_log_in() -> Result<()> {
+fn the_room_refuses_bob_with_kafkas_cli_and_with_kcat() -> Result<()> {
     let out = bash("a room, bob attacking alice", &(own_room() + SCRIPT))?;
     let at = sections(&out);
     ensure!(at.contains_key("end"), "the script stopped early:\n{out}");
@@ -164,5 +164,39 @@ fn sections_split_at_each_heading() -> Result<()> {
     ensure!(at["a"] == "one\ntwo\n" && at["b c"].is_empty(), "{at:?}");
     ensure!(at["d"] == "three\n", "{at:?}");
     ensure!(!at.contains_key("before"), "{at:?}");
+    Ok(())
+}
+
+/// room.sh add refuses a bad or taken name before it asks the broker anything (no broker here:
+/// a name that passed would fail later, on the missing broker, with another message).
+#[test]
+fn room_add_refuses_bad_and_taken_names() -> Result<()> {
+    let dir = std::env::temp_dir().join(format!("krb-room-names-{}", std::process::id()));
+    std::fs::create_dir_all(&dir)?;
+    std::fs::write(dir.join("admin.properties"), "security.protocol=SASL_PLAINTEXT\n")?;
+    std::fs::write(dir.join("alice.env"), "")?;
+    let add = |names: &[&str]| -> Result<(bool, String)> {
+        let out = std::process::Command::new("bash")
+            .arg(krb_e2e::root().join("scripts/room.sh"))
+            .arg("add")
+            .args(names)
+            .env("KRB_ROOM_DIR", &dir)
+            .output()?;
+        Ok((
+            out.status.success(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        ))
+    };
+    for (names, says) in [
+        (&["Alice"][..], "room: Alice: alice is already in the room"),
+        (&["a-b"], "room: a name is 1 to 40 letters, digits, '.' or '_' (it becomes the participant's KRB_NS), got 'a-b'"),
+        (&[".."], "got '..'"),
+        (&["ADMIN"], "room: ADMIN: admin is the teacher's name"),
+        (&["kim", "Kim"], "room: Kim is given twice"),
+    ] {
+        let (ok, err) = add(names)?;
+        ensure!(!ok && err.contains(says), "{names:?}: {err}");
+    }
+    std::fs::remove_dir_all(&dir)?;
     Ok(())
 }
