@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# room.sh start [--nodes 1|3]|add NAME...|list|remove NAME|stop: a workshop room for the teacher.
+# room.sh start [--nodes 1|3|--compose]|add NAME...|list|remove NAME|stop: a workshop room for the teacher.
 #
 # The room is scripts/kafka-local.sh's Kafka in its room mode (KRB_ROOM_DIR): every participant
 # logs in with SASL/SCRAM-SHA-512 on the room's listener (the password is proven by a salted
@@ -8,7 +8,10 @@
 # no ACL, no access). The teacher is the super user `admin`, on a listener bound to localhost.
 #
 #   start      format (once) and start the room's broker, one node or three; writes the
-#              teacher's credentials (admin.password, admin.conf, admin.properties) in the folder
+#              teacher's credentials (admin.password, admin.conf, admin.properties) in the folder.
+#              --compose starts compose.yaml's kafka-room (profile room) with Docker instead
+#              (one node, port 9481; the Java tools that add participants still need Java 17+
+#              and Maven)
 #   add NAME...  a participant each: a SCRAM user with a generated password, the ACLs on NAME-,
 #              and the handouts NAME.env (source it: KRB_BOOTSTRAP, KRB_NS, KRB_CONFIG),
 #              NAME.conf (librdkafka's properties, for kcat -F), NAME.properties (the Java tools'
@@ -29,21 +32,28 @@ set -euo pipefail
 # shellcheck source=usage.sh
 source "$(dirname "$0")/usage.sh" "$@"
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=env.sh
+source "$repo/scripts/env.sh"
 KRB_ROOM_DIR=${KRB_ROOM_DIR:-$repo/room}
 export KRB_ROOM_DIR
 dir=$KRB_ROOM_DIR
 
 die() { echo "room: $*" >&2; exit 1; }
 
-# The port and address the room was started with, unless given again.
+# The port, address and broker the room was started with, unless given again.
+saved_port="" saved_advertise="" compose=0
 if [ -f "$dir/broker.env" ]; then
   # shellcheck source=/dev/null
   source "$dir/broker.env"
 fi
-export KRB_BROKER_PORT=${KRB_BROKER_PORT:-9481}
-[ -z "${KRB_ADVERTISE:-}" ] || export KRB_ADVERTISE
+export KRB_BROKER_PORT=${KRB_BROKER_PORT:-${saved_port:-9481}}
+KRB_ADVERTISE=${KRB_ADVERTISE:-$saved_advertise}
+[ -z "$KRB_ADVERTISE" ] || export KRB_ADVERTISE
 
 kafka() { "$repo/scripts/kafka-local.sh" "$@"; }
+docker_room() {
+  KRB_ROOM_ADMIN_PASSWORD=$(cat "$dir/admin.password") docker compose -p kreb -f "$repo/compose.yaml" --profile room "$@"
+}
 # admin CLASS ARGS...: one of Kafka's Java tools, as the teacher, on the teacher's listener.
 admin() {
   local class=$1
@@ -61,13 +71,28 @@ secret() {
 }
 
 start() {
+  if [ "$compose" = 1 ]; then
+    [ "$KRB_BROKER_PORT" = 9481 ] || die "compose.yaml's room listens on 9481: unset KRB_BROKER_PORT"
+    docker compose version >/dev/null 2>&1 ||
+      die "docker compose does not run here: install Docker with compose, or start the room on the Maven-jar Kafka (scripts/room.sh start)"
+  fi
   mkdir -p "$dir"
   chmod 700 "$dir"
   [ -s "$dir/admin.password" ] || (umask 077 && secret >"$dir/admin.password")
   local password
   password=$(cat "$dir/admin.password")
-  printf 'KRB_BROKER_PORT=%s\nKRB_ADVERTISE=%s\n' "$KRB_BROKER_PORT" "${KRB_ADVERTISE:-}" >"$dir/broker.env"
-  kafka start "$@"
+  printf 'saved_port=%s\nsaved_advertise=%s\ncompose=%s\n' "$KRB_BROKER_PORT" "$KRB_ADVERTISE" "$compose" >"$dir/broker.env"
+  if [ "$compose" = 1 ]; then
+    docker_room up -d kafka-room
+    local i
+    for i in $(seq 1 120); do
+      ! answers localhost:9482 || break
+      [ "$i" -lt 120 ] || die "compose.yaml's kafka-room does not answer on localhost:9482 after 60 s (docker compose -p kreb logs kafka-room)"
+      sleep 0.5
+    done
+  else
+    kafka start "$@"
+  fi
   (
     umask 077
     cat >"$dir/admin.properties" <<EOF
@@ -190,8 +215,10 @@ ok     access: $1 may create and use $1-doctor and the other topics of the names
 doctor: ready for lab 1
 \`\`\`
 
-Then lab 1 / 그다음 실습 1: \`scripts/lab.sh 1\`. kcat: \`kcat -F ~/$1.conf -L\`. Kafka's own
-tools / Kafka의 도구: \`--command-config ~/$1.properties\`.
+Then lab 1 / 그다음 실습 1: \`scripts/lab.sh --only 1\`. Kafka's own tools / Kafka의 도구:
+\`--command-config ~/$1.properties\`. kcat: \`kcat -F ~/$1.conf -L\`, only on librdkafka 2.6.1 or
+newer (Debian's kcat is older: see the workshop page) / librdkafka 2.6.1 이상에서만(Debian의 kcat은
+더 오래되었어요: 워크숍 페이지 참고).
 
 The login (SCRAM-SHA-512) never sends your password over the network; the messages themselves
 are not encrypted. / 로그인(SCRAM-SHA-512)은 비밀번호를 네트워크로 보내지 않지만, 메시지 자체는
@@ -224,11 +251,15 @@ remove() {
 case ${1:-} in
   start)
     shift
-    [ $# = 0 ] || [ "$1" = --nodes ] || die "start takes --nodes 1|3, not $1"
+    case ${1:-} in
+      "" | --nodes) compose=0 ;;
+      --compose) compose=1; shift; [ $# = 0 ] || die "--compose runs one node: no $1" ;;
+      *) die "start takes --nodes 1|3 or --compose, not $1" ;;
+    esac
     start "$@" ;;
   add) shift; add "$@" ;;
   list) list ;;
   remove) shift; remove "$@" ;;
-  stop) kafka stop ;;
-  *) echo "usage: room.sh start [--nodes 1|3]|add NAME...|list|remove NAME|stop" >&2; exit 2 ;;
+  stop) if [ "$compose" = 1 ]; then docker_room stop kafka-room; else kafka stop; fi ;;
+  *) echo "usage: room.sh start [--nodes 1|3|--compose]|add NAME...|list|remove NAME|stop" >&2; exit 2 ;;
 esac
