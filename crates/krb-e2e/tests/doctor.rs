@@ -9,7 +9,7 @@ use std::process::Command;
 use std::time::Duration;
 
 use anyhow::{ensure, Context, Result};
-use krb_e2e::{bash, bootstrap, own_kafka, root, TOOLS};
+use krb_e2e::{bootstrap, root, Room, TOOLS};
 use rdkafka::consumer::{BaseConsumer, Consumer};
 use rdkafka::ClientConfig;
 
@@ -173,44 +173,19 @@ fn doctor_fails_when_the_tools_run_two_librdkafkas() -> Result<()> {
     Ok(())
 }
 
-/// A room of this test's own on ports 9730 (its listener), 9731 (the teacher's) and 9732, alice
-/// in it; stopped when dropped.
-struct Room;
-
-const ROOM: &str = "/tmp/krb-e2e-doctor-room";
-
-impl Room {
-    fn env() -> String {
-        format!("export KRB_KAFKA_HOME={ROOM} KRB_BROKER_PORT=9730 KRB_ROOM_DIR={ROOM}/room\n")
-    }
-
-    fn start() -> Result<Room> {
-        bash(
-            "a room for doctor",
-            &(own_kafka(ROOM, 9730)
-                + &Room::env()
-                + "scripts/room.sh start >/dev/null; scripts/room.sh add alice >/dev/null"),
-        )?;
-        Ok(Room)
-    }
-}
-
-impl Drop for Room {
-    fn drop(&mut self) {
-        let _ = bash("the room stopped", &(Room::env() + "scripts/room.sh stop"));
-    }
-}
-
 #[test]
 #[ignore = "needs the release tools, Java 17+ and Kafka's jars: scripts/test.sh"]
 fn doctor_in_a_room_fails_with_the_fix_for_each_login_mistake() -> Result<()> {
-    let _room = Room::start()?;
-    let conf = format!("{ROOM}/room/alice.conf");
+    // Ports 9730 (the room's listener) to 9732.
+    let room = Room::start("/tmp/krb-e2e-doctor-room", 9730, &["alice"])?;
+    let [bootstrap, ns, config] = room.handout("alice");
+    let conf = config.1.clone();
     let alice = [
-        ("KRB_BOOTSTRAP", "localhost:9730"),
-        ("KRB_NS", "alice"),
-        ("KRB_CONFIG", conf.as_str()),
+        (bootstrap.0, bootstrap.1.as_str()),
+        (ns.0, ns.1.as_str()),
+        (config.0, conf.as_str()),
     ];
+    let dir = room.dir();
     let (ok, out) = doctor(&alice)?;
     ensure!(ok, "doctor failed with alice's handout:\n{out}");
     ensure!(
@@ -219,7 +194,7 @@ fn doctor_in_a_room_fails_with_the_fix_for_each_login_mistake() -> Result<()> {
         "{out}"
     );
     // A wrong password: the broker refuses the login, and the fix is the handout's.
-    let wrong = format!("{ROOM}/room/wrong.conf");
+    let wrong = dir.join("wrong.conf").display().to_string();
     let text = std::fs::read_to_string(&conf)?;
     let guessed: String = text
         .lines()
@@ -255,7 +230,7 @@ fn doctor_in_a_room_fails_with_the_fix_for_each_login_mistake() -> Result<()> {
         "{out}"
     );
     // The handout's file is not where KRB_CONFIG says.
-    let missing = format!("{ROOM}/room/elsewhere.conf");
+    let missing = dir.join("elsewhere.conf").display().to_string();
     let (ok, out) = doctor(&[alice[0], alice[1], ("KRB_CONFIG", &missing)])?;
     ensure!(!ok, "{out}");
     ensure!(

@@ -13,18 +13,10 @@
 use std::collections::BTreeMap;
 
 use anyhow::{ensure, Result};
-use krb_e2e::{bash, own_kafka};
-
-/// The room's ports: 9720 (the room's listener), 9721 (the teacher's), 9722 (the controller).
-fn own_room() -> String {
-    own_kafka("/tmp/krb-e2e-room", 9720) + "export KRB_ROOM_DIR=/tmp/krb-e2e-room/room\n"
-}
+use krb_e2e::{bash, Room};
 
 /// The attacks and checks, each after an `== NAME` line; its output, in sections by name.
 const SCRIPT: &str = r#"
-trap 'scripts/room.sh stop >/dev/null' EXIT
-scripts/room.sh start >/dev/null
-scripts/room.sh add alice bob >/dev/null
 room=$KRB_ROOM_DIR
 so=$(ls -t target/release/build/rdkafka-sys-*/out/librdkafka/src/librdkafka.so.1 | head -n 1)
 export LD_LIBRARY_PATH=${so%/*}
@@ -78,7 +70,9 @@ fn sections(out: &str) -> BTreeMap<String, String> {
 #[test]
 #[ignore = "needs Java 17+, Kafka's jars and kcat: scripts/test.sh"]
 fn the_room_refuses_bob_with_kafkas_cli_and_with_kcat() -> Result<()> {
-    let out = bash("a room, bob attacking alice", &(own_room() + SCRIPT))?;
+    // Ports 9720 (the room's listener), 9721 (the teacher's), 9722 (the controller).
+    let room = Room::start("/tmp/krb-e2e-room-security", 9720, &["alice", "bob"])?;
+    let out = bash("bob attacking alice", &(room.env() + SCRIPT))?;
     let at = sections(&out);
     ensure!(at.contains_key("end"), "the script stopped early:\n{out}");
     let section = |name: &str| at.get(name).map(String::as_str).unwrap_or("");
@@ -173,7 +167,10 @@ fn sections_split_at_each_heading() -> Result<()> {
 fn room_add_refuses_bad_and_taken_names() -> Result<()> {
     let dir = std::env::temp_dir().join(format!("krb-room-names-{}", std::process::id()));
     std::fs::create_dir_all(&dir)?;
-    std::fs::write(dir.join("admin.properties"), "security.protocol=SASL_PLAINTEXT\n")?;
+    std::fs::write(
+        dir.join("admin.properties"),
+        "security.protocol=SASL_PLAINTEXT\n",
+    )?;
     std::fs::write(dir.join("alice.env"), "")?;
     let add = |names: &[&str]| -> Result<(bool, String)> {
         let out = std::process::Command::new("bash")
