@@ -15,7 +15,8 @@ Cargo.toml). This script, the test, benchmark and judge scripts and vendor-librd
 out: they build or change the source.
 
 Prints the tarball's path, then what the tools need of the machine that runs them: the newest
-glibc symbol version they use and the shared libraries they load.
+glibc symbol version they use and the shared libraries they load (OpenSSL 3's libssl.so.3 and
+libcrypto.so.3 among them: librdkafka is built on the build machine's OpenSSL, for SASL/SCRAM).
 EOF
 }
 

@@ -15,17 +15,19 @@ warning and failure followed by `fix:` and what to do. Exit 1 when a check FAILE
   bash         4.4 or newer (the scripts expand empty arrays under set -u)
   system       Linux
   linux tools  GNU date (+%N), flock, awk, sed, grep, sort, seq, tail, wc, sleep 0.1
-  krb tools    the thirteen krb tools run: an unpacked release's bin/, a checkout's target/release
-               (or cargo to build them), or KRB_BIN
+  krb tools    the thirteen krb tools run (they need OpenSSL 3's libssl.so.3): an unpacked
+               release's bin/, a checkout's target/release (or cargo to build them), or KRB_BIN
   librdkafka   the engine every tool reports (--version), one and the same in all thirteen
+  login        with KRB_CONFIG set (a workshop room's handout), its file is there
   namespace    KRB_NS is set when the broker is not on this machine
   broker       a Kafka broker answers at KRB_BOOTSTRAP (default localhost:9481), and so does
                every broker it names
   Kafka        the newest release the broker's API versions prove it is at least, and
                KIP-848's consumer group protocol (lab 5)
+  access       with a login, the room lets it create the namespace's topics (KRB_NS its name)
   clock        this machine's clock within 1 s of the broker's
 
-The last four are krb-doctor's (run without the tools, only whether the broker's port accepts
+The last five are krb-doctor's (run without the tools, only whether the broker's port accepts
 a connection is checked).
 EOF
 }
@@ -102,6 +104,10 @@ if [ -z "$lacking" ]; then
       line FAILED librdkafka "the tools report $(printf '%s\n' "$engines" | awk '{ printf "%s%s tools %s", (NR > 1 ? ", " : ""), $1, $2 }') (of thirteen)" \
         "build them again together: cargo build --release (or unpack one release's bin/)"
     fi
+  elif [[ $out == *libssl.so* || $out == *libcrypto.so* ]]; then
+    # librdkafka is built on the system's OpenSSL 3 (its SASL/SCRAM, the room's login).
+    line FAILED "krb tools" "$bin/krb-worker does not run here: $(echo "$out" | head -n 1)" \
+      "install OpenSSL 3's libraries (Debian and Ubuntu: sudo apt-get install libssl3; RHEL: openssl-libs)"
   else
     line FAILED "krb tools" "$bin/krb-worker does not run here: $(echo "$out" | head -n 1)" \
       "the release's tools need glibc 2.34 or newer (this machine: $(getconf GNU_LIBC_VERSION 2>/dev/null || echo unknown)): use a newer Linux, or build them from a checkout with Rust"
@@ -110,6 +116,10 @@ elif [ ! -f "$root/Cargo.toml" ]; then
   line FAILED "krb tools" "$bin lacks$lacking" "unpack the release again (its bin/ holds the tools), or set KRB_BIN to a folder of krb tools"
 elif [ -n "${KRB_BIN:-}" ]; then
   line FAILED "krb tools" "KRB_BIN=$KRB_BIN lacks$lacking" "point KRB_BIN at a folder of all thirteen tools, or unset it"
+elif command -v cargo >/dev/null && [ ! -x "$bin/krb-worker" ] &&
+  ! { command -v pkg-config >/dev/null && pkg-config --exists openssl; }; then
+  line FAILED "krb tools" "not built yet, and the build lacks OpenSSL's headers or pkg-config (librdkafka is built on the system's OpenSSL)" \
+    "sudo apt-get install libssl-dev pkg-config (scripts/lab.sh installs them as root), then source scripts/common.sh"
 elif command -v cargo >/dev/null && [ ! -x "$bin/krb-worker" ]; then
   line ok "krb tools" "not built yet: cargo is here, and the first source scripts/common.sh builds them (a few minutes)"
 elif command -v cargo >/dev/null; then
@@ -117,10 +127,22 @@ elif command -v cargo >/dev/null; then
   line FAILED "krb tools" "$bin lacks$lacking (an older build)" "cargo build --release"
 else
   line FAILED "krb tools" "not built ($bin lacks$lacking) and no cargo to build them" \
-    "install Rust 1.85 or newer (https://rustup.rs) and a C toolchain, or use the release tarball (scripts/dist.sh, on a machine with Rust, makes it)"
+    "install Rust 1.85 or newer (https://rustup.rs), a C toolchain, OpenSSL's headers and pkg-config (Debian: libssl-dev pkg-config), or use the release tarball (scripts/dist.sh, on a machine with Rust, makes it)"
 fi
 
-if [ "$ran" = 1 ]; then
+# A room's handout sets KRB_CONFIG; every tool refuses to start without its file.
+login=1
+if [ -n "${KRB_CONFIG:-}" ]; then
+  if [ -r "$KRB_CONFIG" ] && [ -f "$KRB_CONFIG" ]; then
+    line ok login "KRB_CONFIG=$KRB_CONFIG (user $(sed -n 's/^sasl\.username=//p' "$KRB_CONFIG" | tail -n 1))"
+  else
+    line FAILED login "KRB_CONFIG=$KRB_CONFIG: no such file, or not readable" \
+      "source your handout's NAME.env where NAME.conf is beside it (it sets KRB_CONFIG to that file), or unset KRB_CONFIG for a broker without a login"
+    login=0
+  fi
+fi
+
+if [ "$ran" = 1 ] && [ "$login" = 1 ]; then
   "$bin/krb-doctor" || failed=$((failed + 1))
 else
   at=${KRB_BOOTSTRAP:-localhost:9481}

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# kafka-local.sh start [--nodes 1|3] [--fresh]|stop|status|kill N|restart N|roll|insync|coordinator GROUP|jars|java CLASS [ARGS...]
+# kafka-local.sh start [--nodes 1|3] [--fresh]|stop|status|kill N|restart N|roll|insync|coordinator GROUP|bootstrap [host|inner]|jars|java CLASS [ARGS...]
 #
 # Runs the same Apache Kafka as compose.yaml (KRaft combined mode, one node, host listener
 # localhost:9481) without Docker: Maven resolves the release's jars into a cache and the
@@ -26,6 +26,8 @@
 #   insync     wait until every partition's replicas are all in sync again (up to 120 s; needs
 #              the krb tools built)
 #   coordinator GROUP   print the node that coordinates GROUP, as Kafka's admin API names it
+#   bootstrap  print the bootstrap list clients use (host: the host listeners, as KRB_ADVERTISE
+#              names them; inner: the inter-broker listeners on localhost, a room's teacher's)
 #   jars       only resolve the jars (what CI caches)
 #   java       run a class from the same jars, e.g. the consumer-groups tool:
 #              kafka-local.sh java org.apache.kafka.tools.consumer.group.ConsumerGroupCommand ...
@@ -34,6 +36,12 @@
 # ~/.cache/krb/kafka-VERSION), KRB_BROKER_PORT (default 9481), KRB_NODES (default 1), and
 # KRB_ADVERTISE=HOST for a broker the room reaches: the host listener then listens on every
 # interface and gives clients HOST:9481 (default: localhost only).
+#
+# KRB_ROOM_DIR=DIR (scripts/room.sh sets it) runs a workshop room instead, with state folders of
+# its own: the host listener authenticates every client with SASL/SCRAM-SHA-512, an authorizer
+# (StandardAuthorizer, no ACL no access) decides what each may do, and the inter-broker listener,
+# localhost only, is also the teacher's: SASL/PLAIN as the super user `admin`, whose password
+# DIR/admin.password holds (the nodes and controllers log in with it too).
 set -euo pipefail
 # shellcheck source=usage.sh
 source "$(dirname "$0")/usage.sh" "${1:-}"
@@ -42,6 +50,7 @@ version=${KRB_KAFKA_VERSION:-4.3.1}
 home=${KRB_KAFKA_HOME:-${XDG_CACHE_HOME:-$HOME/.cache}/krb/kafka-$version}
 port=${KRB_BROKER_PORT:-9481}
 advertise=${KRB_ADVERTISE:-}
+room=${KRB_ROOM_DIR:-}
 fresh=0
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # shellcheck source=env.sh
@@ -50,11 +59,14 @@ source "$repo/scripts/env.sh"
 # count in folders of its own, so that two run side by side from one cache of jars.
 state=$home
 [ "$port" = 9481 ] || state=$home/port-$port
+# A room's topics, users and ACLs never mix with a lab broker's.
+[ -z "$room" ] || state=$home/room-port-$port
 # How many nodes the running Kafka has: what `start` wrote, for the commands that follow it.
 started_nodes=$state/nodes
 nodes=${KRB_NODES:-$(cat "$started_nodes" 2>/dev/null || echo 1)}
 logname=kafka
 [ "$port" = 9481 ] || logname=kafka-port$port
+[ -z "$room" ] || logname=kafka-room-port$port
 
 # node I: sets the ports, files and folders of node I (from 1) of a cluster of $nodes. A node
 # has three ports: the host listener, then the image's PLAINTEXT (inter-broker) and CONTROLLER
@@ -111,8 +123,9 @@ EOF
 
 # write_config: the server.properties of the node `node` last set.
 write_config() {
-  local voters="" i min_isr=1 bind=localhost
+  local voters="" i min_isr=1 bind=localhost protocol=PLAINTEXT
   [ -z "$advertise" ] || bind=0.0.0.0
+  [ -z "$room" ] || protocol=SASL_PLAINTEXT
   for i in $(seq 1 "$nodes"); do
     voters+="${voters:+,}$i@localhost:$((port + 3 * (i - 1) + 2))"
   done
@@ -126,7 +139,7 @@ listeners=PLAINTEXT://localhost:$broker_port,CONTROLLER://localhost:$controller_
 advertised.listeners=PLAINTEXT://localhost:$broker_port,HOST://${advertise:-localhost}:$host_port
 controller.listener.names=CONTROLLER
 inter.broker.listener.name=PLAINTEXT
-listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT,HOST:PLAINTEXT
+listener.security.protocol.map=CONTROLLER:$protocol,PLAINTEXT:$protocol,HOST:$protocol
 controller.quorum.voters=$voters
 offsets.topic.replication.factor=$nodes
 transaction.state.log.replication.factor=$nodes
@@ -145,6 +158,7 @@ group.share.min.session.timeout.ms=6000
 group.share.min.heartbeat.interval.ms=1000
 log.dirs=$data
 EOF
+  [ -z "$room" ] || write_room_config
   [ "$nodes" = 1 ] || cat >>"$config" <<EOF
 # Fast failure detection for the fault trials (see the head of kafka-local.sh).
 broker.session.timeout.ms=3000
@@ -158,6 +172,31 @@ group.consumer.min.heartbeat.interval.ms=500
 group.consumer.heartbeat.interval.ms=500
 # Topics made without a replication factor (krb-effects init's output topic) survive a node.
 default.replication.factor=3
+EOF
+}
+
+# write_room_config: a room's logins and authorizer, after the settings above.
+write_room_config() {
+  local password jaas
+  [ -s "$room/admin.password" ] || die "no $room/admin.password: start a room with scripts/room.sh start"
+  password=$(cat "$room/admin.password")
+  jaas="org.apache.kafka.common.security.plain.PlainLoginModule required username=\"admin\" password=\"$password\" user_admin=\"$password\";"
+  # The password is in it: only its owner reads it.
+  chmod 600 "$config"
+  cat >>"$config" <<EOF
+# A workshop room (scripts/room.sh): SCRAM-SHA-512 on the room's listener; the teacher's
+# listener (the inter-broker one, localhost only) and the controllers' speak SASL/PLAIN as admin.
+sasl.mechanism.controller.protocol=PLAIN
+sasl.mechanism.inter.broker.protocol=PLAIN
+listener.name.controller.sasl.enabled.mechanisms=PLAIN
+listener.name.controller.plain.sasl.jaas.config=$jaas
+listener.name.plaintext.sasl.enabled.mechanisms=PLAIN
+listener.name.plaintext.plain.sasl.jaas.config=$jaas
+listener.name.host.sasl.enabled.mechanisms=SCRAM-SHA-512
+listener.name.host.scram-sha-512.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;
+authorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer
+allow.everyone.if.no.acl.found=false
+super.users=User:admin
 EOF
 }
 
@@ -322,10 +361,11 @@ status() {
   echo "kafka-local: running, $up of $nodes node(s), from localhost:$port"
 }
 
-# bootstrap: every node's host listener, as a bootstrap list.
+# bootstrap [HOST [OFFSET]]: every node's host listener at HOST (default localhost) as a
+# bootstrap list; with OFFSET 1, its inter-broker listener.
 bootstrap() {
-  local i list=""
-  for i in $(seq 1 "$nodes"); do list+="${list:+,}localhost:$((port + 3 * (i - 1)))"; done
+  local i list="" host=${1:-localhost} offset=${2:-0}
+  for i in $(seq 1 "$nodes"); do list+="${list:+,}$host:$((port + 3 * (i - 1) + offset))"; done
   echo "$list"
 }
 
@@ -407,7 +447,13 @@ case "${1:-}" in
   roll) roll ;;
   insync) insync ;;
   coordinator) coordinator "${2:-}" ;;
+  bootstrap)
+    case ${2:-host} in
+      host) bootstrap "${advertise:-localhost}" ;;
+      inner) bootstrap localhost 1 ;;
+      *) die "bootstrap takes host or inner, not $2" ;;
+    esac ;;
   jars) need_java; jars ;;
   java) shift; [ $# -ge 1 ] || die "usage: kafka-local.sh java CLASS [ARGS...]"; tool "$@" ;;
-  *) echo "usage: kafka-local.sh start [--nodes 1|3] [--fresh]|stop|status|kill N|restart N|roll|insync|coordinator GROUP|jars|java CLASS [ARGS...]" >&2; exit 2 ;;
+  *) echo "usage: kafka-local.sh start [--nodes 1|3] [--fresh]|stop|status|kill N|restart N|roll|insync|coordinator GROUP|bootstrap [host|inner]|jars|java CLASS [ARGS...]" >&2; exit 2 ;;
 esac

@@ -87,9 +87,9 @@ took() { line "$(since "$1") s" "$(since "$1")초"; }
 # ships them in bin/ and has no source to build.
 bin=$(krb_bin "$PWD")
 if [ -f Cargo.toml ]; then
-  # What a fresh Debian machine lacks to build librdkafka, installed as scripts/test.sh does (as
-  # root); elsewhere the build says what is missing.
-  install_missing make:make cc:gcc c++:g++ || true
+  # What a fresh Debian machine lacks to build librdkafka (on the system's OpenSSL), installed as
+  # scripts/test.sh does (as root); elsewhere the build says what is missing.
+  install_missing make:make cc:gcc c++:g++ pkg-config:pkg-config /usr/include/openssl/ssl.h:libssl-dev || true
   t=$(clock)
   say 'build: cargo build --release ... ' '빌드: cargo build --release ... '
   if ! cargo build --release --quiet >"$logs/build.log" 2>&1; then

@@ -29,8 +29,10 @@ trap 'if [ "$started" = 1 ]; then scripts/kafka-local.sh stop; fi
 
 # What a fresh Debian machine lacks to build librdkafka and run the broker, installed when this
 # is root (as CI is); elsewhere the build or the broker's start says what is missing.
-# javac: the JDK, which runs the broker and compiles bench-effects.sh's Java loop.
-install_missing make:make cc:gcc c++:g++ mvn:maven javac:openjdk-17-jdk-headless || true
+# javac: the JDK, which runs the broker and compiles bench-effects.sh's Java loop. OpenSSL's
+# headers and pkg-config: librdkafka's SASL/SCRAM (the room) is built on the system's OpenSSL.
+install_missing make:make cc:gcc c++:g++ pkg-config:pkg-config /usr/include/openssl/ssl.h:libssl-dev \
+  mvn:maven javac:openjdk-17-jdk-headless || true
 # Debian's PostgreSQL keeps its server programs off PATH; pg-local.sh finds them.
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || install_missing initdb:postgresql || true
 if [ "$lint" = 1 ]; then
@@ -91,6 +93,12 @@ if install_missing kcat:kcat /usr/bin/time:time; then
 else
   skipped+=("the clients benchmark (kcat or GNU time not installed; sudo apt-get install kcat time)")
   step "skipped: ${skipped[-1]}"
+fi
+# The room's attack test uses kcat as an attacker.
+if ! command -v kcat >/dev/null; then
+  skipped+=("the room's attacks with kcat (not installed; sudo apt-get install kcat)")
+  step "skipped: ${skipped[-1]}"
+  test_skip+=(--skip with_kcat)
 fi
 if install_missing /usr/bin/time:time; then
   step "share benchmark smoke test (krb-share against Kafka's Java share consumer, 2000 records, one run each; no timing asserts)"

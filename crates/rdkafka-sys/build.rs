@@ -1,6 +1,9 @@
 //! Builds the vendored librdkafka (vendor/librdkafka) as rust-rdkafka's rdkafka-sys 4.10.0 builds
 //! its bundled one without cmake: a copy of the tree in OUT_DIR, `./configure` with the same
 //! flags, `make libs`, linked statically. The tree is checked against its sha256 list first.
+//! With the `ssl` feature (krb's default, for the room's SASL/SCRAM) librdkafka is built on the
+//! system's OpenSSL (Debian's libssl-dev, found by configure through pkg-config) and linked to
+//! its shared libssl and libcrypto; docs/en/internals/room-security.md says why not `ssl-vendored`.
 
 #[path = "build/tree.rs"]
 mod tree;
@@ -17,7 +20,7 @@ const UNSUPPORTED: [&str; 9] = [
     "DYNAMIC_LINKING",
     "EXTERNAL_LZ4",
     "GSSAPI",
-    "SSL",
+    "SSL_VENDORED",
     "STATIC_LINKING",
     "ZSTD",
 ];
@@ -61,8 +64,9 @@ fn main() {
         &["-a".as_ref(), source.as_os_str(), build.as_os_str()],
     );
 
+    let ssl = env::var_os("CARGO_FEATURE_SSL").is_some();
     let mut flags = vec![
-        "--disable-ssl",
+        if ssl { "--enable-ssl" } else { "--disable-ssl" },
         "--disable-gssapi",
         "--disable-curl",
         "--disable-zstd",
@@ -106,6 +110,11 @@ fn main() {
         build.join("src").display()
     );
     println!("cargo:rustc-link-lib=static=rdkafka");
+    if ssl {
+        // After rdkafka, which needs them: the order a static link resolves symbols in.
+        println!("cargo:rustc-link-lib=ssl");
+        println!("cargo:rustc-link-lib=crypto");
+    }
     println!("cargo:root={}", build.display());
 }
 
@@ -118,7 +127,7 @@ fn check_status(what: &str, status: std::io::Result<process::ExitStatus>) {
     match status {
         Ok(s) if s.success() => {}
         Ok(s) => fail(&format!(
-            "building the vendored librdkafka: {what} failed ({s}); its output is above (a C compiler, make and bash are needed)"
+            "building the vendored librdkafka: {what} failed ({s}); its output is above (a C compiler, make and bash are needed, and for the ssl feature OpenSSL's headers and pkg-config: sudo apt-get install libssl-dev pkg-config)"
         )),
         Err(e) => fail(&format!(
             "building the vendored librdkafka: cannot run {what} ({e}); install a C toolchain (cc, make)"

@@ -5,9 +5,11 @@
 //! - [`versions`]: what the broker's API versions prove about its Kafka release.
 //! - [`clock`]: this machine's clock against the broker's.
 //! - [`probe`]: the Kafka client and what it keeps of librdkafka's events.
+//! - [`login`]: a workshop room's login and what its ACLs let the namespace do.
 
 pub mod check;
 pub mod clock;
+pub mod login;
 pub mod place;
 pub mod probe;
 pub mod versions;
@@ -28,6 +30,8 @@ use crate::probe::Probe;
 /// broker:    a Kafka broker answers at --bootstrap, and every broker it names answers too.
 /// Kafka:     the newest release its API versions prove it is at least (a broker never says its
 ///            version), and whether it serves KIP-848's consumer group protocol (lab 5).
+/// access:    with a login (a room's KRB_CONFIG), the room lets it create the namespace's topics
+///            (asked without creating one).
 /// clock:     this machine's clock is within 1 s of the broker's, measured on a scratch topic of
 ///            the namespace (created and deleted again).
 ///
@@ -105,7 +109,9 @@ pub fn run(args: &Args) -> bool {
                     "no Kafka broker answers at {bootstrap} within {} s ({why})",
                     REACH_TIMEOUT.as_secs()
                 ),
-                "start one (scripts/kafka-local.sh start, or docker compose -p kreb up -d), or point KRB_BOOTSTRAP at the room's broker (export KRB_BOOTSTRAP=HOST:9481)",
+                login::refused_fix(&args.broker, &why).unwrap_or_else(|| {
+                    "start one (scripts/kafka-local.sh start, or docker compose -p kreb up -d), or point KRB_BOOTSTRAP at the room's broker (export KRB_BOOTSTRAP=HOST:9481)".into()
+                }),
             ));
             return ok;
         }
@@ -125,9 +131,18 @@ pub fn run(args: &Args) -> bool {
     if !reachable {
         return ok;
     }
-    let measured = args
-        .broker
-        .admin("krb-doctor")
+    let admin = args.broker.admin("krb-doctor");
+    if let Ok((admin, _)) = &admin {
+        if let Some(access) = login::access(&args.broker, admin) {
+            let denied = access.status == Status::Failed;
+            say(access);
+            // The clock's scratch topic would be refused the same way.
+            if denied {
+                return ok;
+            }
+        }
+    }
+    let measured = admin
         .and_then(|(admin, options)| clock::measure(&args.broker, &producer, &admin, &options));
     say(match measured {
         Ok(sample) => clock::judge(sample, clock::TOLERANCE_MS),

@@ -72,9 +72,13 @@ impl ClientContext for Probe {
                 .lock()
                 .unwrap_or_else(|e| e.into_inner())
                 .push(text.to_string());
-        } else if fac == "FAIL" && (level as i32) <= RDKafkaLogLevel::Error as i32 {
-            *self.failure.lock().unwrap_or_else(|e| e.into_inner()) =
-                Some(failure_text(text).to_string());
+        } else if fac == "FAIL" && (level as i32) <= RDKafkaLogLevel::Warning as i32 {
+            // An error wins; a warning is kept only while there is nothing better: a broker
+            // that wants a login (a room's) only warns that it disconnected a client without.
+            let mut failure = self.failure.lock().unwrap_or_else(|e| e.into_inner());
+            if failure.is_none() || (level as i32) <= RDKafkaLogLevel::Error as i32 {
+                *failure = Some(failure_text(text).to_string());
+            }
         }
     }
 

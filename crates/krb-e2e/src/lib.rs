@@ -53,6 +53,70 @@ pub fn own_kafka(home: &str, port: u16) -> String {
     )
 }
 
+/// A workshop room with logins (scripts/room.sh) of a test's own: its Kafka home `home`, its
+/// listener on `port` (the teacher's on `port + 1`, the controller on `port + 2`), stopped when
+/// dropped.
+pub struct Room {
+    home: String,
+    port: u16,
+}
+
+impl Room {
+    /// Starts the room and adds `names` to it.
+    pub fn start(home: &str, port: u16, names: &[&str]) -> Result<Room> {
+        let room = Room {
+            home: home.to_string(),
+            port,
+        };
+        bash(
+            &format!("a room on port {port} with {}", names.join(", ")),
+            &(own_kafka(home, port)
+                + &room.env()
+                + &format!(
+                    "scripts/room.sh start >/dev/null; scripts/room.sh add {} >/dev/null",
+                    names.join(" ")
+                )),
+        )?;
+        Ok(room)
+    }
+
+    /// Bash that points room.sh at this room.
+    pub fn env(&self) -> String {
+        format!(
+            "export KRB_KAFKA_HOME={} KRB_BROKER_PORT={} KRB_ROOM_DIR={}\n",
+            self.home,
+            self.port,
+            self.dir().display()
+        )
+    }
+
+    /// The folder of the teacher's credentials and the handouts.
+    pub fn dir(&self) -> PathBuf {
+        Path::new(&self.home).join("room")
+    }
+
+    /// What `name`'s handout (NAME.env) sets: KRB_BOOTSTRAP, KRB_NS and KRB_CONFIG.
+    pub fn handout(&self, name: &str) -> [(&'static str, String); 3] {
+        [
+            ("KRB_BOOTSTRAP", format!("localhost:{}", self.port)),
+            ("KRB_NS", name.to_string()),
+            (
+                "KRB_CONFIG",
+                self.dir()
+                    .join(format!("{name}.conf"))
+                    .display()
+                    .to_string(),
+            ),
+        ]
+    }
+}
+
+impl Drop for Room {
+    fn drop(&mut self) {
+        let _ = bash("the room stopped", &(self.env() + "scripts/room.sh stop"));
+    }
+}
+
 /// The labs share one broker and topic names: one lab at a time.
 pub fn serial() -> MutexGuard<'static, ()> {
     static LOCK: Mutex<()> = Mutex::new(());

@@ -1,13 +1,15 @@
 //! scripts/doctor.sh, the participants' pre-flight check: it passes against the tests' broker
 //! and leaves nothing there; it fails with its fix line where no broker answers; it asks for a
-//! namespace when the broker is not on this machine, and only then.
+//! namespace when the broker is not on this machine, and only then; in a workshop room
+//! (scripts/room.sh), it fails with the fix for a wrong password, a missing login, a missing
+//! KRB_CONFIG file and a namespace the room's ACLs do not allow.
 
 use std::net::TcpListener;
 use std::process::Command;
 use std::time::Duration;
 
 use anyhow::{ensure, Context, Result};
-use krb_e2e::{bootstrap, root, TOOLS};
+use krb_e2e::{bootstrap, root, Room, TOOLS};
 use rdkafka::consumer::{BaseConsumer, Consumer};
 use rdkafka::ClientConfig;
 
@@ -167,6 +169,73 @@ fn doctor_fails_when_the_tools_run_two_librdkafkas() -> Result<()> {
         line.contains("1 tools 2.12.1, 12 tools 2.15.0 (of thirteen)")
             && line.contains("fix: build them again together: cargo build --release"),
         "{line}"
+    );
+    Ok(())
+}
+
+#[test]
+#[ignore = "needs the release tools, Java 17+ and Kafka's jars: scripts/test.sh"]
+fn doctor_in_a_room_fails_with_the_fix_for_each_login_mistake() -> Result<()> {
+    // Ports 9730 (the room's listener) to 9732.
+    let room = Room::start("/tmp/krb-e2e-doctor-room", 9730, &["alice"])?;
+    let [bootstrap, ns, config] = room.handout("alice");
+    let conf = config.1.clone();
+    let alice = [
+        (bootstrap.0, bootstrap.1.as_str()),
+        (ns.0, ns.1.as_str()),
+        (config.0, conf.as_str()),
+    ];
+    let dir = room.dir();
+    let (ok, out) = doctor(&alice)?;
+    ensure!(ok, "doctor failed with alice's handout:\n{out}");
+    ensure!(
+        out.contains(&format!("ok     login: KRB_CONFIG={conf} (user alice)"))
+            && out.contains("ok     access: alice may create and use alice-doctor"),
+        "{out}"
+    );
+    // A wrong password: the broker refuses the login, and the fix is the handout's.
+    let wrong = dir.join("wrong.conf").display().to_string();
+    let text = std::fs::read_to_string(&conf)?;
+    let guessed: String = text
+        .lines()
+        .map(|l| match l.starts_with("sasl.password=") {
+            true => "sasl.password=guessed\n".to_string(),
+            false => format!("{l}\n"),
+        })
+        .collect();
+    ensure!(
+        guessed != text,
+        "alice.conf has no sasl.password line:\n{text}"
+    );
+    std::fs::write(&wrong, guessed)?;
+    let (ok, out) = doctor(&[alice[0], alice[1], ("KRB_CONFIG", &wrong)])?;
+    ensure!(!ok, "{out}");
+    ensure!(
+        out.contains("FAILED broker: no Kafka broker answers at localhost:9730 within 5 s (SASL authentication error: Authentication failed during authentication due to invalid credentials with SASL mechanism SCRAM-SHA-512); fix: the broker refused the login alice of KRB_CONFIG ("),
+        "{out}"
+    );
+    // No login at all.
+    let (ok, out) = doctor(&alice[..2])?;
+    ensure!(!ok, "{out}");
+    ensure!(
+        out.contains("FAILED broker: ")
+            && out.contains("fix: the broker closed the connection, as a workshop room does to a client without a login: source your handout"),
+        "{out}"
+    );
+    // A namespace the room gives alice no ACL for.
+    let (ok, out) = doctor(&[alice[0], ("KRB_NS", "kim"), alice[2]])?;
+    ensure!(!ok, "{out}");
+    ensure!(
+        out.contains("FAILED access: the broker does not let alice create kim-doctor (Topic authorization failed): KRB_NS is kim, not alice; fix: the room lets alice use only names that start with alice-: export KRB_NS=alice"),
+        "{out}"
+    );
+    // The handout's file is not where KRB_CONFIG says.
+    let missing = dir.join("elsewhere.conf").display().to_string();
+    let (ok, out) = doctor(&[alice[0], alice[1], ("KRB_CONFIG", &missing)])?;
+    ensure!(!ok, "{out}");
+    ensure!(
+        out.contains(&format!("FAILED login: KRB_CONFIG={missing}: no such file, or not readable; fix: source your handout's NAME.env")),
+        "{out}"
     );
     Ok(())
 }

@@ -120,7 +120,8 @@ fn reader(broker: &BrokerArgs, isolation: &str) -> Result<BaseConsumer> {
         .config(
             "krb-effects",
             &[
-                ("group.id", "krb-effects".to_string()),
+                // In the namespace: a room's ACLs allow only the groups under its prefix.
+                ("group.id", broker.name("krb-effects")),
                 ("enable.auto.commit", "false".to_string()),
                 ("enable.partition.eof", "true".to_string()),
                 ("isolation.level", isolation.to_string()),

@@ -101,8 +101,9 @@ fn next(err: &KafkaError) -> Next {
 }
 
 impl Eos {
-    /// Starts the worker's transactional producer (transactional.id `krb-GROUP-NAME`, GROUP as
-    /// Kafka knows it) for the topic `output` (as the lab calls it), which must exist.
+    /// Starts the worker's transactional producer (transactional.id `krb-GROUP-NAME` in the
+    /// namespace, `NS-krb-GROUP-NAME`: under the prefix a room's ACLs give NS) for the topic
+    /// `output` (as the lab calls it), which must exist.
     pub fn start(args: &Args, output: &str) -> Result<Eos> {
         let client_id = format!("{}-eos", args.name);
         let producer: ThreadedProducer<StderrLog> = args
@@ -112,7 +113,8 @@ impl Eos {
                 &[
                     (
                         "transactional.id",
-                        format!("krb-{}-{}", args.broker.name(&args.group), args.name),
+                        args.broker
+                            .name(&format!("krb-{}-{}", args.group, args.name)),
                     ),
                     ("retry.backoff.ms", RETRY_BACKOFF_MS.to_string()),
                 ],

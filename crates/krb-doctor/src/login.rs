@@ -1,0 +1,209 @@
+//! A workshop room's login (scripts/room.sh): the broker refusing who you are, and the room
+//! refusing what your namespace would do. Each gets the fix a participant can act on.
+
+use krb_common::broker::{wait, BrokerArgs, REACH_TIMEOUT};
+use rdkafka::admin::{AdminClient, AdminOptions, NewTopic, TopicReplication};
+use rdkafka::client::DefaultClientContext;
+use rdkafka::error::RDKafkaErrorCode;
+
+use crate::check::Check;
+
+/// The login librdkafka would use: `sasl.username`, from -X, else the KRB_CONFIG file.
+pub fn username(args: &BrokerArgs) -> Option<String> {
+    let from_x = args
+        .properties
+        .iter()
+        .rev()
+        .find(|(k, _)| k == "sasl.username")
+        .map(|(_, v)| v.clone());
+    from_x.or_else(|| {
+        let file = args.file.as_ref()?;
+        file.properties
+            .iter()
+            .rev()
+            .find(|p| p.key == "sasl.username")
+            .map(|p| p.value.clone())
+    })
+}
+
+/// Where the login came from, for the fixes: the KRB_CONFIG file, or -X.
+fn source(args: &BrokerArgs) -> String {
+    match &args.file {
+        Some(f) if !f.path.as_os_str().is_empty() => format!("KRB_CONFIG ({})", f.path.display()),
+        _ => "-X".to_string(),
+    }
+}
+
+/// The fix when the broker did not answer because of the login (librdkafka's reason `why`):
+/// `None` when the reason is another (nothing listens, a wrong address).
+pub fn refused_fix(args: &BrokerArgs, why: &str) -> Option<String> {
+    if why.contains("invalid credentials") {
+        Some(format!(
+            "the broker refused the login{} of {}: take the .env and .conf of your handout again (the teacher's scripts/room.sh add NAME wrote them) and source the .env",
+            username(args).map(|u| format!(" {u}")).unwrap_or_default(),
+            source(args)
+        ))
+    } else if username(args).is_none() && (why.contains("SASL") || why.contains("Disconnected")) {
+        // A room's listener closes the connection of a client that does not log in.
+        Some(
+            "the broker closed the connection, as a workshop room does to a client without a login: source your handout (source NAME.env), which sets KRB_CONFIG to its NAME.conf".into(),
+        )
+    } else {
+        None
+    }
+}
+
+/// The room's rule for a participant: with a login, the namespace must be the prefix the
+/// room's ACLs give that login, and the broker must let it create topics there. Asked with a
+/// CreateTopics that only validates (nothing is created). `None` without a login.
+pub fn access(args: &BrokerArgs, admin: &AdminClient<DefaultClientContext>) -> Option<Check> {
+    let user = username(args)?;
+    let topic = args.name("doctor");
+    let answer = wait(
+        admin.create_topics(
+            [&NewTopic::new(&topic, 1, TopicReplication::Fixed(-1))],
+            &AdminOptions::new()
+                .request_timeout(Some(REACH_TIMEOUT))
+                .validate_only(true),
+        ),
+    );
+    let code = match answer {
+        Ok(results) => match results.into_iter().next() {
+            Some(Err((_, code))) => Some(code),
+            _ => None,
+        },
+        Err(e) => e.rdkafka_error_code(),
+    };
+    Some(judge(&user, args.namespace.ns.as_deref(), &topic, code))
+}
+
+/// The access line from what the broker said of creating `topic` as `user` (`code`: its error,
+/// none when it would have been created).
+pub fn judge(user: &str, ns: Option<&str>, topic: &str, code: Option<RDKafkaErrorCode>) -> Check {
+    let ns_fix = format!(
+        "the room lets {user} use only names that start with {user}-: export KRB_NS={user} (your handout's .env sets it), or ask the teacher to add you (scripts/room.sh add {user})"
+    );
+    match code {
+        None | Some(RDKafkaErrorCode::TopicAlreadyExists) => Check::ok(
+            "access",
+            format!("{user} may create and use {topic} and the other topics of the namespace"),
+        ),
+        Some(RDKafkaErrorCode::TopicAuthorizationFailed)
+        | Some(RDKafkaErrorCode::ClusterAuthorizationFailed) => Check::failed(
+            "access",
+            match ns {
+                Some(ns) if ns != user => format!(
+                    "the broker does not let {user} create {topic} (Topic authorization failed): KRB_NS is {ns}, not {user}"
+                ),
+                _ => format!(
+                    "the broker does not let {user} create {topic} (Topic authorization failed): the room has no ACL for it"
+                ),
+            },
+            ns_fix,
+        ),
+        Some(other) => Check::warn(
+            "access",
+            format!("not checked: creating {topic} was answered with {other}"),
+            "ask the teacher whether the room's broker runs",
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::Status;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        broker: BrokerArgs,
+    }
+
+    fn args(argv: &[&str]) -> BrokerArgs {
+        Cli::parse_from(std::iter::once("t").chain(argv.iter().copied())).broker
+    }
+
+    #[test]
+    fn the_login_is_x_s_else_the_files() {
+        let file =
+            std::env::temp_dir().join(format!("krb-doctor-login-{}.conf", std::process::id()));
+        std::fs::write(&file, "sasl.username=alice\nsasl.password=p\n").unwrap();
+        let path = file.to_str().unwrap();
+        assert_eq!(
+            username(&args(&["--config", path])).as_deref(),
+            Some("alice")
+        );
+        assert_eq!(
+            username(&args(&["--config", path, "-X", "sasl.username=bob"])).as_deref(),
+            Some("bob")
+        );
+        assert_eq!(username(&args(&[])), None);
+        let fix = refused_fix(
+            &args(&["--config", path]),
+            "SASL authentication error: Authentication failed during authentication due to invalid credentials with SASL mechanism SCRAM-SHA-512",
+        )
+        .unwrap();
+        assert!(
+            fix.contains("refused the login alice of KRB_CONFIG ("),
+            "{fix}"
+        );
+        assert!(fix.contains(path), "{fix}");
+        std::fs::remove_file(&file).unwrap();
+    }
+
+    #[test]
+    fn only_a_login_s_refusal_gets_the_login_s_fix() {
+        let none = args(&[]);
+        for why in [
+            "Disconnected: verify that security.protocol is correctly configured, broker might require SASL authentication",
+            "Disconnected: connection closed by peer: receive 0 after POLLIN",
+        ] {
+            let fix = refused_fix(&none, why).unwrap();
+            assert!(fix.contains("source your handout"), "{fix}");
+        }
+        assert_eq!(
+            refused_fix(
+                &none,
+                "Connect to ipv4#127.0.0.1:9481 failed: Connection refused"
+            ),
+            None
+        );
+    }
+
+    #[test]
+    fn access_fails_when_the_broker_refuses_the_namespace() {
+        let denied = Some(RDKafkaErrorCode::TopicAuthorizationFailed);
+        let check = judge("alice", Some("kim"), "kim-doctor", denied);
+        assert_eq!(check.status, Status::Failed);
+        assert!(check.detail.contains("KRB_NS is kim, not alice"), "{check}");
+        assert!(
+            check
+                .fix
+                .as_deref()
+                .unwrap()
+                .contains("export KRB_NS=alice"),
+            "{check}"
+        );
+        let check = judge("alice", Some("alice"), "alice-doctor", denied);
+        assert_eq!(check.status, Status::Failed);
+        assert!(
+            check.detail.contains("the room has no ACL for it"),
+            "{check}"
+        );
+        for allowed in [None, Some(RDKafkaErrorCode::TopicAlreadyExists)] {
+            assert_eq!(
+                judge("alice", Some("alice"), "alice-doctor", allowed).status,
+                Status::Ok
+            );
+        }
+        let check = judge(
+            "alice",
+            Some("alice"),
+            "alice-doctor",
+            Some(RDKafkaErrorCode::RequestTimedOut),
+        );
+        assert_eq!(check.status, Status::Warn);
+    }
+}

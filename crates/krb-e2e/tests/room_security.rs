@@ -1,0 +1,199 @@
+//! A workshop room (scripts/room.sh) lets no one in where they don't belong: on a room of the
+//! test's own, alice writes 1000 messages with krb-produce through her KRB_CONFIG; then bob,
+//! with his own valid login, attacks her topic and group with Kafka's own CLI and with kcat,
+//! and each attack must be refused by the broker's authorizer, with the error that says so.
+//! Nobody gets in without a login or with a wrong password. Alice's 1000 messages are all there
+//! afterwards, read back by kcat under her login.
+//!
+//! kcat runs on krb's own librdkafka (2.15.0, its shared library from the build, by
+//! LD_LIBRARY_PATH): Debian 12's kcat links librdkafka 2.0.2, whose SCRAM client sends a proof
+//! that Kafka 4 rejects (librdkafka before 2.6.1 repeats the client nonce), so with its own
+//! library even a valid login fails and no authorization would ever be reached.
+
+use std::collections::BTreeMap;
+
+use anyhow::{ensure, Result};
+use krb_e2e::{bash, Room};
+
+/// The attacks and checks, each after an `== NAME` line; its output, in sections by name.
+const SCRIPT: &str = r#"
+room=$KRB_ROOM_DIR
+so=$(ls -t target/release/build/rdkafka-sys-*/out/librdkafka/src/librdkafka.so.1 | head -n 1)
+export LD_LIBRARY_PATH=${so%/*}
+jtool() { scripts/kafka-local.sh java "$@" 2>&1 || true; }
+at=--bootstrap-server=localhost:9720
+echo "== kcat version"; kcat -V
+echo "== list"; scripts/room.sh list
+# alice, as a participant: her handout, then the article's commands.
+(
+  source "$room/alice.env"
+  echo "== alice"; krb-topic pay 2; krb-produce pay 1000 2
+)
+echo "== kcat read"; kcat -F "$room/bob.conf" -C -t alice-pay -o beginning -e -q 2>&1 || true
+echo "== kcat write"; echo forged | kcat -F "$room/bob.conf" -P -t alice-pay 2>&1 || true
+echo "== kcat commit"; timeout 30 kcat -F "$room/bob.conf" -G alice-pay-workers alice-pay -e -q 2>&1 || true
+echo "== kcat create"; echo x | kcat -F "$room/bob.conf" -P -t alice-x 2>&1 || true
+echo "== kcat no login"; kcat -b localhost:9720 -L -m 5 2>&1 || true
+echo "== kcat wrong password"; kcat -F "$room/alice.conf" -X sasl.password=guessed -L -m 5 2>&1 || true
+echo "== topics delete"; jtool org.apache.kafka.tools.TopicCommand "$at" --command-config "$room/bob.properties" --delete --topic alice-pay
+echo "== records delete"
+printf '{"partitions": [{"topic": "alice-pay", "partition": 0, "offset": -1}], "version": 1}' >"$room/delete.json"
+jtool org.apache.kafka.tools.DeleteRecordsCommand "$at" --command-config "$room/bob.properties" --offset-json-file "$room/delete.json"
+echo "== topics create"; jtool org.apache.kafka.tools.TopicCommand "$at" --command-config "$room/bob.properties" --create --topic alice-x
+echo "== console read"; jtool org.apache.kafka.tools.consumer.ConsoleConsumer "$at" --command-config "$room/bob.properties" --topic alice-pay --from-beginning --max-messages 1 --timeout-ms 10000
+echo "== console write"; echo forged | jtool org.apache.kafka.tools.ConsoleProducer "$at" --command-config "$room/bob.properties" --topic alice-pay
+echo "== offsets"; jtool org.apache.kafka.tools.consumer.group.ConsumerGroupCommand "$at" --command-config "$room/bob.properties" --group alice-pay-workers --reset-offsets --to-latest --topic alice-pay --execute
+echo "== console wrong password"
+sed 's/password="[^"]*"/password="guessed"/' "$room/alice.properties" >"$room/guess.properties"
+jtool org.apache.kafka.tools.TopicCommand "$at" --command-config "$room/guess.properties" --list
+echo "== alice reads"; kcat -F "$room/alice.conf" -C -t alice-pay -o beginning -e -q -f 'message\n' | wc -l
+echo "== topics"; jtool org.apache.kafka.tools.TopicCommand --bootstrap-server=localhost:9721 --command-config "$room/admin.properties" --list
+echo "== end"
+"#;
+
+/// The output's sections: each `== NAME` line and the lines up to the next.
+fn sections(out: &str) -> BTreeMap<String, String> {
+    let mut all = BTreeMap::new();
+    let mut name = String::new();
+    for line in out.lines() {
+        if let Some(next) = line.strip_prefix("== ") {
+            name = next.to_string();
+            all.insert(name.clone(), String::new());
+        } else if let Some(text) = all.get_mut(&name) {
+            text.push_str(line);
+            text.push('\n');
+        }
+    }
+    all
+}
+
+#[test]
+#[ignore = "needs Java 17+, Kafka's jars and kcat: scripts/test.sh"]
+fn the_room_refuses_bob_with_kafkas_cli_and_with_kcat() -> Result<()> {
+    // Ports 9720 (the room's listener), 9721 (the teacher's), 9722 (the controller).
+    let room = Room::start("/tmp/krb-e2e-room-security", 9720, &["alice", "bob"])?;
+    let out = bash("bob attacking alice", &(room.env() + SCRIPT))?;
+    let at = sections(&out);
+    ensure!(at.contains_key("end"), "the script stopped early:\n{out}");
+    let section = |name: &str| at.get(name).map(String::as_str).unwrap_or("");
+    // Each attack: its section, and the words of the refusal it must show.
+    let refused: [(&str, &str); 13] = [
+        ("kcat read", "Topic authorization failed"),
+        ("kcat write", "Topic authorization failed"),
+        ("kcat commit", "Group authorization failed"),
+        ("kcat create", "Topic authorization failed"),
+        // The room's listener closes the connection of a client that does not log in.
+        (
+            "kcat no login",
+            "localhost:9720/bootstrap: Disconnected: connection closed by peer",
+        ),
+        (
+            "kcat wrong password",
+            "Authentication failed during authentication due to invalid credentials with SASL mechanism SCRAM-SHA-512",
+        ),
+        // Kafka hides a topic from whoever may not describe it: to bob it does not exist.
+        (
+            "topics delete",
+            "Topic 'alice-pay' does not exist as expected",
+        ),
+        ("records delete", "TopicAuthorizationException"),
+        ("topics create", "TopicAuthorizationException: Authorization failed."),
+        (
+            "console read",
+            "TopicAuthorizationException: Not authorized to access topics: [alice-pay]",
+        ),
+        (
+            "console write",
+            "TopicAuthorizationException: Not authorized to access topics: [alice-pay]",
+        ),
+        (
+            "offsets",
+            "GroupAuthorizationException: FindCoordinator request for groupId `CoordinatorKey(idValue='alice-pay-workers'",
+        ),
+        (
+            "console wrong password",
+            "Authentication failed during authentication due to invalid credentials with SASL mechanism SCRAM-SHA-512",
+        ),
+    ];
+    for (attack, says) in refused {
+        ensure!(
+            section(attack).contains(says),
+            "{attack}: not refused with {says:?}:\n{}",
+            section(attack)
+        );
+    }
+    ensure!(
+        section("kcat version").contains("librdkafka 2.15.0"),
+        "kcat does not run on krb's librdkafka:\n{}",
+        section("kcat version")
+    );
+    ensure!(
+        section("list") == "alice\nbob\n",
+        "room.sh list does not name alice and bob:\n{}",
+        section("list")
+    );
+    ensure!(
+        section("alice").contains("sent 1000 messages to alice-pay"),
+        "alice could not write her topic through her KRB_CONFIG:\n{}",
+        section("alice")
+    );
+    ensure!(
+        section("alice reads").trim() == "1000",
+        "alice's topic does not hold her 1000 messages afterwards:\n{}",
+        section("alice reads")
+    );
+    let topics: Vec<&str> = section("topics").lines().collect();
+    ensure!(
+        topics.contains(&"alice-pay") && !topics.contains(&"alice-x"),
+        "the teacher does not see alice-pay alone:\n{}",
+        section("topics")
+    );
+    Ok(())
+}
+
+#[test]
+fn sections_split_at_each_heading() -> Result<()> {
+    let at = sections("before\n== a\none\ntwo\n== b c\n== d\nthree\n");
+    ensure!(at.len() == 3, "{at:?}");
+    ensure!(at["a"] == "one\ntwo\n" && at["b c"].is_empty(), "{at:?}");
+    ensure!(at["d"] == "three\n", "{at:?}");
+    ensure!(!at.contains_key("before"), "{at:?}");
+    Ok(())
+}
+
+/// room.sh add refuses a bad or taken name before it asks the broker anything (no broker here:
+/// a name that passed would fail later, on the missing broker, with another message).
+#[test]
+fn room_add_refuses_bad_and_taken_names() -> Result<()> {
+    let dir = std::env::temp_dir().join(format!("krb-room-names-{}", std::process::id()));
+    std::fs::create_dir_all(&dir)?;
+    std::fs::write(
+        dir.join("admin.properties"),
+        "security.protocol=SASL_PLAINTEXT\n",
+    )?;
+    std::fs::write(dir.join("alice.env"), "")?;
+    let add = |names: &[&str]| -> Result<(bool, String)> {
+        let out = std::process::Command::new("bash")
+            .arg(krb_e2e::root().join("scripts/room.sh"))
+            .arg("add")
+            .args(names)
+            .env("KRB_ROOM_DIR", &dir)
+            .output()?;
+        Ok((
+            out.status.success(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        ))
+    };
+    for (names, says) in [
+        (&["Alice"][..], "room: Alice: alice is already in the room"),
+        (&["a-b"], "room: a name is 1 to 40 letters, digits, '.' or '_' (it becomes the participant's KRB_NS), got 'a-b'"),
+        (&[".."], "got '..'"),
+        (&["ADMIN"], "room: ADMIN: admin is the teacher's name"),
+        (&["kim", "Kim"], "room: Kim is given twice"),
+    ] {
+        let (ok, err) = add(names)?;
+        ensure!(!ok && err.contains(says), "{names:?}: {err}");
+    }
+    std::fs::remove_dir_all(&dir)?;
+    Ok(())
+}

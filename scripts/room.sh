@@ -1,0 +1,265 @@
+#!/usr/bin/env bash
+# room.sh start [--nodes 1|3|--compose]|add NAME...|list|remove NAME|stop: a workshop room for the teacher.
+#
+# The room is scripts/kafka-local.sh's Kafka in its room mode (KRB_ROOM_DIR): every participant
+# logs in with SASL/SCRAM-SHA-512 on the room's listener (the password is proven by a salted
+# challenge, never sent; the messages themselves are not encrypted), and may touch only the
+# topics, groups and transactional ids that start with their own name and `-` (prefixed ACLs;
+# no ACL, no access). The teacher is the super user `admin`, on a listener bound to localhost.
+#
+#   start      format (once) and start the room's broker, one node or three; writes the
+#              teacher's credentials (admin.password, admin.conf, admin.properties) in the folder.
+#              --compose starts compose.yaml's kafka-room (profile room) with Docker instead
+#              (one node, port 9481; the Java tools that add participants still need Java 17+
+#              and Maven)
+#   add NAME...  a participant each: a SCRAM user with a generated password, the ACLs on NAME-,
+#              and the handouts NAME.env (source it: KRB_BOOTSTRAP, KRB_NS, KRB_CONFIG),
+#              NAME.conf (librdkafka's properties, for kcat -F), NAME.properties (the Java tools'
+#              --command-config) and NAME.md (the page to hand out, English and Korean)
+#   list       the room's participants (the users the broker knows), one a line
+#   remove NAME  delete the user, its ACLs and its handouts (its topics stay, and its open
+#              connections are refused everything at once, as no ACL is left)
+#   stop       stop the room's broker (its users, ACLs and topics stay for the next start)
+#
+# A name is 1 to 40 letters, digits, '.' or '_' (the namespace rules of KRB_NS, without '-', so
+# that no participant's prefix holds another's), not `admin`, and unlike every other name in the
+# room, letter case aside.
+#
+# Environment: KRB_ROOM_DIR (default room/ in the checkout; gitignored), KRB_BROKER_PORT (default
+# 9481), KRB_ADVERTISE=HOST (the address participants reach, given at start: the room listener
+# then listens on every interface); start saves the last two in the folder for the commands after it.
+set -euo pipefail
+# shellcheck source=usage.sh
+source "$(dirname "$0")/usage.sh" "$@"
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=env.sh
+source "$repo/scripts/env.sh"
+KRB_ROOM_DIR=${KRB_ROOM_DIR:-$repo/room}
+export KRB_ROOM_DIR
+dir=$KRB_ROOM_DIR
+
+die() { echo "room: $*" >&2; exit 1; }
+
+# The port, address and broker the room was started with, unless given again.
+saved_port="" saved_advertise="" compose=0
+if [ -f "$dir/broker.env" ]; then
+  # shellcheck source=/dev/null
+  source "$dir/broker.env"
+fi
+export KRB_BROKER_PORT=${KRB_BROKER_PORT:-${saved_port:-9481}}
+KRB_ADVERTISE=${KRB_ADVERTISE:-$saved_advertise}
+[ -z "$KRB_ADVERTISE" ] || export KRB_ADVERTISE
+
+kafka() { "$repo/scripts/kafka-local.sh" "$@"; }
+docker_room() {
+  KRB_ROOM_ADMIN_PASSWORD=$(cat "$dir/admin.password") docker compose -p kreb -f "$repo/compose.yaml" --profile room "$@"
+}
+# admin CLASS ARGS...: one of Kafka's Java tools, as the teacher, on the teacher's listener.
+admin() {
+  local class=$1
+  shift
+  kafka java "$class" --bootstrap-server "$(kafka bootstrap inner)" --command-config "$dir/admin.properties" "$@"
+}
+
+# secret: 24 random letters and digits, no character that a properties file or a shell quotes.
+# (cut reads all its input: a reader that stops early would fail the pipe, under pipefail.)
+secret() {
+  local s
+  s=$(head -c 600 /dev/urandom | tr -dc 'A-Za-z0-9' | cut -c 1-24)
+  [ ${#s} = 24 ] || die "could not draw a password from /dev/urandom"
+  echo "$s"
+}
+
+start() {
+  if [ "$compose" = 1 ]; then
+    [ "$KRB_BROKER_PORT" = 9481 ] || die "compose.yaml's room listens on 9481: unset KRB_BROKER_PORT"
+    docker compose version >/dev/null 2>&1 ||
+      die "docker compose does not run here: install Docker with compose, or start the room on the Maven-jar Kafka (scripts/room.sh start)"
+  fi
+  mkdir -p "$dir"
+  chmod 700 "$dir"
+  [ -s "$dir/admin.password" ] || (umask 077 && secret >"$dir/admin.password")
+  local password
+  password=$(cat "$dir/admin.password")
+  printf 'saved_port=%s\nsaved_advertise=%s\ncompose=%s\n' "$KRB_BROKER_PORT" "$KRB_ADVERTISE" "$compose" >"$dir/broker.env"
+  if [ "$compose" = 1 ]; then
+    docker_room up -d kafka-room
+    local i
+    for i in $(seq 1 120); do
+      ! answers localhost:9482 || break
+      [ "$i" -lt 120 ] || die "compose.yaml's kafka-room does not answer on localhost:9482 after 60 s (docker compose -p kreb logs kafka-room)"
+      sleep 0.5
+    done
+  else
+    kafka start "$@"
+  fi
+  (
+    umask 077
+    cat >"$dir/admin.properties" <<EOF
+# The teacher's login (the super user admin) for Kafka's Java tools: --command-config.
+security.protocol=SASL_PLAINTEXT
+sasl.mechanism=PLAIN
+sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required username="admin" password="$password";
+EOF
+    cat >"$dir/admin.conf" <<EOF
+# The teacher's login (the super user admin) for the krb tools and kcat -F, on localhost only.
+bootstrap.servers=$(kafka bootstrap inner)
+security.protocol=SASL_PLAINTEXT
+sasl.mechanisms=PLAIN
+sasl.username=admin
+sasl.password=$password
+EOF
+  )
+  echo "room: the room listens on $(kafka bootstrap host); the teacher's login: KRB_CONFIG=$dir/admin.conf"
+  echo "room: next: scripts/room.sh add NAME... (a participant each)"
+}
+
+# check_name NAME: the room's rules for a participant's name (see the head of this file).
+check_name() {
+  { [[ $1 =~ ^[A-Za-z0-9._]{1,40}$ ]] && [ "$1" != . ] && [ "$1" != .. ]; } ||
+    die "a name is 1 to 40 letters, digits, '.' or '_' (it becomes the participant's KRB_NS), got '$1': e.g. alice"
+  [ "${1,,}" != admin ] || die "$1: admin is the teacher's name: choose another"
+}
+
+# taken NAME: the name already in the room, letter case aside, or nothing.
+taken() {
+  local env
+  for env in "$dir"/*.env; do
+    [ -e "$env" ] || continue
+    env=${env##*/} env=${env%.env}
+    [ "$env" != broker ] || continue
+    [ "${env,,}" != "${1,,}" ] || { echo "$env"; return; }
+  done
+}
+
+add() {
+  [ $# -ge 1 ] || die "usage: room.sh add NAME..."
+  [ -s "$dir/admin.properties" ] || die "no room in $dir: start one first (scripts/room.sh start)"
+  local name other seen=" "
+  for name in "$@"; do
+    check_name "$name"
+    other=$(taken "$name")
+    [ -z "$other" ] || die "$name: $other is already in the room (remove it first, or choose another name)"
+    [[ $seen != *" ${name,,} "* ]] || die "$name is given twice"
+    seen+="${name,,} "
+  done
+  for name in "$@"; do add_one "$name"; done
+}
+
+add_one() {
+  local name=$1 password bootstrap
+  password=$(secret)
+  bootstrap=$(kafka bootstrap host)
+  echo "room: adding $name (SCRAM-SHA-512 user, ACLs on topics, groups and transactional ids $name-)"
+  admin kafka.admin.ConfigCommand --alter --entity-type users --entity-name "$name" \
+    --add-config "SCRAM-SHA-512=[password=$password]" >/dev/null
+  admin org.apache.kafka.tools.AclCommand --add --allow-principal "User:$name" \
+    --resource-pattern-type prefixed --topic "$name-" --group "$name-" --transactional-id "$name-" \
+    --operation All >/dev/null
+  (
+    umask 077
+    cat >"$dir/$name.env" <<EOF
+# $name's room: source it in bash (source $name.env) before the labs; keep it beside $name.conf.
+export KRB_BOOTSTRAP=$bootstrap
+export KRB_NS=$name
+KRB_CONFIG="\$(cd "\$(dirname "\${BASH_SOURCE[0]}")" && pwd)/$name.conf"
+export KRB_CONFIG
+EOF
+    cat >"$dir/$name.conf" <<EOF
+# $name's login to the room, librdkafka's properties: KRB_CONFIG for the krb tools, kcat -F.
+bootstrap.servers=$bootstrap
+security.protocol=SASL_PLAINTEXT
+sasl.mechanisms=SCRAM-SHA-512
+sasl.username=$name
+sasl.password=$password
+EOF
+    cat >"$dir/$name.properties" <<EOF
+# $name's login to the room for Kafka's Java tools: --command-config $name.properties
+security.protocol=SASL_PLAINTEXT
+sasl.mechanism=SCRAM-SHA-512
+sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required username="$name" password="$password";
+EOF
+    handout "$name" >"$dir/$name.md"
+  )
+  echo "room: $name's handouts: $dir/$name.env, .conf, .properties, .md"
+}
+
+# handout NAME: the page a participant gets, in English and Korean.
+handout() {
+  cat <<EOF
+# $1: your place in the room / 룸에서 내 자리
+
+Your name in the room is **$1**: your topics and groups start with \`$1-\`, and no one else can
+read, write or delete them (nor can you touch anyone else's). Keep the three files together:
+\`$1.env\`, \`$1.conf\` (your password is in it), \`$1.properties\`.
+
+룸에서 내 이름은 **$1**입니다. 내 토픽과 그룹은 \`$1-\`로 시작하고, 다른 사람은 읽거나 쓰거나 지울 수
+없어요(나도 다른 사람 것은 건드릴 수 없어요). 파일 세 개를 한 폴더에 두세요: \`$1.env\`,
+\`$1.conf\`(비밀번호가 들어 있어요), \`$1.properties\`.
+
+## Paste / 붙여 넣기
+
+\`\`\`sh
+cd krb                      # the checkout or the unpacked release / 체크아웃이나 릴리스를 푼 폴더
+source ~/$1.env             # where you saved the files / 파일을 저장한 곳
+source scripts/common.sh
+scripts/doctor.sh
+\`\`\`
+
+## Expect / 예상 출력
+
+\`\`\`
+ok     login: KRB_CONFIG=.../$1.conf (user $1)
+ok     namespace: KRB_NS=$1: your topics and groups on the broker are $1-NAME
+ok     access: $1 may create and use $1-doctor and the other topics of the namespace
+doctor: ready for lab 1
+\`\`\`
+
+Then lab 1 / 그다음 실습 1: \`scripts/lab.sh --only 1\`. Kafka's own tools / Kafka의 도구:
+\`--command-config ~/$1.properties\`. kcat: \`kcat -F ~/$1.conf -L\`, only on librdkafka 2.6.1 or
+newer (Debian's kcat is older: see the workshop page) / librdkafka 2.6.1 이상에서만(Debian의 kcat은
+더 오래되었어요: 워크숍 페이지 참고).
+
+The login (SCRAM-SHA-512) never sends your password over the network; the messages themselves
+are not encrypted. / 로그인(SCRAM-SHA-512)은 비밀번호를 네트워크로 보내지 않지만, 메시지 자체는
+암호화하지 않아요.
+EOF
+}
+
+list() {
+  [ -s "$dir/admin.properties" ] || die "no room in $dir: start one first (scripts/room.sh start)"
+  # ConfigCommand's line: SCRAM credential configs for user-principal 'alice' are SCRAM-SHA-512=iterations=4096
+  admin kafka.admin.ConfigCommand --describe --entity-type users |
+    sed -n "s/^SCRAM credential configs for user-principal '\(.*\)' are .*/\1/p" | sort
+}
+
+remove() {
+  local name=${1:-}
+  { [ -n "$name" ] && [ $# = 1 ]; } || die "usage: room.sh remove NAME"
+  check_name "$name"
+  [ -s "$dir/admin.properties" ] || die "no room in $dir: start one first (scripts/room.sh start)"
+  list | grep -qx -- "$name" || die "$name is not in the room (scripts/room.sh list names who is)"
+  admin kafka.admin.ConfigCommand --alter --entity-type users --entity-name "$name" \
+    --delete-config SCRAM-SHA-512 >/dev/null
+  admin org.apache.kafka.tools.AclCommand --remove --force --allow-principal "User:$name" \
+    --resource-pattern-type prefixed --topic "$name-" --group "$name-" --transactional-id "$name-" \
+    --operation All >/dev/null
+  rm -f "$dir/$name.env" "$dir/$name.conf" "$dir/$name.properties" "$dir/$name.md"
+  echo "room: $name removed (the user, its ACLs and its handouts; its topics stay)"
+}
+
+case ${1:-} in
+  start)
+    shift
+    case ${1:-} in
+      "" | --nodes) compose=0 ;;
+      --compose) compose=1; shift; [ $# = 0 ] || die "--compose runs one node: no $1" ;;
+      *) die "start takes --nodes 1|3 or --compose, not $1" ;;
+    esac
+    start "$@" ;;
+  add) shift; add "$@" ;;
+  list) list ;;
+  remove) shift; remove "$@" ;;
+  stop) if [ "$compose" = 1 ]; then docker_room stop kafka-room; else kafka stop; fi ;;
+  *) echo "usage: room.sh start [--nodes 1|3|--compose]|add NAME...|list|remove NAME|stop" >&2; exit 2 ;;
+esac
