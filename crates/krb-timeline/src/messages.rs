@@ -31,35 +31,30 @@ pub const LEGEND_SLOW: Msg = Msg {
     en: "slow message, start to end",
     ko: "느린 메시지, 시작부터 끝까지",
 };
-/// The lowest and highest offsets of a partition's lane.
-pub const OFFSET: Msg = Msg {
-    en: "offset {offset}",
-    ko: "오프셋 {offset}",
-};
 /// Two consumers in one message at once (lab 2).
 pub const OVERLAP: Msg = Msg {
     en: "{a} and {b} both in offset {offset}: {seconds} s",
-    ko: "{a}, {b} 둘 다 오프셋 {offset} 처리 중: {seconds}초",
+    ko: "{a}, {b} 둘 다 offset {offset} 처리 중: {seconds}초",
 };
 /// A dot's tooltip.
 pub const DOT: Msg = Msg {
     en: "{name} p{partition} offset {offset}",
-    ko: "{name} p{partition} 오프셋 {offset}",
+    ko: "{name} p{partition} offset {offset} 처리",
 };
 /// A hollow dot's tooltip: a processing that wrote nothing, and why.
 pub const DOT_WHY: Msg = Msg {
     en: "{name} p{partition} offset {offset} {why}",
-    ko: "{name} p{partition} 오프셋 {offset} {why}",
+    ko: "{name} p{partition} offset {offset} 처리, {why}",
 };
 /// A slow message's bar's tooltip.
 pub const BAR: Msg = Msg {
     en: "{name} p{partition} offset {offset}, slow",
-    ko: "{name} p{partition} 오프셋 {offset}, 느림",
+    ko: "{name} p{partition} offset {offset} 처리, 느림",
 };
 /// Why a dot is hollow: the effect was already there.
 pub const ALREADY_APPLIED: Msg = Msg {
     en: "already applied",
-    ko: "이미 적용됨",
+    ko: "이미 반영됨",
 };
 /// Why a dot is hollow: the transaction was refused.
 pub const REFUSED: Msg = Msg {
@@ -83,7 +78,6 @@ pub const ALL: &[Msg] = &[
     TOTALS,
     LEGEND_DUPLICATE,
     LEGEND_SLOW,
-    OFFSET,
     OVERLAP,
     DOT,
     DOT_WHY,

@@ -289,7 +289,7 @@ mod tests {
         let page = page(&[record(1, "nocommit", "g1", false)], &dir, Lang::Ko);
         assert!(page.contains("<html lang=\"ko\">"));
         assert!(
-            page.contains("<h1>krb: 기사와 우리 결과 · alice</h1>"),
+            page.contains("<h1>krb: 글의 결과와 실측 · alice</h1>"),
             "{page}"
         );
         assert!(page.contains("<th>실습</th><th>변형</th>"));
@@ -299,7 +299,7 @@ mod tests {
         );
         assert!(page.contains("<b>실패</b>"));
         assert!(page.contains("p1에서 중복 82건"));
-        assert!(page.contains("컨슈머 a가 혼자 pay 토픽을 읽다가"));
+        assert!(page.contains("컨슈머 a가 pay 토픽을 혼자 처리하는 도중에"));
         std::fs::remove_dir_all(dir).unwrap();
     }
 
