@@ -6,6 +6,7 @@
 //! in both languages: the docs teach those words, and the logs are data. So are the names of
 //! workers, groups and partitions (`p1`) and the error codes (`UNKNOWN_MEMBER_ID`).
 
+pub use krb_common::duration::{MINUTES, MINUTES_SECONDS};
 pub use krb_common::event_words::{
     COMMIT_FAILED, MAXPOLL, POLL_ERROR, SECONDS, START, STOP, TXN_ABORTED,
 };
@@ -61,16 +62,6 @@ pub const REFUSED: Msg = Msg {
     en: "refused",
     ko: "거부됨",
 };
-/// A time in whole minutes.
-pub const MINUTES: Msg = Msg {
-    en: "{minutes} min",
-    ko: "{minutes}분",
-};
-/// A time in minutes and seconds.
-pub const MINUTES_SECONDS: Msg = Msg {
-    en: "{minutes} min {seconds} s",
-    ko: "{minutes}분 {seconds}초",
-};
 
 /// Every message above.
 pub const ALL: &[Msg] = &[
@@ -109,8 +100,9 @@ mod tests {
     #[test]
     fn every_message_is_in_the_table() {
         let defined = krb_common::lang::declared(include_str!("messages.rs"));
-        // The events' words are krb-common's, shared with the live view.
-        let shared = krb_common::event_words::ALL.len();
+        // The events' words are krb-common's, shared with the live view, and so are the
+        // durations', shared with the report.
+        let shared = krb_common::event_words::ALL.len() + krb_common::duration::ALL.len();
         assert_eq!(defined + shared, ALL.len(), "a message is missing from ALL");
     }
 
