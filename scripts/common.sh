@@ -20,13 +20,20 @@ export KRB_LOGS
 source "$KRB_ROOT/scripts/env.sh"
 # The tools (env.sh's krb_bin): KRB_BIN if set; in a checkout its release build, built on first
 # use; in an unpacked release (scripts/dist.sh: no Cargo.toml) its bin/, and cargo is never run.
+# A build that fails, or tools that are not there, stop here (sourcing fails), with the cause.
 KRB_BIN=$(krb_bin "$KRB_ROOT")
 if [ ! -x "$KRB_BIN/krb-worker" ]; then
   if [ -f "$KRB_ROOT/Cargo.toml" ]; then
-    echo "building the krb tools (cargo build --release) ..." >&2
-    (cd "$KRB_ROOT" && cargo build --release --quiet) || echo "common.sh: cargo build --release failed" >&2
+    krb_line "building the krb tools (cargo build --release) ..." "krb 도구를 빌드하는 중 (cargo build --release) ..." >&2
+    if ! krb_build "$KRB_ROOT" "$LOGS/build.log"; then
+      krb_line "common.sh: the krb tools are not there; fix the cause above, then source scripts/common.sh again" \
+        "common.sh: krb 도구가 없습니다. 위의 원인을 고친 뒤 source scripts/common.sh를 다시 실행하세요" >&2
+      return 1
+    fi
   else
-    echo "common.sh: no krb-worker in $KRB_BIN: unpack the release again (its bin/ holds the tools), or set KRB_BIN to a folder of krb tools" >&2
+    krb_line "common.sh: no krb-worker in $KRB_BIN: unpack the release again (its bin/ holds the tools), or set KRB_BIN to a folder of krb tools" \
+      "common.sh: $KRB_BIN에 krb-worker가 없습니다: 릴리스를 다시 풀거나(bin/에 도구가 있어요), KRB_BIN에 krb 도구 폴더를 지정하세요" >&2
+    return 1
   fi
 fi
 case ":$PATH:" in

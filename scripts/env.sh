@@ -1,6 +1,17 @@
 # shellcheck shell=bash
 # Source me: what the lab, test and broker scripts ask of this machine, each asked one way.
 
+# krb_say EN KO: a text in the tools' language (krb-common's Lang::from_vars): KRB_LANG, else
+# the first of LC_ALL, LC_MESSAGES and LANG that is set; Korean when it starts with ko. Asked at
+# each call, so a shell that sourced common.sh follows a KRB_LANG set later. krb_line: a line.
+krb_say() {
+  case ${KRB_LANG:-${LC_ALL:-${LC_MESSAGES:-${LANG:-}}}} in
+    ko* | KO*) printf '%s' "$2" ;;
+    *) printf '%s' "$1" ;;
+  esac
+}
+krb_line() { krb_say "$1" "$2"; echo; }
+
 # answers [HOST:PORT]: something accepts TCP connections there (default KRB_BOOTSTRAP's first
 # address, else localhost:9481).
 answers() {
@@ -39,12 +50,63 @@ install_missing() {
   done
   [ ${#missing[@]} -gt 0 ] || return 0
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-    echo "installing ${missing[*]} (apt-get)"
+    krb_line "installing ${missing[*]} (apt-get)" "${missing[*]} 설치 중 (apt-get)"
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
   else
-    echo "missing: ${missing[*]} (install with: sudo apt-get install ${missing[*]})" >&2
+    krb_line "missing: ${missing[*]} (install with: sudo apt-get install ${missing[*]})" \
+      "없음: ${missing[*]} (설치: sudo apt-get install ${missing[*]})" >&2
     return 1
   fi
+}
+
+# krb_build ROOT LOG [PREFIX]: builds the tools of the checkout at ROOT (cargo build
+# --release), its output in LOG. A first build takes minutes, so it says on stderr how far it is
+# (crates compiled, seconds): on a terminal one line kept up to date, else a line every 25
+# crates. PREFIX is a text the caller printed without a newline (`build: ... `): the progress
+# goes after it and leaves it there at the end, for the caller to finish the line. A build that
+# cannot start or fails says why, with the build's error lines, and fails: the learner stops
+# here, not at a later `krb-topic: command not found`.
+krb_build() {
+  local root=$1 log=$2 prefix=${3:-} status
+  if ! command -v cargo >/dev/null; then
+    krb_line "the krb tools are not built and there is no cargo: install Rust 1.85 or newer (rustup), or use the release tarball, which needs no Rust (docs/en/setup.md)" \
+      "krb 도구가 빌드되지 않았고 cargo가 없습니다: Rust 1.85 이상을 설치하거나(rustup), Rust가 필요 없는 릴리스 tarball을 쓰세요(docs/ko/setup.md)" >&2
+    return 1
+  fi
+  install_missing make:make cc:gcc c++:g++ pkg-config:pkg-config /usr/include/openssl/ssl.h:libssl-dev >&2 || {
+    krb_line "the build compiles librdkafka in C, on the system's OpenSSL: install the packages above, then build again" \
+      "빌드가 librdkafka를 C로, 시스템의 OpenSSL 위에 컴파일합니다: 위의 패키지를 설치한 뒤 다시 빌드하세요" >&2
+    return 1
+  }
+  (cd "$root" && cargo build --release --color never) 2>&1 | tee "$log" | krb_progress "$prefix"
+  status=${PIPESTATUS[0]}
+  [ "$status" = 0 ] && return 0
+  [ -z "$prefix" ] || echo >&2
+  krb_line "the build failed (cargo build --release, exit $status); its errors:" \
+    "빌드 실패 (cargo build --release, 종료 코드 $status). 오류:" >&2
+  { grep -E -A 6 '^error' "$log" || tail -n 20 "$log"; } | head -n 30 >&2
+  krb_line "all of its output: $log" "전체 출력: $log" >&2
+  return 1
+}
+
+# krb_progress PREFIX: reads cargo's output and says on stderr how many crates are compiled so
+# far (krb_build's progress).
+krb_progress() {
+  local prefix=$1 text n=0 start=$SECONDS
+  while IFS= read -r text; do
+    case $text in *" Compiling "*) n=$((n + 1)) ;; *) continue ;; esac
+    text=$(krb_say "$n crates compiled, $((SECONDS - start)) s (a first build takes minutes)" \
+      "crate ${n}개 컴파일, $((SECONDS - start))초 (처음 빌드는 몇 분 걸려요)")
+    if [ -t 2 ]; then
+      printf '\r\033[K%s%s' "$prefix" "$text" >&2
+    elif [ $((n % 25)) = 1 ]; then
+      # The first starts a line of its own after the caller's PREFIX.
+      [ "$n" != 1 ] || [ -z "$prefix" ] || echo >&2
+      printf '%s%s\n' "$prefix" "$text" >&2
+    fi
+  done
+  [ "$n" = 0 ] && return 0
+  if [ -t 2 ]; then printf '\r\033[K%s' "$prefix" >&2; else printf '%s' "$prefix" >&2; fi
 }
 
 # krb_bin ROOT: the folder of the krb tools for the checkout or unpacked release at ROOT:

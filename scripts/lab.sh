@@ -73,13 +73,9 @@ fi
 source scripts/env.sh
 clock() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(clock)" 'BEGIN { printf "%.1f", b - a }'; }
-# The language the tools speak (krb-common's Lang::from_vars): KRB_LANG, else the first of
-# LC_ALL, LC_MESSAGES and LANG that is set; Korean when it starts with ko.
-chosen=${KRB_LANG:-${LC_ALL:-${LC_MESSAGES:-${LANG:-}}}}
-case $chosen in ko* | KO*) lang=ko ;; *) lang=en ;; esac
-# say EN KO: a progress text in the tools' language; line EN KO: the same, a whole line.
-say() { if [ "$lang" = ko ]; then printf '%s' "$2"; else printf '%s' "$1"; fi; }
-line() { say "$1" "$2"; echo; }
+# say EN KO: a progress text in the tools' language (env.sh); line EN KO: the same, a whole line.
+say() { krb_say "$@"; }
+line() { krb_line "$@"; }
 # took START: how long since START, as the verdicts write it (`12.3 s`, `12.3초`).
 took() { line "$(since "$1") s" "$(since "$1")초"; }
 
@@ -87,16 +83,12 @@ took() { line "$(since "$1") s" "$(since "$1")초"; }
 # ships them in bin/ and has no source to build.
 bin=$(krb_bin "$PWD")
 if [ -f Cargo.toml ]; then
-  # What a fresh Debian machine lacks to build librdkafka (on the system's OpenSSL), installed as
-  # scripts/test.sh does (as root); elsewhere the build says what is missing.
-  install_missing make:make cc:gcc c++:g++ pkg-config:pkg-config /usr/include/openssl/ssl.h:libssl-dev || true
+  # krb_build (env.sh) says how far the build is, and why it failed; a fresh Debian machine gets
+  # the C toolchain and OpenSSL librdkafka needs, as scripts/test.sh installs them (as root).
   t=$(clock)
-  say 'build: cargo build --release ... ' '빌드: cargo build --release ... '
-  if ! cargo build --release --quiet >"$logs/build.log" 2>&1; then
-    line failed 실패
-    tail -n 20 "$logs/build.log" >&2
-    exit 1
-  fi
+  prefix=$(say 'build: cargo build --release ... ' '빌드: cargo build --release ... ')
+  printf '%s' "$prefix"
+  krb_build "$PWD" "$logs/build.log" "$prefix" || exit 1
   took "$t"
 else
   [ -x "$bin/krb-verify" ] || { echo "lab.sh: no krb-verify in $bin: unpack the release again, or set KRB_BIN to a folder of krb tools" >&2; exit 1; }

@@ -7,12 +7,12 @@ use crate::lang::Msg;
 /// A commit that failed, with its Kafka error code.
 pub const COMMIT_FAILED: Msg = Msg {
     en: "commit failed: {code}",
-    ko: "커밋 실패: {code}",
+    ko: "commit 실패: {code}",
 };
 /// A poll that returned an error, with its code.
 pub const POLL_ERROR: Msg = Msg {
     en: "poll error: {code}",
-    ko: "폴링 오류: {code}",
+    ko: "poll 오류: {code}",
 };
 /// A transaction aborted, with its code.
 pub const TXN_ABORTED: Msg = Msg {

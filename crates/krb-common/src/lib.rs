@@ -9,6 +9,7 @@
 //!   committed offsets, through librdkafka's admin API (the crate's only `unsafe`).
 //! - [`kafka_error`]: Kafka errors rendered as the article shows them.
 //! - [`event_words`]: a worker's events in a person's words, for the live view and the timeline.
+//! - [`duration`]: a length of time in a person's words (`6 min 31 s`, `6분 31초`).
 //! - [`lang`]: English or Korean for what a person reads (`KRB_LANG`), and message tables.
 //! - [`readers`]: which groups with live members read a topic (what krb-topic will not delete).
 //! - [`overlap`]: two consumers in one message at once (lab 2), found once.
@@ -24,6 +25,7 @@ pub mod broker;
 pub mod cli;
 pub mod conf_file;
 pub mod decimal;
+pub mod duration;
 pub mod event_words;
 pub mod fastpath;
 pub mod group;

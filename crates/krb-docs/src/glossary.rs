@@ -35,19 +35,6 @@ pub const VARIANTS: &[(&str, &str)] = &[
 /// Each Latin variant, ruled out in Korean prose only.
 pub const LATIN_VARIANTS: &[(&str, &str)] = &[("coordinator", "코디네이터")];
 
-/// Files other engineers are rewriting now (issue 31): not read until they follow the
-/// glossary. A test holds each to still holding a variant, so that a file that no longer does
-/// leaves this list. For a Rust file, the part: the lines from a marker to the next section
-/// comment (`    // `), or the whole file.
-pub const PENDING: &[(&str, Option<&str>)] = &[
-    ("crates/krb-verify/src/page_text.rs", None),
-    ("crates/krb-live/src/messages.rs", None),
-    ("crates/krb-room/src/messages.rs", None),
-    ("crates/krb-timeline/src/messages.rs", None),
-    // krb-timeline's render test asserts its `커밋 실패`.
-    ("crates/krb-common/src/event_words.rs", None),
-];
-
 fn hangul(text: &str) -> bool {
     text.chars().any(|c| ('\u{AC00}'..='\u{D7A3}').contains(&c))
 }
@@ -117,15 +104,10 @@ pub fn page_problems(path: &str, text: &str) -> Vec<Problem> {
     problems
 }
 
-/// The problems of a Rust source's Korean literals; `skip` is a part left out (see
-/// [`PENDING`]).
-pub fn source_problems(path: &str, src: &str, skip: Option<&str>) -> Vec<Problem> {
-    let skipped = skip.map(|marker| section(src, marker));
+/// The problems of a Rust source's Korean literals.
+pub fn source_problems(path: &str, src: &str) -> Vec<Problem> {
     let mut problems = Vec::new();
     for (number, text) in rust_strings(src) {
-        if skipped.as_ref().is_some_and(|r| r.contains(&number)) {
-            continue;
-        }
         for line in text.lines() {
             for what in line_problems(line, line) {
                 problems.push(Problem::new(path, number, what));
@@ -135,34 +117,16 @@ pub fn source_problems(path: &str, src: &str, skip: Option<&str>) -> Vec<Problem
     problems
 }
 
-/// The lines (1-based) from `marker`'s line to the next section comment, or none.
-fn section(src: &str, marker: &str) -> std::ops::Range<usize> {
-    let all: Vec<&str> = src.lines().collect();
-    let Some(start) = all.iter().position(|l| *l == marker) else {
-        return 0..0;
-    };
-    let end = all[start + 1..]
-        .iter()
-        .position(|l| l.starts_with("    // ") && !l.starts_with("    // ("))
-        .map_or(all.len(), |n| start + 1 + n);
-    start + 1..end + 1
-}
-
 /// Check g over the checkout.
 pub fn check(docs: &Docs) -> Result<Vec<Problem>> {
     let mut problems = Vec::new();
-    let pending = |path: &str| PENDING.iter().find(|(p, _)| *p == path).map(|(_, s)| *s);
     for page in &docs.pages {
         let korean = page.path.starts_with("docs/ko/") || page.path == "README.ko.md";
-        if korean && page.path != PAGE && pending(&page.path).is_none() {
+        if korean && page.path != PAGE {
             problems.extend(page_problems(&page.path, &page.text));
         }
     }
-    problems.extend(sources(&docs.root, |path, src| match pending(path) {
-        None => source_problems(path, src, None),
-        Some(None) => Vec::new(),
-        Some(Some(marker)) => source_problems(path, src, Some(marker)),
-    })?);
+    problems.extend(sources(&docs.root, source_problems)?);
     Ok(problems)
 }
 
@@ -225,7 +189,7 @@ mod tests {
         assert_eq!(found.len(), 1, "{found:?}");
         let src =
             "const A: &str = \"slow start {seconds} s 뒤\";\nconst B: &str = \"그 오프셋\";\n";
-        let found = source_problems("crates/x/src/m.rs", src, None);
+        let found = source_problems("crates/x/src/m.rs", src);
         assert_eq!(found.iter().map(|p| p.line).collect::<Vec<_>>(), [1, 2]);
     }
 
@@ -246,48 +210,6 @@ mod tests {
             "```text\n  실측:    coordinator 1.6 s 뒤\n```\n",
         );
         assert_eq!(found.len(), 2, "{found:?}");
-    }
-
-    #[test]
-    fn only_the_pending_section_of_a_source_is_left_out() {
-        let src = "const T: &[(&str, &str)] = &[\n    // Lab 6.\n    (\"a\", \"효과\"),\n    // Lab 7.\n    (\"b\", \"커밋\"),\n    // Shared.\n    (\"c\", \"오프셋\"),\n];\n";
-        let lines = |skip| {
-            source_problems("crates/x/src/m.rs", src, skip)
-                .iter()
-                .map(|p| p.line)
-                .collect::<Vec<_>>()
-        };
-        assert_eq!(lines(None), [3, 5, 7]);
-        assert_eq!(lines(Some("    // Lab 7.")), [3, 7]);
-        // A marker the source lacks leaves nothing out.
-        assert_eq!(lines(Some("    // Lab 9.")), [3, 5, 7]);
-    }
-
-    /// A pending file that follows the glossary now leaves [`PENDING`]: its excuse is stale.
-    #[test]
-    fn every_pending_file_still_holds_a_variant() {
-        let root = root();
-        for (path, marker) in PENDING {
-            let Ok(text) = std::fs::read_to_string(root.join(path)) else {
-                continue;
-            };
-            let found = if path.ends_with(".md") {
-                page_problems(path, &text)
-            } else {
-                let all = source_problems(path, &text, None);
-                match marker {
-                    None => all,
-                    Some(m) => {
-                        let outside = source_problems(path, &text, Some(m));
-                        all.into_iter().filter(|p| !outside.contains(p)).collect()
-                    }
-                }
-            };
-            assert!(
-                !found.is_empty(),
-                "{path} follows the glossary now: take it off PENDING"
-            );
-        }
     }
 
     /// The page names every variant the check rules out, with the word it uses instead.

@@ -242,7 +242,7 @@ fn five_participants_on_the_room_page_in_chromium() -> Result<()> {
     for text in [
         "<html lang=\"ko\">",
         "참가자",
-        "실습 2: a와 b가 함께 오프셋 3을 처리한 시간(초)",
+        "실습 2: a와 b가 offset 3을 함께 처리한 시간(초)",
     ] {
         ensure!(
             ko_dom.contains(text),

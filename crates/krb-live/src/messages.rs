@@ -38,7 +38,7 @@ pub const LIVE: Msg = Msg {
 /// When the server no longer answers: the page keeps what it showed.
 pub const STOPPED: Msg = Msg {
     en: "krb-live is not answering: this is the last state it sent",
-    ko: "krb-live가 응답하지 않음: 마지막으로 받은 상태",
+    ko: "krb-live가 응답하지 않음: 마지막으로 받은 상태를 보여 주는 중",
 };
 /// krb-dups' totals, each a label above its number.
 pub const PROCESSED: Msg = Msg {
@@ -68,17 +68,17 @@ pub const SHARE_TOTALS: Msg = Msg {
 /// The partitions a worker owns now.
 pub const OWNS: Msg = Msg {
     en: "owns {partitions}",
-    ko: "소유: {partitions}",
+    ko: "담당: {partitions}",
 };
 /// A worker that owns none.
 pub const OWNS_NOTHING: Msg = Msg {
     en: "owns no partition",
-    ko: "소유한 파티션 없음",
+    ko: "담당한 파티션 없음",
 };
 /// The legend: a partition owned.
 pub const LEGEND_OWNED: Msg = Msg {
     en: "partition owned, assigned to revoked",
-    ko: "소유한 파티션, assigned부터 revoked까지",
+    ko: "담당한 파티션, assigned부터 revoked까지",
 };
 /// The legend: processing.
 pub const LEGEND_PROCESSING: Msg = Msg {
@@ -93,17 +93,17 @@ pub const LEGEND_DUPLICATE: Msg = Msg {
 /// The list of what happened.
 pub const FEED: Msg = Msg {
     en: "Latest, newest first",
-    ko: "최근 일, 최신 순",
+    ko: "최근 일, 최신순",
 };
 /// A duplicate in the list, and a mark's tooltip.
 pub const DUPLICATE_ITEM: Msg = Msg {
     en: "duplicate #{n}: {worker} p{partition} offset {offset}, processed {times} times",
-    ko: "중복 #{n}: {worker} p{partition} 오프셋 {offset}, {times}번 처리됨",
+    ko: "중복 #{n}: {worker} p{partition} offset {offset}, {times}번 처리됨",
 };
 /// Duplicates one after another, in the list: one item that grows as they come.
 pub const DUPLICATE_RUN: Msg = Msg {
     en: "duplicates #{first}–#{last}: {worker} p{partition} offsets {from}..{to}",
-    ko: "중복 #{first}–#{last}: {worker} p{partition} 오프셋 {from}..{to}",
+    ko: "중복 #{first}–#{last}: {worker} p{partition} offset {from}..{to}",
 };
 /// The time of day the axis starts at.
 pub const ORIGIN: Msg = Msg {
@@ -113,7 +113,7 @@ pub const ORIGIN: Msg = Msg {
 /// Lines the reader skipped.
 pub const SKIPPED: Msg = Msg {
     en: "{n} lines skipped (they look like worker lines but do not parse), as krb-dups skips them: {first}",
-    ko: "줄 {n}개를 건너뜀 (워커의 줄처럼 보이지만 읽을 수 없음), krb-dups와 같이: {first}",
+    ko: "워커 로그 줄처럼 보이지만 읽을 수 없는 줄 {n}개를 krb-dups처럼 건너뜀: {first}",
 };
 /// The logs cannot be read.
 pub const ERROR: Msg = Msg {

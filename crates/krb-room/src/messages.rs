@@ -52,7 +52,7 @@ pub const DUPLICATES: Msg = Msg {
 /// Lab 2's overlap.
 pub const OVERLAP: Msg = Msg {
     en: "both in offset 3",
-    ko: "오프셋 3 동시 처리",
+    ko: "offset 3 동시 처리",
 };
 /// The pictures' heading.
 pub const SPREAD: Msg = Msg {
@@ -62,12 +62,12 @@ pub const SPREAD: Msg = Msg {
 /// Lab 1's picture.
 pub const LAB1_DUPLICATES: Msg = Msg {
     en: "Lab 1: duplicates without the commit in the revoke callback",
-    ko: "실습 1: revoke 콜백에서 커밋하지 않을 때의 중복",
+    ko: "실습 1: on_revoke에서 commit하지 않을 때의 중복",
 };
 /// Lab 2's picture.
 pub const LAB2_OVERLAP: Msg = Msg {
     en: "Lab 2: seconds a and b were both in offset 3",
-    ko: "실습 2: a와 b가 함께 오프셋 3을 처리한 시간(초)",
+    ko: "실습 2: a와 b가 offset 3을 함께 처리한 시간(초)",
 };
 /// Lab 3's picture.
 pub const LAB3_DUPLICATES: Msg = Msg {
@@ -77,7 +77,7 @@ pub const LAB3_DUPLICATES: Msg = Msg {
 /// The article's number in a picture.
 pub const ARTICLE: Msg = Msg {
     en: "article {value}",
-    ko: "기사 {value}",
+    ko: "글 {value}",
 };
 /// A picture's row before any record of its variant.
 pub const NO_VALUES: Msg = Msg {

@@ -126,8 +126,8 @@ mod tests {
     #[test]
     fn hangul_is_a_full_em_wide_and_capitals_wider_than_small_letters() {
         assert_eq!(width("시작", 14.0), 28.0);
-        // `커밋 실패: X`: four Hangul, two spaces and a colon, an X.
-        let w = width("커밋 실패: X", 10.0);
+        // `시작 실패: X`: four Hangul, two spaces and a colon, an X.
+        let w = width("시작 실패: X", 10.0);
         assert!((w - (4.0 + 3.0 * 0.35 + 0.7) * 10.0).abs() < 1e-9, "{w}");
         assert!(width("MEMBER", 10.0) > width("member", 10.0));
         assert_eq!((em(' '), em('~'), em('é')), (0.35, 0.85, WIDE_EM));

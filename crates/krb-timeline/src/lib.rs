@@ -194,7 +194,8 @@ pub fn render(group: &str, consumers: &[Consumer], lang: Lang) -> Result<Documen
             ("duplicates", &report.duplicates()),
         ],
     );
-    let offset_text = |o: Offset| m::OFFSET.fill(lang, &[("offset", &o)]);
+    // A lane's lowest and highest offsets: `offset` is the article's word in either language.
+    let offset_text = |o: Offset| format!("offset {o}");
 
     // The left margin holds the lanes' names and offsets.
     let margin = consumers

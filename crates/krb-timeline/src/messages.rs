@@ -6,6 +6,7 @@
 //! in both languages: the docs teach those words, and the logs are data. So are the names of
 //! workers, groups and partitions (`p1`) and the error codes (`UNKNOWN_MEMBER_ID`).
 
+pub use krb_common::duration::{MINUTES, MINUTES_SECONDS};
 pub use krb_common::event_words::{
     COMMIT_FAILED, MAXPOLL, POLL_ERROR, SECONDS, START, STOP, TXN_ABORTED,
 };
@@ -31,50 +32,35 @@ pub const LEGEND_SLOW: Msg = Msg {
     en: "slow message, start to end",
     ko: "느린 메시지, 시작부터 끝까지",
 };
-/// The lowest and highest offsets of a partition's lane.
-pub const OFFSET: Msg = Msg {
-    en: "offset {offset}",
-    ko: "오프셋 {offset}",
-};
 /// Two consumers in one message at once (lab 2).
 pub const OVERLAP: Msg = Msg {
     en: "{a} and {b} both in offset {offset}: {seconds} s",
-    ko: "{a}, {b} 둘 다 오프셋 {offset} 처리 중: {seconds}초",
+    ko: "{a}, {b} 둘 다 offset {offset} 처리 중: {seconds}초",
 };
 /// A dot's tooltip.
 pub const DOT: Msg = Msg {
     en: "{name} p{partition} offset {offset}",
-    ko: "{name} p{partition} 오프셋 {offset}",
+    ko: "{name} p{partition} offset {offset} 처리",
 };
 /// A hollow dot's tooltip: a processing that wrote nothing, and why.
 pub const DOT_WHY: Msg = Msg {
     en: "{name} p{partition} offset {offset} {why}",
-    ko: "{name} p{partition} 오프셋 {offset} {why}",
+    ko: "{name} p{partition} offset {offset} 처리, {why}",
 };
 /// A slow message's bar's tooltip.
 pub const BAR: Msg = Msg {
     en: "{name} p{partition} offset {offset}, slow",
-    ko: "{name} p{partition} 오프셋 {offset}, 느림",
+    ko: "{name} p{partition} offset {offset} 처리, 느림",
 };
 /// Why a dot is hollow: the effect was already there.
 pub const ALREADY_APPLIED: Msg = Msg {
     en: "already applied",
-    ko: "이미 적용됨",
+    ko: "이미 반영됨",
 };
 /// Why a dot is hollow: the transaction was refused.
 pub const REFUSED: Msg = Msg {
     en: "refused",
     ko: "거부됨",
-};
-/// A time in whole minutes.
-pub const MINUTES: Msg = Msg {
-    en: "{minutes} min",
-    ko: "{minutes}분",
-};
-/// A time in minutes and seconds.
-pub const MINUTES_SECONDS: Msg = Msg {
-    en: "{minutes} min {seconds} s",
-    ko: "{minutes}분 {seconds}초",
 };
 
 /// Every message above.
@@ -83,7 +69,6 @@ pub const ALL: &[Msg] = &[
     TOTALS,
     LEGEND_DUPLICATE,
     LEGEND_SLOW,
-    OFFSET,
     OVERLAP,
     DOT,
     DOT_WHY,
@@ -115,8 +100,9 @@ mod tests {
     #[test]
     fn every_message_is_in_the_table() {
         let defined = krb_common::lang::declared(include_str!("messages.rs"));
-        // The events' words are krb-common's, shared with the live view.
-        let shared = krb_common::event_words::ALL.len();
+        // The events' words are krb-common's, shared with the live view, and so are the
+        // durations', shared with the report.
+        let shared = krb_common::event_words::ALL.len() + krb_common::duration::ALL.len();
         assert_eq!(defined + shared, ALL.len(), "a message is missing from ALL");
     }
 

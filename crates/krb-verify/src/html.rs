@@ -5,6 +5,7 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
+use krb_common::duration::length;
 use krb_common::lang::Lang;
 
 use crate::messages::{self, translate};
@@ -53,16 +54,6 @@ pub fn anchor(lab: u8, variant: &str) -> String {
     format!("lab{lab}-{}", slug.trim_end_matches('-'))
 }
 
-/// `9.5 s`, `6 min 31 s`.
-fn duration(seconds: f64) -> String {
-    if seconds < 60.0 {
-        format!("{seconds:.1} s")
-    } else {
-        let whole = seconds.round() as u64;
-        format!("{} min {} s", whole / 60, whole % 60)
-    }
-}
-
 /// The run's line under the title: the namespace, when it ended, how long its variants took.
 fn run_line(records: &[Record], lang: Lang) -> String {
     let mut parts = Vec::new();
@@ -79,7 +70,7 @@ fn run_line(records: &[Record], lang: Lang) -> String {
         });
     }
     let total: f64 = records.iter().map(|r| r.seconds).sum();
-    parts.push(TOOK.fill(lang, &[("duration", &duration(total))]));
+    parts.push(TOOK.fill(lang, &[("duration", &length(total, lang))]));
     parts.join(" · ")
 }
 
@@ -135,7 +126,7 @@ pub fn page(records: &[Record], dir: &Path, lang: Lang) -> String {
             escape(&article),
             escape(&ours),
             escape(&count),
-            duration(r.seconds)
+            length(r.seconds, lang)
         );
     }
     out += "</table>\n";
@@ -168,7 +159,7 @@ fn variant(out: &mut String, r: &Record, dir: &Path, lang: Lang) {
         "<article id=\"{}\"><h3>{} <span class=\"duration\">{}</span></h3>",
         anchor(r.lab, &r.variant),
         escape(&r.variant),
-        duration(r.seconds)
+        length(r.seconds, lang)
     );
     if let Some(reason) = &r.reason {
         let _ = writeln!(out, "<p class=\"failed\">{}</p>", escape(reason));
@@ -289,7 +280,7 @@ mod tests {
         let page = page(&[record(1, "nocommit", "g1", false)], &dir, Lang::Ko);
         assert!(page.contains("<html lang=\"ko\">"));
         assert!(
-            page.contains("<h1>krb: 기사와 우리 결과 · alice</h1>"),
+            page.contains("<h1>krb: 글의 결과와 실측 · alice</h1>"),
             "{page}"
         );
         assert!(page.contains("<th>실습</th><th>변형</th>"));
@@ -298,8 +289,9 @@ mod tests {
             "{page}"
         );
         assert!(page.contains("<b>실패</b>"));
+        assert!(page.contains("<td class=\"time\">9.5초</td>"), "{page}");
         assert!(page.contains("p1에서 중복 82건"));
-        assert!(page.contains("컨슈머 a가 혼자 pay 토픽을 읽다가"));
+        assert!(page.contains("컨슈머 a가 pay 토픽을 혼자 처리하는 도중에"));
         std::fs::remove_dir_all(dir).unwrap();
     }
 
@@ -311,7 +303,5 @@ mod tests {
             anchor(3, "cooperative-sticky --revoke-commit"),
             "lab3-cooperative-sticky-revoke-commit"
         );
-        assert_eq!(duration(9.54), "9.5 s");
-        assert_eq!(duration(391.0), "6 min 31 s");
     }
 }

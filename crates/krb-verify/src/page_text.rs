@@ -6,7 +6,7 @@ use krb_common::lang::Msg;
 /// The page's title and first heading.
 pub const PAGE_TITLE: Msg = Msg {
     en: "krb: the article versus ours",
-    ko: "krb: 기사와 우리 결과",
+    ko: "krb: 글의 결과와 실측",
 };
 /// The namespace the run was in.
 pub const NAMESPACE: Msg = Msg {
@@ -21,7 +21,7 @@ pub const TOOK: Msg = Msg {
 /// How many variants held every statement.
 pub const SUMMARY: Msg = Msg {
     en: "{held} of {all} variants held every statement.",
-    ko: "변형 {all}개 중 {held}개가 모든 문장을 지켰습니다.",
+    ko: "변형 {all}개 중 {held}개에서 모든 문장이 성립했어요.",
 };
 /// The table's duration column.
 pub const TIME: Msg = Msg {
@@ -40,7 +40,7 @@ const LABS: [(Msg, Msg); 9] = [
     (
         Msg {
             en: "Lab 1: no commit in the revoke callback",
-            ko: "실습 1: revoke 콜백에 커밋이 없을 때",
+            ko: "실습 1: on_revoke에서 commit하지 않으면 중복이 생깁니다",
         },
         Msg {
             en: "Consumer a reads topic pay alone; b joins part-way and the group rebalances. \
@@ -49,18 +49,17 @@ const LABS: [(Msg, Msg); 9] = [
                  Look at the red-ringed dots on the moved partition, and at a's revoked line \
                  beside b's assigned line. With --revoke-commit, a commits before it hands the \
                  partition over, and nothing is processed twice.",
-            ko: "컨슈머 a가 혼자 pay 토픽을 읽다가 중간에 b가 합류하면서 그룹이 리밸런스됩니다. \
-                 revoke 콜백에서 커밋하지 않으면 b는 옮겨 간 파티션을 a의 마지막 커밋부터 \
-                 읽으므로, a가 그 커밋 뒤에 처리한 메시지는 두 번 처리됩니다. 옮겨 간 파티션의 \
+            ko: "컨슈머 a가 pay 토픽을 혼자 처리하는 도중에 b가 들어와 리밸런스가 일어나요. \
+                 on_revoke에서 commit하지 않으면 b는 옮겨 간 파티션을 a의 마지막 commit부터 \
+                 읽으므로, a가 그 commit 뒤에 처리한 메시지는 두 번 처리됩니다. 옮겨 간 파티션의 \
                  빨간 테두리 점과, a의 revoked 표시 옆 b의 assigned 표시를 보세요. \
-                 --revoke-commit이면 a가 파티션을 넘기기 전에 커밋하므로 두 번 처리되는 것이 \
-                 없습니다.",
+                 --revoke-commit이면 a가 반납 직전에 commit하므로 중복은 0건입니다.",
         },
     ),
     (
         Msg {
             en: "Lab 2: a slow consumer is expelled",
-            ko: "실습 2: 느린 컨슈머가 쫓겨난다",
+            ko: "실습 2: 처리가 느린 컨슈머는 그룹에서 쫓겨납니다",
         },
         Msg {
             en: "Consumer a spends 15 s on offset 3, longer than max.poll.interval.ms (10 s). \
@@ -69,11 +68,11 @@ const LABS: [(Msg, Msg); 9] = [
                  where both are in offset 3, then at a's failed commit (UNKNOWN_MEMBER_ID) and \
                  its lost [0]. The failed commit protects the group: a cannot move the \
                  committed offset back.",
-            ko: "컨슈머 a는 offset 3에 15초를 씁니다. max.poll.interval.ms(10초)보다 깁니다. \
-                 librdkafka의 MAXPOLL 경고와 함께 a가 그룹에서 빠지고, b가 파티션을 받아 a가 \
-                 아직 처리 중인 offset 3을 처리합니다. 둘이 offset 3에 함께 있는 빨간 막대를 \
-                 보고, 이어서 a의 실패한 커밋(UNKNOWN_MEMBER_ID)과 lost [0]을 보세요. 커밋이 \
-                 실패하기 때문에 a가 커밋 오프셋을 뒤로 돌리지 못합니다.",
+            ko: "a는 offset 3에서 15초가 걸려 max.poll.interval.ms(10초)를 넘깁니다. \
+                 librdkafka의 MAXPOLL 경고와 함께 a가 그룹을 떠나고, 대기하던 b가 파티션을 받아 \
+                 a가 아직 처리 중인 offset 3을 처리해요. 둘이 offset 3을 함께 처리하는 빨간 \
+                 막대를 보고, 이어서 UNKNOWN_MEMBER_ID로 실패한 a의 commit과 lost [0]을 보세요. \
+                 commit이 실패하기 때문에 a가 그룹에 저장된 위치를 뒤로 돌리지 못합니다.",
         },
     ),
     (
@@ -87,17 +86,17 @@ const LABS: [(Msg, Msg); 9] = [
                  land on partitions that never moved; cooperative-sticky takes back only the \
                  partitions that move to c. Compare the revoked marks and where the red rings \
                  fall in the two pictures. With --revoke-commit neither has duplicates.",
-            ko: "컨슈머 셋이 파티션 여섯 개를 나눠 갖고, a와 b가 바쁠 때 c가 합류합니다. eager \
-                 방식인 range 할당자는 모두에게서 모든 파티션을 거둬들이므로 옮겨 가지 않은 \
-                 파티션에도 중복이 생기고, cooperative-sticky는 c로 옮겨 가는 파티션만 \
-                 거둬들입니다. 두 그림에서 revoked 표시와 빨간 테두리가 찍힌 곳을 비교해 \
-                 보세요. --revoke-commit이면 어느 쪽도 중복이 없습니다.",
+            ko: "컨슈머 셋이 파티션 6개를 나눠 처리하고, a와 b가 처리하는 도중에 c가 들어와요. \
+                 eager 할당인 range는 리밸런스마다 모든 구성원이 모든 파티션을 반납하므로 옮겨 \
+                 가지 않은 파티션에도 중복이 생기고, cooperative-sticky는 c로 옮겨 가는 파티션만 \
+                 반납합니다. 두 그림에서 revoked 표시와 빨간 테두리가 찍힌 곳을 비교해 보세요. \
+                 --revoke-commit이면 어느 쪽도 중복이 0건입니다.",
         },
     ),
     (
         Msg {
             en: "Lab 4: restarting with and without static membership",
-            ko: "실습 4: 정적 멤버십 없이, 그리고 정적 멤버십으로 재시작하기",
+            ko: "실습 4: static membership 없이, 그리고 static membership으로 재시작하기",
         },
         Msg {
             en: "Consumer a is restarted, as a rolling deploy does. With dynamic membership its \
@@ -105,11 +104,11 @@ const LABS: [(Msg, Msg); 9] = [
                  membership (group.instance.id) a returns as the same member within the session \
                  timeout: no rebalance, b revokes nothing, and a gets its own partitions back. \
                  Look at b's lane: revoked marks in one picture, none in the other.",
-            ko: "롤링 배포처럼 컨슈머 a를 재시작합니다. 동적 멤버십에서는 a가 떠날 때와 돌아올 \
-                 때 리밸런스가 두 번 일어나 b가 두 번 반납합니다. 정적 멤버십(group.instance.id) \
-                 에서는 a가 세션 타임아웃 안에 같은 멤버로 돌아오므로 리밸런스가 없고, b는 \
-                 아무것도 반납하지 않으며, a는 자기 파티션을 그대로 돌려받습니다. b의 레인을 \
-                 보세요: 한 그림에는 revoked 표시가 있고 다른 그림에는 없습니다.",
+            ko: "배포할 때처럼 컨슈머 a를 재시작합니다. group.instance.id가 없으면 a가 떠날 때와 \
+                 돌아올 때 리밸런스가 두 번 일어나 b가 파티션을 두 번 반납해요. \
+                 group.instance.id를 준 static member는 세션 타임아웃 안에 같은 구성원으로 \
+                 돌아오므로 리밸런스가 없고, b는 아무것도 반납하지 않으며, a는 원래 파티션을 \
+                 다시 받습니다. b의 레인을 보세요: 한 그림에는 revoked 표시가 있고 다른 그림에는 없어요.",
         },
     ),
     (
@@ -124,11 +123,11 @@ const LABS: [(Msg, Msg); 9] = [
                  expulsion happen under both: the protocol changes who decides the assignment, \
                  not what a missing commit costs. Each variant has two pictures, lab 1's and \
                  lab 2's.",
-            ko: "실습 1과 2를 classic 그룹 프로토콜과, 브로커가 할당을 계산하는 KIP-848 \
-                 consumer 프로토콜에서 다시 돌립니다. consumer에서는 a가 옮겨 가는 파티션만 \
-                 반납합니다. 실습 1의 중복과 실습 2의 추방은 두 프로토콜 모두에서 일어납니다: \
-                 프로토콜은 누가 할당을 정하는지를 바꿀 뿐, 빠진 커밋의 대가를 바꾸지 않습니다. \
-                 변형마다 그림이 둘입니다: 실습 1과 실습 2.",
+            ko: "실습 1과 2를 classic 프로토콜과, 브로커가 할당을 정하는 KIP-848 consumer \
+                 프로토콜에서 다시 돌립니다. consumer에서는 a가 옮겨 가는 파티션만 반납해요. \
+                 실습 1의 중복과 실습 2의 추방은 두 프로토콜 모두에서 일어납니다: 프로토콜이 \
+                 바꾸는 것은 할당을 누가 정하는지이고, commit이 빠졌을 때 생기는 중복은 그대로예요. \
+                 변형마다 그림이 둘입니다: 실습 1의 그림과 실습 2의 그림.",
         },
     ),
     (
@@ -144,12 +143,12 @@ const LABS: [(Msg, Msg); 9] = [
                  still repeat; what matters is whether the effect does. Compare the effects' \
                  count with the processings' count in each variant's statements: only plain \
                  writes an effect twice.",
-            ko: "메시지마다 효과를 쓰면서 실습 1과 2를 돌립니다: plain(그냥 insert), \
-                 idempotent(이미 적용된 메시지는 건너뛰는 insert), db-offsets(효과와 파티션 \
-                 위치를 데이터베이스 트랜잭션 하나에), kafka-eos(출력과 오프셋을 Kafka 트랜잭션 \
-                 하나에). 처리는 여전히 되풀이될 수 있고, 중요한 것은 효과도 되풀이되는가입니다. \
-                 변형마다 문장에서 효과의 수와 처리의 수를 비교해 보세요: 효과를 두 번 쓰는 \
-                 것은 plain뿐입니다.",
+            ko: "메시지마다 반영을 남기면서 실습 1과 2를 돌립니다: plain(그냥 insert), \
+                 idempotent(이미 반영된 메시지는 건너뛰는 insert), db-offsets(반영과 파티션 위치를 \
+                 데이터베이스 트랜잭션 하나로), kafka-eos(출력과 offset을 Kafka 트랜잭션 하나로). \
+                 처리는 여전히 두 번 일어날 수 있고, 중요한 것은 반영도 두 번 남느냐예요. \
+                 변형마다 문장에서 반영 수와 처리 수를 비교해 보세요: 반영을 두 번 남기는 것은 \
+                 plain뿐입니다.",
         },
     ),
     (
@@ -165,7 +164,7 @@ const LABS: [(Msg, Msg); 9] = [
                  statements first: one that failed names the message and the fault.",
             ko: "시드로 정한 장애를 겁니다: 워커를 죽이고, 멈추고, 세우고, 다시 띄우는 동안 \
                  브로커와 그룹 코디네이터와 파티션 리더도 죽입니다. 브로커가 확인한 메시지는 \
-                 하나도 잃으면 안 되고, 커밋된 작업은 다시 하면 안 되며, 모든 중복은 장애 \
+                 하나도 잃으면 안 되고, commit된 작업은 다시 하면 안 되며, 모든 중복은 장애 \
                  하나로, 그 장애의 한도 안에서 설명되어야 합니다. 문장부터 읽으세요: 실패한 \
                  문장은 메시지와 장애를 짚어 줍니다.",
         },

@@ -1,0 +1,48 @@
+//! A length of time as a person reads it, in English and Korean: `9.5 s`, `6 min 31 s`
+//! (`9.5초`, `6분 31초`). The timeline's axis and the report's times say it in the same words.
+
+use crate::event_words::SECONDS;
+use crate::lang::{Lang, Msg};
+
+/// A time in whole minutes.
+pub const MINUTES: Msg = Msg {
+    en: "{minutes} min",
+    ko: "{minutes}분",
+};
+/// A time in minutes and seconds.
+pub const MINUTES_SECONDS: Msg = Msg {
+    en: "{minutes} min {seconds} s",
+    ko: "{minutes}분 {seconds}초",
+};
+
+/// Every word above, for the tests.
+pub const ALL: &[Msg] = &[MINUTES, MINUTES_SECONDS];
+
+/// How long something took: to a tenth of a second under a minute, else in whole minutes and
+/// seconds.
+pub fn length(seconds: f64, lang: Lang) -> String {
+    if seconds < 60.0 {
+        SECONDS.fill(lang, &[("seconds", &format!("{seconds:.1}"))])
+    } else {
+        let whole = seconds.round() as u64;
+        MINUTES_SECONDS.fill(
+            lang,
+            &[("minutes", &(whole / 60)), ("seconds", &(whole % 60))],
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_length_reads_in_either_language() {
+        assert_eq!(length(9.54, Lang::En), "9.5 s");
+        assert_eq!(length(391.0, Lang::En), "6 min 31 s");
+        assert_eq!(length(9.54, Lang::Ko), "9.5초");
+        assert_eq!(length(391.0, Lang::Ko), "6분 31초");
+        let problems = crate::lang::table_problems(ALL);
+        assert!(problems.is_empty(), "{problems:#?}");
+    }
+}
