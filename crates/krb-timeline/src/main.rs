@@ -12,7 +12,8 @@ fn main() {
         for s in skipped {
             stderr_line(&format!("krb-timeline: {s}"));
         }
-        stdout_line(&format!("wrote {}", shown(&out)));
+        let path = shown(&out);
+        stdout_line(&krb_timeline::messages::WROTE.fill(lang, &[("path", &path)]));
     });
     krb_common::exit_on_error("krb-timeline", 1, result);
 }
