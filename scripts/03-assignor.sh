@@ -44,6 +44,8 @@ producer=$!
 wait_unique "$group" "$c_after"
 joined=$(now)
 start "$group-c" "$group" "$group" "${options[@]}"
+krb_line "waiting until the three have processed all $messages messages (about 15 s, at most 120 s) ..." \
+  "세 워커가 메시지 ${messages}개를 모두 처리할 때까지 기다리는 중 (약 15초, 최대 120초) ..."
 wait "$producer"
 wait_unique "$group" "$messages"
 stopping=$(now)
