@@ -51,7 +51,7 @@ wait_unique "$group" "$messages"
 stopping=$(now)
 stop "$group-a" "$group-b" "$group-c"
 krb-timeline --logs "$LOGS" "$group"
-echo "rebalance after $group-c joined ($assignor):"
+krb_line "rebalance after $group-c joined ($assignor):" "$group-c가 들어온 뒤의 리밸런스 ($assignor):"
 cat "$LOGS/$group"-*.log | sort |
   awk -v from="$joined" -v to="$stopping" '$1 >= from && $1 < to && ($3 == "revoked" || $3 == "assigned" || $3 == "lost")'
 verdict assignor "$group" --assignor "$assignor" "${extra[@]}"
