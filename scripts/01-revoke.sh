@@ -4,6 +4,7 @@
 #   01-revoke.sh GROUP [--revoke-commit] [worker options]
 #
 # Needs topic pay (2 partitions) holding 1000 messages: topic pay 2; krb-produce pay 1000 2.
+# Without them it stops at once, saying so (krb-topic pay 2 --expect 1000).
 # GROUP-a consumes alone (0.01 s a message, commit every 100); part-way GROUP-b joins and the
 # group rebalances. When all 1000 messages are processed, both stop; then krb-verify checks the
 # lab's statements (krb-dups GROUP shows the duplicates). To watch the run as it happens, start
@@ -22,6 +23,12 @@ group=${1:?usage: 01-revoke.sh GROUP [--revoke-commit] [worker options]}
 shift
 messages=1000
 
+# Without pay, or with pay empty, a would wait for messages that never come: say so at once.
+if ! krb-topic pay 2 --expect "$messages" >/dev/null; then
+  krb_line "01-revoke.sh: make topic pay first: topic pay 2; krb-produce pay $messages 2" \
+    "01-revoke.sh: pay 토픽을 먼저 만드세요: topic pay 2; krb-produce pay $messages 2" >&2
+  exit 1
+fi
 trap 'stop_all "$group"' EXIT
 # A rerun with the same group measures the same thing: no old logs, no old committed offsets.
 fresh "$group"
@@ -29,6 +36,8 @@ fresh "$group"
 start "$group-a" "$group" pay --delay 0.01 --commit-every 100 "$@"
 wait_log "$group-a" 'p1 offset 99$'
 start "$group-b" "$group" pay --delay 0.01 --commit-every 100 "$@"
+krb_line "waiting until the group has processed all $messages messages (about 10 s, at most 120 s) ..." \
+  "그룹이 메시지 ${messages}개를 모두 처리할 때까지 기다리는 중 (약 10초, 최대 120초) ..."
 wait_unique "$group" "$messages"
 stop "$group-a" "$group-b"
 krb-timeline --logs "$LOGS" "$group"

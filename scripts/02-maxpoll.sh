@@ -41,6 +41,8 @@ wait_log "$group-a" 'assigned \[0\]'
 start "$group-b" "$group" "$group" "${options[@]}"
 if [ "$classic" = 1 ]; then wait_log "$group-b" 'assigned \[\]'; else sleep 3; fi
 krb-produce "$group" 10 1
+krb_line "waiting for the 10 messages: a spends $slow_sec s on offset 3, so about $((slow_sec + 8)) s (at most 90 s) ..." \
+  "메시지 10개를 기다리는 중: a가 offset 3에 ${slow_sec}초를 쓰므로 약 $((slow_sec + 8))초 (최대 90초) ..."
 wait_unique "$group" 10 90
 wait_log "$group-a" "$group-a p0 offset 3( already applied| refused)?\$" 30
 # The group's final position: whoever owns p0 at the end commits p0=10 (the verdict says if not).

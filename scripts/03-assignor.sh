@@ -44,12 +44,14 @@ producer=$!
 wait_unique "$group" "$c_after"
 joined=$(now)
 start "$group-c" "$group" "$group" "${options[@]}"
+krb_line "waiting until the three have processed all $messages messages (about 15 s, at most 120 s) ..." \
+  "세 워커가 메시지 ${messages}개를 모두 처리할 때까지 기다리는 중 (약 15초, 최대 120초) ..."
 wait "$producer"
 wait_unique "$group" "$messages"
 stopping=$(now)
 stop "$group-a" "$group-b" "$group-c"
 krb-timeline --logs "$LOGS" "$group"
-echo "rebalance after $group-c joined ($assignor):"
+krb_line "rebalance after $group-c joined ($assignor):" "$group-c가 들어온 뒤의 리밸런스 ($assignor):"
 cat "$LOGS/$group"-*.log | sort |
   awk -v from="$joined" -v to="$stopping" '$1 >= from && $1 < to && ($3 == "revoked" || $3 == "assigned" || $3 == "lost")'
 verdict assignor "$group" --assignor "$assignor" "${extra[@]}"

@@ -28,7 +28,8 @@ esac
 # enough to wait for.
 session_ms=10000
 restart_pause=3
-echo "session.timeout.ms $session_ms: a is restarted $restart_pause s after it stopped, within the session"
+krb_line "session.timeout.ms $session_ms: a is restarted $restart_pause s after it stopped, within the session" \
+  "session.timeout.ms $session_ms: a를 멈추고 ${restart_pause}초 뒤 다시 띄움 (세션 안)"
 options=(--delay 0.01 --commit-every 100 --revoke-commit --session-timeout-ms "$session_ms")
 member() { if [ "$static" = 1 ]; then echo "--instance-id $group-$1"; fi; }
 
@@ -56,8 +57,8 @@ start "$group-a" "$group" "$group" "${options[@]}" $(member a)
 # one heartbeat interval (3 s) more, so a rebalance still under way would show in b's log.
 wait_log "$group-a" ' assigned \[[0-9]' 30 "$a_lines" || true
 sleep 4
-echo "what $group-b logged while $group-a restarted:"
-tail -n "+$((b_lines + 1))" "$LOGS/$group-b.log" | grep -E ' (revoked|assigned|lost) ' || echo "  nothing"
+krb_line "what $group-b logged while $group-a restarted:" "$group-a가 재시작하는 동안 $group-b가 남긴 줄:"
+tail -n "+$((b_lines + 1))" "$LOGS/$group-b.log" | grep -E ' (revoked|assigned|lost) ' || krb_line "  nothing" "  없음"
 stop "$group-a" "$group-b"
 krb-timeline --logs "$LOGS" "$group"
 static_flag=()

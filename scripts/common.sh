@@ -87,7 +87,8 @@ terminate() {
     done
     kill -0 "$pid" 2>/dev/null || continue
     kill -KILL "$pid" 2>/dev/null || true
-    echo "stop: ${entry%:*} (pid $pid) did not exit within $limit s of SIGTERM: killed (SIGKILL)" >&2
+    krb_line "stop: ${entry%:*} (pid $pid) did not exit within $limit s of SIGTERM: killed (SIGKILL)" \
+      "stop: ${entry%:*} (pid $pid): SIGTERM 뒤 ${limit}초 안에 끝나지 않아 강제 종료 (SIGKILL)" >&2
     failed=1
   done
   return "$failed"
@@ -109,7 +110,7 @@ stop() {
   local name entries=() failed=0
   for name in "$@"; do
     if [ ! -f "$LOGS/$name.pid" ]; then
-      echo "stop: no worker $name was started here" >&2
+      krb_line "stop: no worker $name was started here" "stop: 여기서 띄운 워커가 아님: $name" >&2
       failed=1
       continue
     fi
@@ -166,7 +167,7 @@ alive() {
   local name
   for name in $(exited "$1"); do
     rm -f "$LOGS/$name.pid"
-    echo "$name exited: $(tail -n 1 "$LOGS/$name.log")" >&2
+    krb_line "$name exited: $(tail -n 1 "$LOGS/$name.log")" "$name 워커가 끝남: $(tail -n 1 "$LOGS/$name.log")" >&2
     return 1
   done
 }
@@ -179,7 +180,10 @@ wait_unique() {
     alive "$group" || return 1
     sleep 0.2
   done
-  echo "wait_unique: $group processed $(unique "$group") of $want messages in ${limit} s" >&2
+  local got
+  got=$(unique "$group")
+  krb_line "wait_unique: $group processed ${got:-0} of $want messages in ${limit} s" \
+    "wait_unique: ${limit}초 동안 처리된 메시지가 ${want}개 중 ${got:-0}개뿐 (그룹 $group)" >&2
   return 1
 }
 
@@ -192,7 +196,8 @@ wait_log() {
     tail -n "+$((after + 1))" "$LOGS/$name.log" 2>/dev/null | grep -E -- "$pattern" >/dev/null && return 0
     sleep 0.1
   done
-  echo "wait_log: no line matching '$pattern' in logs/$name.log after ${limit} s" >&2
+  krb_line "wait_log: no line matching '$pattern' in logs/$name.log after ${limit} s" \
+    "wait_log: ${limit}초가 지나도 logs/$name.log에 '$pattern'에 맞는 줄이 없음" >&2
   return 1
 }
 
@@ -204,7 +209,8 @@ wait_any() {
     cat "$LOGS/$group"-*.log 2>/dev/null | grep -E -- "$pattern" >/dev/null && return 0
     sleep 0.1
   done
-  echo "wait_any: no line matching '$pattern' in logs/$group-*.log after ${limit} s" >&2
+  krb_line "wait_any: no line matching '$pattern' in logs/$group-*.log after ${limit} s" \
+    "wait_any: ${limit}초가 지나도 logs/$group-*.log에 '$pattern'에 맞는 줄이 없음" >&2
   return 1
 }
 

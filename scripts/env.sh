@@ -85,6 +85,8 @@ krb_build() {
   krb_line "the build failed (cargo build --release, exit $status); its errors:" \
     "빌드 실패 (cargo build --release, 종료 코드 $status). 오류:" >&2
   { grep -E -A 6 '^error' "$log" || tail -n 20 "$log"; } | head -n 30 >&2
+  # Shown from the current folder where it lies under it, as the pages show logs/.
+  log=${log#"$PWD"/}
   krb_line "all of its output: $log" "전체 출력: $log" >&2
   return 1
 }

@@ -6,6 +6,7 @@
 //! written here reaches the file in one write: appends of one write are never interleaved.
 
 use std::io::{self, Write};
+use std::path::Path;
 
 /// Writes `line` and a newline to `w` as one buffer, then flushes.
 pub fn write_line(w: &mut impl Write, line: &str) -> io::Result<()> {
@@ -26,8 +27,36 @@ pub fn stderr_line(line: &str) {
     let _ = write_line(&mut io::stderr().lock(), line);
 }
 
+/// `path` as a person is shown it: relative to the current folder where it lies under it
+/// (`logs/nocommit.svg`, as the pages show it, though common.sh hands the tools an absolute
+/// logs folder), else as it is.
+pub fn shown(path: &Path) -> String {
+    std::env::current_dir()
+        .ok()
+        .and_then(|here| path.strip_prefix(here).ok().map(Path::to_path_buf))
+        .filter(|rel| !rel.as_os_str().is_empty())
+        .unwrap_or_else(|| path.to_path_buf())
+        .display()
+        .to_string()
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_path_under_the_current_folder_is_shown_from_it() {
+        let here = std::env::current_dir().unwrap();
+        assert_eq!(
+            super::shown(&here.join("logs/nocommit.svg")),
+            "logs/nocommit.svg"
+        );
+        assert_eq!(
+            super::shown(Path::new("/elsewhere/x.svg")),
+            "/elsewhere/x.svg"
+        );
+        assert_eq!(super::shown(Path::new("logs/x.svg")), "logs/x.svg");
+        assert_eq!(super::shown(&here), here.display().to_string());
+    }
+
     use super::*;
 
     /// Records each write call the writer receives.

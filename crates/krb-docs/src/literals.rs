@@ -237,6 +237,9 @@ fn push_hole(pieces: &mut Vec<Piece>, lit: &mut String) {
 /// The texts a bash script prints: the arguments of each `echo` and `printf` (its format, `%s`
 /// and the like as holes, then each further argument), and of each call to a function of the
 /// script that prints its arguments (`step() { printf '%s test: %s\n' "$(date)" "$*"; }`).
+/// Each argument of a call to env.sh's `krb_say` or `krb_line` (`krb_line EN KO`: a text in
+/// English and in Korean), or to a function of the script that hands them its arguments
+/// (`line() { krb_line "$@"; }`), is a text of its own.
 /// `$x`, `${x}`, `$(...)` and backquotes are holes. Comments and here-documents are left out.
 pub fn shell_texts(src: &str) -> Vec<Found> {
     let lines = logical_lines(src);
@@ -249,6 +252,12 @@ pub fn shell_texts(src: &str) -> Vec<Found> {
             (prints && own && is_name(name)).then(|| name.to_string())
         })
         .collect();
+    let mut bilingual: Vec<String> = vec!["krb_say".into(), "krb_line".into()];
+    bilingual.extend(lines.iter().filter_map(|(_, line)| {
+        let (name, body) = line.trim().split_once("() {")?;
+        let hands = body.contains("krb_say \"$@\"") || body.contains("krb_line \"$@\"");
+        (hands && is_name(name)).then(|| name.to_string())
+    }));
     let mut found = Vec::new();
     for (number, line) in &lines {
         let tokens = tokenize(line);
@@ -321,6 +330,11 @@ pub fn shell_texts(src: &str) -> Vec<Found> {
                         for arg in rest {
                             push(&mut found, *number, arg.pieces.clone());
                         }
+                    }
+                }
+                name if bilingual.iter().any(|p| p == name) => {
+                    for arg in &args {
+                        push(&mut found, *number, arg.pieces.clone());
                     }
                 }
                 name if printers.iter().any(|p| p == name) => {
@@ -696,6 +710,10 @@ EOF
 printf '%-10s %5.1f%%\n' "$name" "$x"
 echo -n "rebalance after $group-c joined ($assignor):" \
   more
+line() { krb_line "$@"; }
+krb_line "waiting $n s ..." \
+  "${n}초 기다리는 중 ..." >&2
+line failed 실패
 "#;
         assert_eq!(
             texts(&shell_texts(src)),
@@ -707,6 +725,10 @@ echo -n "rebalance after $group-c joined ($assignor):" \
                 "build (release)",
                 "* *%\n",
                 "rebalance after *-c joined (*): more",
+                "waiting * s ...",
+                "*초 기다리는 중 ...",
+                "failed",
+                "실패",
             ]
         );
     }

@@ -109,6 +109,7 @@ pub fn init(broker: &BrokerArgs, output: &str) -> Result<()> {
         partitions: Some(1),
         delete: false,
         force: false,
+        expect: None,
         replication: -1,
         broker: broker.clone(),
     })

@@ -24,7 +24,7 @@ use std::net::{IpAddr, TcpListener};
 
 use anyhow::{anyhow, bail, Context, Result};
 use clap::Parser;
-use krb_common::lang::Lang;
+use krb_common::lang::{Lang, Msg};
 use krb_common::namespace::Namespace;
 use krb_common::reader::Logs;
 
@@ -104,18 +104,37 @@ impl Setup {
             .context("cannot read the address served on")?;
         let live = live::Live::new(&args.logs.dir, &args.group, &args.namespace);
         let published = live.start();
-        krb_common::out::stdout_line(&format!(
-            "krb-live: group {} from {}/{}-*.log at http://{address}/ (Ctrl-C stops)",
-            args.group,
-            args.logs.dir.display(),
+        let files = format!(
+            "{}/{}-*.log",
+            krb_common::out::shown(&args.logs.dir),
             args.group
+        );
+        krb_common::out::stdout_line(&STARTED.fill(
+            lang,
+            &[
+                ("group", &args.group),
+                ("files", &files),
+                ("address", &address),
+            ],
         ));
         server::serve(listener, page::Page::new(lang), published)
     }
 }
 
+/// What krb-live prints when it serves (not the page's words: the page names no address).
+const STARTED: Msg = Msg {
+    en: "krb-live: group {group} from {files} at http://{address}/ (Ctrl-C stops)",
+    ko: "krb-live: 그룹 {group}, 로그 {files}, 주소 http://{address}/ (Ctrl-C로 멈춤)",
+};
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_start_line_has_its_korean_text() {
+        let problems = krb_common::lang::table_problems(&[super::STARTED]);
+        assert!(problems.is_empty(), "{problems:#?}");
+    }
+
     use super::*;
 
     fn args(line: &[&str]) -> Args {

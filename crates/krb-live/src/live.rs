@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use anyhow::Result;
 use krb_common::namespace::Namespace;
+use krb_common::out::shown;
 
 use crate::follow::{GroupLogs, Poll};
 use crate::state::State;
@@ -92,7 +93,7 @@ impl Live {
 
     /// The page's state now.
     pub fn view(&mut self) -> View {
-        let files = format!("{}/{}-*.log", self.dir.display(), self.group);
+        let files = format!("{}/{}-*.log", shown(&self.dir), self.group);
         let mut view = View::of(&mut self.state, &self.group, &files);
         view.error = self.error.clone();
         view

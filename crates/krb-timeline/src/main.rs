@@ -1,5 +1,5 @@
 use krb_common::lang::Lang;
-use krb_common::out::{stderr_line, stdout_line};
+use krb_common::out::{shown, stderr_line, stdout_line};
 
 fn main() {
     let args: krb_timeline::Args = krb_common::cli::parse("krb-timeline");
@@ -12,7 +12,8 @@ fn main() {
         for s in skipped {
             stderr_line(&format!("krb-timeline: {s}"));
         }
-        stdout_line(&format!("wrote {}", out.display()));
+        let path = shown(&out);
+        stdout_line(&krb_timeline::messages::WROTE.fill(lang, &[("path", &path)]));
     });
     krb_common::exit_on_error("krb-timeline", 1, result);
 }

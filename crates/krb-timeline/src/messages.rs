@@ -12,6 +12,11 @@ pub use krb_common::event_words::{
 };
 use krb_common::lang::Msg;
 
+/// What krb-timeline prints when it has drawn the picture.
+pub const WROTE: Msg = Msg {
+    en: "wrote {path}",
+    ko: "그림 저장: {path}",
+};
 /// The SVG's `<title>`.
 pub const DOC_TITLE: Msg = Msg {
     en: "krb timeline of group {group}",
@@ -65,6 +70,7 @@ pub const REFUSED: Msg = Msg {
 
 /// Every message above.
 pub const ALL: &[Msg] = &[
+    WROTE,
     DOC_TITLE,
     TOTALS,
     LEGEND_DUPLICATE,

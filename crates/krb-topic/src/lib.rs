@@ -1,11 +1,16 @@
-//! krb-topic: create a topic with N partitions, empty, so a lab can be rerun.
+//! krb-topic: create a topic with N partitions, empty, so a lab can be rerun; or check that a
+//! lab's topic is there, filled.
+
+pub mod messages;
 
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 use clap::Parser;
 use krb_common::broker::{wait, BrokerArgs, REACH_TIMEOUT};
+use krb_common::lang::Lang;
 use krb_common::readers::{self, Reader};
+use messages as m;
 use rdkafka::admin::{AdminClient, AdminOptions, NewTopic, TopicReplication};
 use rdkafka::client::DefaultClientContext;
 use rdkafka::error::RDKafkaErrorCode;
@@ -22,6 +27,10 @@ use rdkafka::error::RDKafkaErrorCode;
 /// members, and exits 1. This holds for the topic's name
 /// on the broker, with or without a namespace: `krb-topic alice-pay 2` is refused while alice's
 /// workers read alice-pay. --force deletes it anyway (the teacher resetting a room).
+///
+/// With --expect MESSAGES it changes nothing: it checks that TOPIC exists with PARTITIONS
+/// partitions holding MESSAGES messages in all, as a lab that reads a topic it did not make
+/// needs (lab 1: pay), and says in one line what differs, exiting 1.
 #[derive(Parser, Debug)]
 #[command(name = "krb-topic", version, verbatim_doc_comment)]
 pub struct Args {
@@ -39,6 +48,9 @@ pub struct Args {
     /// Delete the topic even while a group with live members reads it.
     #[arg(long)]
     pub force: bool,
+    /// Only check, changing nothing: the topic has PARTITIONS partitions holding this many messages.
+    #[arg(long, value_name = "MESSAGES", requires = "partitions", conflicts_with_all = ["delete", "force"])]
+    pub expect: Option<i64>,
     #[command(flatten)]
     pub broker: BrokerArgs,
 }
@@ -54,6 +66,24 @@ const UNSURE_TIMEOUT: Duration = Duration::from_secs(10);
 pub fn run(args: &Args) -> Result<()> {
     let (admin, options) = args.broker.admin("krb-topic")?;
     let name = args.broker.name(&args.topic);
+    if let (Some(messages), Some(partitions)) = (args.expect, args.partitions) {
+        let lang = Lang::from_env()?;
+        let (found, held) = contents(&admin, &name)?
+            .ok_or_else(|| anyhow::anyhow!(m::NO_TOPIC.fill(lang, &[("topic", &name)])))?;
+        bail_if_differs(lang, &name, (partitions, messages), (found, held))?;
+        println!(
+            "{}",
+            m::READY.fill(
+                lang,
+                &[
+                    ("topic", &name),
+                    ("partitions", &found),
+                    ("messages", &held)
+                ]
+            )
+        );
+        return Ok(());
+    }
     if !args.force && served(&admin, &name)?.is_some() {
         unread(&admin, &name)?;
     }
@@ -96,6 +126,44 @@ pub fn run(args: &Args) -> Result<()> {
         std::thread::sleep(Duration::from_millis(100));
     }
     bail!("topic {name} was created but its partitions had no leader within 30 s")
+}
+
+/// What a topic the lab did not make must be: `want` (partitions, messages) against `found`.
+fn bail_if_differs(lang: Lang, name: &str, want: (i32, i64), found: (i32, i64)) -> Result<()> {
+    if found.0 != want.0 {
+        bail!(m::PARTITIONS.fill(
+            lang,
+            &[
+                ("topic", &name),
+                ("found", &found.0),
+                ("partitions", &want.0)
+            ]
+        ));
+    }
+    if found.1 != want.1 {
+        bail!(m::MESSAGES.fill(
+            lang,
+            &[("topic", &name), ("found", &found.1), ("messages", &want.1)]
+        ));
+    }
+    Ok(())
+}
+
+/// Topic `name`'s partitions and the messages they hold, or None when the broker does not
+/// serve it.
+fn contents(admin: &AdminClient<DefaultClientContext>, name: &str) -> Result<Option<(i32, i64)>> {
+    let Some(leaders) = served(admin, name)? else {
+        return Ok(None);
+    };
+    let mut messages = 0;
+    for p in 0..leaders.len() as i32 {
+        let (low, high) = admin
+            .inner()
+            .fetch_watermarks(name, p, REACH_TIMEOUT)
+            .with_context(|| format!("cannot read the offsets of {name} p{p}"))?;
+        messages += high - low;
+    }
+    Ok(Some((leaders.len() as i32, messages)))
 }
 
 /// Fails, naming them, when groups with live members read topic `name`. A group in its first
@@ -193,6 +261,27 @@ fn served(admin: &AdminClient<DefaultClientContext>, name: &str) -> Result<Optio
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_topic_that_differs_from_the_labs_is_one_line_naming_what() {
+        assert!(bail_if_differs(Lang::En, "pay", (2, 1000), (2, 1000)).is_ok());
+        let err = |found| {
+            bail_if_differs(Lang::En, "pay", (2, 1000), found)
+                .unwrap_err()
+                .to_string()
+        };
+        assert_eq!(err((1, 1000)), "topic pay has 1 partitions, not 2");
+        assert_eq!(err((2, 0)), "topic pay holds 0 messages, not 1000");
+        let ko = bail_if_differs(Lang::Ko, "pay", (2, 1000), (2, 0)).unwrap_err();
+        assert_eq!(
+            ko.to_string(),
+            "pay 토픽에 메시지가 1000개가 아니라 0개 있습니다"
+        );
+        let args = Args::try_parse_from(["krb-topic", "pay", "2", "--expect", "1000"]).unwrap();
+        assert_eq!(args.expect, Some(1000));
+        assert!(Args::try_parse_from(["krb-topic", "pay", "--expect", "1000"]).is_err());
+        assert!(Args::try_parse_from(["krb-topic", "pay", "--delete", "--expect", "1"]).is_err());
+    }
 
     #[test]
     fn the_refusal_names_the_topic_and_every_reading_group_on_one_line() {

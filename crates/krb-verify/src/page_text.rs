@@ -162,7 +162,7 @@ const LABS: [(Msg, Msg); 9] = [
                  broker acknowledged may be lost, committed work may never be redone, and every \
                  duplicate must be explained by a fault, within that fault's bound. Read the \
                  statements first: one that failed names the message and the fault.",
-            ko: "시드로 정한 장애를 겁니다: 워커를 죽이고, 멈추고, 세우고, 다시 띄우는 동안 \
+            ko: "seed로 정한 장애를 겁니다: 워커를 kill하고, 일시 정지하고, 정지하고, 다시 띄우는 동안 \
                  브로커와 그룹 코디네이터와 파티션 리더도 죽입니다. 브로커가 확인한 메시지는 \
                  하나도 잃으면 안 되고, commit된 작업은 다시 하면 안 되며, 모든 중복은 장애 \
                  하나로, 그 장애의 한도 안에서 설명되어야 합니다. 문장부터 읽으세요: 실패한 \
