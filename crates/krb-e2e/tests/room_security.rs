@@ -3,7 +3,7 @@
 //! with his own valid login, attacks her topic and group with Kafka's own CLI and with kcat,
 //! and each attack must be refused by the broker's authorizer, with the error that says so.
 //! Nobody gets in without a login or with a wrong password. Alice's 1000 messages are all there
-//! afterwards, read back by kcat under her login.
+//! afterwards, read back by kcat under her login; once the teacher removes bob, his login fails.
 //!
 //! kcat runs on krb's own librdkafka (2.15.0, its shared library from the build, by
 //! LD_LIBRARY_PATH): Debian 12's kcat links librdkafka 2.0.2, whose SCRAM client sends a proof
@@ -47,6 +47,9 @@ echo "== console wrong password"
 sed 's/password="[^"]*"/password="guessed"/' "$room/alice.properties" >"$room/guess.properties"
 jtool org.apache.kafka.tools.TopicCommand "$at" --command-config "$room/guess.properties" --list
 echo "== alice reads"; kcat -F "$room/alice.conf" -C -t alice-pay -o beginning -e -q -f 'message\n' | wc -l
+cp "$room/bob.conf" "$room/bob-kept.conf"
+echo "== remove"; scripts/room.sh remove bob; scripts/room.sh list
+echo "== removed login"; kcat -F "$room/bob-kept.conf" -L -m 5 2>&1 || true
 echo "== topics"; jtool org.apache.kafka.tools.TopicCommand --bootstrap-server=localhost:9721 --command-config "$room/admin.properties" --list
 echo "== end"
 "#;
@@ -141,6 +144,20 @@ fn the_room_refuses_bob_with_kafkas_cli_and_with_kcat() -> Result<()> {
         section("alice reads").trim() == "1000",
         "alice's topic does not hold her 1000 messages afterwards:\n{}",
         section("alice reads")
+    );
+    // The teacher removes bob: his login is gone with his handouts.
+    ensure!(
+        section("remove").ends_with(
+            "room: bob removed (the user, its ACLs and its handouts; its topics stay)\nalice\n"
+        ),
+        "room.sh remove bob:\n{}",
+        section("remove")
+    );
+    ensure!(
+        section("removed login")
+            .contains("Authentication failed during authentication due to invalid credentials"),
+        "bob's login still works after room.sh remove bob:\n{}",
+        section("removed login")
     );
     let topics: Vec<&str> = section("topics").lines().collect();
     ensure!(

@@ -54,3 +54,30 @@ fn every_error_code_of_the_header_is_known() {
         assert_eq!(code as i32, value, "RDKafkaErrorCode of {name}");
     }
 }
+
+/// With the `ssl` feature (krb's build, for a room's SASL/SCRAM), librdkafka is built on
+/// OpenSSL and offers SCRAM: a build that quietly dropped it would fail the room's login only.
+#[cfg(feature = "ssl")]
+#[test]
+fn the_ssl_build_offers_scram() {
+    let features = unsafe {
+        let conf = rdkafka_sys::rd_kafka_conf_new();
+        let mut buf = [0 as std::ffi::c_char; 512];
+        let mut size = buf.len();
+        let got = rdkafka_sys::rd_kafka_conf_get(
+            conf,
+            b"builtin.features\0".as_ptr().cast(),
+            buf.as_mut_ptr(),
+            &mut size,
+        );
+        rdkafka_sys::rd_kafka_conf_destroy(conf);
+        assert_eq!(got, rdkafka_sys::rd_kafka_conf_res_t::RD_KAFKA_CONF_OK);
+        CStr::from_ptr(buf.as_ptr()).to_str().unwrap().to_string()
+    };
+    for feature in ["ssl", "sasl_scram"] {
+        assert!(
+            features.split(',').any(|f| f == feature),
+            "builtin.features lacks {feature}: {features}"
+        );
+    }
+}
