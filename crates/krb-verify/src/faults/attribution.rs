@@ -255,34 +255,16 @@ fn explains(
                 x.zombie = Some((v, f.at, end, held));
             }
         }
-        (
-            FaultKind::KillCoordinator
-            | FaultKind::KillLeader
-            | FaultKind::Roll
-            | FaultKind::KillOutputLeader,
-            _,
-        ) => {
-            let until = f.healed + TimeDelta::seconds(AFTERMATH_SEC);
-            for (w, log) in logs.iter().enumerate() {
-                for (i, e) in log.lines.iter().enumerate() {
-                    if e.at < f.at || e.at > until {
-                        continue;
-                    }
-                    let only = match &e.event {
-                        Event::Lost(ps) => Some(ps),
-                        Event::CommitFailed(_) | Event::TxnAborted(_) => None,
-                        _ => continue,
-                    };
-                    // Cut short by the fault, not by the line that shows it: a worker stuck or
-                    // cut off learns it lost its partitions after their new owner redid its work.
-                    for line in in_flight(&log.lines, i, only) {
-                        x.in_flight.entry((w, line)).or_insert(f.at);
-                    }
-                }
-            }
-        }
         _ => {}
     }
+    // A node's failure cuts short the work in flight at a `lost`, `commit failed` or
+    // `transaction aborted` line of any worker in its window. A worker's fault that makes the
+    // group rebalance (any but a pause inside its session, which explains nothing more here)
+    // ends a generation: under cooperative-sticky and KIP-848 the workers that keep their
+    // partitions go on across it, and a commit or a transaction's offsets sent with the
+    // generation that ended are refused (ILLEGAL_GENERATION), so it cuts short the work in
+    // flight at their `commit failed` and `transaction aborted` lines in its window.
+    disturbed(logs, f, !f.kind.on_worker(), &mut x);
     if !f.kind.on_worker() {
         for (i, (e, r)) in exits.iter().zip(runs).enumerate() {
             let Some(r) = r.as_ref().filter(|r| store_victim(f, e, r)) else {
@@ -305,6 +287,30 @@ fn explains(
         })
     });
     x
+}
+
+/// Adds to `x` the work in flight at each `commit failed` and `transaction aborted` line (and,
+/// with `lost_too`, each `lost` line, for the partitions it names) of any worker from fault
+/// `f` until [`AFTERMATH_SEC`] after it was healed.
+fn disturbed(logs: &[WorkerLog], f: &Fault, lost_too: bool, x: &mut Explains) {
+    let until = f.healed + TimeDelta::seconds(AFTERMATH_SEC);
+    for (w, log) in logs.iter().enumerate() {
+        for (i, e) in log.lines.iter().enumerate() {
+            if e.at < f.at || e.at > until {
+                continue;
+            }
+            let only = match &e.event {
+                Event::Lost(ps) if lost_too => Some(ps),
+                Event::CommitFailed(_) | Event::TxnAborted(_) => None,
+                _ => continue,
+            };
+            // Cut short by the fault, not by the line that shows it: a worker stuck or cut off
+            // learns it lost its partitions after their new owner redid its work.
+            for line in in_flight(&log.lines, i, only) {
+                x.in_flight.entry((w, line)).or_insert(f.at);
+            }
+        }
+    }
 }
 
 /// The lines of the completions a worker had in flight just before `lines[upto]`: since its

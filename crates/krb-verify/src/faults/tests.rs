@@ -1345,3 +1345,39 @@ fn committed_work_redone_is_nobodys_though_a_fault_cut_an_earlier_processing_of_
     assert_eq!(per_fault(&stats), vec![("kill", 2, 2)]);
     assert_eq!(stats.counts.unexplained, 1);
 }
+
+#[test]
+fn a_rebalance_that_aborts_a_transaction_of_a_worker_that_keeps_its_partitions_explains_the_redo() {
+    // kafka-eos under cooperative-sticky (seed 2028's trial 1): c joins at 1.2 s; a keeps p0 and
+    // p1, but its transaction's offsets carry the generation the join ended, and it aborts at
+    // 1.5 s (ILLEGAL_GENERATION); b later redoes a's uncommitted p0 offset 2 and p1 offset 1.
+    let aborted = |at| {
+        logs_with(
+            move |l| {
+                l.at(
+                    at,
+                    "g-a",
+                    "transaction aborted: KafkaError{code=ILLEGAL_GENERATION,val=22,str=\"x\"}",
+                );
+            },
+            |l| b_work(l, 4, "commit p0=4 p1=4"),
+        )
+    };
+    let eos = |l: &Logs, join_at: i64| {
+        trial(l, |t| {
+            t.effect = Kind::KafkaEos;
+            t.effects = Some(store(acks()));
+            t.faults = fault_log(9000, &[(FaultKind::Join, "g-c", join_at, join_at)]);
+        })
+    };
+    let (v, stats) = eos(&aborted(1500), 1200);
+    all_held(&v);
+    assert_eq!(per_fault(&stats), vec![("join", 2, 2)]);
+    // The excuse must not apply to an abort outside the join's window: the join came 20 s
+    // before it.
+    let (v, _) = eos(&aborted(1500), -20000);
+    only_fails(&v, EXPLAINED, "the abort came 21.5 s after the join");
+    // Nor to an abort before the join.
+    let (v, _) = eos(&aborted(1100), 1200);
+    only_fails(&v, EXPLAINED, "the abort came before the join");
+}
