@@ -70,6 +70,8 @@ case $scenario in
     share "$group-a" "$group" "$group" --delay 0.01 "${options[@]}"
     wait_unique "$group" 100
     share "$group-b" "$group" "$group" --delay 0.01 "${options[@]}"
+    krb_line "waiting until the group has processed all $records records (about 5 s, at most 120 s) ..." \
+      "그룹이 레코드 ${records}개를 모두 처리할 때까지 기다리는 중 (약 5초, 최대 120초) ..."
     wait_unique "$group" "$records"
     stop "$group-a" "$group-b" ;;
   kill)
@@ -86,17 +88,23 @@ case $scenario in
     # Reaped here, so that bash reports no "Killed" job of its own.
     { wait "$pid" || true; } 2>/dev/null
     rm -f "$LOGS/$group-a.pid"
+    krb_line "waiting until b has processed all $records records, those a held among them: they come back after share.session.timeout.ms (6 s), so about 10 s (at most 90 s) ..." \
+      "b가 a가 쥐고 있던 것까지 레코드 ${records}개를 모두 처리할 때까지 기다리는 중: 그 레코드들은 share.session.timeout.ms(6초) 뒤에 돌아오므로 약 10초 (최대 90초) ..."
     wait_unique "$group" "$records" 90
     stop "$group-b" ;;
   lock)
     share "$group-a" "$group" "$group" "${options[@]}" --slow-at 3 --slow-sec 12
     wait_log "$group-a" 'slow start$'
     share "$group-b" "$group" "$group" "${options[@]}"
+    krb_line "waiting for a to finish offset 3 and offset 9: a spends 12 s on offset 3, so about 15 s (at most 90 s) ..." \
+      "a가 offset 3과 offset 9를 마칠 때까지 기다리는 중: a가 offset 3에 12초를 쓰므로 약 15초 (최대 90초) ..."
     wait_log "$group-a" "$group-a p0 offset 9\$" 60
     wait_log "$group-a" "$group-a acks (committed|failed) p0 \[9\]" 30
     stop "$group-a" "$group-b" ;;
   reject)
     share "$group-a" "$group" "$group" "${options[@]}"
+    krb_line "waiting until the $records records are processed and offset 3 is delivered $limit times (about 5 s, at most 150 s), then 2 s more ..." \
+      "레코드 ${records}개가 처리되고 offset 3이 ${limit}번 전달될 때까지 기다리는 중 (약 5초, 최대 150초), 그 뒤 2초 더 ..."
     wait_unique "$group" "$records"
     wait_log "$group-a" "acquired p0 offset 3 delivery $limit\$" 30
     # Longer than a poll: a fourth delivery, which the limit rules out, would show here.

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # samples.sh [LAB...]: the sample outputs the docs show, from a real run (default labs 1 to 8).
 #
-# Runs each lab's commands, as its page shows them, one after another through bash with
-# common.sh sourced, against the broker on KRB_BOOTSTRAP (default localhost:9481; it starts
-# none), and writes docs/samples/en/labN.txt, then docs/samples/ko/labN.txt from a second run
-# with KRB_LANG=ko. Each is a transcript: the line `# lab N, krb COMMIT, DATE, Kafka VERSION`,
+# Runs each lab's commands, those of the first sh block of its page in docs/en (`krb-docs
+# commands N` prints them; `source scripts/common.sh` aside), one after another through bash
+# with common.sh sourced, against the broker on KRB_BOOTSTRAP (default
+# localhost:KRB_BROKER_PORT, 9481 unless set; it starts none), and writes
+# docs/samples/en/labN.txt, then docs/samples/ko/labN.txt from a second run with KRB_LANG=ko. Each is a transcript: the line `# lab N, krb COMMIT, DATE, Kafka VERSION`,
 # then each `$ command` and what it printed (stdout and stderr; the checkout's path left out, so
 # /home/me/krb/logs/x.svg shows as logs/x.svg). KRB_NS and KRB_LOGS are not used: the samples
 # show the article's names and logs/. A lab whose command fails keeps its old sample.
@@ -12,7 +13,8 @@
 # Lab 7 (07-faults.sh --trials 1 --seed 2026) runs only if a three-node cluster of
 # scripts/kafka-local.sh answers on KRB_BOOTSTRAP's port (kafka-local.sh start --nodes 3);
 # it is skipped, and says so, otherwise. At the end scripts/docs.sh puts the samples into the
-# pages (krb-docs write); krb-docs check then holds every line to what the tools can print.
+# pages (krb-docs write); krb-docs check then holds every line to what the tools can print,
+# and each sample's `$ ` lines to exactly its page's commands.
 set -euo pipefail
 # shellcheck source=usage.sh
 source "$(dirname "$0")/usage.sh" "$@"
@@ -26,7 +28,7 @@ labs=("$@")
 for lab in "${labs[@]}"; do
   [[ $lab =~ ^[1-8]$ ]] || { echo "samples.sh: labs are numbers from 1 to 8, not '$lab' (see --help)" >&2; exit 2; }
 done
-bootstrap=${KRB_BOOTSTRAP:-localhost:9481}
+bootstrap=${KRB_BOOTSTRAP:-localhost:${KRB_BROKER_PORT:-9481}}
 if ! answers "$bootstrap"; then
   echo "samples.sh: no broker answers at $bootstrap; start one (scripts/kafka-local.sh start) or set KRB_BOOTSTRAP" >&2
   exit 1
@@ -36,63 +38,7 @@ unset KRB_NS KRB_LOGS KRB_NO_VERDICT
 port=${bootstrap%%,*}
 port=${port##*:}
 cargo build --release --quiet
-
-# The commands of lab N, one a line, as its page shows them.
-commands() {
-  case $1 in
-    1) cat <<'EOF'
-topic pay 2
-krb-produce pay 1000 2
-./scripts/01-revoke.sh nocommit
-krb-dups nocommit
-./scripts/01-revoke.sh revcommit --revoke-commit
-krb-dups revcommit
-EOF
-      ;;
-    2) cat <<'EOF'
-topic slow 1
-./scripts/02-maxpoll.sh
-cat logs/slow-*.log | sort
-EOF
-      ;;
-    3) cat <<'EOF'
-./scripts/03-assignor.sh range --assignor range
-krb-dups range
-./scripts/03-assignor.sh coop --assignor cooperative-sticky
-krb-dups coop
-EOF
-      ;;
-    4) cat <<'EOF'
-./scripts/04-static.sh dynamic
-./scripts/04-static.sh static --static
-EOF
-      ;;
-    5) cat <<'EOF'
-./scripts/05-protocol.sh kip848 --protocol consumer
-EOF
-      ;;
-    6) cat <<'EOF'
-./scripts/06-idempotent.sh idemslow --effect idempotent --scenario maxpoll
-cat logs/idemslow-*.log | sort | grep -E 'offset 3|commit failed|lost'
-./scripts/06-idempotent.sh dbslow --effect db-offsets --scenario maxpoll
-cat logs/dbslow-*.log | sort | grep -E 'offset 3|lost|assigned \[0\]|offset 9'
-EOF
-      ;;
-    7) cat <<'EOF'
-./scripts/07-faults.sh --trials 1 --seed 2026
-EOF
-      ;;
-    8) cat <<'EOF'
-./scripts/08-share.sh
-./scripts/08-share.sh kill --scenario kill
-grep -h 'delivery 2' logs/kill-*.log | head -3
-krb-dups kill
-./scripts/08-share.sh lock --scenario lock
-./scripts/08-share.sh reject --scenario reject
-EOF
-      ;;
-  esac
-}
+docs="${CARGO_TARGET_DIR:-target}/release/krb-docs"
 
 # The Kafka release of the broker: what its log says (a kafka-local.sh broker's), else unknown.
 kafka_version() {
@@ -110,7 +56,8 @@ commit=$(git describe --always --dirty)
 
 # run LAB LANG: the transcript of lab LAB's commands with KRB_LANG=LANG, in docs/samples/LANG/.
 run() {
-  local lab=$1 lang=$2 out command status=0 started=$SECONDS line
+  local lab=$1 lang=$2 out commands command status=0 started=$SECONDS line
+  commands=$("$docs" commands "$lab" .) || return 1
   out=$(mktemp)
   echo "# lab $lab, krb $commit, $(date '+%Y-%m-%d %H:%M %Z'), Kafka $(kafka_version)" >"$out"
   while IFS= read -r command; do
@@ -123,7 +70,7 @@ run() {
       echo "samples.sh: lab $lab ($lang): \`$command\` failed (exit $status); docs/samples/$lang/lab$lab.txt is left as it was, this run's transcript is $out" >&2
       return 1
     fi
-  done < <(commands "$lab")
+  done <<<"$commands"
   mkdir -p "docs/samples/$lang"
   mv "$out" "docs/samples/$lang/lab$lab.txt"
   echo "samples: wrote docs/samples/$lang/lab$lab.txt in $((SECONDS - started)) s" >&2

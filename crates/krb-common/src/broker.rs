@@ -10,6 +10,7 @@ use rdkafka::error::{KafkaError, RDKafkaErrorCode};
 use rdkafka::ClientConfig;
 
 use crate::conf_file::{self, ConfFile};
+use crate::lang::{Lang, Msg};
 use crate::namespace::Namespace;
 
 /// The broker of the article's compose.yaml and of scripts/kafka-local.sh.
@@ -101,6 +102,23 @@ impl clap::Args for BrokerArgs {
     }
 }
 
+/// A broker that does not answer (`err` is librdkafka's, as it says it).
+pub const UNREACHABLE: Msg = Msg {
+    en: "cannot reach a Kafka broker at {bootstrap} ({err}): start one (scripts/kafka-local.sh \
+         start, or docker compose -p kreb up -d) or point --bootstrap / KRB_BOOTSTRAP at yours",
+    ko: "{bootstrap}의 Kafka 브로커에 연결할 수 없습니다({err}): 브로커를 띄우거나\
+         (scripts/kafka-local.sh start, 또는 docker compose -p kreb up -d) --bootstrap이나 \
+         KRB_BOOTSTRAP으로 쓰는 브로커를 지정하세요",
+};
+
+/// A topic the broker does not have (`name`: as Kafka knows it; `topic`: as the lab calls it).
+pub const NO_TOPIC: Msg = Msg {
+    en: "topic {name} does not exist on {bootstrap}: create it first (topic {topic} PARTITIONS, \
+         or krb-topic {topic} PARTITIONS)",
+    ko: "{bootstrap}에 {name} 토픽이 없습니다: 먼저 만드세요(topic {topic} PARTITIONS, 또는 \
+         krb-topic {topic} PARTITIONS)",
+};
+
 /// Waits for an admin request: rust-rdkafka's admin client answers through futures, served by
 /// its own thread, so a plain executor is enough.
 pub fn wait<F: std::future::Future>(request: F) -> F::Output {
@@ -156,12 +174,11 @@ impl BrokerArgs {
         config
     }
 
-    /// What to tell a user whose broker does not answer.
+    /// What to tell a user whose broker does not answer, in the language of the process.
     pub fn unreachable(&self, err: &KafkaError) -> String {
-        format!(
-            "cannot reach a Kafka broker at {} ({err}): start one (scripts/kafka-local.sh start, \
-             or docker compose -p kreb up -d) or point --bootstrap / KRB_BOOTSTRAP at yours",
-            self.bootstrap
+        UNREACHABLE.fill(
+            Lang::from_env().unwrap_or_default(),
+            &[("bootstrap", &self.bootstrap), ("err", err)],
         )
     }
 
@@ -196,10 +213,14 @@ impl BrokerArgs {
             .fetch_metadata(None, REACH_TIMEOUT)
             .map_err(|e| anyhow::anyhow!(self.unreachable(&e)))?;
         let missing = || {
-            anyhow::anyhow!(
-                "topic {name} does not exist on {}: create it first (topic {topic} PARTITIONS, or krb-topic {topic} PARTITIONS)",
-                self.bootstrap
-            )
+            anyhow::anyhow!(NO_TOPIC.fill(
+                Lang::from_env().unwrap_or_default(),
+                &[
+                    ("name", &name),
+                    ("bootstrap", &self.bootstrap),
+                    ("topic", &topic)
+                ]
+            ))
         };
         let Some(t) = metadata.topics().iter().find(|t| t.name() == name) else {
             return Err(missing());
@@ -218,6 +239,41 @@ impl BrokerArgs {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_broker_errors_keep_their_english_and_speak_korean() {
+        assert!(crate::lang::table_problems(&[UNREACHABLE, NO_TOPIC]).is_empty());
+        let err = "Local: Broker transport failure";
+        let values: &[(&str, &dyn std::fmt::Display)] =
+            &[("bootstrap", &"localhost:9481"), ("err", &err)];
+        assert_eq!(
+            UNREACHABLE.fill(Lang::En, values),
+            "cannot reach a Kafka broker at localhost:9481 (Local: Broker transport failure): \
+             start one (scripts/kafka-local.sh start, or docker compose -p kreb up -d) or point \
+             --bootstrap / KRB_BOOTSTRAP at yours"
+        );
+        assert_eq!(
+            UNREACHABLE.fill(Lang::Ko, values),
+            "localhost:9481의 Kafka 브로커에 연결할 수 없습니다(Local: Broker transport failure): \
+             브로커를 띄우거나(scripts/kafka-local.sh start, 또는 docker compose -p kreb up -d) \
+             --bootstrap이나 KRB_BOOTSTRAP으로 쓰는 브로커를 지정하세요"
+        );
+        let values: &[(&str, &dyn std::fmt::Display)] = &[
+            ("name", &"alice-pay"),
+            ("bootstrap", &"h:1"),
+            ("topic", &"pay"),
+        ];
+        assert_eq!(
+            NO_TOPIC.fill(Lang::En, values),
+            "topic alice-pay does not exist on h:1: create it first (topic pay PARTITIONS, or \
+             krb-topic pay PARTITIONS)"
+        );
+        assert_eq!(
+            NO_TOPIC.fill(Lang::Ko, values),
+            "h:1에 alice-pay 토픽이 없습니다: 먼저 만드세요(topic pay PARTITIONS, 또는 krb-topic \
+             pay PARTITIONS)"
+        );
+    }
 
     #[test]
     fn parses_properties() {

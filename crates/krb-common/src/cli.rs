@@ -3,8 +3,10 @@
 use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
-use clap::error::ErrorKind;
+use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::Parser;
+
+use crate::lang::{Lang, Msg};
 
 /// A worker's name, which starts every log line: one word.
 pub fn worker_name(name: &str) -> Result<()> {
@@ -38,6 +40,29 @@ pub fn one_line(err: &clap::Error) -> String {
     format!("{} (see --help)", parts.join(" "))
 }
 
+/// A value an option refused, with the option's own reason: clap's line, and its Korean.
+pub const INVALID_VALUE: Msg = Msg {
+    en: "invalid value '{value}' for '{arg}': {reason} (see --help)",
+    ko: "'{arg}'의 값이 잘못됐습니다('{value}'): {reason} (--help 참고)",
+};
+
+/// clap's error as one line in `lang`: [`one_line`], but in Korean a value an option refused
+/// (a bad KRB_NS, say) is said in Korean around the option's own reason. clap's other errors
+/// stay as clap writes them.
+pub fn one_line_in(lang: Lang, err: &clap::Error) -> String {
+    if lang == Lang::Ko && err.kind() == ErrorKind::ValueValidation {
+        let arg = err.get(ContextKind::InvalidArg);
+        let value = err.get(ContextKind::InvalidValue);
+        let reason = std::error::Error::source(err);
+        if let (Some(ContextValue::String(arg)), Some(ContextValue::String(value)), Some(reason)) =
+            (arg, value, reason)
+        {
+            return INVALID_VALUE.fill(lang, &[("arg", arg), ("value", value), ("reason", reason)]);
+        }
+    }
+    one_line(err)
+}
+
 /// The librdkafka every tool runs, as the library itself says (`rd_kafka_version_str`).
 pub fn librdkafka_version() -> String {
     rdkafka::util::get_rdkafka_version().1
@@ -66,7 +91,8 @@ pub fn parse<T: Parser>(tool: &str) -> T {
             e.exit()
         }
         Err(e) => {
-            crate::out::stderr_line(&format!("{tool}: {}", one_line(&e)));
+            let lang = Lang::from_env().unwrap_or_default();
+            crate::out::stderr_line(&format!("{tool}: {}", one_line_in(lang, &e)));
             std::process::exit(2);
         }
     }
@@ -116,5 +142,38 @@ mod tests {
         let line = one_line(&err);
         assert!(!line.contains('\n'), "{line}");
         assert!(line.contains("<TOPIC>"), "{line}");
+    }
+
+    #[derive(Parser, Debug)]
+    struct Named {
+        #[command(flatten)]
+        ns: crate::namespace::Namespace,
+    }
+
+    #[test]
+    fn a_refused_value_is_said_in_korean_around_its_reason() {
+        let err = Named::try_parse_from(["t", "--ns", "a b"]).unwrap_err();
+        let en = one_line_in(Lang::En, &err);
+        assert_eq!(en, one_line(&err));
+        // The English template is clap's own line.
+        let reason = std::error::Error::source(&err).expect("the namespace's reason");
+        assert_eq!(
+            en,
+            INVALID_VALUE.fill(
+                Lang::En,
+                &[("value", &"a b"), ("arg", &"--ns <NS>"), ("reason", reason)]
+            )
+        );
+        let ko = one_line_in(Lang::Ko, &err);
+        assert!(
+            ko.starts_with("'--ns <NS>'의 값이 잘못됐습니다('a b'): ")
+                && ko.ends_with("(--help 참고)"),
+            "{ko}"
+        );
+        assert!(ko.contains("KRB_NS=alice") && !ko.contains('\n'), "{ko}");
+        // Any other error stays clap's.
+        let err = Args::try_parse_from(["t"]).unwrap_err();
+        assert_eq!(one_line_in(Lang::Ko, &err), one_line(&err));
+        assert!(crate::lang::table_problems(&[INVALID_VALUE]).is_empty());
     }
 }

@@ -4,6 +4,8 @@
 //! types, and the log files named after them, stay the article's: `krb-produce pay 1000 2`
 //! writes to `alice-pay`, and `krb-dups nocommit` reads the logs of group `alice-nocommit`.
 
+use crate::lang::{Lang, Msg};
+
 /// The namespace option every tool that names topics or groups takes.
 #[derive(clap::Args, Clone, Debug, Default, PartialEq, Eq)]
 pub struct Namespace {
@@ -30,15 +32,25 @@ impl Namespace {
     }
 }
 
+/// A namespace that is none (`value`: the one given, quoted).
+pub const BAD: Msg = Msg {
+    en: "a namespace is 1 to 100 letters, digits, '.', '_' or '-' (it starts every topic and \
+         group name), got {value}: e.g. KRB_NS=alice",
+    ko: "네임스페이스는 글자, 숫자, '.', '_', '-'로 된 1~100자입니다(모든 토픽과 그룹 이름 앞에 \
+         붙어요). 받은 값: {value}. 예: KRB_NS=alice",
+};
+
 /// Checks a namespace: it becomes part of topic names, so it takes only what a topic name may
 /// hold (letters, digits, `.`, `_`, `-`), and it names a folder of logs, so not `.` or `..`.
 pub fn parse(s: &str) -> Result<String, String> {
+    parse_in(Lang::from_env().unwrap_or_default(), s)
+}
+
+/// [`parse`], its refusal in `lang`.
+pub fn parse_in(lang: Lang, s: &str) -> Result<String, String> {
     let allowed = |c: char| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-');
     if s.is_empty() || s.len() > 100 || s == "." || s == ".." || !s.chars().all(allowed) {
-        return Err(format!(
-            "a namespace is 1 to 100 letters, digits, '.', '_' or '-' (it starts every topic \
-             and group name), got {s:?}: e.g. KRB_NS=alice"
-        ));
+        return Err(BAD.fill(lang, &[("value", &format!("{s:?}"))]));
     }
     Ok(s.to_string())
 }
@@ -60,5 +72,16 @@ mod tests {
             let err = parse(bad).unwrap_err();
             assert!(err.contains("KRB_NS=alice"), "{bad:?}: {err}");
         }
+        assert_eq!(
+            parse_in(Lang::En, "al ice").unwrap_err(),
+            "a namespace is 1 to 100 letters, digits, '.', '_' or '-' (it starts every topic \
+             and group name), got \"al ice\": e.g. KRB_NS=alice"
+        );
+        assert_eq!(
+            parse_in(Lang::Ko, "al ice").unwrap_err(),
+            "네임스페이스는 글자, 숫자, '.', '_', '-'로 된 1~100자입니다(모든 토픽과 그룹 이름 \
+             앞에 붙어요). 받은 값: \"al ice\". 예: KRB_NS=alice"
+        );
+        assert!(crate::lang::table_problems(&[BAD]).is_empty());
     }
 }

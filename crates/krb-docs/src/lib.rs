@@ -9,7 +9,9 @@
 //! - c. a `KRB_*` variable shown is read nowhere, or one read is not in setup.md ([`vars`]);
 //! - d. an English page and its Korean twin differ in headings, commands or blocks ([`twins`]);
 //! - e. a relative link or an anchor leads nowhere ([`links`]);
-//! - f. a line of a sample is none the current tools print ([`catalogue`]).
+//! - f. a line of a sample is none the current tools print ([`catalogue`]);
+//! - g. a Korean text uses a word the glossary rules out ([`glossary`]);
+//! - h. a sample was not made from exactly the commands its page shows ([`samples`]).
 //!
 //! The pieces: [`markdown`] reads pages, [`literals`] reads the strings of the sources,
 //! [`help`] runs the tools.
@@ -22,6 +24,7 @@ pub mod help;
 pub mod links;
 pub mod literals;
 pub mod markdown;
+pub mod samples;
 pub mod twins;
 pub mod vars;
 
@@ -132,7 +135,7 @@ impl Docs {
     }
 }
 
-/// Every problem of checks a to g, by file and line.
+/// Every problem of checks a to h, by file and line.
 pub fn check(docs: &Docs) -> Result<Vec<Problem>> {
     let catalogue = catalogue::Catalogue::read(&docs.root)?;
     let mut problems = blocks::check(docs);
@@ -142,6 +145,7 @@ pub fn check(docs: &Docs) -> Result<Vec<Problem>> {
     problems.extend(links::check(docs));
     problems.extend(catalogue::check_samples(&docs.root, &catalogue)?);
     problems.extend(glossary::check(docs)?);
+    problems.extend(samples::check(docs)?);
     problems.sort();
     problems.dedup();
     Ok(problems)

@@ -8,6 +8,7 @@ use krb_docs::{help::Runner, Docs};
 ///
 ///   krb-docs write     fill every generated block of README*.md and docs/**/*.md
 ///   krb-docs check     report every problem, one line each: FILE:LINE: what; what to do
+///   krb-docs commands N   the commands lab N's sample runs, one a line (scripts/samples.sh)
 ///
 /// A generated block is written as two markers and filled by `write`:
 ///
@@ -26,7 +27,9 @@ use krb_docs::{help::Runner, Docs};
 /// document; (d) an English page and its Korean twin that differ in headings, commands or
 /// generated blocks; (e) a relative link or #anchor that leads nowhere; (f) a line of a sample
 /// that no current tool prints (the log grammar, librdkafka's lines, the strings of
-/// crates/*/src and scripts/*.sh).
+/// crates/*/src and scripts/*.sh); (g) a Korean text with a word docs/ko/glossary.md rules
+/// out; (h) a sample whose `$ ` lines are not exactly the commands of its page's first sh block
+/// (`source scripts/common.sh` aside), in order: the commands `krb-docs commands N` prints.
 ///
 /// Exit status: check 0 when it finds nothing, 1 when it finds a problem; write 0, or 1 when a
 /// block could not be filled; 2 when the checkout cannot be read or the command line is wrong.
@@ -51,11 +54,30 @@ enum Command {
         #[arg(default_value = ".")]
         root: PathBuf,
     },
+    /// Print the commands lab N's sample runs, one a line, as docs/en's page shows them
+    Commands {
+        /// The lab, 1 to 8
+        lab: String,
+        /// The checkout
+        #[arg(default_value = ".")]
+        root: PathBuf,
+    },
 }
 
 fn main() {
     let args: Args = krb_common::cli::parse("krb-docs");
-    let (Command::Write { root } | Command::Check { root }) = &args.command;
+    if let Command::Commands { lab, root } = &args.command {
+        match krb_docs::samples::lab_commands(root, lab) {
+            Ok(commands) => commands.iter().for_each(|c| stdout_line(c)),
+            Err(err) => {
+                stderr_line(&format!("krb-docs: {err:#}"));
+                std::process::exit(2);
+            }
+        }
+        return;
+    }
+    let (Command::Write { root } | Command::Check { root } | Command::Commands { root, .. }) =
+        &args.command;
     let docs = Runner::beside_me(root).and_then(|runner| Docs::read(root, Box::new(runner)));
     let docs = match docs {
         Ok(docs) => docs,
@@ -71,7 +93,7 @@ fn main() {
             }
             problems
         }),
-        Command::Check { .. } => krb_docs::check(&docs),
+        Command::Check { .. } | Command::Commands { .. } => krb_docs::check(&docs),
     };
     match outcome {
         Ok(problems) => {

@@ -257,10 +257,19 @@ fn d_twins_that_differ() {
         "krb-produce pay 1000 2\n",
         "krb-produce pay 1000 2\nkrb-dups nocommit --json\n",
     );
-    one(
-        &problems(&root),
-        "docs/en/lab1-revoke.md:14:",
-        "command `krb-dups nocommit --json` is not in docs/ko/lab1-revoke.md",
+    // The sample never ran it either: check h says so beside the twins' problem.
+    let found = problems(&root);
+    assert_eq!(found.len(), 2, "{found:#?}");
+    assert!(
+        found[0].starts_with("docs/en/lab1-revoke.md:14:")
+            && found[0].contains("`krb-dups nocommit --json` is a command of this page that"),
+        "{found:#?}"
+    );
+    assert!(
+        found[1].starts_with("docs/en/lab1-revoke.md:14:")
+            && found[1]
+                .contains("command `krb-dups nocommit --json` is not in docs/ko/lab1-revoke.md"),
+        "{found:#?}"
     );
 
     let root = fixture();
@@ -359,5 +368,42 @@ fn g_a_word_the_glossary_rules_out() {
         !problems(&root).iter().any(|p| p.contains("glossary")),
         "{:#?}",
         problems(&root)
+    );
+}
+
+#[test]
+fn h_a_sample_not_made_from_its_page_commands() {
+    // Lab 2's old sample: made from a command its page does not show.
+    let root = fixture();
+    for lang in ["en", "ko"] {
+        edit(
+            &root,
+            &format!("docs/samples/{lang}/lab1.txt"),
+            "$ topic pay 2\n",
+            "$ topic slow 1\nCreated topic slow.\n$ topic pay 2\n",
+        );
+    }
+    write(&docs(&root)).unwrap();
+    let found = problems(&root);
+    assert_eq!(found.len(), 2, "{found:#?}");
+    for (problem, lang) in found.iter().zip(["en", "ko"]) {
+        assert!(
+            problem.starts_with(&format!("docs/samples/{lang}/lab1.txt:2: the sample ran `topic slow 1`, which docs/{lang}/lab1-revoke.md's commands do not show")),
+            "{found:#?}"
+        );
+    }
+    // Lab 1's old sample: the page shows a command its run never made.
+    let root = fixture();
+    edit(
+        &root,
+        "docs/samples/en/lab1.txt",
+        "$ krb-produce pay 1000 2\nsent 1000 messages to pay\n",
+        "",
+    );
+    write(&docs(&root)).unwrap();
+    one(
+        &problems(&root),
+        "docs/en/lab1-revoke.md:13:",
+        "`krb-produce pay 1000 2` is a command of this page that docs/samples/en/lab1.txt never ran",
     );
 }

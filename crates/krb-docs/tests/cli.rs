@@ -75,3 +75,45 @@ fn write_fills_blocks_and_check_names_one_that_drifted() {
         stdout(&out)
     );
 }
+
+#[test]
+fn commands_prints_what_a_labs_sample_runs_and_check_holds_the_sample_to_it() {
+    let page = "# Lab 2\n\n```sh\nsource scripts/common.sh\n./scripts/02-maxpoll.sh\n\
+                cat logs/slow-*.log | sort\n```\n\n<!-- krb:sample lab2 -->\n\
+                <!-- /krb:sample -->\n";
+    let sample = "# lab 2, krb abc, 2026-12-04 10:00 UTC, Kafka 4.3.1\n$ topic slow 1\n\
+                  Created topic slow.\n$ ./scripts/02-maxpoll.sh\n";
+    let dir = scratch_dir::<&str>("docs-commands", &[]);
+    for (file, text) in [
+        ("docs/en/lab2-maxpoll.md", page),
+        ("docs/samples/en/lab2.txt", sample),
+    ] {
+        let path = dir.join(file);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    let root = dir.to_str().unwrap();
+    let out = krb_docs(&["commands", "2", root]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        stdout(&out),
+        "./scripts/02-maxpoll.sh\ncat logs/slow-*.log | sort\n"
+    );
+    let out = krb_docs(&["commands", "3", root]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("no page of docs/en shows the sample lab3"),
+        "{out:?}"
+    );
+    // The sample ran a command the page does not show, and not one it does.
+    let out = krb_docs(&["check", root]);
+    let found = stdout(&out);
+    assert!(
+        found.contains("docs/samples/en/lab2.txt:2: the sample ran `topic slow 1`"),
+        "{found}"
+    );
+    assert!(
+        found.contains("docs/en/lab2-maxpoll.md:6: `cat logs/slow-*.log | sort` is a command of this page that docs/samples/en/lab2.txt never ran"),
+        "{found}"
+    );
+}

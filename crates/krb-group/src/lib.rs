@@ -1,11 +1,15 @@
 //! krb-group: forget a consumer group, so a lab rerun with the same group name starts clean.
 
+pub mod messages;
+
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 use clap::Parser;
 use krb_common::broker::{wait, BrokerArgs, REACH_TIMEOUT};
+use krb_common::lang::Lang;
 use krb_common::{groups, readers};
+use messages as m;
 use rdkafka::admin::AdminClient;
 use rdkafka::client::DefaultClientContext;
 use rdkafka::error::RDKafkaErrorCode;
@@ -35,6 +39,7 @@ const COORDINATOR_TIMEOUT: Duration = Duration::from_secs(20);
 
 /// Deletes the group; prints what happened on one line.
 pub fn run(args: &Args) -> Result<()> {
+    let lang = Lang::from_env()?;
     let (admin, options) = args.broker.admin("krb-group")?;
     let group = args.broker.name(&args.group);
     let start = Instant::now();
@@ -64,9 +69,11 @@ pub fn run(args: &Args) -> Result<()> {
                 println!("Group {name} does not exist.")
             }
             Err((name, RDKafkaErrorCode::NonEmptyGroup)) => {
-                bail!(refusal(&name, live_members(&admin, &name)))
+                bail!(refusal(lang, &name, live_members(&admin, &name)))
             }
-            Err((name, code)) => bail!("cannot delete group {name}: {code}"),
+            Err((name, code)) => {
+                bail!(m::NOT_DELETED.fill(lang, &[("group", &name), ("code", &code)]))
+            }
         }
         return Ok(());
     }
@@ -83,14 +90,15 @@ fn live_members(admin: &AdminClient<DefaultClientContext>, name: &str) -> Option
 
 /// The one line that refuses to delete group `name`, which has `members` live members (None:
 /// the broker said it has members but not how many).
-fn refusal(name: &str, members: Option<usize>) -> String {
-    let has = members
-        .filter(|n| *n > 0)
-        .map_or("live members".to_string(), readers::members);
-    format!(
-        "group {name} is not deleted: it has {has}, and the broker deletes no group with members. \
-         Stop its workers first (a static member stays until its session times out: --wait SECONDS)"
-    )
+fn refusal(lang: Lang, name: &str, members: Option<usize>) -> String {
+    let members = members.filter(|n| *n > 0);
+    let has = match lang {
+        Lang::En => members.map_or("live members".to_string(), readers::members),
+        Lang::Ko => members.map_or("살아 있는 구성원".to_string(), |n| {
+            format!("살아 있는 구성원 {n}명")
+        }),
+    };
+    m::REFUSED.fill(lang, &[("group", &name), ("has", &has)])
 }
 
 #[cfg(test)]
@@ -100,15 +108,26 @@ mod tests {
     #[test]
     fn the_refusal_names_the_group_and_its_live_members_on_one_line() {
         assert_eq!(
-            refusal("alice-nocommit", Some(2)),
+            refusal(Lang::En, "alice-nocommit", Some(2)),
             "group alice-nocommit is not deleted: it has 2 live members, and the broker deletes \
              no group with members. Stop its workers first (a static member stays until its \
              session times out: --wait SECONDS)"
         );
-        assert!(refusal("g", Some(1)).contains(": it has 1 live member, "));
+        assert!(refusal(Lang::En, "g", Some(1)).contains(": it has 1 live member, "));
         // Emptied since the broker refused, or not described: still a refusal, without a count.
         for unknown in [None, Some(0)] {
-            assert!(refusal("g", unknown).contains(": it has live members, "));
+            assert!(refusal(Lang::En, "g", unknown).contains(": it has live members, "));
+            assert!(
+                refusal(Lang::Ko, "g", unknown).contains(": 살아 있는 구성원이 있고, "),
+                "{}",
+                refusal(Lang::Ko, "g", unknown)
+            );
         }
+        assert_eq!(
+            refusal(Lang::Ko, "alice-nocommit", Some(2)),
+            "alice-nocommit 그룹을 지우지 않았습니다: 살아 있는 구성원 2명이 있고, 브로커는 \
+             구성원이 있는 그룹을 지우지 않아요. 먼저 그 컨슈머들을 멈추세요(static member는 \
+             세션이 끝날 때까지 남아요: --wait SECONDS)"
+        );
     }
 }

@@ -64,10 +64,10 @@ const UNSURE_TIMEOUT: Duration = Duration::from_secs(10);
 /// Deletes the topic if it exists and no live group reads it (or --force); then, unless
 /// --delete, creates it and waits until the broker serves it.
 pub fn run(args: &Args) -> Result<()> {
+    let lang = Lang::from_env()?;
     let (admin, options) = args.broker.admin("krb-topic")?;
     let name = args.broker.name(&args.topic);
     if let (Some(messages), Some(partitions)) = (args.expect, args.partitions) {
-        let lang = Lang::from_env()?;
         let (found, held) = contents(&admin, &name)?
             .ok_or_else(|| anyhow::anyhow!(m::NO_TOPIC.fill(lang, &[("topic", &name)])))?;
         bail_if_differs(lang, &name, (partitions, messages), (found, held))?;
@@ -85,9 +85,9 @@ pub fn run(args: &Args) -> Result<()> {
         return Ok(());
     }
     if !args.force && served(&admin, &name)?.is_some() {
-        unread(&admin, &name)?;
+        unread(lang, &admin, &name)?;
     }
-    let existed = delete(&admin, &options, &name)?;
+    let existed = delete(lang, &admin, &options, &name)?;
     let Some(partitions) = args.partitions else {
         if existed {
             println!("Deleted topic {name}.");
@@ -110,7 +110,9 @@ pub fn run(args: &Args) -> Result<()> {
             {
                 std::thread::sleep(Duration::from_millis(200))
             }
-            Some(Err((name, code))) => bail!("cannot create topic {name}: {code}"),
+            Some(Err((name, code))) => {
+                bail!(m::NOT_CREATED.fill(lang, &[("topic", &name), ("code", &code)]))
+            }
             None => bail!("the broker did not answer the request to create {name}"),
         }
     }
@@ -125,7 +127,10 @@ pub fn run(args: &Args) -> Result<()> {
         }
         std::thread::sleep(Duration::from_millis(100));
     }
-    bail!("topic {name} was created but its partitions had no leader within 30 s")
+    bail!(m::NO_LEADER.fill(
+        lang,
+        &[("topic", &name), ("seconds", &RECREATE_TIMEOUT.as_secs())]
+    ))
 }
 
 /// What a topic the lab did not make must be: `want` (partitions, messages) against `found`.
@@ -172,47 +177,56 @@ fn contents(admin: &AdminClient<DefaultClientContext>, name: &str) -> Result<Opt
 /// group.initial.rebalance.delay.ms, 3 s by default, 0 on kafka-local.sh's broker). One that
 /// still cannot be told then may read the topic: it is not deleted (a rebalance that long is a
 /// member stuck in it, whose partitions come back when it is through).
-fn unread(admin: &AdminClient<DefaultClientContext>, name: &str) -> Result<()> {
+fn unread(lang: Lang, admin: &AdminClient<DefaultClientContext>, name: &str) -> Result<()> {
     let start = Instant::now();
     loop {
         let look = readers::look(admin.inner(), name, REACH_TIMEOUT).with_context(|| {
             format!("cannot tell whether a group reads topic {name} (--force deletes it anyway)")
         })?;
         if !look.readers.is_empty() {
-            bail!(refusal(name, &look.readers));
+            bail!(refusal(lang, name, &look.readers));
         }
         if look.unsure.is_empty() {
             return Ok(());
         }
         if start.elapsed() >= UNSURE_TIMEOUT {
-            bail!(unsure(name, &look.unsure));
+            bail!(unsure(lang, name, &look.unsure));
         }
         std::thread::sleep(Duration::from_millis(250));
     }
 }
 
 /// The one line that refuses to delete topic `name`, which `readers` read.
-fn refusal(name: &str, readers: &[Reader]) -> String {
-    let verb = if readers.len() == 1 { "reads" } else { "read" };
-    format!(
-        "topic {name} is not deleted: {} {verb} it. Use topics of your own (KRB_NS=yourname), \
-         or wait until those workers stop; --force deletes it anyway",
-        readers::named(readers)
-    )
+fn refusal(lang: Lang, name: &str, readers: &[Reader]) -> String {
+    let msg = if readers.len() == 1 {
+        m::REFUSED_ONE
+    } else {
+        m::REFUSED_MANY
+    };
+    let named = match lang {
+        Lang::En => readers::named(readers),
+        Lang::Ko => readers
+            .iter()
+            .map(|r| format!("{} 그룹(살아 있는 구성원 {}명)", r.group, r.members))
+            .collect::<Vec<_>>()
+            .join(", "),
+    };
+    msg.fill(lang, &[("topic", &name), ("readers", &named)])
 }
 
 /// The one line that refuses to delete topic `name` while `groups` cannot be told what they read.
-fn unsure(name: &str, groups: &[String]) -> String {
-    let (noun, verb) = match groups {
-        [_] => ("group", "is"),
-        _ => ("groups", "are"),
+fn unsure(lang: Lang, name: &str, groups: &[String]) -> String {
+    let msg = match groups {
+        [_] => m::UNSURE_ONE,
+        _ => m::UNSURE_MANY,
     };
-    format!(
-        "topic {name} is not deleted: {noun} {} {verb} still in a rebalance after {} s, so who \
-         reads it cannot be told. Run it again once the group is through, or stop its workers; \
-         --force deletes it anyway",
-        groups.join(", "),
-        UNSURE_TIMEOUT.as_secs()
+    msg.fill(
+        lang,
+        &[
+            ("topic", &name),
+            ("groups", &groups.join(", ")),
+            ("seconds", &UNSURE_TIMEOUT.as_secs()),
+        ],
     )
 }
 
@@ -223,6 +237,7 @@ fn unsure(name: &str, groups: &[String]) -> String {
 /// moment, then not at all, then as the new one. A client started in that moment is told the
 /// topic does not exist, or consumes the old one.
 fn delete(
+    lang: Lang,
     admin: &AdminClient<DefaultClientContext>,
     options: &AdminOptions,
     name: &str,
@@ -232,7 +247,9 @@ fn delete(
     match deleted.into_iter().next() {
         Some(Ok(_)) => {}
         None | Some(Err((_, RDKafkaErrorCode::UnknownTopicOrPartition))) => return Ok(false),
-        Some(Err((name, code))) => bail!("cannot delete the old topic {name}: {code}"),
+        Some(Err((name, code))) => {
+            bail!(m::NOT_DELETED.fill(lang, &[("topic", &name), ("code", &code)]))
+        }
     }
     let start = Instant::now();
     while start.elapsed() < RECREATE_TIMEOUT {
@@ -241,7 +258,10 @@ fn delete(
         }
         std::thread::sleep(Duration::from_millis(100));
     }
-    bail!("topic {name} was deleted but the broker still served it after 30 s")
+    bail!(m::STILL_SERVED.fill(
+        lang,
+        &[("topic", &name), ("seconds", &RECREATE_TIMEOUT.as_secs())]
+    ))
 }
 
 /// The leader of each partition of topic `name` as the broker serves it, or None when it does
@@ -289,33 +309,52 @@ mod tests {
             group: group.into(),
             members,
         };
-        let one = refusal("alice-pay", &[reader("alice-nocommit", 2)]);
+        let one = refusal(Lang::En, "alice-pay", &[reader("alice-nocommit", 2)]);
         assert_eq!(
             one,
             "topic alice-pay is not deleted: group alice-nocommit (2 live members) reads it. \
              Use topics of your own (KRB_NS=yourname), or wait until those workers stop; \
              --force deletes it anyway"
         );
-        let two = refusal("pay", &[reader("a", 1), reader("b", 1)]);
+        let two = refusal(Lang::En, "pay", &[reader("a", 1), reader("b", 1)]);
         assert!(two.contains(": groups a (1 live member) and b (1 live member) read it."));
         assert!(!one.contains('\n') && !two.contains('\n'));
+        let ko = refusal(Lang::Ko, "alice-pay", &[reader("alice-nocommit", 2)]);
+        assert_eq!(
+            ko,
+            "alice-pay 토픽을 지우지 않았습니다: alice-nocommit 그룹(살아 있는 구성원 2명)이 읽고 \
+             있어요. 자기 토픽을 쓰거나(KRB_NS=yourname) 그 컨슈머들이 멈출 때까지 기다리세요. \
+             --force를 주면 그래도 지웁니다"
+        );
+        let ko = refusal(Lang::Ko, "pay", &[reader("a", 1), reader("b", 3)]);
+        assert!(
+            ko.contains(": a 그룹(살아 있는 구성원 1명), b 그룹(살아 있는 구성원 3명)이 읽고"),
+            "{ko}"
+        );
     }
 
     #[test]
     fn a_group_that_cannot_be_told_refuses_the_deletion_on_one_line() {
-        let one = unsure("pay", &["fresh".to_string()]);
+        let one = unsure(Lang::En, "pay", &["fresh".to_string()]);
         assert_eq!(
             one,
             "topic pay is not deleted: group fresh is still in a rebalance after 10 s, so who \
              reads it cannot be told. Run it again once the group is through, or stop its \
              workers; --force deletes it anyway"
         );
-        let two = unsure("pay", &["a".to_string(), "b".to_string()]);
+        let two = unsure(Lang::En, "pay", &["a".to_string(), "b".to_string()]);
         assert!(
             two.contains(": groups a, b are still in a rebalance"),
             "{two}"
         );
         assert!(!two.contains('\n'));
+        let ko = unsure(Lang::Ko, "pay", &["a".to_string(), "b".to_string()]);
+        assert_eq!(
+            ko,
+            "pay 토픽을 지우지 않았습니다: a, b 그룹이 10초가 지나도 아직 리밸런스 중이라 누가 \
+             읽는지 알 수 없어요. 리밸런스가 끝난 뒤 다시 실행하거나 그 컨슈머들을 멈추세요. \
+             --force를 주면 그래도 지웁니다"
+        );
     }
 
     #[test]
