@@ -232,35 +232,31 @@ fn explains(
 ) -> Explains {
     let mut x = Explains::default();
     let victim = logs.iter().position(|l| l.name == f.target);
-    match (f.kind, victim) {
-        (FaultKind::Kill | FaultKind::Pause, Some(v)) => {
-            let lines = &logs[v].lines;
-            let upto = lines.partition_point(|e| e.at <= f.at);
-            // The victim's work in flight is of the partitions it held or was handing back
-            // (killed inside its revoke commit); its zombie's, of those it held.
-            let held = Held::before(lines, upto);
-            for line in in_flight(lines, upto, None) {
-                x.in_flight.insert((v, line), f.at);
-            }
-            if f.kind == FaultKind::Pause {
-                let end = lines[upto..]
-                    .iter()
-                    .find(|e| ends_assignment(&e.event))
-                    .map_or(f.healed, |e| e.at);
-                x.zombie_work = lines[upto..]
-                    .iter()
-                    .take_while(|e| e.at <= end)
-                    .filter(|e| e.event.completion().is_some_and(|(p, _)| held.owns(p)))
-                    .count() as u64;
-                x.zombie = Some((v, f.at, end, held));
-            }
+    if let (FaultKind::Kill | FaultKind::Pause, Some(v)) = (f.kind, victim) {
+        let lines = &logs[v].lines;
+        let upto = lines.partition_point(|e| e.at <= f.at);
+        // The victim's work in flight is of the partitions it held or was handing back
+        // (killed inside its revoke commit); its zombie's, of those it held.
+        let held = Held::before(lines, upto);
+        for line in in_flight(lines, upto, None) {
+            x.in_flight.insert((v, line), f.at);
         }
-        _ => {}
+        if f.kind == FaultKind::Pause {
+            let end = lines[upto..]
+                .iter()
+                .find(|e| ends_assignment(&e.event))
+                .map_or(f.healed, |e| e.at);
+            x.zombie_work = lines[upto..]
+                .iter()
+                .take_while(|e| e.at <= end)
+                .filter(|e| e.event.completion().is_some_and(|(p, _)| held.owns(p)))
+                .count() as u64;
+            x.zombie = Some((v, f.at, end, held));
+        }
     }
     // A node's failure cuts short the work in flight at a `lost`, `commit failed` or
-    // `transaction aborted` line of any worker in its window. A worker's fault that makes the
-    // group rebalance (any but a pause inside its session, which explains nothing more here)
-    // ends a generation: under cooperative-sticky and KIP-848 the workers that keep their
+    // `transaction aborted` line of any worker in its window. A worker's fault makes the group
+    // rebalance and so ends a generation: under cooperative-sticky and KIP-848 the workers that keep their
     // partitions go on across it, and a commit or a transaction's offsets sent with the
     // generation that ended are refused (ILLEGAL_GENERATION), so it cuts short the work in
     // flight at their `commit failed` and `transaction aborted` lines in its window.
