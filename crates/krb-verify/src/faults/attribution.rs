@@ -256,9 +256,9 @@ fn explains(
     }
     // A node's failure cuts short the work in flight at a `lost`, `commit failed` or
     // `transaction aborted` line of any worker in its window. A worker's fault makes the group
-    // rebalance and so ends a generation: under cooperative-sticky and KIP-848 the workers that keep their
-    // partitions go on across it, and a commit or a transaction's offsets sent with the
-    // generation that ended are refused (ILLEGAL_GENERATION), so it cuts short the work in
+    // rebalance and so ends a generation: under cooperative-sticky and KIP-848 the workers that
+    // keep their partitions go on across it, and a commit or a transaction's offsets sent with
+    // the generation that ended are refused (ILLEGAL_GENERATION), so it cuts short the work in
     // flight at their `commit failed` and `transaction aborted` lines in its window.
     disturbed(logs, f, !f.kind.on_worker(), &mut x);
     if !f.kind.on_worker() {
