@@ -174,7 +174,7 @@ fn the_report_renders_in_headless_chromium() -> Result<()> {
         "<html lang=\"ko\">",
         "<b>실패</b>",
         "메시지 1000개 모두 처리됨",
-        "컨슈머 a가 혼자 pay 토픽을 읽다가",
+        "컨슈머 a가 pay 토픽을 혼자 처리하는 도중에",
     ] {
         ensure!(
             korean_dom.contains(text),
