@@ -154,6 +154,15 @@ pub fn bash(what: &str, snippet: &str) -> Result<String> {
     Ok(stdout)
 }
 
+/// What a finished command printed: its stdout, then its stderr.
+pub fn said(out: &std::process::Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
 /// Runs Chromium (Debian's `chromium`) headless on `url` with `extra` arguments
 /// (`--dump-dom`, `--screenshot=FILE`, ...); returns its stdout and stderr.
 pub fn chromium(url: &str, extra: &[&str]) -> Result<(String, String)> {

@@ -9,7 +9,7 @@ use std::process::Command;
 
 use anyhow::{ensure, Context, Result};
 use krb_common::scratch::scratch_dir;
-use krb_e2e::root;
+use krb_e2e::{root, said};
 
 /// Sources common.sh with KRB_BIN an empty folder (so it builds) and `path` as PATH, then runs
 /// `topic`, as a learner would next; the status and what it printed.
@@ -24,11 +24,7 @@ fn source_then_topic(dir: &Path, path: &str, lang: &str) -> Result<(bool, String
         .env("KRB_LANG", lang)
         .output()
         .context("cannot run bash")?;
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let text = said(&out);
     Ok((out.status.code() == Some(7), text))
 }
 

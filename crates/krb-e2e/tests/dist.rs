@@ -5,7 +5,7 @@
 use std::process::Command;
 
 use anyhow::{ensure, Context, Result};
-use krb_e2e::{bootstrap, root, TOOLS};
+use krb_e2e::{bootstrap, root, said, TOOLS};
 
 /// Runs bash `script` at the repository's top; its exit status and what it printed.
 fn run(script: &str) -> Result<(bool, String)> {
@@ -15,11 +15,7 @@ fn run(script: &str) -> Result<(bool, String)> {
         .current_dir(root())
         .output()
         .context("cannot run bash")?;
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let text = said(&out);
     Ok((out.status.success(), text))
 }
 

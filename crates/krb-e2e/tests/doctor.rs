@@ -9,7 +9,7 @@ use std::process::Command;
 use std::time::Duration;
 
 use anyhow::{ensure, Context, Result};
-use krb_e2e::{bootstrap, root, Room, TOOLS};
+use krb_e2e::{bootstrap, root, said, Room, TOOLS};
 use rdkafka::consumer::{BaseConsumer, Consumer};
 use rdkafka::ClientConfig;
 
@@ -23,11 +23,7 @@ fn doctor(env: &[(&str, &str)]) -> Result<(bool, String)> {
         .current_dir(root())
         .output()
         .context("cannot run scripts/doctor.sh")?;
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let text = said(&out);
     println!("{text}");
     Ok((out.status.success(), text))
 }

@@ -9,7 +9,7 @@ use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, ensure, Context, Result};
-use krb_e2e::{bash, bootstrap, root, serial};
+use krb_e2e::{bash, bootstrap, root, said, serial};
 
 /// Starts lab 1's steps as a participant in namespace `ns` runs them, files in
 /// logs/e2e-protect-NS.
@@ -40,11 +40,7 @@ fn logs(ns: &str) -> PathBuf {
 /// verdict at its end, succeeded (each statement held).
 fn held(ns: &str, run: Child) -> Result<()> {
     let out = run.wait_with_output().context("cannot wait for lab 1")?;
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let text = said(&out);
     println!("== {ns}\n{text}");
     ensure!(out.status.success(), "{ns}'s lab 1 failed:\n{text}");
     ensure!(

@@ -12,7 +12,7 @@ use std::time::Instant;
 
 use anyhow::{ensure, Context, Result};
 use krb_common::worker_log::WorkerLog;
-use krb_e2e::{root, serial, Room};
+use krb_e2e::{root, said, serial, Room};
 use krb_verify::record::read;
 
 /// The variants `lab.sh` runs (labs 1 to 6).
@@ -39,11 +39,7 @@ fn lab(room: &Room, ns: &str) -> Result<Child> {
 /// workers used only the namespace's names.
 fn held(ns: &str, run: Child) -> Result<()> {
     let out = run.wait_with_output().context("cannot wait for lab.sh")?;
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let text = said(&out);
     println!("== {ns}\n{text}");
     ensure!(
         out.status.success(),

@@ -10,7 +10,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, ensure, Context, Result};
-use krb_e2e::{bootstrap, chromium, root, screenshot, serial};
+use krb_e2e::{bootstrap, chromium, root, said, screenshot, serial};
 use krb_verify::record::Record;
 
 /// How many run at once. All five: on a shared 2-core machine five `lab.sh --only 1,2` at once
@@ -148,11 +148,7 @@ fn five_participants_on_the_room_page_in_chromium() -> Result<()> {
     let mut failed = Vec::new();
     for (ns, run) in names.iter().zip(runs) {
         let out = run.wait_with_output()?;
-        let text = format!(
-            "{}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
+        let text = said(&out);
         println!("== {ns}\n{text}");
         if !out.status.success() || !text.contains(&format!("room: {room} (")) {
             failed.push(ns.clone());
