@@ -1,10 +1,16 @@
 //! The worker's and krb-topic's guards of issue 30, on the real broker: a db-offsets store left
 //! from another topic's run, a store emptied under a running worker, a group whose readers
-//! cannot be told, and the test-only zombie. Each log is read through krb-common's reader.
+//! cannot be told, the test-only zombie, and kafka-eos's start while another producer's
+//! transaction holds the group's offsets. Each log is read through krb-common's reader.
+
+use std::time::Duration;
 
 use anyhow::{ensure, Context, Result};
 use krb_common::logline::{Event, LogLine, Offset, Partition};
-use krb_e2e::{bash, root, serial};
+use krb_e2e::{bash, bootstrap, root, serial};
+use rdkafka::consumer::{BaseConsumer, Consumer};
+use rdkafka::producer::{DefaultProducerContext, Producer, ThreadedProducer};
+use rdkafka::{ClientConfig, Offset as KafkaOffset, TopicPartitionList};
 
 /// A worker's log, read by the tools' one reader: its lines, and its last line of its own
 /// (not librdkafka's, which another thread writes to the same file).
@@ -302,6 +308,84 @@ fn a_test_zombie_processes_a_message_after_its_revoke() -> Result<()> {
         b.is_empty(),
         "b, no zombie, processed {b:?} outside its assignment"
     );
+    Ok(())
+}
+
+#[test]
+#[ignore = "needs a Kafka broker: scripts/test.sh starts one"]
+fn a_kafka_eos_worker_starts_where_the_group_committed_while_a_transaction_holds_its_offsets(
+) -> Result<()> {
+    let _one_at_a_time = serial();
+    bash(
+        "two partitions of 20 messages",
+        "rm -f logs/wkunst-*; topic wkunst 2 >/dev/null; krb-group wkunst >/dev/null
+         krb-effects init kafka:wkunst-out >/dev/null; krb-produce wkunst 40 2 >/dev/null",
+    )?;
+    // The group has committed 5 on both partitions; another producer's transaction then holds
+    // 7 on both, open: the broker answers "unstable" for them until it ends. Both are sent while the
+    // group has no member (the broker takes an offset of no generation only then).
+    let holder: ThreadedProducer<DefaultProducerContext> = ClientConfig::new()
+        .set("bootstrap.servers", bootstrap())
+        .set("transactional.id", "wkunst-holder")
+        .create()?;
+    let wait = Duration::from_secs(30);
+    holder.init_transactions(wait)?;
+    let group: BaseConsumer = ClientConfig::new()
+        .set("bootstrap.servers", bootstrap())
+        .set("group.id", "wkunst")
+        .create()?;
+    let meta = group.group_metadata().context("no group metadata")?;
+    let offsets = |at: &[(i32, i64)]| -> Result<TopicPartitionList> {
+        let mut tpl = TopicPartitionList::new();
+        for &(p, o) in at {
+            tpl.add_partition_offset("wkunst", p, KafkaOffset::Offset(o))?;
+        }
+        Ok(tpl)
+    };
+    holder.begin_transaction()?;
+    holder.send_offsets_to_transaction(&offsets(&[(0, 5), (1, 5)])?, &meta, wait)?;
+    holder.commit_transaction(wait)?;
+    holder.begin_transaction()?;
+    holder.send_offsets_to_transaction(&offsets(&[(0, 7), (1, 7)])?, &meta, wait)?;
+    // Aborted 12 s on: a has been assigned both partitions, and b's join has taken one of them
+    // (cooperative-sticky), while their offsets were held. librdkafka 2.15.0 on its own then
+    // starts the one a keeps from its beginning; the worker must start it at 5, once the
+    // transaction has ended.
+    let abort = std::thread::spawn(move || -> Result<()> {
+        std::thread::sleep(Duration::from_secs(12));
+        holder.abort_transaction(wait)?;
+        Ok(())
+    });
+    let run = bash(
+        "kafka-eos workers while a transaction holds their offsets",
+        "trap 'stop_all wkunst' EXIT
+         eos=(--delay 0.01 --commit-every 5 --assignor cooperative-sticky --effect kafka-eos --db kafka:wkunst-out)
+         start wkunst-a wkunst wkunst \"${eos[@]}\" >/dev/null
+         wait_log wkunst-a 'assigned \\[0, 1\\]' 60; sleep 2
+         start wkunst-b wkunst wkunst \"${eos[@]}\" >/dev/null
+         for _ in $(seq 1 600); do
+           grep -qs ' p0 offset 19$' logs/wkunst-[ab].log && grep -qs ' p1 offset 19$' logs/wkunst-[ab].log && break
+           sleep 0.1
+         done
+         stop wkunst-a wkunst-b",
+    );
+    abort.join().expect("the abort thread")?;
+    run?;
+    let mut all = Vec::new();
+    for name in ["wkunst-a", "wkunst-b"] {
+        all.extend(processed(&log(name)?));
+    }
+    let below: Vec<_> = all.iter().filter(|(_, o)| *o < 5).collect();
+    ensure!(
+        below.is_empty(),
+        "processed below the group's committed 5: {below:?}"
+    );
+    for p in [0, 1] {
+        ensure!(
+            all.contains(&(p, 5)) && all.contains(&(p, 19)),
+            "p{p} not processed from 5 to its end: {all:?}"
+        );
+    }
     Ok(())
 }
 

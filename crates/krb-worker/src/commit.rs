@@ -1,5 +1,6 @@
 //! Commits: Kafka's offsets (synchronous) or, with kafka-eos, the open transaction with them;
-//! and what an aborted transaction leaves to do (go back to the committed positions).
+//! what an aborted transaction leaves to do (go back to the committed positions); and, with
+//! kafka-eos, where an assigned partition starts (its committed offset, read here).
 
 use std::time::Duration;
 
@@ -15,6 +16,12 @@ use crate::{emit, lines, lock, Worker};
 
 /// How long reading the committed offsets and seeking to them may take.
 const REWIND_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// How long kafka-eos waits for the committed offsets its new partitions start from. Another
+/// producer's open transaction that holds offsets of them makes the broker answer "unstable"
+/// until it ends: at the latest when the broker's transaction timeout (librdkafka's default,
+/// 60 s) aborts it.
+const START_TIMEOUT: Duration = Duration::from_secs(70);
 
 impl Worker {
     /// Commits, synchronously, the advanced positions or, when handing `leaving` partitions
@@ -107,7 +114,7 @@ impl Worker {
         leaving: &[Partition],
     ) {
         positions.rewind();
-        if let Err(e) = seek_to_committed(consumer, leaving) {
+        if let Err(e) = seek_to_committed(consumer, &self.topic, leaving) {
             self.fail(e);
         }
     }
@@ -181,9 +188,13 @@ impl Worker {
     }
 }
 
-/// Seeks every assigned partition but those `leaving` to its committed offset (the beginning
-/// where none was committed).
-fn seek_to_committed(consumer: &BaseConsumer<Worker>, leaving: &[Partition]) -> Result<()> {
+/// Seeks every assigned partition of `topic` but those `leaving` to its committed offset (the
+/// beginning where none was committed).
+fn seek_to_committed(
+    consumer: &BaseConsumer<Worker>,
+    topic: &str,
+    leaving: &[Partition],
+) -> Result<()> {
     let assigned = consumer
         .assignment()
         .context("cannot read the assignment to go back to after an aborted transaction")?;
@@ -203,8 +214,13 @@ fn seek_to_committed(consumer: &BaseConsumer<Worker>, leaving: &[Partition]) -> 
                 "cannot read the committed offsets to go back to after an aborted transaction: {e}"
             )
         })?;
+    let mut seek = TopicPartitionList::new();
+    for (p, at) in answer(&committed, "go back to", "after an aborted transaction")? {
+        let at = at.map_or(KafkaOffset::Beginning, KafkaOffset::Offset);
+        seek.add_partition_offset(topic, p, at)?;
+    }
     let sought = consumer
-        .seek_partitions(seek_list(&committed)?, REWIND_TIMEOUT)
+        .seek_partitions(seek, REWIND_TIMEOUT)
         .map_err(|e| {
             anyhow!("cannot go back to the committed offsets after an aborted transaction: {e}")
         })?;
@@ -219,28 +235,66 @@ fn seek_to_committed(consumer: &BaseConsumer<Worker>, leaving: &[Partition]) -> 
     Ok(())
 }
 
-/// Where to seek each partition of the committed-offsets answer: its committed offset, or the
-/// beginning where none was committed. A partition the answer holds an error for has no offset
-/// either, and taken for one never committed it would be read again from its beginning, its
-/// output produced again: the rewind fails instead, and with it the worker.
-fn seek_list(committed: &TopicPartitionList) -> Result<TopicPartitionList> {
-    let mut seek = TopicPartitionList::new();
+/// kafka-eos: where each partition of a new assignment starts, its committed offset read here
+/// (none where none was committed: librdkafka's auto.offset.reset then applies). librdkafka
+/// 2.15.0 reads it on its own too, but when the broker answers that a transaction still holds
+/// the offset (UNSTABLE_OFFSET_COMMIT) and the assignment changes before it asks again, it
+/// starts the partition at auto.offset.reset, from the beginning: the whole partition processed
+/// again, its output produced twice (docs/en/internals/eos-cooperative-restart-at-zero.md).
+/// Read here, the answer waits for the transaction to end; a start that cannot be read ends the
+/// worker.
+pub(crate) fn committed_starts(
+    consumer: &BaseConsumer<Worker>,
+    assigned: &TopicPartitionList,
+) -> Result<Vec<(Partition, Offset)>> {
+    let mut ask = TopicPartitionList::new();
+    for e in assigned.elements() {
+        ask.add_partition(e.topic(), e.partition());
+    }
+    if ask.count() == 0 {
+        return Ok(Vec::new());
+    }
+    let committed = consumer
+        .committed_offsets(ask, START_TIMEOUT)
+        .map_err(|e| {
+            anyhow!(
+                "cannot read the committed offsets its new partitions start from within {} s \
+                 (a transaction of the group may still hold them): {e}",
+                START_TIMEOUT.as_secs()
+            )
+        })?;
+    Ok(answer(&committed, "read", "to start it from")?
+        .into_iter()
+        .filter_map(|(p, at)| Some((p, at?)))
+        .collect())
+}
+
+/// Each partition of a committed-offsets answer and its committed offset, `None` where none was
+/// committed. A partition the answer holds an error for has no offset either, and taken for one
+/// never committed it would be read again from its beginning, its output produced again: the
+/// answer is refused instead, and with it the worker (`doing` and `when` say what it could not
+/// do: "go back to", "after an aborted transaction").
+fn answer(
+    committed: &TopicPartitionList,
+    doing: &str,
+    when: &str,
+) -> Result<Vec<(Partition, Option<Offset>)>> {
+    let mut offsets = Vec::new();
     for e in committed.elements() {
         if let Err(err) = e.error() {
             bail!(
-                "cannot go back to p{}'s committed offset after an aborted transaction: the \
-                 broker's answer for it is {err}; the worker stops rather than read it from its \
-                 beginning",
+                "cannot {doing} p{}'s committed offset {when}: the broker's answer for it is \
+                 {err}; the worker stops rather than read it from its beginning",
                 e.partition()
             );
         }
         let at = match e.offset() {
-            KafkaOffset::Offset(o) => KafkaOffset::Offset(o),
-            _ => KafkaOffset::Beginning,
+            KafkaOffset::Offset(o) => Some(o),
+            _ => None,
         };
-        seek.add_partition_offset(e.topic(), e.partition(), at)?;
+        offsets.push((e.partition(), at));
     }
-    Ok(seek)
+    Ok(offsets)
 }
 
 #[cfg(test)]
@@ -256,10 +310,8 @@ mod tests {
             .unwrap();
         // Never committed: the answer holds no offset and no error.
         committed.add_partition("pay", 1);
-        let seek = seek_list(&committed).unwrap();
-        let at = |p| seek.find_partition("pay", p).map(|e| e.offset());
-        assert_eq!(at(0), Some(KafkaOffset::Offset(40)));
-        assert_eq!(at(1), Some(KafkaOffset::Beginning));
+        let read = answer(&committed, "go back to", "after an aborted transaction").unwrap();
+        assert_eq!(read, vec![(0, Some(40)), (1, None)]);
         // The answer holds an error for p1 (another producer's transaction holds offsets of it
         // past librdkafka's retries): no offset either, but not one never committed.
         // SAFETY: the list holds two elements; only the second's error code is written.
@@ -267,9 +319,11 @@ mod tests {
             (*(*committed.ptr()).elems.add(1)).err =
                 rd_kafka_resp_err_t::RD_KAFKA_RESP_ERR_UNSTABLE_OFFSET_COMMIT;
         }
-        let err = seek_list(&committed).unwrap_err().to_string();
+        let err = answer(&committed, "read", "to start it from")
+            .unwrap_err()
+            .to_string();
         assert!(
-            err.starts_with("cannot go back to p1's committed offset after an aborted transaction")
+            err.starts_with("cannot read p1's committed offset to start it from")
                 && err.contains("nstable"),
             "{err}"
         );

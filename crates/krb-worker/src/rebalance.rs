@@ -1,12 +1,13 @@
-//! The rebalance callbacks: where an assigned partition starts (db-offsets), and what a revoked
-//! or lost one leaves behind (its effects stored, its positions committed or its transaction
-//! aborted).
+//! The rebalance callbacks: where an assigned partition starts (db-offsets, kafka-eos), and what
+//! a revoked or lost one leaves behind (its effects stored, its positions committed or its
+//! transaction aborted).
 
 use krb_common::logline::{Event, Partition};
 use krb_common::out::stderr_line;
 use rdkafka::consumer::{BaseConsumer, Consumer, ConsumerContext, Rebalance};
 use rdkafka::{Offset as KafkaOffset, TopicPartitionList};
 
+use crate::commit::committed_starts;
 use crate::{emit, lock, Worker};
 
 fn partitions(tpl: &TopicPartitionList) -> Vec<Partition> {
@@ -25,7 +26,11 @@ impl ConsumerContext for Worker {
                     self.fail(e);
                 }
                 emit(&self.name, Event::Assigned(ps.clone()));
-                let starts = self.effects().starts(&self.topic, &ps);
+                // db-offsets starts where its store says, kafka-eos at the committed offsets.
+                let starts = match &self.eos {
+                    Some(_) => committed_starts(consumer, tpl),
+                    None => self.effects().starts(&self.topic, &ps),
+                };
                 let starts = starts.unwrap_or_else(|e| {
                     self.fail(e);
                     Vec::new()
