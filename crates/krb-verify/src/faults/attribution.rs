@@ -11,9 +11,14 @@
 //!   failed` or `transaction aborted` line of any worker within the fault's window (from the
 //!   fault until [`AFTERMATH_SEC`] after it was healed), those of the partitions it lost for a
 //!   `lost` line;
-//! - a clean stop, join or leave: nothing (with `--revoke-commit` the victim commits what it
-//!   hands over; a revoke commit that failed is a `commit failed` line, a node's if one was
-//!   near, else unexplained);
+//! - a clean stop, join or leave: the processings in flight at a `commit failed` or
+//!   `transaction aborted` line of any worker in its window (the rebalance it causes ends a
+//!   generation, and what was sent with the old one is refused); with `--revoke-commit` the
+//!   victim commits what it hands over;
+//! - the group's forming, before any fault: each worker that started with the trial ends a
+//!   generation as it joins, as a join does; the processings in flight at a `commit failed` or
+//!   `transaction aborted` line within [`FORMING_SEC`] of its first `assigned` line (but the
+//!   group's first, which ends none);
 //! - a store's fault: the processings in flight at the exit of each worker that exited on a
 //!   store failure it caused (see [`store_victim`]), from its last commit to its restart; the
 //!   output topic's leader killed (kafka-eos) also what a node's failure explains, since the
@@ -38,6 +43,12 @@ use super::Processing;
 /// How long after a node's fault is healed a worker may still lose its partitions or fail a
 /// commit because of it: the group finds its coordinator again and rebalances.
 const AFTERMATH_SEC: i64 = 10;
+
+/// How far from a starting worker's first assignment (the rebalance that took it in) a commit
+/// of the generation it ended may be refused: the other workers send their next transaction's
+/// offsets (every 20 messages in lab 7) within a second of it, and its own `assigned` line may
+/// come a few milliseconds after they learn of it.
+const FORMING_SEC: i64 = 1;
 
 /// One processing, as a place in the logs: (log, line).
 type Place = (usize, usize);
@@ -76,10 +87,14 @@ pub(super) fn attribute(
 ) -> Blame {
     let (faults, exits) = (&log.faults, &log.exits);
     let runs: Vec<Option<Run>> = exits.iter().map(|e| run(logs, e)).collect();
-    let explains: Vec<Explains> = faults
+    // The faults' explanations, then the group's forming's, which a worker's fault's come
+    // before.
+    let mut explains: Vec<Explains> = faults
         .iter()
         .map(|f| explains(logs, f, exits, &runs, commits))
         .collect();
+    explains.push(forming(logs, faults));
+    let on_worker = |i: usize| faults.get(i).is_none_or(|f| f.kind.on_worker());
     let unexplained_exits = exits
         .iter()
         .enumerate()
@@ -127,9 +142,9 @@ pub(super) fn attribute(
                     .get(&before.place)
                     .is_some_and(|at| again.at >= *at)
             };
-            let by_worker = (0..faults.len()).find(|&i| faults[i].kind.on_worker() && cut(i));
+            let by_worker = (0..explains.len()).find(|&i| on_worker(i) && cut(i));
             let zombie = zombie_of(again).or_else(|| zombie_of(before));
-            let by_node = (0..faults.len()).find(|&i| !faults[i].kind.on_worker() && cut(i));
+            let by_node = (0..faults.len()).find(|&i| !on_worker(i) && cut(i));
             match by_worker.or(zombie).or(by_node) {
                 Some(i) => per_fault[i].0 += 1,
                 None => {
@@ -260,7 +275,8 @@ fn explains(
     // keep their partitions go on across it, and a commit or a transaction's offsets sent with
     // the generation that ended are refused (ILLEGAL_GENERATION), so it cuts short the work in
     // flight at their `commit failed` and `transaction aborted` lines in its window.
-    disturbed(logs, f, !f.kind.on_worker(), &mut x);
+    let until = f.healed + TimeDelta::seconds(AFTERMATH_SEC);
+    disturbed(logs, f.at, until, !f.kind.on_worker(), &mut x);
     if !f.kind.on_worker() {
         for (i, (e, r)) in exits.iter().zip(runs).enumerate() {
             let Some(r) = r.as_ref().filter(|r| store_victim(f, e, r)) else {
@@ -285,14 +301,50 @@ fn explains(
     x
 }
 
+/// What the group's forming may explain: the work in flight at each `commit failed` and
+/// `transaction aborted` line within [`FORMING_SEC`] of the first `assigned` line of each worker
+/// that started with the trial (a join fault's target did not), but the group's first, and
+/// before the first fault.
+fn forming(logs: &[WorkerLog], faults: &[Fault]) -> Explains {
+    let joiners: BTreeSet<&str> = faults
+        .iter()
+        .filter(|f| f.kind == FaultKind::Join)
+        .map(|f| f.target.as_str())
+        .collect();
+    let mut firsts: Vec<NaiveDateTime> = logs
+        .iter()
+        .filter(|l| !joiners.contains(l.name.as_str()))
+        .filter_map(|l| {
+            l.lines
+                .iter()
+                .find(|e| matches!(e.event, Event::Assigned(_)))
+                .map(|e| e.at)
+        })
+        .collect();
+    firsts.sort_unstable();
+    let first_fault = faults.iter().map(|f| f.at).min();
+    let mut x = Explains::default();
+    for &at in firsts.iter().skip(1) {
+        let near = TimeDelta::seconds(FORMING_SEC);
+        let until = first_fault.map_or(at + near, |f| (at + near).min(f));
+        disturbed(logs, at - near, until, false, &mut x);
+    }
+    x
+}
+
 /// Adds to `x` the work in flight at each `commit failed` and `transaction aborted` line (and,
-/// with `lost_too`, each `lost` line, for the partitions it names) of any worker from fault
-/// `f` until [`AFTERMATH_SEC`] after it was healed.
-fn disturbed(logs: &[WorkerLog], f: &Fault, lost_too: bool, x: &mut Explains) {
-    let until = f.healed + TimeDelta::seconds(AFTERMATH_SEC);
+/// with `lost_too`, each `lost` line, for the partitions it names) of any worker from `from`
+/// until `until`, cut short at `from`.
+fn disturbed(
+    logs: &[WorkerLog],
+    from: NaiveDateTime,
+    until: NaiveDateTime,
+    lost_too: bool,
+    x: &mut Explains,
+) {
     for (w, log) in logs.iter().enumerate() {
         for (i, e) in log.lines.iter().enumerate() {
-            if e.at < f.at || e.at > until {
+            if e.at < from || e.at > until {
                 continue;
             }
             let only = match &e.event {
@@ -303,7 +355,7 @@ fn disturbed(logs: &[WorkerLog], f: &Fault, lost_too: bool, x: &mut Explains) {
             // Cut short by the fault, not by the line that shows it: a worker stuck or cut off
             // learns it lost its partitions after their new owner redid its work.
             for line in in_flight(&log.lines, i, only) {
-                x.in_flight.entry((w, line)).or_insert(f.at);
+                x.in_flight.entry((w, line)).or_insert(from);
             }
         }
     }

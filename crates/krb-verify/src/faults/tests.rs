@@ -1381,3 +1381,49 @@ fn a_rebalance_that_aborts_a_transaction_of_a_worker_that_keeps_its_partitions_e
     let (v, _) = eos(&aborted(1100), 1200);
     only_fails(&v, EXPLAINED, "the abort came before the join");
 }
+
+#[test]
+fn the_groups_forming_explains_the_redo_of_a_transaction_a_starting_worker_aborted() {
+    // kafka-eos under cooperative-sticky (seed 2029's trials 4 and 6): b, started with the
+    // trial, is taken in at `b_in` (`assigned []`); a keeps p0 and p1, but its transaction's
+    // offsets carry the generation b's join ended, and it aborts at `abort` (ILLEGAL_GENERATION);
+    // b later redoes a's uncommitted p0 offset 2 and p1 offset 1. No fault comes at all.
+    let run = |b_in: Option<i64>, abort: i64| {
+        let mut l = logs_with(
+            move |l| {
+                l.at(
+                    abort,
+                    "g-a",
+                    "transaction aborted: KafkaError{code=ILLEGAL_GENERATION,val=22,str=\"x\"}",
+                );
+            },
+            |l| b_work(l, 4, "commit p0=4 p1=4"),
+        );
+        if let Some(b_in) = b_in {
+            let taken_in = format!("\n{} g-b assigned []", clock(b_in).format("%H:%M:%S%.3f"));
+            l.replace(
+                "g-b",
+                "consumes g in group g",
+                &format!("consumes g in group g{taken_in}"),
+            );
+        }
+        trial(&l, |t| {
+            t.effect = Kind::KafkaEos;
+            t.effects = Some(store(acks()));
+            t.faults = fault_log(9000, &[]);
+        })
+    };
+    let (v, _) = run(Some(600), 1500);
+    all_held(&v);
+    // The excuse must not apply to an abort more than a second from b's first assignment.
+    let (v, _) = run(Some(400), 1500);
+    only_fails(&v, EXPLAINED, "the abort came 1.1 s after b was taken in");
+    // Nor near the group's first assignment (a's, at 0.1 s), which ends no generation: b is
+    // taken in only at 5 s.
+    let (v, _) = run(None, 1050);
+    only_fails(
+        &v,
+        EXPLAINED,
+        "the abort came 0.95 s after the group's first assignment",
+    );
+}
