@@ -15,10 +15,11 @@
 //!   `transaction aborted` line of any worker in its window (the rebalance it causes ends a
 //!   generation, and what was sent with the old one is refused); with `--revoke-commit` the
 //!   victim commits what it hands over;
-//! - the group's forming, before any fault: each worker that started with the trial ends a
-//!   generation as it joins, as a join does; the processings in flight at a `commit failed` or
-//!   `transaction aborted` line within [`FORMING_SEC`] of its first `assigned` line (but the
-//!   group's first, which ends none);
+//! - the group's forming, before any fault: the workers that start with the trial join one
+//!   after another, and each rebalance ends a generation, as a join does; the processings in
+//!   flight at a `commit failed` or `transaction aborted` line within [`FORMING_SEC`] of an
+//!   `assigned` or `revoked` line before the first fault (but the group's first assignment,
+//!   which ends none);
 //! - a store's fault: the processings in flight at the exit of each worker that exited on a
 //!   store failure it caused (see [`store_victim`]), from its last commit to its restart; the
 //!   output topic's leader killed (kafka-eos) also what a node's failure explains, since the
@@ -44,10 +45,10 @@ use super::Processing;
 /// commit because of it: the group finds its coordinator again and rebalances.
 const AFTERMATH_SEC: i64 = 10;
 
-/// How far from a starting worker's first assignment (the rebalance that took it in) a commit
-/// of the generation it ended may be refused: the other workers send their next transaction's
-/// offsets (every 20 messages in lab 7) within a second of it, and its own `assigned` line may
-/// come a few milliseconds after they learn of it.
+/// How far from a rebalance's `assigned` or `revoked` line a commit of the generation it ended
+/// may be refused: the workers send their next transaction's offsets (every 20 messages in
+/// lab 7) within a second of it, and the line may come a few milliseconds after they learn of
+/// it.
 const FORMING_SEC: i64 = 1;
 
 /// One processing, as a place in the logs: (log, line).
@@ -302,30 +303,30 @@ fn explains(
 }
 
 /// What the group's forming may explain: the work in flight at each `commit failed` and
-/// `transaction aborted` line within [`FORMING_SEC`] of the first `assigned` line of each worker
-/// that started with the trial (a join fault's target did not), but the group's first, and
-/// before the first fault.
+/// `transaction aborted` line within [`FORMING_SEC`] of an `assigned` or `revoked` line of any
+/// worker before the first fault (each a rebalance that took a starting worker in; under
+/// cooperative-sticky a second one gives out what the first revoked), but the group's first
+/// assignment, which ends no generation.
 fn forming(logs: &[WorkerLog], faults: &[Fault]) -> Explains {
-    let joiners: BTreeSet<&str> = faults
+    let first_fault = faults.iter().map(|f| f.at).min();
+    let before_faults = |at: &NaiveDateTime| first_fault.is_none_or(|f| *at < f);
+    let mut rebalances: Vec<(NaiveDateTime, bool)> = logs
         .iter()
-        .filter(|f| f.kind == FaultKind::Join)
-        .map(|f| f.target.as_str())
-        .collect();
-    let mut firsts: Vec<NaiveDateTime> = logs
-        .iter()
-        .filter(|l| !joiners.contains(l.name.as_str()))
-        .filter_map(|l| {
-            l.lines
-                .iter()
-                .find(|e| matches!(e.event, Event::Assigned(_)))
-                .map(|e| e.at)
+        .flat_map(|l| &l.lines)
+        .filter(|e| before_faults(&e.at))
+        .filter_map(|e| match e.event {
+            Event::Assigned(_) => Some((e.at, true)),
+            Event::Revoked(_) => Some((e.at, false)),
+            _ => None,
         })
         .collect();
-    firsts.sort_unstable();
-    let first_fault = faults.iter().map(|f| f.at).min();
+    rebalances.sort_unstable();
+    if let Some(first) = rebalances.iter().position(|&(_, assigned)| assigned) {
+        rebalances.remove(first);
+    }
+    let near = TimeDelta::seconds(FORMING_SEC);
     let mut x = Explains::default();
-    for &at in firsts.iter().skip(1) {
-        let near = TimeDelta::seconds(FORMING_SEC);
+    for (at, _) in rebalances {
         let until = first_fault.map_or(at + near, |f| (at + near).min(f));
         disturbed(logs, at - near, until, false, &mut x);
     }
