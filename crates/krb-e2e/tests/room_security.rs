@@ -6,7 +6,8 @@
 //! afterwards, read back by kcat under her login; once the teacher removes bob, his login fails.
 //! The room's page can't be forged: bob publishes a record that names alice into his own topic
 //! in the room, and tries hers (refused); the teacher's page, fetched over HTTP, shows alice's
-//! own result as alice's and bob's as bob's, flagged as naming alice.
+//! own result as alice's and bob's as bob's, flagged as naming alice. Last, the teacher resets
+//! the room: alice's topics, her group and her open transaction are gone, and she still logs in.
 //!
 //! kcat runs on krb's own librdkafka (2.15.0, its shared library from the build, by
 //! LD_LIBRARY_PATH): Debian 12's kcat links librdkafka 2.0.2, whose SCRAM client sends a proof
@@ -18,9 +19,12 @@ use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, ensure, Result};
+use krb_common::broker::BrokerArgs;
 use krb_e2e::{bash, http_get, serve_room, Room};
 use krb_verify::record::Record;
 use krb_verify::Verdict;
+use rdkafka::consumer::{BaseConsumer, Consumer};
+use rdkafka::producer::{BaseProducer, BaseRecord, Producer};
 
 /// The attacks and checks, each after an `== NAME` line; its output, in sections by name.
 const SCRIPT: &str = r#"
@@ -60,7 +64,7 @@ echo "== room bob as alice"; (source "$room/bob.env"; KRB_NS=alice krb-room publ
 echo "== kcat room alice"; kcat -F "$room/bob.conf" -P -t alice-krb-room-e2e <"$room/forged.jsonl" 2>&1 || true
 echo "== kcat room bob"
 (source "$room/bob.env"; krb-room publish e2e </dev/null 2>&1; kcat -F "$room/bob.conf" -P -t bob-krb-room-e2e <"$room/forged.jsonl" 2>&1)
-echo "== alice reads"; kcat -F "$room/alice.conf" -C -t alice-pay -o beginning -e -q -f 'message\n' | wc -l
+echo "== alice reads"; kcat -F "$room/alice.conf" -G alice-readers alice-pay -o beginning -e -q -f 'message\n' | wc -l
 cp "$room/bob.conf" "$room/bob-kept.conf"
 echo "== remove"; scripts/room.sh remove bob; scripts/room.sh list
 echo "== removed login"; kcat -F "$room/bob-kept.conf" -L -m 5 2>&1 || true
@@ -202,7 +206,59 @@ fn the_room_refuses_bob_with_kafkas_cli_and_with_kcat() -> Result<()> {
         section("room bob mistaken"),
         section("kcat room bob")
     );
-    the_page_shows_each_ones_own(&room)
+    the_page_shows_each_ones_own(&room)?;
+    a_reset_keeps_alice_and_deletes_what_she_made(&room)
+}
+
+/// `room.sh reset` deletes alice's topics (and the room page's), her group (she reads
+/// her topic in one) and aborts her open transaction; her login still works.
+fn a_reset_keeps_alice_and_deletes_what_she_made(room: &Room) -> Result<()> {
+    let conf = room.dir().join("alice.conf").display().to_string();
+    let alice = BrokerArgs {
+        bootstrap: "localhost:9720".into(),
+        file: Some(krb_common::conf_file::read(&conf).map_err(anyhow::Error::msg)?),
+        ..Default::default()
+    };
+    let producer: BaseProducer = alice
+        .config(
+            "reset-test",
+            &[("transactional.id", "alice-krb-reset".into())],
+        )
+        .create()?;
+    producer.init_transactions(Duration::from_secs(30))?;
+    producer.begin_transaction()?;
+    producer
+        .send(BaseRecord::to("alice-pay").key("k").payload("open"))
+        .map_err(|(e, _)| e)?;
+    producer.flush(Duration::from_secs(30))?;
+    let out = bash("room.sh reset", &(room.env() + "scripts/room.sh reset"))?;
+    ensure!(
+        out.contains("Deletion of requested consumer groups ('alice-readers') was successful.")
+            && out.ends_with(
+                "room: reset: 3 topic(s), 1 group(s) deleted, 1 open transaction(s) aborted; the users, ACLs and handouts stay\n"
+            ),
+        "room.sh reset:\n{out}"
+    );
+    ensure!(
+        producer
+            .commit_transaction(Duration::from_secs(30))
+            .is_err(),
+        "alice's open transaction could still be committed after the reset"
+    );
+    // alice logs in and sees none of her topics (nor the page's, which room_security made).
+    let consumer: BaseConsumer = alice.config("reset-test", &[]).create()?;
+    let metadata = consumer.fetch_metadata(None, Duration::from_secs(10))?;
+    let left: Vec<&str> = metadata
+        .topics()
+        .iter()
+        .map(|t| t.name())
+        .filter(|n| !n.starts_with("__"))
+        .collect();
+    ensure!(
+        left.is_empty(),
+        "alice still sees topics after the reset: {left:?}"
+    );
+    Ok(())
 }
 
 /// The teacher's page (the teacher's login) shows alice's record as alice's and the record in
