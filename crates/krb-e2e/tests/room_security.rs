@@ -65,6 +65,8 @@ echo "== kcat room alice"; kcat -F "$room/bob.conf" -P -t alice-krb-room-e2e <"$
 echo "== kcat room bob"
 (source "$room/bob.env"; krb-room publish e2e </dev/null 2>&1; kcat -F "$room/bob.conf" -P -t bob-krb-room-e2e <"$room/forged.jsonl" 2>&1)
 echo "== alice reads"; kcat -F "$room/alice.conf" -G alice-readers alice-pay -o beginning -e -q -f 'message\n' | wc -l
+echo "== coordinator"; scripts/kafka-local.sh coordinator alice-readers 2>&1 || true
+echo "== insync"; scripts/kafka-local.sh insync 2>&1 && echo "in sync"
 cp "$room/bob.conf" "$room/bob-kept.conf"
 echo "== remove"; scripts/room.sh remove bob; scripts/room.sh list
 echo "== removed login"; kcat -F "$room/bob-kept.conf" -L -m 5 2>&1 || true
@@ -192,6 +194,14 @@ fn the_room_refuses_bob_with_kafkas_cli_and_with_kcat() -> Result<()> {
         topics.contains(&"alice-pay") && !topics.contains(&"alice-x"),
         "the teacher does not see alice-pay alone:\n{}",
         section("topics")
+    );
+    // kafka-local.sh's own questions to the room, as the teacher: the one node coordinates
+    // (Kafka's tool says on stderr, before, that the group has no member left).
+    ensure!(
+        section("coordinator").lines().last() == Some("1") && section("insync") == "in sync\n",
+        "kafka-local.sh coordinator or insync failed in the room:\n{}{}",
+        section("coordinator"),
+        section("insync")
     );
     ensure!(
         section("room alice")
