@@ -238,7 +238,8 @@ fast_start() {
   local archive=$home/kafka-classes.jsa
   if [ ! -f "$archive" ] && [ -f "$archive.new" ] &&
     java -Xshare:on -XX:SharedArchiveFile="$archive.new" -cp "$home/libs/*" -version >/dev/null 2>&1; then
-    mv "$archive.new" "$archive"
+    # The nodes of a cluster start at once, and each may find the dump: the first one moves it.
+    mv "$archive.new" "$archive" 2>/dev/null || true
   fi
   fast=()
   if [ -f "$archive" ]; then
