@@ -225,13 +225,16 @@ ok     access: $1 may create and use $1-doctor and the other topics of the names
 doctor: ready for lab 1
 \`\`\`
 
-Then lab 1 / 그다음 실습 1: \`scripts/lab.sh --only 1\`. For the teacher's page / 강사 페이지에 띄우려면:
-\`export KRB_ROOM=NAME\` (the room's name the teacher gives / 강사가 알려 주는 교실 이름) before / 먼저
-\`scripts/lab.sh\`: each variant's result goes to your topic \`$1-krb-room-NAME\`, which only you may
-write / 변형마다 결과가 나만 쓸 수 있는 내 토픽 \`$1-krb-room-NAME\`으로 가요. Kafka's own tools / Kafka의 도구:
+Then lab 1 / 그다음 실습 1: \`scripts/lab.sh --only 1\`. Kafka's own tools / Kafka의 도구:
 \`--command-config ~/$1.properties\`. kcat: \`kcat -F ~/$1.conf -L\`, only on librdkafka 2.6.1 or
 newer (Debian's kcat is older: see the workshop page) / librdkafka 2.6.1 이상에서만(Debian의 kcat은
 더 오래되었어요: 워크숍 페이지 참고).
+
+For the teacher's page, set the room's name the teacher gives before \`scripts/lab.sh\`
+(\`export KRB_ROOM=NAME\`): each variant's result goes to your topic \`$1-krb-room-NAME\`, which
+only you may write. / 강사 페이지에 띄우려면 \`scripts/lab.sh\` 전에 강사가 알려 주는 교실 이름을
+설정하세요(\`export KRB_ROOM=NAME\`). 변형마다 결과가 나만 쓸 수 있는 내 토픽
+\`$1-krb-room-NAME\`으로 가요.
 
 The login (SCRAM-SHA-512) never sends your password over the network; the messages themselves
 are not encrypted. / 로그인(SCRAM-SHA-512)은 비밀번호를 네트워크로 보내지 않지만, 메시지 자체는
