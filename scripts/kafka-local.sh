@@ -26,6 +26,7 @@
 #   insync     wait until every partition's replicas are all in sync again (up to 120 s; needs
 #              the krb tools built)
 #   coordinator GROUP   print the node that coordinates GROUP, as Kafka's admin API names it
+#              (in a room, both ask as the teacher: DIR/admin.conf, DIR/admin.properties)
 #   bootstrap  print the bootstrap list clients use (host: the host listeners, as KRB_ADVERTISE
 #              names them; inner: the inter-broker listeners on localhost, a room's teacher's)
 #   jars       only resolve the jars (what CI caches)
@@ -237,7 +238,8 @@ fast_start() {
   local archive=$home/kafka-classes.jsa
   if [ ! -f "$archive" ] && [ -f "$archive.new" ] &&
     java -Xshare:on -XX:SharedArchiveFile="$archive.new" -cp "$home/libs/*" -version >/dev/null 2>&1; then
-    mv "$archive.new" "$archive"
+    # The nodes of a cluster start at once, and each may find the dump: the first one moves it.
+    mv "$archive.new" "$archive" 2>/dev/null || true
   fi
   fast=()
   if [ -f "$archive" ]; then
@@ -371,11 +373,24 @@ bootstrap() {
 
 tool() { jars; write_log_configs; run_class "$@"; }
 
+# teacher FILE: a room's admin login file (admin.conf, admin.properties), which room.sh start
+# writes once the broker answers; dies without it.
+teacher() {
+  [ -s "$room/$1" ] || die "no $room/$1: a room's tools ask as the teacher, whose login scripts/room.sh start writes"
+  echo "$room/$1"
+}
+
 # coordinator GROUP: the node id Kafka's ConsumerGroupCommand (the admin API's describeConsumerGroups)
 # gives as GROUP's coordinator: its --state line reads `GROUP  localhost:9484  (2)  range  Stable  2`.
+# In a room it asks as the teacher, on the teacher's listener: the room's lets nobody in without
+# a participant's login, nor shows a participant's group to another.
 coordinator() {
-  local group=${1:?usage: kafka-local.sh coordinator GROUP} id
-  id=$(tool org.apache.kafka.tools.consumer.group.ConsumerGroupCommand --bootstrap-server "$(bootstrap)" \
+  local group=${1:?usage: kafka-local.sh coordinator GROUP} id login at=(--bootstrap-server "$(bootstrap)")
+  if [ -n "$room" ]; then
+    login=$(teacher admin.properties)
+    at=(--bootstrap-server "$(bootstrap localhost 1)" --command-config "$login")
+  fi
+  id=$(tool org.apache.kafka.tools.consumer.group.ConsumerGroupCommand "${at[@]}" \
     --describe --group "$group" --state | awk -v g="$group" '$1 == g { gsub(/[()]/, "", $3); print $3 }')
   [[ $id =~ ^[0-9]+$ ]] || die "no coordinator found for group $group"
   echo "$id"
@@ -383,12 +398,15 @@ coordinator() {
 
 # insync: waits until every partition has a leader and all its replicas in sync, as krb-trial
 # reads it from the cluster's metadata (asking Kafka's topic tool would start a JVM each time,
-# beside three nodes recovering).
+# beside three nodes recovering). In a room, as the teacher, who sees every topic; elsewhere with
+# no login file (a participant's KRB_CONFIG is for a room's listener, not this broker's).
 insync() {
-  local bin
+  local bin config="" at
   bin=$(krb_bin "$repo")
   [ -x "$bin/krb-trial" ] || die "insync asks krb-trial, which $bin lacks: build the tools first (cargo build --release)"
-  "$bin/krb-trial" insync --bootstrap "$(bootstrap)" --timeout 120 || die "partitions out of sync after 120 s"
+  at=$(bootstrap)
+  [ -z "$room" ] || { at=$(bootstrap localhost 1); config=$(teacher admin.conf); }
+  KRB_CONFIG=$config "$bin/krb-trial" insync --bootstrap "$at" --timeout 120 || die "partitions out of sync after 120 s"
 }
 
 # stop_node: stops the node `node` last set cleanly (SIGTERM).

@@ -37,8 +37,10 @@ command started is stopped at the end unless --keep-broker.
 Many people on one broker (a workshop): each sets KRB_NS (KRB_NS=alice scripts/lab.sh), and
 every topic and group the labs make is alice-NAME. KRB_LOGS=DIR puts this run's files in DIR
 instead of logs/, for a second run on the same machine at the same time. KRB_ROOM=NAME publishes
-each variant's record, as it ends, to the room's topic krb-room-NAME on the broker, for the
-teacher's page (krb-room serve NAME).
+each variant's record, as it ends, to a topic of the participant's own, KRB_NS-krb-room-NAME on
+the broker (it needs KRB_NS), for the teacher's page (krb-room serve NAME), which names each
+participant after their topic: in a room with logins (scripts/room.sh) nobody can publish as
+another.
 EOF
 }
 
@@ -140,12 +142,13 @@ if [ -n "${KRB_NS:-}" ]; then
   line "namespace: $KRB_NS (topics and groups on the broker are $KRB_NS-NAME); logs: $logs/" \
     "namespace: $KRB_NS (브로커의 토픽과 그룹 이름은 $KRB_NS-NAME); 로그: $logs/"
 fi
-# The room (KRB_ROOM): publishing no record checks the name and makes the room's topic.
+# The room (KRB_ROOM): publishing no record checks the name and the namespace, and makes the
+# participant's topic in the room.
 if [ -n "${KRB_ROOM:-}" ]; then
   [ -x "$bin/krb-room" ] || { echo "lab.sh: KRB_ROOM is set but $bin has no krb-room: build it (cargo build --release), or unset KRB_ROOM" >&2; exit 1; }
   "$bin/krb-room" publish "$KRB_ROOM" </dev/null >/dev/null || exit $?
-  line "room: $KRB_ROOM (each variant's record to topic krb-room-$KRB_ROOM, for the teacher's page)" \
-    "room: $KRB_ROOM (변형마다 결과를 krb-room-$KRB_ROOM 토픽으로 보내 강사 페이지에 띄움)"
+  line "room: $KRB_ROOM (each variant's record to topic $KRB_NS-krb-room-$KRB_ROOM, for the teacher's page)" \
+    "room: $KRB_ROOM (변형마다 결과를 $KRB_NS-krb-room-$KRB_ROOM 토픽으로 보내 강사 페이지에 띄움)"
 fi
 
 # lab|name|variant|set-up|script|krb-verify arguments

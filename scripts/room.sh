@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# room.sh start [--nodes 1|3|--compose]|add NAME...|list|remove NAME|stop: a workshop room for the teacher.
+# room.sh start [--nodes 1|3|--compose]|add NAME...|list|remove NAME|reset|stop: a workshop room for the teacher.
 #
 # The room is scripts/kafka-local.sh's Kafka in its room mode (KRB_ROOM_DIR): every participant
 # logs in with SASL/SCRAM-SHA-512 on the room's listener (the password is proven by a salted
@@ -7,8 +7,9 @@
 # topics, groups and transactional ids that start with their own name and `-` (prefixed ACLs;
 # no ACL, no access). The teacher is the super user `admin`, on a listener bound to localhost.
 #
-#   start      format (once) and start the room's broker, one node or three; writes the
-#              teacher's credentials (admin.password, admin.conf, admin.properties) in the folder.
+#   start      format (once) and start the room's broker, one node or three (without --nodes:
+#              as many as the room's last start); writes the teacher's credentials
+#              (admin.password, admin.conf, admin.properties) in the folder.
 #              --compose starts compose.yaml's kafka-room (profile room) with Docker instead
 #              (one node, port 9481; the Java tools that add participants still need Java 17+
 #              and Maven)
@@ -19,7 +20,12 @@
 #   list       the room's participants (the users the broker knows), one a line
 #   remove NAME  delete the user, its ACLs and its handouts (its topics stay, and its open
 #              connections are refused everything at once, as no ACL is left)
-#   stop       stop the room's broker (its users, ACLs and topics stay for the next start)
+#   reset      delete what the participants made: every topic but Kafka's own (the room
+#              page's too), every consumer and share group with its committed offsets, and
+#              every transaction still open (aborted); the users, ACLs and handouts stay. Stop
+#              everyone's runs first: a group with live members is not deleted (exit 1)
+#   stop       stop the room's broker, every node (its users, ACLs and topics stay for the
+#              next start)
 #
 # A name is 1 to 40 letters, digits, '.' or '_' (the namespace rules of KRB_NS, without '-', so
 # that no participant's prefix holds another's), not `admin`, and unlike every other name in the
@@ -27,7 +33,8 @@
 #
 # Environment: KRB_ROOM_DIR (default room/ in the checkout; gitignored), KRB_BROKER_PORT (default
 # 9481), KRB_ADVERTISE=HOST (the address participants reach, given at start: the room listener
-# then listens on every interface); start saves the last two in the folder for the commands after it.
+# then listens on every interface); start saves the last two, and the nodes, in the folder for
+# the commands after it.
 set -euo pipefail
 # shellcheck source=usage.sh
 source "$(dirname "$0")/usage.sh" "$@"
@@ -40,8 +47,8 @@ dir=$KRB_ROOM_DIR
 
 die() { echo "room: $*" >&2; exit 1; }
 
-# The port, address and broker the room was started with, unless given again.
-saved_port="" saved_advertise="" compose=0
+# The port, address, nodes and broker the room was started with, unless given again.
+saved_port="" saved_advertise="" saved_nodes="" compose=0
 if [ -f "$dir/broker.env" ]; then
   # shellcheck source=/dev/null
   source "$dir/broker.env"
@@ -49,8 +56,11 @@ fi
 export KRB_BROKER_PORT=${KRB_BROKER_PORT:-${saved_port:-9481}}
 KRB_ADVERTISE=${KRB_ADVERTISE:-$saved_advertise}
 [ -z "$KRB_ADVERTISE" ] || export KRB_ADVERTISE
+# A room's nodes keep their data in folders of their own (one node's or three's): every command
+# after start, and the next start, must run as many as it did.
+nodes=${KRB_NODES:-${saved_nodes:-1}}
 
-kafka() { "$repo/scripts/kafka-local.sh" "$@"; }
+kafka() { KRB_NODES=$nodes "$repo/scripts/kafka-local.sh" "$@"; }
 docker_room() {
   KRB_ROOM_ADMIN_PASSWORD=$(cat "$dir/admin.password") docker compose -p kreb -f "$repo/compose.yaml" --profile room "$@"
 }
@@ -81,7 +91,7 @@ start() {
   [ -s "$dir/admin.password" ] || (umask 077 && secret >"$dir/admin.password")
   local password
   password=$(cat "$dir/admin.password")
-  printf 'saved_port=%s\nsaved_advertise=%s\ncompose=%s\n' "$KRB_BROKER_PORT" "$KRB_ADVERTISE" "$compose" >"$dir/broker.env"
+  printf 'saved_port=%s\nsaved_advertise=%s\nsaved_nodes=%s\ncompose=%s\n' "$KRB_BROKER_PORT" "$KRB_ADVERTISE" "$nodes" "$compose" >"$dir/broker.env"
   if [ "$compose" = 1 ]; then
     docker_room up -d kafka-room
     local i
@@ -91,7 +101,7 @@ start() {
       sleep 0.5
     done
   else
-    kafka start "$@"
+    kafka start --nodes "$nodes"
   fi
   (
     umask 077
@@ -220,6 +230,12 @@ Then lab 1 / 그다음 실습 1: \`scripts/lab.sh --only 1\`. Kafka's own tools 
 newer (Debian's kcat is older: see the workshop page) / librdkafka 2.6.1 이상에서만(Debian의 kcat은
 더 오래되었어요: 워크숍 페이지 참고).
 
+For the teacher's page, set the room's name the teacher gives before \`scripts/lab.sh\`
+(\`export KRB_ROOM=NAME\`): each variant's result goes to your topic \`$1-krb-room-NAME\`, which
+only you may write. / 강사 페이지에 띄우려면 \`scripts/lab.sh\` 전에 강사가 알려 주는 교실 이름을
+설정하세요(\`export KRB_ROOM=NAME\`). 변형마다 결과가 나만 쓸 수 있는 내 토픽
+\`$1-krb-room-NAME\`으로 가요.
+
 The login (SCRAM-SHA-512) never sends your password over the network; the messages themselves
 are not encrypted. / 로그인(SCRAM-SHA-512)은 비밀번호를 네트워크로 보내지 않지만, 메시지 자체는
 암호화하지 않아요.
@@ -248,18 +264,72 @@ remove() {
   echo "room: $name removed (the user, its ACLs and its handouts; its topics stay)"
 }
 
+# reset: what the participants made goes; who they are stays (see the head of this file).
+reset() {
+  [ $# = 0 ] || die "reset takes no argument (it resets the whole room; remove NAME takes one participant out)"
+  [ -s "$dir/admin.properties" ] || die "no room in $dir: start one first (scripts/room.sh start)"
+  local topics groups share open id failed=0 args tmp
+  tmp=$(mktemp -d)
+  # Three JVMs at once (each takes seconds to start). Lists as the Java tools print them:
+  # GroupsCommand `GROUP TYPE PROTOCOL` under a heading; TransactionsCommand `ID COORDINATOR
+  # PRODUCER STATE` under one; TopicCommand a name a line.
+  admin org.apache.kafka.tools.GroupsCommand --list >"$tmp/groups" &
+  admin org.apache.kafka.tools.TransactionsCommand list >"$tmp/transactions" &
+  admin org.apache.kafka.tools.TopicCommand --list --exclude-internal >"$tmp/topics" &
+  for id in 1 2 3; do wait -n || failed=1; done
+  groups=$(awk 'NR > 1 && ($2 == "Classic" || $2 == "Consumer") { print $1 }' "$tmp/groups")
+  share=$(awk 'NR > 1 && $2 == "Share" { print $1 }' "$tmp/groups")
+  open=$(awk 'NR > 1 && $4 == "Ongoing" { print $1 }' "$tmp/transactions")
+  topics=$(cat "$tmp/topics")
+  rm -rf "$tmp"
+  [ "$failed" = 0 ] || die "reset could not list the room's groups, transactions and topics (above); nothing deleted"
+  # The deletions at once too: consumer groups, share groups, each open transaction, topics.
+  local jobs=0 names
+  if [ -n "$groups" ]; then
+    args=()
+    for id in $groups; do args+=(--group "$id"); done
+    admin org.apache.kafka.tools.consumer.group.ConsumerGroupCommand --delete "${args[@]}" &
+    jobs=$((jobs + 1))
+  fi
+  if [ -n "$share" ]; then
+    args=()
+    for id in $share; do args+=(--group "$id"); done
+    admin org.apache.kafka.tools.consumer.group.ShareGroupCommand --delete "${args[@]}" &
+    jobs=$((jobs + 1))
+  fi
+  for id in $open; do
+    admin org.apache.kafka.tools.TransactionsCommand forceTerminateTransaction --transactionalId "$id" &
+    jobs=$((jobs + 1))
+  done
+  if [ -n "$topics" ]; then
+    # One request for them all: TopicCommand takes a regular expression, here the exact names.
+    names=${topics//./\\.}
+    admin org.apache.kafka.tools.TopicCommand --delete --topic "^(${names//$'\n'/|})\$" &
+    jobs=$((jobs + 1))
+  fi
+  for ((; jobs > 0; jobs--)); do wait -n || failed=1; done
+  echo "room: reset: $(words "$topics") topic(s), $(words "$groups $share") group(s) deleted, $(words "$open") open transaction(s) aborted; the users, ACLs and handouts stay"
+  [ "$failed" = 0 ] || die "reset did not delete everything (above): stop everyone's runs, then scripts/room.sh reset again"
+}
+
+# words TEXT: how many names it holds.
+words() { echo "$1" | wc -w | tr -d ' '; }
+
 case ${1:-} in
   start)
     shift
     case ${1:-} in
-      "" | --nodes) compose=0 ;;
-      --compose) compose=1; shift; [ $# = 0 ] || die "--compose runs one node: no $1" ;;
+      "") compose=0 ;;
+      --nodes) compose=0; nodes=${2:-}; [ $# = 2 ] || die "start takes --nodes 1 or --nodes 3" ;;
+      --compose) compose=1 nodes=1; shift; [ $# = 0 ] || die "--compose runs one node: no $1" ;;
       *) die "start takes --nodes 1|3 or --compose, not $1" ;;
     esac
-    start "$@" ;;
+    case $nodes in 1 | 3) ;; *) die "--nodes takes 1 or 3, not '$nodes'" ;; esac
+    start ;;
   add) shift; add "$@" ;;
   list) list ;;
   remove) shift; remove "$@" ;;
+  reset) shift; reset "$@" ;;
   stop) if [ "$compose" = 1 ]; then docker_room stop kafka-room; else kafka stop; fi ;;
-  *) echo "usage: room.sh start [--nodes 1|3|--compose]|add NAME...|list|remove NAME|stop" >&2; exit 2 ;;
+  *) echo "usage: room.sh start [--nodes 1|3|--compose]|add NAME...|list|remove NAME|reset|stop" >&2; exit 2 ;;
 esac

@@ -6,8 +6,9 @@
 //! starts one and runs them with `--ignored`. Without a broker they fail, they never pass.
 
 use std::collections::BTreeMap;
+use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Child, Command, Stdio};
 use std::sync::{Mutex, MutexGuard};
 use std::time::Instant;
 
@@ -161,6 +162,72 @@ pub fn said(out: &std::process::Output) -> String {
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     )
+}
+
+/// A server of a room's page (`krb-room serve`), killed when dropped.
+pub struct PageServer {
+    child: Child,
+    /// Where it serves: `http://127.0.0.1:PORT/`.
+    pub url: String,
+}
+
+impl Drop for PageServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Starts `krb-room serve ROOM` on a free port with `env` set (KRB_NS and KRB_BOOTSTRAP unset
+/// unless `env` sets them), and reads where it serves from its first line.
+pub fn serve_room(room: &str, env: &[(&str, &str)]) -> Result<PageServer> {
+    let mut child = Command::new(root().join("target/release/krb-room"))
+        .args(["serve", room, "--port", "0"])
+        .env_remove("KRB_NS")
+        .env_remove("KRB_BOOTSTRAP")
+        .envs(env.iter().copied())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .context("cannot run krb-room: build it (cargo build --release)")?;
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().context("no stdout")?).read_line(&mut line)?;
+    let url = line
+        .split_whitespace()
+        .find(|w| w.starts_with("http://"))
+        .map(String::from);
+    let server = PageServer {
+        child,
+        url: url.unwrap_or_default(),
+    };
+    ensure!(
+        line.starts_with(&format!(
+            "krb-room: room {room} (topics NS-krb-room-{room} on "
+        )) && !server.url.is_empty(),
+        "krb-room serve did not say where it serves: {line:?}"
+    );
+    Ok(server)
+}
+
+/// The body of `url` (`http://HOST:PORT/PATH`), fetched over HTTP/1.1; fails unless it is 200.
+pub fn http_get(url: &str) -> Result<String> {
+    let rest = url
+        .strip_prefix("http://")
+        .with_context(|| format!("not an http URL: {url}"))?;
+    let (host, path) = rest.split_once('/').unwrap_or((rest, ""));
+    let mut stream =
+        std::net::TcpStream::connect(host).with_context(|| format!("cannot connect to {host}"))?;
+    write!(
+        stream,
+        "GET /{path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"
+    )?;
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer)?;
+    let (head, body) = answer
+        .split_once("\r\n\r\n")
+        .with_context(|| format!("no HTTP answer from {url}: {answer:?}"))?;
+    ensure!(head.starts_with("HTTP/1.1 200"), "{url}: {head}");
+    Ok(body.to_string())
 }
 
 /// Runs Chromium (Debian's `chromium`) headless on `url` with `extra` arguments

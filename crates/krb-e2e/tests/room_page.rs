@@ -1,16 +1,16 @@
 //! The room's results on one screen: five participants, each in a namespace and a logs folder
-//! of their own, run labs 1 and 2 at the same time on one broker with KRB_ROOM set; the
-//! teacher's `krb-room serve` reads the room's topic and headless Chromium renders its page.
-//! The page must show five rows, and each participant's numbers as their own results.json
-//! holds them; a message on the topic that is not a record is named on the page and left out.
+//! of their own, run labs 1 and 2 at the same time on one broker with KRB_ROOM set, each
+//! publishing to a topic of their own; the teacher's `krb-room serve` reads those topics and
+//! headless Chromium renders its page. The page must show five rows, and each participant's
+//! numbers as their own results.json holds them; a message on a topic of the room that is not a
+//! record is named on the page and left out.
 
-use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, ensure, Context, Result};
-use krb_e2e::{bootstrap, chromium, root, said, screenshot, serial};
+use krb_e2e::{bootstrap, chromium, root, said, screenshot, serial, serve_room};
 use krb_verify::record::Record;
 
 /// How many run at once. All five: on a shared 2-core machine five `lab.sh --only 1,2` at once
@@ -42,45 +42,6 @@ fn participant(ns: &str, room: &str) -> Result<Child> {
         .stderr(Stdio::piped())
         .spawn()
         .context("cannot run scripts/lab.sh")
-}
-
-/// A server of the room's page; killed when dropped.
-struct Server {
-    child: Child,
-    url: String,
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// Starts `krb-room serve ROOM` on a free port in `lang`, and reads where it serves.
-fn serve(room: &str, lang: &str) -> Result<Server> {
-    let mut child = Command::new(root().join("target/release/krb-room"))
-        .args(["serve", room, "--port", "0"])
-        .env("KRB_LANG", lang)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .context("cannot run krb-room: build it (cargo build --release)")?;
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().context("no stdout")?).read_line(&mut line)?;
-    let server = Server {
-        url: line
-            .split_whitespace()
-            .find(|w| w.starts_with("http://"))
-            .with_context(|| format!("krb-room serve did not say where it serves: {line:?}"))?
-            .to_string(),
-        child,
-    };
-    ensure!(
-        line.starts_with(&format!("krb-room: room {room} (topic krb-room-{room} on ")),
-        "{line}"
-    );
-    Ok(server)
 }
 
 /// The DOM once the page shows `records` records (the server reads the topic as it starts).
@@ -117,7 +78,7 @@ fn values(dom: &str, start: &str) -> Result<Vec<f64>> {
         .collect()
 }
 
-/// Puts a message that is not a record on the room's topic, as a mistaken producer would.
+/// Puts a message that is not a record on a topic of the room, as a mistaken producer would.
 fn publish_garbage(room: &str) -> Result<()> {
     use rdkafka::producer::{BaseProducer, BaseRecord, Producer};
     let producer: BaseProducer = rdkafka::ClientConfig::new()
@@ -125,7 +86,7 @@ fn publish_garbage(room: &str) -> Result<()> {
         .create()?;
     producer
         .send(
-            BaseRecord::to(&format!("krb-room-{room}"))
+            BaseRecord::to(&format!("p9-krb-room-{room}"))
                 .key("p9")
                 .payload("lab 1: 78 duplicates"),
         )
@@ -164,7 +125,8 @@ fn five_participants_on_the_room_page_in_chromium() -> Result<()> {
     );
     publish_garbage(&room)?;
 
-    let server = serve(&room, "en")?;
+    let broker = bootstrap();
+    let server = serve_room(&room, &[("KRB_LANG", "en"), ("KRB_BOOTSTRAP", &broker)])?;
     let dom = dom_with(&server.url, 3 * PARTICIPANTS)?;
     ensure!(
         dom.matches("<tr class=\"participant\"").count() == PARTICIPANTS,
@@ -233,7 +195,7 @@ fn five_participants_on_the_room_page_in_chromium() -> Result<()> {
         "the message that is not a record is not named, or made a row:\n{dom}"
     );
 
-    let korean = serve(&room, "ko")?;
+    let korean = serve_room(&room, &[("KRB_LANG", "ko"), ("KRB_BOOTSTRAP", &broker)])?;
     let ko_dom = dom_with(&korean.url, 3 * PARTICIPANTS)?;
     for text in [
         "<html lang=\"ko\">",
@@ -253,10 +215,12 @@ fn five_participants_on_the_room_page_in_chromium() -> Result<()> {
         screenshot(&server.url, &shots.join(name))?;
     }
     drop((server, korean));
-    let deleted = Command::new(root().join("target/release/krb-topic"))
-        .args([&format!("krb-room-{room}"), "--delete"])
-        .env_remove("KRB_NS")
-        .status()?;
-    ensure!(deleted.success(), "cannot delete the room's topic");
+    for ns in names.iter().map(String::as_str).chain(["p9"]) {
+        let deleted = Command::new(root().join("target/release/krb-topic"))
+            .args([&format!("krb-room-{room}"), "--delete"])
+            .env("KRB_NS", ns)
+            .status()?;
+        ensure!(deleted.success(), "cannot delete {ns}'s topic in the room");
+    }
     Ok(())
 }

@@ -4,6 +4,10 @@
 //! and each attack must be refused by the broker's authorizer, with the error that says so.
 //! Nobody gets in without a login or with a wrong password. Alice's 1000 messages are all there
 //! afterwards, read back by kcat under her login; once the teacher removes bob, his login fails.
+//! The room's page can't be forged: bob publishes a record that names alice into his own topic
+//! in the room, and tries hers (refused); the teacher's page, fetched over HTTP, shows alice's
+//! own result as alice's and bob's as bob's, flagged as naming alice. Last, the teacher resets
+//! the room: alice's topics, her group and her open transaction are gone, and she still logs in.
 //!
 //! kcat runs on krb's own librdkafka (2.15.0, its shared library from the build, by
 //! LD_LIBRARY_PATH): Debian 12's kcat links librdkafka 2.0.2, whose SCRAM client sends a proof
@@ -12,8 +16,15 @@
 
 use std::collections::BTreeMap;
 
-use anyhow::{ensure, Result};
-use krb_e2e::{bash, Room};
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, ensure, Result};
+use krb_common::broker::BrokerArgs;
+use krb_e2e::{bash, http_get, serve_room, Room};
+use krb_verify::record::Record;
+use krb_verify::Verdict;
+use rdkafka::consumer::{BaseConsumer, Consumer};
+use rdkafka::producer::{BaseProducer, BaseRecord, Producer};
 
 /// The attacks and checks, each after an `== NAME` line; its output, in sections by name.
 const SCRIPT: &str = r#"
@@ -46,7 +57,16 @@ echo "== offsets"; jtool org.apache.kafka.tools.consumer.group.ConsumerGroupComm
 echo "== console wrong password"
 sed 's/password="[^"]*"/password="guessed"/' "$room/alice.properties" >"$room/guess.properties"
 jtool org.apache.kafka.tools.TopicCommand "$at" --command-config "$room/guess.properties" --list
-echo "== alice reads"; kcat -F "$room/alice.conf" -C -t alice-pay -o beginning -e -q -f 'message\n' | wc -l
+# The room's page: alice publishes her record; bob one that names alice, in his topic and hers.
+echo "== room alice"; (source "$room/alice.env"; krb-room publish e2e "$room/alice.jsonl" 2>&1)
+echo "== room bob mistaken"; (source "$room/bob.env"; krb-room publish e2e "$room/forged.jsonl" 2>&1 || true)
+echo "== room bob as alice"; (source "$room/bob.env"; KRB_NS=alice krb-room publish e2e "$room/forged.jsonl" 2>&1 || true)
+echo "== kcat room alice"; kcat -F "$room/bob.conf" -P -t alice-krb-room-e2e <"$room/forged.jsonl" 2>&1 || true
+echo "== kcat room bob"
+(source "$room/bob.env"; krb-room publish e2e </dev/null 2>&1; kcat -F "$room/bob.conf" -P -t bob-krb-room-e2e <"$room/forged.jsonl" 2>&1)
+echo "== alice reads"; kcat -F "$room/alice.conf" -G alice-readers alice-pay -o beginning -e -q -f 'message\n' | wc -l
+echo "== coordinator"; scripts/kafka-local.sh coordinator alice-readers 2>&1 || true
+echo "== insync"; scripts/kafka-local.sh insync 2>&1 && echo "in sync"
 cp "$room/bob.conf" "$room/bob-kept.conf"
 echo "== remove"; scripts/room.sh remove bob; scripts/room.sh list
 echo "== removed login"; kcat -F "$room/bob-kept.conf" -L -m 5 2>&1 || true
@@ -75,12 +95,17 @@ fn sections(out: &str) -> BTreeMap<String, String> {
 fn the_room_refuses_bob_with_kafkas_cli_and_with_kcat() -> Result<()> {
     // Ports 9720 (the room's listener), 9721 (the teacher's), 9722 (the controller).
     let room = Room::start("/tmp/krb-e2e-room-security", 9720, &["alice", "bob"])?;
+    // alice's lab 1 found 78 duplicates; bob's record says alice found 5.
+    for (file, duplicates) in [("alice.jsonl", 78.0), ("forged.jsonl", 5.0)] {
+        let line = serde_json::to_string(&lab1("alice", duplicates))?;
+        std::fs::write(room.dir().join(file), line + "\n")?;
+    }
     let out = bash("bob attacking alice", &(room.env() + SCRIPT))?;
     let at = sections(&out);
     ensure!(at.contains_key("end"), "the script stopped early:\n{out}");
     let section = |name: &str| at.get(name).map(String::as_str).unwrap_or("");
     // Each attack: its section, and the words of the refusal it must show.
-    let refused: [(&str, &str); 13] = [
+    let refused: [(&str, &str); 15] = [
         ("kcat read", "Topic authorization failed"),
         ("kcat write", "Topic authorization failed"),
         ("kcat commit", "Group authorization failed"),
@@ -113,6 +138,11 @@ fn the_room_refuses_bob_with_kafkas_cli_and_with_kcat() -> Result<()> {
             "offsets",
             "GroupAuthorizationException: FindCoordinator request for groupId `CoordinatorKey(idValue='alice-pay-workers'",
         ),
+        (
+            "room bob as alice",
+            "krb-room: cannot create topic alice-krb-room-e2e on localhost:9720: TopicAuthorizationFailed (Broker: Topic authorization failed)",
+        ),
+        ("kcat room alice", "Topic authorization failed"),
         (
             "console wrong password",
             "Authentication failed during authentication due to invalid credentials with SASL mechanism SCRAM-SHA-512",
@@ -165,7 +195,131 @@ fn the_room_refuses_bob_with_kafkas_cli_and_with_kcat() -> Result<()> {
         "the teacher does not see alice-pay alone:\n{}",
         section("topics")
     );
+    // kafka-local.sh's own questions to the room, as the teacher: the one node coordinates
+    // (Kafka's tool says on stderr, before, that the group has no member left).
+    ensure!(
+        section("coordinator").lines().last() == Some("1") && section("insync") == "in sync\n",
+        "kafka-local.sh coordinator or insync failed in the room:\n{}{}",
+        section("coordinator"),
+        section("insync")
+    );
+    ensure!(
+        section("room alice")
+            .contains("krb-room: 1 record(s) to alice-krb-room-e2e on localhost:9720")
+            && section("room bob mistaken").contains(
+                "forged.jsonl:1: a record of namespace alice, not yours (bob); nothing published"
+            )
+            && section("kcat room bob").contains("krb-room: 0 record(s) to bob-krb-room-e2e")
+            && !section("kcat room bob").contains("failed"),
+        "alice's record, or bob's in his own topic, was not published as it should be:\n{}{}{}",
+        section("room alice"),
+        section("room bob mistaken"),
+        section("kcat room bob")
+    );
+    the_page_shows_each_ones_own(&room)?;
+    a_reset_keeps_alice_and_deletes_what_she_made(&room)
+}
+
+/// `room.sh reset` deletes alice's topics (and the room page's), her group (she reads
+/// her topic in one) and aborts her open transaction; her login still works.
+fn a_reset_keeps_alice_and_deletes_what_she_made(room: &Room) -> Result<()> {
+    let conf = room.dir().join("alice.conf").display().to_string();
+    let alice = BrokerArgs {
+        bootstrap: "localhost:9720".into(),
+        file: Some(krb_common::conf_file::read(&conf).map_err(anyhow::Error::msg)?),
+        ..Default::default()
+    };
+    let producer: BaseProducer = alice
+        .config(
+            "reset-test",
+            &[("transactional.id", "alice-krb-reset".into())],
+        )
+        .create()?;
+    producer.init_transactions(Duration::from_secs(30))?;
+    producer.begin_transaction()?;
+    producer
+        .send(BaseRecord::to("alice-pay").key("k").payload("open"))
+        .map_err(|(e, _)| e)?;
+    producer.flush(Duration::from_secs(30))?;
+    let out = bash("room.sh reset", &(room.env() + "scripts/room.sh reset"))?;
+    ensure!(
+        out.contains("Deletion of requested consumer groups ('alice-readers') was successful.")
+            && out.ends_with(
+                "room: reset: 3 topic(s), 1 group(s) deleted, 1 open transaction(s) aborted; the users, ACLs and handouts stay\n"
+            ),
+        "room.sh reset:\n{out}"
+    );
+    ensure!(
+        producer
+            .commit_transaction(Duration::from_secs(30))
+            .is_err(),
+        "alice's open transaction could still be committed after the reset"
+    );
+    // alice logs in and sees none of her topics (nor the page's, which room_security made).
+    let consumer: BaseConsumer = alice.config("reset-test", &[]).create()?;
+    let metadata = consumer.fetch_metadata(None, Duration::from_secs(10))?;
+    let left: Vec<&str> = metadata
+        .topics()
+        .iter()
+        .map(|t| t.name())
+        .filter(|n| !n.starts_with("__"))
+        .collect();
+    ensure!(
+        left.is_empty(),
+        "alice still sees topics after the reset: {left:?}"
+    );
     Ok(())
+}
+
+/// The teacher's page (the teacher's login) shows alice's record as alice's and the record in
+/// bob's topic as bob's, flagged as naming alice.
+fn the_page_shows_each_ones_own(room: &Room) -> Result<()> {
+    let admin = room.dir().join("admin.conf").display().to_string();
+    let server = serve_room("e2e", &[("KRB_CONFIG", &admin), ("KRB_LANG", "en")])?;
+    let start = Instant::now();
+    let page = loop {
+        let page = http_get(&server.url)?;
+        if page.contains(" · 2 participant(s) · 2 record(s) · ") {
+            break page;
+        }
+        if start.elapsed() > Duration::from_secs(30) {
+            bail!("the page never showed alice's and bob's records:\n{page}");
+        }
+        std::thread::sleep(Duration::from_millis(500));
+    };
+    for (who, duplicates) in [("alice", 78), ("bob", 5)] {
+        let cell = format!(
+            "<td class=\"number\" data-participant=\"{who}\" data-lab=\"1\" data-variant=\"nocommit\" data-name=\"duplicates\" data-value=\"{duplicates}\">"
+        );
+        ensure!(
+            page.contains(&cell),
+            "{who}'s row is not {duplicates} duplicates:\n{page}"
+        );
+    }
+    ensure!(
+        page.contains("<tr class=\"claimed\" data-participant=\"bob\" data-claimed=\"alice\">")
+            && page.matches("<tr class=\"claimed\"").count() == 1,
+        "the record naming alice in bob's topic is not flagged on bob's row alone:\n{page}"
+    );
+    Ok(())
+}
+
+/// A record of lab 1 nocommit by `ns`, with its duplicates.
+fn lab1(ns: &str, duplicates: f64) -> Record {
+    let mut v = Verdict::new(1, "revoke", "nocommit", "nocommit", "82 duplicates");
+    v.check("all 1000 messages processed", true, "unique 1000");
+    v.number("duplicates", duplicates);
+    Record {
+        seconds: 9.5,
+        status: "checked".into(),
+        lab: 1,
+        name: "revoke".into(),
+        variant: "nocommit".into(),
+        reason: None,
+        verdict: Some(v),
+        ended: Some("2026-12-01 09:00:10".into()),
+        namespace: Some(ns.into()),
+    }
 }
 
 #[test]

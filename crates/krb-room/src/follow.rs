@@ -1,26 +1,36 @@
-//! The reader of the room's topic: from its beginning, then each record as it is published,
-//! into a [`Room`] the server reads. On a thread of its own, with librdkafka's plain consumer:
-//! the server's async runtime is for the page alone.
+//! The reader of the room's topics: every participant's topic (`NS-krb-room-ROOM`) from its
+//! beginning, then each record as it is published, into a [`Room`] the server reads. A
+//! participant's topic appears with their first record, so the broker's topics are looked at
+//! again every [`LOOK_EVERY`]. On a thread of its own, with librdkafka's plain consumer: the
+//! server's async runtime is for the page alone.
 
+use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
-use krb_common::broker::BrokerArgs;
+use krb_common::broker::{BrokerArgs, REACH_TIMEOUT};
 use krb_common::out::stderr_line;
 use rdkafka::consumer::{BaseConsumer, Consumer};
+use rdkafka::metadata::Metadata;
 use rdkafka::{Message, Offset, TopicPartitionList};
 
 use crate::room::Room;
+use crate::topic;
 
 /// The room as read so far, shared with the server.
 pub type Shared = Arc<Mutex<Room>>;
 
-/// Starts reading `topic`'s `partitions` from their beginning; returns the room it fills.
-pub fn start(broker: &BrokerArgs, topic: &str, partitions: &[i32]) -> Result<Shared> {
+/// How often the reader looks for topics of participants who have just published their first
+/// record: as often as the page reloads.
+pub const LOOK_EVERY: Duration = Duration::from_secs(2);
+
+/// Starts reading room `room`'s topics from their beginning; returns the room it fills. Fails
+/// if the broker does not answer.
+pub fn start(broker: &BrokerArgs, room: &str) -> Result<Shared> {
     // The partitions are assigned, not subscribed, and nothing is committed: the page reads
-    // the whole topic each time it starts, and the group joins nothing and leaves no offsets
-    // on the room's broker. librdkafka wants a group id all the same to assign partitions.
+    // every topic whole each time it starts, and joins no group and leaves no offsets on the
+    // room's broker. librdkafka wants a group id all the same to assign partitions.
     let consumer: BaseConsumer = broker
         .config(
             "krb-room",
@@ -32,40 +42,110 @@ pub fn start(broker: &BrokerArgs, topic: &str, partitions: &[i32]) -> Result<Sha
         )
         .create()
         .context("cannot create a consumer")?;
-    let mut assignment = TopicPartitionList::new();
-    for p in partitions {
-        assignment
-            .add_partition_offset(topic, *p, Offset::Beginning)
-            .context("cannot read the topic from its beginning")?;
-    }
-    consumer
-        .assign(&assignment)
-        .with_context(|| format!("cannot read topic {topic}"))?;
+    let metadata = consumer
+        .fetch_metadata(None, REACH_TIMEOUT)
+        .map_err(|e| anyhow::anyhow!(broker.unreachable(&e)))?;
+    let mut reading = BTreeSet::new();
+    assign_new(&consumer, room, &metadata, &mut reading)?;
     let shared: Shared = Arc::default();
-    let room = Arc::clone(&shared);
+    let filled = Arc::clone(&shared);
+    let room = room.to_string();
     std::thread::Builder::new()
         .name("follow".into())
-        .spawn(move || loop {
-            let Some(message) = consumer.poll(Duration::from_millis(200)) else {
-                continue;
-            };
-            let mut room = room.lock().unwrap_or_else(|e| e.into_inner());
-            match message {
-                Ok(m) => {
-                    let place = format!("partition {} offset {}", m.partition(), m.offset());
-                    if let Some(skipped) = room.add(m.key(), m.payload(), &place) {
-                        stderr_line(&format!("krb-room: {skipped}"));
+        .spawn(move || {
+            let mut looked = Instant::now();
+            loop {
+                if looked.elapsed() >= LOOK_EVERY {
+                    looked = Instant::now();
+                    let found = consumer
+                        .fetch_metadata(None, REACH_TIMEOUT)
+                        .map_err(anyhow::Error::from)
+                        .and_then(|m| assign_new(&consumer, &room, &m, &mut reading));
+                    if let Err(e) = found {
+                        trouble(&filled, format!("{e:#}"));
                     }
                 }
-                Err(e) => {
-                    let error = e.to_string();
-                    if room.trouble.as_ref() != Some(&error) {
-                        stderr_line(&format!("krb-room: reading the topic: {error}"));
+                let Some(message) = consumer.poll(Duration::from_millis(200)) else {
+                    continue;
+                };
+                match message {
+                    Ok(m) => {
+                        let Some(owner) = topic::owner(&room, m.topic()) else {
+                            continue;
+                        };
+                        let place = format!(
+                            "{} partition {} offset {}",
+                            m.topic(),
+                            m.partition(),
+                            m.offset()
+                        );
+                        let mut room = filled.lock().unwrap_or_else(|e| e.into_inner());
+                        if let Some(skipped) = room.add(owner, m.payload(), &place) {
+                            stderr_line(&format!("krb-room: {skipped}"));
+                        }
                     }
-                    room.trouble = Some(error);
+                    Err(e) => trouble(&filled, e.to_string()),
                 }
             }
         })
-        .context("cannot start the topic's reader")?;
+        .context("cannot start the topics' reader")?;
     Ok(shared)
+}
+
+/// Says the reader's error once, and keeps it for the page until the next message.
+fn trouble(shared: &Shared, error: String) {
+    let mut room = shared.lock().unwrap_or_else(|e| e.into_inner());
+    if room.trouble.as_ref() != Some(&error) {
+        stderr_line(&format!("krb-room: reading the topics: {error}"));
+    }
+    room.trouble = Some(error);
+}
+
+/// The room's topics in `metadata` that are served (each partition with a leader) and not yet
+/// in `reading`.
+fn new_topics(
+    room: &str,
+    metadata: &Metadata,
+    reading: &BTreeSet<String>,
+) -> Vec<(String, Vec<i32>)> {
+    metadata
+        .topics()
+        .iter()
+        .filter(|t| topic::owner(room, t.name()).is_some() && !reading.contains(t.name()))
+        .filter(|t| {
+            t.error().is_none()
+                && !t.partitions().is_empty()
+                && t.partitions().iter().all(|p| p.leader() >= 0)
+        })
+        .map(|t| {
+            let partitions = t.partitions().iter().map(|p| p.id()).collect();
+            (t.name().to_string(), partitions)
+        })
+        .collect()
+}
+
+/// Adds the room's new topics to the consumer's assignment, each from its beginning.
+fn assign_new(
+    consumer: &BaseConsumer,
+    room: &str,
+    metadata: &Metadata,
+    reading: &mut BTreeSet<String>,
+) -> Result<()> {
+    let new = new_topics(room, metadata, reading);
+    if new.is_empty() {
+        return Ok(());
+    }
+    let mut assignment = TopicPartitionList::new();
+    for (name, partitions) in &new {
+        for p in partitions {
+            assignment
+                .add_partition_offset(name, *p, Offset::Beginning)
+                .with_context(|| format!("cannot read topic {name} from its beginning"))?;
+        }
+    }
+    consumer
+        .incremental_assign(&assignment)
+        .context("cannot read the room's new topics")?;
+    reading.extend(new.into_iter().map(|(name, _)| name));
+    Ok(())
 }

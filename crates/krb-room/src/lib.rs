@@ -1,16 +1,18 @@
 //! krb-room: a workshop room's results on one screen.
 //!
 //! Each participant's lab command publishes every variant's record (the JSON line
-//! `krb-verify --record` writes) to the room's topic on the room's broker, keyed by the
-//! participant's namespace; the teacher's command reads the topic from its beginning and
-//! serves one page: who is at which lab, each variant held or failed, and the spread of the
-//! numbers that vary from run to run, as krb-verify computed them. Kafka is the transport, so
-//! the room needs nothing the labs do not.
+//! `krb-verify --record` writes) to a topic of their own on the room's broker,
+//! `NS-krb-room-ROOM`, under their namespace; the teacher's command reads every such topic from
+//! its beginning and serves one page: who is at which lab, each variant held or failed, and the
+//! spread of the numbers that vary from run to run, as krb-verify computed them. A record's
+//! participant is its topic's namespace, never what the record says: in a room with logins only
+//! that participant may write the topic. Kafka is the transport, so the room needs nothing the
+//! labs do not.
 //!
-//! - [`topic`]: the room's name and its topic, created when missing.
-//! - [`publish`]: records from files or stdin to the topic.
+//! - [`topic`]: the room's name, a participant's topic (created when missing) and its owner.
+//! - [`publish`]: records from files or stdin to the participant's topic.
 //! - [`room`]: the records read so far, by participant, and the ones that were not records.
-//! - [`follow`]: the reader of the topic, which fills a [`room::Room`] as records arrive.
+//! - [`follow`]: the reader of the room's topics, which fills a [`room::Room`] as records arrive.
 //! - [`spread`]: one number across the room as a picture (inline SVG).
 //! - [`page`]: the page; [`messages`]: its words, in English and Korean (`KRB_LANG=ko`).
 //! - [`server`]: the page over HTTP (axum on tokio).
@@ -35,17 +37,19 @@ use krb_common::out::{stderr_line, stdout_line};
 
 /// krb-room: a workshop room's results on one screen.
 ///
-/// A participant's lab command publishes each variant's record to the room's topic,
-/// krb-room-ROOM on the room's broker, when KRB_ROOM names the room:
+/// A participant's lab command publishes each variant's record to a topic of their own,
+/// NS-krb-room-ROOM on the room's broker (NS: their KRB_NS), when KRB_ROOM names the room:
 ///
 ///   KRB_ROOM=monday KRB_NS=alice scripts/lab.sh
 ///
-/// and the teacher serves the room's page, read from the topic's beginning:
+/// and the teacher serves the room's page, read from every participant's topic:
 ///
 ///   krb-room serve monday
 ///
-/// The topic is the room's, not a participant's: no namespace applies to it (--ns and KRB_NS
-/// change nothing). Each record is keyed by the participant's namespace.
+/// The page names each participant after their topic (alice-krb-room-monday: alice), never
+/// after what a record says. In a room with logins (scripts/room.sh) only alice may write
+/// alice-krb-room-monday, so nobody can publish as her; the teacher serves the page with the
+/// teacher's login (KRB_CONFIG=room/admin.conf). Without logins anyone can write any topic.
 #[derive(Parser, Debug)]
 #[command(name = "krb-room", version, verbatim_doc_comment)]
 pub struct Args {
@@ -56,14 +60,14 @@ pub struct Args {
 /// What krb-room does.
 #[derive(Subcommand, Debug)]
 pub enum Command {
-    /// Publish lab records (krb-verify --record's JSON lines) to the room's topic.
+    /// Publish lab records (krb-verify --record's JSON lines) to your topic in the room.
     ///
-    /// Creates the topic if it is missing. With no FILE, or -, reads stdin. Nothing is
-    /// published if a line is not a record. No record at all checks the room: the broker
-    /// answers and the topic is there.
-    #[command(mut_arg("ns", |a| a.hide(true)))]
+    /// The topic is NS-krb-room-ROOM, NS your namespace (--ns or KRB_NS, which it needs);
+    /// it is created if missing. With no FILE, or -, reads stdin. Nothing is published if a
+    /// line is not a record, or is the record of another namespace. No record at all checks
+    /// the room: the broker answers and the topic is there.
     Publish {
-        /// The room: its topic is krb-room-ROOM.
+        /// The room: your topic in it is NS-krb-room-ROOM.
         #[arg(value_parser = topic::parse_room)]
         room: String,
         /// Files of records, one JSON line each (logs/results.jsonl).
@@ -75,12 +79,13 @@ pub enum Command {
     ///
     /// A row a participant: the variant they finished last, each variant held or failed, and
     /// the numbers that vary; then their spread as pictures: lab 1's duplicates, lab 2's
-    /// overlap and lab 3's duplicates by assignor. It reads the topic from its beginning
-    /// (creating it if missing) and follows it; the page reloads itself every 2 seconds.
-    /// KRB_LANG=ko for its words in Korean. Ctrl-C stops it.
+    /// overlap and lab 3's duplicates by assignor. It reads every participant's topic
+    /// (NS-krb-room-ROOM) from its beginning, finds new ones every 2 seconds, and names each
+    /// participant after their topic; the page reloads itself every 2 seconds. KRB_LANG=ko for
+    /// its words in Korean. Ctrl-C stops it.
     #[command(mut_arg("ns", |a| a.hide(true)))]
     Serve {
-        /// The room: its topic is krb-room-ROOM.
+        /// The room: its participants' topics are NS-krb-room-ROOM.
         #[arg(value_parser = topic::parse_room)]
         room: String,
         /// The port to serve on (0: any free port, printed at start).
@@ -131,8 +136,14 @@ enum Failure {
 }
 
 fn publish(room: &str, files: &[PathBuf], broker: &BrokerArgs) -> Result<(), Failure> {
-    let lines = publish::read(files).map_err(Failure::Input)?;
-    let topic = topic::name(room);
+    let ns = broker.namespace.ns.as_deref().ok_or_else(|| {
+        Failure::Input(anyhow::anyhow!(
+            "your records go to a topic of your own, NS-krb-room-{room}: set your namespace \
+             (KRB_NS=alice, or --ns alice; in a room with logins, source your handout)"
+        ))
+    })?;
+    let lines = publish::read(files, ns).map_err(Failure::Input)?;
+    let topic = topic::name(ns, room);
     let sent = publish::send(broker, &topic, &lines).map_err(Failure::Run)?;
     stdout_line(&format!(
         "krb-room: {sent} record(s) to {topic} on {}",
@@ -154,17 +165,16 @@ fn serve(room: &str, bind: IpAddr, port: u16, broker: &BrokerArgs) -> Result<(),
         .local_addr()
         .context("cannot read the address served on")
         .map_err(Failure::Run)?;
-    let topic = topic::name(room);
+    let topics = topic::name("NS", room);
     let run = || -> Result<()> {
-        let partitions = topic::ensure(broker, &topic)?;
-        let shared = follow::start(broker, &topic, &partitions)?;
+        let shared = follow::start(broker, room)?;
         stdout_line(&format!(
-            "krb-room: room {room} (topic {topic} on {}) at http://{address}/ (Ctrl-C stops)",
+            "krb-room: room {room} (topics {topics} on {}) at http://{address}/ (Ctrl-C stops)",
             broker.bootstrap
         ));
         let page = page::Page {
             room: room.to_string(),
-            topic: topic.clone(),
+            topics: topics.clone(),
             bootstrap: broker.bootstrap.clone(),
             lang,
         };

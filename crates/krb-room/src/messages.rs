@@ -11,13 +11,23 @@ pub const TITLE: Msg = Msg {
 };
 /// Where the records come from, and how many.
 pub const STATUS: Msg = Msg {
-    en: "topic {topic} on {bootstrap} · {participants} participant(s) · {records} record(s) · as of {time}",
-    ko: "{bootstrap}의 토픽 {topic} · 참가자 {participants}명 · 기록 {records}개 · {time} 기준",
+    en: "topics {topics} on {bootstrap} · {participants} participant(s) · {records} record(s) · as of {time}",
+    ko: "{bootstrap}의 토픽 {topics} · 참가자 {participants}명 · 기록 {records}개 · {time} 기준",
+};
+/// Whose each record is: the page's rule, and what it is worth.
+pub const NAMES: Msg = Msg {
+    en: "Each participant is named after their topic (alice-krb-room-{room} is alice's), never after what a record says: in a room with logins only alice may write that topic; without logins anyone can.",
+    ko: "참가자 이름은 기록에 적힌 이름이 아니라 토픽 이름에서 가져옵니다(alice-krb-room-{room}은 alice의 것). 로그인하는 교실에서는 alice만 그 토픽에 쓸 수 있고, 로그인 없는 교실에서는 누구나 쓸 수 있어요.",
 };
 /// Before the first record.
 pub const WAITING: Msg = Msg {
-    en: "No record yet: each participant runs scripts/lab.sh with KRB_ROOM={room} (and a KRB_NS of their own).",
-    ko: "아직 기록이 없습니다: 참가자마다 KRB_ROOM={room}(그리고 각자의 KRB_NS)으로 scripts/lab.sh를 실행합니다.",
+    en: "No record yet: each participant runs scripts/lab.sh with KRB_ROOM={room} and a KRB_NS of their own, and it publishes to their topic NS-krb-room-{room}.",
+    ko: "아직 기록이 없습니다: 참가자마다 KRB_ROOM={room}과 각자의 KRB_NS로 scripts/lab.sh를 실행하면 자기 토픽 NS-krb-room-{room}으로 보냅니다.",
+};
+/// Records in a participant's topic that give another name.
+pub const CLAIMED: Msg = Msg {
+    en: "records in {participant}'s topic name {names}: shown as {participant}'s",
+    ko: "{participant}의 토픽에 든 기록이 {names}의 이름을 적었습니다: {participant}의 것으로 보여 줌",
 };
 /// The table's first column.
 pub const PARTICIPANT: Msg = Msg {
@@ -84,14 +94,14 @@ pub const NO_VALUES: Msg = Msg {
     en: "no record yet",
     ko: "아직 기록 없음",
 };
-/// Messages on the topic that were not records.
+/// Messages on the topics that were not records.
 pub const SKIPPED: Msg = Msg {
-    en: "Left out: {count} message(s) on the topic that are not lab records",
+    en: "Left out: {count} message(s) on the topics that are not lab records",
     ko: "제외됨: 토픽에서 실습 기록이 아닌 메시지 {count}개",
 };
 /// The broker's error while reading.
 pub const TROUBLE: Msg = Msg {
-    en: "reading the topic: {error} (librdkafka retries)",
+    en: "reading the topics: {error} (librdkafka retries)",
     ko: "토픽 읽기: {error} (librdkafka가 다시 시도함)",
 };
 
@@ -99,7 +109,9 @@ pub const TROUBLE: Msg = Msg {
 pub const TABLE: &[Msg] = &[
     TITLE,
     STATUS,
+    NAMES,
     WAITING,
+    CLAIMED,
     PARTICIPANT,
     LATEST,
     AT,

@@ -1,8 +1,9 @@
 //! The room's page: one self-contained HTML page (no scripts, no fonts or pictures to fetch)
 //! that reloads itself every 2 seconds. A row a participant: the variant they finished last,
 //! each variant held or failed, and the numbers that vary (in `data-value` as krb-verify
-//! recorded them, shown as its `ours` shows them); each failed statement below its row; then
-//! the spread of those numbers as pictures, and the messages that were not records.
+//! recorded them, shown as its `ours` shows them); each failed statement below its row, and the
+//! other names its topic's records gave, if any; then the spread of those numbers as pictures,
+//! and the messages that were not records.
 
 use std::fmt::Write as _;
 
@@ -20,7 +21,7 @@ use krb_verify::html::escape;
 /// Large type and high contrast, for a projector: no text under 16 px.
 const STYLE: &str = "body{font:20px/1.35 sans-serif;margin:.8em 1em;color:#111;background:#fff}\
 h1{font-size:26px;margin:0 0 .15em}h2{font-size:22px;margin:.8em 0 .3em}\
-#status,.trouble{color:#444;font-size:16px;margin:0 0 .5em}.trouble{color:#b00}\
+#status,#names,.trouble{color:#444;font-size:16px;margin:0 0 .5em}.trouble{color:#b00}\
 table{border-collapse:collapse;margin:.4em 0}\
 th,td{border:1px solid #888;padding:.25em .5em;vertical-align:top;text-align:left}\
 th{background:#eee;font-size:16px;word-break:keep-all}td.number{text-align:right;white-space:nowrap}\
@@ -28,7 +29,7 @@ td.name,td.at,td.variants{white-space:nowrap}td.name{font-weight:bold}.when{colo
 .v{display:inline-block;min-width:1.1em;text-align:center;font-weight:bold}\
 .v.held{color:#116329}.v.failed,.v.error{color:#fff;background:#b00;border-radius:3px}\
 .v.none{color:#999}.lab{color:#555;font-size:16px;margin:0 .15em 0 .5em}.lab:first-child{margin-left:0}\
-tr.failures td{color:#b00;font-size:16px;border-top:none}\
+tr.failures td,tr.claimed td{color:#b00;font-size:16px;border-top:none}\
 .pictures{display:flex;flex-wrap:wrap;gap:.5em 1.5em}figure{margin:0}\
 figcaption{font-weight:bold;margin-bottom:.2em}svg.spread{max-width:100%;height:auto}\
 #skipped{color:#b00;font-size:16px}";
@@ -37,8 +38,8 @@ figcaption{font-weight:bold;margin-bottom:.2em}svg.spread{max-width:100%;height:
 pub struct Page {
     /// The room's name.
     pub room: String,
-    /// Its topic.
-    pub topic: String,
+    /// Its participants' topics, as a pattern (`NS-krb-room-monday`).
+    pub topics: String,
     /// The broker it is on.
     pub bootstrap: String,
     /// The language of the page's words.
@@ -73,13 +74,18 @@ impl Page {
             escape(&m::STATUS.fill(
                 lang,
                 &[
-                    ("topic", &self.topic),
+                    ("topics", &self.topics),
                     ("bootstrap", &self.bootstrap),
                     ("participants", &room.participants.len()),
                     ("records", &room.records),
                     ("time", &now),
                 ],
             ))
+        );
+        let _ = writeln!(
+            html,
+            "<p id=\"names\">{}</p>",
+            escape(&m::NAMES.fill(lang, &[("room", &self.room)]))
         );
         if let Some(error) = &room.trouble {
             let _ = writeln!(
@@ -190,6 +196,15 @@ impl Page {
                     escape(&NOT_HELD.fill(lang, &[("failures", &failures)]))
                 );
             }
+            if !p.claimed.is_empty() {
+                let names = p.claimed.iter().cloned().collect::<Vec<_>>().join(", ");
+                let _ = writeln!(
+                    html,
+                    "<tr class=\"claimed\" data-participant=\"{n}\" data-claimed=\"{}\"><td colspan=\"{width}\">{}</td></tr>",
+                    escape(&names),
+                    escape(&m::CLAIMED.fill(lang, &[("participant", name), ("names", &names)]))
+                );
+            }
         }
         html + "</table>\n"
     }
@@ -287,7 +302,7 @@ mod tests {
     fn page(lang: Lang) -> Page {
         Page {
             room: "monday".into(),
-            topic: "krb-room-monday".into(),
+            topics: "NS-krb-room-monday".into(),
             bootstrap: "localhost:9481".into(),
             lang,
         }
@@ -302,14 +317,10 @@ mod tests {
         broken.status = "error".into();
         broken.reason = Some("the script failed: <no broker>".into());
         for r in [record("alice", 1, "nocommit", true, 78.0), failed, broken] {
-            let key = r.namespace.clone().unwrap();
-            room.add(
-                Some(key.as_bytes()),
-                Some(&serde_json::to_vec(&r).unwrap()),
-                "x",
-            );
+            let owner = r.namespace.clone().unwrap();
+            room.add(&owner, Some(&serde_json::to_vec(&r).unwrap()), "x");
         }
-        room.add(None, Some(b"not json"), "partition 0 offset 3");
+        room.add("bob", Some(b"not json"), "partition 0 offset 3");
         room
     }
 
@@ -317,7 +328,7 @@ mod tests {
     fn what_the_topic_says_is_escaped() {
         let mut room = Room::default();
         let r = record("x", 1, "<b>&nocommit", true, 1.0);
-        room.add(Some(b"<i>eve"), Some(&serde_json::to_vec(&r).unwrap()), "x");
+        room.add("<i>eve", Some(&serde_json::to_vec(&r).unwrap()), "x");
         let html = page(Lang::En).render(&room, "09:00:00");
         assert!(
             html.contains("<td class=\"name\">&lt;i&gt;eve</td>"),
@@ -390,5 +401,39 @@ mod tests {
         assert!(empty.contains("KRB_ROOM=monday"), "{empty}");
         assert!(!empty.contains("<table"), "{empty}");
         assert!(!empty.contains("id=\"skipped\""), "{empty}");
+    }
+
+    #[test]
+    fn a_record_naming_another_is_shown_as_its_topics_owners_and_flagged() {
+        let mut room = Room::default();
+        let alice = record("alice", 1, "nocommit", true, 78.0);
+        let forged = record("alice", 1, "nocommit", true, 5.0);
+        room.add("alice", Some(&serde_json::to_vec(&alice).unwrap()), "x");
+        room.add("bob", Some(&serde_json::to_vec(&forged).unwrap()), "y");
+        let html = page(Lang::En).render(&room, "09:00:00");
+        for (who, value) in [("alice", 78), ("bob", 5)] {
+            assert!(
+                html.contains(&format!(
+                    "data-participant=\"{who}\" data-lab=\"1\" data-variant=\"nocommit\" data-name=\"duplicates\" data-value=\"{value}\""
+                )),
+                "{who}: {html}"
+            );
+        }
+        assert!(
+            html.contains(
+                "<tr class=\"claimed\" data-participant=\"bob\" data-claimed=\"alice\"><td colspan=\"7\">records in bob's topic name alice: shown as bob's</td></tr>"
+            ),
+            "{html}"
+        );
+        assert_eq!(html.matches("<tr class=\"claimed\"").count(), 1, "{html}");
+        assert!(
+            html.contains("<p id=\"names\">Each participant is named after their topic (alice-krb-room-monday is alice's)"),
+            "{html}"
+        );
+        let ko = page(Lang::Ko).render(&room, "09:00:00");
+        assert!(
+            ko.contains("bob의 토픽에 든 기록이 alice의 이름을 적었습니다: bob의 것으로 보여 줌"),
+            "{ko}"
+        );
     }
 }

@@ -1,6 +1,7 @@
-//! Records to the room's topic: each line as krb-verify wrote it, keyed by the participant's
-//! namespace. Every line is read and checked before any is sent, so a file that is not records
-//! publishes nothing.
+//! Records to the participant's topic in the room: each line as krb-verify wrote it. Every line
+//! is read and checked before any is sent, so a file that is not records, or holds another
+//! namespace's, publishes nothing. (That check spares a participant a mistake; what stops a
+//! forgery is the page, which names a record's participant after its topic.)
 
 use std::io::Read;
 use std::path::PathBuf;
@@ -13,17 +14,9 @@ use krb_verify::record::Record;
 use rdkafka::producer::{BaseProducer, BaseRecord, DeliveryResult, Producer, ProducerContext};
 use rdkafka::ClientContext;
 
-/// One record to publish: its key and the line as it was written.
-#[derive(Debug, PartialEq)]
-pub struct Line {
-    /// The participant's namespace, if the record names one.
-    pub key: Option<String>,
-    /// The record's JSON line.
-    pub payload: String,
-}
-
-/// The records of `files` (stdin when there is none, or for `-`), in order.
-pub fn read(files: &[PathBuf]) -> Result<Vec<Line>> {
+/// The records of `files` (stdin when there is none, or for `-`), in order, each the JSON line
+/// as it was written; each must be namespace `ns`'s, or name none.
+pub fn read(files: &[PathBuf], ns: &str) -> Result<Vec<String>> {
     let stdin = [PathBuf::from("-")];
     let files = if files.is_empty() { &stdin[..] } else { files };
     let mut lines = Vec::new();
@@ -39,27 +32,29 @@ pub fn read(files: &[PathBuf]) -> Result<Vec<Line>> {
                 .with_context(|| format!("cannot read {}", file.display()))?;
             (file.display().to_string(), text)
         };
-        lines.extend(parse(&name, &text)?);
+        lines.extend(parse(&name, &text, ns)?);
     }
     Ok(lines)
 }
 
-/// The records of one file's text; `name` names it in the error of a line that is not one.
-pub fn parse(name: &str, text: &str) -> Result<Vec<Line>> {
+/// The records of one file's text, namespace `ns`'s; `name` names the file in the error of a
+/// line that is not one.
+pub fn parse(name: &str, text: &str, ns: &str) -> Result<Vec<String>> {
     text.lines()
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty())
         .map(|(i, l)| {
+            let at = format!("{name}:{}", i + 1);
             let record: Record = serde_json::from_str(l).with_context(|| {
-                format!(
-                    "{name}:{}: not a lab record (a JSON line of krb-verify --record); nothing published",
-                    i + 1
-                )
+                format!("{at}: not a lab record (a JSON line of krb-verify --record); nothing published")
             })?;
-            Ok(Line {
-                key: record.namespace,
-                payload: l.trim().to_string(),
-            })
+            if let Some(other) = record.namespace.as_deref().filter(|o| *o != ns) {
+                bail!(
+                    "{at}: a record of namespace {other}, not yours ({ns}); nothing published: \
+                     publish your own runs' records"
+                );
+            }
+            Ok(l.trim().to_string())
         })
         .collect()
 }
@@ -88,9 +83,9 @@ impl ProducerContext for Deliveries {
     }
 }
 
-/// Creates the room's topic if missing and sends `lines` to it; returns how many the broker
-/// acknowledged (all, or an error).
-pub fn send(broker: &BrokerArgs, topic: &str, lines: &[Line]) -> Result<usize> {
+/// Creates the participant's topic if missing and sends `lines` to it; returns how many the
+/// broker acknowledged (all, or an error).
+pub fn send(broker: &BrokerArgs, topic: &str, lines: &[String]) -> Result<usize> {
     crate::topic::ensure(broker, topic)?;
     if lines.is_empty() {
         return Ok(0);
@@ -106,10 +101,7 @@ pub fn send(broker: &BrokerArgs, topic: &str, lines: &[Line]) -> Result<usize> {
         .create_with_context(Deliveries::default())
         .context("cannot create a producer")?;
     for line in lines {
-        let mut record = BaseRecord::to(topic).payload(&line.payload);
-        if let Some(key) = &line.key {
-            record = record.key(key);
-        }
+        let record: BaseRecord<'_, (), String> = BaseRecord::to(topic).payload(line);
         if let Err((e, _)) = producer.send(record) {
             bail!("cannot send a record to {topic}: {e}");
         }
@@ -140,33 +132,32 @@ mod tests {
     const RECORD: &str = r#"{"seconds":9.5,"status":"error","lab":1,"name":"revoke","variant":"nocommit","reason":"no broker","namespace":"alice"}"#;
 
     #[test]
-    fn lines_keep_their_text_and_are_keyed_by_namespace() {
+    fn lines_keep_their_text() {
         let without = RECORD.replace(r#","namespace":"alice""#, "");
         let text = format!("{RECORD}\n\n  {without}\n");
-        let lines = parse("r.jsonl", &text).unwrap();
-        assert_eq!(
-            lines,
-            vec![
-                Line {
-                    key: Some("alice".into()),
-                    payload: RECORD.into()
-                },
-                Line {
-                    key: None,
-                    payload: without
-                }
-            ]
-        );
+        let lines = parse("r.jsonl", &text, "alice").unwrap();
+        assert_eq!(lines, vec![RECORD.to_string(), without]);
     }
 
     #[test]
     fn a_line_that_is_not_a_record_publishes_nothing_and_is_named() {
         let text = format!("{RECORD}\n{{\"lab\":1}}\n");
-        let err = format!("{:#}", parse("r.jsonl", &text).unwrap_err());
+        let err = format!("{:#}", parse("r.jsonl", &text, "alice").unwrap_err());
         assert!(
             err.starts_with("r.jsonl:2: not a lab record") && err.contains("nothing published"),
             "{err}"
         );
         assert!(!err.contains('\n'), "{err}");
+    }
+
+    #[test]
+    fn another_namespaces_record_publishes_nothing() {
+        let text = format!("{}\n{RECORD}\n", RECORD.replace("alice", "bob"));
+        let err = format!("{:#}", parse("r.jsonl", &text, "bob").unwrap_err());
+        assert_eq!(
+            err,
+            "r.jsonl:2: a record of namespace alice, not yours (bob); nothing published: \
+             publish your own runs' records"
+        );
     }
 }

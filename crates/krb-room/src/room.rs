@@ -1,14 +1,13 @@
-//! The room as its topic tells it so far: each participant's latest record of each variant,
-//! and their latest record of all (where they are), in the order the records were published.
-//! A message that is not a record is kept as a line that says where it was and why, to be
-//! shown, and is otherwise left out.
+//! The room as its participants' topics tell it so far: each participant's latest record of each
+//! variant, and their latest record of all (where they are), in the order the records were
+//! published. A participant is the owner of the topic a record was read from, never the name the
+//! record gives: a record naming someone else is shown as the owner's and flagged. A message that
+//! is not a record is kept as a line that says where it was and why, to be shown, and is
+//! otherwise left out.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use krb_verify::record::Record;
-
-/// A participant whose records name no namespace, and who published them with no key.
-pub const NO_NAMESPACE: &str = "-";
 
 /// One participant's records.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -17,6 +16,8 @@ pub struct Participant {
     pub latest: Option<Record>,
     /// The latest record of each variant, by lab and variant.
     pub variants: BTreeMap<(u8, String), Record>,
+    /// The other names that records in this participant's topic gave (a mistake, or a forgery).
+    pub claimed: BTreeSet<String>,
 }
 
 /// Every participant's records, and what was not a record.
@@ -33,15 +34,10 @@ pub struct Room {
 }
 
 impl Room {
-    /// Takes one message of the topic: its key (the participant's namespace), its payload and
-    /// where it was (`partition 0 offset 12`). Returns the line that says why it was skipped,
-    /// if it was.
-    pub fn add(
-        &mut self,
-        key: Option<&[u8]>,
-        payload: Option<&[u8]>,
-        place: &str,
-    ) -> Option<String> {
+    /// Takes one message of participant `owner`'s topic: its payload and where it was
+    /// (`alice-krb-room-monday partition 0 offset 12`). Returns the line that says why it was
+    /// skipped, if it was.
+    pub fn add(&mut self, owner: &str, payload: Option<&[u8]>, place: &str) -> Option<String> {
         self.trouble = None;
         let parsed = match payload {
             None => Err("an empty message".to_string()),
@@ -55,8 +51,10 @@ impl Room {
                 return Some(line);
             }
         };
-        let name = participant(key, &record);
-        let p = self.participants.entry(name).or_default();
+        let p = self.participants.entry(owner.to_string()).or_default();
+        if let Some(claimed) = record.namespace.as_ref().filter(|ns| *ns != owner) {
+            p.claimed.insert(claimed.clone());
+        }
         p.variants
             .insert((record.lab, record.variant.clone()), record.clone());
         p.latest = Some(record);
@@ -77,16 +75,6 @@ impl Room {
         seen.sort();
         seen
     }
-}
-
-/// Who published a record: the message's key, else the namespace the record names, else
-/// [`NO_NAMESPACE`].
-pub fn participant(key: Option<&[u8]>, record: &Record) -> String {
-    key.map(String::from_utf8_lossy)
-        .map(|k| k.trim().to_string())
-        .filter(|k| !k.is_empty())
-        .or_else(|| record.namespace.clone())
-        .unwrap_or_else(|| NO_NAMESPACE.to_string())
 }
 
 #[cfg(test)]
@@ -124,8 +112,8 @@ pub(crate) mod tests {
         let lab2 = record("alice", 2, "expel", true, 1.0);
         let bob = record("bob", 1, "nocommit", true, 64.0);
         for (i, r) in [&first, &bob, &lab2, &again].iter().enumerate() {
-            let key = r.namespace.clone().unwrap();
-            let skipped = room.add(Some(key.as_bytes()), Some(&json(r)), &format!("offset {i}"));
+            let owner = r.namespace.clone().unwrap();
+            let skipped = room.add(&owner, Some(&json(r)), &format!("offset {i}"));
             assert_eq!(skipped, None);
         }
         assert_eq!(room.records, 4);
@@ -150,19 +138,15 @@ pub(crate) mod tests {
     fn a_message_that_is_not_a_record_is_reported_and_skipped() {
         let mut room = Room::default();
         let good = record("alice", 1, "nocommit", true, 78.0);
-        room.add(Some(b"alice"), Some(&json(&good)), "partition 0 offset 0");
-        let skipped = room.add(
-            Some(b"mallory"),
-            Some(b"{\"lab\": 1"),
-            "partition 0 offset 1",
-        );
+        room.add("alice", Some(&json(&good)), "partition 0 offset 0");
+        let skipped = room.add("mallory", Some(b"{\"lab\": 1"), "partition 0 offset 1");
         let line = skipped.expect("a broken record is reported");
         assert!(
             line.starts_with("partition 0 offset 1: not a lab record (")
                 && line.ends_with("): skipped"),
             "{line}"
         );
-        let empty = room.add(Some(b"mallory"), None, "partition 0 offset 2");
+        let empty = room.add("mallory", None, "partition 0 offset 2");
         assert_eq!(
             empty.as_deref(),
             Some("partition 0 offset 2: not a lab record (an empty message): skipped")
@@ -173,22 +157,44 @@ pub(crate) mod tests {
         assert_eq!(room.participants.keys().collect::<Vec<_>>(), ["alice"]);
         let after = record("alice", 2, "expel", true, 1.0);
         assert_eq!(
-            room.add(Some(b"alice"), Some(&json(&after)), "partition 0 offset 3"),
+            room.add("alice", Some(&json(&after)), "partition 0 offset 3"),
             None
         );
         assert_eq!(room.records, 2);
     }
 
     #[test]
-    fn a_participant_is_the_key_else_the_namespace() {
-        let r = record("alice", 1, "nocommit", true, 0.0);
-        assert_eq!(participant(Some(b"bob"), &r), "bob");
-        assert_eq!(participant(Some(b""), &r), "alice");
-        assert_eq!(participant(None, &r), "alice");
-        let none = Record {
+    fn a_record_is_its_topics_owners_whatever_name_it_gives() {
+        let mut room = Room::default();
+        let alice = record("alice", 1, "nocommit", true, 78.0);
+        // bob's own run, its record edited to name alice, in bob's topic.
+        let forged = record("alice", 1, "nocommit", false, 500.0);
+        let unnamed = Record {
             namespace: None,
-            ..r
+            ..record("x", 2, "expel", true, 1.0)
         };
-        assert_eq!(participant(None, &none), NO_NAMESPACE);
+        room.add(
+            "alice",
+            Some(&json(&alice)),
+            "alice-krb-room-r partition 0 offset 0",
+        );
+        room.add(
+            "bob",
+            Some(&json(&forged)),
+            "bob-krb-room-r partition 0 offset 0",
+        );
+        room.add(
+            "bob",
+            Some(&json(&unnamed)),
+            "bob-krb-room-r partition 0 offset 1",
+        );
+        let a = &room.participants["alice"];
+        assert_eq!(a.variants[&(1, "nocommit".into())], alice);
+        assert!(a.claimed.is_empty());
+        let b = &room.participants["bob"];
+        assert_eq!(b.variants[&(1, "nocommit".into())], forged);
+        assert_eq!(b.variants.len(), 2, "a record naming no one is the owner's");
+        assert_eq!(b.claimed.iter().collect::<Vec<_>>(), ["alice"]);
+        assert_eq!(room.participants.len(), 2);
     }
 }

@@ -357,11 +357,7 @@ mod tests {
         let mut room = crate::room::Room::default();
         for (ns, dups) in [("p1", 78.0), ("p2", 64.0), ("p3", 91.0)] {
             let r = record(ns, 1, "nocommit", true, dups);
-            room.add(
-                Some(ns.as_bytes()),
-                Some(&serde_json::to_vec(&r).unwrap()),
-                "here",
-            );
+            room.add(ns, Some(&serde_json::to_vec(&r).unwrap()), "here");
         }
         let pictures = pictures();
         let lab1 = svg(&pictures[0], &room, Lang::En);

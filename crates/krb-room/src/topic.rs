@@ -1,6 +1,8 @@
-//! The room's name and its topic on the broker, `krb-room-ROOM`: the room's, so no namespace
-//! applies to it. One partition, so that the page reads the records in the order they were
-//! published.
+//! The room's name and its participants' topics on the broker: each participant's records go to
+//! `NS-krb-room-ROOM`, a topic under their own namespace, which in a room with logins only they
+//! may write (their ACLs are on `NS-`). The page takes a record's participant from its topic's
+//! name, never from the record. One partition each, so that the page reads a participant's
+//! records in the order they were published.
 
 use std::time::{Duration, Instant};
 
@@ -9,9 +11,21 @@ use krb_common::broker::{wait, BrokerArgs, REACH_TIMEOUT};
 use rdkafka::admin::{NewTopic, TopicReplication};
 use rdkafka::error::RDKafkaErrorCode;
 
-/// The topic of room `room`.
-pub fn name(room: &str) -> String {
+/// What every participant's topic of room `room` ends with, after their namespace and `-`.
+pub fn suffix(room: &str) -> String {
     format!("krb-room-{room}")
+}
+
+/// The topic of participant `ns` in room `room`.
+pub fn name(ns: &str, room: &str) -> String {
+    format!("{ns}-{}", suffix(room))
+}
+
+/// The participant whose topic `topic` is in room `room`: the namespace before its suffix, or
+/// none if it is not one of the room's topics.
+pub fn owner<'t>(room: &str, topic: &'t str) -> Option<&'t str> {
+    let ns = topic.strip_suffix(&suffix(room))?.strip_suffix('-')?;
+    (!ns.is_empty()).then_some(ns)
 }
 
 /// Checks a room's name: it becomes part of a topic name, so it takes only what a topic name
@@ -20,7 +34,7 @@ pub fn parse_room(s: &str) -> Result<String, String> {
     let allowed = |c: char| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-');
     if s.is_empty() || s.len() > 100 || !s.chars().all(allowed) {
         return Err(format!(
-            "a room is 1 to 100 letters, digits, '.', '_' or '-' (its topic is krb-room-ROOM), \
+            "a room is 1 to 100 letters, digits, '.', '_' or '-' (each participant's topic is NS-krb-room-ROOM), \
              got {s:?}: e.g. KRB_ROOM=monday"
         ));
     }
@@ -84,7 +98,7 @@ mod tests {
     #[test]
     fn a_room_names_a_topic_and_holds_only_what_a_topic_name_may() {
         assert_eq!(parse_room("monday_2.b-c"), Ok("monday_2.b-c".into()));
-        assert_eq!(name("monday"), "krb-room-monday");
+        assert_eq!(name("alice", "monday"), "alice-krb-room-monday");
         let longest = "x".repeat(100);
         assert_eq!(parse_room(&longest), Ok(longest.clone()));
         for bad in ["", "mon day", "a/b", "월요일", &"x".repeat(101)] {
@@ -93,6 +107,24 @@ mod tests {
                 err.contains("KRB_ROOM=monday") && err.contains(&format!("{bad:?}")),
                 "{bad:?}: {err}"
             );
+        }
+    }
+
+    #[test]
+    fn a_topic_of_the_room_is_owned_by_the_namespace_before_its_suffix() {
+        assert_eq!(owner("monday", "alice-krb-room-monday"), Some("alice"));
+        // A namespace may hold '-' (without logins): all of it before the suffix.
+        assert_eq!(owner("monday", "a-b-krb-room-monday"), Some("a-b"));
+        assert_eq!(owner("mon-day", "kim-krb-room-mon-day"), Some("kim"));
+        for other in [
+            "krb-room-monday",
+            "-krb-room-monday",
+            "alice-krb-room-monday2",
+            "alice-krb-room-tuesday",
+            "alicekrb-room-monday",
+            "alice-pay",
+        ] {
+            assert_eq!(owner("monday", other), None, "{other}");
         }
     }
 }

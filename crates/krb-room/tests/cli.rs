@@ -58,6 +58,11 @@ fn bad_input_is_one_line_and_exit_2_before_the_broker() {
             "cannot read /no/such/file",
         ),
         (
+            vec!["publish", "monday", bad.to_str().unwrap()],
+            vec![("KRB_NS", "bob")],
+            "bad.jsonl:1: a record of namespace alice, not yours (bob); nothing published",
+        ),
+        (
             vec!["serve", "monday", "--port", "0"],
             vec![("KRB_LANG", "fr")],
             "KRB_LANG=fr: unknown language",
@@ -76,6 +81,21 @@ fn bad_input_is_one_line_and_exit_2_before_the_broker() {
             "{args:?}: {err}"
         );
     }
+    // No namespace: no topic of one's own to publish to.
+    let out = Command::new(env!("CARGO_BIN_EXE_krb-room"))
+        .args(["publish", "monday"])
+        .env("KRB_BOOTSTRAP", "localhost:1")
+        .env_remove("KRB_NS")
+        .stdin(Stdio::null())
+        .output()
+        .expect("krb-room runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert_eq!(
+        err,
+        "krb-room: your records go to a topic of your own, NS-krb-room-monday: set your \
+         namespace (KRB_NS=alice, or --ns alice; in a room with logins, source your handout)\n"
+    );
     // Records, from a file or stdin, go on to the broker: here none answers, exit 1. At once:
     // each waits 10 s for the broker.
     let good = dir.join("good.jsonl");
