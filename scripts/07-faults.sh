@@ -110,7 +110,8 @@ if ! "$kafka" status >/dev/null 2>&1; then
     "== 노드 세 개의 새 클러스터를 띄움 (scripts/kafka-local.sh start --nodes 3 --fresh)"
   started=1
   "$kafka" start --nodes 3 --fresh
-elif ! "$kafka" status | grep -q 'of 3 node'; then
+# Asked in English: the status line is read here.
+elif ! KRB_LANG=en "$kafka" status | grep -q 'of 3 node'; then
   krb_line "07-faults: a single-node Kafka runs from scripts/kafka-local.sh; stop it first (kafka-local.sh stop)" \
     "07-faults: scripts/kafka-local.sh의 단일 노드 Kafka가 돌고 있습니다. 먼저 정지하세요 (kafka-local.sh stop)" >&2
   exit 1
