@@ -29,10 +29,10 @@ esac
 case $protocol in classic | consumer) ;; *) echo "$usage" >&2; exit 2 ;; esac
 here=$(dirname "$0")
 
-echo "== lab 1's scenario, group.protocol=$protocol"
+krb_line "== lab 1's scenario, group.protocol=$protocol" "== 실습 1의 시나리오, group.protocol=$protocol"
 topic pay 2
 krb-produce pay 1000 2
 KRB_NO_VERDICT=1 "$here/01-revoke.sh" "$group" --group-protocol "$protocol"
-echo "== lab 2's scenario, group.protocol=$protocol"
+krb_line "== lab 2's scenario, group.protocol=$protocol" "== 실습 2의 시나리오, group.protocol=$protocol"
 KRB_NO_VERDICT=1 "$here/02-maxpoll.sh" "${group}_maxpoll" --group-protocol "$protocol"
 verdict protocol "$group" --protocol "$protocol"

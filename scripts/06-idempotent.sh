@@ -36,8 +36,15 @@ case $effect in
   *) echo "$usage" >&2; exit 2 ;;
 esac
 here=$(dirname "$0")
+# The store as the learner is shown it: a file under the current folder from there (logs/...).
+shown=$db
+[[ $db != sqlite:* ]] || shown=sqlite:$(krb_shown "${db#sqlite:}")
 
-if [ "$effect" = kafka-eos ]; then echo "== the output topic: $db"; else echo "== the database: $db"; fi
+if [ "$effect" = kafka-eos ]; then
+  krb_line "== the output topic: $shown" "== 출력 토픽: $shown"
+else
+  krb_line "== the database: $shown" "== 데이터베이스: $shown"
+fi
 krb-effects init "$db"
 case $scenario in
   revoke)
@@ -50,8 +57,9 @@ case $scenario in
     KRB_NO_VERDICT=1 "$here/02-maxpoll.sh" "$group" --effect "$effect" --db "$db" ;;
   *) echo "$usage" >&2; exit 2 ;;
 esac
-echo "== processings (krb-dups $group)"
+krb_line "== processings (krb-dups $group)" "== 처리 (krb-dups $group)"
 krb-dups "$group"
-echo "== effects (krb-effects count $db $topic --effect $effect)"
+krb_line "== effects (krb-effects count $shown $topic --effect $effect)" \
+  "== 반영 (krb-effects count $shown $topic --effect $effect)"
 krb-effects count "$db" "$topic" --effect "$effect"
 verdict idempotent "$group" --effect "$effect" --scenario "$scenario" --db "$db"

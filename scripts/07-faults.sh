@@ -106,11 +106,14 @@ trap 'exit 143' TERM
 if ! "$kafka" status >/dev/null 2>&1; then
   # A new cluster each run: a node that restarts recovers every partition it holds, so
   # topics of earlier runs would slow this run's node faults.
-  echo "== starting a new three-node cluster (scripts/kafka-local.sh start --nodes 3 --fresh)"
+  krb_line "== starting a new three-node cluster (scripts/kafka-local.sh start --nodes 3 --fresh)" \
+    "== 노드 세 개의 새 클러스터를 띄움 (scripts/kafka-local.sh start --nodes 3 --fresh)"
   started=1
   "$kafka" start --nodes 3 --fresh
-elif ! "$kafka" status | grep -q 'of 3 node'; then
-  echo "07-faults: a single-node Kafka runs from scripts/kafka-local.sh; stop it first (kafka-local.sh stop)" >&2
+# Asked in English: the status line is read here.
+elif ! KRB_LANG=en "$kafka" status | grep -q 'of 3 node'; then
+  krb_line "07-faults: a single-node Kafka runs from scripts/kafka-local.sh; stop it first (kafka-local.sh stop)" \
+    "07-faults: scripts/kafka-local.sh의 단일 노드 Kafka가 돌고 있습니다. 먼저 정지하세요 (kafka-local.sh stop)" >&2
   exit 1
 fi
 
@@ -248,7 +251,8 @@ processed() {
     restart_exited
     sleep 0.2
   done
-  echo "07-faults: $group processed $(unique "$group") of $1 messages in $2 s" >&2
+  krb_line "07-faults: $group processed $(unique "$group") of $1 messages in $2 s" \
+    "07-faults: $group 그룹이 ${2}초 동안 메시지 ${1}개 중 $(unique "$group")개만 처리함" >&2
   return 1
 }
 
@@ -294,7 +298,8 @@ finish_trial() {
     kill -TERM "$producer" 2>/dev/null
     wait "$producer" || failed=${failed:-"the producer failed: $(tail -n 1 "$LOGS/$group.produce")"}
     producer=""
-    echo "$(now) producer stopped: $(tail -n 1 "$LOGS/$group.produce")"
+    krb_line "$(now) producer stopped: $(tail -n 1 "$LOGS/$group.produce")" \
+      "$(now) 프로듀서 정지: $(tail -n 1 "$LOGS/$group.produce")"
   fi
   acked=0
   [ ! -f "$LOGS/$group.acks" ] || acked=$(wc -l <"$LOGS/$group.acks")
@@ -322,9 +327,11 @@ finish_trial() {
 clear() {
   local topic topics=("$group")
   [[ $store_url != kafka:* ]] || topics+=("${store_url#kafka:}")
-  krb-group "$group" --wait 10 >/dev/null || echo "07-faults: group $group could not be deleted" >&2
+  krb-group "$group" --wait 10 >/dev/null ||
+    krb_line "07-faults: group $group could not be deleted" "07-faults: 그룹 $group 삭제 실패" >&2
   for topic in "${topics[@]}"; do
-    krb-topic "$topic" --delete >/dev/null || echo "07-faults: topic $topic could not be deleted" >&2
+    krb-topic "$topic" --delete >/dev/null ||
+      krb_line "07-faults: topic $topic could not be deleted" "07-faults: 토픽 $topic 삭제 실패" >&2
   done
 }
 
@@ -332,12 +339,15 @@ clear() {
 trial() {
   local i=$1 began=$SECONDS status=0
   group=faults-$seed-$i failed=""
-  echo "== trial $i (seed $seed; replay: 07-faults.sh --seed $seed --trial $i$again)"
+  krb_line "== trial $i (seed $seed; replay: 07-faults.sh --seed $seed --trial $i$again)" \
+    "== 시험 $i (seed $seed; 다시 돌리기: 07-faults.sh --seed $seed --trial $i$again)"
   run_trial "$i" || true
   finish_trial
   krb-verify faults "$group" --effect "$effect" ${store_url:+--db "$store_url"} \
     --record "$records" --seconds "$((SECONDS - began))" ${failed:+--script-failed "group $group: $failed"} ||
-    { echo "trial $i FAILED: its files are kept, logs/$group* (check them again: krb-verify faults $group --effect $effect${store_url:+ --db $store_url} --recheck, while its store holds its effects); replay: 07-faults.sh --seed $seed --trial $i$again"; status=1; }
+    { krb_line "trial $i FAILED: its files are kept, logs/$group* (check them again: krb-verify faults $group --effect $effect${store_url:+ --db $store_url} --recheck, while its store holds its effects); replay: 07-faults.sh --seed $seed --trial $i$again" \
+      "시험 $i 실패: 파일을 남겨 둠, logs/$group* (저장소에 반영이 남아 있는 동안 다시 검사: krb-verify faults $group --effect $effect${store_url:+ --db $store_url} --recheck); 다시 돌리기: 07-faults.sh --seed $seed --trial $i$again"
+      status=1; }
   clear
   return "$status"
 }
@@ -347,7 +357,8 @@ store_fault="" db_url=$db
 if [ "$db" = postgres ]; then
   export KRB_PG_PORT=${KRB_PG_PORT:-5491}
   if "$here/pg-local.sh" status >/dev/null 2>&1; then
-    echo "07-faults: a PostgreSQL already runs on port $KRB_PG_PORT; --db postgres starts one of its own: choose another KRB_PG_PORT" >&2
+    krb_line "07-faults: a PostgreSQL already runs on port $KRB_PG_PORT; --db postgres starts one of its own: choose another KRB_PG_PORT" \
+      "07-faults: $KRB_PG_PORT 포트에 PostgreSQL이 이미 돌고 있습니다. --db postgres는 자기 것을 띄우니 다른 KRB_PG_PORT를 고르세요" >&2
     exit 1
   fi
   pg_started=1
@@ -363,13 +374,16 @@ again=${again:+ --effect $again}${db:+ --db $db}
 [ "${assignor:-range}" = range ] || again+=" --assignor $assignor"
 again+=${static:+ --static}${zombie:+ --test-zombie $zombie}
 
-echo "== lab 7: fault trials, seed $seed"
+krb_line "== lab 7: fault trials, seed $seed" "== 실습 7: 장애 시험, seed $seed"
 if [ "$protocol" = classic ]; then
   group_line="group.protocol=classic, partition.assignment.strategy=$assignor, session.timeout.ms=$session_ms, heartbeat.interval.ms=500"
 else
-  group_line="group.protocol=consumer, the cluster's group.consumer.session.timeout.ms=$session_ms and group.consumer.heartbeat.interval.ms=500"
+  group_line=$(krb_say "group.protocol=consumer, the cluster's group.consumer.session.timeout.ms=$session_ms and group.consumer.heartbeat.interval.ms=500" \
+    "group.protocol=consumer, 클러스터의 group.consumer.session.timeout.ms=$session_ms, group.consumer.heartbeat.interval.ms=500")
 fi
-echo "settings: workers --revoke-commit --commit-every $commit_every --delay 0.005${static:+ --instance-id GROUP-NAME}, $group_line; the cluster's broker.session.timeout.ms=3000"
+worker_flags="--revoke-commit --commit-every $commit_every --delay 0.005${static:+ --instance-id GROUP-NAME}"
+krb_line "settings: workers $worker_flags, $group_line; the cluster's broker.session.timeout.ms=3000" \
+  "설정: 워커 $worker_flags, $group_line; 클러스터의 broker.session.timeout.ms=3000"
 rm -f "$records"
 status=0 held=() worst=""
 for i in $(if [ -n "$only" ]; then echo "$only"; else seq 1 "$trials"; fi); do
@@ -381,10 +395,11 @@ for i in $(if [ -n "$only" ]; then echo "$only"; else seq 1 "$trials"; fi); do
   done
 done
 group=""
-echo "== report (krb-trial report $records)"
+krb_line "== report (krb-trial report $(krb_shown "$records"))" "== 보고서 (krb-trial report $(krb_shown "$records"))"
 krb-trial report "$records" --json "$LOGS/faults.json" || status=1
 if [ -n "$worst" ] && [ -f "$LOGS/$worst.faults" ]; then
   krb-timeline "$worst" -o "$LOGS/faults-worst.svg" >/dev/null
-  echo "the worst trial's timeline: $LOGS/faults-worst.svg ($worst)"
+  krb_line "the worst trial's timeline: $(krb_shown "$LOGS/faults-worst.svg") ($worst)" \
+    "가장 나쁜 시험의 타임라인: $(krb_shown "$LOGS/faults-worst.svg") ($worst)"
 fi
 exit "$status"

@@ -219,6 +219,6 @@ wait_any() {
 # lab (lab 5 runs labs 1 and 2) or checked by the lab command.
 verdict() {
   [ -z "${KRB_NO_VERDICT:-}" ] || return 0
-  echo "== verdict"
+  krb_line "== verdict" "== 판정"
   krb-verify "$@"
 }

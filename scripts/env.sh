@@ -12,6 +12,10 @@ krb_say() {
 }
 krb_line() { krb_say "$1" "$2"; echo; }
 
+# krb_shown PATH: PATH as a person is shown it, from the current folder where it lies under it
+# (logs/x.svg, as the pages show it), else as it is.
+krb_shown() { printf '%s' "${1#"$PWD"/}"; }
+
 # answers [HOST:PORT]: something accepts TCP connections there (default KRB_BOOTSTRAP's first
 # address, else localhost:9481).
 answers() {
@@ -85,8 +89,7 @@ krb_build() {
   krb_line "the build failed (cargo build --release, exit $status); its errors:" \
     "빌드 실패 (cargo build --release, 종료 코드 $status). 오류:" >&2
   { grep -E -A 6 '^error' "$log" || tail -n 20 "$log"; } | head -n 30 >&2
-  # Shown from the current folder where it lies under it, as the pages show logs/.
-  log=${log#"$PWD"/}
+  log=$(krb_shown "$log")
   krb_line "all of its output: $log" "전체 출력: $log" >&2
   return 1
 }

@@ -88,15 +88,18 @@ node() {
 die() { echo "kafka-local: $*" >&2; exit 1; }
 
 need_java() {
-  command -v java >/dev/null || die "java not found: install a JDK 17 or newer (Debian: openjdk-17-jdk-headless)"
+  command -v java >/dev/null || die "$(krb_say "java not found: install a JDK 17 or newer (Debian: openjdk-17-jdk-headless)" \
+    "java가 없습니다: JDK 17 이상을 설치하세요 (Debian: openjdk-17-jdk-headless)")"
   local major
   major=$(java_major)
-  [ "$major" -ge 17 ] 2>/dev/null || die "Kafka $version needs Java 17 or newer, found ${major:-unknown}"
+  [ "$major" -ge 17 ] 2>/dev/null || die "$(krb_say "Kafka $version needs Java 17 or newer, found ${major:-unknown}" \
+    "Kafka $version에는 Java 17 이상이 필요합니다. 찾은 버전: ${major:-알 수 없음}")"
 }
 
 jars() {
   [ -f "$home/libs/kafka_2.13-$version.jar" ] && return 0
-  command -v mvn >/dev/null || die "mvn not found: install Maven (Debian: maven) to resolve Kafka's jars"
+  command -v mvn >/dev/null || die "$(krb_say "mvn not found: install Maven (Debian: maven) to resolve Kafka's jars" \
+    "mvn이 없습니다: Kafka의 jar를 받으려면 Maven을 설치하세요 (Debian: maven)")"
   mkdir -p "$home"
   # kafka_2.13 is the broker; kafka-tools brings the consumer-groups tool; slf4j 2 and its log4j2
   # binding are what the release's libs/ ships for logging.
@@ -112,7 +115,8 @@ jars() {
   </dependencies>
 </project>
 EOF
-  echo "kafka-local: resolving Apache Kafka $version jars with Maven into $home/libs"
+  krb_line "kafka-local: resolving Apache Kafka $version jars with Maven into $home/libs" \
+    "kafka-local: Maven으로 Apache Kafka $version의 jar를 받는 중 ($home/libs)"
   rm -rf "$home/libs.tmp"
   if ! mvn -q -B -f "$home/pom.xml" dependency:copy-dependencies \
       -DincludeScope=runtime -DoutputDirectory="$home/libs.tmp" >"$home/mvn.log" 2>&1; then
@@ -267,7 +271,8 @@ launch() {
     # grep reads to the end (no -q): quitting early would fail the pipe, under pipefail, on a
     # log that tail is still writing (a data folder with many topics logs a lot after this line).
     if answers "localhost:$host_port" && tail -c "+$from" "$log" | grep 'Kafka Server started' >/dev/null; then
-      echo "kafka-local: node $id ready on localhost:$host_port after $((i / 2)) s"
+      krb_line "kafka-local: node $id ready on localhost:$host_port after $((i / 2)) s" \
+        "kafka-local: 노드 $id 준비됨, localhost:$host_port ($((i / 2))초)"
       return 0
     fi
     sleep 0.5
@@ -283,10 +288,12 @@ start() {
     die "a Kafka of $before node(s) runs from $state: stop it first (kafka-local.sh stop)"
   node 1
   if running; then
-    echo "kafka-local: Kafka $version already running (pid $(cat "$pidfile")) on localhost:$port"
+    krb_line "kafka-local: Kafka $version already running (pid $(cat "$pidfile")) on localhost:$port" \
+      "kafka-local: Kafka $version이 이미 돌고 있음 (pid $(cat "$pidfile"), localhost:$port)"
     return 0
   fi
-  answers "localhost:$port" && die "something else already listens on localhost:$port; stop it or set KRB_BROKER_PORT"
+  answers "localhost:$port" && die "$(krb_say "something else already listens on localhost:$port; stop it or set KRB_BROKER_PORT" \
+    "localhost:$port에서 이미 다른 것이 응답합니다. 그것을 멈추거나 KRB_BROKER_PORT로 다른 포트를 고르세요")"
   need_java
   jars
   write_log_configs
@@ -298,7 +305,7 @@ start() {
     [ "$fresh" = 0 ] || rm -rf "$data"
     if [ ! -f "$data/meta.properties" ]; then
       [ -n "$cluster" ] || cluster=$(run_class kafka.tools.StorageTool random-uuid)
-      echo "kafka-local: formatting storage in $data"
+      krb_line "kafka-local: formatting storage in $data" "kafka-local: 저장소 포맷: $data"
       run_class kafka.tools.StorageTool format --ignore-formatted -t "$cluster" -c "$config" >>"$log" 2>&1 ||
         die "formatting storage failed; see $log"
     fi
@@ -306,7 +313,8 @@ start() {
   echo "$nodes" >"$started_nodes"
   local logs=logs/$logname.log
   [ "$nodes" = 1 ] || logs="logs/$logname-N.log for node N"
-  echo "kafka-local: starting Apache Kafka $version, $nodes node(s), on ${advertise:-localhost}:$port (log: $logs)"
+  krb_line "kafka-local: starting Apache Kafka $version, $nodes node(s), on ${advertise:-localhost}:$port (log: $logs)" \
+    "kafka-local: Apache Kafka $version 시작, 노드 ${nodes}개, ${advertise:-localhost}:$port (로그: $logs)"
   # A quorum of three elects no leader while one voter is up: start every node, then wait.
   local pids=() failed=0
   for i in $(seq 1 "$nodes"); do
@@ -332,9 +340,9 @@ stop() {
     rm -f "$pidfile"
   done
   rm -f "$started_nodes"
-  [ ${#pids[@]} -gt 0 ] || { echo "kafka-local: not running"; return 0; }
+  [ ${#pids[@]} -gt 0 ] || { krb_line "kafka-local: not running" "kafka-local: 돌고 있지 않음"; return 0; }
   for pid in "${pids[@]}"; do wait_exit "$pid"; done
-  echo "kafka-local: stopped"
+  krb_line "kafka-local: stopped" "kafka-local: 정지함"
 }
 
 # wait_exit PID: waits for a node sent SIGTERM to exit, killing it after 30 s.
@@ -346,7 +354,7 @@ wait_exit() {
   done
   if kill -0 "$1" 2>/dev/null; then
     kill -9 "$1" 2>/dev/null || true
-    echo "kafka-local: pid $1 killed after 30 s"
+    krb_line "kafka-local: pid $1 killed after 30 s" "kafka-local: 30초 안에 끝나지 않은 pid $1 강제 종료"
   fi
 }
 
@@ -357,10 +365,11 @@ status() {
     ! running || up=$((up + 1))
   done
   if [ "$up" = 0 ]; then
-    echo "kafka-local: not running"
+    krb_line "kafka-local: not running" "kafka-local: 돌고 있지 않음"
     return 1
   fi
-  echo "kafka-local: running, $up of $nodes node(s), from localhost:$port"
+  krb_line "kafka-local: running, $up of $nodes node(s), from localhost:$port" \
+    "kafka-local: 실행 중, 노드 ${nodes}개 중 ${up}개 (localhost:$port)"
 }
 
 # bootstrap [HOST [OFFSET]]: every node's host listener at HOST (default localhost) as a
@@ -429,7 +438,7 @@ roll() {
     launch
     insync
   done
-  echo "kafka-local: every node restarted"
+  krb_line "kafka-local: every node restarted" "kafka-local: 모든 노드를 다시 띄움"
 }
 
 # one_node N: sets node N of the running cluster, or says which numbers there are.
@@ -457,7 +466,7 @@ case "${1:-}" in
     running || die "node $id is not running"
     kill -9 "$(cat "$pidfile")"
     rm -f "$pidfile"
-    echo "kafka-local: node $id killed" ;;
+    krb_line "kafka-local: node $id killed" "kafka-local: 노드 $id 강제 종료" ;;
   restart)
     one_node "${2:-}"
     ! running || die "node $id is running: kill it first"

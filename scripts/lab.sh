@@ -29,10 +29,10 @@ The labs:
 
 Lab 7, the fault trials on a three-node cluster, has its own command: scripts/07-faults.sh.
 
-The broker: one that answers on KRB_BOOTSTRAP (default localhost:9481); else
-`docker compose -p kreb up -d` if a Docker engine answers; else the Maven-jar Kafka 4.3.1
-(scripts/kafka-local.sh) if Java 17+ and Maven are here. --broker forces one. A broker this
-command started is stopped at the end unless --keep-broker.
+The broker: one that answers on KRB_BOOTSTRAP (default localhost:KRB_BROKER_PORT, 9481 unless
+set); else `docker compose -p kreb up -d` if a Docker engine answers; else the Maven-jar Kafka
+4.3.1 (scripts/kafka-local.sh, on KRB_BROKER_PORT) if Java 17+ and Maven are here. --broker
+forces one. A broker this command started is stopped at the end unless --keep-broker.
 
 Many people on one broker (a workshop): each sets KRB_NS (KRB_NS=alice scripts/lab.sh), and
 every topic and group the labs make is alice-NAME. KRB_LOGS=DIR puts this run's files in DIR
@@ -97,7 +97,8 @@ else
   line "build: none, the release's tools in $bin" "빌드: 안 함, 릴리스에 든 도구($bin)"
 fi
 
-bootstrap=${KRB_BOOTSTRAP:-localhost:9481}
+# The port kafka-local.sh starts a broker on is the one looked for (KRB_BROKER_PORT).
+bootstrap=${KRB_BOOTSTRAP:-localhost:${KRB_BROKER_PORT:-9481}}
 export KRB_BOOTSTRAP=$bootstrap
 if [ "$broker" = auto ]; then
   if answers "$bootstrap"; then broker=external

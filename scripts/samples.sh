@@ -78,7 +78,7 @@ run() {
 
 failed=0
 for lab in "${labs[@]}"; do
-  if [ "$lab" = 7 ] && ! KRB_BROKER_PORT=$port scripts/kafka-local.sh status 2>/dev/null | grep -q 'running, 3 of 3 node'; then
+  if [ "$lab" = 7 ] && ! KRB_LANG=en KRB_BROKER_PORT=$port scripts/kafka-local.sh status 2>/dev/null | grep -q 'running, 3 of 3 node'; then
     echo "samples: lab 7 skipped: no three-node cluster of scripts/kafka-local.sh answers on port $port (KRB_BROKER_PORT=$port scripts/kafka-local.sh start --nodes 3 starts one)" >&2
     continue
   fi

@@ -5,8 +5,9 @@ use std::time::Duration;
 use anyhow::{bail, Context, Result};
 use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::Parser;
+use regex::Regex;
 
-use crate::lang::{Lang, Msg};
+use crate::lang::Lang;
 
 /// A worker's name, which starts every log line: one word.
 pub fn worker_name(name: &str) -> Result<()> {
@@ -23,7 +24,7 @@ pub fn seconds(what: &str, value: f64) -> Result<Duration> {
 }
 
 /// clap's error as one line: its first line without `error: `, the lines that name what is
-/// missing joined to it, and where to look next.
+/// missing or what was meant joined to it, then the usage and where to look next.
 pub fn one_line(err: &clap::Error) -> String {
     let text = err.to_string();
     let mut parts = Vec::new();
@@ -37,30 +38,228 @@ pub fn one_line(err: &clap::Error) -> String {
         }
         parts.push(line.strip_prefix("error: ").unwrap_or(line));
     }
-    format!("{} (see --help)", parts.join(" "))
+    with_usage(Lang::En, parts.join(" "), err)
 }
 
-/// A value an option refused, with the option's own reason: clap's line, and its Korean.
-pub const INVALID_VALUE: Msg = Msg {
-    en: "invalid value '{value}' for '{arg}': {reason} (see --help)",
-    ko: "'{arg}'의 값이 잘못됐습니다('{value}'): {reason} (--help 참고)",
-};
+/// What clap says, in Korean; the English templates are clap's own words, which English keeps.
+pub mod says {
+    use crate::lang::Msg;
 
-/// clap's error as one line in `lang`: [`one_line`], but in Korean a value an option refused
-/// (a bad KRB_NS, say) is said in Korean around the option's own reason. clap's other errors
-/// stay as clap writes them.
-pub fn one_line_in(lang: Lang, err: &clap::Error) -> String {
-    if lang == Lang::Ko && err.kind() == ErrorKind::ValueValidation {
-        let arg = err.get(ContextKind::InvalidArg);
-        let value = err.get(ContextKind::InvalidValue);
-        let reason = std::error::Error::source(err);
-        if let (Some(ContextValue::String(arg)), Some(ContextValue::String(value)), Some(reason)) =
-            (arg, value, reason)
-        {
-            return INVALID_VALUE.fill(lang, &[("arg", arg), ("value", value), ("reason", reason)]);
+    /// A value an option refused, with the option's own reason (a bad KRB_NS, say).
+    pub const INVALID_VALUE: Msg = Msg {
+        en: "invalid value '{value}' for '{arg}': {reason}",
+        ko: "'{arg}'의 값이 잘못됐습니다('{value}'): {reason}",
+    };
+    /// A value not among an option's choices.
+    pub const NOT_A_CHOICE: Msg = Msg {
+        en: "invalid value '{value}' for '{arg}' [possible values: {valid}]",
+        ko: "'{arg}'의 값이 잘못됐습니다('{value}'): 쓸 수 있는 값은 {valid}",
+    };
+    /// An option given without its value.
+    pub const NO_VALUE: Msg = Msg {
+        en: "a value is required for '{arg}' but none was supplied",
+        ko: "'{arg}'에 값이 없습니다",
+    };
+    /// A flag or a positional argument the tool does not take.
+    pub const UNKNOWN: Msg = Msg {
+        en: "unexpected argument '{arg}' found",
+        ko: "알 수 없는 인자: '{arg}'",
+    };
+    /// clap's guess at what was meant.
+    pub const SIMILAR: Msg = Msg {
+        en: "tip: a similar argument exists: '{arg}'",
+        ko: "비슷한 인자: '{arg}'",
+    };
+    /// Required arguments left out.
+    pub const MISSING: Msg = Msg {
+        en: "the following required arguments were not provided: {args}",
+        ko: "꼭 줘야 하는 인자가 빠졌습니다: {args}",
+    };
+    /// A subcommand the tool does not have.
+    pub const UNKNOWN_SUBCOMMAND: Msg = Msg {
+        en: "unrecognized subcommand '{arg}'",
+        ko: "알 수 없는 하위 명령: '{arg}'",
+    };
+    /// No subcommand where one is needed.
+    pub const NO_SUBCOMMAND: Msg = Msg {
+        en: "'{arg}' requires a subcommand but one was not provided [subcommands: {valid}]",
+        ko: "'{arg}'에는 하위 명령이 필요합니다: {valid}",
+    };
+    /// Two arguments that exclude each other.
+    pub const CONFLICT: Msg = Msg {
+        en: "the argument '{arg}' cannot be used with '{other}'",
+        ko: "함께 쓸 수 없는 인자: '{arg}', '{other}'",
+    };
+    /// An argument given twice.
+    pub const TWICE: Msg = Msg {
+        en: "the argument '{arg}' cannot be used multiple times",
+        ko: "두 번 줄 수 없는 인자: '{arg}'",
+    };
+    /// A value past what an argument takes.
+    pub const TOO_MANY: Msg = Msg {
+        en: "unexpected value '{value}' for '{arg}' found; no more were expected",
+        ko: "'{arg}'의 값이 너무 많습니다: '{value}'",
+    };
+    /// A command line that gives nothing a tool needs.
+    pub const EMPTY: Msg = Msg {
+        en: "no arguments given",
+        ko: "인자가 없습니다",
+    };
+    /// Any other mistake: the argument clap names, if any.
+    pub const OTHER: Msg = Msg {
+        en: "the command line is wrong: '{arg}'",
+        ko: "명령줄이 잘못됐습니다: '{arg}'",
+    };
+    /// The usage and where to look next, after the error.
+    pub const TAIL: Msg = Msg {
+        en: "(usage: {usage}; see --help)",
+        ko: "(사용법: {usage}; --help 참고)",
+    };
+
+    /// Every message above, for the tests.
+    pub const ALL: &[Msg] = &[
+        INVALID_VALUE,
+        NOT_A_CHOICE,
+        NO_VALUE,
+        UNKNOWN,
+        SIMILAR,
+        MISSING,
+        UNKNOWN_SUBCOMMAND,
+        NO_SUBCOMMAND,
+        CONFLICT,
+        TWICE,
+        TOO_MANY,
+        EMPTY,
+        OTHER,
+        TAIL,
+    ];
+}
+
+/// `text`, then the usage clap gives (its `Usage:` line without the word) and where to look next.
+fn with_usage(lang: Lang, text: String, err: &clap::Error) -> String {
+    match err.get(ContextKind::Usage) {
+        Some(ContextValue::StyledStr(usage)) => {
+            let usage = usage.to_string();
+            let usage = usage.trim().trim_start_matches("Usage:").trim();
+            format!("{text} {}", says::TAIL.fill(lang, &[("usage", &usage)]))
+        }
+        _ => {
+            let tail = says::TAIL.text(lang);
+            let help = &tail[tail.rfind("; ").map_or(0, |i| i + 2)..];
+            format!("{text} ({help}")
         }
     }
-    one_line(err)
+}
+
+/// A value parser's reason in Korean where it is clap's or Rust's own (a number out of its
+/// range, not a number); a tool's own reason is the tool's, Korean where the tool says it so.
+fn reason_ko(reason: &str) -> String {
+    let range = Regex::new(r"^\S+ is not in (-?\d+)?\.\.(=?)(-?\d+)?$").expect("a pattern");
+    if let Some(c) = range.captures(reason) {
+        let (lo, hi) = (c.get(1).map(|m| m.as_str()), c.get(3).map(|m| m.as_str()));
+        let upto = if &c[2] == "=" { "이하" } else { "미만" };
+        return match (lo, hi) {
+            (Some(lo), Some(hi)) => format!("{lo} 이상 {hi} {upto}여야 합니다"),
+            (Some(lo), None) => format!("{lo} 이상이어야 합니다"),
+            (None, Some(hi)) => format!("{hi} {upto}여야 합니다"),
+            (None, None) => reason.to_string(),
+        };
+    }
+    match reason {
+        "invalid digit found in string" | "invalid float literal" => "숫자가 아닙니다",
+        "cannot parse integer from empty string" | "cannot parse float from empty string" => {
+            "값이 비어 있습니다"
+        }
+        "number too large to fit in target type" => "너무 큰 수입니다",
+        "number too small to fit in target type" => "너무 작은 수입니다",
+        other => other,
+    }
+    .to_string()
+}
+
+/// clap's error as one line in `lang`: in English [`one_line`], clap's own words; in Korean
+/// the same error said from clap's context (the argument, the value, the choices), by kind,
+/// with clap's usage. No English is left in a Korean line but the arguments themselves and an
+/// option's own reason, which is the tool's (and Korean where the tool says it in Korean).
+pub fn one_line_in(lang: Lang, err: &clap::Error) -> String {
+    if lang == Lang::En {
+        return one_line(err);
+    }
+    let text = |kind: ContextKind| match err.get(kind) {
+        Some(ContextValue::String(s)) => Some(s.clone()),
+        Some(ContextValue::Strings(v)) => Some(v.join(", ")),
+        Some(ContextValue::StyledStr(s)) => Some(s.to_string()),
+        Some(ContextValue::StyledStrs(v)) => Some(
+            v.iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join(", "),
+        ),
+        Some(ContextValue::Number(n)) => Some(n.to_string()),
+        _ => None,
+    };
+    // Choices as a Korean line quotes words of the command line: `'range', 'cooperative-sticky'`.
+    let choices = |kind: ContextKind| match err.get(kind) {
+        Some(ContextValue::Strings(v)) => v
+            .iter()
+            .map(|c| format!("'{c}'"))
+            .collect::<Vec<_>>()
+            .join(", "),
+        _ => String::new(),
+    };
+    let arg = text(ContextKind::InvalidArg);
+    let value = text(ContextKind::InvalidValue);
+    let fill =
+        |msg: crate::lang::Msg, values: &[(&str, &dyn std::fmt::Display)]| msg.fill(lang, values);
+    let said = match (err.kind(), &arg, &value) {
+        (ErrorKind::ValueValidation, Some(arg), Some(value)) => {
+            let reason = std::error::Error::source(err)
+                .map(|r| reason_ko(&r.to_string()))
+                .unwrap_or_default();
+            fill(
+                says::INVALID_VALUE,
+                &[("arg", arg), ("value", value), ("reason", &reason)],
+            )
+        }
+        (ErrorKind::InvalidValue, Some(arg), Some(value)) if value.is_empty() => {
+            fill(says::NO_VALUE, &[("arg", arg)])
+        }
+        (ErrorKind::InvalidValue, Some(arg), Some(value)) => {
+            let valid = choices(ContextKind::ValidValue);
+            fill(
+                says::NOT_A_CHOICE,
+                &[("arg", arg), ("value", value), ("valid", &valid)],
+            )
+        }
+        (ErrorKind::UnknownArgument, Some(arg), _) => fill(says::UNKNOWN, &[("arg", arg)]),
+        (ErrorKind::MissingRequiredArgument, Some(args), _) => {
+            fill(says::MISSING, &[("args", args)])
+        }
+        (ErrorKind::ArgumentConflict, Some(arg), _) => match text(ContextKind::PriorArg) {
+            Some(other) if other != *arg => {
+                fill(says::CONFLICT, &[("arg", arg), ("other", &other)])
+            }
+            _ => fill(says::TWICE, &[("arg", arg)]),
+        },
+        (ErrorKind::TooManyValues, Some(arg), Some(value)) => {
+            fill(says::TOO_MANY, &[("arg", arg), ("value", value)])
+        }
+        (ErrorKind::InvalidSubcommand, ..) => {
+            let sub = text(ContextKind::InvalidSubcommand).unwrap_or_default();
+            fill(says::UNKNOWN_SUBCOMMAND, &[("arg", &sub)])
+        }
+        (ErrorKind::MissingSubcommand, ..) => {
+            let sub = text(ContextKind::InvalidSubcommand).unwrap_or_default();
+            let valid = choices(ContextKind::ValidSubcommand);
+            fill(says::NO_SUBCOMMAND, &[("arg", &sub), ("valid", &valid)])
+        }
+        _ => fill(says::OTHER, &[("arg", &arg.unwrap_or_default())]),
+    };
+    let said = match text(ContextKind::SuggestedArg) {
+        Some(similar) => format!("{said}; {}", fill(says::SIMILAR, &[("arg", &similar)])),
+        None => said,
+    };
+    with_usage(lang, said, err)
 }
 
 /// The librdkafka every tool runs, as the library itself says (`rd_kafka_version_str`).
@@ -81,20 +280,55 @@ pub fn parse<T: Parser>(tool: &str) -> T {
     let own = command.get_version().unwrap_or("").to_string();
     // clap keeps a version only as &'static str; this runs once in a process.
     let version: &'static str = Box::leak(version_line(&own).into_boxed_str());
+    let command = command.version(version);
     let parsed = command
-        .version(version)
+        .clone()
         .try_get_matches()
         .and_then(|matches| T::from_arg_matches(&matches));
     match parsed {
         Ok(args) => args,
-        Err(e) if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) => {
-            e.exit()
-        }
         Err(e) => {
             let lang = Lang::from_env().unwrap_or_default();
-            crate::out::stderr_line(&format!("{tool}: {}", one_line_in(lang, &e)));
-            std::process::exit(2);
+            match error_line(lang, &command, &e) {
+                Some(line) => {
+                    crate::out::stderr_line(&format!("{tool}: {line}"));
+                    std::process::exit(2);
+                }
+                None => e.exit(),
+            }
         }
+    }
+}
+
+/// What a tool says on stderr for clap's error `err` on `command`'s line: [`one_line_in`];
+/// or nothing where clap prints and exits itself: help and version (0), and in English the
+/// help clap shows for a command line that gives nothing a tool needs (2), which in Korean is
+/// one line naming the subcommands.
+pub fn error_line(lang: Lang, command: &clap::Command, err: &clap::Error) -> Option<String> {
+    match err.kind() {
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => None,
+        ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand if lang == Lang::En => None,
+        ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            let valid = command
+                .get_subcommands()
+                .filter(|c| !c.is_hide_set())
+                .map(|c| format!("'{}'", c.get_name()))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let said = if valid.is_empty() {
+                says::EMPTY.text(lang).to_string()
+            } else {
+                let arg = command.get_name();
+                says::NO_SUBCOMMAND.fill(lang, &[("arg", &arg), ("valid", &valid)])
+            };
+            let usage = command.clone().render_usage().to_string();
+            let usage = usage.trim().trim_start_matches("Usage:").trim().to_string();
+            Some(format!(
+                "{said} {}",
+                says::TAIL.fill(lang, &[("usage", &usage)])
+            ))
+        }
+        _ => Some(one_line_in(lang, err)),
     }
 }
 
@@ -157,23 +391,196 @@ mod tests {
         assert_eq!(en, one_line(&err));
         // The English template is clap's own line.
         let reason = std::error::Error::source(&err).expect("the namespace's reason");
-        assert_eq!(
-            en,
-            INVALID_VALUE.fill(
-                Lang::En,
-                &[("value", &"a b"), ("arg", &"--ns <NS>"), ("reason", reason)]
-            )
+        let clap_says = says::INVALID_VALUE.fill(
+            Lang::En,
+            &[("value", &"a b"), ("arg", &"--ns <NS>"), ("reason", reason)],
         );
+        // clap gives no usage with a refused value.
+        assert_eq!(en, format!("{clap_says} (see --help)"));
         let ko = one_line_in(Lang::Ko, &err);
         assert!(
             ko.starts_with("'--ns <NS>'의 값이 잘못됐습니다('a b'): ")
-                && ko.ends_with("(--help 참고)"),
+                && ko.ends_with(" (--help 참고)"),
             "{ko}"
         );
         assert!(ko.contains("KRB_NS=alice") && !ko.contains('\n'), "{ko}");
-        // Any other error stays clap's.
-        let err = Args::try_parse_from(["t"]).unwrap_err();
-        assert_eq!(one_line_in(Lang::Ko, &err), one_line(&err));
-        assert!(crate::lang::table_problems(&[INVALID_VALUE]).is_empty());
+    }
+
+    #[derive(Parser, Debug)]
+    struct Tool {
+        topic: String,
+        #[arg(long)]
+        delay: Option<f64>,
+        #[arg(long, value_parser = ["range", "cooperative-sticky"])]
+        assignor: Option<String>,
+        #[arg(long, conflicts_with = "delay")]
+        fast: bool,
+    }
+
+    /// Hangul syllables.
+    fn hangul(text: &str) -> bool {
+        text.chars().any(|c| ('\u{AC00}'..='\u{D7A3}').contains(&c))
+    }
+
+    /// `line`'s words of Latin letters, the quoted arguments and the usage left out.
+    fn english_words(line: &str) -> Vec<String> {
+        let unquoted = Regex::new(r"'[^']*'|\(사용법: [^;]*;|\[[^\]]*\]|<[A-Z]+>|--[a-z-]+")
+            .unwrap()
+            .replace_all(line, " ");
+        Regex::new(r"[A-Za-z]{2,}")
+            .unwrap()
+            .find_iter(&unquoted)
+            .map(|m| m.as_str().to_string())
+            .collect()
+    }
+
+    #[test]
+    fn usage_errors_are_one_korean_line_that_names_the_argument_under_korean() {
+        let usage = Regex::new(r"\((?:사용법|usage): (t [^;]*); ").unwrap();
+        for (args, names) in [
+            (vec!["t", "pay", "--dlay", "1"], "'--dlay'"),
+            (vec!["t"], "<TOPIC>"),
+            (vec!["t", "pay", "--assignor", "sticky"], "'sticky'"),
+            (vec!["t", "pay", "--delay"], "'--delay <DELAY>'"),
+            (vec!["t", "pay", "extra"], "'extra'"),
+            (vec!["t", "pay", "--delay", "1", "--fast"], "'--fast'"),
+            (vec!["t", "pay", "--fast", "--fast"], "'--fast'"),
+        ] {
+            let err = Tool::try_parse_from(&args).unwrap_err();
+            let ko = one_line_in(Lang::Ko, &err);
+            assert!(!ko.contains('\n') && hangul(&ko), "{args:?}: {ko}");
+            assert!(ko.contains(names), "{args:?}: {ko}");
+            // clap's usage for the error, as English shows it.
+            let ko_usage = usage.captures(&ko).map(|c| c[1].to_string());
+            assert!(ko.ends_with("--help 참고)"), "{args:?}: {ko}");
+            let english = english_words(&ko);
+            assert!(english.is_empty(), "{args:?}: English {english:?} in {ko}");
+            // English is clap's own words, its usage too, on one line.
+            let en = one_line_in(Lang::En, &err);
+            assert!(!en.contains('\n') && !hangul(&en), "{args:?}: {en}");
+            let first = err.to_string();
+            let first = first.lines().next().unwrap().trim_start_matches("error: ");
+            assert!(en.starts_with(first), "{args:?}: {en} / {first}");
+            let en_usage = usage.captures(&en).map(|c| c[1].to_string());
+            assert_eq!(en_usage, ko_usage, "{args:?}: {en}");
+            assert!(en.ends_with("see --help)"), "{args:?}: {en}");
+        }
+        // With the usage where clap has one.
+        for args in [
+            vec!["t", "pay", "--dlay", "1"],
+            vec!["t"],
+            vec!["t", "pay", "extra"],
+        ] {
+            let ko = one_line_in(Lang::Ko, &Tool::try_parse_from(&args).unwrap_err());
+            assert!(
+                ko.contains("(사용법: t ") && ko.ends_with("; --help 참고)"),
+                "{ko}"
+            );
+        }
+        // clap's guess, said in Korean too.
+        let err = Tool::try_parse_from(["t", "pay", "--dlay", "1"]).unwrap_err();
+        let ko = one_line_in(Lang::Ko, &err);
+        assert!(
+            ko.starts_with("알 수 없는 인자: '--dlay'; 비슷한 인자: '--delay'"),
+            "{ko}"
+        );
+        assert!(one_line_in(Lang::En, &err).starts_with("unexpected argument '--dlay' found"));
+        let err = Tool::try_parse_from(["t", "pay", "--assignor", "sticky"]).unwrap_err();
+        assert!(
+            one_line_in(Lang::Ko, &err).contains("쓸 수 있는 값은 'range', 'cooperative-sticky'"),
+            "{}",
+            one_line_in(Lang::Ko, &err)
+        );
+    }
+
+    #[derive(Parser, Debug)]
+    #[command(name = "krb-tool")]
+    struct Numbers {
+        #[arg(value_parser = clap::value_parser!(u32).range(1..))]
+        partitions: u32,
+        #[arg(long)]
+        delay: Option<f64>,
+    }
+
+    #[test]
+    fn a_number_clap_refuses_is_said_in_korean() {
+        for (args, says) in [
+            (
+                vec!["t", "0"],
+                "'<PARTITIONS>'의 값이 잘못됐습니다('0'): 1 이상 4294967295 이하여야 합니다",
+            ),
+            (
+                vec!["t", "x"],
+                "'<PARTITIONS>'의 값이 잘못됐습니다('x'): 숫자가 아닙니다",
+            ),
+            (
+                vec!["t", "1", "--delay", "soon"],
+                "'--delay <DELAY>'의 값이 잘못됐습니다('soon'): 숫자가 아닙니다",
+            ),
+        ] {
+            let err = Numbers::try_parse_from(&args).unwrap_err();
+            let ko = one_line_in(Lang::Ko, &err);
+            assert!(ko.starts_with(says), "{args:?}: {ko}");
+            assert!(english_words(&ko).is_empty(), "{args:?}: {ko}");
+            assert!(!hangul(&one_line_in(Lang::En, &err)), "{args:?}");
+        }
+    }
+
+    #[derive(Parser, Debug)]
+    #[command(name = "krb-tool")]
+    struct Commands {
+        #[command(subcommand)]
+        command: Sub,
+    }
+
+    #[derive(clap::Subcommand, Debug)]
+    enum Sub {
+        Init { url: String },
+        Count { url: String },
+    }
+
+    #[test]
+    fn nothing_given_to_a_tool_of_subcommands_names_them_in_korean_and_is_clap_help_in_english() {
+        let command = <Commands as clap::CommandFactory>::command();
+        let err = command
+            .clone()
+            .try_get_matches_from(["krb-tool"])
+            .unwrap_err();
+        assert_eq!(
+            err.kind(),
+            ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+        );
+        assert_eq!(error_line(Lang::En, &command, &err), None);
+        let ko = error_line(Lang::Ko, &command, &err).expect("a Korean line");
+        assert_eq!(
+            ko,
+            "'krb-tool'에는 하위 명령이 필요합니다: 'init', 'count' \
+             (사용법: krb-tool <COMMAND>; --help 참고)"
+        );
+        // Help and version stay clap's, in either language.
+        for flag in ["--help", "--version"] {
+            let err = command
+                .clone()
+                .version("1")
+                .try_get_matches_from(["krb-tool", flag])
+                .unwrap_err();
+            assert_eq!(error_line(Lang::Ko, &command, &err), None, "{flag}");
+        }
+        let err = command
+            .clone()
+            .try_get_matches_from(["krb-tool", "init"])
+            .unwrap_err();
+        assert_eq!(
+            error_line(Lang::Ko, &command, &err).as_deref(),
+            Some(
+                "꼭 줘야 하는 인자가 빠졌습니다: <URL> (사용법: krb-tool init <URL>; --help 참고)"
+            )
+        );
+    }
+
+    #[test]
+    fn the_words_for_clap_are_korean_with_the_same_placeholders() {
+        let problems = crate::lang::table_problems(says::ALL);
+        assert!(problems.is_empty(), "{problems:#?}");
     }
 }

@@ -30,6 +30,7 @@ pub const VARIANTS: &[(&str, &str)] = &[
     ("효과", "반영"),
     ("독자", "컨슈머"),
     ("[설정]", "[준비]"),
+    ("시행", "시험"),
 ];
 
 /// Each Latin variant, ruled out in Korean prose only.

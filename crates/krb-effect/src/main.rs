@@ -57,7 +57,8 @@ fn main() {
     let args: Args = krb_common::cli::parse("krb-effects");
     let result = match &args.command {
         Command::Init { url, broker } => {
-            krb_effect::init(url, broker).map(|_| stdout_line(&format!("made {url}")))
+            let lang = krb_common::lang::Lang::from_env().unwrap_or_default();
+            krb_effect::init(url, broker).map(|_| stdout_line(&krb_effect::made(lang, url)))
         }
         Command::Count {
             url,

@@ -89,11 +89,8 @@ pub fn run(args: &Args) -> Result<()> {
     }
     let existed = delete(lang, &admin, &options, &name)?;
     let Some(partitions) = args.partitions else {
-        if existed {
-            println!("Deleted topic {name}.");
-        } else {
-            println!("Topic {name} does not exist.");
-        }
+        let said = if existed { m::DELETED } else { m::ABSENT };
+        println!("{}", said.fill(lang, &[("topic", &name)]));
         return Ok(());
     };
     let topic = NewTopic::new(&name, partitions, TopicReplication::Fixed(args.replication));

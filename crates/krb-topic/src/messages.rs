@@ -1,6 +1,7 @@
 //! What krb-topic says to a person, in English and Korean (`KRB_LANG=ko` or a Korean locale):
 //! its check (`--expect`), a lab's first step, which a learner meets when the topic was not
-//! made or not filled; and its refusals and errors. `Created topic T.` stays the article's.
+//! made or not filled; what --delete did; and its refusals and errors. `Created topic T.` stays
+//! the article's: kafka-topics.sh prints it on create, and nothing on delete.
 
 use krb_common::lang::Msg;
 
@@ -75,6 +76,17 @@ pub const STILL_SERVED: Msg = Msg {
     ko: "{topic} 토픽을 지웠지만 {seconds}초가 지나도 브로커가 아직 그 토픽을 내주고 있습니다",
 };
 
+/// --delete deleted the topic.
+pub const DELETED: Msg = Msg {
+    en: "Deleted topic {topic}.",
+    ko: "{topic} 토픽을 지웠습니다.",
+};
+/// --delete found no topic to delete.
+pub const ABSENT: Msg = Msg {
+    en: "Topic {topic} does not exist.",
+    ko: "{topic} 토픽이 없습니다.",
+};
+
 /// Every message above, for the tests.
 pub const ALL: &[Msg] = &[
     READY,
@@ -89,6 +101,8 @@ pub const ALL: &[Msg] = &[
     NOT_DELETED,
     NO_LEADER,
     STILL_SERVED,
+    DELETED,
+    ABSENT,
 ];
 
 #[cfg(test)]
@@ -97,5 +111,18 @@ mod tests {
     fn every_message_has_its_korean_text() {
         let problems = krb_common::lang::table_problems(super::ALL);
         assert!(problems.is_empty(), "{problems:#?}");
+    }
+
+    #[test]
+    fn delete_is_said_in_korean_under_korean_and_as_before_in_english() {
+        use krb_common::lang::Lang;
+        let t = [("topic", &"pay" as &dyn std::fmt::Display)];
+        assert_eq!(super::DELETED.fill(Lang::En, &t), "Deleted topic pay.");
+        assert_eq!(super::DELETED.fill(Lang::Ko, &t), "pay 토픽을 지웠습니다.");
+        assert_eq!(
+            super::ABSENT.fill(Lang::En, &t),
+            "Topic pay does not exist."
+        );
+        assert_eq!(super::ABSENT.fill(Lang::Ko, &t), "pay 토픽이 없습니다.");
     }
 }

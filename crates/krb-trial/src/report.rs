@@ -146,9 +146,9 @@ mod words {
         Msg { en, ko }
     }
     pub const HEAD: Msg = m("| lab 7 | faults |", "| 실습 7 | faults |");
-    pub const TRIALS: Msg = m("trials", "시행");
+    pub const TRIALS: Msg = m("trials", "시험");
     pub const TRIALS_HELD: Msg = m("{trials} ({held} held)", "{trials}번 ({held}번 성립)");
-    pub const TIME: Msg = m("time per trial", "시행 한 번의 시간");
+    pub const TIME: Msg = m("time per trial", "시험 한 번의 시간");
     pub const TIME_VALUE: Msg = m(
         "{mean} s on average, {max} s the longest",
         "평균 {mean}초, 가장 길게 {max}초",
@@ -169,7 +169,7 @@ mod words {
         "{seconds} s ({kind} {target} in {group})",
         "{seconds}초 ({group}의 {kind} {target})",
     );
-    pub const FAILED: Msg = m("FAILED trials", "실패한 시행");
+    pub const FAILED: Msg = m("FAILED trials", "실패한 시험");
 }
 
 /// The table, in Markdown, as the README shows it.
@@ -331,7 +331,7 @@ mod tests {
         let ko = render_in(&s, Lang::Ko);
         for row in [
             "| 실습 7 | faults |",
-            "| 시행 | 2번 (2번 성립) |",
+            "| 시험 | 2번 (2번 성립) |",
             "| 원인별 중복 처리 (한도) | kill 10 (≤ 40), pause 2 (≤ 20), 장애 없음 0 (≤ 0) |",
             "| 가장 느린 회복 | 4.0초 (t1의 pause g-b) |",
         ] {

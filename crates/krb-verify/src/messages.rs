@@ -492,7 +492,7 @@ pub const TEXTS: &[Msg] = &[
     ),
     m(
         "{count} samples read while the trial ran",
-        "시행 중 읽은 표본 {count}개",
+        "시험 중 읽은 표본 {count}개",
     ),
     // Lab 8: share groups, the article's words (commit, offset, acknowledgement, delivery
     // count stay in Latin letters, as the logs write them).

@@ -154,7 +154,7 @@ const LABS: [(Msg, Msg); 9] = [
     (
         Msg {
             en: "Lab 7: fault trials on a three-node cluster",
-            ko: "실습 7: 브로커 세 대에서 장애 시행",
+            ko: "실습 7: 브로커 세 대에서 장애 시험",
         },
         Msg {
             en: "Seeded fault trials: workers are killed, paused, stopped and restarted while \
