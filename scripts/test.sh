@@ -36,7 +36,7 @@ install_missing make:make cc:gcc c++:g++ pkg-config:pkg-config /usr/include/open
 # Debian's PostgreSQL keeps its server programs off PATH; pg-local.sh finds them.
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || install_missing initdb:postgresql || true
 if [ "$lint" = 1 ]; then
-  step "lint: cargo fmt --check, shellcheck, cargo clippy -D warnings"
+  step "lint: cargo fmt --check, shellcheck, compose.yaml (docker compose config), cargo clippy -D warnings"
   rustup component add rustfmt clippy >/dev/null 2>&1 || true
   cargo fmt --all -- --check
   # A fresh machine has no shellcheck: install it as .ci/run does, or say that it was skipped.
@@ -44,6 +44,17 @@ if [ "$lint" = 1 ]; then
     shellcheck -x scripts/*.sh .ci/run
   else
     skipped+=("shellcheck (not installed; sudo apt-get install shellcheck)")
+    step "skipped: ${skipped[-1]}"
+  fi
+  # compose.yaml as Compose reads it, each profile with no variable set: Docker's compose plugin,
+  # or Debian's docker-compose where it is missing (neither needs a Docker engine for this).
+  if docker compose version >/dev/null 2>&1 || install_missing docker-compose:docker-compose; then
+    for profile in default cluster room; do
+      if docker compose version >/dev/null 2>&1; then compose=(docker compose); else compose=(docker-compose); fi
+      env -u KRB_ROOM_ADMIN_PASSWORD -u KRB_ADVERTISE "${compose[@]}" -f compose.yaml -p kreb --profile "$profile" config -q
+    done
+  else
+    skipped+=("compose.yaml's check (no docker compose; sudo apt-get install docker-compose)")
     step "skipped: ${skipped[-1]}"
   fi
   cargo clippy --release --all-targets --quiet -- -D warnings
