@@ -48,9 +48,10 @@ if [ "$lint" = 1 ]; then
   fi
   # compose.yaml as Compose reads it, each profile with no variable set: Docker's compose plugin,
   # or Debian's docker-compose where it is missing (neither needs a Docker engine for this).
-  if docker compose version >/dev/null 2>&1 || install_missing docker-compose:docker-compose; then
+  compose=(docker compose)
+  docker compose version >/dev/null 2>&1 || compose=(docker-compose)
+  if [ "${compose[0]}" = docker ] || install_missing docker-compose:docker-compose; then
     for profile in default cluster room; do
-      if docker compose version >/dev/null 2>&1; then compose=(docker compose); else compose=(docker-compose); fi
       env -u KRB_ROOM_ADMIN_PASSWORD -u KRB_ADVERTISE "${compose[@]}" -f compose.yaml -p kreb --profile "$profile" config -q
     done
   else

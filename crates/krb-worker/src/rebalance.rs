@@ -27,9 +27,10 @@ impl ConsumerContext for Worker {
                 }
                 emit(&self.name, Event::Assigned(ps.clone()));
                 // db-offsets starts where its store says, kafka-eos at the committed offsets.
-                let starts = match &self.eos {
-                    Some(_) => committed_starts(consumer, tpl),
-                    None => self.effects().starts(&self.topic, &ps),
+                let starts = if self.eos.is_some() {
+                    committed_starts(consumer, tpl)
+                } else {
+                    self.effects().starts(&self.topic, &ps)
                 };
                 let starts = starts.unwrap_or_else(|e| {
                     self.fail(e);

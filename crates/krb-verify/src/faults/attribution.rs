@@ -160,6 +160,9 @@ pub(super) fn attribute(
             }
         }
     }
+    // The forming's count is last: within its bound by construction (each duplicate it takes
+    // is one of its in-flight processings), and no fault's row.
+    per_fault.truncate(faults.len());
     Blame {
         per_fault,
         unexplained,
