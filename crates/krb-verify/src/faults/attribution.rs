@@ -76,10 +76,10 @@ struct Explains {
 
 /// Gives each duplicate processing to a fault, looking past the earlier processings a zombie did
 /// (one may come between the work a kill cut short and its redo) to the latest that none did:
-/// first a worker fault whose victim had that one in flight (the earliest fault), then a pause
-/// whose zombie did this one or that one in its window (the latest), then a node's fault in
-/// whose window that one was in flight at a `lost` or failed commit (the earliest); else it is
-/// unexplained.
+/// first the pause whose zombie did this one in its window (the latest), then a worker fault
+/// whose victim had that one in flight (the earliest fault), then a pause whose zombie did that
+/// one, then a node's fault in whose window that one was in flight at a `lost` or failed commit
+/// (the earliest); else it is unexplained.
 pub(super) fn attribute(
     logs: &[WorkerLog],
     log: &FaultLog,
@@ -146,7 +146,9 @@ pub(super) fn attribute(
             let by_worker = (0..explains.len()).find(|&i| on_worker(i) && cut(i));
             let zombie = zombie_of(again).or_else(|| zombie_of(before));
             let by_node = (0..faults.len()).find(|&i| !on_worker(i) && cut(i));
-            match by_worker.or(zombie).or(by_node) {
+            // A zombie's own processing is its pause's (its bound counts it), even of work a
+            // kill cut before: the kill's is the owner's redo (owner, zombie, redo).
+            match zombie_of(again).or(by_worker).or(zombie).or(by_node) {
                 Some(i) => per_fault[i].0 += 1,
                 None => {
                     unexplained += 1;

@@ -1430,3 +1430,39 @@ fn the_groups_forming_explains_the_redo_of_a_transaction_a_starting_worker_abort
         "the abort came 0.95 s after the group's first assignment",
     );
 }
+
+#[test]
+fn a_zombies_own_processing_is_its_pauses_though_a_kill_cut_the_message_before() {
+    // Seed 107's trial 4: a is killed with p0 offset 2 uncommitted, comes back and is given p0,
+    // is paused before it processes anything, wakes and processes offset 2 as a zombie; b, given
+    // p0 meanwhile, redoes it. The zombie's processing is the pause's, the redo the kill's: each
+    // within its bound of 1 (the kill was charged both and went over it).
+    let mut l = Logs::default();
+    l.mark(0, "start", "g-a").at(100, "g-a", "assigned [0]");
+    l.offsets(1000, "g-a", 0, 0, 3);
+    l.at(1010, "g-a", "commit p0=2");
+    l.mark(2000, "start", "g-a")
+        .at(2100, "g-a", "assigned [0]")
+        .at(6001, "g-a", "p0 offset 2")
+        .at(6010, "g-a", "lost [0]")
+        .at(6020, "g-a", "assigned []");
+    l.mark(0, "start", "g-b").at(100, "g-b", "assigned []");
+    l.at(4000, "g-b", "assigned [0]");
+    l.offsets(6500, "g-b", 0, 2, 4);
+    l.at(6600, "g-b", "commit p0=4");
+    let (v, stats) = crafted(
+        &l,
+        (0..4).map(|o| (0, o)).collect(),
+        fault_log(
+            9000,
+            &[
+                (FaultKind::Kill, "g-a", 1500, 2000),
+                (FaultKind::Pause, "g-a", 2500, 6000),
+            ],
+        ),
+        vec![vec![(0, 2)], vec![(0, 4)]],
+        &[(0, 4)],
+    );
+    all_held(&v);
+    assert_eq!(per_fault(&stats), vec![("kill", 1, 1), ("pause", 1, 1)]);
+}
