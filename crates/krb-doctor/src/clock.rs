@@ -9,14 +9,17 @@
 
 use std::time::{Duration, Instant};
 
-use anyhow::{bail, Context, Result};
+use anyhow::{anyhow, bail, Result};
 use krb_common::broker::{wait, BrokerArgs};
 use rdkafka::admin::{AdminClient, AdminOptions, NewTopic, TopicReplication};
 use rdkafka::client::ClientContext;
 use rdkafka::message::Timestamp;
 use rdkafka::producer::{BaseProducer, BaseRecord, Producer};
 
+use krb_common::lang::Lang;
+
 use crate::check::Check;
+use crate::messages as m;
 use crate::probe::{now_ms, Probe};
 
 /// How far apart the clocks may be, in milliseconds.
@@ -46,36 +49,42 @@ impl Sample {
     }
 }
 
-fn seconds(ms: i64) -> String {
-    format!("{:.3} s", ms as f64 / 1000.0)
+fn seconds(ms: i64, lang: Lang) -> String {
+    m::SECONDS.fill(lang, &[("seconds", &format!("{:.3}", ms as f64 / 1000.0))])
 }
 
 /// The check's line for a measurement.
-pub fn judge(sample: Sample, tolerance: i64) -> Check {
+pub fn judge(sample: Sample, tolerance: i64, lang: Lang) -> Check {
     let (offset, plus_minus) = (sample.offset(), sample.uncertainty());
     let how = match offset {
-        0 => "the same as the broker's".to_string(),
-        o if o > 0 => format!("{} behind the broker's", seconds(o)),
-        o => format!("{} ahead of the broker's", seconds(-o)),
+        0 => m::CLOCK_SAME,
+        o if o > 0 => m::CLOCK_BEHIND,
+        _ => m::CLOCK_AHEAD,
     };
-    let detail = format!("this machine's clock is {how} (± {})", seconds(plus_minus));
+    let detail = how.fill(
+        lang,
+        &[
+            ("seconds", &seconds(offset.abs(), lang)),
+            ("plus_minus", &seconds(plus_minus, lang)),
+        ],
+    );
+    let tolerance_text = seconds(tolerance, lang);
+    let values: [(&str, &dyn std::fmt::Display); 2] =
+        [("detail", &detail), ("tolerance", &tolerance_text)];
     if plus_minus > tolerance {
         Check::warn(
-            "clock",
-            format!(
-                "{detail}: the round trip to the broker is too slow to tell within {}",
-                seconds(tolerance)
-            ),
-            "run scripts/doctor.sh again when the network is quieter",
+            m::CLOCK,
+            m::CLOCK_SLOW.fill(lang, &values),
+            m::CLOCK_SLOW_FIX.text(lang),
         )
     } else if offset.abs() - plus_minus > tolerance {
         Check::warn(
-            "clock",
-            format!("{detail}, more than {} apart", seconds(tolerance)),
-            "set the clock from the network (sudo timedatectl set-ntp true), on this machine or the broker's",
+            m::CLOCK,
+            m::CLOCK_FAR.fill(lang, &values),
+            m::CLOCK_FAR_FIX.text(lang),
         )
     } else {
-        Check::ok("clock", detail)
+        Check::ok(m::CLOCK, detail)
     }
 }
 
@@ -86,37 +95,38 @@ pub fn measure<C: ClientContext>(
     producer: &BaseProducer<Probe>,
     admin: &AdminClient<C>,
     options: &AdminOptions,
+    lang: Lang,
 ) -> Result<Sample> {
     let topic = broker.name(&format!("krb-doctor-{}", std::process::id()));
     // -1: the broker's default replication, which a cluster's min.insync.replicas allows.
     let new = NewTopic::new(&topic, 1, TopicReplication::Fixed(-1))
         .set("message.timestamp.type", "LogAppendTime");
     match wait(admin.create_topics([&new], options))
-        .context("cannot ask for a scratch topic")?
+        .map_err(|e| anyhow!(m::NO_SCRATCH_REQUEST.fill(lang, &[("why", &e)])))?
         .into_iter()
         .next()
     {
         Some(Ok(_)) => {}
-        Some(Err((_, code))) => bail!("cannot create the scratch topic {topic}: {code}"),
-        None => bail!("the broker did not answer the request to create {topic}"),
+        Some(Err((_, code))) => {
+            bail!(m::NO_SCRATCH.fill(lang, &[("topic", &topic), ("code", &code)]))
+        }
+        None => bail!(m::NO_SCRATCH_ANSWER.fill(lang, &[("topic", &topic)])),
     }
-    let sample = produce(producer, &topic);
+    let sample = produce(producer, &topic, lang);
     let deleted = wait(admin.delete_topics(&[&topic], options));
     let sample = sample?;
     match deleted.ok().and_then(|r| r.into_iter().next()) {
         Some(Ok(_)) => Ok(sample),
-        _ => bail!(
-            "measured, but the scratch topic {topic} is still there: krb-topic {topic} --delete"
-        ),
+        _ => bail!(m::SCRATCH_LEFT.fill(lang, &[("topic", &topic)])),
     }
 }
 
 /// Sends one message to `topic` (its name as the broker knows it) and waits for its report.
-fn produce(producer: &BaseProducer<Probe>, topic: &str) -> Result<Sample> {
+fn produce(producer: &BaseProducer<Probe>, topic: &str, lang: Lang) -> Result<Sample> {
     let sent = now_ms();
     producer
         .send(BaseRecord::<(), str>::to(topic).payload("krb-doctor clock"))
-        .map_err(|(e, _)| anyhow::anyhow!("cannot send to {topic}: {e}"))?;
+        .map_err(|(e, _)| anyhow!(m::NOT_SENT.fill(lang, &[("topic", &topic), ("why", &e)])))?;
     let start = Instant::now();
     while start.elapsed() < DELIVERY_TIMEOUT + Duration::from_secs(1) {
         producer.poll(Duration::from_millis(10));
@@ -130,15 +140,17 @@ fn produce(producer: &BaseProducer<Probe>, topic: &str) -> Result<Sample> {
                 })
             }
             Some((_, Ok(other))) => {
-                bail!("the broker stamped the message with {other:?}, not its append time")
+                bail!(m::NOT_APPEND_TIME.fill(lang, &[("why", &format!("{other:?}"))]))
             }
-            Some((_, Err(e))) => bail!("the message to {topic} was not delivered: {e}"),
+            Some((_, Err(e))) => {
+                bail!(m::NOT_DELIVERED.fill(lang, &[("topic", &topic), ("why", &e)]))
+            }
         }
     }
-    bail!(
-        "no delivery report for the message to {topic} within {} s",
-        DELIVERY_TIMEOUT.as_secs()
-    )
+    bail!(m::NO_REPORT.fill(
+        lang,
+        &[("topic", &topic), ("seconds", &DELIVERY_TIMEOUT.as_secs())]
+    ))
 }
 
 #[cfg(test)]
@@ -164,13 +176,13 @@ mod tests {
 
     #[test]
     fn clocks_within_the_tolerance_hold_and_beyond_it_are_warned() {
-        let close = judge(sample(10_000, 10_010, 10_900), TOLERANCE_MS);
+        let close = judge(sample(10_000, 10_010, 10_900), TOLERANCE_MS, Lang::En);
         assert_eq!(close.status, Status::Ok);
         assert_eq!(
             close.detail,
             "this machine's clock is 0.895 s behind the broker's (± 0.006 s)"
         );
-        let far = judge(sample(10_000, 10_010, 8_000), TOLERANCE_MS);
+        let far = judge(sample(10_000, 10_010, 8_000), TOLERANCE_MS, Lang::En);
         assert_eq!(far.status, Status::Warn);
         assert!(
             far.detail.contains("2.005 s ahead of the broker's"),
@@ -184,18 +196,18 @@ mod tests {
     #[test]
     fn only_a_proven_offset_is_warned() {
         assert_eq!(
-            judge(sample(10_000, 10_100, 11_100), TOLERANCE_MS).status,
+            judge(sample(10_000, 10_100, 11_100), TOLERANCE_MS, Lang::En).status,
             Status::Ok
         );
         assert_eq!(
-            judge(sample(10_000, 10_100, 11_200), TOLERANCE_MS).status,
+            judge(sample(10_000, 10_100, 11_200), TOLERANCE_MS, Lang::En).status,
             Status::Warn
         );
     }
 
     #[test]
     fn a_round_trip_too_slow_to_tell_is_said() {
-        let slow = judge(sample(10_000, 13_000, 11_500), TOLERANCE_MS);
+        let slow = judge(sample(10_000, 13_000, 11_500), TOLERANCE_MS, Lang::En);
         assert_eq!(slow.status, Status::Warn);
         assert!(slow.detail.contains("too slow to tell"), "{}", slow.detail);
     }

@@ -10,6 +10,7 @@
 pub mod check;
 pub mod clock;
 pub mod login;
+pub mod messages;
 pub mod place;
 pub mod probe;
 pub mod versions;
@@ -19,9 +20,11 @@ use std::time::Duration;
 
 use clap::Parser;
 use krb_common::broker::BrokerArgs;
+use krb_common::lang::Lang;
 use rdkafka::producer::{BaseProducer, Producer};
 
 use crate::check::{Check, Status};
+use crate::messages as m;
 use crate::probe::Probe;
 
 /// krb-doctor: check the broker a lab would use, one line per check.
@@ -48,15 +51,12 @@ pub struct Args {
 /// How long the broker has to answer: a room's network, not a local socket.
 const REACH_TIMEOUT: Duration = Duration::from_secs(5);
 
-/// The fix when a broker names an address this machine cannot use.
-const ADVERTISE_FIX: &str = "the broker must give clients an address the room reaches: its host starts it with KRB_ADVERTISE=THAT-ADDRESS (scripts/kafka-local.sh start, or docker compose -p kreb up -d)";
-
-/// Runs every check, prints its line, and says whether none FAILED.
-pub fn run(args: &Args) -> bool {
+/// Runs every check, prints its line in `lang`, and says whether none FAILED.
+pub fn run(args: &Args, lang: Lang) -> bool {
     let mut ok = true;
     let mut say = |check: Check| {
         ok &= check.status != Status::Failed;
-        krb_common::out::stdout_line(&check.to_string());
+        krb_common::out::stdout_line(&check.line(lang));
     };
     let bootstrap = &args.broker.bootstrap;
     let local = place::hosts(bootstrap).iter().all(|h| place::is_local(h));
@@ -64,6 +64,7 @@ pub fn run(args: &Args) -> bool {
         bootstrap,
         args.broker.namespace.ns.as_deref(),
         local,
+        lang,
     ));
     let producer: BaseProducer<Probe> = match args
         .broker
@@ -86,9 +87,9 @@ pub fn run(args: &Args) -> bool {
         Ok(p) => p,
         Err(e) => {
             say(Check::failed(
-                "broker",
-                format!("cannot make a Kafka client: {e}"),
-                "check the -X properties",
+                m::BROKER,
+                m::NO_CLIENT.fill(lang, &[("why", &e)]),
+                m::NO_CLIENT_FIX.text(lang),
             ));
             return ok;
         }
@@ -104,14 +105,17 @@ pub fn run(args: &Args) -> bool {
                 .failure()
                 .unwrap_or_else(|| e.to_string());
             say(Check::failed(
-                "broker",
-                format!(
-                    "no Kafka broker answers at {bootstrap} within {} s ({why})",
-                    REACH_TIMEOUT.as_secs()
+                m::BROKER,
+                m::NO_BROKER.fill(
+                    lang,
+                    &[
+                        ("bootstrap", bootstrap),
+                        ("seconds", &REACH_TIMEOUT.as_secs()),
+                        ("why", &why),
+                    ],
                 ),
-                login::refused_fix(&args.broker, &why).unwrap_or_else(|| {
-                    "start one (scripts/kafka-local.sh start, or docker compose -p kreb up -d), or point KRB_BOOTSTRAP at the room's broker (export KRB_BOOTSTRAP=HOST:9481)".into()
-                }),
+                login::refused_fix(&args.broker, &why, lang)
+                    .unwrap_or_else(|| m::START_BROKER.text(lang).into()),
             ));
             return ok;
         }
@@ -121,19 +125,20 @@ pub fn run(args: &Args) -> bool {
         .iter()
         .map(|b| (b.id(), b.host().to_string(), b.port()))
         .collect();
-    let named = advertised(bootstrap, local, &brokers);
+    let named = advertised(bootstrap, local, &brokers, lang);
     let reachable = named.status == Status::Ok;
     say(named);
     let lines = producer.context().api_lines();
-    say(versions::check(&versions::parse(
-        lines.iter().map(String::as_str),
-    )));
+    say(versions::check(
+        &versions::parse(lines.iter().map(String::as_str)),
+        lang,
+    ));
     if !reachable {
         return ok;
     }
     let admin = args.broker.admin("krb-doctor");
     if let Ok((admin, _)) = &admin {
-        if let Some(access) = login::access(&args.broker, admin) {
+        if let Some(access) = login::access(&args.broker, admin, lang) {
             let denied = access.status == Status::Failed;
             say(access);
             // The clock's scratch topic would be refused the same way.
@@ -142,14 +147,15 @@ pub fn run(args: &Args) -> bool {
             }
         }
     }
-    let measured = admin
-        .and_then(|(admin, options)| clock::measure(&args.broker, &producer, &admin, &options));
+    let measured = admin.and_then(|(admin, options)| {
+        clock::measure(&args.broker, &producer, &admin, &options, lang)
+    });
     say(match measured {
-        Ok(sample) => clock::judge(sample, clock::TOLERANCE_MS),
+        Ok(sample) => clock::judge(sample, clock::TOLERANCE_MS, lang),
         Err(e) => Check::warn(
-            "clock",
-            format!("not measured: {e:#}"),
-            "the clock check creates and deletes a topic of your namespace: the broker must allow it",
+            m::CLOCK,
+            m::CLOCK_UNMEASURED.fill(lang, &[("why", &format!("{e:#}"))]),
+            m::CLOCK_UNMEASURED_FIX.text(lang),
         ),
     });
     ok
@@ -158,33 +164,39 @@ pub fn run(args: &Args) -> bool {
 /// The broker check once the bootstrap broker answered: each broker it names for the clients'
 /// next connections must be reachable from here, and not this machine when the bootstrap
 /// address was another (a broker started without KRB_ADVERTISE names localhost).
-fn advertised(bootstrap: &str, local: bool, brokers: &[(i32, String, i32)]) -> Check {
+fn advertised(bootstrap: &str, local: bool, brokers: &[(i32, String, i32)], lang: Lang) -> Check {
     let mut named = Vec::new();
     for (id, host, port) in brokers {
         let at = format!("{host}:{port}");
-        if !local && place::is_local(host) {
-            return Check::failed(
-                "broker",
-                format!(
-                    "{bootstrap} answers, but names its broker {id} at {at}, which is this machine, not the broker"
+        let failed = |msg: krb_common::lang::Msg, why: &dyn std::fmt::Display| {
+            Check::failed(
+                m::BROKER,
+                msg.fill(
+                    lang,
+                    &[
+                        ("bootstrap", &bootstrap),
+                        ("id", id),
+                        ("at", &at),
+                        ("why", why),
+                    ],
                 ),
-                ADVERTISE_FIX,
-            );
+                m::ADVERTISE_FIX.text(lang),
+            )
+        };
+        if !local && place::is_local(host) {
+            return failed(m::NAMED_HERE, &"");
         }
         if let Err(e) = connect(&at) {
-            return Check::failed(
-                "broker",
-                format!(
-                    "{bootstrap} answers, but names its broker {id} at {at}, which does not answer from here ({e})"
-                ),
-                ADVERTISE_FIX,
-            );
+            return failed(m::NAMED_SILENT, &e);
         }
-        named.push(format!("{id} at {at}"));
+        named.push(m::BROKER_AT.fill(lang, &[("id", id), ("at", &at)]));
     }
     Check::ok(
-        "broker",
-        format!("Kafka answers at {bootstrap}: broker {}", named.join(", ")),
+        m::BROKER,
+        m::BROKERS.fill(
+            lang,
+            &[("bootstrap", &bootstrap), ("brokers", &named.join(", "))],
+        ),
     )
 }
 
@@ -209,7 +221,7 @@ mod tests {
         let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
         let port = listener.local_addr().unwrap().port() as i32;
         let here = [(1, "127.0.0.1".to_string(), port)];
-        let check = advertised("192.0.2.1:9481", false, &here);
+        let check = advertised("192.0.2.1:9481", false, &here, Lang::En);
         assert_eq!(check.status, Status::Failed);
         assert!(
             check
@@ -219,8 +231,8 @@ mod tests {
             check.detail
         );
         assert!(check.fix.unwrap().contains("KRB_ADVERTISE="));
-        let check = advertised("localhost:9481", true, &here);
-        assert_eq!(check.status, Status::Ok, "{check}");
+        let check = advertised("localhost:9481", true, &here, Lang::En);
+        assert_eq!(check.status, Status::Ok, "{check:?}");
         assert_eq!(
             check.detail,
             format!("Kafka answers at localhost:9481: broker 1 at 127.0.0.1:{port}")
@@ -237,6 +249,7 @@ mod tests {
             "localhost:9481",
             true,
             &[(2, "127.0.0.1".to_string(), port)],
+            Lang::En,
         );
         assert_eq!(check.status, Status::Failed);
         assert!(
@@ -249,5 +262,79 @@ mod tests {
             "{}",
             check.detail
         );
+    }
+
+    /// Each finding and fix every check can give, in Korean: none may be left in English.
+    #[test]
+    fn every_check_speaks_korean_under_korean() {
+        let hangul = |t: &str| t.chars().any(|c| ('\u{AC00}'..='\u{D7A3}').contains(&c));
+        let port = {
+            let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+            l.local_addr().unwrap().port() as i32
+        };
+        let ko = Lang::Ko;
+        let ranges = |pairs: &[(i16, i16, i16)]| -> versions::Ranges {
+            pairs.iter().map(|&(k, a, b)| (k, (a, b))).collect()
+        };
+        let sample = |sent, reported, broker| clock::Sample {
+            sent,
+            reported,
+            broker,
+        };
+        let denied = Some(rdkafka::error::RDKafkaErrorCode::TopicAuthorizationFailed);
+        let timeout = Some(rdkafka::error::RDKafkaErrorCode::RequestTimedOut);
+        let checks = [
+            place::namespace("b:1", Some("alice"), false, ko),
+            place::namespace("b:1", None, true, ko),
+            place::namespace("b:1", None, false, ko),
+            login::judge("alice", Some("alice"), "alice-doctor", None, ko),
+            login::judge("alice", Some("kim"), "kim-doctor", denied, ko),
+            login::judge("alice", Some("alice"), "alice-doctor", denied, ko),
+            login::judge("alice", Some("alice"), "alice-doctor", timeout, ko),
+            versions::check(
+                &[("a".into(), ranges(&[(1, 4, 18), (35, 1, 5), (68, 0, 1)]))].into(),
+                ko,
+            ),
+            versions::check(&[("a".into(), ranges(&[(1, 4, 18)]))].into(), ko),
+            versions::check(&[("a".into(), ranges(&[(1, 0, 17)]))].into(), ko),
+            versions::check(&[("a".into(), ranges(&[(0, 0, 9)]))].into(), ko),
+            versions::check(&Default::default(), ko),
+            clock::judge(sample(10_000, 10_010, 10_005), clock::TOLERANCE_MS, ko),
+            clock::judge(sample(10_000, 10_010, 8_000), clock::TOLERANCE_MS, ko),
+            clock::judge(sample(10_000, 13_000, 11_500), clock::TOLERANCE_MS, ko),
+            advertised(
+                "192.0.2.1:9481",
+                false,
+                &[(1, "127.0.0.1".into(), port)],
+                ko,
+            ),
+            advertised("localhost:9481", true, &[(2, "127.0.0.1".into(), port)], ko),
+        ];
+        for check in &checks {
+            let line = check.line(ko);
+            assert!(hangul(&check.detail), "{line}");
+            assert!(check.fix.as_deref().is_none_or(hangul), "{line}");
+            assert!(
+                hangul(check.name.text(ko)) || check.name.en == check.name.ko,
+                "{line}"
+            );
+        }
+        assert_eq!(
+            checks[4].line(ko),
+            "실패   권한: 브로커가 alice 사용자에게 kim-doctor 토픽을 만들게 해 주지 않아요(Topic \
+             authorization failed): KRB_NS(kim)가 로그인 이름(alice)와 달라요; 고칠 방법: 교실은 \
+             alice 사용자에게 alice-NAME 꼴의 이름만 허락해요: export KRB_NS=alice (유인물의 .env가 \
+             정해 줘요), 또는 강사에게 추가해 달라고 하세요(scripts/room.sh add alice)"
+        );
+        let args = |argv: &[&str]| {
+            Args::parse_from(std::iter::once("krb-doctor").chain(argv.iter().copied())).broker
+        };
+        for (argv, why) in [
+            (&["-X", "sasl.username=alice"][..], "invalid credentials"),
+            (&[][..], "Disconnected: connection closed by peer"),
+        ] {
+            let fix = login::refused_fix(&args(argv), why, ko).unwrap();
+            assert!(hangul(&fix), "{fix}");
+        }
     }
 }

@@ -6,7 +6,10 @@ use rdkafka::admin::{AdminClient, AdminOptions, NewTopic, TopicReplication};
 use rdkafka::client::DefaultClientContext;
 use rdkafka::error::RDKafkaErrorCode;
 
+use krb_common::lang::Lang;
+
 use crate::check::Check;
+use crate::messages as m;
 
 /// The login librdkafka would use: `sasl.username`, from -X, else the KRB_CONFIG file.
 pub fn username(args: &BrokerArgs) -> Option<String> {
@@ -36,18 +39,17 @@ fn source(args: &BrokerArgs) -> String {
 
 /// The fix when the broker did not answer because of the login (librdkafka's reason `why`):
 /// `None` when the reason is another (nothing listens, a wrong address).
-pub fn refused_fix(args: &BrokerArgs, why: &str) -> Option<String> {
+pub fn refused_fix(args: &BrokerArgs, why: &str, lang: Lang) -> Option<String> {
     if why.contains("invalid credentials") {
-        Some(format!(
-            "the broker refused the login{} of {}: take the .env and .conf of your handout again (the teacher's scripts/room.sh add NAME wrote them) and source the .env",
-            username(args).map(|u| format!(" {u}")).unwrap_or_default(),
-            source(args)
+        Some(m::LOGIN_REFUSED_FIX.fill(
+            lang,
+            &[
+                ("user", &username(args).unwrap_or_else(|| "?".into())),
+                ("source", &source(args)),
+            ],
         ))
     } else if username(args).is_none() && (why.contains("SASL") || why.contains("Disconnected")) {
-        // A room's listener closes the connection of a client that does not log in.
-        Some(
-            "the broker closed the connection, as a workshop room does to a client without a login: source your handout (source NAME.env), which sets KRB_CONFIG to its NAME.conf".into(),
-        )
+        Some(m::NO_LOGIN_FIX.text(lang).into())
     } else {
         None
     }
@@ -56,7 +58,11 @@ pub fn refused_fix(args: &BrokerArgs, why: &str) -> Option<String> {
 /// The room's rule for a participant: with a login, the namespace must be the prefix the
 /// room's ACLs give that login, and the broker must let it create topics there. Asked with a
 /// CreateTopics that only validates (nothing is created). `None` without a login.
-pub fn access(args: &BrokerArgs, admin: &AdminClient<DefaultClientContext>) -> Option<Check> {
+pub fn access(
+    args: &BrokerArgs,
+    admin: &AdminClient<DefaultClientContext>,
+    lang: Lang,
+) -> Option<Check> {
     let user = username(args)?;
     let topic = args.name("doctor");
     let answer = wait(
@@ -74,37 +80,43 @@ pub fn access(args: &BrokerArgs, admin: &AdminClient<DefaultClientContext>) -> O
         },
         Err(e) => e.rdkafka_error_code(),
     };
-    Some(judge(&user, args.namespace.ns.as_deref(), &topic, code))
+    Some(judge(
+        &user,
+        args.namespace.ns.as_deref(),
+        &topic,
+        code,
+        lang,
+    ))
 }
 
 /// The access line from what the broker said of creating `topic` as `user` (`code`: its error,
 /// none when it would have been created).
-pub fn judge(user: &str, ns: Option<&str>, topic: &str, code: Option<RDKafkaErrorCode>) -> Check {
-    let ns_fix = format!(
-        "the room lets {user} use only names that start with {user}-: export KRB_NS={user} (your handout's .env sets it), or ask the teacher to add you (scripts/room.sh add {user})"
-    );
+pub fn judge(
+    user: &str,
+    ns: Option<&str>,
+    topic: &str,
+    code: Option<RDKafkaErrorCode>,
+    lang: Lang,
+) -> Check {
     match code {
         None | Some(RDKafkaErrorCode::TopicAlreadyExists) => Check::ok(
-            "access",
-            format!("{user} may create and use {topic} and the other topics of the namespace"),
+            m::ACCESS,
+            m::ACCESS_OK.fill(lang, &[("user", &user), ("topic", &topic)]),
         ),
         Some(RDKafkaErrorCode::TopicAuthorizationFailed)
         | Some(RDKafkaErrorCode::ClusterAuthorizationFailed) => Check::failed(
-            "access",
+            m::ACCESS,
             match ns {
-                Some(ns) if ns != user => format!(
-                    "the broker does not let {user} create {topic} (Topic authorization failed): KRB_NS is {ns}, not {user}"
-                ),
-                _ => format!(
-                    "the broker does not let {user} create {topic} (Topic authorization failed): the room has no ACL for it"
-                ),
+                Some(ns) if ns != user => m::ACCESS_OTHER_NS
+                    .fill(lang, &[("user", &user), ("topic", &topic), ("ns", &ns)]),
+                _ => m::ACCESS_NO_ACL.fill(lang, &[("user", &user), ("topic", &topic)]),
             },
-            ns_fix,
+            m::ACCESS_FIX.fill(lang, &[("user", &user)]),
         ),
         Some(other) => Check::warn(
-            "access",
-            format!("not checked: creating {topic} was answered with {other}"),
-            "ask the teacher whether the room's broker runs",
+            m::ACCESS,
+            m::ACCESS_UNKNOWN.fill(lang, &[("topic", &topic), ("code", &other)]),
+            m::ACCESS_UNKNOWN_FIX.text(lang),
         ),
     }
 }
@@ -143,6 +155,7 @@ mod tests {
         let fix = refused_fix(
             &args(&["--config", path]),
             "SASL authentication error: Authentication failed during authentication due to invalid credentials with SASL mechanism SCRAM-SHA-512",
+            Lang::En,
         )
         .unwrap();
         assert!(
@@ -160,13 +173,14 @@ mod tests {
             "Disconnected: verify that security.protocol is correctly configured, broker might require SASL authentication",
             "Disconnected: connection closed by peer: receive 0 after POLLIN",
         ] {
-            let fix = refused_fix(&none, why).unwrap();
+            let fix = refused_fix(&none, why, Lang::En).unwrap();
             assert!(fix.contains("source your handout"), "{fix}");
         }
         assert_eq!(
             refused_fix(
                 &none,
-                "Connect to ipv4#127.0.0.1:9481 failed: Connection refused"
+                "Connect to ipv4#127.0.0.1:9481 failed: Connection refused",
+                Lang::En
             ),
             None
         );
@@ -175,26 +189,29 @@ mod tests {
     #[test]
     fn access_fails_when_the_broker_refuses_the_namespace() {
         let denied = Some(RDKafkaErrorCode::TopicAuthorizationFailed);
-        let check = judge("alice", Some("kim"), "kim-doctor", denied);
+        let check = judge("alice", Some("kim"), "kim-doctor", denied, Lang::En);
         assert_eq!(check.status, Status::Failed);
-        assert!(check.detail.contains("KRB_NS is kim, not alice"), "{check}");
+        assert!(
+            check.detail.contains("KRB_NS is kim, not alice"),
+            "{check:?}"
+        );
         assert!(
             check
                 .fix
                 .as_deref()
                 .unwrap()
                 .contains("export KRB_NS=alice"),
-            "{check}"
+            "{check:?}"
         );
-        let check = judge("alice", Some("alice"), "alice-doctor", denied);
+        let check = judge("alice", Some("alice"), "alice-doctor", denied, Lang::En);
         assert_eq!(check.status, Status::Failed);
         assert!(
             check.detail.contains("the room has no ACL for it"),
-            "{check}"
+            "{check:?}"
         );
         for allowed in [None, Some(RDKafkaErrorCode::TopicAlreadyExists)] {
             assert_eq!(
-                judge("alice", Some("alice"), "alice-doctor", allowed).status,
+                judge("alice", Some("alice"), "alice-doctor", allowed, Lang::En).status,
                 Status::Ok
             );
         }
@@ -203,6 +220,7 @@ mod tests {
             Some("alice"),
             "alice-doctor",
             Some(RDKafkaErrorCode::RequestTimedOut),
+            Lang::En,
         );
         assert_eq!(check.status, Status::Warn);
     }

@@ -1,4 +1,12 @@
+use krb_common::lang::Lang;
+use krb_common::out::stderr_line;
+
 fn main() {
     let args: krb_doctor::Args = krb_common::cli::parse("krb-doctor");
-    std::process::exit(if krb_doctor::run(&args) { 0 } else { 1 });
+    // A language krb-doctor does not speak is a usage error, as a bad argument is.
+    let lang = Lang::from_env().unwrap_or_else(|e| {
+        stderr_line(&format!("krb-doctor: {e:#}"));
+        std::process::exit(2)
+    });
+    std::process::exit(if krb_doctor::run(&args, lang) { 0 } else { 1 });
 }

@@ -2,7 +2,10 @@
 
 use std::net::{SocketAddr, ToSocketAddrs, UdpSocket};
 
+use krb_common::lang::Lang;
+
 use crate::check::Check;
+use crate::messages as m;
 
 /// The host of each `HOST:PORT` in a bootstrap list (`[::1]:9481` gives `::1`).
 pub fn hosts(bootstrap: &str) -> Vec<String> {
@@ -33,20 +36,17 @@ pub fn is_local(host: &str) -> bool {
 
 /// The namespace check: a broker that is not on this machine is shared, as far as anyone can
 /// tell from here, and there a lab run without KRB_NS recreates the topic others are reading.
-pub fn namespace(bootstrap: &str, ns: Option<&str>, local: bool) -> Check {
+pub fn namespace(bootstrap: &str, ns: Option<&str>, local: bool, lang: Lang) -> Check {
     match (ns, local) {
-        (Some(ns), _) => Check::ok(
-            "namespace",
-            format!("KRB_NS={ns}: your topics and groups on the broker are {ns}-NAME"),
-        ),
+        (Some(ns), _) => Check::ok(m::NAMESPACE, m::NS_SET.fill(lang, &[("ns", &ns)])),
         (None, true) => Check::ok(
-            "namespace",
-            format!("none set, none needed: the broker ({bootstrap}) is on this machine"),
+            m::NAMESPACE,
+            m::NS_LOCAL.fill(lang, &[("bootstrap", &bootstrap)]),
         ),
         (None, false) => Check::failed(
-            "namespace",
-            format!("KRB_NS is not set and the broker ({bootstrap}) is not on this machine, so others may share it: your `topic pay 2` would recreate the topic they read"),
-            "pick a name of your own: export KRB_NS=yourname (letters, digits, . _ -)",
+            m::NAMESPACE,
+            m::NS_NEEDED.fill(lang, &[("bootstrap", &bootstrap)]),
+            m::NS_FIX.text(lang),
         ),
     }
 }
@@ -77,13 +77,16 @@ mod tests {
 
     #[test]
     fn a_namespace_is_needed_only_away_from_this_machine() {
-        let away = namespace("192.0.2.1:9481", None, false);
+        let away = namespace("192.0.2.1:9481", None, false, Lang::En);
         assert_eq!(away.status, Status::Failed);
         assert!(away.fix.unwrap().contains("export KRB_NS="));
         assert_eq!(
-            namespace("192.0.2.1:9481", Some("alice"), false).status,
+            namespace("192.0.2.1:9481", Some("alice"), false, Lang::En).status,
             Status::Ok
         );
-        assert_eq!(namespace("localhost:9481", None, true).status, Status::Ok);
+        assert_eq!(
+            namespace("localhost:9481", None, true, Lang::En).status,
+            Status::Ok
+        );
     }
 }

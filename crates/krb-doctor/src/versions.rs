@@ -13,7 +13,10 @@ use std::collections::BTreeMap;
 
 use regex::Regex;
 
+use krb_common::lang::Lang;
+
 use crate::check::Check;
+use crate::messages as m;
 
 /// The versions of each API one broker serves: API key to (oldest, newest).
 pub type Ranges = BTreeMap<i16, (i16, i16)>;
@@ -102,12 +105,22 @@ pub enum Release {
 }
 
 /// The newest release a marker proves; else whether the broker predates 4.0.
-pub fn release(ranges: &Ranges) -> Release {
-    for m in MARKERS {
-        if ranges.get(&m.key).is_some_and(|&(_, max)| max >= m.version) {
+pub fn release(ranges: &Ranges, lang: Lang) -> Release {
+    for marker in MARKERS {
+        if ranges
+            .get(&marker.key)
+            .is_some_and(|&(_, max)| max >= marker.version)
+        {
             return Release::AtLeast(
-                m.release,
-                format!("{} v{}, new in {}", m.api, m.version, m.release),
+                marker.release,
+                m::NEW_IN.fill(
+                    lang,
+                    &[
+                        ("api", &marker.api),
+                        ("version", &marker.version),
+                        ("release", &marker.release),
+                    ],
+                ),
             );
         }
     }
@@ -123,43 +136,42 @@ pub fn release(ranges: &Ranges) -> Release {
 
 /// The version check: the release the weakest broker is at least, and whether lab 5's consumer
 /// protocol is served. Lab 1 runs on any of them, so this only warns.
-pub fn check(brokers: &BTreeMap<String, Ranges>) -> Check {
-    const FIX: &str = "the labs are written against Kafka 4.3.1 (scripts/kafka-local.sh start, or docker compose -p kreb up -d, runs it)";
+pub fn check(brokers: &BTreeMap<String, Ranges>, lang: Lang) -> Check {
+    let fix = m::KAFKA_FIX.text(lang);
     // The weakest broker decides: with several, the one proving the oldest release.
     let weakest = brokers
         .values()
-        .map(|r| (release(r), r.contains_key(&CONSUMER_GROUP_HEARTBEAT)))
+        .map(|r| (release(r, lang), r.contains_key(&CONSUMER_GROUP_HEARTBEAT)))
         .min_by_key(|(rel, _)| match rel {
             Release::Unknown => (0, ""),
             Release::Before4(_) => (1, ""),
             Release::AtLeast(v, _) => (2, *v),
         });
     let Some((release, kip848)) = weakest else {
-        return Check::warn(
-            "Kafka",
-            "its version is not known: librdkafka logged no ApiVersions answer",
-            FIX,
-        );
+        return Check::warn(m::KAFKA, m::NO_VERSIONS.text(lang), fix);
     };
-    let protocol = if kip848 {
-        "with the consumer group protocol of KIP-848 (ConsumerGroupHeartbeat) for lab 5"
-    } else {
-        "without the consumer group protocol of KIP-848 (no ConsumerGroupHeartbeat): lab 5's consumer variant cannot run"
-    };
+    let protocol = if kip848 { m::KIP848 } else { m::NO_KIP848 }.text(lang);
     match release {
-        Release::AtLeast(v, why) if kip848 => {
-            Check::ok("Kafka", format!(">= {v} ({why}), {protocol}"))
-        }
         Release::AtLeast(v, why) => {
-            Check::warn("Kafka", format!(">= {v} ({why}), {protocol}"), FIX)
+            let detail = m::AT_LEAST.fill(
+                lang,
+                &[("release", &v), ("why", &why), ("protocol", &protocol)],
+            );
+            if kip848 {
+                Check::ok(m::KAFKA, detail)
+            } else {
+                Check::warn(m::KAFKA, detail, fix)
+            }
         }
-        Release::Before4(why) => {
-            Check::warn("Kafka", format!("older than 4.0 ({why}), {protocol}"), FIX)
-        }
+        Release::Before4(why) => Check::warn(
+            m::KAFKA,
+            m::BEFORE_4.fill(lang, &[("why", &why), ("protocol", &protocol)]),
+            fix,
+        ),
         Release::Unknown => Check::warn(
-            "Kafka",
-            format!("a version its API ranges do not tell, {protocol}"),
-            FIX,
+            m::KAFKA,
+            m::UNTOLD.fill(lang, &[("protocol", &protocol)]),
+            fix,
         ),
     }
 }
@@ -198,7 +210,7 @@ mod tests {
 
     #[test]
     fn kafka_4_3_1_is_at_least_4_3_with_kip_848() {
-        let check = check(&parse(KAFKA_4_3_1.iter().copied()));
+        let check = check(&parse(KAFKA_4_3_1.iter().copied()), Lang::En);
         assert_eq!(check.status, Status::Ok);
         assert!(
             check
@@ -239,9 +251,9 @@ mod tests {
         ]);
         for (r, v) in [(v4_0, "4.0"), (v4_1, "4.1"), (v4_2, "4.2")] {
             assert!(
-                matches!(release(&r), Release::AtLeast(got, _) if got == v),
+                matches!(release(&r, Lang::En), Release::AtLeast(got, _) if got == v),
                 "{v}: {:?}",
-                release(&r)
+                release(&r, Lang::En)
             );
         }
     }
@@ -251,8 +263,8 @@ mod tests {
     #[test]
     fn kafka_3_9_is_older_than_4_0_and_lab_5_is_warned() {
         let v3_9 = ranges(&[(0, 0, 11), (1, 0, 17), (2, 0, 9), (3, 0, 12), (35, 0, 4)]);
-        assert!(matches!(release(&v3_9), Release::Before4(_)));
-        let check = check(&[("b".to_string(), v3_9)].into());
+        assert!(matches!(release(&v3_9, Lang::En), Release::Before4(_)));
+        let check = check(&[("b".to_string(), v3_9)].into(), Lang::En);
         assert_eq!(check.status, Status::Warn);
         assert!(
             check.detail.contains("older than 4.0 (it serves Fetch v0"),
@@ -271,10 +283,10 @@ mod tests {
         let new = ranges(&[(1, 4, 18), (35, 1, 5), (68, 0, 1)]);
         let old = ranges(&[(1, 0, 17), (35, 0, 4)]);
         let both = [("a".to_string(), new.clone()), ("b".to_string(), old)].into();
-        assert!(check(&both).detail.starts_with("older than 4.0"));
-        assert!(check(&[("a".to_string(), new)].into())
+        assert!(check(&both, Lang::En).detail.starts_with("older than 4.0"));
+        assert!(check(&[("a".to_string(), new)].into(), Lang::En)
             .detail
             .starts_with(">= 4.3"));
-        assert_eq!(check(&BTreeMap::new()).status, Status::Warn);
+        assert_eq!(check(&BTreeMap::new(), Lang::En).status, Status::Warn);
     }
 }

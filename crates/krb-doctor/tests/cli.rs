@@ -6,6 +6,7 @@ use std::process::Command;
 fn a_bad_namespace_is_one_line_and_exit_2_and_a_good_one_is_taken() {
     let out = Command::new(env!("CARGO_BIN_EXE_krb-doctor"))
         .args(["--bootstrap", "localhost:1", "--ns", "al ice"])
+        .env("KRB_LANG", "en")
         .output()
         .expect("krb-doctor runs");
     let err = String::from_utf8_lossy(&out.stderr);
@@ -20,6 +21,7 @@ fn a_bad_namespace_is_one_line_and_exit_2_and_a_good_one_is_taken() {
     // The same command with a namespace it takes gets as far as the broker, which is not there.
     let out = Command::new(env!("CARGO_BIN_EXE_krb-doctor"))
         .args(["--bootstrap", "localhost:1", "--ns", "alice"])
+        .env("KRB_LANG", "en")
         .output()
         .expect("krb-doctor runs");
     let said = String::from_utf8_lossy(&out.stdout);

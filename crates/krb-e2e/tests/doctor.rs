@@ -13,12 +13,16 @@ use krb_e2e::{bootstrap, root, said, Room, TOOLS};
 use rdkafka::consumer::{BaseConsumer, Consumer};
 use rdkafka::ClientConfig;
 
-/// Runs scripts/doctor.sh with `env` set (and KRB_NS unset unless `env` sets it): its exit
-/// status and its lines.
+/// Runs scripts/doctor.sh with `env` set (and KRB_NS unset, in an English locale, unless `env`
+/// sets them): its exit status and its lines.
 fn doctor(env: &[(&str, &str)]) -> Result<(bool, String)> {
     let out = Command::new("bash")
         .arg("scripts/doctor.sh")
         .env_remove("KRB_NS")
+        .env_remove("KRB_LANG")
+        .env_remove("LC_ALL")
+        .env_remove("LC_MESSAGES")
+        .env("LANG", "C.UTF-8")
         .envs(env.iter().copied())
         .current_dir(root())
         .output()
@@ -60,6 +64,33 @@ fn doctor_passes_against_the_broker_and_leaves_no_topic() -> Result<()> {
     );
     ensure!(out.ends_with("doctor: ready for lab 1\n"), "{out}");
 
+    // A Korean locale: every check in Korean, doctor.sh's and krb-doctor's alike; only the
+    // versions of bash and the system are bare values.
+    let (ok, out) = doctor(&[("KRB_BOOTSTRAP", &bootstrap()), ("LANG", "ko_KR.UTF-8")])?;
+    ensure!(ok, "doctor failed in Korean:\n{out}");
+    let hangul = |t: &str| t.chars().any(|c| ('\u{AC00}'..='\u{D7A3}').contains(&c));
+    for check in [
+        "bash",
+        "시스템",
+        "Linux 도구",
+        "krb 도구",
+        "librdkafka",
+        "namespace",
+        "브로커",
+        "Kafka",
+        "시계",
+    ] {
+        let line = out
+            .lines()
+            .find(|l| l.starts_with(&format!("정상   {check}: ")))
+            .with_context(|| format!("no 정상 line for {check}:\n{out}"))?;
+        ensure!(
+            ["bash", "시스템"].contains(&check) || hangul(&line[line.find(": ").unwrap()..]),
+            "an English finding under Korean: {line}"
+        );
+    }
+    ensure!(out.ends_with("doctor: 실습 1 준비 끝\n"), "{out}");
+
     // The clock's scratch topic is deleted again.
     let consumer: BaseConsumer = ClientConfig::new()
         .set("bootstrap.servers", bootstrap())
@@ -99,6 +130,20 @@ fn doctor_fails_with_its_fix_where_no_broker_answers() -> Result<()> {
     );
     ensure!(
         out.ends_with("doctor: not ready: fix each FAILED line before lab 1\n"),
+        "{out}"
+    );
+    // The same in Korean: the failure, its fix and the verdict.
+    let (ok, out) = doctor(&[("KRB_BOOTSTRAP", &at), ("KRB_LANG", "ko")])?;
+    ensure!(!ok, "doctor passed with no broker at {at}:\n{out}");
+    ensure!(
+        out.lines().any(|l| l.starts_with(&format!(
+            "실패   브로커: {at}에서 5초 안에 답하는 Kafka 브로커가 없어요 (Connect to "
+        )) && l
+            .contains("; 고칠 방법: 브로커를 띄우거나(scripts/kafka-local.sh start")),
+        "{out}"
+    );
+    ensure!(
+        out.ends_with("doctor: 준비 안 됨: 실습 1 전에 실패 줄을 모두 고치세요\n"),
         "{out}"
     );
     Ok(())
