@@ -6,8 +6,11 @@
 //! Read are docs/ko/*.md and README.ko.md (the glossary itself aside: it names the variants),
 //! and every Korean string literal of `crates/*/src/**/*.rs` outside tests. A Hangul variant
 //! is one wherever it stands, code blocks too (they show the tools' Korean output); a Latin
-//! variant (`coordinator`) and a unit `s` only outside inline code, where a page quotes what
-//! the tools print in English; lines without Hangul (help texts, log lines) are not read.
+//! variant (`coordinator`, `worker`, `effect`) and a unit `s` only outside inline code, where a
+//! page quotes what the tools print in English; lines without Hangul (help texts, log lines)
+//! are not read. A Latin variant is a whole word, its English plural and possessive too
+//! (`workers`, `worker's`), but not part of a name (`krb-worker`, `worker.py`, `--worker`,
+//! `{worker}`).
 
 use crate::literals::rust_strings;
 use crate::markdown::{code_spans, lines};
@@ -33,11 +36,83 @@ pub const VARIANTS: &[(&str, &str)] = &[
     ("시행", "시험"),
 ];
 
-/// Each Latin variant, ruled out in Korean prose only.
-pub const LATIN_VARIANTS: &[(&str, &str)] = &[("coordinator", "코디네이터")];
+/// Each Latin variant, ruled out in Korean prose only, as a whole word ([`latin_word`]).
+pub const LATIN_VARIANTS: &[(&str, &str)] = &[
+    ("coordinator", "코디네이터"),
+    ("worker", "워커"),
+    ("effect", "반영"),
+];
+
+fn hangul_letter(c: char) -> bool {
+    ('\u{AC00}'..='\u{D7A3}').contains(&c)
+}
 
 fn hangul(text: &str) -> bool {
-    text.chars().any(|c| ('\u{AC00}'..='\u{D7A3}').contains(&c))
+    text.chars().any(hangul_letter)
+}
+
+/// Whether a character joins a Latin word to what stands beside it, making them one name:
+/// a letter or digit, or `-`, `_`, `.`, `/`, `{`, `}` (`krb-worker`, `--worker`, `worker.py`,
+/// `{worker}`). Hangul does not: `worker가` is the word and its particle.
+fn glued(c: char) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '/' | '{' | '}')
+}
+
+/// `text` with each English phrase it quotes blanked out: a stretch between Korean letters
+/// with two or more English words (two or more ASCII letters each), as a page glosses a
+/// statement in the English the tools print (`**두 번 반영된 메시지 없음**(no message's effect
+/// twice)`). A lone Latin word among Korean ones (`두 worker가`, `| worker |`) stays.
+fn without_english(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut stretch = String::new();
+    let flush = |stretch: &mut String, out: &mut String| {
+        let words = stretch
+            .split(|c: char| !c.is_ascii_alphabetic())
+            .filter(|w| w.len() >= 2)
+            .count();
+        if words >= 2 {
+            out.extend(std::iter::repeat_n(' ', stretch.len()));
+        } else {
+            out.push_str(stretch);
+        }
+        stretch.clear();
+    };
+    for c in text.chars() {
+        if hangul_letter(c) {
+            flush(&mut stretch, &mut out);
+            out.push(c);
+        } else {
+            stretch.push(c);
+        }
+    }
+    flush(&mut stretch, &mut out);
+    out
+}
+
+/// Whether `text` has `word` (lowercase) as a word of its own, ASCII case aside: not glued to
+/// a name on either side ([`glued`]), though it may end in an English plural or possessive
+/// (`workers`, `worker's`, `workers'`); a `.` ends it unless a letter or digit follows
+/// (`worker.` ends a sentence, `worker.py` is a name). English phrases are not read
+/// ([`without_english`]).
+fn latin_word(text: &str, word: &str) -> bool {
+    let lower = without_english(text).to_ascii_lowercase();
+    lower.match_indices(word).any(|(start, _)| {
+        let before = lower[..start].chars().next_back();
+        let mut rest = &lower[start + word.len()..];
+        for suffix in ["s'", "'s", "s", "'"] {
+            if let Some(r) = rest.strip_prefix(suffix) {
+                rest = r;
+                break;
+            }
+        }
+        let mut after = rest.chars();
+        let ends = match after.next() {
+            None => true,
+            Some('.') => !after.next().is_some_and(|c| c.is_ascii_alphanumeric()),
+            Some(c) => !glued(c),
+        };
+        !before.is_some_and(glued) && ends
+    })
 }
 
 /// What is wrong with one Korean line: each variant, and a unit `s`. `prose` is the line with
@@ -56,7 +131,7 @@ fn line_problems(line: &str, prose: &str) -> Vec<String> {
         }
     }
     for (variant, word) in LATIN_VARIANTS {
-        if prose.to_lowercase().contains(variant) {
+        if latin_word(prose, variant) {
             found.push(format!(
                 "`{variant}` in Korean prose; {PAGE} writes `{word}`"
             ));
@@ -211,6 +286,63 @@ mod tests {
             "```text\n  실측:    coordinator 1.6 s 뒤\n```\n",
         );
         assert_eq!(found.len(), 2, "{found:?}");
+    }
+
+    #[test]
+    fn worker_and_effect_in_korean_prose_are_variants() {
+        for line in [
+            "두 worker가 같은 그룹에 들어가요.",
+            "세 Worker를 띄웁니다.",
+            "각 workers의 로그를 봐요.",
+            "worker's 로그를 봐요.",
+            "a는 worker. 그다음 b를 봐요.",
+            "effect가 이미 저장되어 있어요.",
+            "두 effects를 남겨요.",
+            "```text\n  실측:    worker 두 개\n```\n",
+        ] {
+            let found = page_problems("docs/ko/x.md", line);
+            assert_eq!(found.len(), 1, "{line}: {found:?}");
+            assert!(
+                found[0].what.contains("워커") || found[0].what.contains("반영"),
+                "{line}: {found:?}"
+            );
+        }
+        let found = source_problems(
+            "crates/x/src/m.rs",
+            "const A: &str = \"두 worker가 끝남\";\n",
+        );
+        assert_eq!(found.len(), 1, "{found:?}");
+    }
+
+    #[test]
+    fn worker_and_effect_as_code_or_a_name_pass() {
+        for line in [
+            // Inline code: what the tools print, a name.
+            "로그의 `worker a` 줄을 봐요.",
+            "`effect` 열에 남아요.",
+            // Names: the program, the article's program, a flag, a placeholder.
+            "krb-worker를 두 개 띄웁니다.",
+            "글의 worker.py는 콜백 두 개를 씁니다.",
+            "--worker 옵션 없이 돌려요.",
+            "중복 #{n}: {worker} p{partition}",
+            "krb-effects init으로 표를 만들어요.",
+            // Longer English words are other words.
+            "effective 값을 봐요.",
+            // English the tools print, quoted beside its Korean.
+            "- **두 번 반영된 메시지 없음**(no message's effect twice): 키가 같아요.",
+            "- **모든 워커가 자기 파티션만 처리함**(every worker",
+            "| `plain` | 행 하나(topic, partition, offset, payload, worker, time) | 두 번째 행 |",
+        ] {
+            let found = page_problems("docs/ko/x.md", line);
+            assert!(found.is_empty(), "{line}: {found:?}");
+        }
+        // A line without Hangul is English, as the tools print it.
+        let english = "worker a: revoked [0, 1]; the effect is already stored\n";
+        assert!(page_problems("docs/ko/x.md", english).is_empty());
+        let src = "const A: &str = \"krb-worker {worker}: 워커가 끝남\";\n\
+                   const B: &str = \"the worker's effect\";\n";
+        let found = source_problems("crates/x/src/m.rs", src);
+        assert!(found.is_empty(), "{found:?}");
     }
 
     /// The page names every variant the check rules out, with the word it uses instead.
