@@ -10,7 +10,8 @@ usage: scripts/doctor.sh
 
 Checks what lab 1 needs, one line per check: `ok`, `warn` (lab 1 runs, a later lab or the
 room may not) or `FAILED` (lab 1 cannot run, or would disturb the others on the broker), each
-warning and failure followed by `fix:` and what to do. Exit 1 when a check FAILED.
+warning and failure followed by `fix:` and what to do. Exit 1 when a check FAILED. Under a
+Korean locale (LANG=ko_KR.UTF-8) or KRB_LANG=ko the lines are Korean: 정상, 주의, 실패, 고칠 방법.
 
   bash         4.4 or newer (the scripts expand empty arrays under set -u)
   system       Linux

@@ -11,7 +11,8 @@
 //! - e. a relative link or an anchor leads nowhere ([`links`]);
 //! - f. a line of a sample is none the current tools print ([`catalogue`]);
 //! - g. a Korean text uses a word the glossary rules out ([`glossary`]);
-//! - h. a sample was not made from exactly the commands its page shows ([`samples`]).
+//! - h. a sample was not made from exactly the commands its page shows ([`samples`]);
+//! - i. a line of a Korean sample is English and not the article's own output ([`korean`]).
 //!
 //! The pieces: [`markdown`] reads pages, [`literals`] reads the strings of the sources,
 //! [`help`] runs the tools.
@@ -21,6 +22,7 @@ pub mod catalogue;
 pub mod flags;
 pub mod glossary;
 pub mod help;
+pub mod korean;
 pub mod links;
 pub mod literals;
 pub mod markdown;
@@ -146,6 +148,7 @@ pub fn check(docs: &Docs) -> Result<Vec<Problem>> {
     problems.extend(catalogue::check_samples(&docs.root, &catalogue)?);
     problems.extend(glossary::check(docs)?);
     problems.extend(samples::check(docs)?);
+    problems.extend(korean::check(&docs.root)?);
     problems.sort();
     problems.dedup();
     Ok(problems)
