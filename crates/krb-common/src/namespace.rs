@@ -36,7 +36,7 @@ impl Namespace {
 pub const BAD: Msg = Msg {
     en: "a namespace is 1 to 100 letters, digits, '.', '_' or '-' (it starts every topic and \
          group name), got {value}: e.g. KRB_NS=alice",
-    ko: "네임스페이스는 글자, 숫자, '.', '_', '-'로 된 1~100자입니다(모든 토픽과 그룹 이름 앞에 \
+    ko: "namespace는 글자, 숫자, '.', '_', '-'로 된 1~100자입니다(모든 토픽과 그룹 이름 앞에 \
          붙어요). 받은 값: {value}. 예: KRB_NS=alice",
 };
 
@@ -79,7 +79,7 @@ mod tests {
         );
         assert_eq!(
             parse_in(Lang::Ko, "al ice").unwrap_err(),
-            "네임스페이스는 글자, 숫자, '.', '_', '-'로 된 1~100자입니다(모든 토픽과 그룹 이름 \
+            "namespace는 글자, 숫자, '.', '_', '-'로 된 1~100자입니다(모든 토픽과 그룹 이름 \
              앞에 붙어요). 받은 값: \"al ice\". 예: KRB_NS=alice"
         );
         assert!(crate::lang::table_problems(&[BAD]).is_empty());

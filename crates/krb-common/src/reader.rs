@@ -22,6 +22,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 
+use crate::lang::{Lang, Msg};
 use crate::logline::{Event, LogLine};
 use crate::namespace::Namespace;
 
@@ -459,6 +460,27 @@ pub fn group_of(path: &Path) -> Result<Option<String>> {
         }))
 }
 
+/// A log folder that cannot be read (`why`: the system's reason).
+pub const NO_LOG_FOLDER: Msg = Msg {
+    en: "cannot read the log folder {dir}: {why}",
+    ko: "로그 폴더 {dir}을 읽을 수 없습니다: {why}",
+};
+
+/// A group without a log: a group name mistyped, or a folder other than the lab's.
+pub const NO_LOGS: Msg = Msg {
+    en: "no log file {dir}/{group}-*.log: run the group's workers first, or pass --logs DIR",
+    ko: "로그 파일 {dir}/{group}-*.log가 없습니다: 먼저 그룹의 워커를 띄우거나, --logs DIR로 로그 \
+         폴더를 주세요",
+};
+
+/// [`NO_LOGS`] in the language of the process.
+pub fn no_logs(dir: &Path, group: &str) -> String {
+    NO_LOGS.fill(
+        Lang::from_env().unwrap_or_default(),
+        &[("dir", &dir.display()), ("group", &group)],
+    )
+}
+
 /// Log files that matched a group's pattern but whose worker is in another group, with that group.
 pub type OtherGroups = Vec<(PathBuf, String)>;
 
@@ -466,8 +488,12 @@ pub type OtherGroups = Vec<(PathBuf, String)>;
 /// another group than `ns`'s name of GROUP, which are not the group's.
 pub fn group_files(dir: &Path, group: &str, ns: &Namespace) -> Result<(Vec<PathBuf>, OtherGroups)> {
     let prefix = format!("{group}-");
-    let entries = std::fs::read_dir(dir)
-        .with_context(|| format!("cannot read the log folder {}", dir.display()))?;
+    let entries = std::fs::read_dir(dir).map_err(|why| {
+        anyhow::anyhow!(NO_LOG_FOLDER.fill(
+            Lang::from_env().unwrap_or_default(),
+            &[("dir", &dir.display()), ("why", &why)],
+        ))
+    })?;
     let mut files: Vec<PathBuf> = entries
         .filter_map(|e| e.ok())
         .map(|e| e.path())
@@ -497,6 +523,14 @@ mod tests {
 
     fn temp_dir(files: &[(&str, &[u8])]) -> PathBuf {
         scratch_dir("reader", files)
+    }
+
+    #[test]
+    fn the_readers_errors_are_in_both_languages() {
+        assert_eq!(
+            crate::lang::table_problems(&[NO_LOG_FOLDER, NO_LOGS]),
+            Vec::<String>::new()
+        );
     }
 
     #[test]

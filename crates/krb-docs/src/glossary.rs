@@ -34,6 +34,7 @@ pub const VARIANTS: &[(&str, &str)] = &[
     ("독자", "컨슈머"),
     ("[설정]", "[준비]"),
     ("시행", "시험"),
+    ("네임스페이스", "namespace"),
 ];
 
 /// Each Latin variant, ruled out in Korean prose only, as a whole word ([`latin_word`]).

@@ -407,3 +407,25 @@ fn h_a_sample_not_made_from_its_page_commands() {
         "`krb-produce pay 1000 2` is a command of this page that docs/samples/en/lab1.txt never ran",
     );
 }
+
+#[test]
+fn i_an_english_line_in_a_korean_sample() {
+    // The fixture's script prints `== verdict` in English and `== 판정` in Korean: a Korean
+    // sample that holds the English one was made by a tool that did not speak Korean.
+    let root = fixture();
+    edit(&root, "docs/samples/ko/lab1.txt", "== 판정", "== verdict");
+    write(&docs(&root)).unwrap();
+    one(
+        &problems(&root),
+        "docs/samples/ko/lab1.txt:7:",
+        "`== verdict` is English in a Korean sample",
+    );
+    // The same line in the English sample is the English one.
+    let root = fixture();
+    assert!(
+        std::fs::read_to_string(root.join("docs/samples/en/lab1.txt"))
+            .unwrap()
+            .contains("== verdict")
+    );
+    assert_eq!(problems(&root), Vec::<String>::new());
+}

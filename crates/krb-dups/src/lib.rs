@@ -102,12 +102,7 @@ impl std::error::Error for NoLogs {}
 pub fn report(args: &Args) -> Result<Report> {
     let (files, other_groups) = group_files(&args.logs.dir, &args.group, &args.namespace)?;
     if files.is_empty() {
-        return Err(NoLogs(format!(
-            "no log file {}/{}-*.log: run the group's workers first, or pass --logs DIR",
-            args.logs.dir.display(),
-            args.group
-        ))
-        .into());
+        return Err(NoLogs(krb_common::reader::no_logs(&args.logs.dir, &args.group)).into());
     }
     let mut counts = Counts::new();
     let (mut skipped, mut remarks) = (Vec::new(), Vec::new());

@@ -3,8 +3,13 @@
 use std::process::Command;
 
 fn dups(args: &[&str]) -> std::process::Output {
+    dups_in("en", args)
+}
+
+fn dups_in(lang: &str, args: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_krb-dups"))
         .args(args)
+        .env("KRB_LANG", lang)
         .output()
         .expect("krb-dups runs")
 }
@@ -19,6 +24,25 @@ fn no_log_file_is_a_one_line_error_with_exit_2() {
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.starts_with("krb-dups: no log file "), "{err}");
     assert!(out.stdout.is_empty());
+    // The same in Korean, and a folder that is not there.
+    let out = dups_in("ko", &["nogroup", "--logs", dir.to_str().unwrap()]);
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.starts_with("krb-dups: 로그 파일 ") && err.ends_with("nogroup-*.log가 없습니다: 먼저 그룹의 워커를 띄우거나, --logs DIR로 로그 폴더를 주세요\n"),
+        "{err}"
+    );
+    let gone = dir.join("gone");
+    let out = dups_in("ko", &["nogroup", "--logs", gone.to_str().unwrap()]);
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_ne!(out.status.code(), Some(0), "{err}");
+    assert!(
+        err.starts_with(&format!(
+            "krb-dups: 로그 폴더 {}을 읽을 수 없습니다: ",
+            gone.display()
+        )),
+        "{err}"
+    );
     std::fs::remove_dir_all(dir).unwrap();
 }
 

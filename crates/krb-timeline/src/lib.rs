@@ -110,10 +110,7 @@ pub struct Consumer {
 pub fn read(dir: &Path, group: &str, ns: &Namespace) -> Result<Vec<Consumer>> {
     let logs = WorkerLog::read_group(dir, group, ns)?;
     if logs.is_empty() {
-        bail!(
-            "no log file {}/{group}-*.log: run the group's workers first, or pass --logs DIR",
-            dir.display()
-        );
+        bail!(krb_common::reader::no_logs(dir, group));
     }
     Ok(logs
         .into_iter()

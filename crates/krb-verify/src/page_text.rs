@@ -11,7 +11,7 @@ pub const PAGE_TITLE: Msg = Msg {
 /// The namespace the run was in.
 pub const NAMESPACE: Msg = Msg {
     en: "namespace {ns}",
-    ko: "네임스페이스 {ns}",
+    ko: "namespace 이름 {ns}",
 };
 /// How long the variants ran, together.
 pub const TOOK: Msg = Msg {
