@@ -2,25 +2,43 @@
 
 use std::time::Duration;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::Parser;
 use regex::Regex;
 
-use crate::lang::Lang;
+use crate::lang::{Lang, Msg};
+
+/// A worker's name that is not one word (`name`: quoted).
+pub const WORKER_NAME: Msg = Msg {
+    en: "the worker name {name} must be one word: it starts every log line",
+    ko: "워커 이름은 한 단어여야 해요(로그의 모든 줄이 그 이름으로 시작해요). 받은 값: {name}",
+};
+/// An option's number of seconds that is none.
+pub const SECONDS: Msg = Msg {
+    en: "{what} must be a number of seconds, 0 or more; got {value}",
+    ko: "{what}에는 0 이상의 초를 주세요. 받은 값: {value}",
+};
 
 /// A worker's name, which starts every log line: one word.
 pub fn worker_name(name: &str) -> Result<()> {
     if name.is_empty() || name.contains(char::is_whitespace) {
-        bail!("the worker name {name:?} must be one word: it starts every log line");
+        bail!(WORKER_NAME.fill(
+            Lang::from_env().unwrap_or_default(),
+            &[("name", &format!("{name:?}"))]
+        ));
     }
     Ok(())
 }
 
 /// An option's number of seconds, 0 or more.
 pub fn seconds(what: &str, value: f64) -> Result<Duration> {
-    Duration::try_from_secs_f64(value)
-        .with_context(|| format!("{what} must be a number of seconds, 0 or more; got {value}"))
+    Duration::try_from_secs_f64(value).map_err(|_| {
+        anyhow::anyhow!(SECONDS.fill(
+            Lang::from_env().unwrap_or_default(),
+            &[("what", &what), ("value", &value)]
+        ))
+    })
 }
 
 /// clap's error as one line: its first line without `error: `, the lines that name what is
@@ -335,6 +353,14 @@ pub fn error_line(lang: Lang, command: &clap::Command, err: &clap::Error) -> Opt
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_value_errors_are_in_both_languages() {
+        assert_eq!(
+            crate::lang::table_problems(&[WORKER_NAME, SECONDS]),
+            Vec::<String>::new()
+        );
+    }
 
     #[derive(Parser, Debug)]
     struct Args {

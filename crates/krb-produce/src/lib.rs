@@ -14,6 +14,7 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context, Result};
 use clap::Parser;
 use krb_common::broker::BrokerArgs;
+use krb_common::lang::{Lang, Msg};
 use krb_common::trial_log::ack_line;
 use rdkafka::client::ClientContext;
 use rdkafka::config::ClientConfig;
@@ -137,6 +138,27 @@ const QUEUE_FULL_WAIT: Duration = Duration::from_millis(1);
 /// How long the producer waits for the last deliveries.
 const FLUSH_TIMEOUT: Duration = Duration::from_secs(60);
 
+/// A message librdkafka refused to queue (`why`: its error).
+pub const NOT_SENT: Msg = Msg {
+    en: "cannot send message {i} to {topic}: {why}",
+    ko: "메시지 {i}를 {topic} 토픽으로 보낼 수 없어요: {why}",
+};
+/// The send stopped at a refusal: how far it got.
+pub const REFUSED: Msg = Msg {
+    en: "{refused} ({delivered} of the {sent} messages sent were delivered)",
+    ko: "{refused} (보낸 메시지 {sent}개 중 {delivered}개는 전달됐어요)",
+};
+/// Deliveries still awaited when the wait ended.
+pub const NOT_IN_TIME: Msg = Msg {
+    en: "not every message to {topic} was delivered within {seconds} s",
+    ko: "{topic} 토픽으로 보낸 메시지가 {seconds}초 안에 모두 전달되지 않았어요",
+};
+/// Deliveries that failed (`why`: the first one's error).
+pub const NOT_DELIVERED: Msg = Msg {
+    en: "{failed} of {sent} messages to {topic} were not delivered (first error: {why})",
+    ko: "{topic} 토픽으로 보낸 메시지 {sent}개 중 {failed}개가 전달되지 않았어요(첫 오류: {why})",
+};
+
 /// How long the producer serves delivery reports before it looks again whether any is due.
 const FLUSH_STEP: Duration = Duration::from_millis(1);
 
@@ -167,11 +189,9 @@ fn config(args: &Args) -> ClientConfig {
 pub fn run(args: &Args) -> Result<()> {
     let interval = args
         .interval_sec
-        .map(|s| {
-            Duration::try_from_secs_f64(s)
-                .with_context(|| format!("INTERVAL-SEC must be 0 or more seconds, got {s}"))
-        })
+        .map(|s| krb_common::cli::seconds("INTERVAL-SEC", s))
         .transpose()?;
+    let lang = Lang::from_env().unwrap_or_default();
     let acks = match &args.acks {
         Some(path) => Some(Mutex::new(BufWriter::new(
             File::create(path).with_context(|| {
@@ -237,7 +257,9 @@ pub fn run(args: &Args) -> Result<()> {
                     // their deliveries (and --acks) are on record before the error is.
                     sent += e.taken as u64;
                     let i = indices.clone().nth(taken + e.index).unwrap_or_default();
-                    refused = Some(format!("cannot send message {i} to {topic}: {}", e.error));
+                    refused = Some(
+                        NOT_SENT.fill(lang, &[("i", &i), ("topic", &topic), ("why", &e.error)]),
+                    );
                     break 'sending;
                 }
             }
@@ -248,8 +270,12 @@ pub fn run(args: &Args) -> Result<()> {
         }
     }
     drop(batches);
-    wait_for_deliveries(&producer, FLUSH_TIMEOUT)
-        .with_context(|| format!("not every message to {topic} was delivered within 60 s"))?;
+    wait_for_deliveries(&producer, FLUSH_TIMEOUT).with_context(|| {
+        NOT_IN_TIME.fill(
+            lang,
+            &[("topic", &topic), ("seconds", &FLUSH_TIMEOUT.as_secs())],
+        )
+    })?;
     let deliveries = producer.context();
     if let Some(acks) = &deliveries.acks {
         let mut acks = acks.lock().unwrap_or_else(|e| e.into_inner());
@@ -259,10 +285,14 @@ pub fn run(args: &Args) -> Result<()> {
     }
     let failed = deliveries.failed.load(Ordering::Relaxed);
     if let Some(refused) = refused {
-        bail!(
-            "{refused} ({} of the {sent} messages sent were delivered)",
-            sent.saturating_sub(failed)
-        );
+        bail!(REFUSED.fill(
+            lang,
+            &[
+                ("refused", &refused),
+                ("delivered", &sent.saturating_sub(failed)),
+                ("sent", &sent)
+            ]
+        ));
     }
     if failed > 0 {
         let first = deliveries
@@ -271,7 +301,15 @@ pub fn run(args: &Args) -> Result<()> {
             .unwrap_or_else(|e| e.into_inner())
             .clone()
             .unwrap_or_default();
-        bail!("{failed} of {sent} messages to {topic} were not delivered (first error: {first})");
+        bail!(NOT_DELIVERED.fill(
+            lang,
+            &[
+                ("failed", &failed),
+                ("sent", &sent),
+                ("topic", &topic),
+                ("why", &first)
+            ]
+        ));
     }
     println!("sent {sent} messages to {topic}");
     Ok(())
@@ -280,6 +318,14 @@ pub fn run(args: &Args) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_failures_are_in_both_languages() {
+        assert_eq!(
+            krb_common::lang::table_problems(&[NOT_SENT, REFUSED, NOT_IN_TIME, NOT_DELIVERED]),
+            Vec::<String>::new()
+        );
+    }
 
     #[test]
     fn message_i_goes_to_i_mod_partitions() {

@@ -6,7 +6,15 @@ use std::time::Duration;
 use anyhow::{bail, Result};
 use clap::Parser;
 use krb_common::broker::BrokerArgs;
+use krb_common::lang::{Lang, Msg};
 use krb_common::logline::Offset;
+
+/// One offset given both fates.
+pub const SAME_OFFSET: Msg = Msg {
+    en: "--release-at and --reject-at name the same offset: a record is acknowledged one way",
+    ko: "--release-at과 --reject-at이 같은 offset을 가리켜요: 레코드 하나는 한 가지로만 \
+         acknowledge돼요",
+};
 
 /// krb-share: a member of a share group (KIP-932) that logs every record it acquires,
 /// processes and acknowledges.
@@ -89,7 +97,7 @@ impl Args {
         krb_common::cli::seconds("--delay", self.delay)?;
         krb_common::cli::seconds("--slow-sec", self.slow_sec)?;
         if self.release_at.is_some() && self.release_at == self.reject_at {
-            bail!("--release-at and --reject-at name the same offset: a record is acknowledged one way");
+            bail!(SAME_OFFSET.text(Lang::from_env().unwrap_or_default()));
         }
         // The broker checks names and values (and says which it refuses); a key outside the
         // share group's settings would set another kind of group's.
@@ -134,6 +142,14 @@ impl Args {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_refusal_is_in_both_languages() {
+        assert_eq!(
+            krb_common::lang::table_problems(&[SAME_OFFSET]),
+            Vec::<String>::new()
+        );
+    }
 
     fn parse(args: &[&str]) -> Result<Args, clap::Error> {
         Args::try_parse_from(std::iter::once("krb-share").chain(args.iter().copied()))

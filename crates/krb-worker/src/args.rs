@@ -8,10 +8,35 @@ use clap::Parser;
 use krb_common::broker::BrokerArgs;
 use krb_common::group::value_name;
 use krb_common::group::{Assignor, GroupProtocol};
+use krb_common::lang::{Lang, Msg};
 use krb_common::logline::Offset;
 use krb_effect::Kind as EffectKind;
 
 use crate::cadence::Cadence;
+
+/// An effect with no store named.
+pub const EFFECT_NEEDS_DB: Msg = Msg {
+    en: "--effect {effect} writes to a database: pass --db sqlite:PATH or --db \
+         postgres://USER@HOST:PORT/DB (tables made by krb-effects init), or, for kafka-eos, --db \
+         kafka:TOPIC",
+    ko: "--effect {effect}는 데이터베이스에 써요: --db sqlite:PATH나 --db \
+         postgres://USER@HOST:PORT/DB(테이블은 krb-effects init이 만들어요)를, kafka-eos라면 --db \
+         kafka:TOPIC을 주세요",
+};
+/// --assignor under KIP-848's protocol.
+pub const ASSIGNOR_CLASSIC: Msg = Msg {
+    en: "--assignor is a classic-protocol setting; with --group-protocol consumer the broker \
+         assigns (use -X group.remote.assignor=uniform|range)",
+    ko: "--assignor는 classic 프로토콜의 설정이에요. --group-protocol consumer에서는 브로커가 \
+         할당해요(-X group.remote.assignor=uniform|range를 쓰세요)",
+};
+/// --session-timeout-ms under KIP-848's protocol.
+pub const SESSION_CLASSIC: Msg = Msg {
+    en: "--session-timeout-ms is a classic-protocol setting; with --group-protocol consumer the \
+         broker's group.consumer.session.timeout.ms applies",
+    ko: "--session-timeout-ms는 classic 프로토콜의 설정이에요. --group-protocol consumer에서는 \
+         브로커의 group.consumer.session.timeout.ms가 적용돼요",
+};
 
 /// krb-worker: a manual-commit Kafka consumer that logs every step of a rebalance.
 ///
@@ -164,19 +189,20 @@ impl Args {
         seconds("--delay", self.delay)?;
         seconds("--slow-sec", self.slow_sec)?;
         match &self.db {
-            None if self.effect != EffectKind::None => bail!(
-                "--effect {} writes to a database: pass --db sqlite:PATH or --db postgres://USER@HOST:PORT/DB (tables made by krb-effects init), or, for kafka-eos, --db kafka:TOPIC",
-                value_name(self.effect)
-            ),
+            None if self.effect != EffectKind::None => bail!(EFFECT_NEEDS_DB.fill(
+                Lang::from_env().unwrap_or_default(),
+                &[("effect", &value_name(self.effect))]
+            )),
             Some(url) => krb_effect::check_url(self.effect, url)?,
             None => {}
         }
         if self.group_protocol == Some(GroupProtocol::Consumer) {
+            let lang = Lang::from_env().unwrap_or_default();
             if self.assignor.is_some() {
-                bail!("--assignor is a classic-protocol setting; with --group-protocol consumer the broker assigns (use -X group.remote.assignor=uniform|range)");
+                bail!(ASSIGNOR_CLASSIC.text(lang));
             }
             if self.session_timeout_ms.is_some() {
-                bail!("--session-timeout-ms is a classic-protocol setting; with --group-protocol consumer the broker's group.consumer.session.timeout.ms applies");
+                bail!(SESSION_CLASSIC.text(lang));
             }
         }
         Ok(())
@@ -219,6 +245,14 @@ mod tests {
 
     fn parse(args: &[&str]) -> Result<Args, clap::Error> {
         Args::try_parse_from(std::iter::once("krb-worker").chain(args.iter().copied()))
+    }
+
+    #[test]
+    fn the_refusals_are_in_both_languages() {
+        assert_eq!(
+            krb_common::lang::table_problems(&[EFFECT_NEEDS_DB, ASSIGNOR_CLASSIC, SESSION_CLASSIC]),
+            Vec::<String>::new()
+        );
     }
 
     #[test]
