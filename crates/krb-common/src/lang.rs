@@ -132,6 +132,8 @@ pub fn form(name: &str) -> Option<&'static str> {
         "who" => r"[\w-]+ #\d+(?:, [\w-]+ #\d+)*",
         // A Kafka error's code: `INVALID_RECORD_STATE`.
         "code" => r"_?[A-Z][A-Z_]*",
+        // How a worker gave partitions up, as its log line says it: `lost [0]`, `revoked [0]`.
+        "gave_up" => r"(?:lost|revoked) \[(?:\d+(?:, \d+)*)?\]",
         "accepted" | "missing" | "twice" | "want" | "revokes" => r"\d+",
         _ => return None,
     })

@@ -81,6 +81,7 @@ pub fn checks(
         b_assigned,
         a_done,
         a_lost: loss.map(|i| a.lines[i].at),
+        a_gave_up: loss.map(|i| a.lines[i].event.to_string()),
         a_again: loss
             .and_then(|i| a.find(i + 1, |e| e == &Event::Assigned(vec![0])))
             .map(|i| a.lines[i].at),
@@ -204,6 +205,8 @@ struct Handover {
     b_assigned: Option<NaiveDateTime>,
     a_done: Option<NaiveDateTime>,
     a_lost: Option<NaiveDateTime>,
+    /// How a gave [0] up: its `lost [0]` line, or its `revoked [0]` (it rejoined in time).
+    a_gave_up: Option<String>,
     /// a assigned [0] again after its lost [0] (it rejoined first).
     a_again: Option<NaiveDateTime>,
     overlap: Option<f64>,
@@ -220,9 +223,10 @@ impl Handover {
             ),
             None => {
                 let mut s = format!(
-                    "b assigned at {}, a done at {}, a lost [0] at {}",
+                    "b assigned at {}, a done at {}, a {} at {}",
                     at(self.b_assigned),
                     at(self.a_done),
+                    self.a_gave_up.as_deref().unwrap_or("lost [0]"),
                     at(self.a_lost)
                 );
                 if self.a_again.is_some() {

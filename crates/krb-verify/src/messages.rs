@@ -236,12 +236,12 @@ pub const TEXTS: &[Msg] = &[
         "{seconds}초 동안 함께 처리, b는 offset 3을 처리하지 않음",
     ),
     m(
-        "b assigned at {b_at}, a done at {done_at}, a lost [0] at {lost_at}",
-        "b가 [0]을 받음 {b_at}, a가 offset 3을 끝냄 {done_at}, a의 lost [0] {lost_at}",
+        "b assigned at {b_at}, a done at {done_at}, a {gave_up} at {lost_at}",
+        "b가 [0]을 받음 {b_at}, a가 offset 3을 끝냄 {done_at}, a의 {gave_up} {lost_at}",
     ),
     m(
-        "b assigned at {b_at}, a done at {done_at}, a lost [0] at {lost_at}, a assigned [0] again at {again_at}",
-        "b가 [0]을 받음 {b_at}, a가 offset 3을 끝냄 {done_at}, a의 lost [0] {lost_at}, a가 다시 [0]을 받음 {again_at}",
+        "b assigned at {b_at}, a done at {done_at}, a {gave_up} at {lost_at}, a assigned [0] again at {again_at}",
+        "b가 [0]을 받음 {b_at}, a가 offset 3을 끝냄 {done_at}, a의 {gave_up} {lost_at}, a가 다시 [0]을 받음 {again_at}",
     ),
     m(
         "no commit",
@@ -810,6 +810,7 @@ mod tests {
                 "b assigned at 09:14:49.521, a done at 09:14:51.679, a lost [0] at 09:14:51.682",
                 "b assigned at none, a done at 13:46:35.871, a lost [0] at 13:46:35.876, a assigned [0] again at 13:46:35.885",
                 "b assigned at none, a done at none, a lost [0] at none",
+                "b assigned at 21:21:01.032, a done at 21:21:02.251, a revoked [0] at 21:21:02.260",
                 "commit failed: KafkaError{code=UNKNOWN_MEMBER_ID,val=25,str=\"Commit failed: Broker: Unknown member\"}",
                 "commit p0=4",
                 "no commit",
