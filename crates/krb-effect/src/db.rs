@@ -7,6 +7,7 @@ use std::collections::{BTreeMap, HashSet};
 use anyhow::{bail, Context, Result};
 use krb_common::logline::{Offset, Partition};
 
+use crate::messages::{self as m, Said};
 use crate::store::{target, Conn, PgValue};
 use crate::{Kind, Outcome, Row};
 
@@ -165,7 +166,7 @@ impl Db {
              next_offset BIGINT NOT NULL, worker TEXT NOT NULL, PRIMARY KEY (topic, partition));"
         );
         conn.ddl(&sql)
-            .with_context(|| format!("cannot make the tables in {url}"))?;
+            .map_err(|e| Said::new(m::TABLES_NOT_MADE, &[("url", &url)]).because(e))?;
         Ok(Db::new(conn, url))
     }
 
@@ -540,10 +541,10 @@ impl Db {
     /// The rows of `kind`'s table for `topic`, in the order they were written.
     pub fn rows(&mut self, kind: Kind, topic: &str) -> Result<Vec<Row>> {
         let Some(table) = kind.table() else {
-            bail!(
-                "the effect kind {} writes no rows to a database",
-                krb_common::group::value_name(kind)
-            );
+            bail!(Said::new(
+                m::NO_ROWS,
+                &[("kind", &krb_common::group::value_name(kind))]
+            ));
         };
         let rows = self
             .conn
@@ -554,7 +555,9 @@ impl Db {
                 ),
                 &[&topic],
             )
-            .with_context(|| format!("cannot read {table} in {}", self.url))?;
+            .map_err(|e| {
+                Said::new(m::TABLE_NOT_READ, &[("table", &table), ("url", &self.url)]).because(e)
+            })?;
         rows.into_iter()
             .map(|r| {
                 let [topic, partition, offset, payload, worker, at] =
