@@ -918,6 +918,31 @@ mod tests {
     }
 
     #[test]
+    #[ignore = "needs PostgreSQL: scripts/pg-local.sh start, KRB_PG_URL"]
+    fn a_postgres_without_the_database_says_why_not_whether_it_runs() {
+        let server = std::env::var("KRB_PG_URL").expect("KRB_PG_URL");
+        let base = server.split('?').next().unwrap();
+        let url = format!(
+            "{}/krb_test_no_such_database",
+            &base[..base.rfind('/').unwrap()]
+        );
+        let err = Db::open(&url).err().unwrap();
+        let english = format!("{err:#}");
+        assert!(
+            english.starts_with(&format!("cannot connect to the database {url}: db error: "))
+                && english.contains("krb_test_no_such_database\" does not exist"),
+            "{english}"
+        );
+        let korean = crate::explain(krb_common::lang::Lang::Ko, &err);
+        assert!(
+            korean.starts_with(&format!(
+                "데이터베이스 {url}에 연결할 수 없습니다: db error: "
+            )),
+            "{korean}"
+        );
+    }
+
+    #[test]
     fn bad_urls_and_missing_files_are_errors_that_say_what_to_do() {
         for bad in [
             "mysql://localhost/x",

@@ -79,6 +79,11 @@ pub const NOT_CONNECTED: Msg = Msg {
     en: "cannot connect to the database {url}: is PostgreSQL running there?",
     ko: "데이터베이스 {url}에 연결할 수 없습니다(PostgreSQL이 거기서 돌고 있나요?)",
 };
+/// PostgreSQL answered and refused: no such database, no such user.
+pub const REFUSED: Msg = Msg {
+    en: "cannot connect to the database {url}",
+    ko: "데이터베이스 {url}에 연결할 수 없습니다",
+};
 /// A value that should be a number.
 pub const NOT_A_NUMBER: Msg = Msg {
     en: "expected a number in the database, found {value}",
@@ -153,6 +158,7 @@ pub const ALL: &[Msg] = &[
     NO_BUSY_TIMEOUT,
     NOT_SET_UP,
     NOT_CONNECTED,
+    REFUSED,
     NOT_A_NUMBER,
     TABLES_NOT_MADE,
     TABLE_NOT_READ,

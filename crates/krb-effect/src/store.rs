@@ -141,9 +141,15 @@ impl Conn {
                 Ok(Conn::Sqlite(conn))
             }
             Target::Postgres(config) => {
-                let client = config
-                    .connect(postgres::NoTls)
-                    .map_err(|e| Said::new(m::NOT_CONNECTED, &[("url", &url)]).because(e))?;
+                // A server that answered says why it refused (no such database, no such
+                // user): asking whether it runs would mislead.
+                let client = config.connect(postgres::NoTls).map_err(|e| {
+                    let said = match e.as_db_error() {
+                        Some(_) => m::REFUSED,
+                        None => m::NOT_CONNECTED,
+                    };
+                    Said::new(said, &[("url", &url)]).because(e)
+                })?;
                 Ok(Conn::Postgres(Box::new(client), HashMap::new()))
             }
         }
