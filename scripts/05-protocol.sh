@@ -20,13 +20,12 @@ usage="05-protocol.sh GROUP [--protocol classic|consumer]"
 [ $# -ge 1 ] || { krb_line "GROUP is missing" "꼭 줘야 하는 인자가 빠졌습니다: GROUP" >&2; bad_usage; }
 group=$1
 protocol=consumer
-case ${2---protocol} in
-  --protocol)
-    [ $# != 2 ] || { krb_line "--protocol needs a value" "'--protocol'에 값이 없습니다" >&2; bad_usage; }
-    protocol=${3:-$protocol}
-    [ $# -le 3 ] || { krb_line "unknown argument '$4'" "알 수 없는 인자: '$4'" >&2; bad_usage; } ;;
-  *) krb_line "unknown argument '$2'" "알 수 없는 인자: '$2'" >&2; bad_usage ;;
-esac
+if [ $# -ge 2 ]; then
+  [ "$2" = --protocol ] || { krb_line "unknown argument '$2'" "알 수 없는 인자: '$2'" >&2; bad_usage; }
+  [ $# -ge 3 ] || { krb_line "--protocol needs a value" "'--protocol'에 값이 없습니다" >&2; bad_usage; }
+  [ $# = 3 ] || { krb_line "unknown argument '$4'" "알 수 없는 인자: '$4'" >&2; bad_usage; }
+  protocol=$3
+fi
 case $protocol in
   classic | consumer) ;;
   *) krb_line "--protocol takes classic or consumer, not '$protocol'" \

@@ -35,7 +35,10 @@ if [ $# -gt 0 ] && [ "${1#-}" = "$1" ]; then group=$1; shift; fi
 scenario="join"
 while [ $# -gt 0 ]; do
   case $1 in
-    --scenario) [ $# -ge 2 ] || { krb_line "--scenario needs a value" "'--scenario'에 값이 없습니다" >&2; bad_usage; }; scenario=$2; shift 2 ;;
+    --scenario)
+      [ $# -ge 2 ] || { krb_line "--scenario needs a value" "'--scenario'에 값이 없습니다" >&2; bad_usage; }
+      scenario=$2
+      shift 2 ;;
     *) krb_line "unknown argument '$1'" "알 수 없는 인자: '$1'" >&2; bad_usage ;;
   esac
 done
