@@ -16,11 +16,14 @@
 set -euo pipefail
 # shellcheck source=usage.sh
 source "$(dirname "$0")/usage.sh" "$@"
+
+usage="01-revoke.sh GROUP [--revoke-commit] [worker options]"
+usage_ko="01-revoke.sh GROUP [--revoke-commit] [워커 옵션]"
+[ $# -gt 0 ] || { krb_line "GROUP is missing" "꼭 줘야 하는 인자가 빠졌습니다: GROUP" >&2; bad_usage; }
+group=$1
+shift
 # shellcheck source=common.sh
 source "$(dirname "$0")/common.sh"
-
-group=${1:?usage: 01-revoke.sh GROUP [--revoke-commit] [worker options]}
-shift
 messages=1000
 
 # Without pay, or with pay empty, a would wait for messages that never come: say so at once.

@@ -11,21 +11,30 @@
 set -euo pipefail
 # shellcheck source=usage.sh
 source "$(dirname "$0")/usage.sh" "$@"
-# shellcheck source=common.sh
-source "$(dirname "$0")/common.sh"
 
-usage="usage: 03-assignor.sh GROUP [--assignor range|cooperative-sticky] [--revoke-commit]"
-group=${1:?$usage}
+usage="03-assignor.sh GROUP [--assignor range|cooperative-sticky] [--revoke-commit]"
+[ $# -gt 0 ] || { krb_line "GROUP is missing" "꼭 줘야 하는 인자가 빠졌습니다: GROUP" >&2; bad_usage; }
+group=$1
 shift
 assignor=range
 extra=()
 while [ $# -gt 0 ]; do
   case $1 in
-    --assignor) assignor=${2:?$usage}; shift 2 ;;
+    --assignor)
+      [ $# -ge 2 ] || { krb_line "--assignor needs a value" "'--assignor'에 값이 없습니다" >&2; bad_usage; }
+      assignor=$2
+      shift 2 ;;
     --revoke-commit) extra+=(--revoke-commit); shift ;;
-    *) echo "$usage" >&2; exit 2 ;;
+    *) krb_line "unknown argument '$1'" "알 수 없는 인자: '$1'" >&2; bad_usage ;;
   esac
 done
+case $assignor in
+  range | cooperative-sticky) ;;
+  *) krb_line "--assignor takes range or cooperative-sticky, not '$assignor'" \
+    "--assignor의 값이 잘못됐습니다('$assignor'): 쓸 수 있는 값은 range, cooperative-sticky" >&2; bad_usage ;;
+esac
+# shellcheck source=common.sh
+source "$(dirname "$0")/common.sh"
 messages=3000
 c_after=600
 options=(--delay 0.01 --commit-every 100 --assignor "$assignor" "${extra[@]}")

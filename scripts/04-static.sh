@@ -11,17 +11,19 @@
 set -euo pipefail
 # shellcheck source=usage.sh
 source "$(dirname "$0")/usage.sh" "$@"
-# shellcheck source=common.sh
-source "$(dirname "$0")/common.sh"
 
-usage="usage: 04-static.sh GROUP [--static]"
-group=${1:?$usage}
+usage="04-static.sh GROUP [--static]"
+[ $# -ge 1 ] || { krb_line "GROUP is missing" "꼭 줘야 하는 인자가 빠졌습니다: GROUP" >&2; bad_usage; }
+[ $# -le 2 ] || { krb_line "unknown argument '$3'" "알 수 없는 인자: '$3'" >&2; bad_usage; }
+group=$1
 static=0
 case ${2:-} in
   "") ;;
   --static) static=1 ;;
-  *) echo "$usage" >&2; exit 2 ;;
+  *) krb_line "unknown argument '$2'" "알 수 없는 인자: '$2'" >&2; bad_usage ;;
 esac
+# shellcheck source=common.sh
+source "$(dirname "$0")/common.sh"
 # A static member that stops is still a member until its session times out: the restart must
 # come back within it. librdkafka's default (45 s) would hold the group that long after the lab
 # ends, before a rerun can clear it; 10 s is ample for a restart (well under 1 s here) and short

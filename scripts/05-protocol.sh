@@ -15,18 +15,24 @@
 set -euo pipefail
 # shellcheck source=usage.sh
 source "$(dirname "$0")/usage.sh" "$@"
+
+usage="05-protocol.sh GROUP [--protocol classic|consumer]"
+[ $# -ge 1 ] || { krb_line "GROUP is missing" "꼭 줘야 하는 인자가 빠졌습니다: GROUP" >&2; bad_usage; }
+group=$1
+protocol=consumer
+if [ $# -ge 2 ]; then
+  [ "$2" = --protocol ] || { krb_line "unknown argument '$2'" "알 수 없는 인자: '$2'" >&2; bad_usage; }
+  [ $# -ge 3 ] || { krb_line "--protocol needs a value" "'--protocol'에 값이 없습니다" >&2; bad_usage; }
+  [ $# = 3 ] || { krb_line "unknown argument '$4'" "알 수 없는 인자: '$4'" >&2; bad_usage; }
+  protocol=$3
+fi
+case $protocol in
+  classic | consumer) ;;
+  *) krb_line "--protocol takes classic or consumer, not '$protocol'" \
+    "--protocol의 값이 잘못됐습니다('$protocol'): 쓸 수 있는 값은 classic, consumer" >&2; bad_usage ;;
+esac
 # shellcheck source=common.sh
 source "$(dirname "$0")/common.sh"
-
-usage="usage: 05-protocol.sh GROUP [--protocol classic|consumer]"
-group=${1:?$usage}
-protocol=consumer
-case ${2:-} in
-  "") ;;
-  --protocol) protocol=${3:?$usage} ;;
-  *) echo "$usage" >&2; exit 2 ;;
-esac
-case $protocol in classic | consumer) ;; *) echo "$usage" >&2; exit 2 ;; esac
 here=$(dirname "$0")
 
 krb_line "== lab 1's scenario, group.protocol=$protocol" "== 실습 1의 시나리오, group.protocol=$protocol"

@@ -15,25 +15,37 @@
 set -euo pipefail
 # shellcheck source=usage.sh
 source "$(dirname "$0")/usage.sh" "$@"
-# shellcheck source=common.sh
-source "$(dirname "$0")/common.sh"
 
-usage="usage: 06-idempotent.sh GROUP --effect plain|idempotent|db-offsets|kafka-eos [--scenario revoke|maxpoll] [--db URL]"
-group=${1:?$usage}
+usage="06-idempotent.sh GROUP --effect plain|idempotent|db-offsets|kafka-eos [--scenario revoke|maxpoll] [--db URL]"
+[ $# -gt 0 ] || { krb_line "GROUP is missing" "꼭 줘야 하는 인자가 빠졌습니다: GROUP" >&2; bad_usage; }
+group=$1
 shift
 effect="" scenario=revoke db=""
 while [ $# -gt 0 ]; do
   case $1 in
-    --effect) effect=${2:?$usage}; shift 2 ;;
-    --scenario) scenario=${2:?$usage}; shift 2 ;;
-    --db) db=${2:?$usage}; shift 2 ;;
-    *) echo "$usage" >&2; exit 2 ;;
+    --effect | --scenario | --db) [ $# -ge 2 ] || { krb_line "$1 needs a value" "'$1'에 값이 없습니다" >&2; bad_usage; } ;;&
+    --effect) effect=$2; shift 2 ;;
+    --scenario) scenario=$2; shift 2 ;;
+    --db) db=$2; shift 2 ;;
+    *) krb_line "unknown argument '$1'" "알 수 없는 인자: '$1'" >&2; bad_usage ;;
   esac
 done
 case $effect in
-  plain | idempotent | db-offsets) db=${db:-sqlite:$LOGS/$group.db} ;;
+  plain | idempotent | db-offsets | kafka-eos) ;;
+  "") krb_line "--effect is missing" "꼭 줘야 하는 인자가 빠졌습니다: --effect" >&2; bad_usage ;;
+  *) krb_line "--effect takes plain, idempotent, db-offsets or kafka-eos, not '$effect'" \
+    "--effect의 값이 잘못됐습니다('$effect'): 쓸 수 있는 값은 plain, idempotent, db-offsets, kafka-eos" >&2; bad_usage ;;
+esac
+case $scenario in
+  revoke | maxpoll) ;;
+  *) krb_line "--scenario takes revoke or maxpoll, not '$scenario'" \
+    "--scenario의 값이 잘못됐습니다('$scenario'): 쓸 수 있는 값은 revoke, maxpoll" >&2; bad_usage ;;
+esac
+# shellcheck source=common.sh
+source "$(dirname "$0")/common.sh"
+case $effect in
   kafka-eos) db=${db:-kafka:$group-out} ;;
-  *) echo "$usage" >&2; exit 2 ;;
+  *) db=${db:-sqlite:$LOGS/$group.db} ;;
 esac
 here=$(dirname "$0")
 # The store as the learner is shown it: a file under the current folder from there (logs/...).
@@ -55,7 +67,6 @@ case $scenario in
   maxpoll)
     topic=$group
     KRB_NO_VERDICT=1 "$here/02-maxpoll.sh" "$group" --effect "$effect" --db "$db" ;;
-  *) echo "$usage" >&2; exit 2 ;;
 esac
 krb_line "== processings (krb-dups $group)" "== 처리 (krb-dups $group)"
 krb-dups "$group"

@@ -39,42 +39,53 @@ source "$(dirname "$0")/usage.sh" "$@"
 # The trials run on a cluster of their own, which no one shares: the names need no namespace,
 # and Kafka's own tools (the coordinator's, the leader's, the witness) see them as written.
 unset KRB_NS
-# shellcheck source=common.sh
-source "$(dirname "$0")/common.sh"
 
-usage="usage: 07-faults.sh [--trials N] [--seed S] [--trial I] [--faults F] [--effect none|plain|idempotent|db-offsets|kafka-eos] [--db URL|postgres] [--protocol classic|consumer] [--assignor range|cooperative-sticky] [--static]"
+usage="07-faults.sh [--trials N] [--seed S] [--trial I] [--faults F] [--effect none|plain|idempotent|db-offsets|kafka-eos] [--db URL|postgres] [--protocol classic|consumer] [--assignor range|cooperative-sticky] [--static]"
 trials=5 seed=$((RANDOM * 32768 + RANDOM)) only="" faults=3 effect=none db=""
 protocol=classic assignor="" static="" zombie=""
 while [ $# -gt 0 ]; do
   case $1 in
-    --trials) trials=${2:?$usage}; shift 2 ;;
-    --seed) seed=${2:?$usage}; shift 2 ;;
-    --trial) only=${2:?$usage}; shift 2 ;;
-    --faults) faults=${2:?$usage}; shift 2 ;;
-    --effect) effect=${2:?$usage}; shift 2 ;;
-    --db) db=${2:?$usage}; shift 2 ;;
-    --protocol) protocol=${2:?$usage}; shift 2 ;;
-    --assignor) assignor=${2:?$usage}; shift 2 ;;
+    --trials | --seed | --trial | --faults | --effect | --db | --protocol | --assignor | --test-zombie)
+      [ -n "${2:-}" ] || { krb_line "$1 needs a value" "'$1'에 값이 없습니다" >&2; bad_usage; } ;;&
+    --trials) trials=$2; shift 2 ;;
+    --seed) seed=$2; shift 2 ;;
+    --trial) only=$2; shift 2 ;;
+    --faults) faults=$2; shift 2 ;;
+    --effect) effect=$2; shift 2 ;;
+    --db) db=$2; shift 2 ;;
+    --protocol) protocol=$2; shift 2 ;;
+    --assignor) assignor=$2; shift 2 ;;
     --static) static=1; shift ;;
     # Test only: worker NAME runs with krb-worker's --test-zombie (it processes a message after
     # its revoke callback ran), so that the ownership statement can be seen to fail.
-    --test-zombie) zombie=${2:?$usage}; shift 2 ;;
-    *) echo "$usage" >&2; exit 2 ;;
+    --test-zombie) zombie=$2; shift 2 ;;
+    *) krb_line "unknown argument '$1'" "알 수 없는 인자: '$1'" >&2; bad_usage ;;
   esac
 done
 for n in "$trials" "$seed" "$faults" ${only:+"$only"}; do
-  [[ $n =~ ^[0-9]+$ ]] || { echo "07-faults: '$n' is not a number; $usage" >&2; exit 2; }
+  [[ $n =~ ^[0-9]+$ ]] || { krb_line "'$n' is not a number" "'$n'은(는) 숫자가 아닙니다" >&2; bad_usage; }
 done
-case $effect in none | plain | idempotent | db-offsets | kafka-eos) ;; *) echo "$usage" >&2; exit 2 ;; esac
+case $effect in
+  none | plain | idempotent | db-offsets | kafka-eos) ;;
+  *) krb_line "--effect takes none, plain, idempotent, db-offsets or kafka-eos, not '$effect'" \
+    "--effect의 값이 잘못됐습니다('$effect'): 쓸 수 있는 값은 none, plain, idempotent, db-offsets, kafka-eos" >&2; bad_usage ;;
+esac
 case $protocol:$assignor in
   classic: | classic:range | classic:cooperative-sticky | consumer:) ;;
-  consumer:*) echo "07-faults: --assignor is a classic-protocol setting; with --protocol consumer the broker assigns; $usage" >&2; exit 2 ;;
-  *) echo "$usage" >&2; exit 2 ;;
+  consumer:*) { krb_line "--assignor is a classic-protocol setting; with --protocol consumer the broker assigns" \
+    "--assignor는 classic 프로토콜의 설정입니다. --protocol consumer에서는 브로커가 할당합니다" >&2; bad_usage; } ;;
+  classic:*) krb_line "--assignor takes range or cooperative-sticky, not '$assignor'" \
+    "--assignor의 값이 잘못됐습니다('$assignor'): 쓸 수 있는 값은 range, cooperative-sticky" >&2; bad_usage ;;
+  *) krb_line "--protocol takes classic or consumer, not '$protocol'" \
+    "--protocol의 값이 잘못됐습니다('$protocol'): 쓸 수 있는 값은 classic, consumer" >&2; bad_usage ;;
 esac
 [ "$protocol" = consumer ] || assignor=${assignor:-range}
 case $effect:$db in
-  none:?* | kafka-eos:?*) echo "07-faults: --db is the store of --effect plain, idempotent or db-offsets; $usage" >&2; exit 2 ;;
+  none:?* | kafka-eos:?*) krb_line "--db is the store of --effect plain, idempotent or db-offsets" \
+    "--db는 --effect plain, idempotent, db-offsets의 저장소입니다" >&2; bad_usage ;;
 esac
+# shellcheck source=common.sh
+source "$(dirname "$0")/common.sh"
 
 here=$(dirname "$0")
 kafka=$here/kafka-local.sh
@@ -207,7 +218,8 @@ inject() {
       mark fault roll cluster
       "$kafka" roll >/dev/null
       mark healed roll cluster ;;
-    *) echo "07-faults: krb-trial planned an unknown fault '$kind'" >&2; return 1 ;;
+    *) krb_line "07-faults: krb-trial planned an unknown fault '$kind'" \
+      "07-faults: krb-trial이 모르는 장애를 계획했습니다: '$kind'" >&2; return 1 ;;
   esac
 }
 

@@ -28,19 +28,27 @@
 set -euo pipefail
 # shellcheck source=usage.sh
 source "$(dirname "$0")/usage.sh" "$@"
-# shellcheck source=common.sh
-source "$(dirname "$0")/common.sh"
 
-usage="usage: 08-share.sh [GROUP] [--scenario join|kill|lock|reject]"
+usage="08-share.sh [GROUP] [--scenario join|kill|lock|reject]"
 group=share
 if [ $# -gt 0 ] && [ "${1#-}" = "$1" ]; then group=$1; shift; fi
 scenario="join"
 while [ $# -gt 0 ]; do
   case $1 in
-    --scenario) scenario=${2:?$usage}; shift 2 ;;
-    *) echo "$usage" >&2; exit 2 ;;
+    --scenario)
+      [ $# -ge 2 ] || { krb_line "--scenario needs a value" "'--scenario'에 값이 없습니다" >&2; bad_usage; }
+      scenario=$2
+      shift 2 ;;
+    *) krb_line "unknown argument '$1'" "알 수 없는 인자: '$1'" >&2; bad_usage ;;
   esac
 done
+case $scenario in
+  join | kill | lock | reject) ;;
+  *) krb_line "--scenario takes join, kill, lock or reject, not '$scenario'" \
+    "--scenario의 값이 잘못됐습니다('$scenario'): 쓸 수 있는 값은 join, kill, lock, reject" >&2; bad_usage ;;
+esac
+# shellcheck source=common.sh
+source "$(dirname "$0")/common.sh"
 # The group's settings: a dead member noticed after 6 s, as a classic group's floor.
 settings=(--group-config share.session.timeout.ms=6000 --group-config share.heartbeat.interval.ms=1000)
 options=(-X max.poll.records=20)
@@ -55,7 +63,6 @@ case $scenario in
     partitions=1 records=10
     settings+=(--group-config "share.delivery.count.limit=$limit")
     options+=(--delay 0.2 --release-at 3 --reject-at 6) ;;
-  *) echo "$usage" >&2; exit 2 ;;
 esac
 options+=("${settings[@]}")
 

@@ -58,10 +58,14 @@ share() { launch krb-share "$@"; }
 
 # launch TOOL NAME GROUP TOPIC [options]: start's and share's body.
 launch() {
-  local tool=$1
+  local tool=$1 verb=start
+  [ "$tool" != krb-share ] || verb=share
   shift
-  local name=${1:?usage: start NAME GROUP TOPIC [options]}
-  local mark
+  if [ $# -lt 3 ]; then
+    krb_line "usage: $verb NAME GROUP TOPIC [options]" "사용법: $verb NAME GROUP TOPIC [옵션]" >&2
+    return 2
+  fi
+  local name=$1 mark
   mark="$(now) start $name"
   echo "$mark"
   # The same line opens the worker's log, so its history says when it was started.
@@ -100,7 +104,8 @@ terminate() {
 # together keeps a worker that is still running from taking over (and re-reading) the
 # partitions of one that has just left.
 stop() {
-  local wait=60 usage="usage: stop [--wait SECONDS] NAME..."
+  local wait=60 usage
+  usage=$(krb_say "usage: stop [--wait SECONDS] NAME..." "사용법: stop [--wait SECONDS] NAME...")
   if [ "${1:-}" = --wait ]; then
     wait=${2:-}
     [[ $wait =~ ^[0-9]+$ ]] || { echo "$usage" >&2; return 2; }

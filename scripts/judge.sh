@@ -30,26 +30,46 @@
 set -euo pipefail
 # shellcheck source=usage.sh
 source "$(dirname "$0")/usage.sh" "$@"
+
+usage="judge.sh [--engine java|krb] [--group-protocol classic|consumer] [--slow-sec S] [--broker-log FILE] [GROUP]"
+engine=java protocol=consumer broker_log="" group=judge slow_sec=""
+while [ $# -gt 0 ]; do
+  case $1 in
+    --engine | --group-protocol | --slow-sec | --broker-log)
+      [ -n "${2:-}" ] || { krb_line "judge: $1 needs a value" "judge: '$1'에 값이 없습니다" >&2; bad_usage; } ;;&
+    --engine) engine=$2; shift 2 ;;
+    --group-protocol) protocol=$2; shift 2 ;;
+    --slow-sec) slow_sec=$2; shift 2 ;;
+    --broker-log) broker_log=$2; shift 2 ;;
+    -*) krb_line "judge: unknown option '$1'" "judge: 알 수 없는 옵션: '$1'" >&2; bad_usage ;;
+    *) group=$1; shift ;;
+  esac
+done
+case $engine in
+  java | krb) ;;
+  *) krb_line "judge: --engine takes java or krb, not '$engine'" \
+    "judge: --engine의 값이 잘못됐습니다('$engine'): 쓸 수 있는 값은 java, krb" >&2; bad_usage ;;
+esac
+case $protocol in
+  classic | consumer) ;;
+  *) krb_line "judge: --group-protocol takes classic or consumer, not '$protocol'" \
+    "judge: --group-protocol의 값이 잘못됐습니다('$protocol'): 쓸 수 있는 값은 classic, consumer" >&2; bad_usage ;;
+esac
+[[ $slow_sec =~ ^([0-9]+(\.[0-9]*)?)?$ ]] || {
+  krb_line "judge: --slow-sec takes a number of seconds, not '$slow_sec'" \
+    "judge: --slow-sec의 값이 잘못됐습니다('$slow_sec'): 초 단위의 숫자를 주세요" >&2
+  bad_usage
+}
 cd "$(dirname "$0")/.."
 # shellcheck source=common.sh
 source scripts/common.sh
 
-usage="usage: judge.sh [--engine java|krb] [--group-protocol classic|consumer] [--slow-sec S] [--broker-log FILE] [GROUP]"
-engine=java protocol=consumer broker_log="" group=judge slow_sec=""
-while [ $# -gt 0 ]; do
-  case $1 in
-    --engine) engine=${2:-}; shift 2 || shift ;;
-    --group-protocol) protocol=${2:-}; shift 2 || shift ;;
-    --slow-sec) slow_sec=${2:?$usage}; shift 2 ;;
-    --broker-log) broker_log=${2:?$usage}; shift 2 ;;
-    -*) echo "judge: unknown option $1; $usage" >&2; exit 2 ;;
-    *) group=$1; shift ;;
-  esac
-done
-case $engine in java | krb) ;; *) echo "judge: --engine takes java or krb; $usage" >&2; exit 2 ;; esac
-case $protocol in classic | consumer) ;; *) echo "judge: --group-protocol takes classic or consumer; $usage" >&2; exit 2 ;; esac
 bootstrap=${KRB_BOOTSTRAP:-localhost:9481}
-answers "$bootstrap" || { echo "judge: no broker answers at $bootstrap: start one with scripts/kafka-local.sh start" >&2; exit 1; }
+answers "$bootstrap" || {
+  krb_line "judge: no broker answers at $bootstrap: start one with scripts/kafka-local.sh start" \
+    "judge: $bootstrap에서 응답하는 브로커가 없습니다: scripts/kafka-local.sh start로 띄우세요" >&2
+  exit 1
+}
 if [ -z "$broker_log" ]; then
   port=${bootstrap##*:}
   case ${bootstrap%%:*} in
@@ -60,7 +80,6 @@ if [ -z "$broker_log" ]; then
   esac
 fi
 
-[[ $slow_sec =~ ^([0-9]+(\.[0-9]*)?)?$ ]] || { echo "judge: --slow-sec takes a number of seconds; $usage" >&2; exit 2; }
 options=(--delay 0.5 --commit-every 1 --max-poll-ms 10000 --group-protocol "$protocol")
 if [ "$protocol" = classic ]; then
   options+=(--session-timeout-ms 6000)
@@ -73,7 +92,11 @@ slow_sec=${slow_sec:-20}
 java_src=scripts/judge/JavaWorker.java
 java_out=${CARGO_TARGET_DIR:-target}/judge-java
 if [ "$engine" = java ]; then
-  [ -f "$java_src" ] || { echo "judge: no $java_src here (a release tarball ships no Java source): run it from a checkout, or use --engine krb" >&2; exit 1; }
+  [ -f "$java_src" ] || {
+    krb_line "judge: no $java_src here (a release tarball ships no Java source): run it from a checkout, or use --engine krb" \
+      "judge: 여기에 $java_src가 없습니다(릴리스 tarball에는 Java 소스가 없어요): 체크아웃에서 실행하거나 --engine krb를 쓰세요" >&2
+    exit 1
+  }
   java_libs=$(java_build judge "$java_src" "$java_out")
   # The client's own log, into the worker's: warnings, and the consumer's group steps (INFO),
   # each line begun with the time of day and the worker's name as the grammar's lines are, so

@@ -44,20 +44,35 @@ another.
 EOF
 }
 
+# shellcheck source=env.sh
+source scripts/env.sh
+# bad: a wrong command line ends with the usage's first line, on stderr, and exit status 2;
+# what was wrong goes on the line before it.
+bad() {
+  local usage="scripts/lab.sh [--only 1,2] [--broker external|compose|local] [--keep-broker]"
+  krb_line "usage: $usage (see --help)" "사용법: $usage (--help 참고)" >&2
+  exit 2
+}
 only="" broker=auto keep=0
 while [ $# -gt 0 ]; do
   case $1 in
-    --only) only=${2:?--only takes a list such as 1,2}; shift 2 ;;
-    --broker) broker=${2:?--broker takes external, compose or local}; shift 2 ;;
+    --only | --broker) [ -n "${2:-}" ] || { krb_line "lab.sh: $1 needs a value" "lab.sh: '$1'에 값이 없습니다" >&2; bad; } ;;&
+    --only) only=$2; shift 2 ;;
+    --broker) broker=$2; shift 2 ;;
     --keep-broker) keep=1; shift ;;
     -h | --help) usage; exit 0 ;;
-    *) echo "lab.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
+    *) krb_line "lab.sh: unknown argument '$1'" "lab.sh: 알 수 없는 인자: '$1'" >&2; bad ;;
   esac
 done
-case $broker in auto | external | compose | local) ;; *) echo "lab.sh: --broker takes external, compose or local" >&2; exit 2 ;; esac
+case $broker in
+  auto | external | compose | local) ;;
+  *) krb_line "lab.sh: --broker takes external, compose or local, not '$broker'" \
+    "lab.sh: --broker의 값이 잘못됐습니다('$broker'): 쓸 수 있는 값은 external, compose, local" >&2; bad ;;
+esac
 if [ -n "$only" ] && ! [[ $only =~ ^[1-68](,[1-68])*$ ]]; then
-  echo "lab.sh: --only takes lab numbers from 1 to 6 and 8, e.g. --only 1,2 (lab 7 is scripts/07-faults.sh)" >&2
-  exit 2
+  krb_line "lab.sh: --only takes lab numbers from 1 to 6 and 8, e.g. --only 1,2 (lab 7 is scripts/07-faults.sh)" \
+    "lab.sh: --only에는 실습 번호 1~6과 8을 주세요. 예: --only 1,2 (실습 7은 scripts/07-faults.sh)" >&2
+  bad
 fi
 # Without --only, labs 1 to 6: lab 8 runs when asked for.
 only=${only:-1,2,3,4,5,6}
@@ -68,11 +83,10 @@ mkdir -p "$logs"
 # Two runs writing one folder would mix their logs and tables: the second one stops here.
 exec 9>"$logs/.lab.lock"
 if ! flock -n 9; then
-  echo "lab.sh: another lab.sh is writing to $logs/: wait for it, or give this run its own folder (KRB_LOGS=logs/NAME) and, on a shared broker, its own namespace (KRB_NS=NAME)" >&2
+  krb_line "lab.sh: another lab.sh is writing to $logs/: wait for it, or give this run its own folder (KRB_LOGS=logs/NAME) and, on a shared broker, its own namespace (KRB_NS=NAME)" \
+    "lab.sh: 다른 lab.sh가 $logs/에 쓰고 있습니다: 끝날 때까지 기다리거나, 이 실행에 폴더를 따로 주세요(KRB_LOGS=logs/NAME). 브로커를 여럿이 함께 쓴다면 namespace도 따로 주세요(KRB_NS=NAME)" >&2
   exit 1
 fi
-# shellcheck source=env.sh
-source scripts/env.sh
 clock() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(clock)" 'BEGIN { printf "%.1f", b - a }'; }
 # say EN KO: a progress text in the tools' language (env.sh); line EN KO: the same, a whole line.
@@ -93,7 +107,11 @@ if [ -f Cargo.toml ]; then
   krb_build "$PWD" "$logs/build.log" "$prefix" || exit 1
   took "$t"
 else
-  [ -x "$bin/krb-verify" ] || { echo "lab.sh: no krb-verify in $bin: unpack the release again, or set KRB_BIN to a folder of krb tools" >&2; exit 1; }
+  [ -x "$bin/krb-verify" ] || {
+    line "lab.sh: no krb-verify in $bin: unpack the release again, or set KRB_BIN to a folder of krb tools" \
+      "lab.sh: $bin에 krb-verify가 없습니다: 릴리스를 다시 풀거나, KRB_BIN에 krb 도구 폴더를 지정하세요" >&2
+    exit 1
+  }
   line "build: none, the release's tools in $bin" "빌드: 안 함, 릴리스에 든 도구($bin)"
 fi
 
@@ -117,23 +135,29 @@ trap 'case $started in
   compose) docker compose -p kreb down >/dev/null 2>&1 || true ;;
   local) scripts/kafka-local.sh stop >/dev/null || true ;;
 esac' EXIT
+# taken: a broker this command would start finds its port answering already.
+taken() {
+  line "lab.sh: something already answers on $bootstrap; use --broker external" \
+    "lab.sh: $bootstrap에서 이미 무언가 응답하고 있습니다. --broker external을 쓰세요" >&2
+  exit 1
+}
 t=$(clock)
 case $broker in
   external)
     answers "$bootstrap" || { line "lab.sh: no broker answers on $bootstrap" "lab.sh: $bootstrap에서 응답하는 브로커가 없습니다" >&2; exit 1; }
     line "broker: the one answering on $bootstrap" "브로커: $bootstrap에서 응답하는 브로커" ;;
   compose)
-    answers "$bootstrap" && { echo "lab.sh: something already answers on $bootstrap; use --broker external" >&2; exit 1; }
-    have_docker || { echo "lab.sh: no Docker engine answers (docker info)" >&2; exit 1; }
+    ! answers "$bootstrap" || taken
+    have_docker || { line "lab.sh: no Docker engine answers (docker info)" "lab.sh: 응답하는 Docker 엔진이 없습니다 (docker info)" >&2; exit 1; }
     say 'broker: docker compose -p kreb up -d (apache/kafka:4.3.1) ... ' '브로커: docker compose -p kreb up -d (apache/kafka:4.3.1) ... '
     docker compose -p kreb up -d >"$logs/compose.log" 2>&1 || { line failed 실패; tail -n 5 "$logs/compose.log" >&2; exit 1; }
     [ "$keep" = 1 ] || started=compose
     for _ in $(seq 1 120); do answers "$bootstrap" && break; sleep 0.5; done
-    answers "$bootstrap" || { line "no answer on $bootstrap after 60 s" "60초가 지나도 $bootstrap에서 응답 없음"; exit 1; }
+    answers "$bootstrap" || { line "no answer on $bootstrap after 60 s" "60초가 지나도 $bootstrap에서 응답 없음" >&2; exit 1; }
     took "$t" ;;
   local)
-    answers "$bootstrap" && { echo "lab.sh: something already answers on $bootstrap; use --broker external" >&2; exit 1; }
-    have_java_maven || { echo "lab.sh: the local broker needs Java 17+ and Maven" >&2; exit 1; }
+    ! answers "$bootstrap" || taken
+    have_java_maven || { line "lab.sh: the local broker needs Java 17+ and Maven" "lab.sh: 로컬 브로커에는 Java 17 이상과 Maven이 필요합니다" >&2; exit 1; }
     say 'broker: scripts/kafka-local.sh start (Apache Kafka 4.3.1 from Maven jars) ... ' '브로커: scripts/kafka-local.sh start (Maven jar로 띄우는 Apache Kafka 4.3.1) ... '
     scripts/kafka-local.sh start >"$logs/kafka-local.out" 2>&1 || { line failed 실패; tail -n 5 "$logs/kafka-local.out" >&2; exit 1; }
     [ "$keep" = 1 ] || started=local
@@ -146,7 +170,11 @@ fi
 # The room (KRB_ROOM): publishing no record checks the name and the namespace, and makes the
 # participant's topic in the room.
 if [ -n "${KRB_ROOM:-}" ]; then
-  [ -x "$bin/krb-room" ] || { echo "lab.sh: KRB_ROOM is set but $bin has no krb-room: build it (cargo build --release), or unset KRB_ROOM" >&2; exit 1; }
+  [ -x "$bin/krb-room" ] || {
+    line "lab.sh: KRB_ROOM is set but $bin has no krb-room: build it (cargo build --release), or unset KRB_ROOM" \
+      "lab.sh: KRB_ROOM이 설정됐지만 $bin에 krb-room이 없습니다: 빌드하거나(cargo build --release) KRB_ROOM을 지우세요" >&2
+    exit 1
+  }
   "$bin/krb-room" publish "$KRB_ROOM" </dev/null >/dev/null || exit $?
   line "room: $KRB_ROOM (each variant's record to topic $KRB_NS-krb-room-$KRB_ROOM, for the teacher's page)" \
     "room: $KRB_ROOM (변형마다 결과를 $KRB_NS-krb-room-$KRB_ROOM 토픽으로 보내 강사 페이지에 띄움)"

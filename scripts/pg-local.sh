@@ -22,7 +22,10 @@ home=${KRB_PG_HOME:-/tmp/krb-postgres-$port}
 data=$home/data
 url="postgres://postgres@localhost:$port/postgres"
 
-die() { echo "pg-local: $*" >&2; exit 1; }
+# die EN KO: the error, in the tools' language (env.sh, through usage.sh), on stderr; exit 1.
+die() { krb_line "$@" >&2; exit 1; }
+# say EN KO: a line of progress.
+say() { krb_line "$@"; }
 
 # The newest PostgreSQL Debian installed: its server programs are not on PATH.
 bin=$(find /usr/lib/postgresql -maxdepth 3 -name initdb -path '*/bin/*' 2>/dev/null | sort -V | tail -1)
@@ -40,34 +43,39 @@ as_server() {
 running() { [ -n "$bin" ] && as_server "$bin/pg_ctl" status -D "$data" >/dev/null 2>&1; }
 
 start() {
-  [ -n "$bin" ] || die "PostgreSQL not found: install it (Debian: sudo apt-get install postgresql)"
+  [ -n "$bin" ] || die "pg-local: PostgreSQL not found: install it (Debian: sudo apt-get install postgresql)" \
+    "pg-local: PostgreSQL이 없습니다: 설치하세요 (Debian: sudo apt-get install postgresql)"
   if running; then
-    echo "pg-local: already running at $url"
+    say "pg-local: already running at $url" "pg-local: 이미 실행 중: $url"
     return 0
   fi
   mkdir -p "$home"
   [ "$(id -u)" = 0 ] && chown postgres: "$home"
   if [ ! -f "$data/PG_VERSION" ]; then
     as_server "$bin/initdb" -D "$data" -U postgres --auth=trust -E UTF8 >"$home/initdb.log" 2>&1 ||
-      die "initdb failed: see $home/initdb.log"
+      die "pg-local: initdb failed: see $home/initdb.log" "pg-local: initdb 실패: $home/initdb.log를 보세요"
   fi
-  echo "pg-local: starting PostgreSQL ($bin) on localhost:$port, data in $data"
+  say "pg-local: starting PostgreSQL ($bin) on localhost:$port, data in $data" \
+    "pg-local: PostgreSQL($bin)을 localhost:$port에 띄우는 중, 데이터는 $data"
   as_server "$bin/pg_ctl" start -w -t 60 -D "$data" -l "$home/postgres.log" \
     -o "-p $port -c listen_addresses=localhost -k $home" >/dev/null ||
-    die "PostgreSQL did not start: see $home/postgres.log"
-  echo "pg-local: ready at $url"
+    die "pg-local: PostgreSQL did not start: see $home/postgres.log" "pg-local: PostgreSQL이 뜨지 않았습니다: $home/postgres.log를 보세요"
+  say "pg-local: ready at $url" "pg-local: 준비됨: $url"
 }
 
 stop() {
   running || return 0
   as_server "$bin/pg_ctl" stop -w -m fast -D "$data" >/dev/null
-  echo "pg-local: stopped"
+  say "pg-local: stopped" "pg-local: 정지함"
 }
 
 case ${1:-} in
   start) start ;;
   stop) stop ;;
-  status) if running; then echo "pg-local: running at $url"; else echo "pg-local: not running"; exit 1; fi ;;
+  status) if running; then say "pg-local: running at $url" "pg-local: 실행 중: $url"; else say "pg-local: not running" "pg-local: 실행 중이 아님"; exit 1; fi ;;
   url) echo "$url" ;;
-  *) echo "usage: pg-local.sh start|stop|status|url" >&2; exit 2 ;;
+  *)
+    usage="pg-local.sh start|stop|status|url"
+    if [ $# = 0 ]; then bad_usage; fi
+    { krb_line "unknown command '$1'" "알 수 없는 명령: '$1'" >&2; bad_usage; } ;;
 esac

@@ -45,7 +45,10 @@ KRB_ROOM_DIR=${KRB_ROOM_DIR:-$repo/room}
 export KRB_ROOM_DIR
 dir=$KRB_ROOM_DIR
 
-die() { echo "room: $*" >&2; exit 1; }
+# die EN KO: the error, in the tools' language (env.sh), on stderr; exit 1.
+die() { krb_line "$@" >&2; exit 1; }
+# say EN KO: a line of what was done.
+say() { krb_line "$@"; }
 
 # The port, address, nodes and broker the room was started with, unless given again.
 saved_port="" saved_advertise="" saved_nodes="" compose=0
@@ -76,15 +79,18 @@ admin() {
 secret() {
   local s
   s=$(head -c 600 /dev/urandom | tr -dc 'A-Za-z0-9' | cut -c 1-24)
-  [ ${#s} = 24 ] || die "could not draw a password from /dev/urandom"
+  [ ${#s} = 24 ] || die "room: could not draw a password from /dev/urandom" \
+    "room: /dev/urandom에서 비밀번호를 만들지 못했습니다"
   echo "$s"
 }
 
 start() {
   if [ "$compose" = 1 ]; then
-    [ "$KRB_BROKER_PORT" = 9481 ] || die "compose.yaml's room listens on 9481: unset KRB_BROKER_PORT"
+    [ "$KRB_BROKER_PORT" = 9481 ] || die "room: compose.yaml's room listens on 9481: unset KRB_BROKER_PORT" \
+      "room: compose.yaml의 교실은 9481에서 리슨합니다: KRB_BROKER_PORT를 지우세요"
     docker compose version >/dev/null 2>&1 ||
-      die "docker compose does not run here: install Docker with compose, or start the room on the Maven-jar Kafka (scripts/room.sh start)"
+      die "room: docker compose does not run here: install Docker with compose, or start the room on the Maven-jar Kafka (scripts/room.sh start)" \
+        "room: 여기서는 docker compose가 돌지 않습니다: compose가 든 Docker를 설치하거나, Maven jar Kafka로 교실을 띄우세요 (scripts/room.sh start)"
   fi
   mkdir -p "$dir"
   chmod 700 "$dir"
@@ -97,7 +103,8 @@ start() {
     local i
     for i in $(seq 1 120); do
       ! answers localhost:9482 || break
-      [ "$i" -lt 120 ] || die "compose.yaml's kafka-room does not answer on localhost:9482 after 60 s (docker compose -p kreb logs kafka-room)"
+      [ "$i" -lt 120 ] || die "room: compose.yaml's kafka-room does not answer on localhost:9482 after 60 s (docker compose -p kreb logs kafka-room)" \
+        "room: 60초가 지나도 compose.yaml의 kafka-room이 localhost:9482에서 응답하지 않습니다 (docker compose -p kreb logs kafka-room)"
       sleep 0.5
     done
   else
@@ -120,15 +127,21 @@ sasl.username=admin
 sasl.password=$password
 EOF
   )
-  echo "room: the room listens on $(kafka bootstrap host); the teacher's login: KRB_CONFIG=$dir/admin.conf"
-  echo "room: next: scripts/room.sh add NAME... (a participant each)"
+  local at
+  at=$(kafka bootstrap host)
+  say "room: the room listens on $at; the teacher's login: KRB_CONFIG=$dir/admin.conf" \
+    "room: 교실이 $at에서 리슨합니다. 강사의 로그인: KRB_CONFIG=$dir/admin.conf"
+  say "room: next: scripts/room.sh add NAME... (a participant each)" \
+    "room: 다음: scripts/room.sh add NAME... (참가자마다 하나씩)"
 }
 
 # check_name NAME: the room's rules for a participant's name (see the head of this file).
 check_name() {
   { [[ $1 =~ ^[A-Za-z0-9._]{1,40}$ ]] && [ "$1" != . ] && [ "$1" != .. ]; } ||
-    die "a name is 1 to 40 letters, digits, '.' or '_' (it becomes the participant's KRB_NS), got '$1': e.g. alice"
-  [ "${1,,}" != admin ] || die "$1: admin is the teacher's name: choose another"
+    die "room: a name is 1 to 40 letters, digits, '.' or '_' (it becomes the participant's KRB_NS), got '$1': e.g. alice" \
+      "room: 이름은 글자, 숫자, '.', '_'로 1~40자입니다(참가자의 KRB_NS가 됩니다). 받은 이름: '$1'. 예: alice"
+  [ "${1,,}" != admin ] || die "room: $1: admin is the teacher's name: choose another" \
+    "room: $1: admin은 강사의 이름입니다: 다른 이름을 고르세요"
 }
 
 # taken NAME: the name already in the room, letter case aside, or nothing.
@@ -143,14 +156,16 @@ taken() {
 }
 
 add() {
-  [ $# -ge 1 ] || die "usage: room.sh add NAME..."
-  [ -s "$dir/admin.properties" ] || die "no room in $dir: start one first (scripts/room.sh start)"
+  [ $# -ge 1 ] || { usage="room.sh add NAME..."; bad_usage; }
+  [ -s "$dir/admin.properties" ] || die "room: no room in $dir: start one first (scripts/room.sh start)" \
+    "room: $dir에 교실이 없습니다: 먼저 교실을 띄우세요 (scripts/room.sh start)"
   local name other seen=" "
   for name in "$@"; do
     check_name "$name"
     other=$(taken "$name")
-    [ -z "$other" ] || die "$name: $other is already in the room (remove it first, or choose another name)"
-    [[ $seen != *" ${name,,} "* ]] || die "$name is given twice"
+    [ -z "$other" ] || die "room: $name: $other is already in the room (remove it first, or choose another name)" \
+      "room: $name: $other이(가) 이미 교실에 있습니다 (먼저 지우거나 다른 이름을 고르세요)"
+    [[ $seen != *" ${name,,} "* ]] || die "room: $name is given twice" "room: $name을(를) 두 번 줬습니다"
     seen+="${name,,} "
   done
   for name in "$@"; do add_one "$name"; done
@@ -160,7 +175,8 @@ add_one() {
   local name=$1 password bootstrap
   password=$(secret)
   bootstrap=$(kafka bootstrap host)
-  echo "room: adding $name (SCRAM-SHA-512 user, ACLs on topics, groups and transactional ids $name-)"
+  say "room: adding $name (SCRAM-SHA-512 user, ACLs on topics, groups and transactional ids $name-)" \
+    "room: $name 추가 중 (SCRAM-SHA-512 사용자, 토픽, 그룹, transactional id $name-에 대한 ACL)"
   admin kafka.admin.ConfigCommand --alter --entity-type users --entity-name "$name" \
     --add-config "SCRAM-SHA-512=[password=$password]" >/dev/null
   admin org.apache.kafka.tools.AclCommand --add --allow-principal "User:$name" \
@@ -191,7 +207,8 @@ sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule require
 EOF
     handout "$name" >"$dir/$name.md"
   )
-  echo "room: $name's handouts: $dir/$name.env, .conf, .properties, .md"
+  say "room: $name's handouts: $dir/$name.env, .conf, .properties, .md" \
+    "room: $name의 유인물: $dir/$name.env, .conf, .properties, .md"
 }
 
 # handout NAME: the page a participant gets, in English and Korean.
@@ -243,7 +260,8 @@ EOF
 }
 
 list() {
-  [ -s "$dir/admin.properties" ] || die "no room in $dir: start one first (scripts/room.sh start)"
+  [ -s "$dir/admin.properties" ] || die "room: no room in $dir: start one first (scripts/room.sh start)" \
+    "room: $dir에 교실이 없습니다: 먼저 교실을 띄우세요 (scripts/room.sh start)"
   # ConfigCommand's line: SCRAM credential configs for user-principal 'alice' are SCRAM-SHA-512=iterations=4096
   admin kafka.admin.ConfigCommand --describe --entity-type users |
     sed -n "s/^SCRAM credential configs for user-principal '\(.*\)' are .*/\1/p" | sort
@@ -251,23 +269,28 @@ list() {
 
 remove() {
   local name=${1:-}
-  { [ -n "$name" ] && [ $# = 1 ]; } || die "usage: room.sh remove NAME"
+  { [ -n "$name" ] && [ $# = 1 ]; } || { usage="room.sh remove NAME"; bad_usage; }
   check_name "$name"
-  [ -s "$dir/admin.properties" ] || die "no room in $dir: start one first (scripts/room.sh start)"
-  list | grep -qx -- "$name" || die "$name is not in the room (scripts/room.sh list names who is)"
+  [ -s "$dir/admin.properties" ] || die "room: no room in $dir: start one first (scripts/room.sh start)" \
+    "room: $dir에 교실이 없습니다: 먼저 교실을 띄우세요 (scripts/room.sh start)"
+  list | grep -qx -- "$name" || die "room: $name is not in the room (scripts/room.sh list names who is)" \
+    "room: $name은(는) 교실에 없습니다 (교실에 있는 사람은 scripts/room.sh list로 보세요)"
   admin kafka.admin.ConfigCommand --alter --entity-type users --entity-name "$name" \
     --delete-config SCRAM-SHA-512 >/dev/null
   admin org.apache.kafka.tools.AclCommand --remove --force --allow-principal "User:$name" \
     --resource-pattern-type prefixed --topic "$name-" --group "$name-" --transactional-id "$name-" \
     --operation All >/dev/null
   rm -f "$dir/$name.env" "$dir/$name.conf" "$dir/$name.properties" "$dir/$name.md"
-  echo "room: $name removed (the user, its ACLs and its handouts; its topics stay)"
+  say "room: $name removed (the user, its ACLs and its handouts; its topics stay)" \
+    "room: $name을(를) 지웠습니다 (사용자, ACL, 유인물. 토픽은 남습니다)"
 }
 
 # reset: what the participants made goes; who they are stays (see the head of this file).
 reset() {
-  [ $# = 0 ] || die "reset takes no argument (it resets the whole room; remove NAME takes one participant out)"
-  [ -s "$dir/admin.properties" ] || die "no room in $dir: start one first (scripts/room.sh start)"
+  [ $# = 0 ] || die "room: reset takes no argument (it resets the whole room; remove NAME takes one participant out)" \
+    "room: reset은 인자를 받지 않습니다 (교실 전체를 초기화합니다. 참가자 한 명을 빼려면 remove NAME)"
+  [ -s "$dir/admin.properties" ] || die "room: no room in $dir: start one first (scripts/room.sh start)" \
+    "room: $dir에 교실이 없습니다: 먼저 교실을 띄우세요 (scripts/room.sh start)"
   local topics groups share open id failed=0 args tmp
   tmp=$(mktemp -d)
   # Three JVMs at once (each takes seconds to start). Lists as the Java tools print them:
@@ -282,7 +305,8 @@ reset() {
   open=$(awk 'NR > 1 && $4 == "Ongoing" { print $1 }' "$tmp/transactions")
   topics=$(cat "$tmp/topics")
   rm -rf "$tmp"
-  [ "$failed" = 0 ] || die "reset could not list the room's groups, transactions and topics (above); nothing deleted"
+  [ "$failed" = 0 ] || die "room: reset could not list the room's groups, transactions and topics (above); nothing deleted" \
+    "room: reset이 교실의 그룹, 트랜잭션, 토픽 목록을 얻지 못했습니다(위 참고). 아무것도 지우지 않았습니다"
   # The deletions at once too: consumer groups, share groups, each open transaction, topics.
   local jobs=0 names
   if [ -n "$groups" ]; then
@@ -308,8 +332,12 @@ reset() {
     jobs=$((jobs + 1))
   fi
   for ((; jobs > 0; jobs--)); do wait -n || failed=1; done
-  echo "room: reset: $(words "$topics") topic(s), $(words "$groups $share") group(s) deleted, $(words "$open") open transaction(s) aborted; the users, ACLs and handouts stay"
-  [ "$failed" = 0 ] || die "reset did not delete everything (above): stop everyone's runs, then scripts/room.sh reset again"
+  local nt ng no
+  nt=$(words "$topics") ng=$(words "$groups $share") no=$(words "$open")
+  say "room: reset: $nt topic(s), $ng group(s) deleted, $no open transaction(s) aborted; the users, ACLs and handouts stay" \
+    "room: reset: 토픽 ${nt}개, 그룹 ${ng}개를 지우고 열린 트랜잭션 ${no}개를 abort했습니다. 사용자, ACL, 유인물은 남습니다"
+  [ "$failed" = 0 ] || die "room: reset did not delete everything (above): stop everyone's runs, then scripts/room.sh reset again" \
+    "room: reset이 전부 지우지는 못했습니다(위 참고): 모두의 실행을 멈춘 뒤 scripts/room.sh reset을 다시 실행하세요"
 }
 
 # words TEXT: how many names it holds.
@@ -320,16 +348,23 @@ case ${1:-} in
     shift
     case ${1:-} in
       "") compose=0 ;;
-      --nodes) compose=0; nodes=${2:-}; [ $# = 2 ] || die "start takes --nodes 1 or --nodes 3" ;;
-      --compose) compose=1 nodes=1; shift; [ $# = 0 ] || die "--compose runs one node: no $1" ;;
-      *) die "start takes --nodes 1|3 or --compose, not $1" ;;
+      --nodes) compose=0; nodes=${2:-}; [ $# = 2 ] || die "room: start takes --nodes 1 or --nodes 3" \
+        "room: start에는 --nodes 1이나 --nodes 3을 주세요" ;;
+      --compose) compose=1 nodes=1; shift; [ $# = 0 ] || die "room: --compose runs one node: no $1" \
+        "room: --compose는 노드 하나만 띄우므로 $1은(는) 받지 않습니다" ;;
+      *) die "room: start takes --nodes 1|3 or --compose, not $1" \
+        "room: start에는 --nodes 1|3이나 --compose만 줄 수 있습니다: $1" ;;
     esac
-    case $nodes in 1 | 3) ;; *) die "--nodes takes 1 or 3, not '$nodes'" ;; esac
+    case $nodes in 1 | 3) ;; *) die "room: --nodes takes 1 or 3, not '$nodes'" \
+      "room: --nodes의 값이 잘못됐습니다('$nodes'): 쓸 수 있는 값은 1, 3" ;; esac
     start ;;
   add) shift; add "$@" ;;
   list) list ;;
   remove) shift; remove "$@" ;;
   reset) shift; reset "$@" ;;
   stop) if [ "$compose" = 1 ]; then docker_room stop kafka-room; else kafka stop; fi ;;
-  *) echo "usage: room.sh start [--nodes 1|3|--compose]|add NAME...|list|remove NAME|reset|stop" >&2; exit 2 ;;
+  *)
+    usage="room.sh start [--nodes 1|3|--compose]|add NAME...|list|remove NAME|reset|stop"
+    [ -n "${1:-}" ] || bad_usage
+    { krb_line "unknown command '$1'" "알 수 없는 명령: '$1'" >&2; bad_usage; } ;;
 esac

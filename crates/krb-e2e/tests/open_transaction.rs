@@ -12,10 +12,16 @@ use rdkafka::ClientConfig;
 /// Runs a krb tool of the release build, outside any namespace (the topic is named as Kafka
 /// knows it).
 fn krb(tool: &str, args: &[&str]) -> Result<Output> {
+    krb_in("en", tool, args)
+}
+
+/// The same in language `lang` (KRB_LANG).
+fn krb_in(lang: &str, tool: &str, args: &[&str]) -> Result<Output> {
     Command::new(root().join("target/release").join(tool))
         .args(args)
         .env_remove("KRB_NS")
         .env("KRB_BOOTSTRAP", bootstrap())
+        .env("KRB_LANG", lang)
         .output()
         .with_context(|| format!("cannot run {tool}: cargo build --release first"))
 }
@@ -51,12 +57,14 @@ fn effects(
 #[ignore = "needs a Kafka broker: scripts/test.sh starts one"]
 fn an_open_transaction_is_reported_not_cut_from_the_count() -> Result<()> {
     let (output, topic) = ("opentxn-out", "opentxn");
-    let count = || {
-        krb(
+    let count_in = |lang| {
+        krb_in(
+            lang,
             "krb-effects",
             &["count", "kafka:opentxn-out", topic, "--effect", "kafka-eos"],
         )
     };
+    let count = || count_in("en");
     let made = krb("krb-effects", &["init", "kafka:opentxn-out"])?;
     ensure!(made.status.success(), "{made:?}");
 
@@ -79,6 +87,18 @@ fn an_open_transaction_is_reported_not_cut_from_the_count() -> Result<()> {
         stderr.starts_with("krb-effects: a transaction open for 10 s holds back offsets 3..5 of p0 of opentxn-out: ")
             && stderr.lines().count() == 1,
         "not the open transaction's line: {stderr}"
+    );
+    // The same in Korean, under a Korean locale.
+    let open = count_in("ko")?;
+    let stderr = String::from_utf8_lossy(&open.stderr);
+    ensure!(
+        open.status.code() == Some(2)
+            && stderr.starts_with(
+                "krb-effects: 10초째 열려 있는 트랜잭션이 opentxn-out 토픽의 p0의 offset 3..5에서 \
+                 읽기를 막고 있습니다: read_committed로 세면 그 앞에서 멈춰요."
+            )
+            && stderr.lines().count() == 1,
+        "not the open transaction's Korean line: {stderr}"
     );
 
     producer.abort_transaction(Duration::from_secs(30))?;

@@ -7,6 +7,7 @@ use std::collections::{BTreeMap, HashSet};
 use anyhow::{bail, Context, Result};
 use krb_common::logline::{Offset, Partition};
 
+use crate::messages::{self as m, Said};
 use crate::store::{target, Conn, PgValue};
 use crate::{Kind, Outcome, Row};
 
@@ -165,7 +166,7 @@ impl Db {
              next_offset BIGINT NOT NULL, worker TEXT NOT NULL, PRIMARY KEY (topic, partition));"
         );
         conn.ddl(&sql)
-            .with_context(|| format!("cannot make the tables in {url}"))?;
+            .map_err(|e| Said::new(m::TABLES_NOT_MADE, &[("url", &url)]).because(e))?;
         Ok(Db::new(conn, url))
     }
 
@@ -540,10 +541,10 @@ impl Db {
     /// The rows of `kind`'s table for `topic`, in the order they were written.
     pub fn rows(&mut self, kind: Kind, topic: &str) -> Result<Vec<Row>> {
         let Some(table) = kind.table() else {
-            bail!(
-                "the effect kind {} writes no rows to a database",
-                krb_common::group::value_name(kind)
-            );
+            bail!(Said::new(
+                m::NO_ROWS,
+                &[("kind", &krb_common::group::value_name(kind))]
+            ));
         };
         let rows = self
             .conn
@@ -554,7 +555,9 @@ impl Db {
                 ),
                 &[&topic],
             )
-            .with_context(|| format!("cannot read {table} in {}", self.url))?;
+            .map_err(|e| {
+                Said::new(m::TABLE_NOT_READ, &[("table", &table), ("url", &self.url)]).because(e)
+            })?;
         rows.into_iter()
             .map(|r| {
                 let [topic, partition, offset, payload, worker, at] =
@@ -912,6 +915,31 @@ mod tests {
         );
         assert!(err.contains("is PostgreSQL running there?"), "{err}");
         assert!(!err.contains('\n'), "{err}");
+    }
+
+    #[test]
+    #[ignore = "needs PostgreSQL: scripts/pg-local.sh start, KRB_PG_URL"]
+    fn a_postgres_without_the_database_says_why_not_whether_it_runs() {
+        let server = std::env::var("KRB_PG_URL").expect("KRB_PG_URL");
+        let base = server.split('?').next().unwrap();
+        let url = format!(
+            "{}/krb_test_no_such_database",
+            &base[..base.rfind('/').unwrap()]
+        );
+        let err = Db::open(&url).err().unwrap();
+        let english = format!("{err:#}");
+        assert!(
+            english.starts_with(&format!("cannot connect to the database {url}: db error: "))
+                && english.contains("krb_test_no_such_database\" does not exist"),
+            "{english}"
+        );
+        let korean = crate::explain(krb_common::lang::Lang::Ko, &err);
+        assert!(
+            korean.starts_with(&format!(
+                "데이터베이스 {url}에 연결할 수 없습니다: db error: "
+            )),
+            "{korean}"
+        );
     }
 
     #[test]

@@ -6,13 +6,15 @@
 
 use std::time::{Duration, Instant};
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use krb_common::broker::BrokerArgs;
 use krb_common::logline::{Event, Offset, Partition};
 use rdkafka::consumer::{BaseConsumer, Consumer};
 use rdkafka::error::KafkaError;
 use rdkafka::message::Message;
 use rdkafka::{Offset as KafkaOffset, TopicPartitionList};
+
+use crate::messages::{self as m, Said};
 
 /// The value of the output message of processing `offset` of `partition` of `topic`.
 pub fn value(topic: &str, partition: Partition, offset: Offset) -> String {
@@ -48,6 +50,18 @@ struct Unstable {
     high: Offset,
 }
 
+impl Unstable {
+    /// The offsets it holds back, as Korean writes them: `p0의 offset 7..11`.
+    fn ko(&self) -> String {
+        format!(
+            "p{}의 offset {}..{}",
+            self.partition,
+            self.stable,
+            self.high - 1
+        )
+    }
+}
+
 impl std::fmt::Display for Unstable {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
@@ -73,7 +87,9 @@ fn unstable(
         consumer
             .fetch_watermarks(output, p, QUERY_TIMEOUT)
             .map(|(_, high)| high)
-            .with_context(|| format!("cannot read the end of {output} p{p}"))
+            .map_err(|e| {
+                Said::new(m::END_NOT_READ, &[("topic", &output), ("partition", &p)]).because(e)
+            })
     };
     let mut held = Vec::new();
     for partition in 0..partitions {
@@ -90,15 +106,18 @@ fn unstable(
 }
 
 /// What to tell a user whose count an open transaction would cut short.
-fn open_transaction(output: &str, held: &[Unstable]) -> String {
-    let held: Vec<String> = held.iter().map(Unstable::to_string).collect();
-    format!(
-        "a transaction open for {} s holds back {} of {output}: a read_committed count would stop \
-         before it; count again once it is committed or aborted (the broker aborts it when its \
-         producer's transaction.timeout.ms has passed)",
-        SETTLE_TIMEOUT.as_secs(),
-        held.join(", ")
+fn open_transaction(output: &str, held: &[Unstable]) -> Said {
+    let en: Vec<String> = held.iter().map(Unstable::to_string).collect();
+    let ko: Vec<String> = held.iter().map(Unstable::ko).collect();
+    Said::new(
+        m::OPEN_TRANSACTION,
+        &[
+            ("seconds", &SETTLE_TIMEOUT.as_secs()),
+            ("held", &en.join(", ")),
+            ("topic", &output),
+        ],
     )
+    .ko("held", ko.join(", "))
 }
 
 /// Makes `output` again, empty, with one partition replicated as the cluster's
@@ -129,7 +148,7 @@ fn reader(broker: &BrokerArgs, isolation: &str) -> Result<BaseConsumer> {
             ],
         )
         .create()
-        .context("cannot create the consumer")
+        .map_err(|e| Said::new(m::NO_CONSUMER, &[]).because(e).into())
 }
 
 /// The committed effects in `output` (as the lab calls it) of processing `topic`'s messages
@@ -154,36 +173,45 @@ pub fn counts(broker: &BrokerArgs, output: &str, topic: &str) -> Result<krb_dups
     let mut tpl = TopicPartitionList::new();
     for p in 0..partitions {
         tpl.add_partition_offset(output, p, KafkaOffset::Beginning)
-            .context("cannot read from the beginning")?;
+            .map_err(|e| Said::new(m::NO_BEGINNING, &[]).because(e))?;
     }
     consumer
         .assign(&tpl)
-        .with_context(|| format!("cannot read {output}"))?;
+        .map_err(|e| Said::new(m::TOPIC_NOT_READ, &[("topic", &output)]).because(e))?;
     let mut counts = krb_dups::Counts::new();
     let mut at_end = 0;
     let start = Instant::now();
     while at_end < partitions {
         if start.elapsed() > READ_TIMEOUT {
-            bail!(
-                "{output} was not read to its end within {} s",
-                READ_TIMEOUT.as_secs()
-            );
+            bail!(Said::new(
+                m::NOT_TO_THE_END,
+                &[("topic", &output), ("seconds", &READ_TIMEOUT.as_secs())]
+            ));
         }
         match consumer.poll(Duration::from_millis(200)) {
             None => {}
             Some(Err(KafkaError::PartitionEOF(_))) => at_end += 1,
-            Some(Err(e)) => bail!("cannot read {output}: {e}"),
-            Some(Ok(m)) => {
-                let text = m.payload().map(String::from_utf8_lossy).unwrap_or_default();
-                let worker = m.key().unwrap_or_default();
+            Some(Err(e)) => {
+                bail!(Said::new(m::TOPIC_NOT_READ, &[("topic", &output)]).because(e))
+            }
+            Some(Ok(message)) => {
+                let text = message
+                    .payload()
+                    .map(String::from_utf8_lossy)
+                    .unwrap_or_default();
+                let worker = message.key().unwrap_or_default();
                 match parse_value(&text) {
                     Some((t, p, o)) if t == topic => counts.add(worker, p, o),
                     Some(_) => {}
-                    None => bail!(
-                        "{output} p{} offset {} is not a processing's effect: {text:?}",
-                        m.partition(),
-                        m.offset()
-                    ),
+                    None => bail!(Said::new(
+                        m::NOT_AN_EFFECT,
+                        &[
+                            ("topic", &output),
+                            ("partition", &message.partition()),
+                            ("offset", &message.offset()),
+                            ("value", &format!("{text:?}"))
+                        ]
+                    )),
                 }
             }
         }
@@ -209,7 +237,8 @@ mod tests {
                 high: 4,
             },
         ];
-        let line = open_transaction("pay-out", &held);
+        let said = open_transaction("pay-out", &held);
+        let line = said.to_string();
         assert!(
             line.starts_with(
                 "a transaction open for 10 s holds back offsets 7..11 of p0, offsets 3..3 of p2 \
@@ -218,6 +247,14 @@ mod tests {
             "{line}"
         );
         assert!(!line.contains('\n'));
+        let korean = said.text(krb_common::lang::Lang::Ko);
+        assert!(
+            korean.starts_with(
+                "10초째 열려 있는 트랜잭션이 pay-out 토픽의 p0의 offset 7..11, p2의 offset 3..3에서 \
+                 읽기를 막고 있습니다:"
+            ),
+            "{korean}"
+        );
     }
 
     #[test]

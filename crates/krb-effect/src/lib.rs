@@ -24,9 +24,11 @@ use krb_common::logline::{Offset, Partition};
 
 mod db;
 pub mod kafka;
+pub mod messages;
 mod store;
 
 pub use db::Db;
+pub use messages::{explain, Said};
 
 /// What processing a message does besides taking its time.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -92,17 +94,16 @@ pub fn kafka_topic(url: &str) -> Option<&str> {
 
 /// Checks that `url` is a store `kind` writes to: kafka-eos a topic, the others a database.
 pub fn check_url(kind: Kind, url: &str) -> Result<()> {
+    let quoted = format!("{url:?}");
     match (kafka_topic(url), kind) {
         (_, Kind::None) => Ok(()),
-        (Some(""), _) => bail!("the URL {url:?} names no topic: use kafka:TOPIC"),
+        (Some(""), _) => bail!(Said::new(messages::URL_NO_TOPIC, &[("url", &quoted)])),
         (Some(_), Kind::KafkaEos) => Ok(()),
-        (None, Kind::KafkaEos) => {
-            bail!("--effect kafka-eos writes to a Kafka topic, not to {url:?}: use kafka:TOPIC")
-        }
-        (Some(_), _) => bail!(
-            "--effect {} writes to a database, not to {url:?}: use sqlite:PATH or postgres://USER@HOST:PORT/DB",
-            value_name(kind)
-        ),
+        (None, Kind::KafkaEos) => bail!(Said::new(messages::EOS_NOT_TOPIC, &[("url", &quoted)])),
+        (Some(_), _) => bail!(Said::new(
+            messages::DB_NOT_TOPIC,
+            &[("kind", &value_name(kind)), ("url", &quoted)]
+        )),
         (None, _) => store::target(url).map(|_| ()),
     }
 }

@@ -1,6 +1,6 @@
 use clap::{Parser, Subcommand};
 use krb_common::broker::BrokerArgs;
-use krb_common::out::stdout_line;
+use krb_common::out::{stderr_line, stdout_line};
 use krb_effect::Kind;
 
 /// krb-effects: the database side of processing, in krb-dups' report format.
@@ -55,9 +55,9 @@ enum Command {
 
 fn main() {
     let args: Args = krb_common::cli::parse("krb-effects");
+    let lang = krb_common::lang::Lang::from_env().unwrap_or_default();
     let result = match &args.command {
         Command::Init { url, broker } => {
-            let lang = krb_common::lang::Lang::from_env().unwrap_or_default();
             krb_effect::init(url, broker).map(|_| stdout_line(&krb_effect::made(lang, url)))
         }
         Command::Count {
@@ -67,5 +67,10 @@ fn main() {
             broker,
         } => krb_effect::count(url, *effect, topic, broker).map(|r| print!("{}", r.render())),
     };
-    krb_common::exit_on_error("krb-effects", 2, result);
+    // One line in the learner's language: krb-effect's own words translated, a library's
+    // (PostgreSQL's, SQLite's, librdkafka's) after them as it wrote them.
+    if let Err(err) = result {
+        stderr_line(&format!("krb-effects: {}", krb_effect::explain(lang, &err)));
+        std::process::exit(2);
+    }
 }

@@ -7,8 +7,10 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use postgres::types::Type;
+
+use crate::messages::{self as m, Said};
 
 /// A value bound to a placeholder: text, a partition (32 bits) or an offset (64 bits).
 pub(crate) trait Value {
@@ -39,7 +41,7 @@ impl Cell {
     pub(crate) fn int(&self) -> Result<i64> {
         match self {
             Cell::Int(i) => Ok(*i),
-            Cell::Text(t) => bail!("expected a number in the database, found {t:?}"),
+            Cell::Text(t) => bail!(Said::new(m::NOT_A_NUMBER, &[("value", &format!("{t:?}"))])),
         }
     }
     pub(crate) fn text(self) -> String {
@@ -78,16 +80,13 @@ pub(crate) enum Target {
     Postgres(Box<postgres::Config>),
 }
 
-/// The URLs krb reads, for errors that name them.
-pub(crate) const URLS: &str =
-    "use sqlite:PATH (e.g. sqlite:logs/effects.db) or postgres://USER@HOST:PORT/DB";
-
 /// Reads a database URL: `sqlite:PATH`, a bare path ending in `.db`, or a PostgreSQL URL.
 pub(crate) fn target(url: &str) -> Result<Target> {
+    let quoted = format!("{url:?}");
     if url.starts_with("postgres://") || url.starts_with("postgresql://") {
         let mut config: postgres::Config = url
             .parse()
-            .with_context(|| format!("the database URL {url:?} does not parse: {URLS}"))?;
+            .map_err(|e| Said::new(m::URL_UNPARSED, &[("url", &quoted)]).because(e))?;
         // A database that does not answer is an error within seconds, never a hang.
         if config.get_connect_timeout().is_none() {
             config.connect_timeout(Duration::from_secs(10));
@@ -97,10 +96,10 @@ pub(crate) fn target(url: &str) -> Result<Target> {
     let path = match url.strip_prefix("sqlite:") {
         Some(path) => path,
         None if url.ends_with(".db") && !url.contains("://") => url,
-        None => bail!("the database URL {url:?} is not one krb reads: {URLS}"),
+        None => bail!(Said::new(m::URL_UNKNOWN, &[("url", &quoted)])),
     };
     if path.is_empty() {
-        bail!("the database URL {url:?} names no file: {URLS}");
+        bail!(Said::new(m::URL_NO_FILE, &[("url", &quoted)]));
     }
     Ok(Target::Sqlite(PathBuf::from(path)))
 }
@@ -110,21 +109,23 @@ impl Conn {
     pub(crate) fn connect(url: &str, target: Target, create: bool) -> Result<Conn> {
         match target {
             Target::Sqlite(path) => {
+                let shown = path.display();
                 if !create && !path.exists() {
-                    bail!(
-                        "no database {}: create it first with krb-effects init {url}",
-                        path.display()
-                    );
+                    bail!(Said::new(
+                        m::NO_DATABASE,
+                        &[("path", &shown), ("url", &url)]
+                    ));
                 }
                 if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-                    std::fs::create_dir_all(dir)
-                        .with_context(|| format!("cannot make the folder {}", dir.display()))?;
+                    std::fs::create_dir_all(dir).map_err(|e| {
+                        Said::new(m::NO_FOLDER, &[("path", &dir.display())]).because(e)
+                    })?;
                 }
                 let conn = rusqlite::Connection::open(&path)
-                    .with_context(|| format!("cannot open the database {}", path.display()))?;
+                    .map_err(|e| Said::new(m::NOT_OPENED, &[("path", &shown)]).because(e))?;
                 // Two workers write one file: wait for the other's write instead of failing.
                 conn.busy_timeout(Duration::from_secs(10))
-                    .context("cannot set the database's busy timeout")?;
+                    .map_err(|e| Said::new(m::NO_BUSY_TIMEOUT, &[]).because(e))?;
                 // Write-ahead logging: a commit appends to the log instead of syncing the file
                 // twice, and readers do not block the writer. With synchronous = NORMAL a commit
                 // reaches the operating system, not the disk: it survives the worker's crash, but
@@ -136,12 +137,18 @@ impl Conn {
                 // sync the log at every commit.
                 conn.query_row("PRAGMA journal_mode = WAL", [], |_| Ok(()))
                     .and_then(|_| conn.pragma_update(None, "synchronous", "NORMAL"))
-                    .with_context(|| format!("cannot set up the database {}", path.display()))?;
+                    .map_err(|e| Said::new(m::NOT_SET_UP, &[("path", &shown)]).because(e))?;
                 Ok(Conn::Sqlite(conn))
             }
             Target::Postgres(config) => {
-                let client = config.connect(postgres::NoTls).with_context(|| {
-                    format!("cannot connect to the database {url}: is PostgreSQL running there?")
+                // A server that answered says why it refused (no such database, no such
+                // user): asking whether it runs would mislead.
+                let client = config.connect(postgres::NoTls).map_err(|e| {
+                    let said = match e.as_db_error() {
+                        Some(_) => m::REFUSED,
+                        None => m::NOT_CONNECTED,
+                    };
+                    Said::new(said, &[("url", &url)]).because(e)
                 })?;
                 Ok(Conn::Postgres(Box::new(client), HashMap::new()))
             }

@@ -1,0 +1,293 @@
+//! What krb-effect says when a store is wrong, in English and Korean (`KRB_LANG=ko` or a
+//! Korean locale): a URL it does not read, a database that is not there or does not answer,
+//! tables `krb-effects init` did not make, an output topic it cannot read to its end.
+//!
+//! An error is a [`Said`]: a message and its values. Its `Display` is the English text, as
+//! before, since a worker writes its errors to its log, which is data; [`explain`] gives a whole
+//! error chain in a person's language, each [`Said`] in it translated and every other cause (a
+//! library's own text: PostgreSQL's, SQLite's, librdkafka's) as it comes, after it.
+
+use std::fmt::{self, Display};
+
+use krb_common::lang::{Lang, Msg};
+
+/// A kafka: URL with nothing after the colon.
+pub const URL_NO_TOPIC: Msg = Msg {
+    en: "the URL {url} names no topic: use kafka:TOPIC",
+    ko: "URL {url}에 토픽 이름이 없습니다: kafka:TOPIC을 쓰세요",
+};
+/// kafka-eos given a database.
+pub const EOS_NOT_TOPIC: Msg = Msg {
+    en: "--effect kafka-eos writes to a Kafka topic, not to {url}: use kafka:TOPIC",
+    ko: "--effect kafka-eos는 Kafka 토픽에 씁니다. {url}에는 쓰지 않아요: kafka:TOPIC을 쓰세요",
+};
+/// A database effect given a kafka: URL.
+pub const DB_NOT_TOPIC: Msg = Msg {
+    en: "--effect {kind} writes to a database, not to {url}: use sqlite:PATH or \
+         postgres://USER@HOST:PORT/DB",
+    ko: "--effect {kind}의 반영은 데이터베이스에 씁니다. {url}에는 쓰지 않아요: sqlite:PATH나 \
+         postgres://USER@HOST:PORT/DB를 쓰세요",
+};
+/// A PostgreSQL URL the client cannot read (its reason after it).
+pub const URL_UNPARSED: Msg = Msg {
+    en: "the database URL {url} does not parse: use sqlite:PATH (e.g. sqlite:logs/effects.db) \
+         or postgres://USER@HOST:PORT/DB",
+    ko: "데이터베이스 URL {url}의 형식이 잘못됐습니다: sqlite:PATH(예: sqlite:logs/effects.db)나 \
+         postgres://USER@HOST:PORT/DB를 쓰세요",
+};
+/// A URL of neither kind.
+pub const URL_UNKNOWN: Msg = Msg {
+    en: "the database URL {url} is not one krb reads: use sqlite:PATH (e.g. \
+         sqlite:logs/effects.db) or postgres://USER@HOST:PORT/DB",
+    ko: "krb가 읽는 데이터베이스 URL이 아닙니다: {url}. sqlite:PATH(예: \
+         sqlite:logs/effects.db)나 postgres://USER@HOST:PORT/DB를 쓰세요",
+};
+/// `sqlite:` and no path.
+pub const URL_NO_FILE: Msg = Msg {
+    en: "the database URL {url} names no file: use sqlite:PATH (e.g. sqlite:logs/effects.db) or \
+         postgres://USER@HOST:PORT/DB",
+    ko: "데이터베이스 URL {url}에 파일 이름이 없습니다: sqlite:PATH(예: sqlite:logs/effects.db)나 \
+         postgres://USER@HOST:PORT/DB를 쓰세요",
+};
+/// An SQLite file that is not there, opened to read.
+pub const NO_DATABASE: Msg = Msg {
+    en: "no database {path}: create it first with krb-effects init {url}",
+    ko: "데이터베이스가 없습니다: {path}. 먼저 만드세요: krb-effects init {url}",
+};
+/// The SQLite file's folder cannot be made.
+pub const NO_FOLDER: Msg = Msg {
+    en: "cannot make the folder {path}",
+    ko: "폴더를 만들 수 없습니다: {path}",
+};
+/// SQLite cannot open the file.
+pub const NOT_OPENED: Msg = Msg {
+    en: "cannot open the database {path}",
+    ko: "데이터베이스를 열 수 없습니다: {path}",
+};
+/// SQLite refuses the busy timeout.
+pub const NO_BUSY_TIMEOUT: Msg = Msg {
+    en: "cannot set the database's busy timeout",
+    ko: "데이터베이스의 busy timeout을 설정할 수 없습니다",
+};
+/// SQLite refuses write-ahead logging (a file that is no database).
+pub const NOT_SET_UP: Msg = Msg {
+    en: "cannot set up the database {path}",
+    ko: "데이터베이스를 준비할 수 없습니다: {path}",
+};
+/// PostgreSQL does not answer, or refuses the login.
+pub const NOT_CONNECTED: Msg = Msg {
+    en: "cannot connect to the database {url}: is PostgreSQL running there?",
+    ko: "데이터베이스 {url}에 연결할 수 없습니다(PostgreSQL이 거기서 돌고 있나요?)",
+};
+/// PostgreSQL answered and refused: no such database, no such user.
+pub const REFUSED: Msg = Msg {
+    en: "cannot connect to the database {url}",
+    ko: "데이터베이스 {url}에 연결할 수 없습니다",
+};
+/// A value that should be a number.
+pub const NOT_A_NUMBER: Msg = Msg {
+    en: "expected a number in the database, found {value}",
+    ko: "데이터베이스에서 숫자가 있어야 할 자리에 다른 값이 있습니다: {value}",
+};
+/// `krb-effects init`'s statements failed.
+pub const TABLES_NOT_MADE: Msg = Msg {
+    en: "cannot make the tables in {url}",
+    ko: "{url}에 테이블을 만들 수 없습니다",
+};
+/// A table of an effect cannot be read (not made, most often).
+pub const TABLE_NOT_READ: Msg = Msg {
+    en: "cannot read {table} in {url}",
+    ko: "{url}의 {table} 테이블을 읽을 수 없습니다",
+};
+/// An effect kind without rows, asked for its rows.
+pub const NO_ROWS: Msg = Msg {
+    en: "the effect kind {kind} writes no rows to a database",
+    ko: "{kind} 반영은 데이터베이스에 행을 쓰지 않습니다",
+};
+/// The output topic's end cannot be read.
+pub const END_NOT_READ: Msg = Msg {
+    en: "cannot read the end of {topic} p{partition}",
+    ko: "{topic} 토픽 p{partition}의 끝을 읽을 수 없습니다",
+};
+/// A transaction of the output topic still open: the count would stop before it.
+pub const OPEN_TRANSACTION: Msg = Msg {
+    en: "a transaction open for {seconds} s holds back {held} of {topic}: a read_committed count \
+         would stop before it; count again once it is committed or aborted (the broker aborts it \
+         when its producer's transaction.timeout.ms has passed)",
+    ko: "{seconds}초째 열려 있는 트랜잭션이 {topic} 토픽의 {held}에서 읽기를 막고 있습니다: \
+         read_committed로 세면 그 앞에서 멈춰요. 트랜잭션이 commit되거나 abort된 뒤 다시 세세요\
+         (프로듀서의 transaction.timeout.ms가 지나면 브로커가 abort합니다)",
+};
+/// The reader of the output topic cannot be made.
+pub const NO_CONSUMER: Msg = Msg {
+    en: "cannot create the consumer",
+    ko: "컨슈머를 만들 수 없습니다",
+};
+/// The reader cannot be set to the beginning.
+pub const NO_BEGINNING: Msg = Msg {
+    en: "cannot read from the beginning",
+    ko: "처음부터 읽을 수 없습니다",
+};
+/// The output topic cannot be read.
+pub const TOPIC_NOT_READ: Msg = Msg {
+    en: "cannot read {topic}",
+    ko: "{topic} 토픽을 읽을 수 없습니다",
+};
+/// The output topic was not read to its end in time.
+pub const NOT_TO_THE_END: Msg = Msg {
+    en: "{topic} was not read to its end within {seconds} s",
+    ko: "{seconds}초 안에 {topic} 토픽을 끝까지 읽지 못했습니다",
+};
+/// A message of the output topic that no worker wrote.
+pub const NOT_AN_EFFECT: Msg = Msg {
+    en: "{topic} p{partition} offset {offset} is not a processing's effect: {value}",
+    ko: "{topic} p{partition} offset {offset}의 메시지는 처리의 반영이 아닙니다: {value}",
+};
+
+/// Every message above, for the test that holds the table.
+pub const ALL: &[Msg] = &[
+    URL_NO_TOPIC,
+    EOS_NOT_TOPIC,
+    DB_NOT_TOPIC,
+    URL_UNPARSED,
+    URL_UNKNOWN,
+    URL_NO_FILE,
+    NO_DATABASE,
+    NO_FOLDER,
+    NOT_OPENED,
+    NO_BUSY_TIMEOUT,
+    NOT_SET_UP,
+    NOT_CONNECTED,
+    REFUSED,
+    NOT_A_NUMBER,
+    TABLES_NOT_MADE,
+    TABLE_NOT_READ,
+    NO_ROWS,
+    END_NOT_READ,
+    OPEN_TRANSACTION,
+    NO_CONSUMER,
+    NO_BEGINNING,
+    TOPIC_NOT_READ,
+    NOT_TO_THE_END,
+    NOT_AN_EFFECT,
+];
+
+/// An error of krb-effect: a message with its values, and the error that caused it, if any
+/// (a library's, or another [`Said`]).
+#[derive(Debug)]
+pub struct Said {
+    msg: Msg,
+    values: Vec<(&'static str, String)>,
+    /// Values that Korean writes otherwise (a list of offsets), in place of the English ones.
+    values_ko: Vec<(&'static str, String)>,
+    cause: Option<anyhow::Error>,
+}
+
+impl Said {
+    /// `msg` with `values` for its placeholders.
+    pub fn new(msg: Msg, values: &[(&'static str, &dyn Display)]) -> Said {
+        Said {
+            msg,
+            values: values.iter().map(|(n, v)| (*n, v.to_string())).collect(),
+            values_ko: Vec::new(),
+            cause: None,
+        }
+    }
+
+    /// The same, with placeholder `name` filled with `value` in Korean.
+    pub fn ko(mut self, name: &'static str, value: impl Display) -> Said {
+        self.values_ko.push((name, value.to_string()));
+        self
+    }
+
+    /// The same, caused by `cause`, which an error chain shows after it.
+    pub fn because(mut self, cause: impl Into<anyhow::Error>) -> Said {
+        self.cause = Some(cause.into());
+        self
+    }
+
+    /// The message in `lang`, without its cause.
+    pub fn text(&self, lang: Lang) -> String {
+        let values: Vec<(&str, &dyn Display)> = self
+            .values
+            .iter()
+            .map(|(n, v)| {
+                let ko = self.values_ko.iter().find(|(k, _)| k == n);
+                match ko {
+                    Some((_, v)) if lang == Lang::Ko => (*n, v as &dyn Display),
+                    _ => (*n, v as &dyn Display),
+                }
+            })
+            .collect();
+        self.msg.fill(lang, &values)
+    }
+}
+
+impl Display for Said {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text(Lang::En))
+    }
+}
+
+impl std::error::Error for Said {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.cause
+            .as_ref()
+            .map(|e| e.as_ref() as &(dyn std::error::Error + 'static))
+    }
+}
+
+/// `err` on one line in `lang`, as `{:#}` writes it in English: each cause after the one it
+/// caused, after `: `; each [`Said`] in `lang`, any other cause as its library wrote it.
+pub fn explain(lang: Lang, err: &anyhow::Error) -> String {
+    err.chain()
+        .map(|cause| match cause.downcast_ref::<Said>() {
+            Some(said) => said.text(lang),
+            None => cause.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join(": ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use anyhow::Context;
+
+    #[test]
+    fn every_message_has_its_korean_text() {
+        let problems = krb_common::lang::table_problems(ALL);
+        assert!(problems.is_empty(), "{problems:#?}");
+        assert_eq!(
+            ALL.len(),
+            krb_common::lang::declared(include_str!("messages.rs"))
+        );
+    }
+
+    #[test]
+    fn an_error_is_english_as_before_and_korean_where_a_person_reads_it() {
+        let refused =
+            std::io::Error::new(std::io::ErrorKind::ConnectionRefused, "Connection refused");
+        let url = "postgres://postgres@localhost:1/x";
+        let err: anyhow::Error = Said::new(NOT_CONNECTED, &[("url", &url)])
+            .because(refused)
+            .into();
+        let english = "cannot connect to the database postgres://postgres@localhost:1/x: is \
+                       PostgreSQL running there?: Connection refused";
+        assert_eq!(format!("{err:#}"), english);
+        assert_eq!(explain(Lang::En, &err), english);
+        // PostgreSQL's own text stays as it came, after the Korean frame.
+        assert_eq!(
+            explain(Lang::Ko, &err),
+            "데이터베이스 postgres://postgres@localhost:1/x에 연결할 수 없습니다(PostgreSQL이 \
+             거기서 돌고 있나요?): Connection refused"
+        );
+        // Under a context of another's, and over another Said.
+        let inner: anyhow::Error = Said::new(NO_ROWS, &[("kind", &"none")]).into();
+        let outer = Err::<(), _>(inner).context("while counting").unwrap_err();
+        assert_eq!(
+            explain(Lang::Ko, &outer),
+            "while counting: none 반영은 데이터베이스에 행을 쓰지 않습니다"
+        );
+    }
+}
