@@ -169,7 +169,7 @@ pub fn render(group: &str, consumers: &[Consumer], lang: Lang) -> Result<Documen
             .flat_map(|c| c.log.lines.iter().map(|l| l.at))
     };
     let (Some(first), Some(last)) = (times().min(), times().max()) else {
-        bail!("the logs of {group} hold no worker line");
+        bail!(messages::NO_LINE.fill(lang, &[("group", &group)]));
     };
 
     // Counts as krb-dups keeps them, and offset ranges per partition.

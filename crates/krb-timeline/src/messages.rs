@@ -67,10 +67,16 @@ pub const REFUSED: Msg = Msg {
     en: "refused",
     ko: "거부됨",
 };
+/// A group whose logs hold nothing to draw.
+pub const NO_LINE: Msg = Msg {
+    en: "the logs of {group} hold no worker line",
+    ko: "{group} 그룹의 로그에 워커의 줄이 하나도 없습니다",
+};
 
 /// Every message above.
 pub const ALL: &[Msg] = &[
     WROTE,
+    NO_LINE,
     DOC_TITLE,
     TOTALS,
     LEGEND_DUPLICATE,

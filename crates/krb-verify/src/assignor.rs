@@ -4,10 +4,10 @@
 
 use std::collections::BTreeSet;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use krb_common::logline::{Event, Partition};
 
-use crate::facts::{assigned, revoked, summary, Run};
+use crate::facts::{assigned, revoked, summary, Run, NO_LINE};
 use crate::{shown, Assignor, Lab, Verdict};
 
 /// Lab 3's verdict for a run.
@@ -27,7 +27,7 @@ pub fn verdict(run: &Run, assignor: Assignor, revoke_commit: bool) -> Result<Ver
     let logs = [run.member("a")?, run.member("b")?, run.member("c")?];
     let c_start = logs[2]
         .time_of(0, |e| e == &Event::Start)
-        .context("c's log has no start line")?;
+        .ok_or_else(|| Run::missing(NO_LINE[0], "c"))?;
     let stopping = logs
         .iter()
         .filter_map(|l| l.time_of(0, |e| e == &Event::Stop))

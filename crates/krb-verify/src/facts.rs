@@ -7,12 +7,39 @@ use std::time::Duration;
 use anyhow::{Context, Result};
 use chrono::NaiveDateTime;
 use krb_common::broker::BrokerArgs;
+use krb_common::lang::{Lang, Msg};
 use krb_common::logline::{Event, Offset, Partition};
 use krb_common::namespace::Namespace;
 use krb_common::worker_log::{Entry, WorkerLog};
 use krb_dups::Report;
 use rdkafka::consumer::{BaseConsumer, Consumer};
 use rdkafka::TopicPartitionList;
+
+/// A member's log the lab needs and the folder does not hold.
+pub const NO_MEMBER_LOG: Msg = Msg {
+    en: "no log {name}.log of group {group}",
+    ko: "{group} 그룹의 로그 {name}.log가 없습니다",
+};
+/// The lines a lab's verdict starts from, missing from a member's log (a group another lab
+/// ran, or a run stopped early): a start, a stop, and a restart's second ones.
+pub const NO_LINE: [Msg; 4] = [
+    Msg {
+        en: "{member}'s log has no start line",
+        ko: "{member}의 로그에 start 줄이 없습니다",
+    },
+    Msg {
+        en: "{member}'s log has no stop line",
+        ko: "{member}의 로그에 stop 줄이 없습니다",
+    },
+    Msg {
+        en: "{member}'s log has no second start line",
+        ko: "{member}의 로그에 두 번째 start 줄이 없습니다",
+    },
+    Msg {
+        en: "{member}'s log has no second stop line",
+        ko: "{member}의 로그에 두 번째 stop 줄이 없습니다",
+    },
+];
 
 /// A group's logs, read and aligned once, and krb-dups' report of them.
 pub struct Run {
@@ -34,13 +61,20 @@ impl Run {
         })
     }
 
+    /// A line a lab's member must have written and did not (`msg`: which, one of [`NO_LINE`]).
+    pub fn missing(msg: Msg, member: &str) -> anyhow::Error {
+        anyhow::anyhow!(msg.fill(Lang::from_env().unwrap_or_default(), &[("member", &member)]))
+    }
+
     /// The log of member `GROUP-member`.
     pub fn member(&self, member: &str) -> Result<&WorkerLog> {
         let name = format!("{}-{member}", self.group);
-        self.logs
-            .iter()
-            .find(|l| l.name == name)
-            .with_context(|| format!("no log {name}.log of group {}", self.group))
+        self.logs.iter().find(|l| l.name == name).with_context(|| {
+            NO_MEMBER_LOG.fill(
+                Lang::from_env().unwrap_or_default(),
+                &[("name", &name), ("group", &self.group)],
+            )
+        })
     }
 
     /// Every line the reader skipped, as `FILE:LINE: skipped: why`, and what it found wrong
@@ -150,4 +184,20 @@ pub fn read_committed(
         .iter()
         .map(|e| (e.partition(), e.offset().to_raw()))
         .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_missing_log_or_line_is_said_in_both_languages() {
+        let mut all = vec![NO_MEMBER_LOG];
+        all.extend(NO_LINE);
+        assert_eq!(krb_common::lang::table_problems(&all), Vec::<String>::new());
+        assert_eq!(
+            NO_LINE[2].fill(Lang::Ko, &[("member", &"a")]),
+            "a의 로그에 두 번째 start 줄이 없습니다"
+        );
+    }
 }

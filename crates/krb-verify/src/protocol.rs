@@ -1,10 +1,10 @@
 //! Lab 5, 05-protocol.sh: labs 1 and 2 again under the classic or the KIP-848 consumer group
 //! protocol.
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use krb_common::logline::{Event, Offset, Partition};
 
-use crate::facts::{revoked, Run};
+use crate::facts::{revoked, Run, NO_LINE};
 use crate::{maxpoll, revoke, shown, Protocol, Verdict};
 
 /// The group of lab 5's second part, lab 2's scenario.
@@ -40,7 +40,7 @@ pub fn verdict(
     let b_start = lab1
         .member("b")?
         .time_of(0, |e| e == &Event::Start)
-        .context("b's log has no start line")?;
+        .ok_or_else(|| Run::missing(NO_LINE[0], "b"))?;
     let first_revoke = a
         .lines
         .iter()

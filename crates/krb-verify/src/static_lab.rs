@@ -1,10 +1,10 @@
 //! Lab 4, 04-static.sh: restarting one consumer costs two rebalances, or none with static
 //! membership.
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use krb_common::logline::Event;
 
-use crate::facts::{assigned, revoked, seconds, Run};
+use crate::facts::{assigned, revoked, seconds, Run, NO_LINE};
 use crate::{shown, Verdict};
 
 /// The session timeout the lab runs with, in seconds.
@@ -22,13 +22,13 @@ pub fn verdict(run: &Run, static_membership: bool) -> Result<Verdict> {
     let b = run.member("b")?;
     let stopped = a
         .time_of(0, |e| e == &Event::Stop)
-        .context("a's log has no stop line")?;
+        .ok_or_else(|| Run::missing(NO_LINE[1], "a"))?;
     let restart = a
         .time_of(1, |e| e == &Event::Start)
-        .context("a's log has no second start line")?;
+        .ok_or_else(|| Run::missing(NO_LINE[2], "a"))?;
     let end = a
         .time_of(1, |e| e == &Event::Stop)
-        .context("a's log has no second stop line")?;
+        .ok_or_else(|| Run::missing(NO_LINE[3], "a"))?;
     let before = a
         .lines
         .iter()
