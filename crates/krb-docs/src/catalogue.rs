@@ -34,7 +34,8 @@ use krb_common::logline::{Event, LogLine};
 use regex::Regex;
 
 use crate::literals::{format_pieces, rust_strings, shell_texts, Piece};
-use crate::{files_under, rel, Problem};
+use crate::markdown::lines;
+use crate::{files_under, rel, Docs, Problem};
 
 /// Stands for a hole inside a normalised template line (a private-use character).
 const HOLE: char = '\u{E000}';
@@ -399,6 +400,39 @@ pub fn check_samples(root: &Path, catalogue: &Catalogue) -> Result<Vec<Problem>>
         }
     }
     Ok(problems)
+}
+
+/// Check f on the pages: every line of an output block (a fenced block that is not `sh` or
+/// `bash`) of README*.md and docs/LANG/*.md, outside the generated blocks (check a holds those
+/// to the tools), is printable by the current tools, as a sample's line must be. The findings
+/// pages under docs/en/internals quote older tools on purpose and are not read.
+pub fn check_pages(docs: &Docs, catalogue: &Catalogue) -> Vec<Problem> {
+    let mut problems = Vec::new();
+    for page in &docs.pages {
+        let depth = page.path.matches('/').count();
+        let read =
+            page.path.starts_with("README") || (page.path.starts_with("docs/") && depth == 2);
+        if !read {
+            continue;
+        }
+        let mut generated = false;
+        for line in lines(&page.text) {
+            let marker = line.text.trim_start();
+            if marker.starts_with("<!-- /krb:") {
+                generated = false;
+            } else if marker.starts_with("<!-- krb:") {
+                generated = true;
+            }
+            let output = matches!(line.block, Some(info) if !matches!(info, "sh" | "bash"));
+            if generated || line.fence || !output {
+                continue;
+            }
+            if let Some(what) = unprintable(catalogue, 2, line.text) {
+                problems.push(Problem::new(&page.path, line.number, what));
+            }
+        }
+    }
+    problems
 }
 
 #[cfg(test)]

@@ -9,7 +9,8 @@
 //! - c. a `KRB_*` variable shown is read nowhere, or one read is not in setup.md ([`vars`]);
 //! - d. an English page and its Korean twin differ in headings, commands or blocks ([`twins`]);
 //! - e. a relative link or an anchor leads nowhere ([`links`]);
-//! - f. a line of a sample is none the current tools print ([`catalogue`]);
+//! - f. a line of a sample, or of a page's output block, is none the current tools print
+//!   ([`catalogue`]);
 //! - g. a Korean text uses a word the glossary rules out ([`glossary`]);
 //! - h. a sample was not made from exactly the commands its page shows ([`samples`]);
 //! - i. a line of a Korean sample is English and not the article's own output ([`korean`]).
@@ -146,6 +147,7 @@ pub fn check(docs: &Docs) -> Result<Vec<Problem>> {
     problems.extend(twins::check(docs));
     problems.extend(links::check(docs));
     problems.extend(catalogue::check_samples(&docs.root, &catalogue)?);
+    problems.extend(catalogue::check_pages(docs, &catalogue));
     problems.extend(glossary::check(docs)?);
     problems.extend(samples::check(docs)?);
     problems.extend(korean::check(&docs.root)?);

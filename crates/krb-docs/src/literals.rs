@@ -260,6 +260,51 @@ pub fn shell_texts(src: &str) -> Vec<Found> {
     }));
     let mut found = Vec::new();
     for (number, line) in &lines {
+        // A command substitution's commands print too: `line ok "$(krb_say "a b" "가 나")"`.
+        let mut commands = vec![line.clone()];
+        let mut k = 0;
+        while k < commands.len() {
+            let inner = substitutions(&commands[k]);
+            commands.extend(inner);
+            k += 1;
+        }
+        for line in &commands {
+            line_texts(line, *number, &printers, &bilingual, &mut found);
+        }
+    }
+    found
+}
+
+/// The commands of each `$(...)` in `line` (not `$((...))`, arithmetic), outermost first.
+fn substitutions(line: &str) -> Vec<String> {
+    let chars: Vec<char> = line.chars().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i + 1 < chars.len() {
+        if chars[i] == '$' && chars[i + 1] == '(' && chars.get(i + 2) != Some(&'(') {
+            let end = expansion(&chars, i);
+            out.push(
+                chars[i + 2..end.saturating_sub(1).max(i + 2)]
+                    .iter()
+                    .collect(),
+            );
+            i = end;
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
+/// The texts one command line prints (see [`shell_texts`]).
+fn line_texts(
+    line: &str,
+    number: usize,
+    printers: &[String],
+    bilingual: &[String],
+    found: &mut Vec<Found>,
+) {
+    {
         let tokens = tokenize(line);
         let mut command_position = true;
         let mut i = 0;
@@ -318,7 +363,7 @@ pub fn shell_texts(src: &str) -> Vec<Found> {
                     if escapes {
                         pieces = backslash_escapes(pieces);
                     }
-                    push(&mut found, *number, pieces);
+                    push(found, number, pieces);
                 }
                 "printf" => {
                     let mut args = args.as_slice();
@@ -326,25 +371,24 @@ pub fn shell_texts(src: &str) -> Vec<Found> {
                         args = args.get(2..).unwrap_or_default();
                     }
                     if let Some((format, rest)) = args.split_first() {
-                        push(&mut found, *number, printf_pieces(&format.pieces));
+                        push(found, number, printf_pieces(&format.pieces));
                         for arg in rest {
-                            push(&mut found, *number, arg.pieces.clone());
+                            push(found, number, arg.pieces.clone());
                         }
                     }
                 }
                 name if bilingual.iter().any(|p| p == name) => {
                     for arg in &args {
-                        push(&mut found, *number, arg.pieces.clone());
+                        push(found, number, arg.pieces.clone());
                     }
                 }
                 name if printers.iter().any(|p| p == name) => {
-                    push(&mut found, *number, joined(&args));
+                    push(found, number, joined(&args));
                 }
                 _ => {}
             }
         }
     }
-    found
 }
 
 fn push(found: &mut Vec<Found>, line: usize, pieces: Vec<Piece>) {
@@ -730,6 +774,18 @@ line failed 실패
                 "failed",
                 "실패",
             ]
+        );
+    }
+
+    #[test]
+    fn a_command_substitutions_texts_are_read_too() {
+        let src = r#"
+line ok "$(krb_say "linux tools" "Linux 도구")" "$(krb_say "all $n here" "$n개 모두")"
+n=$(( 1 + 2 )); x=$(date +%s)
+"#;
+        assert_eq!(
+            texts(&shell_texts(src)),
+            ["linux tools", "Linux 도구", "all * here", "*개 모두"]
         );
     }
 }

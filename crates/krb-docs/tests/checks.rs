@@ -347,6 +347,48 @@ fn f_a_sample_line_no_tool_prints() {
 }
 
 #[test]
+fn f_a_pages_output_line_no_tool_prints() {
+    let root = fixture();
+    let line = "slow-a: librdkafka error: Global error: PollExceeded (Local: Maximum application \
+                poll interval (max.poll.interval.ms) exceeded)";
+    for (page, heading) in [
+        ("docs/en/lab1-revoke.md", "## Exercises"),
+        ("docs/ko/lab1-revoke.md", "## 연습 문제"),
+    ] {
+        edit(
+            &root,
+            page,
+            heading,
+            &format!("```text\n{line}\n```\n\n{heading}"),
+        );
+    }
+    let found = problems(&root);
+    assert_eq!(found.len(), 2, "{found:#?}");
+    for (problem, lang) in found.iter().zip(["en", "ko"]) {
+        assert!(
+            problem.starts_with(&format!(
+                "docs/{lang}/lab1-revoke.md:60: `slow-a: librdkafka error"
+            )),
+            "{found:#?}"
+        );
+    }
+    // A line the tools print passes.
+    let root = fixture();
+    for (page, heading) in [
+        ("docs/en/lab1-revoke.md", "## Exercises"),
+        ("docs/ko/lab1-revoke.md", "## 연습 문제"),
+    ] {
+        edit(
+            &root,
+            page,
+            heading,
+            &format!("```text\nsent 1000 messages to pay\n```\n\n{heading}"),
+        );
+    }
+    assert_eq!(problems(&root), Vec::<String>::new());
+}
+
+#[test]
 fn g_a_word_the_glossary_rules_out() {
     let root = fixture();
     edit(
