@@ -177,7 +177,7 @@ impl BrokerArgs {
     /// What to tell a user whose broker does not answer, in the language of the process.
     pub fn unreachable(&self, err: &KafkaError) -> String {
         UNREACHABLE.fill(
-            Lang::from_env().unwrap_or_default(),
+            Lang::of_process(),
             &[("bootstrap", &self.bootstrap), ("err", err)],
         )
     }
@@ -214,7 +214,7 @@ impl BrokerArgs {
             .map_err(|e| anyhow::anyhow!(self.unreachable(&e)))?;
         let missing = || {
             anyhow::anyhow!(NO_TOPIC.fill(
-                Lang::from_env().unwrap_or_default(),
+                Lang::of_process(),
                 &[
                     ("name", &name),
                     ("bootstrap", &self.bootstrap),

@@ -23,10 +23,7 @@ pub const SECONDS: Msg = Msg {
 /// A worker's name, which starts every log line: one word.
 pub fn worker_name(name: &str) -> Result<()> {
     if name.is_empty() || name.contains(char::is_whitespace) {
-        bail!(WORKER_NAME.fill(
-            Lang::from_env().unwrap_or_default(),
-            &[("name", &format!("{name:?}"))]
-        ));
+        bail!(WORKER_NAME.fill(Lang::of_process(), &[("name", &format!("{name:?}"))]));
     }
     Ok(())
 }
@@ -34,10 +31,7 @@ pub fn worker_name(name: &str) -> Result<()> {
 /// An option's number of seconds, 0 or more.
 pub fn seconds(what: &str, value: f64) -> Result<Duration> {
     Duration::try_from_secs_f64(value).map_err(|_| {
-        anyhow::anyhow!(SECONDS.fill(
-            Lang::from_env().unwrap_or_default(),
-            &[("what", &what), ("value", &value)]
-        ))
+        anyhow::anyhow!(SECONDS.fill(Lang::of_process(), &[("what", &what), ("value", &value)]))
     })
 }
 
@@ -306,7 +300,7 @@ pub fn parse<T: Parser>(tool: &str) -> T {
     match parsed {
         Ok(args) => args,
         Err(e) => {
-            let lang = Lang::from_env().unwrap_or_default();
+            let lang = Lang::of_process();
             match error_line(lang, &command, &e) {
                 Some(line) => {
                     crate::out::stderr_line(&format!("{tool}: {line}"));
@@ -443,10 +437,7 @@ mod tests {
         fast: bool,
     }
 
-    /// Hangul syllables.
-    fn hangul(text: &str) -> bool {
-        text.chars().any(|c| ('\u{AC00}'..='\u{D7A3}').contains(&c))
-    }
+    use crate::lang::has_hangul as hangul;
 
     /// `line`'s words of Latin letters, the quoted arguments and the usage left out.
     fn english_words(line: &str) -> Vec<String> {

@@ -54,6 +54,12 @@ impl Lang {
         })
     }
 
+    /// The language of this process for a message made deep in a tool: [`Lang::from_env`],
+    /// English when `KRB_LANG` is one the tool's main already refused with its usage error.
+    pub fn of_process() -> Lang {
+        Lang::from_env().unwrap_or_default()
+    }
+
     /// `en` or `ko`, as HTML's `lang` attribute writes it.
     pub fn code(self) -> &'static str {
         match self {
@@ -61,6 +67,16 @@ impl Lang {
             Lang::Ko => "ko",
         }
     }
+}
+
+/// Whether `c` is a Hangul syllable (가..힣).
+pub fn is_hangul(c: char) -> bool {
+    ('\u{AC00}'..='\u{D7A3}').contains(&c)
+}
+
+/// Whether `text` holds a Hangul syllable: Korean text.
+pub fn has_hangul(text: &str) -> bool {
+    text.chars().any(is_hangul)
 }
 
 /// One message in both languages.
@@ -267,11 +283,7 @@ pub fn table_problems(table: &[Msg]) -> Vec<String> {
                 msg.en
             ));
         }
-        if !msg
-            .ko
-            .chars()
-            .any(|c| ('\u{AC00}'..='\u{D7A3}').contains(&c))
-        {
+        if !has_hangul(msg.ko) {
             problems.push(format!(
                 "{:?}: its Korean text {:?} holds no Hangul",
                 msg.en, msg.ko

@@ -43,7 +43,7 @@ pub const BAD: Msg = Msg {
 /// Checks a namespace: it becomes part of topic names, so it takes only what a topic name may
 /// hold (letters, digits, `.`, `_`, `-`), and it names a folder of logs, so not `.` or `..`.
 pub fn parse(s: &str) -> Result<String, String> {
-    parse_in(Lang::from_env().unwrap_or_default(), s)
+    parse_in(Lang::of_process(), s)
 }
 
 /// [`parse`], its refusal in `lang`.

@@ -476,7 +476,7 @@ pub const NO_LOGS: Msg = Msg {
 /// [`NO_LOGS`] in the language of the process.
 pub fn no_logs(dir: &Path, group: &str) -> String {
     NO_LOGS.fill(
-        Lang::from_env().unwrap_or_default(),
+        Lang::of_process(),
         &[("dir", &dir.display()), ("group", &group)],
     )
 }
@@ -490,7 +490,7 @@ pub fn group_files(dir: &Path, group: &str, ns: &Namespace) -> Result<(Vec<PathB
     let prefix = format!("{group}-");
     let entries = std::fs::read_dir(dir).map_err(|why| {
         anyhow::anyhow!(NO_LOG_FOLDER.fill(
-            Lang::from_env().unwrap_or_default(),
+            Lang::of_process(),
             &[("dir", &dir.display()), ("why", &why)],
         ))
     })?;

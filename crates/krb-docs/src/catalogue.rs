@@ -160,11 +160,7 @@ fn has_word(text: &str, counts: impl Fn(&str) -> bool) -> bool {
     for c in text.chars().chain([' ']) {
         if c.is_alphabetic() {
             word.push(c);
-            letters += if ('\u{AC00}'..='\u{D7A3}').contains(&c) {
-                2
-            } else {
-                1
-            };
+            letters += if krb_common::lang::is_hangul(c) { 2 } else { 1 };
             continue;
         }
         if letters >= 3 && counts(&word) {
@@ -355,7 +351,7 @@ fn lines_of(pieces: &[Piece], source: &str) -> Vec<Template> {
         .collect()
 }
 
-fn rdkafka_line() -> &'static Regex {
+pub(crate) fn rdkafka_line() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| {
         Regex::new(r"^%[0-7]\|\d+\.\d{3}\|[A-Z0-9_]+\|[^|]*\| ").expect("a valid pattern")

@@ -16,6 +16,7 @@ use crate::literals::rust_strings;
 use crate::markdown::{code_spans, lines};
 use crate::{files_under, rel, Docs, Problem};
 use anyhow::{Context, Result};
+use krb_common::lang::{has_hangul as hangul, is_hangul as hangul_letter};
 use std::path::Path;
 
 /// The glossary's page.
@@ -43,14 +44,6 @@ pub const LATIN_VARIANTS: &[(&str, &str)] = &[
     ("worker", "워커"),
     ("effect", "반영"),
 ];
-
-fn hangul_letter(c: char) -> bool {
-    ('\u{AC00}'..='\u{D7A3}').contains(&c)
-}
-
-fn hangul(text: &str) -> bool {
-    text.chars().any(hangul_letter)
-}
 
 /// Whether a character joins a Latin word to what stands beside it, making them one name:
 /// a letter or digit, or `-`, `_`, `.`, `/`, `{`, `}` (`krb-worker`, `--worker`, `worker.py`,

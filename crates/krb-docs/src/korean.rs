@@ -10,10 +10,12 @@ use std::path::Path;
 use std::sync::OnceLock;
 
 use anyhow::{Context, Result};
+use krb_common::lang::has_hangul as hangul;
 use krb_common::logline::LogLine;
 use krb_common::trial_log::FaultKind;
 use regex::Regex;
 
+use crate::catalogue::rdkafka_line;
 use crate::{files_under, rel, Problem};
 
 /// The article's programs' own lines, which stay English in every language.
@@ -21,7 +23,7 @@ fn article_line() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| {
         Regex::new(
-            r"^(?:Created topic \S+\.|sent \d+ messages to \S+|processed \d+, unique \d+, duplicates \d+|p\d+: offset \d+(?:\.\.\d+)? \(\d+\) processed twice|%[0-7]\|\d+\.\d{3}\|[A-Z0-9_]+\|[^|]*\| .*|\|[-|]+\|)$",
+            r"^(?:Created topic \S+\.|sent \d+ messages to \S+|processed \d+, unique \d+, duplicates \d+|p\d+: offset \d+(?:\.\.\d+)? \(\d+\) processed twice|\|[-|]+\|)$",
         )
         .expect("a valid pattern")
     })
@@ -41,10 +43,6 @@ fn timed_line(text: &str) -> bool {
     })
 }
 
-fn hangul(text: &str) -> bool {
-    text.chars().any(|c| ('\u{AC00}'..='\u{D7A3}').contains(&c))
-}
-
 /// Why line `number` (1-based) of a Korean sample is English where it should be Korean.
 pub fn english(number: usize, line: &str) -> Option<String> {
     let trimmed = line.trim();
@@ -54,6 +52,7 @@ pub fn english(number: usize, line: &str) -> Option<String> {
         || (number == 1 && line.starts_with("# "))
         || matches!(LogLine::parse(trimmed), Ok(Some(_)))
         || timed_line(trimmed)
+        || rdkafka_line().is_match(trimmed)
         || article_line().is_match(trimmed)
     {
         return None;

@@ -348,20 +348,26 @@ fn f_a_sample_line_no_tool_prints() {
 
 #[test]
 fn f_a_pages_output_line_no_tool_prints() {
-    let root = fixture();
-    let line = "slow-a: librdkafka error: Global error: PollExceeded (Local: Maximum application \
-                poll interval (max.poll.interval.ms) exceeded)";
-    for (page, heading) in [
-        ("docs/en/lab1-revoke.md", "## Exercises"),
-        ("docs/ko/lab1-revoke.md", "## 연습 문제"),
-    ] {
-        edit(
-            &root,
-            page,
-            heading,
-            &format!("```text\n{line}\n```\n\n{heading}"),
-        );
-    }
+    // The same output block in both twins, before their exercises.
+    let with_block = |line: &str| {
+        let root = fixture();
+        for (page, heading) in [
+            ("docs/en/lab1-revoke.md", "## Exercises"),
+            ("docs/ko/lab1-revoke.md", "## 연습 문제"),
+        ] {
+            edit(
+                &root,
+                page,
+                heading,
+                &format!("```text\n{line}\n```\n\n{heading}"),
+            );
+        }
+        root
+    };
+    let root = with_block(
+        "slow-a: librdkafka error: Global error: PollExceeded (Local: Maximum application poll \
+         interval (max.poll.interval.ms) exceeded)",
+    );
     let found = problems(&root);
     assert_eq!(found.len(), 2, "{found:#?}");
     for (problem, lang) in found.iter().zip(["en", "ko"]) {
@@ -373,18 +379,7 @@ fn f_a_pages_output_line_no_tool_prints() {
         );
     }
     // A line the tools print passes.
-    let root = fixture();
-    for (page, heading) in [
-        ("docs/en/lab1-revoke.md", "## Exercises"),
-        ("docs/ko/lab1-revoke.md", "## 연습 문제"),
-    ] {
-        edit(
-            &root,
-            page,
-            heading,
-            &format!("```text\nsent 1000 messages to pay\n```\n\n{heading}"),
-        );
-    }
+    let root = with_block("sent 1000 messages to pay");
     assert_eq!(problems(&root), Vec::<String>::new());
 }
 

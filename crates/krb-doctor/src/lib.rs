@@ -267,7 +267,7 @@ mod tests {
     /// Each finding and fix every check can give, in Korean: none may be left in English.
     #[test]
     fn every_check_speaks_korean_under_korean() {
-        let hangul = |t: &str| t.chars().any(|c| ('\u{AC00}'..='\u{D7A3}').contains(&c));
+        let hangul = krb_common::lang::has_hangul;
         let port = {
             let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
             l.local_addr().unwrap().port() as i32

@@ -55,7 +55,7 @@ enum Command {
 
 fn main() {
     let args: Args = krb_common::cli::parse("krb-effects");
-    let lang = krb_common::lang::Lang::from_env().unwrap_or_default();
+    let lang = krb_common::lang::Lang::of_process();
     let result = match &args.command {
         Command::Init { url, broker } => {
             krb_effect::init(url, broker).map(|_| stdout_line(&krb_effect::made(lang, url)))

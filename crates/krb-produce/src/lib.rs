@@ -191,7 +191,7 @@ pub fn run(args: &Args) -> Result<()> {
         .interval_sec
         .map(|s| krb_common::cli::seconds("INTERVAL-SEC", s))
         .transpose()?;
-    let lang = Lang::from_env().unwrap_or_default();
+    let lang = Lang::of_process();
     let acks = match &args.acks {
         Some(path) => Some(Mutex::new(BufWriter::new(
             File::create(path).with_context(|| {

@@ -97,7 +97,7 @@ impl Args {
         krb_common::cli::seconds("--delay", self.delay)?;
         krb_common::cli::seconds("--slow-sec", self.slow_sec)?;
         if self.release_at.is_some() && self.release_at == self.reject_at {
-            bail!(SAME_OFFSET.text(Lang::from_env().unwrap_or_default()));
+            bail!(SAME_OFFSET.text(Lang::of_process()));
         }
         // The broker checks names and values (and says which it refuses); a key outside the
         // share group's settings would set another kind of group's.

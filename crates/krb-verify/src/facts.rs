@@ -63,7 +63,7 @@ impl Run {
 
     /// A line a lab's member must have written and did not (`msg`: which, one of [`NO_LINE`]).
     pub fn missing(msg: Msg, member: &str) -> anyhow::Error {
-        anyhow::anyhow!(msg.fill(Lang::from_env().unwrap_or_default(), &[("member", &member)]))
+        anyhow::anyhow!(msg.fill(Lang::of_process(), &[("member", &member)]))
     }
 
     /// The log of member `GROUP-member`.
@@ -71,7 +71,7 @@ impl Run {
         let name = format!("{}-{member}", self.group);
         self.logs.iter().find(|l| l.name == name).with_context(|| {
             NO_MEMBER_LOG.fill(
-                Lang::from_env().unwrap_or_default(),
+                Lang::of_process(),
                 &[("name", &name), ("group", &self.group)],
             )
         })

@@ -189,15 +189,15 @@ impl Args {
         seconds("--delay", self.delay)?;
         seconds("--slow-sec", self.slow_sec)?;
         match &self.db {
-            None if self.effect != EffectKind::None => bail!(EFFECT_NEEDS_DB.fill(
-                Lang::from_env().unwrap_or_default(),
-                &[("effect", &value_name(self.effect))]
-            )),
+            None if self.effect != EffectKind::None => {
+                bail!(EFFECT_NEEDS_DB
+                    .fill(Lang::of_process(), &[("effect", &value_name(self.effect))]))
+            }
             Some(url) => krb_effect::check_url(self.effect, url)?,
             None => {}
         }
         if self.group_protocol == Some(GroupProtocol::Consumer) {
-            let lang = Lang::from_env().unwrap_or_default();
+            let lang = Lang::of_process();
             if self.assignor.is_some() {
                 bail!(ASSIGNOR_CLASSIC.text(lang));
             }
