@@ -2,9 +2,9 @@
 //!
 //! A line of a sample passes when it is
 //! - blank, a `$ command` line, or (line 1) the `# ` header;
-//! - a worker log line krb-common's grammar parses ([`LogLine::parse`]), or one of
+//! - a worker log line krb-log's grammar parses ([`LogLine::parse`]), or one of
 //!   librdkafka's own log lines in its format (`%4|1790813686.528|MAXPOLL|slow-a#consumer-1| ...`,
-//!   see krb-common's rdlog);
+//!   see krb-kafka's rdlog);
 //! - matched by a template: a printed line of a string literal of `crates/*/src/**/*.rs` (not
 //!   tests: no file named `tests.rs`, nothing after a `#[cfg(test)]` line) or of an
 //!   echo/printf string of `scripts/*.sh`, where each `{...}`, `$x`, `${x}`, `$(...)` and `%s` is
@@ -30,7 +30,7 @@ use std::path::Path;
 use std::sync::OnceLock;
 
 use anyhow::{Context, Result};
-use krb_common::logline::{Event, LogLine};
+use krb_log::logline::{Event, LogLine};
 use regex::Regex;
 
 use crate::literals::{format_pieces, rust_strings, shell_texts, Piece};
@@ -160,7 +160,7 @@ fn has_word(text: &str, counts: impl Fn(&str) -> bool) -> bool {
     for c in text.chars().chain([' ']) {
         if c.is_alphabetic() {
             word.push(c);
-            letters += if krb_common::lang::is_hangul(c) { 2 } else { 1 };
+            letters += if krb_cli::lang::is_hangul(c) { 2 } else { 1 };
             continue;
         }
         if letters >= 3 && counts(&word) {

@@ -1,6 +1,6 @@
 //! Check i: a Korean sample speaks Korean. Every line of `docs/samples/ko/*.txt` holds Hangul,
 //! unless it is what stays as the article prints it: a `$ ` command, the header, a worker log
-//! line, a lab 7 trial's fault line (krb-common's trial_log), a lab script's timed `kill -9
+//! line, a lab 7 trial's fault line (krb-log's trial_log), a lab script's timed `kill -9
 //! NAME` (a command as it ran), a librdkafka line, or one of the article's own programs' lines (`Created topic T.`,
 //! `sent N messages to T`, `processed N, unique N, duplicates N` and dups.py's `pN: offset
 //! A..B (N) processed twice`); and a Markdown table's rule. A line a tool left in English
@@ -10,9 +10,9 @@ use std::path::Path;
 use std::sync::OnceLock;
 
 use anyhow::{Context, Result};
-use krb_common::lang::has_hangul as hangul;
-use krb_common::logline::LogLine;
-use krb_common::trial_log::FaultKind;
+use krb_cli::lang::has_hangul as hangul;
+use krb_log::logline::LogLine;
+use krb_log::trial_log::FaultKind;
 use regex::Regex;
 
 use crate::catalogue::rdkafka_line;

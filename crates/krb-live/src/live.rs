@@ -6,8 +6,8 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use anyhow::Result;
-use krb_common::namespace::Namespace;
-use krb_common::out::shown;
+use krb_cli::namespace::Namespace;
+use krb_cli::out::shown;
 
 use crate::follow::{GroupLogs, Poll};
 use crate::state::State;
@@ -60,7 +60,7 @@ impl Live {
         let error = read.as_ref().err().map(|e| format!("{e:#}"));
         let changed = read.unwrap_or(false) || error != self.error;
         if error.is_some() && error != self.error {
-            krb_common::out::stderr_line(&format!(
+            krb_cli::out::stderr_line(&format!(
                 "krb-live: {}",
                 error.as_deref().unwrap_or_default()
             ));
@@ -130,7 +130,7 @@ mod tests {
 
     #[test]
     fn a_rerun_that_writes_the_logs_anew_starts_the_view_afresh() {
-        let dir = krb_common::scratch::scratch_dir(
+        let dir = krb_testutil::scratch_dir(
             "live-rerun",
             &[(
                 "g-a.log",
@@ -155,7 +155,6 @@ mod tests {
         assert_eq!((view.processed, view.duplicates), (1, 0));
         assert_eq!(view.origin.as_deref(), Some("09:10:00.000"));
         // A log that cannot be read is said on the page, and the view goes on.
-        std::fs::remove_dir_all(&dir).unwrap();
         assert!(live.tick());
         assert!(live
             .view()

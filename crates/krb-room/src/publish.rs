@@ -9,7 +9,7 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
-use krb_common::broker::BrokerArgs;
+use krb_kafka::broker::BrokerArgs;
 use krb_verify::record::Record;
 use rdkafka::producer::{BaseProducer, BaseRecord, DeliveryResult, Producer, ProducerContext};
 use rdkafka::ClientContext;

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::messages::{self, translate};
 use crate::Verdict;
-use krb_common::lang::{columns as width, Lang};
+use krb_cli::lang::{columns as width, Lang};
 
 /// One lab variant's run: its verdict, or why there is none.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
