@@ -155,6 +155,7 @@ mod tests {
         assert_eq!((view.processed, view.duplicates), (1, 0));
         assert_eq!(view.origin.as_deref(), Some("09:10:00.000"));
         // A log that cannot be read is said on the page, and the view goes on.
+        std::fs::remove_dir_all(&dir).unwrap();
         assert!(live.tick());
         assert!(live
             .view()
