@@ -18,8 +18,8 @@ fn the_tools_print_what_the_cases_show() {
         std::env::remove_var(var);
     }
     let cases = trycmd::TestCases::new();
-    for tool in tools::TOOLS {
-        cases.register_bin(*tool, bin.join(tool));
+    for tool in ["krb-dups", "krb-verify", "krb-timeline", "krb-trial"] {
+        cases.register_bin(tool, bin.join(tool));
     }
     cases
         .env("KRB_LOGS", dir.join("logs").to_string_lossy())
