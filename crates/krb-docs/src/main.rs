@@ -80,7 +80,8 @@ fn main() {
     }
     let (Command::Write { root } | Command::Check { root } | Command::Commands { root, .. }) =
         &args.command;
-    let docs = own_folder().and_then(|bin| Docs::read(root, Box::new(Runner::new(root, &bin)), &bin));
+    let docs =
+        own_folder().and_then(|bin| Docs::read(root, Box::new(Runner::new(root, &bin)), &bin));
     let docs = match docs {
         Ok(docs) => docs,
         Err(err) => {

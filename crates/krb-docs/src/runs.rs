@@ -6,7 +6,8 @@
 //!
 //! - its seal is missing, or a file differs from it, or the folder holds a file it does not
 //!   name: the transcript or a log was edited by hand;
-//! - the tools, run again on the kept logs in the sample's language, print something else than
+//! - the tools, run again on the kept logs (when it has them: a sample made before samples.sh
+//!   kept them is held by its seal alone) in the sample's language, print something else than
 //!   the transcript shows: each `$ krb-dups ...` command, and each verdict of a lab krb-verify
 //!   judges from the logs alone (labs 1, 3, 4 and 8; its first line names the lab, the variant
 //!   and the group). The other labs' verdicts read the broker's committed offsets; the seal
@@ -49,7 +50,9 @@ impl Sample {
     fn read(root: &Path, file: &Path) -> Result<Option<Sample>> {
         let path = rel(root, file);
         let (Some(lang), Some(lab)) = (
-            file.parent().and_then(|p| p.file_name()).and_then(|n| n.to_str()),
+            file.parent()
+                .and_then(|p| p.file_name())
+                .and_then(|n| n.to_str()),
             file.file_stem().and_then(|n| n.to_str()),
         ) else {
             return Ok(None);
@@ -66,7 +69,9 @@ impl Sample {
 
     fn again(&self) -> String {
         let n = self.lab.trim_start_matches("lab");
-        format!("made by scripts/samples.sh; run it again (scripts/samples.sh {n}) rather than edit it")
+        format!(
+            "made by scripts/samples.sh; run it again (scripts/samples.sh {n}) rather than edit it"
+        )
     }
 }
 
@@ -87,8 +92,9 @@ pub fn check(docs: &Docs, bin: &Path) -> Result<Vec<Problem>> {
         let sealed = seal(sample);
         let sealed_ok = sealed.is_empty();
         problems.extend(sealed);
-        // A broken seal already says to run samples.sh again.
-        if sealed_ok {
+        // A broken seal already says to run samples.sh again; a sample made before
+        // samples.sh kept the logs is held by its seal alone.
+        if sealed_ok && sample.logs.is_dir() {
             problems.extend(rerun(&docs.root, sample, bin)?);
         }
     }
@@ -100,7 +106,8 @@ pub fn check(docs: &Docs, bin: &Path) -> Result<Vec<Problem>> {
 fn seal(sample: &Sample) -> Vec<Problem> {
     let dir = sample.logs.parent().unwrap_or(Path::new("."));
     let seal = sample.logs.with_extension("sha256");
-    let problem = |what: String| Problem::new(&sample.path, 1, format!("{what}; {}", sample.again()));
+    let problem =
+        |what: String| Problem::new(&sample.path, 1, format!("{what}; {}", sample.again()));
     let Ok(text) = std::fs::read_to_string(&seal) else {
         return vec![problem(format!("no seal {}.sha256", sample.lab))];
     };
@@ -108,7 +115,10 @@ fn seal(sample: &Sample) -> Vec<Problem> {
     let mut problems = Vec::new();
     for line in text.lines() {
         let Some((hash, name)) = line.split_once("  ") else {
-            problems.push(problem(format!("{}.sha256 has a line that is no `HASH  FILE`", sample.lab)));
+            problems.push(problem(format!(
+                "{}.sha256 has a line that is no `HASH  FILE`",
+                sample.lab
+            )));
             continue;
         };
         named.insert(name.to_string());
@@ -120,9 +130,15 @@ fn seal(sample: &Sample) -> Vec<Problem> {
         }
     }
     if !named.contains(&format!("{}.txt", sample.lab)) {
-        problems.push(problem(format!("{}.sha256 does not seal the transcript", sample.lab)));
+        problems.push(problem(format!(
+            "{}.sha256 does not seal the transcript",
+            sample.lab
+        )));
     }
-    let kept = std::fs::read_dir(&sample.logs).into_iter().flatten().flatten();
+    let kept = std::fs::read_dir(&sample.logs)
+        .into_iter()
+        .flatten()
+        .flatten();
     for entry in kept {
         let name = format!("{}/{}", sample.lab, entry.file_name().to_string_lossy());
         if !named.contains(&name) {
@@ -157,11 +173,23 @@ pub fn verify_args(name: &str, variant: &str, group: &str) -> Option<Vec<String>
         ("share", scenario) => vec!["--scenario", scenario],
         _ => return None,
     };
-    Some([name, group].into_iter().chain(flags).map(str::to_string).collect())
+    Some(
+        [name, group]
+            .into_iter()
+            .chain(flags)
+            .map(str::to_string)
+            .collect(),
+    )
 }
 
 /// Runs `tool args` from `bin` on the sample's logs in its language: (stdout, stderr) lines.
-fn run(root: &Path, bin: &Path, sample: &Sample, tool: &str, args: &[String]) -> Result<(Vec<String>, Vec<String>)> {
+fn run(
+    root: &Path,
+    bin: &Path,
+    sample: &Sample,
+    tool: &str,
+    args: &[String],
+) -> Result<(Vec<String>, Vec<String>)> {
     let out = Command::new(bin.join(tool))
         .args(args)
         .current_dir(root)
@@ -170,8 +198,18 @@ fn run(root: &Path, bin: &Path, sample: &Sample, tool: &str, args: &[String]) ->
         .env_remove("KRB_NS")
         .stdin(Stdio::null())
         .output()
-        .with_context(|| format!("running {} (cargo build --release builds it)", bin.join(tool).display()))?;
-    let lines = |b: &[u8]| String::from_utf8_lossy(b).lines().map(str::to_string).collect();
+        .with_context(|| {
+            format!(
+                "running {} (cargo build --release builds it)",
+                bin.join(tool).display()
+            )
+        })?;
+    let lines = |b: &[u8]| {
+        String::from_utf8_lossy(b)
+            .lines()
+            .map(str::to_string)
+            .collect()
+    };
     Ok((lines(&out.stdout), lines(&out.stderr)))
 }
 
@@ -187,7 +225,10 @@ fn rerun(root: &Path, sample: &Sample, bin: &Path) -> Result<Vec<Problem>> {
                 problems.push(Problem::new(
                     &sample.path,
                     at + i + 1,
-                    format!("{what} prints `{want}` here, on this sample's logs, not `{got}`; {}", sample.again()),
+                    format!(
+                        "{what} prints `{want}` here, on this sample's logs, not `{got}`; {}",
+                        sample.again()
+                    ),
                 ));
                 return;
             }
@@ -258,7 +299,8 @@ fn check_pages(docs: &Docs, samples: &[Sample]) -> Vec<Problem> {
     let mut problems = Vec::new();
     for page in &docs.pages {
         let depth = page.path.matches('/').count();
-        let read = page.path.starts_with("README") || (page.path.starts_with("docs/") && depth == 2);
+        let read =
+            page.path.starts_with("README") || (page.path.starts_with("docs/") && depth == 2);
         let Some(lang) = page.lang().filter(|_| read) else {
             continue;
         };
@@ -285,7 +327,13 @@ fn check_pages(docs: &Docs, samples: &[Sample]) -> Vec<Problem> {
             }
             let output = matches!(line.block, Some(info) if !matches!(info, "sh" | "bash"));
             let text = line.text.trim();
-            if generated || skipped || line.fence || !output || text.is_empty() || text.starts_with("$ ") {
+            if generated
+                || skipped
+                || line.fence
+                || !output
+                || text.is_empty()
+                || text.starts_with("$ ")
+            {
                 continue;
             }
             if !quotable.has(line.text) {
@@ -312,11 +360,16 @@ mod tests {
     #[test]
     fn a_verdicts_first_line_gives_krb_verify_its_arguments() {
         let args = |line: &str| {
-            let c = verdict_head().captures(line).expect("a verdict's first line");
+            let c = verdict_head()
+                .captures(line)
+                .expect("a verdict's first line");
             verify_args(&c[1], &c[2], &c[3]).map(|a| a.join(" "))
         };
         let some = |s: &str| Some(s.to_string());
-        assert_eq!(args("lab 1 revoke nocommit (group nocommit)"), some("revoke nocommit"));
+        assert_eq!(
+            args("lab 1 revoke nocommit (group nocommit)"),
+            some("revoke nocommit")
+        );
         assert_eq!(
             args("실습 1 revoke revcommit (그룹 revcommit)"),
             some("revoke revcommit --revoke-commit")
@@ -325,10 +378,22 @@ mod tests {
             args("lab 3 assignor cooperative-sticky --revoke-commit (group cooprc)"),
             some("assignor cooprc --assignor cooperative-sticky --revoke-commit")
         );
-        assert_eq!(args("lab 3 assignor range (group range)"), some("assignor range --assignor range"));
-        assert_eq!(args("lab 4 static --static (group static)"), some("static static --static"));
-        assert_eq!(args("lab 4 static dynamic (group dynamic)"), some("static dynamic"));
-        assert_eq!(args("실습 8 share kill (그룹 kill)"), some("share kill --scenario kill"));
+        assert_eq!(
+            args("lab 3 assignor range (group range)"),
+            some("assignor range --assignor range")
+        );
+        assert_eq!(
+            args("lab 4 static --static (group static)"),
+            some("static static --static")
+        );
+        assert_eq!(
+            args("lab 4 static dynamic (group dynamic)"),
+            some("static dynamic")
+        );
+        assert_eq!(
+            args("실습 8 share kill (그룹 kill)"),
+            some("share kill --scenario kill")
+        );
         // The broker's labs, and a variant no lab has, are not run again.
         assert_eq!(args("lab 2 maxpoll expel (group slow)"), None);
         assert_eq!(args("lab 5 protocol consumer (group kip848)"), None);

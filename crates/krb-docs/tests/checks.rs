@@ -367,7 +367,11 @@ fn f_a_line_no_tool_printed_in_a_sample() {
 #[test]
 fn f_a_changed_word_in_a_verdict_line() {
     for (lang, from, to) in [
-        ("en", "all 1000 messages processed", "all 1000 messages handled"),
+        (
+            "en",
+            "all 1000 messages processed",
+            "all 1000 messages handled",
+        ),
         ("ko", "1000개", "1001개"),
     ] {
         let root = fixture();

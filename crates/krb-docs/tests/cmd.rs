@@ -14,7 +14,13 @@ fn the_tools_print_what_the_cases_show() {
     let bin = tools::built();
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cmd");
     // The cases name their language and logs; nothing of the caller's may change them.
-    for var in ["KRB_NS", "KRB_LOGS", "KRB_LANG", "KRB_BOOTSTRAP", "KRB_CONFIG"] {
+    for var in [
+        "KRB_NS",
+        "KRB_LOGS",
+        "KRB_LANG",
+        "KRB_BOOTSTRAP",
+        "KRB_CONFIG",
+    ] {
         std::env::remove_var(var);
     }
     let cases = trycmd::TestCases::new();
