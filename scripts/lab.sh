@@ -95,10 +95,11 @@ line() { krb_line "$@"; }
 # took START: how long since START, as the verdicts write it (`12.3 s`, `12.3초`).
 took() { line "$(since "$1") s" "$(since "$1")초"; }
 
-# The tools (env.sh's krb_bin): a checkout builds them; an unpacked release (scripts/dist.sh)
-# ships them in bin/ and has no source to build.
+# The tools (env.sh's krb_bin): a checkout builds them, unless KRB_BIN names tools built
+# elsewhere (as common.sh takes them); an unpacked release (scripts/dist.sh) ships them in bin/
+# and has no source to build.
 bin=$(krb_bin "$PWD")
-if [ -f Cargo.toml ]; then
+if [ -f Cargo.toml ] && [ -z "${KRB_BIN:-}" ]; then
   # krb_build (env.sh) says how far the build is, and why it failed; a fresh Debian machine gets
   # the C toolchain and OpenSSL librdkafka needs, as scripts/test.sh installs them (as root).
   t=$(clock)
