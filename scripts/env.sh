@@ -103,7 +103,7 @@ krb_can_build() {
   [ -z "$missing" ] || install_packages "$1" $missing || return 1
   command -v cargo >/dev/null && return 0
   krb_line "the krb tools are not built and there is no cargo: install Rust 1.85 or newer (rustup), or use the release tarball, which needs no Rust (docs/en/setup.md); then $1 again" \
-    "krb 도구가 빌드되지 않았고 cargo가 없습니다. Rust 1.85 이상을 rustup으로 설치하거나, Rust가 필요 없는 릴리스 tarball을 쓰세요 (docs/ko/setup.md). 그다음 $1를 다시 실행하세요" >&2
+    "krb 도구가 빌드되지 않았고 cargo가 없습니다. Rust 1.85 이상을 rustup으로 설치하거나, Rust가 필요 없는 릴리스 파일을 쓰세요 (docs/ko/setup.md). 그다음 $1를 다시 실행하세요" >&2
   return 1
 }
 
