@@ -99,7 +99,10 @@ fn not_root_it_prints_the_one_line_that_installs_what_is_missing_and_stops() {
         assert_eq!(code, Some(1), "{lang}: exit {code:?}:\n{err}");
         assert_eq!(
             lines,
-            [first.as_str(), &format!("sudo apt-get install -y {}", lacking())],
+            [
+                first.as_str(),
+                &format!("sudo apt-get install -y {}", lacking())
+            ],
             "{lang}: not what is missing and the one line to run:\n{err}"
         );
         assert_eq!(hangul(lines[0]), lang == "ko", "{lang}: {}", lines[0]);
@@ -143,7 +146,10 @@ fn as_root_it_says_what_it_installs_before_apt_get_runs() {
     // The shim installed nothing and there is no cargo: it stops there, naming Rust.
     assert_eq!(code, Some(1), "{err}");
     assert!(
-        lines.last().unwrap().contains("install Rust 1.85 or newer (rustup)"),
+        lines
+            .last()
+            .unwrap()
+            .contains("install Rust 1.85 or newer (rustup)"),
         "{err}"
     );
     std::fs::remove_dir_all(&bin).unwrap();
