@@ -6,7 +6,8 @@
 #   room    the room's page of 500 participants with 20 variants of their own making each (1 KB
 #           records, all failed, taken as the topics' reader takes them, no broker: krb-room's
 #           example hostile-room), asked for 5 times as a browser does: the page's size and
-#           each request's time (target: under 5 MB and 0.5 s)
+#           each request's time, and the server's CPU seconds for it (its cost apart from
+#           how busy the machine is; target: under 5 MB and 0.5 s)
 #
 # PARTICIPANTS and VARIANTS change the room's size (default 500 and 20).
 set -euo pipefail
@@ -15,9 +16,15 @@ source "$(dirname "$0")/usage.sh" "$@"
 cd "$(dirname "$0")/.."
 usage="scripts/bench-hostile.sh room"
 
+# The CPU seconds process PID has used so far (user and system, from /proc): a request's cost
+# apart from how busy the machine is.
+cpu_seconds() { # PID
+  awk -v hz="$(getconf CLK_TCK)" '{ sub(/^.*\) /, ""); print ($12 + $13) / hz }' "/proc/$1/stat"
+}
+
 # The room's page, over HTTP from krb-room's own server.
 bench_room() {
-  local participants=${PARTICIPANTS:-500} variants=${VARIANTS:-20} dir server line url
+  local participants=${PARTICIPANTS:-500} variants=${VARIANTS:-20} dir server line url i out before after
   cargo build --release --quiet -p krb-room --example hostile-room
   dir=$(mktemp -d)
   target/release/examples/hostile-room "$participants" "$variants" >"$dir/out" &
@@ -31,10 +38,16 @@ bench_room() {
   done
   url=${line##* at }
   echo "$line"
-  printf '%-10s %14s %10s\n' request "page bytes" seconds
+  printf '%-8s %12s %9s %11s\n' request "page bytes" seconds "server CPU"
   for i in 1 2 3 4 5; do
-    curl -s -o /dev/null -w "$i %{http_code} %{size_download} %{time_total}\n" --max-time 60 "$url"
-  done | awk '{ printf "%-10s %14d %10.3f%s\n", $1, $3, $4, $2 == 200 ? "" : "  (HTTP " $2 ")" }'
+    before=$(cpu_seconds "$server")
+    out=$(curl -s -o /dev/null -w '%{http_code} %{size_download} %{time_total}' --max-time 60 "$url")
+    after=$(cpu_seconds "$server")
+    awk -v i="$i" -v out="$out" -v cpu="$(awk -v a="$before" -v b="$after" 'BEGIN { print b - a }')" 'BEGIN {
+      split(out, o, " ")
+      printf "%-8s %12d %9.3f %11.2f%s\n", i, o[2], o[3], cpu, o[1] == 200 ? "" : "  (HTTP " o[1] ")"
+    }'
+  done
   echo "target: under 5000000 bytes and 0.5 s a request"
 }
 
