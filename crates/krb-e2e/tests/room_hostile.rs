@@ -36,11 +36,7 @@ fn a_hostile_participant_cannot_take_the_room_page_down() -> Result<()> {
     let honest = record(HONEST, "78");
     let too_large = record(HOSTILE, "1.7e308");
     let long = format!(r#"{{"seconds":"{}"}}"#, "x".repeat(900_000));
-    for (ns, payload) in [
-        (HONEST, &honest),
-        (HOSTILE, &too_large),
-        (HOSTILE, &long),
-    ] {
+    for (ns, payload) in [(HONEST, &honest), (HOSTILE, &too_large), (HOSTILE, &long)] {
         producer
             .send(BaseRecord::<(), _>::to(&format!("{ns}-krb-room-{room}")).payload(payload))
             .map_err(|(e, _)| e)?;
@@ -78,7 +74,10 @@ fn a_hostile_participant_cannot_take_the_room_page_down() -> Result<()> {
     );
 
     // Half a request: closed within the header timeout (5 s), not held.
-    let host = server.url.trim_start_matches("http://").trim_end_matches('/');
+    let host = server
+        .url
+        .trim_start_matches("http://")
+        .trim_end_matches('/');
     let mut half = TcpStream::connect(host).context("cannot connect to the page")?;
     half.write_all(b"GET / HTTP/1.1\r\nHost: he")?;
     half.set_read_timeout(Some(Duration::from_secs(10)))?;
