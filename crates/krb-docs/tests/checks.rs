@@ -398,6 +398,32 @@ fn g_a_word_the_glossary_rules_out() {
         "`주인` is a variant docs/ko/glossary.md rules out; write `담당자`",
     );
 
+    // An expression the glossary rules out, in a page and in a script's Korean text.
+    let root = fixture();
+    edit(
+        &root,
+        "docs/ko/lab1-revoke.md",
+        "다음 담당자가",
+        "파티션을 넘겨준 뒤 다음 담당자가",
+    );
+    one(
+        &problems(&root),
+        "docs/ko/lab1-revoke.md:7:",
+        "`넘겨준` (`넘겨주다`) is an expression docs/ko/glossary.md rules out; write `반납`",
+    );
+    let root = fixture();
+    edit(
+        &root,
+        "scripts/01-revoke.sh",
+        "krb_line \"== verdict\"",
+        "krb_line \"every statement held\" \"모든 문장 성립\"\nkrb_line \"== verdict\"",
+    );
+    one(
+        &problems(&root),
+        "scripts/01-revoke.sh:10:",
+        "`문장` (`문장`) is an expression docs/ko/glossary.md rules out; write `판정 항목`",
+    );
+
     // The same word in an English page is no Korean variant.
     let root = fixture();
     edit(&root, "docs/en/lab1-revoke.md", "Lab 1", "Lab 1 커밋");
