@@ -88,7 +88,7 @@ if [ "$dlq" = 1 ]; then
   # Their jars must know KIP-1191's settings, so no older than 4.4.0.
   tools=${KRB_KAFKA_VERSION:-4.3.1}
   [ "$(printf '%s\n' 4.4.0 "$tools" | sort -V | head -n 1)" = 4.4.0 ] || tools=4.4.0
-  kafka_java() { KRB_KAFKA_VERSION=$tools "$KRB_ROOT/scripts/kafka-local.sh" java "$@"; }
+  kafka_java() { KRB_KAFKA_VERSION=$tools "$(dirname "$0")/kafka-local.sh" java "$@"; }
   at=${KRB_BOOTSTRAP:-localhost:${KRB_BROKER_PORT:-9481}}
   # The names on the broker: a DLQ topic's must start with the broker's
   # errors.deadletterqueue.topic.name.prefix (default dlq.), so no namespace goes before it.
