@@ -433,6 +433,18 @@ fn f_a_pages_output_line_quoting_no_run() {
     // A line of the samples passes.
     let root = with_block("sent 1000 messages to pay");
     assert_eq!(problems(&root), Vec::<String>::new());
+    // A block marked as a run no check can make is left unheld, and only that block.
+    let root = with_block(
+        "this line no tool prints at all\n```\n\n<!-- unrun: a broker -->\n```text\nnor this one",
+    );
+    let found = problems(&root);
+    assert_eq!(found.len(), 2, "{found:#?}");
+    assert!(
+        found
+            .iter()
+            .all(|p| p.contains("`this line no tool prints at all`")),
+        "{found:#?}"
+    );
 }
 
 #[test]
