@@ -21,7 +21,7 @@
 # with its reason, and the others still run.
 #
 # Each row ends with one line: how long it took and how many of its statements held
-# (krb-verify deploy GROUP-ROW --row ROW). At the end, the decision table: duplicates,
+# (krb-verify deploy GROUP-ROW ROW). At the end, the decision table: duplicates,
 # rebalances, the longest time a partition waited for an owner, the deploy's time, per row.
 set -euo pipefail
 # shellcheck source=usage.sh
@@ -48,7 +48,7 @@ source "$(dirname "$0")/common.sh"
 
 # The matrix is krb-verify's (one home for the rows, their settings and their statements): a
 # row it does not know is one line there, then the usage here, before anything starts.
-rows=$(krb-verify deploy-rows ${only:+--only "$only"}) || {
+rows=$(krb-verify deploy-rows "$group" ${only:+--only "$only"}) || {
   [ $? = 2 ] && bad_usage
   exit 1
 }
@@ -174,7 +174,7 @@ while IFS=$'\t' read -r row signal membership store options; do
   if [ -n "${KRB_NO_VERDICT:-}" ]; then
     echo "$seconds s, exit $status"
   else
-    krb-verify deploy "$group-$row" --row "$row" --record "$records" --seconds "$seconds" "${script_failed[@]}" ||
+    krb-verify deploy "$group-$row" "$row" --record "$records" --seconds "$seconds" "${script_failed[@]}" ||
       failed=1
   fi
 done <<<"$rows"

@@ -23,7 +23,7 @@ use krb_verify::{Assignor, Lab, Protocol};
 ///   krb-verify idempotent once --effect idempotent --scenario maxpoll
 ///   krb-verify faults faults-42-1 --effect db-offsets --db postgres://postgres@localhost:5491/postgres
 ///   krb-verify share share --scenario kill
-///   krb-verify deploy deploy-range --row range
+///   krb-verify deploy deploy-range range
 ///
 /// Prints the article's number, ours, and each statement with `held` or `FAILED`. Lines of the
 /// logs that look like worker lines but do not parse are named on stderr and left out.
@@ -139,15 +139,15 @@ enum Command {
         #[command(flatten)]
         out: Output,
     },
-    /// Lab 9, one row of 09-deploy.sh GROUP: group GROUP-ROW --row ROW (its topic has the same
-    /// name).
+    /// Lab 9, one row of 09-deploy.sh GROUP: group GROUP-ROW, row ROW (its topic has the
+    /// group's name).
     Deploy {
         /// The row's group.
         group: String,
         /// The row it ran: range, coop, consumer, with -revoke and -static added, then kill and
         /// kill-idempotent.
-        #[arg(long, value_parser = parse_row)]
-        row: krb_verify::deploy::Row,
+        #[arg(value_name = "ROW", value_parser = parse_row)]
+        matrix_row: krb_verify::deploy::Row,
         /// The idempotent rows' database, when not the SQLite file LOGS/GROUP.db.
         #[arg(long, value_name = "URL")]
         db: Option<String>,
@@ -435,10 +435,15 @@ fn main() {
         ),
         Command::Deploy {
             group,
-            row,
+            matrix_row,
             db,
             out,
-        } => check(Lab::Deploy { row: *row }, group, out, db.as_deref()),
+        } => check(
+            Lab::Deploy { row: *matrix_row },
+            group,
+            out,
+            db.as_deref(),
+        ),
         Command::DeployRows { group, only, logs } => deploy_rows(group, only.as_deref(), &logs.dir),
         Command::DeployTable { file } => match deploy_table(file) {
             Ok(true) => 0,
