@@ -7,10 +7,10 @@
 #
 # Each row runs in group GROUP-ROW (default GROUP: deploy) on a topic of the same name, 6
 # partitions, krb-produce writing 100 messages a second for the whole row. Three workers at
-# the article's settings (0.01 s a message, a commit every 100) share it; then each in turn is
-# stopped (SIGTERM, or SIGKILL in the kill rows) and started again under the same name, the next
-# one only once the group has settled: every worker owns two partitions again, as a deployment
-# tool waits for readiness. The row ends once every produced message is processed.
+# the article's settings (0.01 s a message, a commit every 100) share it; 2 s after the group
+# has settled, each in turn is stopped (SIGTERM, or SIGKILL in the kill rows) and started again
+# 3 s later under the same name, the next one only once the group has settled again: every
+# worker owns two partitions, as a deployment tool waits for readiness. The row ends once every produced message is processed.
 #
 # The rows, named by what they set: range (classic protocol, eager), coop (classic,
 # cooperative-sticky), consumer (KIP-848), each alone or with -revoke (a commit in on_revoke)
@@ -55,6 +55,13 @@ rows=$(krb-verify deploy-rows "$group" ${only:+--only "$only"}) || {
 # Messages a second the producer writes: a third of what the three workers can process (100 a
 # second each), so a stopped partition's backlog drains while the deploy goes on.
 interval=0.01
+# A deployment takes a while to bring the new process up (as lab 4's restart): within every
+# session timeout (10 s, the consumer protocol's 45 s), longer than a classic heartbeat (3 s),
+# so a dynamic worker's leave and its return are two rebalances.
+restart_pause=3
+# Before the deploy, the group runs a while as it would in production: every partition owned and
+# processed, the first rebalances' waits behind it.
+warm_up=2
 records=$LOGS/$group.jsonl
 : >"$records"
 
@@ -136,12 +143,14 @@ run_row() {
     start "$g-$w" "$g" "$g" "${options[@]}" $(member "$w")
   done
   settle "$g" "$g-c"
+  sleep "$warm_up"
   for w in a b c; do
     if [ "$signal" = KILL ]; then
       kill_worker "$g-$w"
     else
       stop "$g-$w"
     fi
+    sleep "$restart_pause"
     # shellcheck disable=SC2046
     start "$g-$w" "$g" "$g" "${options[@]}" $(member "$w")
     settle "$g" "$g-$w"
@@ -172,7 +181,8 @@ while IFS=$'\t' read -r row signal membership store options; do
   fi
   seconds=$(awk -v a="$t" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
   if [ -n "${KRB_NO_VERDICT:-}" ]; then
-    echo "$seconds s, exit $status"
+    # The lab command checks the row; a row that could not run ends with its reason.
+    if [ "$status" = 0 ]; then krb_line "$seconds s" "${seconds}초"; else echo "${script_failed[1]}"; fi
   else
     krb-verify deploy "$group-$row" "$row" --record "$records" --seconds "$seconds" "${script_failed[@]}" ||
       failed=1

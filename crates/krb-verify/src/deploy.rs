@@ -658,16 +658,15 @@ pub fn measure(run: &Run) -> Result<Deploy> {
                 .filter(|e| rebalance_line(e))
                 .collect();
             stayer_lines += lines.len();
-            // A rebalance is a revoke and the assignment after it, or either alone.
+            // A rebalance round ends in an assignment (empty under cooperative-sticky), and an
+            // eager round's revoke comes before it; KIP-848 may revoke without assigning after.
             let mut rounds = 0;
-            let mut open = false;
+            let mut revoking = false;
             for (i, e) in lines.iter().enumerate() {
                 match e {
                     Event::Assigned(ps) => {
-                        if !open {
-                            rounds += 1;
-                        }
-                        open = false;
+                        rounds += 1;
+                        revoking = false;
                         for p in ps {
                             let gave = lines[..i].iter().any(|e| {
                                 matches!(e, Event::Revoked(r) | Event::Lost(r) if r.contains(p))
@@ -678,12 +677,17 @@ pub fn measure(run: &Run) -> Result<Deploy> {
                         }
                     }
                     Event::Revoked(ps) | Event::Lost(ps) => {
-                        rounds += 1;
-                        open = true;
+                        if revoking {
+                            rounds += 1;
+                        }
+                        revoking = true;
                         revoked += ps.len();
                     }
                     _ => {}
                 }
+            }
+            if revoking {
+                rounds += 1;
             }
             most = most.max(rounds);
         }
@@ -706,8 +710,9 @@ pub fn measure(run: &Run) -> Result<Deploy> {
     for ts in times.values_mut() {
         ts.sort();
         for pair in ts.windows(2) {
+            // Only the deploy's part of a wait: from the first stop at the earliest.
             if pair[1] > first && pair[0] < deploy_end {
-                longest = longest.max(seconds(pair[0], pair[1]));
+                longest = longest.max(seconds(pair[0].max(first), pair[1]));
             }
         }
     }
