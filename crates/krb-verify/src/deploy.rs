@@ -17,7 +17,7 @@ use chrono::NaiveDateTime;
 use krb_common::broker::BrokerArgs;
 use krb_common::lang::{columns as width, Lang};
 use krb_common::logline::{Event, Partition};
-use krb_common::worker_log::WorkerLog;
+use krb_common::worker_log::{Entry, WorkerLog};
 use krb_dups::Report;
 use rdkafka::consumer::{BaseConsumer, Consumer};
 use serde::{Deserialize, Serialize};
@@ -591,6 +591,9 @@ fn owned(log: &WorkerLog, before: usize) -> BTreeSet<Partition> {
     own
 }
 
+/// Callbacks this close together, in seconds, are one rebalance's.
+const SAME_INSTANT: f64 = 0.05;
+
 fn rebalance_line(e: &Event) -> bool {
     matches!(e, Event::Assigned(_) | Event::Revoked(_) | Event::Lost(_))
 }
@@ -650,26 +653,37 @@ pub fn measure(run: &Run) -> Result<Deploy> {
     for r in &restarts {
         let mut most = 0;
         for log in logs.iter().filter(|l| l.name != r.worker) {
-            let lines: Vec<&Event> = log
+            let mut lines: Vec<&Entry> = log
                 .lines
                 .iter()
-                .filter(|l| l.at >= r.stopped && l.at < r.until)
-                .map(|l| &l.event)
-                .filter(|e| rebalance_line(e))
+                .filter(|l| l.at >= r.stopped && l.at < r.until && rebalance_line(&l.event))
                 .collect();
+            lines.sort_by_key(|l| l.at);
             stayer_lines += lines.len();
-            // A rebalance round ends in an assignment (empty under cooperative-sticky), and an
-            // eager round's revoke comes before it; KIP-848 may revoke without assigning after.
+            // One rebalance may call a worker more than once: an eager revoke and the
+            // assignment after it, cooperative-sticky's follow-up round after a revoke, and
+            // librdkafka's callbacks of one instant (an empty incremental assignment with a
+            // revoke).
             let mut rounds = 0;
             let mut revoking = false;
-            for (i, e) in lines.iter().enumerate() {
-                match e {
+            let mut last: Option<NaiveDateTime> = None;
+            for (i, l) in lines.iter().enumerate() {
+                let instant = last.is_some_and(|t| seconds(t, l.at) <= SAME_INSTANT);
+                let revoke = !matches!(l.event, Event::Assigned(_));
+                if instant {
+                    revoking |= revoke;
+                } else if revoking && !revoke {
+                    revoking = false;
+                } else {
+                    rounds += 1;
+                    revoking = revoke;
+                }
+                last = Some(l.at);
+                match &l.event {
                     Event::Assigned(ps) => {
-                        rounds += 1;
-                        revoking = false;
                         for p in ps {
                             let gave = lines[..i].iter().any(|e| {
-                                matches!(e, Event::Revoked(r) | Event::Lost(r) if r.contains(p))
+                                matches!(&e.event, Event::Revoked(r) | Event::Lost(r) if r.contains(p))
                             });
                             if gave && !given_back.contains(&(log.name.clone(), *p)) {
                                 given_back.push((log.name.clone(), *p));
@@ -677,17 +691,11 @@ pub fn measure(run: &Run) -> Result<Deploy> {
                         }
                     }
                     Event::Revoked(ps) | Event::Lost(ps) => {
-                        if revoking {
-                            rounds += 1;
-                        }
                         revoking = true;
                         revoked += ps.len();
                     }
                     _ => {}
                 }
-            }
-            if revoking {
-                rounds += 1;
             }
             most = most.max(rounds);
         }

@@ -83,7 +83,7 @@ fn deploy_run(row: Row) -> (Logs, u64) {
                     l.at(t + 100, &name(s), &format!("assigned {}", list(&moved)))
                         .at(t + 300, &name(s), &format!("revoked {}", list(&moved)));
                     if row.assignment == Assignment::Coop {
-                        l.at(t + 350, &name(s), "assigned []");
+                        l.at(t + 380, &name(s), "assigned []");
                     }
                 }
             }
@@ -213,6 +213,13 @@ fn the_measures_of_each_protocol() {
     let coop = measures("coop");
     assert_eq!((coop.rebalances, coop.revoked), (6, 6));
     assert!(coop.given_back.is_empty());
+    // librdkafka's empty incremental assignment in the same instant as a revoke: one call.
+    let (mut logs, _) = deploy_run(row("coop"));
+    logs.at(FIRST_STOP + 301, "g-b", "assigned []");
+    assert_eq!(measure(&logs.run("g")).unwrap().rebalances, 6);
+    // A call after the rebalance's assignment: another rebalance.
+    logs.at(FIRST_STOP + 1_000, "g-b", "assigned []");
+    assert_eq!(measure(&logs.run("g")).unwrap().rebalances, 7);
     let consumer = measures("consumer");
     assert_eq!((consumer.rebalances, consumer.revoked), (6, 6));
     let fixed = measures("coop-revoke-static");
