@@ -167,7 +167,7 @@ run_row() {
 failed=0
 while IFS=$'\t' read -r row signal membership store options; do
   t=$(date +%s.%N)
-  krb_say "row $row ($signal) ... " "행 $row ($signal) ... "
+  krb_line "== row $row (SIG$signal)" "== 행 $row (SIG$signal)"
   # Not in an if: errexit holds in the row's subshell only outside a condition.
   set +e
   # shellcheck disable=SC2086 # the options are words on purpose

@@ -44,8 +44,14 @@ fn lab9_eager_repeats_and_the_consumer_protocol_with_on_revoke_does_not() -> Res
         number(0, DUPLICATES)? > 0.0,
         "eager without a commit in on_revoke repeated nothing: the deploy did not hand over"
     );
-    ensure!(number(0, REBALANCES)? >= 3.0, "range: fewer than one rebalance a restart");
-    ensure!(number(1, DUPLICATES)? == 0.0, "consumer-revoke repeated messages");
+    ensure!(
+        number(0, REBALANCES)? >= 3.0,
+        "range: fewer than one rebalance a restart"
+    );
+    ensure!(
+        number(1, DUPLICATES)? == 0.0,
+        "consumer-revoke repeated messages"
+    );
     for i in 0..2 {
         ensure!(number(i, DEPLOY_SECONDS)? > 0.0, "row {i}: no deploy time");
     }

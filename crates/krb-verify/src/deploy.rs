@@ -263,7 +263,11 @@ pub enum Message {
     /// Statement: every restarted worker came back.
     CameBack,
     /// Detail: how many came back, and who did not.
-    Back { back: usize, of: usize, missing: String },
+    Back {
+        back: usize,
+        of: usize,
+        missing: String,
+    },
     /// Statement: on_revoke's commit and SIGTERM leave no duplicate.
     NoDuplicates,
     /// Detail: the duplicates and their partitions.

@@ -121,10 +121,8 @@ fn deploy_run(row: Row) -> (Logs, u64) {
         }
         if t % COMMIT == 0 {
             for w in WORKERS {
-                let text: Vec<String> = own(w)
-                    .iter()
-                    .map(|p| format!("p{p}={}", next[p]))
-                    .collect();
+                let text: Vec<String> =
+                    own(w).iter().map(|p| format!("p{p}={}", next[p])).collect();
                 l.at(t + 1, &name(w), &format!("commit {}", text.join(" ")));
                 for p in own(w) {
                     committed.insert(p, next[&p]);
@@ -223,16 +221,27 @@ fn the_measures_of_each_protocol() {
     let consumer = measures("consumer");
     assert_eq!((consumer.rebalances, consumer.revoked), (6, 6));
     let fixed = measures("coop-revoke-static");
-    assert_eq!((fixed.rebalances, fixed.revoked, fixed.stayer_lines), (0, 0, 0));
+    assert_eq!(
+        (fixed.rebalances, fixed.revoked, fixed.stayer_lines),
+        (0, 0, 0)
+    );
     // A partition waits 0.45 s for its restarted owner (0.4 s, and the step), 0.3 s for a static
     // one; the deploy
     // runs from the first stop to the last assignment.
-    assert!((range.longest_stop - 0.45).abs() < 0.01, "{}", range.longest_stop);
+    assert!(
+        (range.longest_stop - 0.45).abs() < 0.01,
+        "{}",
+        range.longest_stop
+    );
     assert!(fixed.longest_stop < range.longest_stop);
     let deploy = (2 * APART + 400) as f64 / 1000.0;
     assert!((range.seconds - deploy).abs() < 0.01, "{}", range.seconds);
     assert_eq!(
-        range.restarts.iter().map(|r| r.worker.as_str()).collect::<Vec<_>>(),
+        range
+            .restarts
+            .iter()
+            .map(|r| r.worker.as_str())
+            .collect::<Vec<_>>(),
         ["g-a", "g-b", "g-c"]
     );
     assert_eq!(range.restarts[1].held, [2, 3].into());
@@ -279,8 +288,11 @@ fn each_statement_fails_alone_where_its_run_breaks_it() {
             Message::KeepsItsPartitions,
             "b revoked p2, which it kept, and got it back",
             Box::new(move |l, _| {
-                l.at(FIRST_STOP + 320, "g-b", "revoked [2]")
-                    .at(FIRST_STOP + 330, "g-b", "assigned [2]");
+                l.at(FIRST_STOP + 320, "g-b", "revoked [2]").at(
+                    FIRST_STOP + 330,
+                    "g-b",
+                    "assigned [2]",
+                );
             }),
         ),
         (
@@ -364,7 +376,10 @@ fn the_idempotent_effect_statements_fail_alone() {
 #[test]
 fn a_row_without_its_restart_is_said() {
     let (mut logs, _) = deploy_run(row("range"));
-    logs.without("g-b", &format!("{} start g-b", at(FIRST_STOP + APART + 200)));
+    logs.without(
+        "g-b",
+        &format!("{} start g-b", at(FIRST_STOP + APART + 200)),
+    );
     let err = measure(&logs.run("g")).unwrap_err().to_string();
     assert_eq!(err, "b's log has no second start line");
 }
@@ -525,12 +540,33 @@ fn every_message() -> Vec<Message> {
     // A message added to the enum and not here fails to compile.
     for m in &all {
         match m {
-            Article | AllProcessed | Processed { .. } | CameBack | Back { .. } | NoDuplicates
-            | Duplicates { .. } | KeepsItsPartitions | GivenBack { .. }
-            | BackInSession { .. } | Slowest { .. } | NoRebalance | StayerLines { .. }
-            | KillBound { .. } | KillDetail { .. } | NoEffectTwice | Rows { .. }
-            | EveryEffect | Effects { .. } | Ours { .. } | UnknownRow { .. } | NoRow
-            | Heading | Intro | Heads | DuplicatesCell { .. } | SecondsCell { .. }
+            Article
+            | AllProcessed
+            | Processed { .. }
+            | CameBack
+            | Back { .. }
+            | NoDuplicates
+            | Duplicates { .. }
+            | KeepsItsPartitions
+            | GivenBack { .. }
+            | BackInSession { .. }
+            | Slowest { .. }
+            | NoRebalance
+            | StayerLines { .. }
+            | KillBound { .. }
+            | KillDetail { .. }
+            | NoEffectTwice
+            | Rows { .. }
+            | EveryEffect
+            | Effects { .. }
+            | Ours { .. }
+            | UnknownRow { .. }
+            | NoRow
+            | Heading
+            | Intro
+            | Heads
+            | DuplicatesCell { .. }
+            | SecondsCell { .. }
             | NotHeld { .. } => {}
         }
     }
@@ -587,11 +623,24 @@ fn the_decision_table_reads_the_records() {
     let text = table(&records, Lang::En);
     let cells: Vec<Vec<&str>> = text
         .lines()
-        .map(|l| l.split("  ").map(str::trim).filter(|c| !c.is_empty()).collect())
+        .map(|l| {
+            l.split("  ")
+                .map(str::trim)
+                .filter(|c| !c.is_empty())
+                .collect()
+        })
         .collect();
     assert_eq!(
         cells[0],
-        ["row", "duplicates", "rebalances", "revoked", "longest stop", "deploy", "held"]
+        [
+            "row",
+            "duplicates",
+            "rebalances",
+            "revoked",
+            "longest stop",
+            "deploy",
+            "held"
+        ]
     );
     let dups = format!("{} (6 partitions)", range.numbers[DUPLICATES]);
     assert_eq!(
@@ -601,17 +650,31 @@ fn the_decision_table_reads_the_records() {
     );
     assert_eq!(
         cells[2],
-        ["consumer-revoke", "0 (0 partitions)", "6", "6", "0.45 s", "24.4 s", "3/4"],
+        [
+            "consumer-revoke",
+            "0 (0 partitions)",
+            "6",
+            "6",
+            "0.45 s",
+            "24.4 s",
+            "3/4"
+        ],
         "{text}"
     );
     assert!(cells[3][0].starts_with("not held: every message"), "{text}");
-    assert_eq!(cells[4], ["consumer-static", "-", "-", "-", "-", "-", "error"]);
+    assert_eq!(
+        cells[4],
+        ["consumer-static", "-", "-", "-", "-", "-", "error"]
+    );
     assert_eq!(
         text.lines().nth(5),
         Some("    not held: the row could not run: no consumer protocol")
     );
     let ko = table(&records, Lang::Ko);
-    assert!(ko.starts_with("행  ") && ko.contains("성립하지 않음"), "{ko}");
+    assert!(
+        ko.starts_with("행  ") && ko.contains("성립하지 않음"),
+        "{ko}"
+    );
     let page = html(&records, Lang::En);
     assert_eq!(page.matches("<tr>").count(), 1 + 3 + 2, "{page}");
     assert!(page.contains("<td class=\"failed\">error</td>"), "{page}");

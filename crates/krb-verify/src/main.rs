@@ -327,10 +327,7 @@ fn deploy_rows(group: &str, only: Option<&str>, logs: &Path) -> i32 {
 
 fn deploy_table(file: &Path) -> Result<bool> {
     let records = record::read(file)?;
-    print!(
-        "{}",
-        krb_verify::deploy::table(&records, Lang::from_env()?)
-    );
+    print!("{}", krb_verify::deploy::table(&records, Lang::from_env()?));
     Ok(records.iter().all(Record::held))
 }
 
@@ -438,12 +435,7 @@ fn main() {
             matrix_row,
             db,
             out,
-        } => check(
-            Lab::Deploy { row: *matrix_row },
-            group,
-            out,
-            db.as_deref(),
-        ),
+        } => check(Lab::Deploy { row: *matrix_row }, group, out, db.as_deref()),
         Command::DeployRows { group, only, logs } => deploy_rows(group, only.as_deref(), &logs.dir),
         Command::DeployTable { file } => match deploy_table(file) {
             Ok(true) => 0,
