@@ -10,7 +10,8 @@
 # the article's settings (0.01 s a message, a commit every 100) share it; 2 s after the group
 # has settled, each in turn is stopped (SIGTERM, or SIGKILL in the kill rows) and started again
 # 3 s later under the same name, the next one only once the group has settled again: every
-# worker owns two partitions, as a deployment tool waits for readiness. The row ends once every produced message is processed.
+# worker owns two partitions, as a deployment tool waits for readiness. The row ends once
+# every produced message is processed.
 #
 # The rows, named by what they set: range (classic protocol, eager), coop (classic,
 # cooperative-sticky), consumer (KIP-848), each alone or with -revoke (a commit in on_revoke)
