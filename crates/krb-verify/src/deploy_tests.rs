@@ -681,7 +681,10 @@ fn the_decision_table_reads_the_records() {
     // In the lab command's page, under lab 9's own heading.
     let report = crate::html::page(&records, std::path::Path::new("/nonexistent"), Lang::Ko);
     assert!(report.contains("<table id=\"deploy\">"), "{report}");
-    assert!(report.contains(&Message::Heading.text(Lang::Ko)), "{report}");
+    assert!(
+        report.contains(&Message::Heading.text(Lang::Ko)),
+        "{report}"
+    );
     // Only lab 9's records.
     let mut other = records[0].clone();
     other.lab = 1;
