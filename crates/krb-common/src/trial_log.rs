@@ -41,7 +41,7 @@ use crate::reader::{for_each_line, parse_bytes, read_text, Skipped};
 use crate::worker_log::{day_zero, nearest};
 
 /// The largest trial file read (an acks file of a million messages is 20 MB).
-const TRIAL_FILE_LIMIT: u64 = 256 << 20;
+pub const TRIAL_FILE_LIMIT: u64 = 256 << 20;
 
 /// librdkafka's offset for a delivery reported without one (`RD_KAFKA_OFFSET_INVALID`).
 pub const NO_OFFSET: Offset = -1001;

@@ -152,6 +152,66 @@ fn label(event: &Event, lang: Lang) -> Option<(&'static str, String)> {
     })
 }
 
+/// The most dots a partition's lane draws: past them, the processings are counted and said.
+const MAX_DOTS: usize = 5000;
+
+/// A partition lane's dots as they are drawn: one for each (consumer, pixel, kind), with how
+/// many processings it stands for, the first one's tooltip and circle.
+#[derive(Default)]
+struct Dots {
+    /// Each cell's place in `dots` and `merged`.
+    cells: std::collections::HashMap<(usize, i64, i64, String), usize>,
+    dots: Vec<(Circle, String)>,
+    /// Processings drawn in a dot drawn before, by dot.
+    merged: Vec<u64>,
+    /// Processings not drawn: the lane had [`MAX_DOTS`] already.
+    left_out: u64,
+}
+
+impl Dots {
+    /// Counts a processing at `cell`: `true` when it makes a new dot, which the caller then
+    /// pushes to `dots`.
+    fn count(&mut self, cell: (usize, i64, i64, String)) -> bool {
+        if let Some(&d) = self.cells.get(&cell) {
+            self.merged[d] += 1;
+            return false;
+        }
+        if self.merged.len() == MAX_DOTS {
+            self.left_out += 1;
+            return false;
+        }
+        self.cells.insert(cell, self.merged.len());
+        self.merged.push(0);
+        true
+    }
+
+    /// Adds the dots to `lane` (its top at `y0`), each tooltip saying how many processings
+    /// its dot stands for, and the processings left out, if any.
+    fn draw(self, mut lane: Group, lang: Lang, y0: f64) -> Group {
+        for ((dot, title), more) in self.dots.into_iter().zip(self.merged) {
+            let title = match more {
+                0 => title,
+                more => m::DOT_MERGED.fill(lang, &[("dot", &title), ("more", &more)]),
+            };
+            lane = lane.add(dot.add(Title::new(title)));
+        }
+        if self.left_out > 0 {
+            lane = lane.add(
+                Text::new(m::DOTS_LEFT_OUT.fill(
+                    lang,
+                    &[("count", &self.left_out), ("max", &MAX_DOTS)],
+                ))
+                .set("class", "left-out")
+                .set("x", WIDTH - RIGHT)
+                .set("y", y0 + PARTITION_LANE - 6.0)
+                .set("text-anchor", "end")
+                .set("fill", "#666"),
+            );
+        }
+        lane
+    }
+}
+
 /// A text with a white outline drawn under its letters, so that a line behind it stops short of
 /// them.
 fn halo(text: Text) -> Text {
@@ -316,6 +376,9 @@ pub fn render(group: &str, consumers: &[Consumer], lang: Lang) -> Result<Documen
                     .set("fill", "#666"),
             );
         }
+        // The lane's dots, one a pixel per consumer and kind: a log of 10M lines draws no more
+        // than one of 100k, and no more than MAX_DOTS in all.
+        let mut dots = Dots::default();
         for (i, c) in consumers.iter().enumerate() {
             let mut slow_starts: BTreeMap<Offset, NaiveDateTime> = BTreeMap::new();
             for l in &c.log.lines {
@@ -359,10 +422,15 @@ pub fn render(group: &str, consumers: &[Consumer], lang: Lang) -> Result<Documen
                             (true, None) => "processed dup".to_string(),
                             (false, _) => "processed".to_string(),
                         };
+                        let (cx, cy) = (x(l.at), y(offset));
+                        let cell = (i, cx.round() as i64, cy.round() as i64, class.clone());
+                        if !dots.count(cell) {
+                            continue;
+                        }
                         let mut dot = Circle::new()
                             .set("class", class)
-                            .set("cx", x(l.at))
-                            .set("cy", y(offset))
+                            .set("cx", cx)
+                            .set("cy", cy)
                             .set("r", if duplicate { 3 } else { 2 })
                             .set("fill", if already { "white" } else { colour(i) });
                         if duplicate {
@@ -377,12 +445,13 @@ pub fn render(group: &str, consumers: &[Consumer], lang: Lang) -> Result<Documen
                             }
                             None => m::DOT.fill(lang, &at),
                         };
-                        lane = lane.add(dot.add(Title::new(title)));
+                        dots.dots.push((dot, title));
                     }
                     _ => {}
                 }
             }
         }
+        lane = dots.draw(lane, lang, y0);
         for o in together.iter().filter(|o| o.partition == p) {
             let text = m::OVERLAP.fill(
                 lang,
