@@ -32,7 +32,7 @@ use krb_common::logline::{Event, Offset, Partition};
 use krb_common::namespace::Namespace;
 use krb_common::overlap::overlaps;
 use krb_common::reader::Logs;
-use krb_common::worker_log::WorkerLog;
+use krb_common::worker_log::{Entry, WorkerLog};
 use krb_dups::{analyse, Counts};
 use messages as m;
 use svg::node::element::{Circle, Group, Line, Rectangle, Text, Title};
@@ -152,6 +152,9 @@ fn label(event: &Event, lang: Lang) -> Option<(&'static str, String)> {
     })
 }
 
+/// The most partitions drawn, each a lane: the labs have a few, a hostile log 100,000.
+const MAX_LANES: usize = 64;
+
 /// The most dots a partition's lane draws: past them, the processings are counted and said.
 const MAX_DOTS: usize = 5000;
 
@@ -243,6 +246,9 @@ pub fn render(group: &str, consumers: &[Consumer], lang: Lang) -> Result<Documen
         }
     }
     let report = analyse(&mut counts, None);
+    // The lowest partitions get lanes; the others are counted in the title's corner.
+    let lanes_left_out = ranges.len().saturating_sub(MAX_LANES);
+    let ranges: BTreeMap<Partition, (Offset, Offset)> = ranges.into_iter().take(MAX_LANES).collect();
     let totals = m::TOTALS.fill(
         lang,
         &[
@@ -300,6 +306,19 @@ pub fn render(group: &str, consumers: &[Consumer], lang: Lang) -> Result<Documen
                 .set("font-size", TITLE_SIZE)
                 .set("font-weight", "bold"),
         );
+    if lanes_left_out > 0 {
+        doc = doc.add(
+            Text::new(m::LANES_LEFT_OUT.fill(
+                lang,
+                &[("count", &lanes_left_out), ("max", &MAX_LANES)],
+            ))
+            .set("class", "left-out")
+            .set("x", WIDTH - RIGHT)
+            .set("y", 28)
+            .set("text-anchor", "end")
+            .set("fill", "#666"),
+        );
+    }
 
     // Legend: each consumer's colour, the ringed dot, the bar; each text as wide as it is.
     let mut legend = Group::new().set("class", "legend");
@@ -339,6 +358,26 @@ pub fn render(group: &str, consumers: &[Consumer], lang: Lang) -> Result<Documen
     let logs: Vec<WorkerLog> = consumers.iter().map(|c| c.log.clone()).collect();
     let together = overlaps(&logs);
     let mut y0 = TOP;
+    // Each partition's lines, consumer by consumer, found once: a lane does not read every
+    // line of the group again.
+    type LaneLines<'a> = Vec<(usize, &'a Consumer, Vec<&'a Entry>)>;
+    let mut in_lane: BTreeMap<Partition, LaneLines> = BTreeMap::new();
+    for (i, c) in consumers.iter().enumerate() {
+        for l in &c.log.lines {
+            let partition = match l.event {
+                Event::SlowStart { partition, .. } => partition,
+                _ => match l.event.completion() {
+                    Some((partition, _)) => partition,
+                    None => continue,
+                },
+            };
+            let lane = in_lane.entry(partition).or_default();
+            match lane.last_mut() {
+                Some((j, _, lines)) if *j == i => lines.push(l),
+                _ => lane.push((i, c, vec![l])),
+            }
+        }
+    }
     for (&p, &(lo, hi)) in &ranges {
         let y = |o: Offset| {
             y0 + PARTITION_LANE
@@ -379,9 +418,9 @@ pub fn render(group: &str, consumers: &[Consumer], lang: Lang) -> Result<Documen
         // The lane's dots, one a pixel per consumer and kind: a log of 10M lines draws no more
         // than one of 100k, and no more than MAX_DOTS in all.
         let mut dots = Dots::default();
-        for (i, c) in consumers.iter().enumerate() {
+        for (i, c, lines) in in_lane.remove(&p).unwrap_or_default() {
             let mut slow_starts: BTreeMap<Offset, NaiveDateTime> = BTreeMap::new();
-            for l in &c.log.lines {
+            for l in lines {
                 match l.event {
                     Event::SlowStart { partition, offset } if partition == p => {
                         slow_starts.insert(offset, l.at);

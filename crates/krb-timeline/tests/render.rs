@@ -713,3 +713,16 @@ fn a_lane_draws_a_bounded_number_of_dots_and_says_how_many_it_left_out() {
     assert_eq!(dots + merged + n, 20_000);
     assert!(text.len() < 4 << 20, "{} bytes", text.len());
 }
+
+#[test]
+fn a_log_of_many_partitions_draws_a_bounded_number_of_lanes_and_says_so() {
+    let mut a = String::new();
+    for p in 0..200 {
+        a += &format!("09:00:00.{:03} many-a p{} offset 1\n", p % 1000, 4096 + p);
+    }
+    let text = drawn(&[("many-a.log", &a)]);
+    let doc = roxmltree::Document::parse(&text).unwrap();
+    assert_eq!(with_class(&doc, "lane-partition").len(), 64);
+    let said = texts(with_class(&doc, "left-out")[0]);
+    assert_eq!(said, ["136 more partitions not drawn: 64 lanes at most"]);
+}
