@@ -83,7 +83,7 @@ four() { # MODE LOGS WANT
 lines() {
   local n=${LINES:-10000000} logs=$dir/lines
   mkdir -p "$logs"
-  yes '09:00:00.000 bench-a p0 offset 7' | head -n "$n" >"$logs/bench-a.log"
+  awk -v n="$n" 'BEGIN { for (i = 0; i < n; i++) print "09:00:00.000 bench-a p0 offset 7" }' >"$logs/bench-a.log"
   echo '09:00:00.000 bench-b p0 offset 8' >"$logs/bench-b.log"
   four lines "$logs" $((n + 1))
 }

@@ -355,7 +355,8 @@ pub fn render(group: &str, consumers: &[Consumer], lang: Lang) -> Result<Documen
     doc = doc.add(legend);
 
     // Partition lanes: dots at (time, offset), and when two consumers were in one message.
-    let logs: Vec<WorkerLog> = consumers.iter().map(|c| c.log.clone()).collect();
+    // The logs as they are, not copies: a copy of a log of 10M lines is a gigabyte.
+    let logs: Vec<&WorkerLog> = consumers.iter().map(|c| &c.log).collect();
     let together = overlaps(&logs);
     let mut y0 = TOP;
     // Each partition's lines, consumer by consumer, found once: a lane does not read every
