@@ -99,8 +99,9 @@ took() { line "$(since "$1") s" "$(since "$1")초"; }
 # ships them in bin/ and has no source to build.
 bin=$(krb_bin "$PWD")
 if [ -f Cargo.toml ]; then
-  # krb_build (env.sh) says how far the build is, and why it failed; a fresh Debian machine gets
-  # the C toolchain and OpenSSL librdkafka needs, as scripts/test.sh installs them (as root).
+  # krb_can_build (env.sh) installs, as root on Debian, the C toolchain and OpenSSL librdkafka
+  # needs, as scripts/test.sh does, or names them; krb_build says how far the build is.
+  krb_can_build scripts/lab.sh || exit 1
   t=$(clock)
   prefix=$(say 'build: cargo build --release ... ' '빌드: cargo build --release ... ')
   printf '%s' "$prefix"

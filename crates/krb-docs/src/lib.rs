@@ -6,7 +6,7 @@
 //!
 //! - a. a generated block differs from what `write` puts there ([`blocks`]);
 //! - b. a flag shown in a command is not in that tool's `--help` ([`flags`]);
-//! - c. a `KRB_*` variable shown is read nowhere, or one read is not in setup.md ([`vars`]);
+//! - c. a `KRB_*` variable shown is read nowhere, or one read is not in reference.md ([`vars`]);
 //! - d. an English page and its Korean twin differ in headings, commands or blocks ([`twins`]);
 //! - e. a relative link or an anchor leads nowhere ([`links`]);
 //! - f. a line of a sample, or of a page's output block, is none the current tools print

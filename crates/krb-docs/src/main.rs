@@ -23,8 +23,8 @@ use krb_docs::{help::Runner, Docs};
 ///
 /// `check` reports (a) a generated block that differs from what `write` puts there; (b) a
 /// flag in a command of the docs that its tool's --help does not name; (c) a KRB_* variable
-/// shown that nothing reads, or one read that docs/en/setup.md and docs/ko/setup.md do not
-/// document; (d) an English page and its Korean twin that differ in headings, commands or
+/// shown that nothing reads, or one read that docs/en/reference.md and docs/ko/reference.md
+/// do not document; (d) an English page and its Korean twin that differ in headings, commands or
 /// generated blocks; (e) a relative link or #anchor that leads nowhere; (f) a line of a sample
 /// that no current tool prints (the log grammar, librdkafka's lines, the strings of
 /// crates/*/src and scripts/*.sh); (g) a Korean text with a word docs/ko/glossary.md rules

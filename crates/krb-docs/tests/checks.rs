@@ -208,16 +208,23 @@ fn c_a_variable_read_nowhere_or_not_documented() {
         "KRB_NOPE is read nowhere in scripts/ or crates/*/src",
     );
 
+    // The table is reference.md's: a row in setup.md does not stand for it.
     let root = fixture();
     edit(
         &root,
-        "docs/ko/setup.md",
+        "docs/ko/reference.md",
         "| `KRB_LOGS` | `logs` | 로그 폴더 |\n",
         "",
     );
+    edit(
+        &root,
+        "docs/ko/setup.md",
+        "Linux와 bash.",
+        "Linux와 bash.\n\n| `KRB_LOGS` | `logs` | 로그 폴더 |",
+    );
     one(
         &problems(&root),
-        "docs/ko/setup.md:1:",
+        "docs/ko/reference.md:1:",
         "KRB_LOGS (read at scripts/common.sh:3) has no row in the table of variables",
     );
 
@@ -225,12 +232,12 @@ fn c_a_variable_read_nowhere_or_not_documented() {
     edit(
         &root,
         "docs/en/setup.md",
-        "| `KRB_LOGS`",
-        "| `KRB_WATCHDOG_CHILD` | | |\n| `KRB_LOGS`",
+        "Linux and bash.",
+        "Linux and bash, without KRB_WATCHDOG_CHILD.",
     );
     one(
         &problems(&root),
-        "docs/en/setup.md:14:",
+        "docs/en/setup.md:7:",
         "KRB_WATCHDOG_CHILD is internal",
     );
 }
@@ -396,6 +403,32 @@ fn g_a_word_the_glossary_rules_out() {
         &problems(&root),
         "docs/ko/lab1-revoke.md:7:",
         "`주인` is a variant docs/ko/glossary.md rules out; write `담당자`",
+    );
+
+    // An expression the glossary rules out, in a page and in a script's Korean text.
+    let root = fixture();
+    edit(
+        &root,
+        "docs/ko/lab1-revoke.md",
+        "다음 담당자가",
+        "파티션을 넘겨준 뒤 다음 담당자가",
+    );
+    one(
+        &problems(&root),
+        "docs/ko/lab1-revoke.md:7:",
+        "`넘겨준` (`넘겨주다`) is an expression docs/ko/glossary.md rules out; write `반납`",
+    );
+    let root = fixture();
+    edit(
+        &root,
+        "scripts/01-revoke.sh",
+        "krb_line \"== verdict\"",
+        "krb_line \"every statement held\" \"모든 문장 성립\"\nkrb_line \"== verdict\"",
+    );
+    one(
+        &problems(&root),
+        "scripts/01-revoke.sh:10:",
+        "`문장` (`문장`) is an expression docs/ko/glossary.md rules out; write `판정 항목`",
     );
 
     // The same word in an English page is no Korean variant.
