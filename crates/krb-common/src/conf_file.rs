@@ -110,7 +110,10 @@ pub fn parse(path: &Path, text: &str) -> Result<Vec<Property>, String> {
 /// file and line when the tool starts, not later by a client that does not say where it came
 /// from. A combination it refuses only when a client is made is refused then, as usual.
 fn check(path: &Path, properties: &[Property]) -> Result<(), String> {
-    for p in properties.iter().filter(|p| !LOADS_A_FILE.contains(&p.key.as_str())) {
+    for p in properties
+        .iter()
+        .filter(|p| !LOADS_A_FILE.contains(&p.key.as_str()))
+    {
         let mut config = ClientConfig::new();
         config.set(&p.key, &p.value);
         if let Err(e) = config.create_native_config() {

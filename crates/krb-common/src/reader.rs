@@ -637,7 +637,9 @@ mod tests {
         workers.see(2, b"g-\x1b]0;owned\x07");
         let remark = workers.remarks(Path::new("g-a.log"))[0].to_string();
         assert!(
-            remark.starts_with("g-a.log:2: a line of worker g-\\u{1b}]0;owned\\u{7}, in the log of worker g-a"),
+            remark.starts_with(
+                "g-a.log:2: a line of worker g-\\u{1b}]0;owned\\u{7}, in the log of worker g-a"
+            ),
             "{remark}"
         );
     }
@@ -905,7 +907,10 @@ mod tests {
         }
         let read = bytes_read() - before;
         // Read once (other tests read alongside, a few kilobytes), not ten times.
-        assert!(read < 3 * LONG as u64, "{read} bytes read for a line of {LONG}");
+        assert!(
+            read < 3 * LONG as u64,
+            "{read} bytes read for a line of {LONG}"
+        );
         text.extend_from_slice(b"\ntwo\n");
         std::fs::write(&path, &text).unwrap();
         // Read on while lines come: a read stops after its chunk's last line.

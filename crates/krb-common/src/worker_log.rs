@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Result};
 use chrono::{DateTime, Local, NaiveDate, NaiveDateTime, NaiveTime, TimeDelta};
 
-use crate::logline::{Event, LogLine, Offset, Partition, ParseError};
+use crate::logline::{Event, LogLine, Offset, ParseError, Partition};
 use crate::namespace::Namespace;
 use crate::reader::{group_files, parse_bytes, Follow, Growth, Remark, Skipped, Workers};
 

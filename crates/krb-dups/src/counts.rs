@@ -409,7 +409,11 @@ impl Counts {
     /// `partition`'s part, found in the table or the map.
     fn part(&self, partition: Partition) -> Option<&Part> {
         let slot = match usize::try_from(partition).ok().filter(|&p| p < DIRECT) {
-            Some(p) => self.by_partition.get(p).copied().filter(|&s| s != usize::MAX),
+            Some(p) => self
+                .by_partition
+                .get(p)
+                .copied()
+                .filter(|&s| s != usize::MAX),
             None => self.other_partitions.get(&partition).copied(),
         };
         slot.map(|s| &self.parts[s])
@@ -501,7 +505,9 @@ impl Counts {
             .collect();
         for partition in partitions {
             let mut pairs = self.pairs.of(partition);
-            let blocks = self.part(partition).map_or(&[][..], |p| p.blocks.as_slice());
+            let blocks = self
+                .part(partition)
+                .map_or(&[][..], |p| p.blocks.as_slice());
             for (number, block) in blocks {
                 let start = number << BLOCK_BITS;
                 // Pairs below this block come first, one by one.

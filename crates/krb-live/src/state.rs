@@ -244,7 +244,9 @@ impl State {
                 w.duplicates += 1;
                 self.duplicates_seen += 1;
                 let n = self.duplicates_seen;
-                keep_latest(&mut self.duplicates, &mut self.duplicates_next, |d| &d.worker);
+                keep_latest(&mut self.duplicates, &mut self.duplicates_next, |d| {
+                    &d.worker
+                });
                 self.duplicates.push(Duplicate {
                     at,
                     worker,
@@ -493,7 +495,11 @@ mod tests {
         for i in 0..copies {
             s.add(processed(2 + i, "g-a", 0, 7));
         }
-        assert!(s.duplicates.len() <= 2 * LANE_MARKS, "{}", s.duplicates.len());
+        assert!(
+            s.duplicates.len() <= 2 * LANE_MARKS,
+            "{}",
+            s.duplicates.len()
+        );
         assert_eq!(s.duplicates_seen, copies as u64);
         assert_eq!(s.workers["g-a"].duplicates, copies as u64);
         // The latest are kept, with their numbers; another worker's events stay.

@@ -238,11 +238,8 @@ impl View {
             .iter()
             .map(|(name, w)| {
                 // Each partition's spans, in the order it was given them.
-                let mut spans_of: std::collections::BTreeMap<Partition, Vec<SpanView>> = w
-                    .steps
-                    .keys()
-                    .map(|&p| (p, Vec::new()))
-                    .collect();
+                let mut spans_of: std::collections::BTreeMap<Partition, Vec<SpanView>> =
+                    w.steps.keys().map(|&p| (p, Vec::new())).collect();
                 for s in &w.spans {
                     spans_of.entry(s.partition).or_default().push(SpanView {
                         from: ms(s.from),

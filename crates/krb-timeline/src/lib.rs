@@ -200,10 +200,9 @@ impl Dots {
         }
         if self.left_out > 0 {
             lane = lane.add(
-                Text::new(m::DOTS_LEFT_OUT.fill(
-                    lang,
-                    &[("count", &self.left_out), ("max", &MAX_DOTS)],
-                ))
+                Text::new(
+                    m::DOTS_LEFT_OUT.fill(lang, &[("count", &self.left_out), ("max", &MAX_DOTS)]),
+                )
                 .set("class", "left-out")
                 .set("x", WIDTH - RIGHT)
                 .set("y", y0 + PARTITION_LANE - 6.0)
@@ -248,7 +247,8 @@ pub fn render(group: &str, consumers: &[Consumer], lang: Lang) -> Result<Documen
     let report = analyse(&mut counts, None);
     // The lowest partitions get lanes; the others are counted in the title's corner.
     let lanes_left_out = ranges.len().saturating_sub(MAX_LANES);
-    let ranges: BTreeMap<Partition, (Offset, Offset)> = ranges.into_iter().take(MAX_LANES).collect();
+    let ranges: BTreeMap<Partition, (Offset, Offset)> =
+        ranges.into_iter().take(MAX_LANES).collect();
     let totals = m::TOTALS.fill(
         lang,
         &[
@@ -308,10 +308,9 @@ pub fn render(group: &str, consumers: &[Consumer], lang: Lang) -> Result<Documen
         );
     if lanes_left_out > 0 {
         doc = doc.add(
-            Text::new(m::LANES_LEFT_OUT.fill(
-                lang,
-                &[("count", &lanes_left_out), ("max", &MAX_LANES)],
-            ))
+            Text::new(
+                m::LANES_LEFT_OUT.fill(lang, &[("count", &lanes_left_out), ("max", &MAX_LANES)]),
+            )
             .set("class", "left-out")
             .set("x", WIDTH - RIGHT)
             .set("y", 28)

@@ -679,9 +679,9 @@ fn many_lines_at_one_point_are_one_dot_that_says_how_many() {
         .map(|d| {
             let title = d.children().find(|t| t.has_tag_name("title")).unwrap();
             let text = title.text().unwrap();
-            text.split(", and ")
-                .nth(1)
-                .map_or(1, |n| 1 + n.split(' ').next().unwrap().parse::<u64>().unwrap())
+            text.split(", and ").nth(1).map_or(1, |n| {
+                1 + n.split(' ').next().unwrap().parse::<u64>().unwrap()
+            })
         })
         .sum();
     assert_eq!(said, 20_001);
@@ -693,7 +693,11 @@ fn a_lane_draws_a_bounded_number_of_dots_and_says_how_many_it_left_out() {
     let mut a = String::new();
     for i in 0..20_000 {
         let o = i * 7919 % 20_000;
-        a += &format!("09:00:{:02}.{:03} many-a p0 offset {o}\n", i / 1000, i % 1000);
+        a += &format!(
+            "09:00:{:02}.{:03} many-a p0 offset {o}\n",
+            i / 1000,
+            i % 1000
+        );
     }
     let text = drawn(&[("many-a.log", &a)]);
     let doc = roxmltree::Document::parse(&text).unwrap();
