@@ -95,10 +95,11 @@ line() { krb_line "$@"; }
 # took START: how long since START, as the verdicts write it (`12.3 s`, `12.3초`).
 took() { line "$(since "$1") s" "$(since "$1")초"; }
 
-# The tools (env.sh's krb_bin): a checkout builds them; an unpacked release (scripts/dist.sh)
-# ships them in bin/ and has no source to build.
+# The tools (env.sh's krb_bin): a checkout builds them, unless KRB_BIN names tools built
+# elsewhere (as common.sh takes them); an unpacked release (scripts/dist.sh) ships them in bin/
+# and has no source to build.
 bin=$(krb_bin "$PWD")
-if [ -f Cargo.toml ]; then
+if [ -f Cargo.toml ] && [ -z "${KRB_BIN:-}" ]; then
   # krb_can_build (env.sh) installs, as root on Debian, the C toolchain and OpenSSL librdkafka
   # needs, as scripts/test.sh does, or names them; krb_build says how far the build is.
   krb_can_build scripts/lab.sh || exit 1
