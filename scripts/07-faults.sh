@@ -156,7 +156,7 @@ worker() {
   disown "$(pid_of "$1")"
 }
 
-# mark fault|healed KIND TARGET: the line krb-verify reads back (krb-common's trial_log).
+# mark fault|healed KIND TARGET: the line krb-verify reads back (krb-log's trial_log).
 mark() {
   echo "$(now) $1 $2 $3" | tee -a "$LOGS/$group.faults"
 }

@@ -18,7 +18,8 @@ Korean locale (LANG=ko_KR.UTF-8) or KRB_LANG=ko the lines are Korean: 정상, �
   linux tools  GNU date (+%N), flock, awk, sed, grep, sort, seq, tail, wc, sleep 0.1
   krb tools    the thirteen krb tools run (they need OpenSSL 3's libssl.so.3): an unpacked
                release's bin/, a checkout's target/release (or cargo to build them), or KRB_BIN
-  librdkafka   the engine every tool reports (--version), one and the same in all thirteen
+  librdkafka   the engine each tool that talks to Kafka reports (--version), one and the same in
+               all of them (krb-dups, krb-timeline and krb-live use none)
   login        with KRB_CONFIG set (a workshop room's handout), its file is there
   namespace    KRB_NS is set when the broker is not on this machine
   broker       a Kafka broker answers at KRB_BOOTSTRAP (default localhost:9481), and so does
@@ -104,10 +105,13 @@ if [ -z "$lacking" ]; then
   if out=$("$bin/krb-worker" --version 2>&1); then
     line ok "$tools_name" "$(krb_say "all thirteen in $bin ($out)" "$bin에 열세 개 모두($out)")"
     ran=1
-    # The engine is linked into each tool: tools of two builds would run two librdkafkas.
-    engines=$(for tool in $tools; do "$bin/$tool" --version 2>&1 | sed -n 's/.*(librdkafka \(.*\))$/\1/p'; done | sort | uniq -c | awk '{ print $1, $2 }')
-    # One engine, reported by every one of the tools.
-    if [ "$engines" = "$(echo "$tools" | wc -w) ${engines#* }" ] && [ "$(printf '%s\n' "$engines" | wc -l)" = 1 ]; then
+    # The engine is linked into each tool that talks to Kafka (the others say they use none):
+    # tools of two builds would run two librdkafkas.
+    versions=$(for tool in $tools; do "$bin/$tool" --version 2>&1 | head -n 1; done)
+    engines=$(printf '%s\n' "$versions" | sed -n 's/.*(librdkafka \(.*\))$/\1/p' | sort | uniq -c | awk '{ print $1, $2 }')
+    users=$(printf '%s\n' "$versions" | grep -vc '(does not use librdkafka)$' || true)
+    # One engine, reported by every one of the tools that use it.
+    if [ "$engines" = "$users ${engines#* }" ] && [ "$(printf '%s\n' "$engines" | wc -l)" = 1 ]; then
       line ok librdkafka "$(krb_say "${engines#* } in every tool (the article's confluent-kafka 2.15.1 runs librdkafka 2.15.1)" "모든 도구가 ${engines#* }(글의 confluent-kafka 2.15.1은 librdkafka 2.15.1을 써요)")"
     else
       line FAILED librdkafka "$(krb_say "the tools report $(printf '%s\n' "$engines" | awk '{ printf "%s%s tools %s", (NR > 1 ? ", " : ""), $1, $2 }') (of thirteen)" "도구 열세 개가 알리는 librdkafka가 달라요: $(printf '%s\n' "$engines" | awk '{ printf "%s%s개 %s", (NR > 1 ? ", " : ""), $1, $2 }')")" \

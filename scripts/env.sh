@@ -1,7 +1,7 @@
 # shellcheck shell=bash
 # Source me: what the lab, test and broker scripts ask of this machine, each asked one way.
 
-# krb_say EN KO: a text in the tools' language (krb-common's Lang::from_vars): KRB_LANG, else
+# krb_say EN KO: a text in the tools' language (krb-cli's Lang::from_vars): KRB_LANG, else
 # the first of LC_ALL, LC_MESSAGES and LANG that is set; Korean when it starts with ko. Asked at
 # each call, so a shell that sourced common.sh follows a KRB_LANG set later. krb_line: a line.
 krb_say() {

@@ -9,7 +9,7 @@
 // It does what krb-worker --delay 0 does, step by step (crates/krb-worker/src/consume.rs):
 // a KafkaConsumer (enable.auto.commit=false, auto.offset.reset=earliest) subscribes to TOPIC in
 // GROUP and polls; each record is processed at once and written as one line of krb's log
-// grammar (crates/krb-common/src/logline.rs: `HH:MM:SS.mmm NAME pP offset O`, local time),
+// grammar (crates/krb-log/src/logline.rs: `HH:MM:SS.mmm NAME pP offset O`, local time),
 // gathered in 64 KiB blocks (KrbLines) and written to stdout before every commit, whenever a
 // poll finds nothing waiting, when a block is full and at the end, as krb-worker's lines.rs
 // does. Every --commit-every records (default 100) and/or once --commit-interval-ms has passed

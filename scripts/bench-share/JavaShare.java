@@ -12,7 +12,7 @@
 // subscribes to TOPIC in share group GROUP and polls (500 ms, krb-share's POLL). Each record is
 // acknowledged ACCEPT, and at the end of each poll's batch commitSync commits the
 // acknowledgements and waits for the broker's answer. It writes krb-share's lines (krb's log
-// grammar, crates/krb-common/src/logline.rs) through KrbLines, gathered and written at each
+// grammar, crates/krb-log/src/logline.rs) through KrbLines, gathered and written at each
 // commit as krb-share does at delay 0:
 //
 //   09:20:01.230 share-j acquired p0 offset 3 delivery 1

@@ -2,7 +2,7 @@
 // java_build (into target/bench-java with scripts/bench-effects/JavaLoop.java, into
 // target/judge-java with scripts/judge/JavaWorker.java). Not a tool of the lab.
 //
-// An instance writes one worker's lines of krb's log grammar (crates/krb-common/src/logline.rs)
+// An instance writes one worker's lines of krb's log grammar (crates/krb-log/src/logline.rs)
 // to stdout: `HH:MM:SS.mmm NAME EVENT`, local time (the zone's offset looked up again in each
 // new minute, as logline.rs does), gathered in 64 KiB blocks as krb-worker's lines.rs gathers
 // them, or written line by line. One thread writes them: the consumer's, whose poll runs the

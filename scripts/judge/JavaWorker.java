@@ -15,7 +15,7 @@
 // one message, so krb-worker polls between every two messages; so does this loop, and the
 // max.poll.interval.ms clock means the same in both (the time spent on one message).
 //
-// Its lines are krb's log grammar (crates/krb-common/src/logline.rs), written to stdout as they
+// Its lines are krb's log grammar (crates/krb-log/src/logline.rs), written to stdout as they
 // happen (KrbLines, line by line): `HH:MM:SS.mmm NAME EVENT`, local time, with EVENT one of
 //   consumes TOPIC in group GROUP | pP offset O | pP offset O slow start | assigned [..] |
 //   revoked [..] | lost [..] | commit pP=O | commit failed: ERROR | poll error: ERROR

@@ -15,7 +15,7 @@
 //!   line, not in inline code, where `start` is a word) to its comment there, and, when it
 //!   passes its arguments on (`krb-worker "$@"`), to that tool's flags.
 //!
-//! A krb name that is a crate without a binary (`krb-common`) is no command.
+//! A krb name that is a crate without a binary (`krb-log`) is no command.
 //!
 //! `-h` and `--help` are every tool's. A flag is `--name` (its `=value` cut off) or `-X` (one
 //! letter; `-Xkey=value` is `-X`).
@@ -205,7 +205,7 @@ impl Tools<'_> {
         let base = name.rsplit('/').next().unwrap_or(name);
         if binary_name().is_match(base) {
             let answer = self.binary(base, args);
-            // A crate without a binary of its name (krb-common) is no command.
+            // A crate without a binary of its name (krb-log) is no command.
             if answer.is_err() && self.docs.root.join("crates").join(base).is_dir() {
                 return None;
             }

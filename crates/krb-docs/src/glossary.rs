@@ -19,7 +19,7 @@ use crate::literals::{rust_strings, shell_texts, Piece};
 use crate::markdown::{code_spans, lines};
 use crate::{files_under, rel, Docs, Problem};
 use anyhow::{Context, Result};
-use krb_common::lang::{has_hangul as hangul, is_hangul as hangul_letter};
+use krb_cli::lang::{has_hangul as hangul, is_hangul as hangul_letter};
 use std::path::Path;
 
 /// The glossary's page.

@@ -1,7 +1,7 @@
 use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
-use krb_common::out::{stderr_line, stdout_line};
+use krb_cli::out::{stderr_line, stdout_line};
 use krb_docs::help::{own_folder, Runner};
 use krb_docs::Docs;
 
@@ -68,7 +68,7 @@ enum Command {
 }
 
 fn main() {
-    let args: Args = krb_common::cli::parse("krb-docs");
+    let args: Args = krb_cli::cli::parse("krb-docs");
     if let Command::Commands { lab, root } = &args.command {
         match krb_docs::samples::lab_commands(root, lab) {
             Ok(commands) => commands.iter().for_each(|c| stdout_line(c)),

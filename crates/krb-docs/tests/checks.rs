@@ -3,13 +3,13 @@
 //! alone reporting an input that breaks it.
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 mod tools;
 
-use krb_common::scratch::scratch_dir;
 use krb_docs::help::Runner;
 use krb_docs::{check, write, Docs, Helps};
+use krb_testutil::{scratch_dir, Scratch};
 
 /// The help of the binaries the fixture's commands use; scripts and krb-docs itself run.
 const FAKE: &[(&str, &str)] = &[
@@ -60,7 +60,7 @@ fn copy(from: &Path, to: &Path) {
 }
 
 /// A fresh copy of the fixture.
-fn fixture() -> PathBuf {
+fn fixture() -> Scratch {
     let dir = scratch_dir::<&str>("docs", &[]);
     copy(
         &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/repo"),

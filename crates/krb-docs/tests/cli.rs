@@ -4,7 +4,7 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
-use krb_common::scratch::scratch_dir;
+use krb_testutil::scratch_dir;
 
 fn krb_docs(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_krb-docs"))

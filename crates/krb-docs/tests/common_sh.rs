@@ -7,7 +7,7 @@ use std::os::unix::fs::{symlink, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use krb_common::scratch::scratch_dir;
+use krb_testutil::{scratch_dir, Scratch};
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -17,7 +17,7 @@ fn root() -> PathBuf {
 /// none of the build's: no make, cc, c++, pkg-config or cargo. `id` answers `uid`; `apt-get`
 /// records each call on stderr and in the file `apt-calls` beside the folder, and installs
 /// nothing.
-fn machine(uid: u32) -> PathBuf {
+fn machine(uid: u32) -> Scratch {
     let dir = scratch_dir(
         "common-sh",
         &[
@@ -152,5 +152,4 @@ fn as_root_it_says_what_it_installs_before_apt_get_runs() {
             .contains("install Rust 1.85 or newer (rustup)"),
         "{err}"
     );
-    std::fs::remove_dir_all(&bin).unwrap();
 }

@@ -1,7 +1,7 @@
 //! One line per check: `ok`, `warn` or `FAILED`, what was found, and for a failure what to do.
 //! scripts/doctor.sh prints its own checks in the same form.
 
-use krb_common::lang::{columns, Lang, Msg};
+use krb_cli::lang::{columns, Lang, Msg};
 
 use crate::messages as m;
 

@@ -10,13 +10,13 @@
 use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, bail, Result};
-use krb_common::broker::{wait, BrokerArgs};
+use krb_kafka::broker::{wait, BrokerArgs};
 use rdkafka::admin::{AdminClient, AdminOptions, NewTopic, TopicReplication};
 use rdkafka::client::ClientContext;
 use rdkafka::message::Timestamp;
 use rdkafka::producer::{BaseProducer, BaseRecord, Producer};
 
-use krb_common::lang::Lang;
+use krb_cli::lang::Lang;
 
 use crate::check::Check;
 use crate::messages as m;

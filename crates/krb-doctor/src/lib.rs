@@ -19,8 +19,8 @@ use std::net::{TcpStream, ToSocketAddrs};
 use std::time::Duration;
 
 use clap::Parser;
-use krb_common::broker::BrokerArgs;
-use krb_common::lang::Lang;
+use krb_cli::lang::Lang;
+use krb_kafka::broker::BrokerArgs;
 use rdkafka::producer::{BaseProducer, Producer};
 
 use crate::check::{Check, Status};
@@ -56,7 +56,7 @@ pub fn run(args: &Args, lang: Lang) -> bool {
     let mut ok = true;
     let mut say = |check: Check| {
         ok &= check.status != Status::Failed;
-        krb_common::out::stdout_line(&check.line(lang));
+        krb_cli::out::stdout_line(&check.line(lang));
     };
     let bootstrap = &args.broker.bootstrap;
     let local = place::hosts(bootstrap).iter().all(|h| place::is_local(h));
@@ -168,7 +168,7 @@ fn advertised(bootstrap: &str, local: bool, brokers: &[(i32, String, i32)], lang
     let mut named = Vec::new();
     for (id, host, port) in brokers {
         let at = format!("{host}:{port}");
-        let failed = |msg: krb_common::lang::Msg, why: &dyn std::fmt::Display| {
+        let failed = |msg: krb_cli::lang::Msg, why: &dyn std::fmt::Display| {
             Check::failed(
                 m::BROKER,
                 msg.fill(
@@ -267,7 +267,7 @@ mod tests {
     /// Each finding and fix every check can give, in Korean: none may be left in English.
     #[test]
     fn every_check_speaks_korean_under_korean() {
-        let hangul = krb_common::lang::has_hangul;
+        let hangul = krb_cli::lang::has_hangul;
         let port = {
             let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
             l.local_addr().unwrap().port() as i32

@@ -1,12 +1,12 @@
 //! A workshop room's login (scripts/room.sh): the broker refusing who you are, and the room
 //! refusing what your namespace would do. Each gets the fix a participant can act on.
 
-use krb_common::broker::{wait, BrokerArgs, REACH_TIMEOUT};
+use krb_kafka::broker::{wait, BrokerArgs, REACH_TIMEOUT};
 use rdkafka::admin::{AdminClient, AdminOptions, NewTopic, TopicReplication};
 use rdkafka::client::DefaultClientContext;
 use rdkafka::error::RDKafkaErrorCode;
 
-use krb_common::lang::Lang;
+use krb_cli::lang::Lang;
 
 use crate::check::Check;
 use crate::messages as m;

@@ -2,7 +2,7 @@
 //! name, status, finding and fix. scripts/doctor.sh prints its own checks from the same words
 //! (its `line` and `krb_line`), so that a Korean learner reads one language top to bottom.
 
-use krb_common::lang::Msg;
+use krb_cli::lang::Msg;
 
 /// The status words, each padded to the status column where it is printed.
 pub const OK: Msg = Msg {
@@ -347,7 +347,7 @@ pub const ALL: &[Msg] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
-    use krb_common::lang::{declared, table_problems};
+    use krb_cli::lang::{declared, table_problems};
 
     #[test]
     fn every_message_is_korean_with_the_same_placeholders_and_listed() {

@@ -2,7 +2,7 @@
 
 use std::net::{SocketAddr, ToSocketAddrs, UdpSocket};
 
-use krb_common::lang::Lang;
+use krb_cli::lang::Lang;
 
 use crate::check::Check;
 use crate::messages as m;

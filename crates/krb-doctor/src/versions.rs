@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 
 use regex::Regex;
 
-use krb_common::lang::Lang;
+use krb_cli::lang::Lang;
 
 use crate::check::Check;
 use crate::messages as m;

@@ -3,9 +3,9 @@
 use std::path::Path;
 
 use anyhow::{bail, Context, Result};
-use krb_common::fastpath::{commit_prefix, parse_processed_prefix};
-use krb_common::logline::{LogLine, Offset, ParseError, Partition};
-use krb_common::reader::{for_each_line_in, parse_bytes, Remark, Skipped, Workers};
+use krb_log::fastpath::{commit_prefix, parse_processed_prefix};
+use krb_log::logline::{LogLine, Offset, ParseError, Partition};
+use krb_log::reader::{for_each_line_in, parse_bytes, Remark, Skipped, Workers};
 
 use crate::counts::Counts;
 
@@ -31,7 +31,7 @@ pub struct FileNotes {
 
 /// Adds one file's completion lines to `counts`, and says what the reader found wrong in it.
 pub fn count_file(path: &Path, counts: &mut Counts) -> Result<FileNotes> {
-    let len = krb_common::reader::open(path)
+    let len = krb_log::reader::open(path)
         .and_then(|f| f.metadata())
         .with_context(|| format!("cannot read {}", path.display()))?
         .len();
@@ -152,10 +152,9 @@ fn count_range(path: &Path, from: u64, to: u64) -> Result<RangeCount> {
 mod tests {
     use super::*;
     use crate::report::analyse;
-    use std::path::PathBuf;
 
-    fn temp_logs(files: &[(&str, &[u8])]) -> PathBuf {
-        krb_common::scratch::scratch_dir("dups", files)
+    fn temp_logs(files: &[(&str, &[u8])]) -> krb_testutil::Scratch {
+        krb_testutil::scratch_dir("dups", files)
     }
 
     #[test]
@@ -198,7 +197,6 @@ mod tests {
             assert_eq!(errors, vec![1011], "{parts} parts: the bad line's number");
             assert_eq!(cut, vec![1012], "{parts} parts: the cut line's number");
         }
-        std::fs::remove_dir_all(dir).unwrap();
     }
 
     #[test]
@@ -217,7 +215,6 @@ mod tests {
         let r = analyse(&mut c, None);
         assert_eq!(r.unique, expected as u64 + 1);
         assert_eq!(r.duplicates(), 0);
-        std::fs::remove_dir_all(dir).unwrap();
     }
 
     /// A file big enough to be counted in several byte ranges, whose `at`th line is `line`.
@@ -264,13 +261,11 @@ mod tests {
                 )],
                 "{line:?}"
             );
-            std::fs::remove_dir_all(dir).unwrap();
         }
         // One worker's lines: nothing to say.
         let dir = temp_logs(&[("g-a.log", &many_lines_with(usize::MAX, ""))]);
         let notes = count_file(&dir.join("g-a.log"), &mut Counts::new()).unwrap();
         assert_eq!(notes, FileNotes::default());
-        std::fs::remove_dir_all(dir).unwrap();
     }
 
     #[test]
@@ -291,7 +286,6 @@ mod tests {
             ]
         );
         assert_eq!(analyse(&mut c, None).unique, 2);
-        std::fs::remove_dir_all(dir).unwrap();
     }
 
     #[test]
@@ -327,6 +321,5 @@ mod tests {
             )]
         );
         assert_eq!(c.consumers().into_keys().collect::<Vec<_>>(), vec!["g-b"]);
-        std::fs::remove_dir_all(dir).unwrap();
     }
 }

@@ -14,7 +14,7 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::hash::{BuildHasherDefault, Hasher};
 
-use krb_common::logline::{Offset, Partition};
+use krb_log::logline::{Offset, Partition};
 
 const BLOCK_BITS: u32 = 8;
 const BLOCK: usize = 1 << BLOCK_BITS;

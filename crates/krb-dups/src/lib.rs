@@ -6,7 +6,7 @@
 //! duplicate (`-v`) and writes the analysis as JSON (`--json`).
 //!
 //! - [`count`]: a log's completion lines read in large blocks, in parallel, through
-//!   krb-common's reader and its byte-level fast path.
+//!   krb-log's reader and its byte-level fast path.
 //! - [`counts`]: the counts per (partition, offset), in memory that follows the distinct pairs.
 //! - [`report`]: runs, gaps, attribution, and the article's text and JSON.
 
@@ -19,9 +19,9 @@ use std::path::Path;
 
 use anyhow::Result;
 use clap::Parser;
-use krb_common::logline::{Offset, Partition};
-use krb_common::namespace::Namespace;
-use krb_common::reader::{group_files, Logs};
+use krb_cli::namespace::Namespace;
+use krb_log::logline::{Offset, Partition};
+use krb_log::reader::{group_files, Logs};
 
 pub use count::{count_file, FileNotes};
 pub use counts::Counts;
@@ -102,7 +102,7 @@ impl std::error::Error for NoLogs {}
 pub fn report(args: &Args) -> Result<Report> {
     let (files, other_groups) = group_files(&args.logs.dir, &args.group, &args.namespace)?;
     if files.is_empty() {
-        return Err(NoLogs(krb_common::reader::no_logs(&args.logs.dir, &args.group)).into());
+        return Err(NoLogs(krb_log::reader::no_logs(&args.logs.dir, &args.group)).into());
     }
     let mut counts = Counts::new();
     let (mut skipped, mut remarks) = (Vec::new(), Vec::new());
@@ -147,7 +147,6 @@ pub fn read_group(dir: &Path, group: &str, ns: &Namespace) -> Result<Report> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::path::PathBuf;
 
     #[test]
     fn a_processing_that_found_its_effect_counts_as_one() {
@@ -158,7 +157,6 @@ mod tests {
         let report = read_group(&dir, "g", &Namespace::default()).unwrap();
         assert_eq!((report.processed, report.unique), (2, 1));
         assert!(report.skipped.is_empty());
-        std::fs::remove_dir_all(dir).unwrap();
     }
 
     #[test]
@@ -214,8 +212,8 @@ mod tests {
         }
     }
 
-    fn temp_logs(files: &[(&str, &[u8])]) -> PathBuf {
-        krb_common::scratch::scratch_dir("dups", files)
+    fn temp_logs(files: &[(&str, &[u8])]) -> krb_testutil::Scratch {
+        krb_testutil::scratch_dir("dups", files)
     }
 
     #[test]
@@ -278,6 +276,5 @@ mod tests {
             .unwrap_err()
             .downcast_ref::<NoLogs>()
             .is_some());
-        std::fs::remove_dir_all(dir).unwrap();
     }
 }

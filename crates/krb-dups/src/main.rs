@@ -1,9 +1,9 @@
 use std::io::Write;
 
-use krb_common::out::stderr_line;
+use krb_cli::out::stderr_line;
 
 fn main() {
-    let args: krb_dups::Args = krb_common::cli::parse("krb-dups");
+    let args: krb_dups::Args = krb_cli::cli::parse("krb-dups");
     match krb_dups::run(&args) {
         Ok((report, text)) => {
             for note in report.notes() {

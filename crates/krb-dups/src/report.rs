@@ -6,9 +6,9 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use anyhow::Result;
-use krb_common::fastpath::parse_processed;
-use krb_common::logline::{Offset, Partition};
-use krb_common::reader::{for_each_line, printable, Remark, Skipped};
+use krb_log::fastpath::parse_processed;
+use krb_log::logline::{Offset, Partition};
+use krb_log::reader::{for_each_line, printable, Remark, Skipped};
 use serde::Serialize;
 
 use crate::count::full_parse;

@@ -1,5 +1,5 @@
 //! Helpers for the end-to-end tests: run the repository's scripts on the real broker and read
-//! what they left behind (worker logs through krb-common's grammar, committed offsets through
+//! what they left behind (worker logs through krb-log's grammar, committed offsets through
 //! Kafka's own consumer-groups tool).
 //!
 //! The tests are `#[ignore]`d so that a plain `cargo test` needs no broker; `scripts/test.sh`
@@ -13,8 +13,8 @@ use std::sync::{Mutex, MutexGuard};
 use std::time::Instant;
 
 use anyhow::{bail, ensure, Context, Result};
-use krb_common::broker::DEFAULT_BOOTSTRAP;
-use krb_common::logline::{Offset, Partition};
+use krb_kafka::broker::DEFAULT_BOOTSTRAP;
+use krb_log::logline::{Offset, Partition};
 
 /// The thirteen tools a release's `bin/` and doctor.sh count (krb-docs, the docs' own tool, is
 /// not one of them).
@@ -319,7 +319,7 @@ pub fn committed_offsets(group: &str) -> Result<BTreeMap<Partition, Offset>> {
     Ok(offsets)
 }
 
-/// The broker the tools use: KRB_BOOTSTRAP, else krb-common's default.
+/// The broker the tools use: KRB_BOOTSTRAP, else krb-kafka's default.
 pub fn bootstrap() -> String {
     std::env::var("KRB_BOOTSTRAP").unwrap_or_else(|_| DEFAULT_BOOTSTRAP.into())
 }
@@ -345,7 +345,7 @@ pub fn verify_db(
     group: &str,
     db: Option<&str>,
 ) -> Result<krb_verify::Verdict> {
-    let broker = krb_common::broker::BrokerArgs {
+    let broker = krb_kafka::broker::BrokerArgs {
         bootstrap: bootstrap(),
         ..Default::default()
     };

@@ -8,8 +8,8 @@ use std::path::Path;
 use std::process::Command;
 
 use anyhow::{ensure, Context, Result};
-use krb_common::scratch::scratch_dir;
 use krb_e2e::{root, said};
+use krb_testutil::scratch_dir;
 
 /// Sources common.sh with KRB_BIN an empty folder (so it builds) and `path` as PATH, then runs
 /// `topic`, as a learner would next; the status and what it printed.
@@ -93,7 +93,6 @@ fn a_failed_build_stops_sourcing_with_its_errors_and_its_progress() -> Result<()
     ] {
         ensure!(text.contains(expected), "no {expected:?} in:\n{text}");
     }
-    std::fs::remove_dir_all(dir)?;
     Ok(())
 }
 
@@ -109,6 +108,5 @@ fn no_cargo_stops_sourcing_naming_rust_and_the_release() -> Result<()> {
         "{text}"
     );
     ensure!(!text.contains("command not found"), "{text}");
-    std::fs::remove_dir_all(dir)?;
     Ok(())
 }

@@ -3,10 +3,10 @@
 use std::collections::BTreeMap;
 
 use anyhow::{ensure, Result};
-use krb_common::logline::Event;
-use krb_common::worker_log::WorkerLog;
 use krb_e2e::{bash, committed_offsets, root, serial};
 use krb_effect::{Db, Kind};
+use krb_log::logline::Event;
+use krb_log::worker_log::WorkerLog;
 
 #[test]
 #[ignore = "needs a Kafka broker: scripts/test.sh starts one"]

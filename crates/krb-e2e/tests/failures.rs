@@ -7,8 +7,8 @@ use std::collections::BTreeMap;
 
 use anyhow::{ensure, Context, Result};
 use chrono::NaiveTime;
-use krb_common::logline::{Event, Offset, Partition};
 use krb_e2e::{bash, committed_offsets, root, serial};
+use krb_log::logline::{Event, Offset, Partition};
 
 /// Per partition, `(distinct offsets, highest offset)` of a table's rows, read with psql.
 fn rows_by_partition(out: &str) -> Result<BTreeMap<Partition, (i64, Offset)>> {
@@ -137,11 +137,7 @@ fn two_db_offsets_workers_at_full_speed_share_one_sqlite_file() -> Result<()> {
 /// When each processing in a worker's log happened, read by the tools' one reader.
 fn processed_times(log: &str) -> Vec<NaiveTime> {
     log.lines()
-        .filter_map(|line| {
-            krb_common::reader::parse_bytes(line.as_bytes())
-                .ok()
-                .flatten()
-        })
+        .filter_map(|line| krb_log::reader::parse_bytes(line.as_bytes()).ok().flatten())
         .filter(|l| matches!(l.event, Event::Processed { .. }))
         .map(|l| l.time)
         .collect()

@@ -2,7 +2,7 @@
 //! terminal, then the article's steps (`topic pay 2`, `krb-produce pay 1000 2`,
 //! `./scripts/01-revoke.sh nocommit`) in a namespace of their own, and a real browser (headless
 //! Chromium) reading the page while a runs alone, while b joins, and after the run. The page's
-//! numbers are checked against krb-dups and the logs, read through krb-common's grammar.
+//! numbers are checked against krb-dups and the logs, read through krb-log's grammar.
 
 use std::fs::File;
 use std::io::{BufRead, BufReader};
@@ -11,10 +11,10 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, ensure, Context, Result};
-use krb_common::logline::{Event, Partition};
-use krb_common::namespace::Namespace;
-use krb_common::worker_log::WorkerLog;
+use krb_cli::namespace::Namespace;
 use krb_e2e::{chromium, root, screenshot, serial};
+use krb_log::logline::{Event, Partition};
+use krb_log::worker_log::WorkerLog;
 use regex::Regex;
 
 const GROUP: &str = "nocommit";

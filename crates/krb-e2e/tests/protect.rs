@@ -252,13 +252,13 @@ fn a_classic_group_stays_protected_through_a_long_rebalance() -> Result<()> {
 /// Waits until group protect-slow rebalances, then asks krb-topic to recreate its topic; fails
 /// unless it is refused while the group rebalances, and the topic keeps its messages.
 fn refused_while_rebalancing() -> Result<()> {
-    let broker = krb_common::broker::BrokerArgs {
+    let broker = krb_kafka::broker::BrokerArgs {
         bootstrap: bootstrap(),
         ..Default::default()
     };
     let (admin, _) = broker.admin("krb-e2e")?;
     let rebalancing = || -> Result<bool> {
-        let groups = krb_common::groups::describe(
+        let groups = krb_kafka::groups::describe(
             admin.inner(),
             &["protect-slow".into()],
             Duration::from_secs(10),
@@ -266,8 +266,8 @@ fn refused_while_rebalancing() -> Result<()> {
         Ok(groups.iter().any(|g| {
             matches!(
                 g.state,
-                krb_common::groups::State::PreparingRebalance
-                    | krb_common::groups::State::CompletingRebalance
+                krb_kafka::groups::State::PreparingRebalance
+                    | krb_kafka::groups::State::CompletingRebalance
             ) && g.members.len() == 2
         }))
     };

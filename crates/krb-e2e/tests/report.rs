@@ -84,7 +84,7 @@ fn chromium(page: &std::path::Path, extra: &[&str]) -> Result<(String, String)> 
 #[ignore = "needs Chromium (Debian's chromium) and the release build: scripts/test.sh"]
 fn the_report_renders_in_headless_chromium() -> Result<()> {
     let bin = root().join("target/release");
-    let dir = krb_common::scratch::scratch_dir(
+    let dir = krb_testutil::scratch_dir(
         "report",
         &[
             (
@@ -201,6 +201,5 @@ fn the_report_renders_in_headless_chromium() -> Result<()> {
             "the page logged an error:\n{log}"
         );
     }
-    std::fs::remove_dir_all(dir)?;
     Ok(())
 }

@@ -15,8 +15,8 @@ use std::process::{Child, Command, Stdio};
 use std::time::Instant;
 
 use anyhow::{ensure, Context, Result};
-use krb_common::worker_log::WorkerLog;
 use krb_e2e::{root, said, serial, Room};
+use krb_log::worker_log::WorkerLog;
 use krb_verify::record::read;
 
 /// Each participant's labs (`lab.sh --only`) and how many variants they hold: lab 1 for both,
@@ -103,7 +103,7 @@ fn only_namespaced(ns: &str, logs: &Path) -> Result<()> {
         }
         let log = WorkerLog::read_file(&path)?;
         for line in &log.lines {
-            if let krb_common::logline::Event::Consumes { topic, group } = &line.event {
+            if let krb_log::logline::Event::Consumes { topic, group } = &line.event {
                 workers += 1;
                 ensure!(
                     topic.starts_with(&format!("{ns}-")) && group.starts_with(&format!("{ns}-")),

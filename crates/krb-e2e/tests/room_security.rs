@@ -19,8 +19,8 @@ use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, ensure, Result};
-use krb_common::broker::BrokerArgs;
 use krb_e2e::{bash, http_get, serve_room, Room};
+use krb_kafka::broker::BrokerArgs;
 use krb_verify::record::Record;
 use krb_verify::Verdict;
 use rdkafka::consumer::{BaseConsumer, Consumer};
@@ -226,7 +226,7 @@ fn a_reset_keeps_alice_and_deletes_what_she_made(room: &Room) -> Result<()> {
     let conf = room.dir().join("alice.conf").display().to_string();
     let alice = BrokerArgs {
         bootstrap: "localhost:9720".into(),
-        file: Some(krb_common::conf_file::read(&conf).map_err(anyhow::Error::msg)?),
+        file: Some(krb_kafka::conf_file::read(&conf).map_err(anyhow::Error::msg)?),
         ..Default::default()
     };
     let producer: BaseProducer = alice

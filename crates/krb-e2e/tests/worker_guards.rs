@@ -1,13 +1,13 @@
 //! The worker's and krb-topic's guards of issue 30, on the real broker: a db-offsets store left
 //! from another topic's run, a store emptied under a running worker, a group whose readers
 //! cannot be told, the test-only zombie, and kafka-eos's start while another producer's
-//! transaction holds the group's offsets. Each log is read through krb-common's reader.
+//! transaction holds the group's offsets. Each log is read through krb-log's reader.
 
 use std::time::Duration;
 
 use anyhow::{ensure, Context, Result};
-use krb_common::logline::{Event, LogLine, Offset, Partition};
 use krb_e2e::{bash, bootstrap, root, serial};
+use krb_log::logline::{Event, LogLine, Offset, Partition};
 use rdkafka::consumer::{BaseConsumer, Consumer};
 use rdkafka::producer::{DefaultProducerContext, Producer, ThreadedProducer};
 use rdkafka::{ClientConfig, Offset as KafkaOffset, TopicPartitionList};
@@ -25,7 +25,7 @@ fn log(name: &str) -> Result<Log> {
     let text = std::fs::read_to_string(&path).with_context(|| path.display().to_string())?;
     let lines = text
         .lines()
-        .filter_map(|l| krb_common::reader::parse_bytes(l.as_bytes()).ok().flatten())
+        .filter_map(|l| krb_log::reader::parse_bytes(l.as_bytes()).ok().flatten())
         .collect();
     let last_own = text
         .lines()
@@ -238,7 +238,7 @@ public class SlowAssign {
 #[ignore = "needs a Kafka broker: scripts/test.sh starts one"]
 fn krb_topic_keeps_a_topic_whose_readers_cannot_be_told() -> Result<()> {
     let _one_at_a_time = serial();
-    let dir = krb_common::scratch::scratch_dir::<&str>("e2e-slow-assign", &[]);
+    let dir = krb_testutil::scratch_dir::<&str>("e2e-slow-assign", &[]);
     let source = dir.join("SlowAssign.java");
     std::fs::write(&source, SLOW_ASSIGN)?;
     // The group is in its first rebalance for 25 s, longer than krb-topic waits for it (10 s):
@@ -295,7 +295,7 @@ fn a_test_zombie_processes_a_message_after_its_revoke() -> Result<()> {
          wait_log wkzomb-b 'assigned \\[' 60; wait_log wkzomb-a 'assigned \\[' 60
          sleep 1; stop wkzomb-a wkzomb-b",
     )?;
-    // Each log read through krb-common's reader: its worker owns what `assigned` gave it until
+    // Each log read through krb-log's reader: its worker owns what `assigned` gave it until
     // `revoked` takes it back (librdkafka may run both callbacks in one poll: a's zombie
     // processing then comes after its next `assigned`, on a partition that line left out).
     let a = outside(&log("wkzomb-a")?);

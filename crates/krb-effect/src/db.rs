@@ -5,7 +5,7 @@
 use std::collections::{BTreeMap, HashSet};
 
 use anyhow::{bail, Context, Result};
-use krb_common::logline::{Offset, Partition};
+use krb_log::logline::{Offset, Partition};
 
 use crate::messages::{self as m, Said};
 use crate::store::{target, Conn, PgValue};
@@ -197,7 +197,7 @@ impl Db {
         if kind.table().is_none() {
             bail!(
                 "the effect kind {} writes no rows to a database",
-                krb_common::group::value_name(kind)
+                krb_kafka::group::value_name(kind)
             );
         }
         if kind == Kind::DbOffsets {
@@ -543,7 +543,7 @@ impl Db {
         let Some(table) = kind.table() else {
             bail!(Said::new(
                 m::NO_ROWS,
-                &[("kind", &krb_common::group::value_name(kind))]
+                &[("kind", &krb_kafka::group::value_name(kind))]
             ));
         };
         let rows = self
@@ -590,9 +590,26 @@ mod tests {
         }
     }
 
-    fn sqlite() -> String {
-        let dir = krb_common::scratch::scratch_dir::<&str>("effect", &[]);
-        format!("sqlite:{}", dir.join("effects.db").display())
+    /// A database URL in a scratch folder, which lives as long as this does.
+    struct Sqlite {
+        url: String,
+        _dir: krb_testutil::Scratch,
+    }
+
+    impl std::ops::Deref for Sqlite {
+        type Target = str;
+
+        fn deref(&self) -> &str {
+            &self.url
+        }
+    }
+
+    fn sqlite() -> Sqlite {
+        let dir = krb_testutil::scratch_dir::<&str>("effect", &[]);
+        Sqlite {
+            url: format!("sqlite:{}", dir.join("effects.db").display()),
+            _dir: dir,
+        }
     }
 
     /// A fresh PostgreSQL database named `name` on the server at KRB_PG_URL (which
@@ -933,7 +950,7 @@ mod tests {
                 && english.contains("krb_test_no_such_database\" does not exist"),
             "{english}"
         );
-        let korean = crate::explain(krb_common::lang::Lang::Ko, &err);
+        let korean = crate::explain(krb_cli::lang::Lang::Ko, &err);
         assert!(
             korean.starts_with(&format!(
                 "데이터베이스 {url}에 연결할 수 없습니다: db error: "

@@ -7,8 +7,8 @@
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Result};
-use krb_common::broker::BrokerArgs;
-use krb_common::logline::{Event, Offset, Partition};
+use krb_kafka::broker::BrokerArgs;
+use krb_log::logline::{Event, Offset, Partition};
 use rdkafka::consumer::{BaseConsumer, Consumer};
 use rdkafka::error::KafkaError;
 use rdkafka::message::Message;
@@ -247,7 +247,7 @@ mod tests {
             "{line}"
         );
         assert!(!line.contains('\n'));
-        let korean = said.text(krb_common::lang::Lang::Ko);
+        let korean = said.text(krb_cli::lang::Lang::Ko);
         assert!(
             korean.starts_with(
                 "10초째 열려 있는 트랜잭션이 pay-out 토픽의 p0의 offset 7..11, p2의 offset 3..3에서 \

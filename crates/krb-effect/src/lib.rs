@@ -17,10 +17,10 @@
 
 use anyhow::{bail, Result};
 use clap::ValueEnum;
-use krb_common::broker::BrokerArgs;
-use krb_common::group::value_name;
-use krb_common::lang::{Lang, Msg};
-use krb_common::logline::{Offset, Partition};
+use krb_cli::lang::{Lang, Msg};
+use krb_kafka::broker::BrokerArgs;
+use krb_kafka::group::value_name;
+use krb_log::logline::{Offset, Partition};
 
 mod db;
 pub mod kafka;
@@ -126,10 +126,7 @@ pub const MADE: Msg = Msg {
 /// (`sqlite:logs/x.db`, as the pages show it, though lab 6 hands the tools an absolute path).
 pub fn made(lang: Lang, url: &str) -> String {
     let url = match url.strip_prefix("sqlite:") {
-        Some(path) => format!(
-            "sqlite:{}",
-            krb_common::out::shown(std::path::Path::new(path))
-        ),
+        Some(path) => format!("sqlite:{}", krb_cli::out::shown(std::path::Path::new(path))),
         None => url.to_string(),
     };
     MADE.fill(lang, &[("url", &url)])
@@ -195,6 +192,6 @@ mod tests {
             made(Lang::Ko, "kafka:eosrev-out"),
             "빈 저장소를 만듦: kafka:eosrev-out"
         );
-        assert!(krb_common::lang::table_problems(&[MADE]).is_empty());
+        assert!(krb_cli::lang::table_problems(&[MADE]).is_empty());
     }
 }

@@ -1,7 +1,7 @@
 use clap::{Parser, Subcommand};
-use krb_common::broker::BrokerArgs;
-use krb_common::out::{stderr_line, stdout_line};
+use krb_cli::out::{stderr_line, stdout_line};
 use krb_effect::Kind;
+use krb_kafka::broker::BrokerArgs;
 
 /// krb-effects: the database side of processing, in krb-dups' report format.
 ///
@@ -54,8 +54,8 @@ enum Command {
 }
 
 fn main() {
-    let args: Args = krb_common::cli::parse("krb-effects");
-    let lang = krb_common::lang::Lang::of_process();
+    let args: Args = krb_kafka::parse("krb-effects");
+    let lang = krb_cli::lang::Lang::of_process();
     let result = match &args.command {
         Command::Init { url, broker } => {
             krb_effect::init(url, broker).map(|_| stdout_line(&krb_effect::made(lang, url)))

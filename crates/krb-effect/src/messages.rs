@@ -9,7 +9,7 @@
 
 use std::fmt::{self, Display};
 
-use krb_common::lang::{Lang, Msg};
+use krb_cli::lang::{Lang, Msg};
 
 /// A kafka: URL with nothing after the colon.
 pub const URL_NO_TOPIC: Msg = Msg {
@@ -256,11 +256,11 @@ mod tests {
 
     #[test]
     fn every_message_has_its_korean_text() {
-        let problems = krb_common::lang::table_problems(ALL);
+        let problems = krb_cli::lang::table_problems(ALL);
         assert!(problems.is_empty(), "{problems:#?}");
         assert_eq!(
             ALL.len(),
-            krb_common::lang::declared(include_str!("messages.rs"))
+            krb_cli::lang::declared(include_str!("messages.rs"))
         );
     }
 

@@ -6,9 +6,9 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 use clap::Parser;
-use krb_common::broker::{wait, BrokerArgs, REACH_TIMEOUT};
-use krb_common::lang::Lang;
-use krb_common::{groups, readers};
+use krb_cli::lang::Lang;
+use krb_kafka::broker::{wait, BrokerArgs, REACH_TIMEOUT};
+use krb_kafka::{groups, readers};
 use messages as m;
 use rdkafka::admin::AdminClient;
 use rdkafka::client::DefaultClientContext;

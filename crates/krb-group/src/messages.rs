@@ -1,7 +1,7 @@
 //! What krb-group says to a person when the broker refuses, in English and Korean
 //! (`KRB_LANG=ko` or a Korean locale). `Deleted group G.` stays as kafka-consumer-groups.sh says it.
 
-use krb_common::lang::Msg;
+use krb_cli::lang::Msg;
 
 /// The group is not deleted: it has live members (`has`: how many, as the language says it).
 pub const REFUSED: Msg = Msg {
@@ -25,7 +25,7 @@ pub const ALL: &[Msg] = &[REFUSED, NOT_DELETED];
 mod tests {
     #[test]
     fn every_message_has_its_korean_text() {
-        let problems = krb_common::lang::table_problems(super::ALL);
+        let problems = krb_cli::lang::table_problems(super::ALL);
         assert!(problems.is_empty(), "{problems:#?}");
     }
 }

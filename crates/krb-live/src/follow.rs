@@ -1,15 +1,15 @@
 //! A group's logs followed while its lab runs: the files that appear (a worker started), the
-//! lines each gains, read through krb-common's one reader and grammar, and when what was read
+//! lines each gains, read through krb-log's one reader and grammar, and when what was read
 //! belongs to a run that is no more (a lab run again deletes its group's old logs first).
 
 use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 use chrono::NaiveDateTime;
-use krb_common::logline::Event;
-use krb_common::namespace::Namespace;
-use krb_common::reader::{group_files, Growth, Skipped};
-use krb_common::worker_log::{maxpoll_at, WorkerLog};
+use krb_cli::namespace::Namespace;
+use krb_log::logline::Event;
+use krb_log::reader::{group_files, Growth, Skipped};
+use krb_log::worker_log::{maxpoll_at, WorkerLog};
 
 /// One line of a worker's log, on the group's time.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -146,7 +146,7 @@ mod tests {
 
     #[test]
     fn logs_that_appear_and_grow_are_read_once_in_time_order() {
-        let dir = krb_common::scratch::scratch_dir::<&str>("live-follow", &[]);
+        let dir = krb_testutil::scratch_dir::<&str>("live-follow", &[]);
         let mut logs = GroupLogs::new(&dir, "g", &Namespace::default());
         assert!(lines(logs.poll().unwrap()).is_empty());
         append(
@@ -197,12 +197,11 @@ mod tests {
         assert_eq!(skipped.len(), 1);
         assert_eq!(skipped[0].line, 3);
         assert!(lines(logs.poll().unwrap()).is_empty());
-        std::fs::remove_dir_all(dir).unwrap();
     }
 
     #[test]
     fn a_log_removed_or_written_anew_restarts() {
-        let dir = krb_common::scratch::scratch_dir(
+        let dir = krb_testutil::scratch_dir(
             "live-restart",
             &[(
                 "g-a.log",
@@ -217,6 +216,5 @@ mod tests {
         assert_eq!(lines(logs.poll().unwrap()).len(), 1);
         std::fs::remove_file(dir.join("g-a.log")).unwrap();
         assert!(matches!(logs.poll().unwrap(), Poll::Restart));
-        std::fs::remove_dir_all(dir).unwrap();
     }
 }

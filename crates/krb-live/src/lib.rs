@@ -1,7 +1,7 @@
 //! krb-live: a live view of a consumer group while its lab runs.
 //!
 //! It follows the group's logs (`DIR/GROUP-*.log`, new ones as workers start, each as it grows)
-//! through krb-common's one reader and grammar, and serves a page on localhost that shows, for
+//! through krb-log's one reader and grammar, and serves a page on localhost that shows, for
 //! each worker, the partitions it owns over time, its processing, its rebalance events, and
 //! each duplicate processing as it happens, with krb-dups' count.
 //!
@@ -24,9 +24,9 @@ use std::net::{IpAddr, TcpListener};
 
 use anyhow::{anyhow, bail, Context, Result};
 use clap::Parser;
-use krb_common::lang::{Lang, Msg};
-use krb_common::namespace::Namespace;
-use krb_common::reader::Logs;
+use krb_cli::lang::{Lang, Msg};
+use krb_cli::namespace::Namespace;
+use krb_log::reader::Logs;
 
 /// krb-live: watch a consumer group's lab run live, in a browser.
 ///
@@ -106,10 +106,10 @@ impl Setup {
         let published = live.start();
         let files = format!(
             "{}/{}-*.log",
-            krb_common::out::shown(&args.logs.dir),
+            krb_cli::out::shown(&args.logs.dir),
             args.group
         );
-        krb_common::out::stdout_line(&STARTED.fill(
+        krb_cli::out::stdout_line(&STARTED.fill(
             lang,
             &[
                 ("group", &args.group),
@@ -131,7 +131,7 @@ const STARTED: Msg = Msg {
 mod tests {
     #[test]
     fn the_start_line_has_its_korean_text() {
-        let problems = krb_common::lang::table_problems(&[super::STARTED]);
+        let problems = krb_cli::lang::table_problems(&[super::STARTED]);
         assert!(problems.is_empty(), "{problems:#?}");
     }
 
@@ -143,7 +143,7 @@ mod tests {
 
     #[test]
     fn a_missing_log_folder_or_a_path_for_a_group_is_refused_in_one_line() {
-        let dir = krb_common::scratch::scratch_dir::<&str>("live-setup", &[]);
+        let dir = krb_testutil::scratch_dir::<&str>("live-setup", &[]);
         let logs = dir.to_str().unwrap();
         assert!(Setup::new(args(&["nocommit", "--logs", logs])).is_ok());
         for (line, says) in [
@@ -156,12 +156,11 @@ mod tests {
             let err = Setup::new(args(&line)).err().expect("refused").to_string();
             assert!(err.starts_with(says) && !err.contains('\n'), "{err}");
         }
-        std::fs::remove_dir_all(dir).unwrap();
     }
 
     #[test]
     fn a_port_in_use_is_refused_in_one_line_that_says_what_to_do() {
-        let dir = krb_common::scratch::scratch_dir::<&str>("live-port", &[]);
+        let dir = krb_testutil::scratch_dir::<&str>("live-port", &[]);
         let taken = TcpListener::bind("127.0.0.1:0").unwrap();
         let port = taken.local_addr().unwrap().port().to_string();
         let setup = Setup::new(args(&[
@@ -177,6 +176,5 @@ mod tests {
                 && err.contains("--port 0"),
             "{err}"
         );
-        std::fs::remove_dir_all(dir).unwrap();
     }
 }

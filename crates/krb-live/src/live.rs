@@ -6,8 +6,8 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use anyhow::Result;
-use krb_common::namespace::Namespace;
-use krb_common::out::shown;
+use krb_cli::namespace::Namespace;
+use krb_cli::out::shown;
 
 use crate::follow::{GroupLogs, Poll};
 use crate::state::State;
@@ -63,7 +63,7 @@ impl Live {
         let error = read.as_ref().err().map(|e| format!("{e:#}"));
         let changed = read.unwrap_or(false) || error != self.error;
         if error.is_some() && error != self.error {
-            krb_common::out::stderr_line(&format!(
+            krb_cli::out::stderr_line(&format!(
                 "krb-live: {}",
                 error.as_deref().unwrap_or_default()
             ));
@@ -139,7 +139,7 @@ mod tests {
 
     #[test]
     fn a_rerun_that_writes_the_logs_anew_starts_the_view_afresh() {
-        let dir = krb_common::scratch::scratch_dir(
+        let dir = krb_testutil::scratch_dir(
             "live-rerun",
             &[(
                 "g-a.log",

@@ -5,10 +5,10 @@
 //! languages, as krb-timeline draws it: the docs teach those words, and the logs are data. So
 //! are the names of workers, groups and partitions (`p1`) and Kafka's error codes.
 
-pub use krb_common::event_words::{
+use krb_cli::lang::{Lang, Msg};
+pub use krb_log::event_words::{
     COMMIT_FAILED, MAXPOLL, POLL_ERROR, SECONDS, START, STOP, TXN_ABORTED,
 };
-use krb_common::lang::{Lang, Msg};
 
 /// The page's title.
 pub const TITLE: Msg = Msg {
@@ -164,7 +164,7 @@ pub fn words(lang: Lang) -> serde_json::Map<String, serde_json::Value> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use krb_common::lang::table_problems;
+    use krb_cli::lang::table_problems;
 
     #[test]
     fn every_message_has_its_korean_text_with_the_same_placeholders() {
@@ -175,9 +175,9 @@ mod tests {
 
     #[test]
     fn every_message_is_in_the_table_once_by_name() {
-        let defined = krb_common::lang::declared(include_str!("messages.rs"));
-        // The events' words are krb-common's, shared with the timeline.
-        let shared = krb_common::event_words::ALL.len();
+        let defined = krb_cli::lang::declared(include_str!("messages.rs"));
+        // The events' words are krb-log's, shared with the timeline.
+        let shared = krb_log::event_words::ALL.len();
         assert_eq!(defined + shared, ALL.len(), "a message is missing from ALL");
         let names: std::collections::BTreeSet<&str> = ALL.iter().map(|(n, _)| *n).collect();
         assert_eq!(names.len(), ALL.len(), "a name is used twice");

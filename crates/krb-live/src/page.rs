@@ -2,7 +2,7 @@
 //! state, so it works with no internet and stays readable when the server stops. The server
 //! fills in the language, the page's words and the state at the time it is asked for.
 
-use krb_common::lang::Lang;
+use krb_cli::lang::Lang;
 
 use crate::messages;
 

@@ -6,9 +6,9 @@
 use std::collections::BTreeMap;
 
 use chrono::NaiveDateTime;
-use krb_common::logline::{Ack, Event, Offset, Partition};
-use krb_common::reader::Skipped;
 use krb_dups::{analyse, Counts, Report};
+use krb_log::logline::{Ack, Event, Offset, Partition};
+use krb_log::reader::Skipped;
 
 use crate::follow::{Line, What};
 
@@ -367,7 +367,7 @@ fn keep_latest<T>(items: &mut Vec<T>, next: &mut usize, worker: impl Fn(&T) -> &
 #[cfg(test)]
 mod tests {
     use super::*;
-    use krb_common::worker_log::day_zero;
+    use krb_log::worker_log::day_zero;
 
     fn at(ms: i64) -> NaiveDateTime {
         day_zero().and_hms_opt(9, 0, 0).unwrap() + chrono::TimeDelta::milliseconds(ms)

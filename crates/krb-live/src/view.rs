@@ -3,8 +3,8 @@
 //! and duplicates. The page's own words are apart ([`crate::messages`]); the labels here are
 //! the logs' own texts, which the page shows as they are.
 
-use krb_common::kafka_error::rendered_code;
-use krb_common::logline::{format_time, Partition};
+use krb_log::logline::{format_time, Partition};
+use krb_log::rendered_error::rendered_code;
 use serde::Serialize;
 
 use crate::state::{End, Kind, ShareCounts, State, LANE_MARKS, STEP_MS};
@@ -306,8 +306,8 @@ impl View {
 mod tests {
     use super::*;
     use crate::follow::{Line, What};
-    use krb_common::logline::Event;
-    use krb_common::worker_log::day_zero;
+    use krb_log::logline::Event;
+    use krb_log::worker_log::day_zero;
 
     fn line(ms: i64, worker: &str, event: Event) -> Line {
         Line {

@@ -145,7 +145,7 @@ impl Payloads {
 
     /// Adds the article's payload of message `i`: its number in decimal.
     pub fn push(&mut self, i: u64) {
-        krb_common::decimal::push(&mut self.text, i);
+        krb_log::decimal::push(&mut self.text, i);
         self.ends.push(self.text.len());
     }
 

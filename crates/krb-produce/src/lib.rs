@@ -13,9 +13,9 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 use clap::Parser;
-use krb_common::broker::BrokerArgs;
-use krb_common::lang::{Lang, Msg};
-use krb_common::trial_log::ack_line;
+use krb_cli::lang::{Lang, Msg};
+use krb_kafka::broker::BrokerArgs;
+use krb_log::trial_log::ack_line;
 use rdkafka::client::ClientContext;
 use rdkafka::config::ClientConfig;
 use rdkafka::producer::{BaseProducer, DeliveryResult, Producer, ProducerContext};
@@ -189,7 +189,7 @@ fn config(args: &Args) -> ClientConfig {
 pub fn run(args: &Args) -> Result<()> {
     let interval = args
         .interval_sec
-        .map(|s| krb_common::cli::seconds("INTERVAL-SEC", s))
+        .map(|s| krb_cli::cli::seconds("INTERVAL-SEC", s))
         .transpose()?;
     let lang = Lang::of_process();
     let acks = match &args.acks {
@@ -322,7 +322,7 @@ mod tests {
     #[test]
     fn the_failures_are_in_both_languages() {
         assert_eq!(
-            krb_common::lang::table_problems(&[NOT_SENT, REFUSED, NOT_IN_TIME, NOT_DELIVERED]),
+            krb_cli::lang::table_problems(&[NOT_SENT, REFUSED, NOT_IN_TIME, NOT_DELIVERED]),
             Vec::<String>::new()
         );
     }

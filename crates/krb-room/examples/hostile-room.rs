@@ -10,7 +10,7 @@ use std::net::TcpListener;
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
 
-use krb_common::lang::Lang;
+use krb_cli::lang::Lang;
 use krb_room::page::Page;
 use krb_room::room::Room;
 use serde_json::json;

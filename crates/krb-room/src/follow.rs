@@ -9,8 +9,8 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
-use krb_common::broker::{BrokerArgs, REACH_TIMEOUT};
-use krb_common::out::stderr_line;
+use krb_cli::out::stderr_line;
+use krb_kafka::broker::{BrokerArgs, REACH_TIMEOUT};
 use rdkafka::consumer::{BaseConsumer, Consumer};
 use rdkafka::metadata::Metadata;
 use rdkafka::{Message, Offset, TopicPartitionList};

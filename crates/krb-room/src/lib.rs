@@ -31,9 +31,9 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
-use krb_common::broker::BrokerArgs;
-use krb_common::lang::Lang;
-use krb_common::out::{stderr_line, stdout_line};
+use krb_cli::lang::Lang;
+use krb_cli::out::{stderr_line, stdout_line};
+use krb_kafka::broker::BrokerArgs;
 
 /// krb-room: a workshop room's results on one screen.
 ///

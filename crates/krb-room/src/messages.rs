@@ -2,7 +2,7 @@
 //! the statements are krb-verify's own words (its message tables), as its table shows them.
 //! Names are data and stay as they are: participants, labs' and variants' names, topics.
 
-use krb_common::lang::Msg;
+use krb_cli::lang::Msg;
 
 /// The page's title and heading.
 pub const TITLE: Msg = Msg {
@@ -141,13 +141,13 @@ mod tests {
 
     #[test]
     fn every_message_has_its_korean_text_with_the_same_placeholders() {
-        let problems = krb_common::lang::table_problems(TABLE);
+        let problems = krb_cli::lang::table_problems(TABLE);
         assert!(problems.is_empty(), "{problems:#?}");
     }
 
     #[test]
     fn every_message_is_in_the_table() {
-        let declared = krb_common::lang::declared(include_str!("messages.rs"));
+        let declared = krb_cli::lang::declared(include_str!("messages.rs"));
         assert_eq!(declared, TABLE.len());
     }
 }

@@ -14,7 +14,7 @@
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
-use krb_common::lang::Lang;
+use krb_cli::lang::Lang;
 use krb_verify::messages::{translate, ERROR, HELD, NOT_HELD};
 use krb_verify::record::Record;
 use krb_verify::verdict::DUPLICATES;

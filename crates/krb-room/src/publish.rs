@@ -3,7 +3,7 @@
 //! namespace's, publishes nothing. (That check spares a participant a mistake; what stops a
 //! forgery is the page, which names a record's participant after its topic.) A line is checked
 //! as the page checks it ([`crate::room::record`]): what the page would leave out is not sent.
-//! A file is read as the logs are, a regular file only ([`krb_common::reader::open`]: a FIFO
+//! A file is read as the logs are, a regular file only ([`krb_log::reader::open`]: a FIFO
 //! would block, a device never end), and at most [`MAX_FILE`] of it.
 
 use std::io::Read;
@@ -12,7 +12,7 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
-use krb_common::broker::BrokerArgs;
+use krb_kafka::broker::BrokerArgs;
 use rdkafka::producer::{BaseProducer, BaseRecord, DeliveryResult, Producer, ProducerContext};
 use rdkafka::ClientContext;
 
@@ -29,7 +29,7 @@ pub fn read(files: &[PathBuf], ns: &str) -> Result<Vec<String>> {
             ("stdin".to_string(), text)
         } else {
             let name = file.display().to_string();
-            let text = krb_common::reader::open(file)
+            let text = krb_log::reader::open(file)
                 .map_err(anyhow::Error::from)
                 .and_then(|f| bounded(f, &name))
                 .with_context(|| format!("cannot read {}", file.display()))?;

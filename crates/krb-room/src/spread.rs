@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use krb_common::lang::{Lang, Msg};
+use krb_cli::lang::{Lang, Msg};
 use krb_verify::verdict::{DUPLICATES, OVERLAP_SECONDS};
 use krb_verify::{Assignor, Lab};
 
@@ -215,7 +215,7 @@ const TEXT: f64 = 16.0;
 
 /// How wide a name is at [`TEXT`], roughly (sans-serif letters average about 0.6 em).
 fn text_width(text: &str) -> f64 {
-    krb_common::lang::columns(text) as f64 * TEXT * 0.6
+    krb_cli::lang::columns(text) as f64 * TEXT * 0.6
 }
 
 /// The line of dots each point goes on, in order: the first line whose last dot and name end

@@ -7,7 +7,7 @@
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
-use krb_common::broker::{wait, BrokerArgs, REACH_TIMEOUT};
+use krb_kafka::broker::{wait, BrokerArgs, REACH_TIMEOUT};
 use rdkafka::admin::{NewTopic, TopicReplication};
 use rdkafka::error::RDKafkaErrorCode;
 

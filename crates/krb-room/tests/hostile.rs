@@ -4,7 +4,7 @@
 
 use std::time::Instant;
 
-use krb_common::lang::Lang;
+use krb_cli::lang::Lang;
 use krb_room::page::Page;
 use krb_room::room::Room;
 use krb_room::spread::{self, Scale};

@@ -5,9 +5,9 @@ use std::time::Duration;
 
 use anyhow::{bail, Result};
 use clap::Parser;
-use krb_common::broker::BrokerArgs;
-use krb_common::lang::{Lang, Msg};
-use krb_common::logline::Offset;
+use krb_cli::lang::{Lang, Msg};
+use krb_kafka::broker::BrokerArgs;
+use krb_log::logline::Offset;
 
 /// One offset given both fates.
 pub const SAME_OFFSET: Msg = Msg {
@@ -82,7 +82,7 @@ pub struct Args {
 
     /// A setting of the share group, set with Kafka's admin API before joining (repeatable):
     /// --group-config share.record.lock.duration.ms=5000.
-    #[arg(long = "group-config", value_name = "KEY=VALUE", value_parser = krb_common::broker::parse_property)]
+    #[arg(long = "group-config", value_name = "KEY=VALUE", value_parser = krb_kafka::broker::parse_property)]
     pub group_config: Vec<(String, String)>,
 
     #[command(flatten)]
@@ -93,9 +93,9 @@ impl Args {
     /// Checks what clap cannot: a name without spaces, sane durations, known group settings,
     /// one fate per offset.
     pub fn validate(&self) -> Result<()> {
-        krb_common::cli::worker_name(&self.name)?;
-        krb_common::cli::seconds("--delay", self.delay)?;
-        krb_common::cli::seconds("--slow-sec", self.slow_sec)?;
+        krb_cli::cli::worker_name(&self.name)?;
+        krb_cli::cli::seconds("--delay", self.delay)?;
+        krb_cli::cli::seconds("--slow-sec", self.slow_sec)?;
         if self.release_at.is_some() && self.release_at == self.reject_at {
             bail!(SAME_OFFSET.text(Lang::of_process()));
         }
@@ -146,7 +146,7 @@ mod tests {
     #[test]
     fn the_refusal_is_in_both_languages() {
         assert_eq!(
-            krb_common::lang::table_problems(&[SAME_OFFSET]),
+            krb_cli::lang::table_problems(&[SAME_OFFSET]),
             Vec::<String>::new()
         );
     }

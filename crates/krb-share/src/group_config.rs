@@ -5,8 +5,8 @@
 //! every record already in the topic).
 
 use anyhow::Result;
-use krb_common::broker::{BrokerArgs, REACH_TIMEOUT};
-use krb_common::groups;
+use krb_kafka::broker::{BrokerArgs, REACH_TIMEOUT};
+use krb_kafka::groups;
 
 /// Checks that `topic` (as the lab calls it) exists and sets `settings` on share group `group`
 /// (Kafka's name of it); every member of a lab's group sets the same ones. The broker checks

@@ -5,7 +5,7 @@
 //! log line says what the broker was told and what it answered. A record counts as done for
 //! the broker only once its acknowledgement is committed (`acks committed`); until then its
 //! lock may end and the broker may give it to another member. Every line follows
-//! [`krb_common::logline`].
+//! [`krb_log::logline`].
 
 mod args;
 mod ffi;
@@ -19,7 +19,7 @@ use std::time::Duration;
 use anyhow::{bail, Context, Result};
 pub use args::Args;
 use ffi::{Acquired, Share};
-use krb_common::logline::{Ack, Event, Offset, Partition};
+use krb_log::logline::{Ack, Event, Offset, Partition};
 use lines::Lines;
 
 /// How long one poll waits for records: the stop flag is looked at between two.
@@ -30,7 +30,7 @@ const COMMIT_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// Runs the worker until SIGTERM or SIGINT (its arguments checked by [`Args::validate`]).
 pub fn run(args: Args) -> Result<()> {
-    let stop = krb_common::signals::stop_flag()?;
+    let stop = krb_kafka::signals::stop_flag()?;
     let topic = args.broker.name(&args.topic);
     let group = args.broker.name(&args.group);
     group_config::set(&args.broker, &args.topic, &group, &args.group_settings())?;

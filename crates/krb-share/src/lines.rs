@@ -5,7 +5,7 @@
 
 use std::io::Write;
 
-use krb_common::logline::{Event, Line};
+use krb_log::logline::{Event, Line};
 
 /// Where the lines go.
 pub struct Lines {
@@ -26,13 +26,13 @@ impl Lines {
     /// Writes (or gathers) one line of `event`, stamped now.
     pub fn emit(&mut self, event: Event) {
         let line = Line {
-            time: krb_common::logline::now(),
+            time: krb_log::logline::now(),
             name: &self.name,
             event: &event,
         };
         match self.gathered.as_mut() {
             Some(block) => line.write_to(block),
-            None => krb_common::out::stdout_line(&line.to_string()),
+            None => krb_cli::out::stdout_line(&line.to_string()),
         }
     }
 

@@ -1,6 +1,6 @@
 //! The time axis: a tick every round number of seconds, about ten across the picture.
 
-use krb_common::lang::Lang;
+use krb_cli::lang::Lang;
 
 use crate::messages::{MINUTES, MINUTES_SECONDS, SECONDS};
 

@@ -26,14 +26,14 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 use chrono::NaiveDateTime;
 use clap::Parser;
-use krb_common::kafka_error::rendered_code;
-use krb_common::lang::{Lang, Msg};
-use krb_common::logline::{Event, Offset, Partition};
-use krb_common::namespace::Namespace;
-use krb_common::overlap::overlaps;
-use krb_common::reader::Logs;
-use krb_common::worker_log::{Entry, WorkerLog};
+use krb_cli::lang::{Lang, Msg};
+use krb_cli::namespace::Namespace;
 use krb_dups::{analyse, Counts};
+use krb_log::logline::{Event, Offset, Partition};
+use krb_log::overlap::overlaps;
+use krb_log::reader::Logs;
+use krb_log::rendered_error::rendered_code;
+use krb_log::worker_log::{Entry, WorkerLog};
 use messages as m;
 use svg::node::element::{Circle, Group, Line, Rectangle, Text, Title};
 use svg::Document;
@@ -105,12 +105,12 @@ pub struct Consumer {
     pub log: WorkerLog,
 }
 
-/// Reads the group's logs (`GROUP-*.log`, sorted by name) through krb-common's reader; lines
+/// Reads the group's logs (`GROUP-*.log`, sorted by name) through krb-log's reader; lines
 /// it skipped are in each log's `skipped`.
 pub fn read(dir: &Path, group: &str, ns: &Namespace) -> Result<Vec<Consumer>> {
     let logs = WorkerLog::read_group(dir, group, ns)?;
     if logs.is_empty() {
-        bail!(krb_common::reader::no_logs(dir, group));
+        bail!(krb_log::reader::no_logs(dir, group));
     }
     Ok(logs
         .into_iter()
@@ -661,7 +661,7 @@ pub fn render(group: &str, consumers: &[Consumer], lang: Lang) -> Result<Documen
     doc = doc
         .add(time_axis)
         .add(
-            Text::new(krb_common::logline::format_time(first.time()))
+            Text::new(krb_log::logline::format_time(first.time()))
                 .set("class", "time")
                 .set("x", left)
                 .set("y", y0 + AXIS - 4.0),
@@ -669,7 +669,7 @@ pub fn render(group: &str, consumers: &[Consumer], lang: Lang) -> Result<Documen
         .add(
             Text::new(format!(
                 "{} ({})",
-                krb_common::logline::format_time(last.time()),
+                krb_log::logline::format_time(last.time()),
                 axis::seconds(span / 1000.0, lang)
             ))
             .set("class", "time")

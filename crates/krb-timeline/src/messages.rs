@@ -6,11 +6,11 @@
 //! in both languages: the docs teach those words, and the logs are data. So are the names of
 //! workers, groups and partitions (`p1`) and the error codes (`UNKNOWN_MEMBER_ID`).
 
-pub use krb_common::duration::{MINUTES, MINUTES_SECONDS};
-pub use krb_common::event_words::{
+use krb_cli::lang::Msg;
+pub use krb_log::duration::{MINUTES, MINUTES_SECONDS};
+pub use krb_log::event_words::{
     COMMIT_FAILED, MAXPOLL, POLL_ERROR, SECONDS, START, STOP, TXN_ABORTED,
 };
-use krb_common::lang::Msg;
 
 /// What krb-timeline prints when it has drawn the picture.
 pub const WROTE: Msg = Msg {
@@ -119,7 +119,7 @@ pub const ALL: &[Msg] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
-    use krb_common::lang::{table_problems, Lang};
+    use krb_cli::lang::{table_problems, Lang};
 
     #[test]
     fn every_message_has_its_korean_text_with_the_same_placeholders() {
@@ -129,10 +129,10 @@ mod tests {
 
     #[test]
     fn every_message_is_in_the_table() {
-        let defined = krb_common::lang::declared(include_str!("messages.rs"));
-        // The events' words are krb-common's, shared with the live view, and so are the
+        let defined = krb_cli::lang::declared(include_str!("messages.rs"));
+        // The events' words are krb-log's, shared with the live view, and so are the
         // durations', shared with the report.
-        let shared = krb_common::event_words::ALL.len() + krb_common::duration::ALL.len();
+        let shared = krb_log::event_words::ALL.len() + krb_log::duration::ALL.len();
         assert_eq!(defined + shared, ALL.len(), "a message is missing from ALL");
     }
 

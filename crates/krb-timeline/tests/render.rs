@@ -1,15 +1,17 @@
 //! Renders crafted logs and reads the SVG back as XML: lanes, duplicates and event marks.
 
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use krb_common::lang::Lang;
-use krb_common::reader::Logs;
+use krb_testutil::Scratch;
+
+use krb_cli::lang::Lang;
+use krb_log::reader::Logs;
 use krb_timeline::messages::ALL;
 use krb_timeline::{run, Args};
 
-fn logs(files: &[(&str, &str)]) -> PathBuf {
-    krb_common::scratch::scratch_dir("timeline", files)
+fn logs(files: &[(&str, &str)]) -> Scratch {
+    krb_testutil::scratch_dir("timeline", files)
 }
 
 fn with_class<'a>(doc: &'a roxmltree::Document, class: &str) -> Vec<roxmltree::Node<'a, 'a>> {
@@ -110,7 +112,6 @@ fn lab1_moved_partition_is_reread_and_marked() {
     let title = texts(with_class(&doc, "title")[0]);
     assert_eq!(title, ["lab: processed 12, unique 9, duplicates 3"]);
     assert_eq!(texts(with_class(&doc, "legend")[0]).len(), 4);
-    std::fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]
@@ -163,7 +164,6 @@ fn lab2_two_consumers_in_one_message_and_the_failures() {
     ] {
         assert_eq!(with_class(&doc, kind).len(), 1, "{kind}");
     }
-    std::fs::remove_dir_all(dir).unwrap();
 }
 
 fn texts_of_title(n: roxmltree::Node) -> String {
@@ -189,7 +189,6 @@ fn no_logs_is_an_error() {
     )
     .unwrap_err();
     assert!(err.to_string().contains("no log file"), "{err}");
-    std::fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]
@@ -225,7 +224,6 @@ fn bad_lines_are_skipped_and_named_not_fatal() {
         with_class(&doc, "processed").len() + with_class(&doc, "dup").len(),
         2
     );
-    std::fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]
@@ -266,7 +264,6 @@ fn a_run_across_midnight_is_drawn_forwards() {
     );
     assert!(x0 < x1 && x1 < x2, "{x0} {x1} {x2}");
     assert!(text.contains("23:59:59.000") && text.contains("00:00:01.500"));
-    std::fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]
@@ -306,7 +303,6 @@ fn a_processing_that_wrote_nothing_is_a_hollow_ringed_dot() {
             2,
             "both processings of offset 3 are ringed ({end})"
         );
-        std::fs::remove_dir_all(dir).unwrap();
     }
 }
 
@@ -327,7 +323,7 @@ fn label_box(n: roxmltree::Node) -> (f64, f64, f64, f64, String) {
 
 /// Lab 2 as the article tells it, its workers GROUP-a and GROUP-b: a slow in offset 3, b
 /// committing every message it re-reads after a left.
-fn lab2(group: &str) -> PathBuf {
+fn lab2(group: &str) -> Scratch {
     let a = "09:14:31.388 slow-a assigned [0]\n09:14:36.171 slow-a commit p0=3\n\
              09:14:36.172 slow-a p0 offset 3 slow start\n09:14:51.679 slow-a p0 offset 3\n\
              09:14:51.682 slow-a commit failed: KafkaError{code=UNKNOWN_MEMBER_ID,val=25,str=\"x\"}\n\
@@ -408,7 +404,6 @@ fn labels_never_overprint_and_the_overlap_and_the_time_axis_are_marked() {
         ticks.len() >= 5 && ticks.iter().all(|t| t.ends_with(" s")),
         "{ticks:?}"
     );
-    std::fs::remove_dir_all(dir).unwrap();
 }
 
 /// Every text's size: its own `font-size`, or the nearest one it inherits.
@@ -430,7 +425,7 @@ fn font_sizes(doc: &roxmltree::Document) -> Vec<(String, f64)> {
 
 /// Lab 2's logs with every label krb-timeline writes: MAXPOLL, a poll error, a third worker
 /// that starts, has its transaction aborted, is refused an offset and stops.
-fn lab2_and_more(group: &str) -> PathBuf {
+fn lab2_and_more(group: &str) -> Scratch {
     let dir = lab2(group);
     let a = dir.join(format!("{group}-a.log"));
     let mut text = format!(
@@ -466,7 +461,6 @@ fn every_text_is_at_least_14_px_in_either_language() {
             assert!(size >= 14.0, "{text:?} is {size} px ({lang:?})");
         }
     }
-    std::fs::remove_dir_all(dir).unwrap();
 }
 
 /// The words of a text, ASCII letters only (a placeholder's name is not a word).
@@ -580,7 +574,6 @@ fn in_korean_the_labels_are_korean_apart_from_the_log_lines_and_none_overprints(
         assert!(lines.iter().any(|l| l == expected), "{expected}: {lines:?}");
     }
     assert_eq!(lines, log_labels(&english_doc));
-    std::fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]
@@ -610,7 +603,6 @@ fn krb_lang_picks_the_language_and_a_bad_one_is_a_usage_error() {
         "{err}"
     );
     assert!(!dir.join("lang.svg").exists(), "nothing drawn");
-    std::fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]
@@ -641,7 +633,6 @@ fn another_workers_lines_an_empty_log_and_a_cut_last_line_are_named() {
             format!("{}: no worker line in it: the log is empty", b.display()),
         ]
     );
-    std::fs::remove_dir_all(dir).unwrap();
 }
 
 /// The SVG of `files` (group `many`), as text.

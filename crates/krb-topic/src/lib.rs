@@ -7,9 +7,9 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 use clap::Parser;
-use krb_common::broker::{wait, BrokerArgs, REACH_TIMEOUT};
-use krb_common::lang::Lang;
-use krb_common::readers::{self, Reader};
+use krb_cli::lang::Lang;
+use krb_kafka::broker::{wait, BrokerArgs, REACH_TIMEOUT};
+use krb_kafka::readers::{self, Reader};
 use messages as m;
 use rdkafka::admin::{AdminClient, AdminOptions, NewTopic, TopicReplication};
 use rdkafka::client::DefaultClientContext;

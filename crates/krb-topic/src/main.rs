@@ -1,4 +1,4 @@
 fn main() {
-    let args: krb_topic::Args = krb_common::cli::parse("krb-topic");
-    krb_common::exit_on_error("krb-topic", 1, krb_topic::run(&args));
+    let args: krb_topic::Args = krb_kafka::parse("krb-topic");
+    krb_cli::exit_on_error("krb-topic", 1, krb_topic::run(&args));
 }

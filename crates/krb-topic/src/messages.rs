@@ -3,7 +3,7 @@
 //! made or not filled; what --delete did; and its refusals and errors. `Created topic T.` stays
 //! the article's: kafka-topics.sh prints it on create, and nothing on delete.
 
-use krb_common::lang::Msg;
+use krb_cli::lang::Msg;
 
 /// The topic is there, as the lab needs it.
 pub const READY: Msg = Msg {
@@ -109,13 +109,13 @@ pub const ALL: &[Msg] = &[
 mod tests {
     #[test]
     fn every_message_has_its_korean_text() {
-        let problems = krb_common::lang::table_problems(super::ALL);
+        let problems = krb_cli::lang::table_problems(super::ALL);
         assert!(problems.is_empty(), "{problems:#?}");
     }
 
     #[test]
     fn delete_is_said_in_korean_under_korean_and_as_before_in_english() {
-        use krb_common::lang::Lang;
+        use krb_cli::lang::Lang;
         let t = [("topic", &"pay" as &dyn std::fmt::Display)];
         assert_eq!(super::DELETED.fill(Lang::En, &t), "Deleted topic pay.");
         assert_eq!(super::DELETED.fill(Lang::Ko, &t), "pay 토픽을 지웠습니다.");

@@ -7,8 +7,8 @@ use std::fmt;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Result};
-use krb_common::broker::BrokerArgs;
-use krb_common::logline::Partition;
+use krb_kafka::broker::BrokerArgs;
+use krb_log::logline::Partition;
 
 /// One partition as the cluster's metadata describes it.
 #[derive(Clone, Debug, PartialEq, Eq)]

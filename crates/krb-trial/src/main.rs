@@ -2,8 +2,8 @@ use std::path::PathBuf;
 
 use anyhow::Result;
 use clap::{Parser, Subcommand};
-use krb_common::broker::BrokerArgs;
-use krb_common::trial_log::FaultKind;
+use krb_kafka::broker::BrokerArgs;
+use krb_log::trial_log::FaultKind;
 use krb_trial::plan::{plan, Shape};
 use krb_trial::{cluster, report};
 
@@ -150,7 +150,7 @@ fn run(args: Args) -> Result<i32> {
             match cluster::insync(&broker, std::time::Duration::from_secs(timeout)) {
                 Ok(()) => Ok(0),
                 Err(e) => {
-                    krb_common::out::stderr_line(&format!("krb-trial: {e:#}"));
+                    krb_cli::out::stderr_line(&format!("krb-trial: {e:#}"));
                     Ok(1)
                 }
             }
@@ -163,7 +163,7 @@ fn run(args: Args) -> Result<i32> {
                 }
                 return Ok(0);
             }
-            let lang = krb_common::lang::Lang::from_env()?;
+            let lang = krb_cli::lang::Lang::from_env()?;
             print!("{}", report::render_in(&summary, lang));
             if let Some(path) = json {
                 let text = serde_json::to_string_pretty(&summary)?;
@@ -176,11 +176,11 @@ fn run(args: Args) -> Result<i32> {
 }
 
 fn main() {
-    let args: Args = krb_common::cli::parse("krb-trial");
+    let args: Args = krb_kafka::parse("krb-trial");
     match run(args) {
         Ok(code) => std::process::exit(code),
         Err(e) => {
-            krb_common::out::stderr_line(&format!("krb-trial: {e:#}"));
+            krb_cli::out::stderr_line(&format!("krb-trial: {e:#}"));
             std::process::exit(2);
         }
     }

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use krb_common::trial_log::FaultKind;
+use krb_log::trial_log::FaultKind;
 
 use crate::rng::Rng;
 

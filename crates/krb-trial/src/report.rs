@@ -5,8 +5,8 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use anyhow::{bail, Result};
-use krb_common::lang::{Lang, Msg};
-use krb_common::trial_log::FaultKind;
+use krb_cli::lang::{Lang, Msg};
+use krb_log::trial_log::FaultKind;
 use krb_verify::faults::{Counts, Stats};
 use krb_verify::record::{self, Record};
 use serde::Serialize;
@@ -140,7 +140,7 @@ fn kinds(s: &Summary) -> Vec<(&'static str, &KindTotal)> {
 
 /// The table's words, English and Korean; fault kinds and groups are names, shown as they are.
 mod words {
-    use krb_common::lang::Msg;
+    use krb_cli::lang::Msg;
 
     const fn m(en: &'static str, ko: &'static str) -> Msg {
         Msg { en, ko }
@@ -362,7 +362,7 @@ mod tests {
             words::SLOWEST_VALUE,
             words::FAILED,
         ];
-        assert!(krb_common::lang::table_problems(&all).is_empty());
+        assert!(krb_cli::lang::table_problems(&all).is_empty());
     }
 
     #[test]
@@ -393,10 +393,8 @@ mod tests {
     fn another_labs_record_is_refused() {
         let mut r = trial("t1", true, vec![]);
         r.lab = 1;
-        let dir = krb_common::scratch::scratch_dir(
-            "report",
-            &[("r.jsonl", serde_json::to_string(&r).unwrap())],
-        );
+        let dir =
+            krb_testutil::scratch_dir("report", &[("r.jsonl", serde_json::to_string(&r).unwrap())]);
         let err = read(&dir.join("r.jsonl")).unwrap_err().to_string();
         assert!(err.contains("not of a fault trial"), "{err}");
     }

@@ -10,8 +10,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{Context, Result};
-use krb_common::broker::BrokerArgs;
-use krb_common::logline::{now, Event, LogLine};
+use krb_kafka::broker::BrokerArgs;
+use krb_log::logline::{now, Event, LogLine};
 use krb_verify::facts::read_committed;
 use rdkafka::consumer::BaseConsumer;
 
@@ -63,9 +63,7 @@ pub fn watch(
                     .and_then(|_| file.flush())
                     .with_context(|| format!("cannot write {}", out.display()))?;
             }
-            Err(e) => {
-                krb_common::out::stderr_line(&format!("krb-trial watch: sample skipped: {e}"))
-            }
+            Err(e) => krb_cli::out::stderr_line(&format!("krb-trial watch: sample skipped: {e}")),
         }
         std::thread::sleep(EVERY);
     }

@@ -5,7 +5,7 @@
 use std::collections::BTreeSet;
 
 use anyhow::Result;
-use krb_common::logline::{Event, Partition};
+use krb_log::logline::{Event, Partition};
 
 use crate::facts::{assigned, revoked, summary, Run, NO_LINE};
 use crate::{shown, Assignor, Lab, Verdict};

@@ -14,11 +14,11 @@ use std::time::Duration;
 
 use anyhow::{anyhow, Context, Result};
 use chrono::NaiveDateTime;
-use krb_common::broker::BrokerArgs;
-use krb_common::lang::{columns as width, Lang};
-use krb_common::logline::{Event, Partition};
-use krb_common::worker_log::{Entry, WorkerLog};
+use krb_cli::lang::{columns as width, Lang};
 use krb_dups::Report;
+use krb_kafka::broker::BrokerArgs;
+use krb_log::logline::{Event, Partition};
+use krb_log::worker_log::{Entry, WorkerLog};
 use rdkafka::consumer::{BaseConsumer, Consumer};
 use serde::{Deserialize, Serialize};
 

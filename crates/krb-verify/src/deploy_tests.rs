@@ -3,8 +3,8 @@
 
 use std::collections::BTreeMap;
 
-use krb_common::lang::{has_hangul, Lang};
-use krb_common::logline::{Offset, Partition};
+use krb_cli::lang::{has_hangul, Lang};
+use krb_log::logline::{Offset, Partition};
 
 use super::*;
 use crate::tests::{effects, Logs};

@@ -6,12 +6,12 @@ use std::time::Duration;
 
 use anyhow::{Context, Result};
 use chrono::NaiveDateTime;
-use krb_common::broker::BrokerArgs;
-use krb_common::lang::{Lang, Msg};
-use krb_common::logline::{Event, Offset, Partition};
-use krb_common::namespace::Namespace;
-use krb_common::worker_log::{Entry, WorkerLog};
+use krb_cli::lang::{Lang, Msg};
+use krb_cli::namespace::Namespace;
 use krb_dups::Report;
+use krb_kafka::broker::BrokerArgs;
+use krb_log::logline::{Event, Offset, Partition};
+use krb_log::worker_log::{Entry, WorkerLog};
 use rdkafka::consumer::{BaseConsumer, Consumer};
 use rdkafka::TopicPartitionList;
 
@@ -194,7 +194,7 @@ mod tests {
     fn a_missing_log_or_line_is_said_in_both_languages() {
         let mut all = vec![NO_MEMBER_LOG];
         all.extend(NO_LINE);
-        assert_eq!(krb_common::lang::table_problems(&all), Vec::<String>::new());
+        assert_eq!(krb_cli::lang::table_problems(&all), Vec::<String>::new());
         assert_eq!(
             NO_LINE[2].fill(Lang::Ko, &[("member", &"a")]),
             "a의 로그에 두 번째 start 줄이 없습니다"

@@ -5,8 +5,8 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use krb_common::duration::length;
-use krb_common::lang::Lang;
+use krb_cli::lang::Lang;
+use krb_log::duration::length;
 
 use crate::deploy;
 use crate::messages::{self, translate};
@@ -229,8 +229,8 @@ mod tests {
         }
     }
 
-    fn pictures_dir() -> std::path::PathBuf {
-        krb_common::scratch::scratch_dir(
+    fn pictures_dir() -> krb_testutil::Scratch {
+        krb_testutil::scratch_dir(
             "html",
             &[(
                 "g1.svg",
@@ -285,7 +285,6 @@ mod tests {
             dir.join("g1.svg").display()
         )));
         assert!(page.contains("<td class=\"time\">9.5 s</td>"));
-        std::fs::remove_dir_all(dir).unwrap();
     }
 
     #[test]
@@ -306,7 +305,6 @@ mod tests {
         assert!(page.contains("<td class=\"time\">9.5초</td>"), "{page}");
         assert!(page.contains("p1에서 중복 82건"));
         assert!(page.contains("컨슈머 a가 pay 토픽을 혼자 처리하는 도중에"));
-        std::fs::remove_dir_all(dir).unwrap();
     }
 
     #[test]

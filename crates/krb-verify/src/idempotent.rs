@@ -5,10 +5,10 @@
 use std::path::Path;
 
 use anyhow::{bail, Result};
-use krb_common::logline::Event;
-use krb_common::logline::{Offset, Partition};
 use krb_dups::Report;
 use krb_effect::Kind;
+use krb_log::logline::Event;
+use krb_log::logline::{Offset, Partition};
 
 use crate::facts::{summary, Run};
 use crate::{shown, Lab, Verdict};

@@ -1,5 +1,5 @@
 //! krb-verify: checks a lab's "must hold" statements against what the lab left behind: the
-//! workers' logs (read through krb-common's reader), krb-dups' analysis, and the broker's
+//! workers' logs (read through krb-log's reader), krb-dups' analysis, and the broker's
 //! committed offsets. The lab scripts print these verdicts, the lab command tabulates them and
 //! the end-to-end tests assert them, so a statement is written once.
 //!
@@ -32,11 +32,11 @@ pub mod verdict;
 use std::path::Path;
 
 use anyhow::Result;
-use krb_common::broker::BrokerArgs;
+use krb_kafka::broker::BrokerArgs;
 
 pub use facts::Run;
-use krb_common::group::value_name;
-pub use krb_common::group::{Assignor, GroupProtocol as Protocol};
+use krb_kafka::group::value_name;
+pub use krb_kafka::group::{Assignor, GroupProtocol as Protocol};
 pub use verdict::{Check, Verdict};
 
 /// A lab and its variant.

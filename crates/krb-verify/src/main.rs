@@ -2,10 +2,10 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 use clap::{Args as ClapArgs, Parser, Subcommand};
-use krb_common::broker::BrokerArgs;
-use krb_common::lang::Lang;
-use krb_common::out::{stderr_line, stdout_line};
-use krb_common::reader::Logs;
+use krb_cli::lang::Lang;
+use krb_cli::out::{stderr_line, stdout_line};
+use krb_kafka::broker::BrokerArgs;
+use krb_log::reader::Logs;
 use krb_verify::record::{self, Record};
 use krb_verify::{Assignor, Lab, Protocol};
 
@@ -332,7 +332,7 @@ fn deploy_table(file: &Path) -> Result<bool> {
 }
 
 fn main() {
-    let args: Args = krb_common::cli::parse("krb-verify");
+    let args: Args = krb_kafka::parse("krb-verify");
     let code = match &args.command {
         Command::Revoke {
             group,

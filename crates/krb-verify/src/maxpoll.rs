@@ -3,11 +3,11 @@
 
 use anyhow::Result;
 use chrono::NaiveDateTime;
-use krb_common::logline::{Event, Offset, Partition};
 use krb_dups::Run as Span;
+use krb_log::logline::{Event, Offset, Partition};
 
-use krb_common::logline::format_time;
-use krb_common::overlap::overlaps;
+use krb_log::logline::format_time;
+use krb_log::overlap::overlaps;
 
 use crate::facts::{seconds, summary, Run};
 use crate::verdict::{DUPLICATES, MAXPOLL_SECONDS, OVERLAP_SECONDS};

@@ -3,12 +3,12 @@
 //! A verdict is computed and recorded in English (results files are data, like the logs); it is
 //! translated where it is shown: the frame of a verdict and of the table by the messages below,
 //! the statements, the article's numbers, ours and the details by [`TEXTS`], template by
-//! template (see [`krb_common::lang::Catalogue`]). A statement added to a lab without its
+//! template (see [`krb_cli::lang::Catalogue`]). A statement added to a lab without its
 //! Korean text fails this module's tests.
 
 use std::sync::OnceLock;
 
-use krb_common::lang::{Catalogue, Lang, Msg};
+use krb_cli::lang::{Catalogue, Lang, Msg};
 
 /// `lab 1 revoke nocommit (group nocommit)`: a verdict's first line.
 pub const TITLE: Msg = Msg {
@@ -635,7 +635,7 @@ pub fn translate(lang: Lang, text: &str) -> String {
 mod tests {
     use super::*;
     use crate::Verdict;
-    use krb_common::lang::table_problems;
+    use krb_cli::lang::table_problems;
 
     #[test]
     fn every_message_has_its_korean_text_with_the_same_placeholders() {
@@ -754,7 +754,7 @@ mod tests {
     /// shows it: a worker event (`commit failed: KafkaError{...}`, after `a: ` too) or
     /// krb-dups' lines.
     fn article_text(detail: &str) -> Option<&str> {
-        let event = |t: &str| matches!(krb_common::logline::Event::parse(t), Ok(Some(_)));
+        let event = |t: &str| matches!(krb_log::logline::Event::parse(t), Ok(Some(_)));
         let quoted = detail.strip_prefix("a: ").unwrap_or(detail);
         (event(quoted) || detail.starts_with("processed ")).then_some(quoted)
     }

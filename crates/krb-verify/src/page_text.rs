@@ -1,7 +1,7 @@
 //! The report page's own words, in English and Korean: its title, the run's line, and for each
 //! lab a heading and what happened and what to look at, for a room in front of a projector.
 
-use krb_common::lang::Msg;
+use krb_cli::lang::Msg;
 
 /// The page's title and first heading.
 pub const PAGE_TITLE: Msg = Msg {
@@ -205,7 +205,7 @@ const LABS: [(Msg, Msg); 9] = [
 #[cfg(test)]
 mod tests {
     use super::*;
-    use krb_common::lang::table_problems;
+    use krb_cli::lang::table_problems;
 
     #[test]
     fn every_text_of_the_page_has_its_korean_text() {

@@ -2,7 +2,7 @@
 //! protocol.
 
 use anyhow::Result;
-use krb_common::logline::{Event, Offset, Partition};
+use krb_log::logline::{Event, Offset, Partition};
 
 use crate::facts::{revoked, Run, NO_LINE};
 use crate::{maxpoll, revoke, shown, Protocol, Verdict};
@@ -24,7 +24,7 @@ pub fn verdict(
     let mut v = Verdict::new(
         5,
         "protocol",
-        &krb_common::group::value_name(protocol),
+        &krb_kafka::group::value_name(protocol),
         &lab1.group,
         if classic {
             "classic: see labs 1 and 2"

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::messages::{self, translate};
 use crate::Verdict;
-use krb_common::lang::{columns as width, Lang};
+use krb_cli::lang::{columns as width, Lang};
 
 /// One lab variant's run: its verdict, or why there is none.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -85,7 +85,7 @@ const RECORDS_LIMIT: u64 = 64 << 20;
 
 /// Reads a JSON Lines file of records.
 pub fn read(path: &Path) -> Result<Vec<Record>> {
-    let text = krb_common::reader::read_text(path, "the records", RECORDS_LIMIT)?;
+    let text = krb_log::reader::read_text(path, "the records", RECORDS_LIMIT)?;
     text.lines()
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty())

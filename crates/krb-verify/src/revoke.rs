@@ -2,8 +2,8 @@
 //! last commit; with one, nobody does.
 
 use anyhow::Result;
-use krb_common::logline::{Event, Partition};
 use krb_dups::Run as Span;
+use krb_log::logline::{Event, Partition};
 
 use crate::facts::{assigned, last_commit, last_processed, seconds, summary, Run};
 use crate::{shown, Verdict};

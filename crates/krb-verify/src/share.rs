@@ -8,8 +8,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use anyhow::Result;
 use chrono::NaiveDateTime;
-use krb_common::logline::{Ack, Event, Offset, Partition};
-use krb_common::worker_log::WorkerLog;
+use krb_log::logline::{Ack, Event, Offset, Partition};
+use krb_log::worker_log::WorkerLog;
 
 use crate::facts::{seconds, summary, Run};
 use crate::{shown, Verdict};
@@ -168,7 +168,7 @@ impl Records {
 /// Lab 8's verdict for a run of `scenario`; `limit` is the group's share.delivery.count.limit
 /// (the reject scenario's), as the script set it.
 pub fn verdict(run: &Run, scenario: Scenario, limit: u16) -> Result<Verdict> {
-    let variant = krb_common::group::value_name(scenario);
+    let variant = krb_kafka::group::value_name(scenario);
     let mut v = Verdict::new(8, "share", &variant, &run.group, article(scenario));
     let records = Records::of(&run.logs);
     match scenario {
@@ -367,7 +367,7 @@ fn lock(v: &mut Verdict, run: &Run, r: &Records) -> Result<()> {
                 error,
             } if l.at >= e && *partition == slow.0 && offsets.contains(&slow.1) => Some(format!(
                 "a's late acknowledgement: failed with {}",
-                krb_common::kafka_error::rendered_code(error)
+                krb_log::rendered_error::rendered_code(error)
             )),
             _ => None,
         })

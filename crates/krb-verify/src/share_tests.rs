@@ -1,7 +1,7 @@
 //! Lab 8's statements, each held on a crafted run that keeps them all and reported FAILED on a
 //! run that breaks exactly it.
 
-use krb_common::logline::{Offset, Partition};
+use krb_log::logline::{Offset, Partition};
 
 use super::{verdict, Scenario};
 use crate::tests::{all_held, each_break, Case, Logs};

@@ -3,7 +3,7 @@
 
 use std::fmt::Display;
 
-use krb_common::logline::{Offset, Partition};
+use krb_log::logline::{Offset, Partition};
 
 /// The value, or `none`.
 pub fn opt<T: Display>(value: Option<T>) -> String {

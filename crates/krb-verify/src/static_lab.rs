@@ -2,7 +2,7 @@
 //! membership.
 
 use anyhow::Result;
-use krb_common::logline::Event;
+use krb_log::logline::Event;
 
 use crate::facts::{assigned, revoked, seconds, Run, NO_LINE};
 use crate::{shown, Verdict};

@@ -2,10 +2,9 @@
 //! on a run that breaks it.
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 
 use chrono::{Local, NaiveTime, TimeDelta, TimeZone};
-use krb_common::logline::{Offset, Partition};
+use krb_log::logline::{Offset, Partition};
 
 use crate::facts::Run;
 use crate::{assignor, maxpoll, protocol, revoke, static_lab, Assignor, Protocol, Verdict};
@@ -84,7 +83,7 @@ impl Logs {
         self
     }
 
-    pub(crate) fn write(&self) -> PathBuf {
+    pub(crate) fn write(&self) -> krb_testutil::Scratch {
         let files: Vec<(String, String)> = self
             .0
             .iter()
@@ -94,14 +93,11 @@ impl Logs {
             .iter()
             .map(|(n, t)| (n.as_str(), t.as_str()))
             .collect();
-        krb_common::scratch::scratch_dir("verify", &files)
+        krb_testutil::scratch_dir("verify", &files)
     }
 
     pub(crate) fn run(&self, group: &str) -> Run {
-        let dir = self.write();
-        let run = Run::read(&dir, group, &Default::default()).unwrap();
-        std::fs::remove_dir_all(dir).unwrap();
-        run
+        Run::read(&self.write(), group, &Default::default()).unwrap()
     }
 }
 
@@ -135,7 +131,7 @@ fn shown_plainly(v: &Verdict) {
             );
         }
     }
-    let korean = v.render_in(krb_common::lang::Lang::Ko);
+    let korean = v.render_in(krb_cli::lang::Lang::Ko);
     let english_statement = v.checks.iter().find(|c| korean.contains(&c.statement));
     assert!(
         english_statement.is_none(),
@@ -1052,7 +1048,7 @@ fn lab6_db_offsets_start_where_the_database_says() {
         .logs
         .iter()
         .flat_map(|l| &l.lines)
-        .filter(|l| matches!(l.event, krb_common::logline::Event::Processed { .. }))
+        .filter(|l| matches!(l.event, krb_log::logline::Event::Processed { .. }))
         .filter_map(|l| l.event.completion())
         .collect();
     all_held(&verdict(&run, &effects(&applied, false), lab).unwrap());

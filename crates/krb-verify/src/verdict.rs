@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use krb_common::lang::Lang;
+use krb_cli::lang::Lang;
 use serde::{Deserialize, Serialize};
 
 use crate::messages::{self, translate};

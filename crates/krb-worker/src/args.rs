@@ -5,12 +5,12 @@ use std::time::Duration;
 
 use anyhow::{bail, Result};
 use clap::Parser;
-use krb_common::broker::BrokerArgs;
-use krb_common::group::value_name;
-use krb_common::group::{Assignor, GroupProtocol};
-use krb_common::lang::{Lang, Msg};
-use krb_common::logline::Offset;
+use krb_cli::lang::{Lang, Msg};
 use krb_effect::Kind as EffectKind;
+use krb_kafka::broker::BrokerArgs;
+use krb_kafka::group::value_name;
+use krb_kafka::group::{Assignor, GroupProtocol};
+use krb_log::logline::Offset;
 
 use crate::cadence::Cadence;
 
@@ -168,7 +168,7 @@ const FETCH: [(&str, &str); 4] = [
 /// second of every read to the end.
 const FETCH_WAIT_AT_END_MS: &str = "10";
 
-pub(crate) use krb_common::cli::seconds;
+pub(crate) use krb_cli::cli::seconds;
 
 impl Args {
     /// When the worker commits: every --commit-every messages and/or every --commit-interval-ms.
@@ -185,7 +185,7 @@ impl Args {
 
     /// Checks what clap cannot: names without spaces, sane durations, options that fit the protocol.
     pub fn validate(&self) -> Result<()> {
-        krb_common::cli::worker_name(&self.name)?;
+        krb_cli::cli::worker_name(&self.name)?;
         seconds("--delay", self.delay)?;
         seconds("--slow-sec", self.slow_sec)?;
         match &self.db {
@@ -250,7 +250,7 @@ mod tests {
     #[test]
     fn the_refusals_are_in_both_languages() {
         assert_eq!(
-            krb_common::lang::table_problems(&[EFFECT_NEEDS_DB, ASSIGNOR_CLASSIC, SESSION_CLASSIC]),
+            krb_cli::lang::table_problems(&[EFFECT_NEEDS_DB, ASSIGNOR_CLASSIC, SESSION_CLASSIC]),
             Vec::<String>::new()
         );
     }

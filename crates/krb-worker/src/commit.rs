@@ -5,8 +5,8 @@
 use std::time::Duration;
 
 use anyhow::{anyhow, bail, Context, Result};
-use krb_common::kafka_error::render_commit_error;
-use krb_common::logline::{Event, Offset, Partition};
+use krb_kafka::kafka_error::render_commit_error;
+use krb_log::logline::{Event, Offset, Partition};
 use rdkafka::consumer::{BaseConsumer, CommitMode, Consumer};
 use rdkafka::{Offset as KafkaOffset, TopicPartitionList};
 

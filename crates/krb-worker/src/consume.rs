@@ -9,10 +9,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
-use krb_common::kafka_error::{code_of, error_description, render};
-use krb_common::logline::{format_time, Event, Offset, Partition};
-use krb_common::rdlog::{LogThread, MAXPOLL};
 use krb_effect::Row;
+use krb_kafka::kafka_error::{code_of, error_description, render};
+use krb_kafka::rdlog::{LogThread, MAXPOLL};
+use krb_log::logline::{format_time, Event, Offset, Partition};
 use rdkafka::consumer::{BaseConsumer, Consumer};
 use rdkafka::error::{KafkaError, RDKafkaErrorCode};
 use rdkafka::message::{Message, OwnedMessage};
@@ -229,7 +229,7 @@ fn stage(
             return Ok(());
         }
     }
-    let at = krb_common::logline::now();
+    let at = krb_log::logline::now();
     let row = Row {
         topic: worker.topic.clone(),
         partition,

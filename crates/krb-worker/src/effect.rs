@@ -10,8 +10,8 @@ use std::collections::BTreeMap;
 
 use anyhow::Result;
 use chrono::NaiveTime;
-use krb_common::logline::{Event, Offset, Partition};
 use krb_effect::{Db, Kind, Outcome, Row};
+use krb_log::logline::{Event, Offset, Partition};
 use rdkafka::consumer::BaseConsumer;
 
 use crate::{emit_at, lock, Worker};
@@ -274,7 +274,7 @@ pub(crate) mod tests {
 
     #[test]
     fn db_offsets_start_where_the_database_says_and_a_zombie_is_refused() {
-        let dir = krb_common::scratch::scratch_dir::<&str>("worker-effect", &[]);
+        let dir = krb_testutil::scratch_dir::<&str>("worker-effect", &[]);
         let url = format!("sqlite:{}", dir.join("e.db").display());
         Db::init(&url).unwrap();
         let mut a = Effects::open(Kind::DbOffsets, Some(&url)).unwrap();
@@ -300,7 +300,7 @@ pub(crate) mod tests {
 
     #[test]
     fn a_db_offsets_batch_takes_only_offsets_after_its_own() {
-        let dir = krb_common::scratch::scratch_dir::<&str>("worker-effect", &[]);
+        let dir = krb_testutil::scratch_dir::<&str>("worker-effect", &[]);
         let url = format!("sqlite:{}", dir.join("e.db").display());
         Db::init(&url).unwrap();
         let mut a = Effects::open(Kind::DbOffsets, Some(&url)).unwrap();
@@ -324,7 +324,7 @@ pub(crate) mod tests {
 
     #[test]
     fn a_batch_is_full_at_its_count_or_at_its_bytes_whichever_comes_first() {
-        let dir = krb_common::scratch::scratch_dir::<&str>("worker-effect", &[]);
+        let dir = krb_testutil::scratch_dir::<&str>("worker-effect", &[]);
         let url = format!("sqlite:{}", dir.join("e.db").display());
         Db::init(&url).unwrap();
         let mut e = Effects::open(Kind::Plain, Some(&url)).unwrap();
@@ -345,7 +345,7 @@ pub(crate) mod tests {
 
     #[test]
     fn a_database_that_fails_at_an_assignment_is_an_error() {
-        let dir = krb_common::scratch::scratch_dir::<&str>("worker-effect", &[]);
+        let dir = krb_testutil::scratch_dir::<&str>("worker-effect", &[]);
         let path = dir.join("e.db");
         let url = format!("sqlite:{}", path.display());
         Db::init(&url).unwrap();

@@ -12,10 +12,10 @@
 use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, Context, Result};
-use krb_common::kafka_error::{error_description, render};
-use krb_common::logline::{Offset, Partition};
-use krb_common::rdlog::StderrLog;
 use krb_effect::kafka::value;
+use krb_kafka::kafka_error::{error_description, render};
+use krb_kafka::rdlog::StderrLog;
+use krb_log::logline::{Offset, Partition};
 use rdkafka::consumer::ConsumerGroupMetadata;
 use rdkafka::error::{KafkaError, KafkaResult, RDKafkaErrorCode};
 use rdkafka::producer::{BaseRecord, Producer, ThreadedProducer};

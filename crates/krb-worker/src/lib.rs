@@ -4,7 +4,7 @@
 //! `--commit-every` processed messages the worker commits, synchronously, the next position of
 //! every partition it still owns whose position advanced. Rebalances are logged as they happen,
 //! and with `--revoke-commit` the worker commits inside the revoke callback before handing its
-//! partitions back. Every line follows [`krb_common::logline`].
+//! partitions back. Every line follows [`krb_log::logline`].
 //!
 //! Once a write, flush or transaction failed, the worker commits nothing more, not even in the
 //! revoke callback of its own close: Kafka's offsets never pass an effect that is not stored.
@@ -28,16 +28,16 @@ use anyhow::{bail, Context, Result};
 pub use args::Args;
 use effect::Effects;
 use eos::Eos;
-pub use krb_common::group::{Assignor, GroupProtocol};
-use krb_common::logline::{Event, Line, Partition};
-use krb_common::rdlog::LogThread;
+pub use krb_kafka::group::{Assignor, GroupProtocol};
+use krb_kafka::rdlog::LogThread;
+use krb_log::logline::{Event, Line, Partition};
 pub use positions::Positions;
 use rdkafka::client::ClientContext;
 use rdkafka::consumer::{BaseConsumer, Consumer};
 
 /// Writes one log line to stdout, whole and at once (so `tail -f` is live).
 fn emit(name: &str, event: Event) {
-    emit_at(krb_common::logline::now(), name, event);
+    emit_at(krb_log::logline::now(), name, event);
 }
 
 /// Writes one log line of an event that happened at `time` (a message processed before the
@@ -98,7 +98,7 @@ impl Worker {
 
 /// Runs the worker until SIGTERM or SIGINT (its arguments checked by [`Args::validate`]).
 pub fn run(args: Args) -> Result<()> {
-    let stop = krb_common::signals::stop_flag()?;
+    let stop = krb_kafka::signals::stop_flag()?;
     let pace = consume::Pace::of(&args)?;
     let _written = lines::FlushOnDrop;
     if pace.gathers() {
@@ -193,7 +193,7 @@ fn leave(
 }
 
 /// The exit status when a second SIGTERM or SIGINT ends the worker before its clean stop.
-pub use krb_common::signals::FORCED_EXIT;
+pub use krb_kafka::signals::FORCED_EXIT;
 
 /// How long each poll of the closing loop waits (at 100 ms, the last one made every worker
 /// exit up to 100 ms after it had left its group).
@@ -260,7 +260,7 @@ mod tests {
     fn a_refusal_with_no_position_left_is_an_error_not_caught_up() {
         use effect::tests::row;
         use krb_effect::{Db, Kind};
-        let dir = krb_common::scratch::scratch_dir::<&str>("worker-settle", &[]);
+        let dir = krb_testutil::scratch_dir::<&str>("worker-settle", &[]);
         let url = format!("sqlite:{}", dir.join("e.db").display());
         let mut other = Db::init(&url).unwrap();
         other.apply(Kind::DbOffsets, row(0, 4, "b"), None).unwrap();
@@ -271,7 +271,7 @@ mod tests {
         // The tables made again under the worker (krb-effects init): its next effect is
         // refused, and no position is left to go on from.
         Db::init(&url).unwrap();
-        let at = krb_common::logline::now();
+        let at = krb_log::logline::now();
         let processed = effect::Processed {
             partition: 0,
             offset: 5,
@@ -294,7 +294,7 @@ mod tests {
     fn a_staged_message_is_processed_once_its_flush_applied_it() {
         use effect::tests::row;
         use krb_effect::{Db, Kind};
-        let dir = krb_common::scratch::scratch_dir::<&str>("worker-settle", &[]);
+        let dir = krb_testutil::scratch_dir::<&str>("worker-settle", &[]);
         let url = format!("sqlite:{}", dir.join("e.db").display());
         // Another worker has moved p0 to 5; this one finds no position for p0 or p1.
         let mut other = Db::init(&url).unwrap();
@@ -304,7 +304,7 @@ mod tests {
         let worker = consumer.context().clone();
         assert!(worker.effects().starts("pay", &[1]).unwrap().is_empty());
         for (partition, offset) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
-            let at = krb_common::logline::now();
+            let at = krb_log::logline::now();
             let processed = effect::Processed {
                 partition,
                 offset,

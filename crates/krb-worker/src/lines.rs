@@ -9,7 +9,7 @@
 use std::io::Write;
 use std::sync::Mutex;
 
-use krb_common::logline::Line;
+use krb_log::logline::Line;
 
 /// How many bytes of lines a block holds before it is written.
 const BLOCK: usize = 64 << 10;
@@ -36,7 +36,7 @@ pub fn line(line: &Line<'_>) {
                 write_block(block);
             }
         }
-        None => krb_common::out::stdout_line(&line.to_string()),
+        None => krb_cli::out::stdout_line(&line.to_string()),
     }
 }
 

@@ -2,7 +2,7 @@
 
 use std::collections::BTreeMap;
 
-use krb_common::logline::{Offset, Partition};
+use krb_log::logline::{Offset, Partition};
 
 /// What the worker has processed and committed, per owned partition.
 #[derive(Debug, Default)]

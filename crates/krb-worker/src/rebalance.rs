@@ -2,8 +2,8 @@
 //! a revoked or lost one leaves behind (its effects stored, its positions committed or its
 //! transaction aborted).
 
-use krb_common::logline::{Event, Partition};
-use krb_common::out::stderr_line;
+use krb_cli::out::stderr_line;
+use krb_log::logline::{Event, Partition};
 use rdkafka::consumer::{BaseConsumer, Consumer, ConsumerContext, Rebalance};
 use rdkafka::{Offset as KafkaOffset, TopicPartitionList};
 

@@ -10,7 +10,7 @@
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
-use krb_common::out::stderr_line;
+use krb_cli::out::stderr_line;
 
 /// The call being watched: what it is and when it must have returned.
 type Armed = Option<(&'static str, Instant)>;

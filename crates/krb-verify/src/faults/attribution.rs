@@ -34,9 +34,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use chrono::{NaiveDateTime, TimeDelta};
-use krb_common::logline::{Event, Offset, Partition};
-use krb_common::trial_log::{Exit, Fault, FaultKind, FaultLog};
-use krb_common::worker_log::{Entry, WorkerLog};
+use krb_log::logline::{Event, Offset, Partition};
+use krb_log::trial_log::{Exit, Fault, FaultKind, FaultLog};
+use krb_log::worker_log::{Entry, WorkerLog};
 
 use super::invariants::{ends_assignment, Commits, Held};
 use super::Processing;
@@ -105,7 +105,7 @@ pub(super) fn attribute(
                 "{} exited ({}), found at {}",
                 e.worker,
                 e.last_line,
-                krb_common::logline::format_time(e.found.time())
+                krb_log::logline::format_time(e.found.time())
             )
         })
         .collect();

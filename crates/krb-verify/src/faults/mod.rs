@@ -10,12 +10,12 @@ use std::path::Path;
 
 use anyhow::Result;
 use chrono::NaiveDateTime;
-use krb_common::broker::BrokerArgs;
-use krb_common::logline::{Offset, Partition};
-use krb_common::reader::read_text;
-use krb_common::trial_log::{read_acks, read_samples, FaultLog};
-use krb_common::worker_log::{nearest, WorkerLog};
 use krb_effect::Kind;
+use krb_kafka::broker::BrokerArgs;
+use krb_log::logline::{Offset, Partition};
+use krb_log::reader::read_text;
+use krb_log::trial_log::{read_acks, read_samples, FaultLog};
+use krb_log::worker_log::{nearest, WorkerLog};
 use serde::{Deserialize, Serialize};
 
 use crate::facts::{committed, seconds, Run};
@@ -145,7 +145,7 @@ pub fn read(
     let witness = read_text(
         &witness_path,
         "Kafka's own account of the group",
-        krb_common::trial_log::TRIAL_FILE_LIMIT,
+        krb_log::trial_log::TRIAL_FILE_LIMIT,
     )?;
     let table = parse_witness(&witness, &broker.name(group), &broker.name(group))
         .map_err(|e| anyhow::anyhow!("{}:{e}", witness_path.display()))?;
@@ -268,7 +268,7 @@ struct Processing {
 
 /// The trial's verdict and numbers.
 pub fn verdict(t: &Trial) -> (Verdict, Stats) {
-    let variant = krb_common::group::value_name(t.effect);
+    let variant = krb_kafka::group::value_name(t.effect);
     let mut v = Verdict::new(7, "faults", &variant, &t.run.group, ARTICLE);
     let mut stats = Stats {
         seconds: seconds(t.faults.begin, t.faults.end),

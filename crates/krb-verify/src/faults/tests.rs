@@ -2,9 +2,9 @@
 //! that breaks each: a killed with p0 offset 2 and p1 offset 1 done but not committed, b taking
 //! both partitions over and doing them again.
 
-use krb_common::logline::{Offset, Partition};
-use krb_common::trial_log::{fault_line, Exit, FaultKind, FaultLog};
 use krb_effect::Kind;
+use krb_log::logline::{Offset, Partition};
+use krb_log::trial_log::{fault_line, Exit, FaultKind, FaultLog};
 
 use chrono::TimeDelta;
 use std::collections::BTreeMap;

@@ -13,8 +13,8 @@ use anyhow::{bail, Result};
 use chrono::{DateTime, Local, NaiveDate, NaiveDateTime, NaiveTime, TimeDelta};
 
 use crate::logline::{Event, LogLine, Offset, ParseError, Partition};
-use crate::namespace::Namespace;
 use crate::reader::{group_files, parse_bytes, Follow, Growth, Remark, Skipped, Workers};
+use krb_cli::namespace::Namespace;
 
 /// Day 0, the date every log's first line is placed on.
 pub fn day_zero() -> NaiveDate {
@@ -295,8 +295,8 @@ pub fn maxpoll_at(line: &str, near: NaiveDateTime) -> Option<NaiveDateTime> {
 mod tests {
     use super::*;
 
-    fn dir(files: &[(&str, &str)]) -> PathBuf {
-        crate::scratch::scratch_dir("worker-log", files)
+    fn dir(files: &[(&str, &str)]) -> krb_testutil::Scratch {
+        krb_testutil::scratch_dir("worker-log", files)
     }
 
     #[test]
@@ -318,7 +318,6 @@ mod tests {
             log.lines[3].at - log.lines[0].at,
             TimeDelta::milliseconds(3_600_100)
         );
-        std::fs::remove_dir_all(d).unwrap();
     }
 
     #[test]
@@ -337,7 +336,6 @@ mod tests {
         let b_start = logs[1].time_of(0, |e| e == &Event::Start).unwrap();
         let a_start = logs[0].time_of(0, |e| e == &Event::Start).unwrap();
         assert_eq!(b_start - a_start, TimeDelta::seconds(15));
-        std::fs::remove_dir_all(d).unwrap();
     }
 
     #[test]
@@ -361,7 +359,6 @@ mod tests {
             log.skipped[0]
         );
         assert_eq!(log.librdkafka.len(), 1);
-        std::fs::remove_dir_all(d).unwrap();
     }
 
     #[test]
@@ -379,7 +376,6 @@ mod tests {
             "{}",
             skipped[0]
         );
-        std::fs::remove_dir_all(d).unwrap();
     }
 
     #[test]
@@ -422,7 +418,6 @@ mod tests {
                 )]
             );
         }
-        std::fs::remove_dir_all(d).unwrap();
     }
 
     #[test]
@@ -479,7 +474,6 @@ mod tests {
             log.maxpoll().unwrap() - log.lines[0].at,
             TimeDelta::seconds(10)
         );
-        std::fs::remove_dir_all(d).unwrap();
     }
 
     #[test]
@@ -509,7 +503,6 @@ mod tests {
         // The run went past midnight in the middle of the reading.
         assert_eq!((lines[2].at.date() - day_zero()).num_days(), 1);
         assert_eq!(followed.last_at(), Some(lines[3].at));
-        std::fs::remove_dir_all(d).unwrap();
     }
 
     #[test]

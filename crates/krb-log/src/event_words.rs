@@ -2,7 +2,7 @@
 //! view and the timeline label the same events with the same words. The log grammar itself
 //! (`assigned [0]`, `commit p1=285`) is not translated: the logs are data.
 
-use crate::lang::Msg;
+use krb_cli::lang::Msg;
 
 /// A commit that failed, with its Kafka error code.
 pub const COMMIT_FAILED: Msg = Msg {
@@ -55,7 +55,7 @@ pub const ALL: &[Msg] = &[
 mod tests {
     #[test]
     fn every_word_has_its_korean_text() {
-        let problems = crate::lang::table_problems(super::ALL);
+        let problems = krb_cli::lang::table_problems(super::ALL);
         assert!(problems.is_empty(), "{problems:#?}");
     }
 }

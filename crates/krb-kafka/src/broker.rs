@@ -10,8 +10,8 @@ use rdkafka::error::{KafkaError, RDKafkaErrorCode};
 use rdkafka::ClientConfig;
 
 use crate::conf_file::{self, ConfFile};
-use crate::lang::{Lang, Msg};
-use crate::namespace::Namespace;
+use krb_cli::lang::{Lang, Msg};
+use krb_cli::namespace::Namespace;
 
 /// The broker of the article's compose.yaml and of scripts/kafka-local.sh.
 pub const DEFAULT_BOOTSTRAP: &str = "localhost:9481";
@@ -136,7 +136,7 @@ pub fn parse_property(s: &str) -> Result<(String, String), String> {
 }
 
 impl BrokerArgs {
-    /// The name Kafka knows the topic or group `name` by (see [`crate::namespace`]).
+    /// The name Kafka knows the topic or group `name` by (see [`krb_cli::namespace`]).
     pub fn name(&self, name: &str) -> String {
         self.namespace.name(name)
     }
@@ -242,7 +242,7 @@ mod tests {
 
     #[test]
     fn the_broker_errors_keep_their_english_and_speak_korean() {
-        assert!(crate::lang::table_problems(&[UNREACHABLE, NO_TOPIC]).is_empty());
+        assert!(krb_cli::lang::table_problems(&[UNREACHABLE, NO_TOPIC]).is_empty());
         let err = "Local: Broker transport failure";
         let values: &[(&str, &dyn std::fmt::Display)] =
             &[("bootstrap", &"localhost:9481"), ("err", &err)];

@@ -365,7 +365,7 @@ mod tests {
 
     #[test]
     fn an_ack_line_reads_back() {
-        let dir = crate::scratch::scratch_dir(
+        let dir = krb_testutil::scratch_dir(
             "acks",
             &[(
                 "g.acks",
@@ -380,7 +380,7 @@ mod tests {
 
     #[test]
     fn a_bad_ack_line_is_an_error_naming_its_line() {
-        let dir = crate::scratch::scratch_dir("acks", &[("g.acks", "p3 offset 17\np3 offst 18\n")]);
+        let dir = krb_testutil::scratch_dir("acks", &[("g.acks", "p3 offset 17\np3 offst 18\n")]);
         let err = read_acks(&dir.join("g.acks")).unwrap_err().to_string();
         assert!(err.contains("g.acks:2: expected pP offset O"), "{err}");
     }
@@ -393,14 +393,14 @@ mod tests {
             ("p0 offset -9223372036854775808\n", 1),
             ("p-1 offset 3\n", 1),
         ] {
-            let dir = crate::scratch::scratch_dir("acks", &[("g.acks", text)]);
+            let dir = krb_testutil::scratch_dir("acks", &[("g.acks", text)]);
             let err = read_acks(&dir.join("g.acks")).unwrap_err().to_string();
             assert!(
                 err.contains(&format!("g.acks:{line}: expected pP offset O (P from 0; O from 0 to 9223372036854775806, or -1001 for none)")),
                 "{text:?}: {err}"
             );
         }
-        let dir = crate::scratch::scratch_dir(
+        let dir = krb_testutil::scratch_dir(
             "acks",
             &[
                 ("g.acks", "p0 offset 9223372036854775806\np1 offset -1001\n"),
@@ -427,7 +427,7 @@ mod tests {
                      10:00:00.750 sampler commit p0=2 p1=\xff\n\
                      10:00:01.000 sampler commit p0=3 p1=3\n\
                      10:00:01.250 sampler commit p0=3 p1=";
-        let dir = crate::scratch::scratch_dir("samples", &[("g.committed", &text[..])]);
+        let dir = krb_testutil::scratch_dir("samples", &[("g.committed", &text[..])]);
         let path = dir.join("g.committed");
         let read = read_samples(&path).unwrap();
         assert_eq!(

@@ -51,7 +51,7 @@ pub struct StderrLog {
 impl StderrLog {
     fn print(&self, level: i32, fac: &str, text: &str) {
         let now = chrono::Utc::now();
-        crate::out::stderr_line(&format_line(
+        krb_cli::out::stderr_line(&format_line(
             level,
             now.timestamp(),
             now.timestamp_subsec_millis(),
@@ -150,7 +150,7 @@ fn serve(ptrs: &Ptrs, stop: &AtomicBool, last: &Mutex<Vec<(String, String)>>) {
                     &name,
                     &text,
                 );
-                crate::out::stderr_line(&line);
+                krb_cli::out::stderr_line(&line);
                 if let Ok(mut last) = last.lock() {
                     let body = text.split_once("]: ").map_or(&*text, |(_, b)| b);
                     last.push((fac.into_owned(), body.to_string()));

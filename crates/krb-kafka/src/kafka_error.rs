@@ -1,5 +1,6 @@
 //! Kafka errors rendered the way the article shows them, which is how confluent-kafka prints
-//! a `KafkaError`: `KafkaError{code=UNKNOWN_MEMBER_ID,val=25,str="Commit failed: Broker: Unknown member"}`.
+//! a `KafkaError`: `KafkaError{code=UNKNOWN_MEMBER_ID,val=25,str="Commit failed: Broker: Unknown member"}`
+//! (the text's form is [`krb_log::rendered_error`]'s; the names and descriptions are librdkafka's).
 
 use std::ffi::CStr;
 
@@ -29,20 +30,9 @@ pub fn error_description(code: i32) -> String {
     }
 }
 
-/// `KafkaError{code=NAME,val=N,str="TEXT"}`.
+/// `KafkaError{code=NAME,val=N,str="TEXT"}`, NAME librdkafka's name of `code`.
 pub fn render(code: i32, text: &str) -> String {
-    format!(
-        "KafkaError{{code={},val={code},str=\"{text}\"}}",
-        error_name(code)
-    )
-}
-
-/// The code of an error as [`render`] wrote it (`UNKNOWN_MEMBER_ID` of
-/// `KafkaError{code=UNKNOWN_MEMBER_ID,...}`), or the whole text when it names none.
-pub fn rendered_code(text: &str) -> &str {
-    text.split_once("code=")
-        .and_then(|(_, rest)| rest.split(',').next())
-        .unwrap_or(text)
+    krb_log::rendered_error::render(&error_name(code), code, text)
 }
 
 /// The error code inside a rust-rdkafka error, if it carries one.
@@ -61,12 +51,6 @@ pub fn render_commit_error(err: &KafkaError) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_rendered_errors_code_reads_back() {
-        assert_eq!(rendered_code(&render(25, "x")), "UNKNOWN_MEMBER_ID");
-        assert_eq!(rendered_code("something else"), "something else");
-    }
 
     #[test]
     fn renders_the_articles_commit_failure() {

@@ -75,7 +75,7 @@ mod tests {
     use super::*;
 
     fn group(files: &[(&str, &str)]) -> Vec<WorkerLog> {
-        let dir = crate::scratch::scratch_dir("overlap", files);
+        let dir = krb_testutil::scratch_dir("overlap", files);
         WorkerLog::read_group(&dir, "s", &Default::default()).unwrap()
     }
 

@@ -63,7 +63,7 @@ pub fn read(path: &str) -> Result<ConfFile, String> {
             properties: Vec::new(),
         });
     }
-    let text = crate::reader::read_text(
+    let text = krb_log::reader::read_text(
         Path::new(path),
         "the librdkafka properties file",
         CONF_FILE_LIMIT,

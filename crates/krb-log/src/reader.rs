@@ -22,9 +22,9 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 
-use crate::lang::{Lang, Msg};
 use crate::logline::{Event, LogLine};
-use crate::namespace::Namespace;
+use krb_cli::lang::{Lang, Msg};
+use krb_cli::namespace::Namespace;
 
 /// The folder of the logs, an option of every tool that reads them.
 #[derive(clap::Args, Clone, Debug, PartialEq, Eq)]
@@ -597,9 +597,9 @@ pub fn group_files(dir: &Path, group: &str, ns: &Namespace) -> Result<(Vec<PathB
 mod tests {
     use super::*;
 
-    use crate::scratch::scratch_dir;
+    use krb_testutil::scratch_dir;
 
-    fn temp_dir(files: &[(&str, &[u8])]) -> PathBuf {
+    fn temp_dir(files: &[(&str, &[u8])]) -> krb_testutil::Scratch {
         scratch_dir("reader", files)
     }
 
@@ -647,7 +647,7 @@ mod tests {
     #[test]
     fn the_readers_errors_are_in_both_languages() {
         assert_eq!(
-            crate::lang::table_problems(&[NO_LOG_FOLDER, NO_LOGS]),
+            krb_cli::lang::table_problems(&[NO_LOG_FOLDER, NO_LOGS]),
             Vec::<String>::new()
         );
     }
@@ -689,7 +689,6 @@ mod tests {
         let (ours, others) = group_files(&dir, "b", &none).unwrap();
         assert!(ours.is_empty());
         assert_eq!(others[0].1, "a-b");
-        std::fs::remove_dir_all(dir).unwrap();
     }
 
     #[test]
@@ -736,7 +735,6 @@ mod tests {
         // A file that ends with its newline has no line cut short.
         std::fs::write(&path, b"one\n").unwrap();
         assert_eq!(for_each_line(&path, |_, _| {}).unwrap(), None);
-        std::fs::remove_dir_all(dir).unwrap();
     }
 
     #[test]
@@ -773,7 +771,6 @@ mod tests {
         std::fs::create_dir(&path).unwrap();
         let err = for_each_line(&path, |_, _| {}).unwrap_err();
         assert!(format!("{err:#}").ends_with("it is a folder, not a regular file"));
-        std::fs::remove_dir_all(dir).unwrap();
     }
 
     #[test]
@@ -878,7 +875,6 @@ mod tests {
             .unwrap();
         assert_eq!((growth, cut), (Growth::Lines(1), None));
         assert_eq!(last, vec![(5, b"five".to_vec())]);
-        std::fs::remove_dir_all(dir).unwrap();
     }
 
     /// Bytes this process has read so far, as Linux counts them.
@@ -969,6 +965,5 @@ mod tests {
         assert_eq!(follow.read(|_, _| {}).unwrap(), Growth::Lines(3));
         std::fs::write(&path, b"a\nb\nc\nd\n").unwrap();
         assert_eq!(follow.read(|_, _| {}).unwrap(), Growth::Lines(1));
-        std::fs::remove_dir_all(dir).unwrap();
     }
 }

@@ -2,7 +2,7 @@
 //! (`9.5초`, `6분 31초`). The timeline's axis and the report's times say it in the same words.
 
 use crate::event_words::SECONDS;
-use crate::lang::{Lang, Msg};
+use krb_cli::lang::{Lang, Msg};
 
 /// A time in whole minutes.
 pub const MINUTES: Msg = Msg {
@@ -42,7 +42,7 @@ mod tests {
         assert_eq!(length(391.0, Lang::En), "6 min 31 s");
         assert_eq!(length(9.54, Lang::Ko), "9.5초");
         assert_eq!(length(391.0, Lang::Ko), "6분 31초");
-        let problems = crate::lang::table_problems(ALL);
+        let problems = krb_cli::lang::table_problems(ALL);
         assert!(problems.is_empty(), "{problems:#?}");
     }
 }
