@@ -1,0 +1,19 @@
+//! The checks the fuzz targets run (`fuzz/fuzz_targets/`, `scripts/fuzz.sh`), one module a
+//! target, each `check(data: &[u8])`: it panics where the reader it feeds breaks a rule, and a
+//! reader that panics is a finding too. The test command replays every file of
+//! `fuzz/corpus/TARGET/` through the same function (`tests/corpus.rs`), so the corpus the fuzzer
+//! grew is a regression suite that needs no nightly compiler.
+//!
+//! Only readers in crates without librdkafka are here, so that the targets' instrumented build
+//! stays short.
+
+pub mod acks;
+pub mod logline;
+pub mod trial;
+
+/// The fuzz targets, by name: the folder of each one's corpus and its check.
+pub const TARGETS: &[(&str, fn(&[u8]))] = &[
+    ("logline", logline::check),
+    ("acks", acks::check),
+    ("trial", trial::check),
+];
