@@ -1,8 +1,9 @@
 //! The checks the fuzz targets run (`fuzz/fuzz_targets/`, `scripts/fuzz.sh`), one module a
 //! target, each `check(data: &[u8])`: it panics where the reader it feeds breaks a rule, and a
 //! reader that panics is a finding too. The test command replays every file of
-//! `fuzz/corpus/TARGET/` through the same function (`tests/corpus.rs`), so the corpus the fuzzer
-//! grew is a regression suite that needs no nightly compiler.
+//! `fuzz/corpus/TARGET/` and `fuzz/regressions/TARGET/` through the same function
+//! (`tests/corpus.rs`), so what the fuzzer grew and found is a regression suite that needs no
+//! nightly compiler.
 //!
 //! Only readers in crates without librdkafka are here, so that the targets' instrumented build
 //! stays short.

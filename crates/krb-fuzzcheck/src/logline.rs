@@ -47,7 +47,11 @@ fn fast_path_agrees(data: &[u8], grammar: Option<&LogLine>) {
         match grammar {
             Some(line) => {
                 assert_eq!(line.name.as_bytes(), name, "{data:?}");
-                assert_eq!(line.event, Event::Processed { partition, offset }, "{data:?}");
+                assert_eq!(
+                    line.event,
+                    Event::Processed { partition, offset },
+                    "{data:?}"
+                );
             }
             None => panic!("the fast path read {data:?}, the grammar does not"),
         }
@@ -60,7 +64,10 @@ fn fast_path_agrees(data: &[u8], grammar: Option<&LogLine>) {
         if let Some(c) = parse_processed_prefix(&followed, known).filter(|c| c.len == core.len()) {
             let line = grammar
                 .unwrap_or_else(|| panic!("the fast path read {data:?}, the grammar does not"));
-            assert_eq!((line.name.as_bytes(), line.name.as_bytes() == known), (c.name, c.known));
+            assert_eq!(
+                (line.name.as_bytes(), line.name.as_bytes() == known),
+                (c.name, c.known)
+            );
             assert_eq!(
                 line.event,
                 Event::Processed {
@@ -72,10 +79,12 @@ fn fast_path_agrees(data: &[u8], grammar: Option<&LogLine>) {
         }
         if let Some(c) = commit_prefix(&followed, known).filter(|c| c.len == core.len()) {
             match grammar {
-                Some(line @ LogLine {
-                    event: Event::Commit(_),
-                    ..
-                }) => assert_eq!(
+                Some(
+                    line @ LogLine {
+                        event: Event::Commit(_),
+                        ..
+                    },
+                ) => assert_eq!(
                     (line.name.as_bytes(), line.name.as_bytes() == known),
                     (c.name, c.known),
                     "{data:?}"
