@@ -12,8 +12,11 @@ pub mod acks;
 pub mod logline;
 pub mod trial;
 
+/// A target's check: it panics on a broken rule.
+pub type Check = fn(&[u8]);
+
 /// The fuzz targets, by name: the folder of each one's corpus and its check.
-pub const TARGETS: &[(&str, fn(&[u8]))] = &[
+pub const TARGETS: &[(&str, Check)] = &[
     ("logline", logline::check),
     ("acks", acks::check),
     ("trial", trial::check),
