@@ -1,0 +1,23 @@
+//! The checks the fuzz targets run (`fuzz/fuzz_targets/`, `scripts/fuzz.sh`), one module a
+//! target, each `check(data: &[u8])`: it panics where the reader it feeds breaks a rule, and a
+//! reader that panics is a finding too. The test command replays every file of
+//! `fuzz/corpus/TARGET/` and `fuzz/regressions/TARGET/` through the same function
+//! (`tests/corpus.rs`), so what the fuzzer grew and found is a regression suite that needs no
+//! nightly compiler.
+//!
+//! Only readers in crates without librdkafka are here, so that the targets' instrumented build
+//! stays short.
+
+pub mod acks;
+pub mod logline;
+pub mod trial;
+
+/// A target's check: it panics on a broken rule.
+pub type Check = fn(&[u8]);
+
+/// The fuzz targets, by name: the folder of each one's corpus and its check.
+pub const TARGETS: &[(&str, Check)] = &[
+    ("logline", logline::check),
+    ("acks", acks::check),
+    ("trial", trial::check),
+];
