@@ -285,7 +285,11 @@ mod tests {
         let v4_0 = ranges(&[(1, 4, 17), (35, 1, 4), (68, 0, 1)]);
         let v3_9 = ranges(&[(1, 0, 17), (35, 0, 4)]);
         let v4_3 = parse(KAFKA_4_3_1.iter().copied());
-        for brokers in [[("a".to_string(), v4_0)].into(), [("b".to_string(), v3_9)].into(), v4_3] {
+        for brokers in [
+            [("a".to_string(), v4_0)].into(),
+            [("b".to_string(), v3_9)].into(),
+            v4_3,
+        ] {
             let detail = check(&brokers, Lang::Ko).detail;
             let english = ["serves", "removed", "only", "from v4", "new in"];
             assert!(

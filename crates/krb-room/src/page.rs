@@ -8,7 +8,7 @@
 use std::fmt::Write as _;
 
 use krb_common::lang::Lang;
-use krb_verify::messages::{translate, ERROR, HELD, NOT_HELD};
+use krb_verify::messages::{ERROR, HELD, NOT_HELD};
 use krb_verify::record::Record;
 use krb_verify::verdict::DUPLICATES;
 
@@ -273,10 +273,9 @@ impl Page {
                         .as_ref()
                         .map(|v| v.failures_in(self.lang).replace('\n', "; "))
                         .unwrap_or_default(),
-                    r.reason
-                        .as_deref()
-                        .map(|reason| translate(self.lang, reason))
-                        .unwrap_or_default(),
+                    // The publisher's own words (its error, in its language): shown as it
+                    // wrote them, never matched against what krb-verify says.
+                    r.reason.clone().unwrap_or_default(),
                 ]
                 .into_iter()
                 .filter(|s| !s.is_empty())

@@ -7,7 +7,7 @@ use std::path::Path;
 use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 
-use crate::messages::{self, translate};
+use crate::messages;
 use crate::Verdict;
 use krb_common::lang::{columns as width, Lang};
 
@@ -109,8 +109,8 @@ pub fn table_in(records: &[Record], lang: Lang) -> String {
                 [
                     format!("{} {}", v.lab, v.name),
                     v.variant.clone(),
-                    translate(lang, &v.article),
-                    translate(lang, &v.ours),
+                    v.article.text(lang),
+                    v.ours.text(lang),
                     v.count(),
                 ],
                 [
@@ -321,8 +321,11 @@ mod tests {
         );
         let mut long = checked.clone();
         if let Some(v) = long.verdict.as_mut() {
-            v.article = "the article's long sentence ".repeat(6);
-            v.ours = "our long measurement with many words ".repeat(5);
+            v.article = "the article's long sentence ".repeat(6).as_str().into();
+            v.ours = "our long measurement with many words "
+                .repeat(5)
+                .as_str()
+                .into();
         }
         let wide = table(&[long]);
         assert!(

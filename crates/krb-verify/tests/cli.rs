@@ -2,6 +2,9 @@
 
 use std::process::Command;
 
+use krb_verify::messages::Shared;
+use krb_verify::revoke;
+
 fn verify(args: &[&str]) -> (Option<i32>, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_krb-verify"))
         .args(args)
@@ -52,19 +55,26 @@ fn the_table_speaks_korean_with_krb_lang_ko() {
     let dir = std::env::temp_dir().join(format!("krb-verify-lang-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let records = dir.join("results.jsonl");
-    let mut v = krb_verify::Verdict::new(
-        1,
-        "revoke",
-        "nocommit",
-        "g",
-        "82 duplicates on p1 (400..481)",
-    );
-    v.ours = "78 duplicates on p1 (200..277)".into();
-    v.check("all 1000 messages processed", true, "unique 1000");
+    let summary = |count, range| Shared::Summary {
+        count,
+        partitions: vec![1],
+        range: Some(range),
+    };
+    let mut v = krb_verify::Verdict::new(1, "revoke", "nocommit", "g", summary(82, (400, 481)));
+    v.ours = summary(78, (200, 277)).into();
     v.check(
-        "b began the moved partition at a's last commit",
+        Shared::AllProcessed { count: 1000 },
+        true,
+        Shared::Unique { count: 1000 },
+    );
+    v.check(
+        revoke::Said::BeganAtLastCommit,
         false,
-        "b's first offset on p1: 0, a's last commit 200",
+        revoke::Said::BFirstAndCommit {
+            p: 1,
+            offset: Some(0),
+            commit: 200,
+        },
     );
     let record = krb_verify::record::Record {
         seconds: 9.5,
