@@ -61,7 +61,7 @@ said! {
         HandedAt {
             b_at: Option<String>,
             done_at: Option<String>,
-            gave_up: String,
+            gave_up: Box<Message>,
             lost_at: Option<String>,
             again_at: Option<Option<String>>,
         },
@@ -158,6 +158,7 @@ impl Said {
             } => {
                 let at = |t: &Option<String>| opt(lang, t.as_ref());
                 let (b_at, done_at, lost_at) = (at(b_at), at(done_at), at(lost_at));
+                let gave_up = gave_up.text(lang);
                 let mut text = both!(
                     lang,
                     "b assigned at {b_at}, a done at {done_at}, a {gave_up} at {lost_at}",
@@ -229,14 +230,14 @@ impl Said {
             Said::HandedAt {
                 b_at: at("09:14:49.521"),
                 done_at: at("09:14:51.679"),
-                gave_up: "lost [0]".into(),
+                gave_up: Box::new(given_up(&Event::Lost(vec![0]))),
                 lost_at: at("09:14:51.682"),
                 again_at: None,
             },
             Said::HandedAt {
                 b_at: None,
                 done_at: None,
-                gave_up: "revoked [0]".into(),
+                gave_up: Box::new(given_up(&Event::Revoked(vec![0]))),
                 lost_at: None,
                 again_at: Some(at("13:46:35.885")),
             },
@@ -322,7 +323,7 @@ pub fn checks(
         b_assigned,
         a_done,
         a_lost: loss.map(|i| a.lines[i].at),
-        a_gave_up: loss.map(|i| a.lines[i].event.to_string()),
+        a_gave_up: loss.map(|i| given_up(&a.lines[i].event)),
         a_again: loss
             .and_then(|i| a.find(i + 1, |e| e == &Event::Assigned(vec![0])))
             .map(|i| a.lines[i].at),
@@ -450,7 +451,7 @@ struct Handover {
     a_done: Option<NaiveDateTime>,
     a_lost: Option<NaiveDateTime>,
     /// How a gave [0] up: its `lost [0]` line, or its `revoked [0]` (it rejoined in time).
-    a_gave_up: Option<String>,
+    a_gave_up: Option<Message>,
     /// a assigned [0] again after its lost [0] (it rejoined first).
     a_again: Option<NaiveDateTime>,
     overlap: Option<f64>,
@@ -468,7 +469,11 @@ impl Handover {
             None => Said::HandedAt {
                 b_at: at(self.b_assigned),
                 done_at: at(self.a_done),
-                gave_up: self.a_gave_up.clone().unwrap_or("lost [0]".into()),
+                gave_up: Box::new(
+                    self.a_gave_up
+                        .clone()
+                        .unwrap_or_else(|| given_up(&Event::Lost(vec![0]))),
+                ),
                 lost_at: at(self.a_lost),
                 again_at: self.a_again.is_some().then(|| at(self.a_again)),
             },

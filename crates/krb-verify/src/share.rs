@@ -191,7 +191,7 @@ impl Said {
                 "a read {partitions} before b started",
                 "b가 시작하기 전 a가 읽은 파티션 {partitions}"
             ),
-            Said::Revokes { count } => both!(lang, "{count} revokes", "revoke {count}번"),
+            Said::Revokes { count } => both!(lang, "{count} revokes", "반납 {count}번"),
             Said::BTook { count } => {
                 both!(lang, "b took {count} of 1000", "b가 1000개 중 {count}개를 가져감")
             }
