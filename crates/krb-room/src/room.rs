@@ -80,12 +80,23 @@ impl Room {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use krb_verify::messages::Shared;
     use krb_verify::Verdict;
 
     /// A record of `lab`'s `variant` that ended at `ended`, held or not, with `duplicates`.
     pub(crate) fn record(ns: &str, lab: u8, variant: &str, held: bool, duplicates: f64) -> Record {
-        let mut v = Verdict::new(lab, "revoke", variant, variant, "82 duplicates");
-        v.check("all 1000 messages processed", held, "unique 1000");
+        let mut v = Verdict::new(
+            lab,
+            "revoke",
+            variant,
+            variant,
+            Shared::Duplicates { count: 82 },
+        );
+        v.check(
+            Shared::AllProcessed { count: 1000 },
+            held,
+            Shared::Unique { count: 1000 },
+        );
         v.number("duplicates", duplicates);
         Record {
             seconds: 9.5,
