@@ -14,6 +14,7 @@ use std::time::Instant;
 
 use anyhow::{bail, ensure, Context, Result};
 use krb_common::broker::DEFAULT_BOOTSTRAP;
+use krb_common::lang::Lang;
 use krb_common::logline::{Offset, Partition};
 
 /// The thirteen tools a release's `bin/` and doctor.sh count (krb-docs, the docs' own tool, is
@@ -352,7 +353,11 @@ pub fn verify_db(
     let verdict = krb_verify::verify(*lab, group, &root().join("logs"), &broker, db)?;
     println!(
         "lab {} {} {}: article {}; ours {}",
-        verdict.lab, verdict.name, verdict.variant, verdict.article, verdict.ours
+        verdict.lab,
+        verdict.name,
+        verdict.variant,
+        verdict.article.text(Lang::En),
+        verdict.ours.text(Lang::En)
     );
     ensure!(
         verdict.held(),
