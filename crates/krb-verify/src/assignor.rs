@@ -99,35 +99,6 @@ impl Said {
             ),
         }
     }
-
-    /// Each variant at least once, for the tests.
-    pub fn examples() -> Vec<Said> {
-        vec![
-            Said::CAssigned,
-            Said::OnlyMovedRevoked,
-            Said::EveryRevoked,
-            Said::DuplicatesOnMore,
-            Said::DuplicatesOnMovedOnly,
-            Said::CGot {
-                list: "[4, 5]".into(),
-            },
-            Said::RevokedMoved {
-                revoked: "[0, 3]".into(),
-                moved: "[]".into(),
-            },
-            Said::DuplicatesMoved {
-                duplicates: "[0, 1, 2, 3, 4, 5]".into(),
-                moved: "[4, 5]".into(),
-            },
-            Said::OnAll { count: 67, n: 6 },
-            Said::OnMoved { count: 24, n: 2 },
-            Said::NotMeasured,
-            Said::RevokedCount {
-                revoked: 6,
-                moved: 2,
-            },
-        ]
-    }
 }
 
 /// Lab 3's verdict for a run.

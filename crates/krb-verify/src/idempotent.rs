@@ -198,58 +198,6 @@ impl Said {
             }
         }
     }
-
-    /// Each variant at least once, with its cases, for the tests.
-    pub fn examples() -> Vec<Said> {
-        let summary = || {
-            Box::new(Message::from(Shared::Summary {
-                count: 1,
-                partitions: vec![0],
-                range: None,
-            }))
-        };
-        vec![
-            Said::EveryEffect { messages: 1000 },
-            Said::EffectsRepeat,
-            Said::NoEffectTwice,
-            Said::SecondsAlreadyApplied,
-            Said::LateAlreadyApplied,
-            Said::NothingTwice,
-            Said::LateRefused,
-            Said::OutputOnce,
-            Said::LateAborted,
-            Said::Distinct {
-                count: 1000,
-                output_topic: false,
-            },
-            Said::Distinct {
-                count: 998,
-                output_topic: true,
-            },
-            Said::ProcessingsRows {
-                processings: 3,
-                rows: 3,
-            },
-            Said::Rows { count: 0 },
-            Said::Processings { count: 1 },
-            Said::AlreadyLines {
-                count: 1,
-                processings: 1,
-            },
-            Said::LateApplied { logged: true },
-            Said::LateApplied { logged: false },
-            Said::Refused { refused: true },
-            Said::Refused { refused: false },
-            Said::OutputDuplicates { count: 0 },
-            Said::Aborted {
-                why: "Broker: Producer attempted an operation with an old epoch".into(),
-            },
-            Said::NoAbort,
-            Said::Idempotent,
-            Said::Processing { text: summary() },
-            Said::Effects { text: summary() },
-        ]
-    }
 }
 
 /// Where 06-idempotent.sh keeps `kind`'s effects unless told: the SQLite file DIR/GROUP.db, or

@@ -203,55 +203,6 @@ impl Said {
             Said::Offset3Twice => both!(lang, "offset 3 twice", "offset 3을 두 번 처리"),
         }
     }
-
-    /// Each variant at least once, with its cases, for the tests.
-    pub fn examples() -> Vec<Said> {
-        let at = |t: &str| Some(t.to_string());
-        vec![
-            Said::MaxpollWarning,
-            Said::BTookOffset3,
-            Said::CommitFailed,
-            Said::ConsumerKept,
-            Said::ConsumerCommitted,
-            Said::LostNotRevoked,
-            Said::PollError,
-            Said::AllOffset3Twice,
-            Said::ConsumerAllOnce,
-            Said::FinalCommitted,
-            Said::NeverBackwards,
-            Said::TogetherFor {
-                seconds: 1.62,
-                b_processed: true,
-            },
-            Said::TogetherFor {
-                seconds: 0.4,
-                b_processed: false,
-            },
-            Said::HandedAt {
-                b_at: at("09:14:49.521"),
-                done_at: at("09:14:51.679"),
-                gave_up: Box::new(given_up(&Event::Lost(vec![0]))),
-                lost_at: at("09:14:51.682"),
-                again_at: None,
-            },
-            Said::HandedAt {
-                b_at: None,
-                done_at: None,
-                gave_up: Box::new(given_up(&Event::Revoked(vec![0]))),
-                lost_at: None,
-                again_at: Some(at("13:46:35.885")),
-            },
-            Said::NoCommit,
-            Said::Neither,
-            Said::Maxpoll {
-                seconds: Some(10.36),
-            },
-            Said::Maxpoll { seconds: None },
-            Said::Together { seconds: Some(1.6) },
-            Said::Together { seconds: None },
-            Said::Offset3Twice,
-        ]
-    }
 }
 
 /// Lab 2's verdict for a run, with the group's committed offsets read from the broker.
@@ -482,7 +433,7 @@ impl Handover {
 }
 
 /// a's `lost [0]` as the log writes it, its `revoked [0]` as lab 3 counts a revoke.
-fn given_up(event: &Event) -> Message {
+pub(crate) fn given_up(event: &Event) -> Message {
     match event {
         Event::Revoked(ps) => Shared::Revoked {
             list: shown::list(ps),

@@ -287,46 +287,6 @@ impl Shared {
             }
         }
     }
-
-    /// One of each variant, for the tests.
-    pub fn examples() -> Vec<Shared> {
-        vec![
-            Shared::AllProcessed { count: 1000 },
-            Shared::NoDuplicates,
-            Shared::Unique { count: 998 },
-            Shared::Duplicates { count: 3 },
-            Shared::Summary {
-                count: 82,
-                partitions: vec![1],
-                range: Some((400, 481)),
-            },
-            Shared::Summary {
-                count: 1,
-                partitions: vec![0, 3],
-                range: None,
-            },
-            Shared::Summary {
-                count: 0,
-                partitions: vec![],
-                range: None,
-            },
-            Shared::Seconds { seconds: 10.36 },
-            Shared::Nothing,
-            Shared::Data {
-                text: "lost [0]".into(),
-            },
-            Shared::Revoked {
-                list: "[0, 1]".into(),
-            },
-            Shared::Committed {
-                offsets: vec![(0, Some(10))],
-            },
-            Shared::Committed {
-                offsets: vec![(0, None)],
-            },
-            Shared::Committed { offsets: vec![] },
-        ]
-    }
 }
 
 /// `lab 1 revoke nocommit (group nocommit)`: a verdict's first line.
@@ -417,28 +377,6 @@ pub const FRAME: &[Msg] = &[
     SECONDS,
     ERROR,
 ];
-
-/// Every lab's examples, each variant of each enum at least once, as messages.
-pub fn examples() -> Vec<(Message, &'static [&'static str])> {
-    fn all<T: Into<Message>>(
-        examples: Vec<T>,
-        names: &'static [&'static str],
-    ) -> Vec<(Message, &'static [&'static str])> {
-        examples.into_iter().map(|e| (e.into(), names)).collect()
-    }
-    [
-        all(Shared::examples(), Shared::VARIANTS),
-        all(revoke::Said::examples(), revoke::Said::VARIANTS),
-        all(maxpoll::Said::examples(), maxpoll::Said::VARIANTS),
-        all(assignor::Said::examples(), assignor::Said::VARIANTS),
-        all(static_lab::Said::examples(), static_lab::Said::VARIANTS),
-        all(protocol::Said::examples(), protocol::Said::VARIANTS),
-        all(idempotent::Said::examples(), idempotent::Said::VARIANTS),
-        all(faults::Said::examples(), faults::Said::VARIANTS),
-        all(share::Said::examples(), share::Said::VARIANTS),
-    ]
-    .concat()
-}
 
 #[cfg(test)]
 mod tests;

@@ -70,29 +70,6 @@ impl Said {
             }
         }
     }
-
-    /// Each variant at least once, with its cases, for the tests.
-    pub fn examples() -> Vec<Said> {
-        let text = || Box::new(Message::from(Shared::NoDuplicates));
-        vec![
-            Said::ClassicRevokedEvery,
-            Said::ConsumerRevokedOnlyMoved,
-            Said::SeeLabs,
-            Said::NotInArticle,
-            Said::Lab {
-                lab: 1,
-                text: text(),
-            },
-            Said::ARevoked {
-                text: text(),
-                list: Some("[1]".into()),
-            },
-            Said::ARevoked {
-                text: text(),
-                list: None,
-            },
-        ]
-    }
 }
 
 /// The group of lab 5's second part, lab 2's scenario.

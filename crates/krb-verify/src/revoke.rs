@@ -171,66 +171,6 @@ impl Said {
             ),
         }
     }
-
-    /// Each variant at least once, with its cases (none, false), for the tests.
-    pub fn examples() -> Vec<Said> {
-        vec![
-            Said::HandedBack,
-            Said::RevokedThenAssigned,
-            Said::OneMoved,
-            Said::CommittedInRevoke,
-            Said::BeganAtThatCommit,
-            Said::DuplicatesBelowCommitEvery,
-            Said::DuplicatesOnlyMoved,
-            Said::BeganAtLastCommit,
-            Said::ARevoked {
-                list: "[0, 1]".into(),
-            },
-            Said::NoRevoke,
-            Said::Reassigned {
-                list: Some("[0, 1]".into()),
-                reassigned: true,
-            },
-            Said::Reassigned {
-                list: Some("[1]".into()),
-                reassigned: false,
-            },
-            Said::Reassigned {
-                list: None,
-                reassigned: false,
-            },
-            Said::BAssigned { list: "[1]".into() },
-            Said::CommitAndLast {
-                p: 1,
-                commit: Some(265),
-                offset: Some(264),
-            },
-            Said::CommitAndLast {
-                p: 1,
-                commit: None,
-                offset: None,
-            },
-            Said::BFirst { p: 1, offset: None },
-            Said::BFirstAndCommit {
-                p: 1,
-                offset: Some(200),
-                commit: 200,
-            },
-            Said::RunsAndCommit {
-                runs: Some("p1 200..275, p0 3..5".into()),
-                p: 1,
-                commit: 200,
-                offset: Some(275),
-            },
-            Said::RunsAndCommit {
-                runs: None,
-                p: 1,
-                commit: 0,
-                offset: None,
-            },
-            Said::BFirstMessage { seconds: 1.82 },
-        ]
-    }
 }
 
 /// Lab 1's verdict for a run.

@@ -4,7 +4,7 @@
 use krb_common::logline::{Offset, Partition};
 
 use super::{verdict, Scenario};
-use crate::messages::{Message, Shared};
+use crate::messages::Message;
 use crate::tests::{all_held, each_break, Case, Logs};
 use crate::Verdict;
 use krb_common::lang::Lang;

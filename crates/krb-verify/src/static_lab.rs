@@ -113,32 +113,6 @@ impl Said {
             ),
         }
     }
-
-    /// Each variant at least once, with its cases, for the tests.
-    pub fn examples() -> Vec<Said> {
-        vec![
-            Said::BackWithinTimeout,
-            Said::BRevokedNothing,
-            Said::PreviousBack,
-            Said::BRevokedTwice,
-            Said::GotAgain,
-            Said::AfterStop { seconds: 3.15 },
-            Said::NoneAfterRestart,
-            Said::Revokes { count: 2 },
-            Said::BeforeAfter {
-                before: Some("[0, 1]".into()),
-                after: None,
-            },
-            Said::NoRevokes { count: 0 },
-            Said::BackAfterStart { seconds: 0.14 },
-            Said::OtherRevokedTwice,
-            Said::BRevokedTimes { count: 2 },
-            Said::ABack {
-                seconds: Some(0.16),
-            },
-            Said::ABack { seconds: None },
-        ]
-    }
 }
 
 /// The session timeout the lab runs with, in seconds.

@@ -9,6 +9,468 @@ use serde_json::Value;
 use super::*;
 use crate::Verdict;
 
+/// Every lab's examples, each variant of each enum at least once, as messages.
+fn examples() -> Vec<(Message, &'static [&'static str])> {
+    fn all<T: Into<Message>>(
+        examples: Vec<T>,
+        names: &'static [&'static str],
+    ) -> Vec<(Message, &'static [&'static str])> {
+        examples.into_iter().map(|e| (e.into(), names)).collect()
+    }
+    [
+        all(shared(), Shared::VARIANTS),
+        all(lab1(), revoke::Said::VARIANTS),
+        all(lab2(), maxpoll::Said::VARIANTS),
+        all(lab3(), assignor::Said::VARIANTS),
+        all(lab4(), static_lab::Said::VARIANTS),
+        all(lab5(), protocol::Said::VARIANTS),
+        all(lab6(), idempotent::Said::VARIANTS),
+        all(lab7(), faults::Said::VARIANTS),
+        all(lab8(), share::Said::VARIANTS),
+    ]
+    .concat()
+}
+
+/// Each variant of Shared at least once, with its cases (none, false, empty).
+fn shared() -> Vec<Shared> {
+    vec![
+        Shared::AllProcessed { count: 1000 },
+        Shared::NoDuplicates,
+        Shared::Unique { count: 998 },
+        Shared::Duplicates { count: 3 },
+        Shared::Summary {
+            count: 82,
+            partitions: vec![1],
+            range: Some((400, 481)),
+        },
+        Shared::Summary {
+            count: 1,
+            partitions: vec![0, 3],
+            range: None,
+        },
+        Shared::Summary {
+            count: 0,
+            partitions: vec![],
+            range: None,
+        },
+        Shared::Seconds { seconds: 10.36 },
+        Shared::Nothing,
+        Shared::Data {
+            text: "lost [0]".into(),
+        },
+        Shared::Revoked {
+            list: "[0, 1]".into(),
+        },
+        Shared::Committed {
+            offsets: vec![(0, Some(10))],
+        },
+        Shared::Committed {
+            offsets: vec![(0, None)],
+        },
+        Shared::Committed { offsets: vec![] },
+    ]
+}
+
+/// Each variant of revoke::Said at least once, with its cases (none, false, empty).
+fn lab1() -> Vec<revoke::Said> {
+    vec![
+        revoke::Said::HandedBack,
+        revoke::Said::RevokedThenAssigned,
+        revoke::Said::OneMoved,
+        revoke::Said::CommittedInRevoke,
+        revoke::Said::BeganAtThatCommit,
+        revoke::Said::DuplicatesBelowCommitEvery,
+        revoke::Said::DuplicatesOnlyMoved,
+        revoke::Said::BeganAtLastCommit,
+        revoke::Said::ARevoked {
+            list: "[0, 1]".into(),
+        },
+        revoke::Said::NoRevoke,
+        revoke::Said::Reassigned {
+            list: Some("[0, 1]".into()),
+            reassigned: true,
+        },
+        revoke::Said::Reassigned {
+            list: Some("[1]".into()),
+            reassigned: false,
+        },
+        revoke::Said::Reassigned {
+            list: None,
+            reassigned: false,
+        },
+        revoke::Said::BAssigned { list: "[1]".into() },
+        revoke::Said::CommitAndLast {
+            p: 1,
+            commit: Some(265),
+            offset: Some(264),
+        },
+        revoke::Said::CommitAndLast {
+            p: 1,
+            commit: None,
+            offset: None,
+        },
+        revoke::Said::BFirst { p: 1, offset: None },
+        revoke::Said::BFirstAndCommit {
+            p: 1,
+            offset: Some(200),
+            commit: 200,
+        },
+        revoke::Said::RunsAndCommit {
+            runs: Some("p1 200..275, p0 3..5".into()),
+            p: 1,
+            commit: 200,
+            offset: Some(275),
+        },
+        revoke::Said::RunsAndCommit {
+            runs: None,
+            p: 1,
+            commit: 0,
+            offset: None,
+        },
+        revoke::Said::BFirstMessage { seconds: 1.82 },
+    ]
+}
+
+/// Each variant of maxpoll::Said at least once, with its cases (none, false, empty).
+fn lab2() -> Vec<maxpoll::Said> {
+    let at = |t: &str| Some(t.to_string());
+    vec![
+        maxpoll::Said::MaxpollWarning,
+        maxpoll::Said::BTookOffset3,
+        maxpoll::Said::CommitFailed,
+        maxpoll::Said::ConsumerKept,
+        maxpoll::Said::ConsumerCommitted,
+        maxpoll::Said::LostNotRevoked,
+        maxpoll::Said::PollError,
+        maxpoll::Said::AllOffset3Twice,
+        maxpoll::Said::ConsumerAllOnce,
+        maxpoll::Said::FinalCommitted,
+        maxpoll::Said::NeverBackwards,
+        maxpoll::Said::TogetherFor {
+            seconds: 1.62,
+            b_processed: true,
+        },
+        maxpoll::Said::TogetherFor {
+            seconds: 0.4,
+            b_processed: false,
+        },
+        maxpoll::Said::HandedAt {
+            b_at: at("09:14:49.521"),
+            done_at: at("09:14:51.679"),
+            gave_up: Box::new(maxpoll::given_up(&krb_common::logline::Event::Lost(vec![
+                0,
+            ]))),
+            lost_at: at("09:14:51.682"),
+            again_at: None,
+        },
+        maxpoll::Said::HandedAt {
+            b_at: None,
+            done_at: None,
+            gave_up: Box::new(maxpoll::given_up(&krb_common::logline::Event::Revoked(
+                vec![0],
+            ))),
+            lost_at: None,
+            again_at: Some(at("13:46:35.885")),
+        },
+        maxpoll::Said::NoCommit,
+        maxpoll::Said::Neither,
+        maxpoll::Said::Maxpoll {
+            seconds: Some(10.36),
+        },
+        maxpoll::Said::Maxpoll { seconds: None },
+        maxpoll::Said::Together { seconds: Some(1.6) },
+        maxpoll::Said::Together { seconds: None },
+        maxpoll::Said::Offset3Twice,
+    ]
+}
+
+/// Each variant of assignor::Said at least once, with its cases (none, false, empty).
+fn lab3() -> Vec<assignor::Said> {
+    vec![
+        assignor::Said::CAssigned,
+        assignor::Said::OnlyMovedRevoked,
+        assignor::Said::EveryRevoked,
+        assignor::Said::DuplicatesOnMore,
+        assignor::Said::DuplicatesOnMovedOnly,
+        assignor::Said::CGot {
+            list: "[4, 5]".into(),
+        },
+        assignor::Said::RevokedMoved {
+            revoked: "[0, 3]".into(),
+            moved: "[]".into(),
+        },
+        assignor::Said::DuplicatesMoved {
+            duplicates: "[0, 1, 2, 3, 4, 5]".into(),
+            moved: "[4, 5]".into(),
+        },
+        assignor::Said::OnAll { count: 67, n: 6 },
+        assignor::Said::OnMoved { count: 24, n: 2 },
+        assignor::Said::NotMeasured,
+        assignor::Said::RevokedCount {
+            revoked: 6,
+            moved: 2,
+        },
+    ]
+}
+
+/// Each variant of static_lab::Said at least once, with its cases (none, false, empty).
+fn lab4() -> Vec<static_lab::Said> {
+    vec![
+        static_lab::Said::BackWithinTimeout,
+        static_lab::Said::BRevokedNothing,
+        static_lab::Said::PreviousBack,
+        static_lab::Said::BRevokedTwice,
+        static_lab::Said::GotAgain,
+        static_lab::Said::AfterStop { seconds: 3.15 },
+        static_lab::Said::NoneAfterRestart,
+        static_lab::Said::Revokes { count: 2 },
+        static_lab::Said::BeforeAfter {
+            before: Some("[0, 1]".into()),
+            after: None,
+        },
+        static_lab::Said::NoRevokes { count: 0 },
+        static_lab::Said::BackAfterStart { seconds: 0.14 },
+        static_lab::Said::OtherRevokedTwice,
+        static_lab::Said::BRevokedTimes { count: 2 },
+        static_lab::Said::ABack {
+            seconds: Some(0.16),
+        },
+        static_lab::Said::ABack { seconds: None },
+    ]
+}
+
+/// Each variant of protocol::Said at least once, with its cases (none, false, empty).
+fn lab5() -> Vec<protocol::Said> {
+    let text = || Box::new(Message::from(Shared::NoDuplicates));
+    vec![
+        protocol::Said::ClassicRevokedEvery,
+        protocol::Said::ConsumerRevokedOnlyMoved,
+        protocol::Said::SeeLabs,
+        protocol::Said::NotInArticle,
+        protocol::Said::Lab {
+            lab: 1,
+            text: text(),
+        },
+        protocol::Said::ARevoked {
+            text: text(),
+            list: Some("[1]".into()),
+        },
+        protocol::Said::ARevoked {
+            text: text(),
+            list: None,
+        },
+    ]
+}
+
+/// Each variant of idempotent::Said at least once, with its cases (none, false, empty).
+fn lab6() -> Vec<idempotent::Said> {
+    let summary = || {
+        Box::new(Message::from(Shared::Summary {
+            count: 1,
+            partitions: vec![0],
+            range: None,
+        }))
+    };
+    vec![
+        idempotent::Said::EveryEffect { messages: 1000 },
+        idempotent::Said::EffectsRepeat,
+        idempotent::Said::NoEffectTwice,
+        idempotent::Said::SecondsAlreadyApplied,
+        idempotent::Said::LateAlreadyApplied,
+        idempotent::Said::NothingTwice,
+        idempotent::Said::LateRefused,
+        idempotent::Said::OutputOnce,
+        idempotent::Said::LateAborted,
+        idempotent::Said::Distinct {
+            count: 1000,
+            output_topic: false,
+        },
+        idempotent::Said::Distinct {
+            count: 998,
+            output_topic: true,
+        },
+        idempotent::Said::ProcessingsRows {
+            processings: 3,
+            rows: 3,
+        },
+        idempotent::Said::Rows { count: 0 },
+        idempotent::Said::Processings { count: 1 },
+        idempotent::Said::AlreadyLines {
+            count: 1,
+            processings: 1,
+        },
+        idempotent::Said::LateApplied { logged: true },
+        idempotent::Said::LateApplied { logged: false },
+        idempotent::Said::Refused { refused: true },
+        idempotent::Said::Refused { refused: false },
+        idempotent::Said::OutputDuplicates { count: 0 },
+        idempotent::Said::Aborted {
+            why: "Broker: Producer attempted an operation with an old epoch".into(),
+        },
+        idempotent::Said::NoAbort,
+        idempotent::Said::Idempotent,
+        idempotent::Said::Processing { text: summary() },
+        idempotent::Said::Effects { text: summary() },
+    ]
+}
+
+/// Each variant of faults::Said at least once, with its cases (none, false, empty).
+fn lab7() -> Vec<faults::Said> {
+    let first = || "p0 offset 12".to_string();
+    vec![
+        faults::Said::NothingLost,
+        faults::Said::NothingLostOrStored,
+        faults::Said::EveryEffect,
+        faults::Said::OnlyUp,
+        faults::Said::OnlyHeld,
+        faults::Said::NoneBelowCommitted,
+        faults::Said::NoCommitAhead,
+        faults::Said::NeverBackwards,
+        faults::Said::FinalCommitted,
+        faults::Said::FinalInDatabase,
+        faults::Said::Explained,
+        faults::Said::ExitsExplained,
+        faults::Said::NoEffectTwice,
+        faults::Said::AllProcessed {
+            acknowledged: 400,
+            unknown: 2,
+        },
+        faults::Said::NeverProcessed {
+            lost: 1,
+            acknowledged: 400,
+            first: first(),
+        },
+        faults::Said::EachEffect { acknowledged: 400 },
+        faults::Said::WithoutEffect {
+            missing: 1,
+            acknowledged: 400,
+            first: first(),
+        },
+        faults::Said::NoneDown,
+        faults::Said::InAssignment,
+        faults::Said::AtOrAfter,
+        faults::Said::Follows,
+        faults::Said::Samples { count: 30 },
+        faults::Said::Final {
+            partitions: 2,
+            committed: "p0=201 p1=199".into(),
+        },
+        faults::Said::Over {
+            kind: "kill".into(),
+            target: "w1".into(),
+            at: 12.3,
+            duplicates: 9,
+            bound: 5,
+        },
+        faults::Said::Unexplained {
+            count: 2,
+            first: first(),
+        },
+        faults::Said::WithinBounds { count: 7 },
+        faults::Said::ExitsUnexplained {
+            count: 1,
+            first: "w2".into(),
+        },
+        faults::Said::Exited { count: 1 },
+        faults::Said::EffectsOf {
+            effects: 400,
+            messages: 400,
+        },
+        faults::Said::NotInArticle,
+        faults::Said::Faults {
+            count: 3,
+            kinds: "kill, pause".into(),
+        },
+        faults::Said::AckedLost {
+            acknowledged: 400,
+            lost: 0,
+        },
+    ]
+}
+
+/// Each variant of share::Said at least once, with its cases (none, false, empty).
+fn lab8() -> Vec<share::Said> {
+    let records = || Some("p1 100..119, p0 3".to_string());
+    vec![
+        share::Said::AllRecords { count: 1000 },
+        share::Said::NoneTwice,
+        share::Said::AcceptedOnce,
+        share::Said::NoHandOver,
+        share::Said::KilledHolding,
+        share::Said::CameAgain,
+        share::Said::DuplicatesWhereDied,
+        share::Said::ReceivedWhileIn,
+        share::Said::LateAnswered,
+        share::Said::DuplicatesDeliveredAgain,
+        share::Said::Released {
+            offset: 3,
+            limit: 3,
+        },
+        share::Said::Rejected { offset: 6 },
+        share::Said::Accepted {
+            accepted: 1000,
+            want: 1000,
+            missing: 0,
+            twice: 0,
+        },
+        share::Said::BRead {
+            partitions: "p0, p1".into(),
+        },
+        share::Said::BRead {
+            partitions: String::new(),
+        },
+        share::Said::ARead {
+            partitions: "p0".into(),
+        },
+        share::Said::ARead {
+            partitions: String::new(),
+        },
+        share::Said::Revokes { count: 0 },
+        share::Said::BTook { count: 480 },
+        share::Said::AHeld { records: records() },
+        share::Said::DeliveredAgain { records: None },
+        share::Said::To { who: "b #2".into() },
+        share::Said::Twice { records: records() },
+        share::Said::ProcessedHeld { records: records() },
+        share::Said::Back {
+            count: 20,
+            seconds: 30.1,
+        },
+        share::Said::InOffset3 {
+            from_at: Some("09:14:40.001".into()),
+            to_at: None,
+        },
+        share::Said::BAcquired {
+            b_at: "09:14:50.512".into(),
+            count: 2,
+        },
+        share::Said::BNever,
+        share::Said::LateCommitted,
+        share::Said::LateFailed {
+            code: "INVALID_RECORD_STATE".into(),
+        },
+        share::Said::LateUnanswered,
+        share::Said::Deliveries {
+            list: "[1, 2, 3]".into(),
+        },
+        share::Said::Acknowledged {
+            kinds: "release, release".into(),
+        },
+        share::Said::NeverAcknowledged,
+        share::Said::Delivered {
+            offset: 3,
+            count: 3,
+        },
+        share::Said::Delivered {
+            offset: 6,
+            count: 1,
+        },
+        share::Said::Lab1,
+        share::Said::Lab2,
+        share::Said::NotInArticle,
+    ]
+}
+
 /// Latin words a Korean verdict may hold: the glossary's terms (docs/ko/glossary.md), the
 /// names of the article's settings and librdkafka's errors, and the words of the log's own
 /// lines that statements quote (`slow start`, `already applied`, `revoked [0]`).
