@@ -2,6 +2,7 @@
 
 use std::process::Command;
 
+use krb_common::lang::Lang;
 use krb_verify::messages::Shared;
 use krb_verify::revoke;
 
@@ -98,16 +99,21 @@ fn the_table_speaks_korean_with_krb_lang_ko() {
     let ko = table("ko");
     let text = String::from_utf8_lossy(&ko.stdout);
     assert_eq!(ko.status.code(), Some(1), "{text}");
+    let failed = |lang| revoke::Said::BeganAtLastCommit.text(lang);
     for korean in [
-        "실습",
-        "변형",
-        "p1에서 중복 78건 (200..277)",
-        "성립하지 않음: b가 옮겨 간 파티션을 a의 마지막 commit 위치부터 읽음",
+        "실습".to_string(),
+        "변형".to_string(),
+        "p1에서 중복 78건 (200..277)".to_string(),
+        format!("성립하지 않음: {}", failed(Lang::Ko)),
     ] {
-        assert!(text.contains(korean), "no {korean:?} in:\n{text}");
+        assert!(text.contains(&korean), "no {korean:?} in:\n{text}");
     }
     let en = table("en");
-    assert!(String::from_utf8_lossy(&en.stdout).contains("not held: b began the moved partition"));
+    let en = String::from_utf8_lossy(&en.stdout);
+    assert!(
+        en.contains(&format!("not held: {}", failed(Lang::En))),
+        "{en}"
+    );
     assert!(std::fs::read_to_string(&records)
         .unwrap()
         .contains("\"all 1000 messages processed\""));
