@@ -163,22 +163,6 @@ into_message! {
     share::Said => Lab8,
 }
 
-/// A test's own words, shown as they are in every language.
-#[cfg(test)]
-impl From<&str> for Message {
-    fn from(text: &str) -> Message {
-        Shared::Data { text: text.into() }.into()
-    }
-}
-
-/// A test's message, given again.
-#[cfg(test)]
-impl From<&Message> for Message {
-    fn from(m: &Message) -> Message {
-        m.clone()
-    }
-}
-
 impl From<Vec<Message>> for Message {
     fn from(parts: Vec<Message>) -> Message {
         Message::Parts(parts)
@@ -377,6 +361,22 @@ pub const FRAME: &[Msg] = &[
     SECONDS,
     ERROR,
 ];
+
+/// A test's own words, shown as they are in every language.
+#[cfg(test)]
+impl From<&str> for Message {
+    fn from(text: &str) -> Message {
+        Shared::Data { text: text.into() }.into()
+    }
+}
+
+/// A test's message, given again.
+#[cfg(test)]
+impl From<&Message> for Message {
+    fn from(m: &Message) -> Message {
+        m.clone()
+    }
+}
 
 #[cfg(test)]
 mod tests;
