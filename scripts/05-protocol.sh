@@ -9,9 +9,10 @@
 # protocol, and how the hand-over differs.
 #
 # With the consumer protocol the broker assigns and sets the session timeout
-# (group.consumer.session.timeout.ms, 45 s by default). The lab never waits on it: an expelled
-# worker leaves by itself when max.poll.interval.ms runs out, and a stopped one leaves at once.
-# So the broker keeps Kafka 4.3.1's defaults.
+# (group.consumer.session.timeout.ms, 45 s by default). The lab never waits on it: a worker
+# past max.poll.interval.ms leaves at its next poll, once its slow message is done (librdkafka
+# 2.15 defers the leave until then; under classic it leaves at once), and a stopped one leaves
+# at once. So the broker keeps Kafka 4.3.1's defaults.
 set -euo pipefail
 # shellcheck source=usage.sh
 source "$(dirname "$0")/usage.sh" "$@"

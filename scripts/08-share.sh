@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Lab 8: the article's question asked of a share group (KIP-932, queues for Kafka).
 #
-#   08-share.sh [GROUP] [--scenario join|kill|lock|reject]
+#   08-share.sh [GROUP] [--scenario join|kill|lock|reject] [--dlq]
 #
 # Topic GROUP (default share) is created here and filled with krb-produce in batches of 10, as
 # small as the broker lends records out: it acquires a producer's batch whole (1000 records in
@@ -21,6 +21,12 @@
 #           still in it, and the rest of a's batch.
 #   reject  10 records, one member: offset 3 is released each time it comes, offset 6 rejected;
 #           with share.delivery.count.limit 3, offset 3 is archived after its third delivery.
+#           With --dlq (Kafka 4.4 and later, KIP-1191), the group gets a dead-letter topic,
+#           dlq.GROUP: the broker writes both there, the rejected offset 6 and the archived
+#           offset 3, each with headers saying why (__dlq.errors.message), and the run ends by
+#           printing that topic with Kafka's console consumer. Its tools come from
+#           kafka-local.sh's Maven jars (KRB_KAFKA_VERSION if 4.4 or later, else 4.4.0); a
+#           broker without KIP-1191 refuses the topic's setting, which is said in one line.
 #
 # Ends when every record is processed (and, for lock, a has its answer for offset 3; for
 # reject, offset 3's last delivery is released); then krb-verify checks the scenario's
@@ -29,16 +35,17 @@ set -euo pipefail
 # shellcheck source=usage.sh
 source "$(dirname "$0")/usage.sh" "$@"
 
-usage="08-share.sh [GROUP] [--scenario join|kill|lock|reject]"
+usage="08-share.sh [GROUP] [--scenario join|kill|lock|reject] [--dlq]"
 group=share
 if [ $# -gt 0 ] && [ "${1#-}" = "$1" ]; then group=$1; shift; fi
-scenario="join"
+scenario="join" dlq=0
 while [ $# -gt 0 ]; do
   case $1 in
     --scenario)
       [ $# -ge 2 ] || { krb_line "--scenario needs a value" "'--scenario'에 값이 없습니다" >&2; bad_usage; }
       scenario=$2
       shift 2 ;;
+    --dlq) dlq=1; shift ;;
     *) krb_line "unknown argument '$1'" "알 수 없는 인자: '$1'" >&2; bad_usage ;;
   esac
 done
@@ -47,6 +54,10 @@ case $scenario in
   *) krb_line "--scenario takes join, kill, lock or reject, not '$scenario'" \
     "--scenario의 값이 잘못됐습니다('$scenario'): 쓸 수 있는 값은 join, kill, lock, reject" >&2; bad_usage ;;
 esac
+[ "$dlq" = 0 ] || [ "$scenario" = reject ] || {
+  krb_line "--dlq goes with --scenario reject" "--dlq는 --scenario reject와 함께 씁니다" >&2
+  bad_usage
+}
 # shellcheck source=common.sh
 source "$(dirname "$0")/common.sh"
 # The group's settings: a dead member noticed after 6 s, as a classic group's floor.
@@ -71,6 +82,31 @@ trap 'stop_all "$group"' EXIT
 fresh "$group"
 topic "$group" "$partitions"
 krb-produce "$group" "$records" "$partitions" -X batch.num.messages=10
+
+if [ "$dlq" = 1 ]; then
+  # Kafka's own tools set what krb's do not: a topic's and a group's settings beyond share.*.
+  # Their jars must know KIP-1191's settings, so no older than 4.4.0.
+  tools=${KRB_KAFKA_VERSION:-4.3.1}
+  [ "$(printf '%s\n' 4.4.0 "$tools" | sort -V | head -n 1)" = 4.4.0 ] || tools=4.4.0
+  kafka_java() { KRB_KAFKA_VERSION=$tools "$(dirname "$0")/kafka-local.sh" java "$@"; }
+  at=${KRB_BOOTSTRAP:-localhost:${KRB_BROKER_PORT:-9481}}
+  # The names on the broker: a DLQ topic's must start with the broker's
+  # errors.deadletterqueue.topic.name.prefix (default dlq.), so no namespace goes before it.
+  named=${KRB_NS:+$KRB_NS-}$group
+  dead=dlq.$named
+  env -u KRB_NS krb-topic "$dead" 1
+  # A topic takes a share group's dead letters only when it says so.
+  if ! out=$(kafka_java org.apache.kafka.tools.ConfigCommand --bootstrap-server "$at" --alter \
+    --entity-type topics --entity-name "$dead" --add-config errors.deadletterqueue.group.enable=true 2>&1); then
+    why=$(grep -m 1 -o 'InvalidConfigurationException: .*' <<<"$out" || tail -n 1 <<<"$out")
+    krb_line "--dlq: this broker has no share-group dead-letter queue (KIP-1191, Kafka 4.4 and later): $why" \
+      "--dlq: 이 브로커에는 share group의 dead-letter queue가 없습니다 (KIP-1191, Kafka 4.4부터): $why" >&2
+    exit 1
+  fi
+  kafka_java org.apache.kafka.tools.ConfigCommand --bootstrap-server "$at" --alter \
+    --entity-type groups --entity-name "$named" \
+    --add-config "errors.deadletterqueue.topic.name=$dead,errors.deadletterqueue.copy.record.enable=true" >/dev/null
+fi
 
 case $scenario in
   join)
@@ -116,7 +152,19 @@ case $scenario in
     wait_log "$group-a" "acquired p0 offset 3 delivery $limit\$" 30
     # Longer than a poll: a fourth delivery, which the limit rules out, would show here.
     sleep 2
-    stop "$group-a" ;;
+    stop "$group-a"
+    if [ "$dlq" = 1 ]; then
+      krb_line "the dead-letter topic $dead, as Kafka's console consumer prints it (offset, headers, value):" \
+        "dead-letter topic $dead, Kafka의 console consumer로 본 것 (offset, header, 값):"
+      kafka_java org.apache.kafka.tools.consumer.ConsoleConsumer --bootstrap-server "$at" \
+        --topic "$dead" --from-beginning --max-messages 2 --timeout-ms 30000 \
+        --formatter-property print.offset=true --formatter-property print.headers=true \
+        2>"$LOGS/$group.dlq.err" | tee "$LOGS/$group.dlq" || {
+        krb_line "--dlq: fewer than 2 records in $dead: $(tail -n 1 "$LOGS/$group.dlq.err")" \
+          "--dlq: $dead에 레코드가 2개보다 적습니다: $(tail -n 1 "$LOGS/$group.dlq.err")" >&2
+        exit 1
+      }
+    fi ;;
 esac
 krb-timeline --logs "$LOGS" "$group"
 verdict share "$group" --scenario "$scenario" --limit "$limit"

@@ -24,6 +24,8 @@ source "$KRB_ROOT/scripts/env.sh"
 KRB_BIN=$(krb_bin "$KRB_ROOT")
 if [ ! -x "$KRB_BIN/krb-worker" ]; then
   if [ -f "$KRB_ROOT/Cargo.toml" ]; then
+    # What the build lacks is said alone, with the line that installs it.
+    krb_can_build "source scripts/common.sh" || return 1
     krb_line "building the krb tools (cargo build --release) ..." "krb 도구를 빌드하는 중 (cargo build --release) ..." >&2
     if ! krb_build "$KRB_ROOT" "$LOGS/build.log"; then
       krb_line "common.sh: the krb tools are not there; fix the cause above, then source scripts/common.sh again" \

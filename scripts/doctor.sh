@@ -119,7 +119,7 @@ if [ -z "$lacking" ]; then
       "$(krb_say "install OpenSSL 3's libraries (Debian and Ubuntu: sudo apt-get install libssl3; RHEL: openssl-libs)" "OpenSSL 3의 라이브러리를 설치하세요(Debian과 Ubuntu: sudo apt-get install libssl3, RHEL: openssl-libs)")"
   else
     line FAILED "$tools_name" "$(krb_say "$bin/krb-worker does not run here: $(echo "$out" | head -n 1)" "$bin/krb-worker가 여기서 돌지 않아요: $(echo "$out" | head -n 1)")" \
-      "$(krb_say "the release's tools need glibc 2.34 or newer (this machine: $(getconf GNU_LIBC_VERSION 2>/dev/null || echo unknown)): use a newer Linux, or build them from a checkout with Rust" "릴리스의 도구에는 glibc 2.34 이상이 필요해요(이 머신: $(getconf GNU_LIBC_VERSION 2>/dev/null || echo 모름)): 더 새로운 Linux를 쓰거나, Rust로 체크아웃에서 빌드하세요")"
+      "$(krb_say "the release's tools need glibc 2.34 or newer (this machine: $(getconf GNU_LIBC_VERSION 2>/dev/null || echo unknown)): use a newer Linux, or build them from a checkout with Rust" "릴리스의 도구에는 glibc 2.34 이상이 필요해요(이 머신: $(getconf GNU_LIBC_VERSION 2>/dev/null || echo 모름)): 더 새로운 Linux를 쓰거나, Rust로 받은 저장소에서 빌드하세요")"
   fi
 elif [ ! -f "$root/Cargo.toml" ]; then
   line FAILED "$tools_name" "$(krb_say "$bin lacks$lacking" "$bin에 없음:$lacking")" "$(krb_say "unpack the release again (its bin/ holds the tools), or set KRB_BIN to a folder of krb tools" "릴리스를 다시 풀거나(도구는 그 bin/에 있어요) KRB_BIN을 krb 도구 폴더로 정하세요")"

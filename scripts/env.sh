@@ -39,49 +39,83 @@ have_java_maven() {
 # have_docker: a Docker engine answers.
 have_docker() { command -v docker >/dev/null && docker info >/dev/null 2>&1; }
 
-# install_missing COMMAND:PACKAGE...: installs the Debian package of each command not on PATH (or
-# file not there, for a /PATH:PACKAGE pair),
-# when this is root with apt-get; else says what to install and fails.
-install_missing() {
+# missing_packages COMMAND:PACKAGE...: the Debian packages, on one line, of each command not on
+# PATH (or file not there, for a /PATH:PACKAGE pair); nothing when every one is here.
+missing_packages() {
   local pair missing=()
   for pair in "$@"; do
-    # A path (a font file) is looked for as a file, anything else as a command.
+    # A path (a font file, a header) is looked for as a file, anything else as a command.
     if [[ ${pair%%:*} == /* ]]; then
       [ -e "${pair%%:*}" ] || missing+=("${pair#*:}")
     else
       command -v "${pair%%:*}" >/dev/null || missing+=("${pair#*:}")
     fi
   done
-  [ ${#missing[@]} -gt 0 ] || return 0
+  echo "${missing[*]}"
+}
+
+# install_packages AGAIN PACKAGE...: as root with apt-get, says on stderr what it installs and
+# how, then installs it; else prints on stderr what is missing and the one line that installs
+# it, to run before AGAIN (the command to run again, or empty), and fails. Root is told first
+# because a `source` is not where a learner expects the system to change.
+install_packages() {
+  local again=$1 run
+  shift
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-    krb_line "installing ${missing[*]} (apt-get)" "${missing[*]} 설치 중 (apt-get)"
-    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
-  else
-    krb_line "missing: ${missing[*]} (install with: sudo apt-get install ${missing[*]})" \
-      "없음: ${missing[*]} (설치: sudo apt-get install ${missing[*]})" >&2
+    krb_line "running as root: installing $* (apt-get update, then apt-get install -y) ..." \
+      "root로 실행 중이라 $* 패키지를 설치합니다 (apt-get update, apt-get install -y) ..." >&2
+    DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null &&
+      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null && return 0
+    krb_line "apt-get failed (its errors are above); install the packages yourself:" \
+      "apt-get이 실패했어요 (오류는 위에 있어요). 직접 설치하세요:" >&2
+    echo "apt-get install -y $*" >&2
     return 1
   fi
+  run="sudo apt-get install -y $*"
+  command -v apt-get >/dev/null || run="$* ($(krb_say "Debian's package names: install your system's own" "Debian의 패키지 이름이에요. 이 시스템의 같은 패키지를 설치하세요"))"
+  if [ -n "$again" ]; then
+    krb_line "missing: $*. Install them with this line, then $again again:" \
+      "없는 패키지: $*. 아래 줄로 설치한 뒤 $again를 다시 실행하세요:" >&2
+  else
+    krb_line "missing: $*. Install them with this line:" "없는 패키지: $*. 아래 줄로 설치하세요:" >&2
+  fi
+  echo "$run" >&2
+  return 1
+}
+
+# install_missing COMMAND:PACKAGE...: missing_packages, installed by install_packages.
+install_missing() {
+  local missing
+  missing=$(missing_packages "$@")
+  [ -z "$missing" ] && return 0
+  # shellcheck disable=SC2086 # one word a package
+  install_packages "" $missing
+}
+
+# krb_can_build AGAIN: what the build needs is here: the C toolchain, OpenSSL's headers and
+# pkg-config (librdkafka is compiled in C on the system's OpenSSL), installed first as root
+# (install_packages), and cargo. Else says what to do, then to run AGAIN again, and fails,
+# before any "building" line: the learner reads one thing to do, not a build that never began.
+krb_can_build() {
+  local missing
+  missing=$(missing_packages make:make cc:gcc c++:g++ pkg-config:pkg-config /usr/include/openssl/ssl.h:libssl-dev)
+  # shellcheck disable=SC2086 # one word a package
+  [ -z "$missing" ] || install_packages "$1" $missing || return 1
+  command -v cargo >/dev/null && return 0
+  krb_line "the krb tools are not built and there is no cargo: install Rust 1.85 or newer (rustup), or use the release tarball, which needs no Rust (docs/en/setup.md); then $1 again" \
+    "krb 도구가 빌드되지 않았고 cargo가 없습니다. Rust 1.85 이상을 rustup으로 설치하거나, Rust가 필요 없는 릴리스 파일을 쓰세요 (docs/ko/setup.md). 그다음 $1를 다시 실행하세요" >&2
+  return 1
 }
 
 # krb_build ROOT LOG [PREFIX]: builds the tools of the checkout at ROOT (cargo build
 # --release), its output in LOG. A first build takes minutes, so it says on stderr how far it is
 # (crates compiled, seconds): on a terminal one line kept up to date, else a line every 25
 # crates. PREFIX is a text the caller printed without a newline (`build: ... `): the progress
-# goes after it and leaves it there at the end, for the caller to finish the line. A build that
-# cannot start or fails says why, with the build's error lines, and fails: the learner stops
-# here, not at a later `krb-topic: command not found`.
+# goes after it and leaves it there at the end, for the caller to finish the line. The caller
+# asks krb_can_build first. A build that fails says why, with the build's error lines, and
+# fails: the learner stops here, not at a later `krb-topic: command not found`.
 krb_build() {
   local root=$1 log=$2 prefix=${3:-} status
-  if ! command -v cargo >/dev/null; then
-    krb_line "the krb tools are not built and there is no cargo: install Rust 1.85 or newer (rustup), or use the release tarball, which needs no Rust (docs/en/setup.md)" \
-      "krb 도구가 빌드되지 않았고 cargo가 없습니다: Rust 1.85 이상을 설치하거나(rustup), Rust가 필요 없는 릴리스 tarball을 쓰세요(docs/ko/setup.md)" >&2
-    return 1
-  fi
-  install_missing make:make cc:gcc c++:g++ pkg-config:pkg-config /usr/include/openssl/ssl.h:libssl-dev >&2 || {
-    krb_line "the build compiles librdkafka in C, on the system's OpenSSL: install the packages above, then build again" \
-      "빌드가 librdkafka를 C로, 시스템의 OpenSSL 위에 컴파일합니다: 위의 패키지를 설치한 뒤 다시 빌드하세요" >&2
-    return 1
-  }
   (cd "$root" && cargo build --release --color never) 2>&1 | tee "$log" | krb_progress "$prefix"
   status=${PIPESTATUS[0]}
   [ "$status" = 0 ] && return 0

@@ -94,7 +94,7 @@ java_out=${CARGO_TARGET_DIR:-target}/judge-java
 if [ "$engine" = java ]; then
   [ -f "$java_src" ] || {
     krb_line "judge: no $java_src here (a release tarball ships no Java source): run it from a checkout, or use --engine krb" \
-      "judge: 여기에 $java_src가 없습니다(릴리스 tarball에는 Java 소스가 없어요): 체크아웃에서 실행하거나 --engine krb를 쓰세요" >&2
+      "judge: 여기에 $java_src가 없습니다(릴리스 tarball에는 Java 소스가 없어요): 받은 저장소에서 실행하거나 --engine krb를 쓰세요" >&2
     exit 1
   }
   java_libs=$(java_build judge "$java_src" "$java_out")

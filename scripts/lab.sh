@@ -26,6 +26,9 @@ The labs:
   8  share     labs 1 and 2 in a share group (KIP-932): no hand-over, so no duplicates; a killed
                member's records, and a record held past its lock, come again; a failing record
                is archived after its delivery count limit (only with --only: --only 1,2,8)
+  9  deploy    a rolling deploy of three workers under a steady stream, one variant per
+               combination of the fixes (scripts/09-deploy.sh's rows), and its decision table
+               (only with --only: --only 9)
 
 Lab 7, the fault trials on a three-node cluster, has its own command: scripts/07-faults.sh.
 
@@ -69,12 +72,12 @@ case $broker in
   *) krb_line "lab.sh: --broker takes external, compose or local, not '$broker'" \
     "lab.sh: --broker의 값이 잘못됐습니다('$broker'): 쓸 수 있는 값은 external, compose, local" >&2; bad ;;
 esac
-if [ -n "$only" ] && ! [[ $only =~ ^[1-68](,[1-68])*$ ]]; then
-  krb_line "lab.sh: --only takes lab numbers from 1 to 6 and 8, e.g. --only 1,2 (lab 7 is scripts/07-faults.sh)" \
-    "lab.sh: --only에는 실습 번호 1~6과 8을 주세요. 예: --only 1,2 (실습 7은 scripts/07-faults.sh)" >&2
+if [ -n "$only" ] && ! [[ $only =~ ^[1-689](,[1-689])*$ ]]; then
+  krb_line "lab.sh: --only takes lab numbers from 1 to 6, 8 and 9, e.g. --only 1,2 (lab 7 is scripts/07-faults.sh)" \
+    "lab.sh: --only에는 실습 번호 1~6, 8, 9를 주세요. 예: --only 1,2 (실습 7은 scripts/07-faults.sh)" >&2
   bad
 fi
-# Without --only, labs 1 to 6: lab 8 runs when asked for.
+# Without --only, labs 1 to 6: labs 8 and 9 run when asked for.
 only=${only:-1,2,3,4,5,6}
 
 logs=${KRB_LOGS:-logs}
@@ -95,12 +98,14 @@ line() { krb_line "$@"; }
 # took START: how long since START, as the verdicts write it (`12.3 s`, `12.3초`).
 took() { line "$(since "$1") s" "$(since "$1")초"; }
 
-# The tools (env.sh's krb_bin): a checkout builds them; an unpacked release (scripts/dist.sh)
-# ships them in bin/ and has no source to build.
+# The tools (env.sh's krb_bin): a checkout builds them, unless KRB_BIN names tools built
+# elsewhere (as common.sh takes them); an unpacked release (scripts/dist.sh) ships them in bin/
+# and has no source to build.
 bin=$(krb_bin "$PWD")
-if [ -f Cargo.toml ]; then
-  # krb_build (env.sh) says how far the build is, and why it failed; a fresh Debian machine gets
-  # the C toolchain and OpenSSL librdkafka needs, as scripts/test.sh installs them (as root).
+if [ -f Cargo.toml ] && [ -z "${KRB_BIN:-}" ]; then
+  # krb_can_build (env.sh) installs, as root on Debian, the C toolchain and OpenSSL librdkafka
+  # needs, as scripts/test.sh does, or names them; krb_build says how far the build is.
+  krb_can_build scripts/lab.sh || exit 1
   t=$(clock)
   prefix=$(say 'build: cargo build --release ... ' '빌드: cargo build --release ... ')
   printf '%s' "$prefix"
@@ -207,6 +212,13 @@ runs=(
   "8|share|reject||scripts/08-share.sh sharereject --scenario reject|share sharereject --scenario reject"
 )
 
+# Lab 9's rows are krb-verify's (one home for the matrix): a variant each.
+if [[ ",$only," == *",9,"* ]]; then
+  while IFS=$'\t' read -r row _; do
+    runs+=("9|deploy|$row||scripts/09-deploy.sh deploy --only $row|deploy deploy-$row $row")
+  done < <("$bin/krb-verify" deploy-rows deploy)
+fi
+
 records=$logs/results.jsonl json=$logs/results.json
 : >"$records"
 failed=0
@@ -232,6 +244,10 @@ done
 
 echo
 "$bin/krb-verify" table "$records" --json "$json" --html "$logs/report.html" --logs "$logs" || failed=1
+if [[ ",$only," == *",9,"* ]]; then
+  echo
+  "$bin/krb-verify" deploy-table "$records" || failed=1
+fi
 echo
 line "results: $json; for a screen: $logs/report.html" "결과: $json; 화면용: $logs/report.html"
 exit "$failed"

@@ -227,7 +227,7 @@ read, write or delete them (nor can you touch anyone else's). Keep the three fil
 ## Paste / 붙여 넣기
 
 \`\`\`sh
-cd krb                      # the checkout or the unpacked release / 체크아웃이나 릴리스를 푼 폴더
+cd krb                      # the checkout or the unpacked release / 받은 저장소나 릴리스를 푼 폴더
 source ~/$1.env             # where you saved the files / 파일을 저장한 곳
 source scripts/common.sh
 scripts/doctor.sh

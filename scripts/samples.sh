@@ -8,13 +8,16 @@
 # docs/samples/en/labN.txt, then docs/samples/ko/labN.txt from a second run with KRB_LANG=ko. Each is a transcript: the line `# lab N, krb COMMIT, DATE, Kafka VERSION`,
 # then each `$ command` and what it printed (stdout and stderr; the checkout's path left out, so
 # /home/me/krb/logs/x.svg shows as logs/x.svg). KRB_NS and KRB_LOGS are not used: the samples
-# show the article's names and logs/. A lab whose command fails keeps its old sample.
+# show the article's names and logs/. The logs the run wrote (*.log, *.jsonl) are kept in
+# docs/samples/LANG/labN/, and docs/samples/LANG/labN.sha256 seals the transcript and them.
+# A lab whose command fails keeps its old sample.
 #
 # Lab 7 (07-faults.sh --trials 1 --seed 2026) runs only if a three-node cluster of
 # scripts/kafka-local.sh answers on KRB_BOOTSTRAP's port (kafka-local.sh start --nodes 3);
 # it is skipped, and says so, otherwise. At the end scripts/docs.sh puts the samples into the
-# pages (krb-docs write); krb-docs check then holds every line to what the tools can print,
-# and each sample's `$ ` lines to exactly its page's commands.
+# pages (krb-docs write); krb-docs check then runs krb-dups and krb-verify again on the kept
+# logs, compares their output with the transcript's, checks the seal, and holds each sample's
+# `$ ` lines to exactly its page's commands.
 set -euo pipefail
 # shellcheck source=usage.sh
 source "$(dirname "$0")/usage.sh" "$@"
@@ -56,9 +59,10 @@ commit=$(git describe --always --dirty)
 
 # run LAB LANG: the transcript of lab LAB's commands with KRB_LANG=LANG, in docs/samples/LANG/.
 run() {
-  local lab=$1 lang=$2 out commands command status=0 started=$SECONDS line
+  local lab=$1 lang=$2 out marker commands command status=0 started=$SECONDS line
   commands=$("$docs" commands "$lab" .) || return 1
   out=$(mktemp)
+  marker=$(mktemp)
   echo "# lab $lab, krb $commit, $(date '+%Y-%m-%d %H:%M %Z'), Kafka $(kafka_version)" >"$out"
   while IFS= read -r command; do
     echo "\$ $command" >>"$out"
@@ -67,12 +71,22 @@ run() {
     KRB_LANG=$lang bash -c 'source scripts/common.sh; eval "$1"' samples "$command" </dev/null 2>&1 |
       while IFS= read -r line; do printf '%s\n' "${line//"$root"\//}"; done >>"$out" || status=$?
     if [ "$status" != 0 ]; then
+      rm -f "$marker"
       echo "samples.sh: lab $lab ($lang): \`$command\` failed (exit $status); docs/samples/$lang/lab$lab.txt is left as it was, this run's transcript is $out" >&2
       return 1
     fi
   done <<<"$commands"
   mkdir -p "docs/samples/$lang"
   mv "$out" "docs/samples/$lang/lab$lab.txt"
+  # The logs this run wrote, beside the sample, and the seal over both: krb-docs check runs
+  # krb-dups and krb-verify on these logs again and refuses a transcript edited by hand.
+  local kept="docs/samples/$lang/lab$lab"
+  rm -rf "$kept"
+  mkdir -p "$kept"
+  find logs -maxdepth 1 -type f -newer "$marker" \( -name '*.log' -o -name '*.jsonl' \) \
+    ! -name 'kafka*.log' ! -name build.log -exec cp {} "$kept/" \;
+  (cd "docs/samples/$lang" && sha256sum "lab$lab.txt" "lab$lab"/*) >"$kept.sha256"
+  rm -f "$marker"
   echo "samples: wrote docs/samples/$lang/lab$lab.txt in $((SECONDS - started)) s" >&2
 }
 

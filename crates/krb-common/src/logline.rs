@@ -363,7 +363,7 @@ fn write_ranges(f: &mut fmt::Formatter<'_>, offsets: &[Offset]) -> fmt::Result {
 }
 
 /// The most offsets one acknowledgement line may hold.
-const MAX_RANGE: i64 = 1 << 20;
+pub const MAX_RANGE: i64 = 1 << 20;
 
 /// Reads what [`write_ranges`] writes; the offsets must ascend.
 fn parse_ranges(text: &str) -> Result<Vec<Offset>, ParseError> {
@@ -391,7 +391,8 @@ fn parse_ranges(text: &str) -> Result<Vec<Offset>, ParseError> {
         }
         // No batch holds more (a partition's record locks are at most a few thousand): a
         // line that says so is no member's, and read as offsets it would fill the memory.
-        if last - first >= MAX_RANGE || offsets.len() as i64 > MAX_RANGE {
+        // Counted before the range is added, the ranges before it included.
+        if last - first >= MAX_RANGE - offsets.len() as i64 {
             return Err(bad(format!("more than {MAX_RANGE} offsets in {text:?}")));
         }
         offsets.extend(first..=last);
@@ -527,6 +528,13 @@ fn parse_list(text: &str) -> Result<Vec<Partition>, ParseError> {
 }
 
 fn parse_positions(text: &str) -> Result<Vec<(Partition, Offset)>, ParseError> {
+    // A commit of nothing is written `commit`, which is no event: `commit ` read as one would
+    // be written back as another line.
+    if text.trim().is_empty() {
+        return Err(bad(format!(
+            "expected pP=OFFSET after commit, found {text:?}"
+        )));
+    }
     text.split_whitespace()
         .map(|item| {
             let (p, o) = item
@@ -1047,6 +1055,9 @@ mod tests {
             "acks committed p0 [1, 1]",
             "acks committed p0 3",
             "acks committed p0 [0..9223372036854775806]",
+            // Each range below the bound, the line's offsets twice it.
+            "acks committed p0 [0..1048575, 2000000..3048574]",
+            "acks committed p0 [0..1048575, 2000000]",
             "acks failed p0 [3]",
             "consumes pay in share group ",
         ] {
@@ -1099,6 +1110,8 @@ mod tests {
             "09:13:29.854 a assigned [0, x]",
             "09:13:29.854 a revoked 0, 1",
             "09:13:29.854 a commit p0:4",
+            "09:13:29.854 a commit ",
+            "09:13:29.854 a commit \t",
             "09:13:29.854 a consumes pay",
             "09:13:29.854 a consumes two words in group g",
             "25:13:29.854 a p1 offset 3",
@@ -1171,6 +1184,67 @@ mod tests {
             "09:13:29.854\ta said hello",
         ] {
             assert_eq!(LogLine::parse(line).unwrap(), None, "{line:?}");
+        }
+    }
+
+    mod round_trip {
+        use super::super::*;
+        use proptest::prelude::*;
+
+        /// A line the parser accepts reads back as itself once written, and is written the
+        /// same by [`Line::write_to`] and by [`fmt::Display`].
+        fn round_trips(line: &str) {
+            let Ok(Some(parsed)) = LogLine::parse(line) else {
+                return;
+            };
+            let written = parsed.to_string();
+            assert_eq!(
+                LogLine::parse(&written),
+                Ok(Some(parsed.clone())),
+                "{line:?} written as {written:?}"
+            );
+            let mut out = Vec::new();
+            Line {
+                time: parsed.time,
+                name: &parsed.name,
+                event: &parsed.event,
+            }
+            .write_to(&mut out);
+            assert_eq!(out, format!("{written}\n").into_bytes(), "{line:?}");
+        }
+
+        #[test]
+        fn a_commit_of_nothing_is_no_line_that_writes_back_as_another() {
+            round_trips("09:13:29.854 a commit ");
+            assert!(LogLine::parse("09:13:29.854 a commit ").is_err());
+            assert_eq!(LogLine::parse("09:13:29.854 a commit"), Ok(None));
+        }
+
+        proptest! {
+            #[test]
+            fn every_accepted_line_round_trips(
+                h in 0u8..30, m in 0u8..70, s in 0u8..70, ms in 0u16..1000,
+                name in "[a-z!~-]{1,6}|\\PC{1,3}|start|stop",
+                event in concat!(
+                    "p-?[0-9]{1,3} offset -?[0-9]{1,3}( slow start| already applied| refused|)",
+                    "|consumes [a-z ]{0,4} in (share )?group [a-z ]{0,4}",
+                    "|(assigned|revoked|lost) \\[( ?-?[0-9]{1,3},?){0,3} ?\\]",
+                    "|commit( {1,2}p-?[0-9]{1,2}=-?[0-9]{1,3}){0,3} ?",
+                    "|(commit failed|poll error|transaction aborted): \\PC{0,5}",
+                    "|acquired p-?[0-9] offset [0-9]{1,3} delivery [0-9]{1,2}",
+                    "|(accepted|released|rejected) p[0-9] offset [0-9]{1,3}",
+                    "|acks (committed|failed) p[0-9] \\[([0-9]{1,2}(\\.\\.[0-9]{1,2})?(, ?)?){0,3}\\](: \\PC{0,5})?",
+                    "|start|stop|[a-z-]{1,5}",
+                ),
+                tail in "|\r|\n|\r\n| |\t",
+            ) {
+                round_trips(&format!("{h:02}:{m:02}:{s:02}.{ms:03} {name} {event}{tail}"));
+            }
+
+            #[test]
+            fn every_accepted_text_round_trips(line in "\\PC{0,60}") {
+                round_trips(&line);
+            }
         }
     }
 

@@ -34,9 +34,10 @@ impl Overlap {
 /// Every overlap in a group's logs: for each slow message (its `slow start` and the same
 /// worker's completion of it), each other worker given that partition in between, from that
 /// assignment to the completion.
-pub fn overlaps(logs: &[WorkerLog]) -> Vec<Overlap> {
+pub fn overlaps<L: std::borrow::Borrow<WorkerLog>>(logs: &[L]) -> Vec<Overlap> {
+    let logs: Vec<&WorkerLog> = logs.iter().map(|l| l.borrow()).collect();
     let mut found = Vec::new();
-    for slow in logs {
+    for &slow in &logs {
         for (i, start) in slow.lines.iter().enumerate() {
             let Event::SlowStart { partition, offset } = start.event else {
                 continue;

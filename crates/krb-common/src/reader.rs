@@ -86,6 +86,25 @@ impl Skipped {
     }
 }
 
+/// `text` safe to print on a terminal: each control character (ESC, BEL, NUL, a newline...)
+/// written as Rust writes it in a quoted text (`\u{1b}`, `\0`, `\n`), as the skipped lines'
+/// quoted text is, everything else as it is (Hangul included). Every name and text a tool took
+/// from a file prints through it: a worker named with ESC would otherwise drive the terminal.
+pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(char::is_control) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if c.is_control() {
+            out.extend(c.escape_debug());
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
 /// What is wrong with a file whose lines are read all the same, at one line or the whole file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Remark {
@@ -142,7 +161,7 @@ impl Workers {
     /// What is wrong with `path`, a whole file read: a line of a second worker (the first
     /// such), or no worker line at all.
     pub fn remarks(&self, path: &Path) -> Vec<Remark> {
-        let text = |name: &[u8]| String::from_utf8_lossy(name).into_owned();
+        let text = |name: &[u8]| printable(&String::from_utf8_lossy(name)).into_owned();
         match (&self.first, &self.other) {
             (None, _) => vec![Remark {
                 path: path.to_path_buf(),
@@ -186,12 +205,21 @@ pub fn open(path: &Path) -> std::io::Result<File> {
     ))
 }
 
-/// The whole text of `path`, a regular file (see [`open`]); `what` names it in the error.
-pub fn read_text(path: &Path, what: &str) -> Result<String> {
+/// The whole text of `path`, a regular file (see [`open`]) of at most `limit` bytes; `what`
+/// names it in the error. Every file a tool reads whole (a config file, a table of records, a
+/// trial's files) is read through this: a FIFO would block the tool for good, and a file too
+/// large for what it is would fill the memory.
+pub fn read_text(path: &Path, what: &str, limit: u64) -> Result<String> {
     let mut text = String::new();
     open(path)
-        .and_then(|mut f| f.read_to_string(&mut text))
+        .and_then(|f| f.take(limit.saturating_add(1)).read_to_string(&mut text))
         .with_context(|| format!("cannot read {what} {}", path.display()))?;
+    if text.len() as u64 > limit {
+        bail!(
+            "cannot read {what} {}: larger than {limit} bytes, more than it can be",
+            path.display()
+        );
+    }
     Ok(text)
 }
 
@@ -270,6 +298,8 @@ struct Lines {
     end: u64,
     /// With [`Last::Read`]: the file ends with a line without a newline, in the range, not read.
     cut_short: bool,
+    /// It read to the file's end, not stopping at the range's.
+    to_end: bool,
 }
 
 /// The block loop under [`for_each_line_in`] and [`Follow`] (see the first).
@@ -302,6 +332,7 @@ fn read_lines(
                 lines: number,
                 end: position,
                 cut_short: filled > 0 && !skip_partial && position < to && last == Last::Read,
+                to_end: true,
             });
         }
         let end = filled + n;
@@ -312,6 +343,7 @@ fn read_lines(
                     lines: number,
                     end: position,
                     cut_short: false,
+                    to_end: false,
                 });
             }
             let taken = if skip_partial {
@@ -357,7 +389,14 @@ pub struct Follow {
     /// The file read so far, (device, inode), to tell a file written anew under the same name
     /// (a lab run again deletes its old logs) from one that grew.
     file: Option<(u64, u64)>,
+    /// How far the line at `position`, still unfinished, has been searched for its newline:
+    /// a long last line is searched once, not again from its start at every read.
+    searched: u64,
 }
+
+/// How many bytes of lines a [`Follow::read`] reads at most (the line that crosses the
+/// bound included).
+pub const FOLLOW_CHUNK: u64 = 4 << 20;
 
 /// What a [`Follow::read`] found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -379,6 +418,7 @@ impl Follow {
             position: 0,
             lines: 0,
             file: None,
+            searched: 0,
         }
     }
 
@@ -387,7 +427,10 @@ impl Follow {
         &self.path
     }
 
-    /// Calls `each(line_number, line)` for each line finished since the last read.
+    /// Calls `each(line_number, line)` for each line finished since the last read, those that
+    /// start in the next [`FOLLOW_CHUNK`] bytes: a reader that keeps the lines it is handed
+    /// until the read ends keeps no more than that, however far behind it is. Read again at
+    /// once while lines come to read on.
     pub fn read(&mut self, each: impl FnMut(u64, &[u8])) -> Result<Growth> {
         self.read_lines(Last::Leave, each).map(|(growth, _)| growth)
     }
@@ -420,22 +463,55 @@ impl Follow {
             return Ok((Growth::Replaced, None));
         }
         self.file = Some(id);
+        if last == Last::Leave && self.searched > self.position {
+            match newline_after(&mut file, self.searched).with_context(cannot)? {
+                Some(_) => {}
+                None => {
+                    self.searched = self.searched.max(meta.len());
+                    return Ok((Growth::Lines(0), None));
+                }
+            }
+        }
         let before = self.lines;
+        let to = match last {
+            Last::Leave => self.position.saturating_add(FOLLOW_CHUNK),
+            Last::Read => u64::MAX,
+        };
         let read = read_lines(
             &mut file,
             &self.path,
             self.position,
-            u64::MAX,
+            to,
             last,
             |_, _| None,
             |n, line| each(before + n, line),
         )?;
         self.lines += read.lines;
         self.position = read.end;
+        if read.to_end {
+            self.searched = meta.len().max(read.end);
+        }
         let cut = read
             .cut_short
             .then(|| Skipped::cut_short(&self.path, self.lines + 1));
         Ok((Growth::Lines(read.lines), cut))
+    }
+}
+
+/// Where the first newline at or after byte `from` of `file` is, if there is one.
+fn newline_after(file: &mut File, from: u64) -> std::io::Result<Option<u64>> {
+    file.seek(SeekFrom::Start(from))?;
+    let mut buf = vec![0u8; 1 << 16];
+    let mut at = from;
+    loop {
+        let n = file.read(&mut buf)?;
+        if n == 0 {
+            return Ok(None);
+        }
+        if let Some(i) = memchr::memchr(b'\n', &buf[..n]) {
+            return Ok(Some(at + i as u64));
+        }
+        at += n as u64;
     }
 }
 
@@ -487,6 +563,7 @@ pub type OtherGroups = Vec<(PathBuf, String)>;
 /// A group's logs: `DIR/GROUP-*.log` sorted by name, and those of them whose worker said it is in
 /// another group than `ns`'s name of GROUP, which are not the group's.
 pub fn group_files(dir: &Path, group: &str, ns: &Namespace) -> Result<(Vec<PathBuf>, OtherGroups)> {
+    use std::os::unix::ffi::OsStrExt;
     let prefix = format!("{group}-");
     let entries = std::fs::read_dir(dir).map_err(|why| {
         anyhow::anyhow!(NO_LOG_FOLDER.fill(
@@ -497,10 +574,11 @@ pub fn group_files(dir: &Path, group: &str, ns: &Namespace) -> Result<(Vec<PathB
     let mut files: Vec<PathBuf> = entries
         .filter_map(|e| e.ok())
         .map(|e| e.path())
+        // A name that is not UTF-8 is a log all the same, named as the system shows it.
         .filter(|p| {
-            p.file_name()
-                .and_then(|n| n.to_str())
-                .is_some_and(|n| n.starts_with(&prefix) && n.ends_with(".log"))
+            p.file_name().is_some_and(|n| {
+                n.as_bytes().starts_with(prefix.as_bytes()) && n.as_bytes().ends_with(b".log")
+            })
         })
         .collect();
     files.sort();
@@ -523,6 +601,47 @@ mod tests {
 
     fn temp_dir(files: &[(&str, &[u8])]) -> PathBuf {
         scratch_dir("reader", files)
+    }
+
+    #[test]
+    fn a_file_read_whole_is_bounded() {
+        let dir = temp_dir(&[("t", b"0123456789")]);
+        let path = dir.join("t");
+        assert_eq!(read_text(&path, "the table", 10).unwrap(), "0123456789");
+        let err = read_text(&path, "the table", 9).unwrap_err();
+        assert_eq!(
+            format!("{err:#}"),
+            format!(
+                "cannot read the table {}: larger than 9 bytes, more than it can be",
+                path.display()
+            )
+        );
+        let err = read_text(Path::new("/dev/zero"), "the table", 9).unwrap_err();
+        assert_eq!(
+            format!("{err:#}"),
+            "cannot read the table /dev/zero: it is a device, not a regular file"
+        );
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn control_characters_are_escaped_and_nothing_else() {
+        assert_eq!(printable("g-a"), "g-a");
+        assert_eq!(printable("그룹-가"), "그룹-가");
+        assert_eq!(
+            printable("g\u{1b}[2Jx\u{7}\0\u{9b}"),
+            "g\\u{1b}[2Jx\\u{7}\\0\\u{9b}"
+        );
+        let mut workers = Workers::default();
+        workers.see(1, b"g-a");
+        workers.see(2, b"g-\x1b]0;owned\x07");
+        let remark = workers.remarks(Path::new("g-a.log"))[0].to_string();
+        assert!(
+            remark.starts_with(
+                "g-a.log:2: a line of worker g-\\u{1b}]0;owned\\u{7}, in the log of worker g-a"
+            ),
+            "{remark}"
+        );
     }
 
     #[test]
@@ -641,7 +760,7 @@ mod tests {
         assert_eq!(format!("{err:#}"), expected);
         let err = group_files(&dir, "g", &Namespace::default()).unwrap_err();
         assert_eq!(format!("{err:#}"), expected);
-        let err = read_text(&path, "the faults").unwrap_err();
+        let err = read_text(&path, "the faults", 1 << 20).unwrap_err();
         assert_eq!(
             format!("{err:#}"),
             format!(
@@ -759,6 +878,65 @@ mod tests {
             .unwrap();
         assert_eq!((growth, cut), (Growth::Lines(1), None));
         assert_eq!(last, vec![(5, b"five".to_vec())]);
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    /// Bytes this process has read so far, as Linux counts them.
+    fn bytes_read() -> u64 {
+        let io = std::fs::read_to_string("/proc/self/io").unwrap();
+        io.lines()
+            .find_map(|l| l.strip_prefix("rchar: "))
+            .unwrap()
+            .parse()
+            .unwrap()
+    }
+
+    #[test]
+    fn a_long_unfinished_last_line_is_not_read_again_at_every_read() {
+        const LONG: usize = 16 << 20;
+        let dir = temp_dir(&[("g-a.log", b"one\n")]);
+        let path = dir.join("g-a.log");
+        let mut text = b"one\n".to_vec();
+        text.resize(4 + LONG, b'x');
+        std::fs::write(&path, &text).unwrap();
+        let mut follow = Follow::new(&path);
+        assert_eq!(follow.read(|_, _| {}).unwrap(), Growth::Lines(1));
+        let before = bytes_read();
+        for _ in 0..10 {
+            assert_eq!(follow.read(|_, _| {}).unwrap(), Growth::Lines(0));
+        }
+        let read = bytes_read() - before;
+        // Read once (other tests read alongside, a few kilobytes), not ten times.
+        assert!(
+            read < 3 * LONG as u64,
+            "{read} bytes read for a line of {LONG}"
+        );
+        text.extend_from_slice(b"\ntwo\n");
+        std::fs::write(&path, &text).unwrap();
+        // Read on while lines come: a read stops after its chunk's last line.
+        let mut lines = Vec::new();
+        while follow.read(|n, l| lines.push((n, l.len()))).unwrap() != Growth::Lines(0) {}
+        assert_eq!(lines, vec![(2, LONG), (3, 3)]);
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn a_follow_far_behind_reads_a_chunk_at_a_time() {
+        let line = b"09:00:00.000 g-a p0 offset 1\n";
+        let n = 2 * FOLLOW_CHUNK as usize / line.len() + 7;
+        let dir = temp_dir(&[("g-a.log", &line.repeat(n))]);
+        let mut follow = Follow::new(&dir.join("g-a.log"));
+        let mut reads = Vec::new();
+        loop {
+            match follow.read(|_, _| {}).unwrap() {
+                Growth::Lines(0) => break,
+                Growth::Lines(k) => reads.push(k),
+                other => panic!("{other:?}"),
+            }
+        }
+        assert_eq!(reads.iter().sum::<u64>(), n as u64);
+        let most = FOLLOW_CHUNK.div_ceil(line.len() as u64);
+        assert!(reads.iter().all(|&k| k <= most), "{reads:?}");
         std::fs::remove_dir_all(dir).unwrap();
     }
 

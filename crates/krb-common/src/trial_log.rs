@@ -40,6 +40,9 @@ use crate::logline::{format_time, Event, LogLine, Offset, Partition};
 use crate::reader::{for_each_line, parse_bytes, read_text, Skipped};
 use crate::worker_log::{day_zero, nearest};
 
+/// The largest trial file read (an acks file of a million messages is 20 MB).
+pub const TRIAL_FILE_LIMIT: u64 = 256 << 20;
+
 /// librdkafka's offset for a delivery reported without one (`RD_KAFKA_OFFSET_INVALID`).
 pub const NO_OFFSET: Offset = -1001;
 
@@ -74,7 +77,7 @@ fn whole(path: &Path, text: &str) -> Result<()> {
 
 /// Reads an acks file: every acknowledged (partition, offset), in file order.
 pub fn read_acks(path: &Path) -> Result<Vec<(Partition, Offset)>> {
-    let text = read_text(path, "the producer's acknowledgements")?;
+    let text = read_text(path, "the producer's acknowledgements", TRIAL_FILE_LIMIT)?;
     whole(path, &text)?;
     text.lines()
         .enumerate()
@@ -270,7 +273,7 @@ impl FaultLog {
     /// Reads a faults file. Times are placed on days as the workers' are (see
     /// [`crate::worker_log`]); [`FaultLog::align`] puts them beside a group's.
     pub fn read(path: &Path) -> Result<FaultLog> {
-        let text = read_text(path, "the trial's faults")?;
+        let text = read_text(path, "the trial's faults", TRIAL_FILE_LIMIT)?;
         whole(path, &text)?;
         FaultLog::parse(&text).with_context(|| format!("in {}", path.display()))
     }

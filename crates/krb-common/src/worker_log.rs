@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Result};
 use chrono::{DateTime, Local, NaiveDate, NaiveDateTime, NaiveTime, TimeDelta};
 
-use crate::logline::{Event, Offset, Partition};
+use crate::logline::{Event, LogLine, Offset, ParseError, Partition};
 use crate::namespace::Namespace;
 use crate::reader::{group_files, parse_bytes, Follow, Growth, Remark, Skipped, Workers};
 
@@ -67,7 +67,15 @@ pub struct WorkerLog {
     follow: Follow,
     /// When the last line read was, to place the next one on its day.
     previous: Option<NaiveDateTime>,
+    /// How many offsets the log's acknowledgement lines hold so far (see [`MAX_ACKED`]).
+    acked: i64,
 }
+
+/// The most offsets a log's acknowledgement lines may hold together. A lab 8 member
+/// acknowledges a thousand records at most; without this bound, lines of
+/// [`crate::logline::MAX_RANGE`] offsets each (50 bytes a line) would make a small file fill
+/// the memory of every tool that reads it.
+pub const MAX_ACKED: i64 = 4 * crate::logline::MAX_RANGE;
 
 impl WorkerLog {
     /// Reads `DIR/NAME.log`. A line that looks like a worker line but does not parse, and a
@@ -107,6 +115,7 @@ impl WorkerLog {
             workers: Workers::default(),
             follow: Follow::new(path),
             previous: None,
+            acked: 0,
         }
     }
 
@@ -135,7 +144,7 @@ impl WorkerLog {
 
     /// Adds line `number`, read as bytes.
     fn add(&mut self, number: u64, bytes: &[u8]) {
-        match parse_bytes(bytes) {
+        match parse_bytes(bytes).and_then(|line| self.bounded(line)) {
             Ok(Some(line)) => {
                 let at = match self.previous {
                     None => day_zero().and_time(line.time),
@@ -159,6 +168,25 @@ impl WorkerLog {
                 reason: e.to_string(),
             }),
         }
+    }
+
+    /// `line`, unless its acknowledged offsets take the log's past [`MAX_ACKED`].
+    fn bounded(&mut self, line: Option<LogLine>) -> Result<Option<LogLine>, ParseError> {
+        let offsets = match line.as_ref().map(|l| &l.event) {
+            Some(Event::AcksCommitted { offsets, .. } | Event::AcksFailed { offsets, .. }) => {
+                offsets.len() as i64
+            }
+            _ => 0,
+        };
+        if self.acked + offsets > MAX_ACKED {
+            return Err(ParseError {
+                reason: format!(
+                    "more than {MAX_ACKED} acknowledged offsets in the log with this line: no member acknowledges so many"
+                ),
+            });
+        }
+        self.acked += offsets;
+        Ok(line)
     }
 
     /// What the reader said of the log: its skipped lines and its remarks, one line each.
@@ -394,6 +422,40 @@ mod tests {
                 )]
             );
         }
+        std::fs::remove_dir_all(d).unwrap();
+    }
+
+    #[test]
+    fn a_log_holds_a_bounded_number_of_acknowledged_offsets_and_says_where_it_stopped() {
+        // Each line at the bound of one line; the file over its own bound from its fifth.
+        let line = |i: i64| {
+            let from = i * crate::logline::MAX_RANGE;
+            format!(
+                "09:00:00.000 s-a acks committed p0 [{from}..{}]\n",
+                from + crate::logline::MAX_RANGE - 1
+            )
+        };
+        let text: String = (0..20).map(line).collect();
+        let d = dir(&[("s-a.log", &text)]);
+        let log = WorkerLog::read(&d, "s-a").unwrap();
+        let kept: i64 = log
+            .lines
+            .iter()
+            .map(|l| match &l.event {
+                Event::AcksCommitted { offsets, .. } => offsets.len() as i64,
+                _ => 0,
+            })
+            .sum();
+        assert_eq!(kept, MAX_ACKED);
+        let skipped: Vec<u64> = log.skipped.iter().map(|s| s.line).collect();
+        assert_eq!(skipped, (5..=20).collect::<Vec<u64>>());
+        assert!(
+            log.skipped[0].to_string().ends_with(&format!(
+                "s-a.log:5: skipped: more than {MAX_ACKED} acknowledged offsets in the log with this line: no member acknowledges so many"
+            )),
+            "{}",
+            log.skipped[0]
+        );
         std::fs::remove_dir_all(d).unwrap();
     }
 

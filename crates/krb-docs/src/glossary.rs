@@ -1,18 +1,21 @@
 //! Check g: the Korean pages and the tools' Korean texts speak the article's words, as
 //! docs/ko/glossary.md sets them: no variant the glossary rules out (`커밋` for commit, `기사`
-//! for the article, which calls itself 글), and no `N s` in a Korean line (the article writes
-//! `10.4초`).
+//! for the article, which calls itself 글), no form of an expression it rules out (`넘겨준` for
+//! 반납, `revoke했` for 반납했, `revoke 콜백` for on_revoke), and no `N s` in a Korean line (the
+//! article writes `10.4초`).
 //!
 //! Read are docs/ko/*.md and README.ko.md (the glossary itself aside: it names the variants),
-//! and every Korean string literal of `crates/*/src/**/*.rs` outside tests. A Hangul variant
+//! every Korean string literal of `crates/*/src/**/*.rs` outside tests, and every Korean text
+//! the scripts print (`scripts/*.sh`: echo, printf, `krb_say EN KO`). A Hangul variant
 //! is one wherever it stands, code blocks too (they show the tools' Korean output); a Latin
 //! variant (`coordinator`, `worker`, `effect`) and a unit `s` only outside inline code, where a
 //! page quotes what the tools print in English; lines without Hangul (help texts, log lines)
 //! are not read. A Latin variant is a whole word, its English plural and possessive too
 //! (`workers`, `worker's`), but not part of a name (`krb-worker`, `worker.py`, `--worker`,
-//! `{worker}`).
+//! `{worker}`); so is the `revoke` of a ruled-out expression (`on_revoke commit`, the article's,
+//! and `--revoke-commit` pass).
 
-use crate::literals::rust_strings;
+use crate::literals::{rust_strings, shell_texts, Piece};
 use crate::markdown::{code_spans, lines};
 use crate::{files_under, rel, Docs, Problem};
 use anyhow::{Context, Result};
@@ -37,6 +40,103 @@ pub const VARIANTS: &[(&str, &str)] = &[
     ("시행", "시험"),
     ("네임스페이스", "namespace"),
 ];
+
+/// An expression the glossary rules out: its dictionary form as the page names it, the forms
+/// the check looks for (each a stem or an inflected syllable, none inside another), and the
+/// word to write instead.
+pub struct Expression {
+    /// As the glossary's row names it, in backquotes.
+    pub shown: &'static str,
+    /// What a Korean line must not contain.
+    pub forms: &'static [&'static str],
+    /// What to write instead.
+    pub word: &'static str,
+}
+
+/// The Hangul expressions the glossary rules out, in all their forms.
+pub const EXPRESSIONS: &[Expression] = &[
+    Expression {
+        shown: "넘겨주다",
+        forms: &["넘겨주", "넘겨준", "넘겨줘", "넘겨줬", "넘겨줄", "넘겨줍"],
+        word: "반납",
+    },
+    Expression {
+        shown: "불린다",
+        forms: &["불린", "불립", "불려", "불렸", "불리는", "불리고", "불릴"],
+        word: "호출돼요",
+    },
+    Expression {
+        shown: "체크아웃",
+        forms: &["체크아웃"],
+        word: "받은 저장소",
+    },
+    Expression {
+        shown: "이야기하다",
+        forms: &[
+            "이야기하",
+            "이야기해",
+            "이야기합",
+            "이야기했",
+            "이야기한",
+            "이야기할",
+        ],
+        word: "연결하다",
+    },
+    Expression {
+        shown: "돕니다",
+        forms: &["돕니다"],
+        word: "실행돼요",
+    },
+    Expression {
+        shown: "문장",
+        forms: &["문장"],
+        word: "판정 항목",
+    },
+    Expression {
+        shown: "불변식",
+        forms: &["불변식"],
+        word: "판정 항목",
+    },
+];
+
+/// What may follow a whole-word `revoke` ([`glued`] aside), after at most one space, to make an
+/// expression the glossary rules out, with the page's name for it and the word to write.
+pub const REVOKE_EXPRESSIONS: &[(&str, &str, &str)] = &[
+    ("콜백", "revoke 콜백", "on_revoke"),
+    ("commit", "revoke commit", "on_revoke commit"),
+    ("하", "revoke하다", "반납"),
+    ("했", "revoke하다", "반납"),
+    ("해", "revoke하다", "반납"),
+    ("한", "revoke하다", "반납"),
+    ("합", "revoke하다", "반납"),
+    ("할", "revoke하다", "반납"),
+    ("함", "revoke하다", "반납"),
+    ("된", "revoke하다", "반납"),
+    ("되", "revoke하다", "반납"),
+    ("됐", "revoke하다", "반납"),
+    ("돼", "revoke하다", "반납"),
+];
+
+/// The ruled-out `revoke` expression `text` has, if any: `revoke` as a word of its own (not
+/// `on_revoke`, `--revoke-commit`, `revoked`), then at most one space, then a suffix of
+/// [`REVOKE_EXPRESSIONS`] (`commit` as a whole word).
+fn revoke_expression(text: &str) -> Option<(&'static str, &'static str)> {
+    let lower = text.to_lowercase();
+    lower.match_indices("revoke").find_map(|(start, word)| {
+        if lower[..start].chars().next_back().is_some_and(glued) {
+            return None;
+        }
+        let rest = &lower[start + word.len()..];
+        let rest = rest.strip_prefix(' ').unwrap_or(rest);
+        REVOKE_EXPRESSIONS
+            .iter()
+            .find(|(suffix, _, _)| {
+                rest.strip_prefix(suffix)
+                    .is_some_and(|after| hangul(suffix) || !after.chars().next().is_some_and(glued))
+            })
+            .map(|(_, shown, word)| (*shown, *word))
+    })
+}
 
 /// Each Latin variant, ruled out in Korean prose only, as a whole word ([`latin_word`]).
 pub const LATIN_VARIANTS: &[(&str, &str)] = &[
@@ -124,6 +224,19 @@ fn line_problems(line: &str, prose: &str) -> Vec<String> {
             ));
         }
     }
+    for expression in EXPRESSIONS {
+        if let Some(form) = expression.forms.iter().find(|f| line.contains(*f)) {
+            found.push(format!(
+                "`{form}` (`{}`) is an expression {PAGE} rules out; write `{}`",
+                expression.shown, expression.word
+            ));
+        }
+    }
+    if let Some((shown, word)) = revoke_expression(prose) {
+        found.push(format!(
+            "`{shown}` is an expression {PAGE} rules out; write `{word}`"
+        ));
+    }
     for (variant, word) in LATIN_VARIANTS {
         if latin_word(prose, variant) {
             found.push(format!(
@@ -187,6 +300,27 @@ pub fn source_problems(path: &str, src: &str) -> Vec<Problem> {
     problems
 }
 
+/// The problems of a script's Korean texts (each hole read as `{}`).
+pub fn script_problems(path: &str, src: &str) -> Vec<Problem> {
+    let mut problems = Vec::new();
+    for found in shell_texts(src) {
+        let text: String = found
+            .pieces
+            .iter()
+            .map(|piece| match piece {
+                Piece::Text(text) => text.as_str(),
+                Piece::Hole => "{}",
+            })
+            .collect();
+        for line in text.lines() {
+            for what in line_problems(line, line) {
+                problems.push(Problem::new(path, found.line, what));
+            }
+        }
+    }
+    problems
+}
+
 /// Check g over the checkout.
 pub fn check(docs: &Docs) -> Result<Vec<Problem>> {
     let mut problems = Vec::new();
@@ -197,6 +331,11 @@ pub fn check(docs: &Docs) -> Result<Vec<Problem>> {
         }
     }
     problems.extend(sources(&docs.root, source_problems)?);
+    for file in files_under(&docs.root.join("scripts"), "sh")? {
+        let path = rel(&docs.root, &file);
+        let src = std::fs::read_to_string(&file).with_context(|| path.clone())?;
+        problems.extend(script_problems(&path, &src));
+    }
     Ok(problems)
 }
 
@@ -339,11 +478,100 @@ mod tests {
         assert!(found.is_empty(), "{found:?}");
     }
 
+    #[test]
+    fn each_form_of_each_expression_is_found_in_a_page_a_source_and_a_script() {
+        let mut cases: Vec<(String, &str)> = Vec::new();
+        for expression in EXPRESSIONS {
+            for form in expression.forms {
+                cases.push((format!("파티션을 {form}요."), expression.shown));
+            }
+        }
+        // Each variant the issue names, as a page would write it: independent of the forms above,
+        // so a form dropped from the table fails here.
+        for (line, shown) in [
+            ("revoke 콜백에서 commit해요.", "revoke 콜백"),
+            ("Revoke 콜백이 호출돼요.", "revoke 콜백"),
+            ("revoke commit이 없으면 중복이 생겨요.", "revoke commit"),
+            ("a가 [0, 1]을 revoke했어요.", "revoke하다"),
+            ("revoke된 파티션", "revoke하다"),
+            ("revoke되기 전에", "revoke하다"),
+            ("revoke 하는 동안", "revoke하다"),
+            ("모두 revoke합니다.", "revoke하다"),
+            ("revoke됐어요.", "revoke하다"),
+            ("a가 파티션을 넘겨줬어요.", "넘겨주다"),
+            ("넘겨준 위치", "넘겨주다"),
+            ("b에게 넘겨주고", "넘겨주다"),
+            ("콜백이 불린다.", "불린다"),
+            ("on_lost가 불렸어요.", "불린다"),
+            ("콜백이 불려요.", "불린다"),
+            ("체크아웃에서 빌드하세요.", "체크아웃"),
+            ("브로커와 이야기하는 도구", "이야기하다"),
+            ("브로커와 이야기해요.", "이야기하다"),
+            ("실습이 한 번 돕니다.", "돕니다"),
+            ("모든 문장이 성립했어요.", "문장"),
+            ("실행의 불변식이에요.", "불변식"),
+        ] {
+            cases.push((line.to_string(), shown));
+        }
+        for (line, shown) in &cases {
+            let found = page_problems("docs/ko/x.md", &format!("# 제목\n\n{line}\n"));
+            assert_eq!(found.len(), 1, "{line}: {found:?}");
+            assert!(
+                found[0].line == 3 && found[0].what.contains(shown),
+                "{line}: {found:?}"
+            );
+            // In a code block too: a tool's Korean output.
+            let found = page_problems("docs/ko/x.md", &format!("```text\n{line}\n```\n"));
+            assert_eq!(found.len(), 1, "{line}: {found:?}");
+            let src = format!("const A: &str = \"{line}\";\n");
+            let found = source_problems("crates/x/src/m.rs", &src);
+            assert_eq!(found.len(), 1, "{line}: {found:?}");
+            let script = format!("krb_say \"english\" \"{line}\" >&2\necho \"{line}\"\n");
+            let found = script_problems("scripts/x.sh", &script);
+            assert_eq!(
+                found.iter().map(|p| p.line).collect::<Vec<_>>(),
+                [1, 2],
+                "{line}: {found:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_article_s_revoke_words_and_english_pass() {
+        for line in [
+            "on_revoke commit은 유지하세요.",
+            "`on_revoke` 콜백이 호출돼요.",
+            "콜백 on_revoke에서 commit하지 않으면 중복이 생깁니다.",
+            "`--revoke-commit`을 붙여요.",
+            "--revoke-commit 없이 실행해요.",
+            "a의 로그에 revoked [0, 1]이 남아요.",
+            "파티션을 반납할 때 호출되는 콜백이에요.",
+            "파티션 1을 넘겨받은 b는 400부터 읽었어요.",
+            "판정 항목이 모두 성립했어요.",
+        ] {
+            let found = page_problems("docs/ko/x.md", line);
+            assert!(found.is_empty(), "{line}: {found:?}");
+        }
+        // A script's English text is not read.
+        let script = "echo \"the revoke commit is off\"\n";
+        assert!(script_problems("scripts/x.sh", script).is_empty());
+    }
+
     /// The page names every variant the check rules out, with the word it uses instead.
     #[test]
     fn the_glossary_page_names_every_variant() {
         let page = std::fs::read_to_string(root().join(PAGE)).expect("the glossary page");
-        for (variant, word) in VARIANTS.iter().chain(LATIN_VARIANTS) {
+        let expressions = EXPRESSIONS.iter().map(|e| (e.shown, e.word)).chain(
+            REVOKE_EXPRESSIONS
+                .iter()
+                .map(|(_, shown, word)| (*shown, *word)),
+        );
+        for (variant, word) in VARIANTS
+            .iter()
+            .chain(LATIN_VARIANTS)
+            .copied()
+            .chain(expressions)
+        {
             let row = page
                 .lines()
                 .find(|l| l.starts_with('|') && l.contains(&format!("`{variant}`")));

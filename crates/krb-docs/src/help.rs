@@ -17,6 +17,12 @@ use crate::Helps;
 /// would build the tools or wait for a broker.
 const LIMIT: Duration = Duration::from_secs(20);
 
+/// The folder of this program, where cargo built it beside the tools.
+pub fn own_folder() -> Result<PathBuf> {
+    let me = std::env::current_exe().context("finding krb-docs' own folder")?;
+    Ok(me.parent().context("krb-docs' own folder")?.to_path_buf())
+}
+
 /// Runs `TOOL --help` and keeps each answer.
 pub struct Runner {
     root: PathBuf,
@@ -32,13 +38,6 @@ impl Runner {
             bin: bin.to_path_buf(),
             answers: RefCell::new(HashMap::new()),
         }
-    }
-
-    /// Binaries from the folder of this program, where cargo built it beside the tools.
-    pub fn beside_me(root: &Path) -> Result<Runner> {
-        let me = std::env::current_exe().context("finding krb-docs' own folder")?;
-        let bin = me.parent().context("krb-docs' own folder")?;
-        Ok(Runner::new(root, bin))
     }
 
     fn run(&self, tool: &str) -> Result<String, String> {

@@ -6,27 +6,25 @@
 //!
 //! - a. a generated block differs from what `write` puts there ([`blocks`]);
 //! - b. a flag shown in a command is not in that tool's `--help` ([`flags`]);
-//! - c. a `KRB_*` variable shown is read nowhere, or one read is not in setup.md ([`vars`]);
+//! - c. a `KRB_*` variable shown is read nowhere, or one read is not in reference.md ([`vars`]);
 //! - d. an English page and its Korean twin differ in headings, commands or blocks ([`twins`]);
 //! - e. a relative link or an anchor leads nowhere ([`links`]);
-//! - f. a line of a sample, or of a page's output block, is none the current tools print
-//!   ([`catalogue`]);
+//! - f. a sample is not what scripts/samples.sh wrote, or the tools, run again on its kept logs,
+//!   print otherwise; a line of a page's output block quotes no sample or snapshot ([`runs`]);
 //! - g. a Korean text uses a word the glossary rules out ([`glossary`]);
-//! - h. a sample was not made from exactly the commands its page shows ([`samples`]);
-//! - i. a line of a Korean sample is English and not the article's own output ([`korean`]).
+//! - h. a sample was not made from exactly the commands its page shows ([`samples`]).
 //!
-//! The pieces: [`markdown`] reads pages, [`literals`] reads the strings of the sources,
-//! [`help`] runs the tools.
+//! The pieces: [`markdown`] reads pages, [`literals`] reads the string literals of the Rust
+//! sources, [`help`] runs the tools for their help.
 
 pub mod blocks;
-pub mod catalogue;
 pub mod flags;
 pub mod glossary;
 pub mod help;
-pub mod korean;
 pub mod links;
 pub mod literals;
 pub mod markdown;
+pub mod runs;
 pub mod samples;
 pub mod twins;
 pub mod vars;
@@ -101,11 +99,13 @@ pub struct Docs {
     pub pages: Vec<Page>,
     /// The tools' help.
     pub helps: Box<dyn Helps>,
+    /// The folder of the built tools, which check f runs on the samples' logs.
+    pub bin: PathBuf,
 }
 
 impl Docs {
-    /// The pages under `root`.
-    pub fn read(root: &Path, helps: Box<dyn Helps>) -> Result<Docs> {
+    /// The pages under `root`; the tools in `bin`.
+    pub fn read(root: &Path, helps: Box<dyn Helps>, bin: &Path) -> Result<Docs> {
         let mut files: Vec<PathBuf> = std::fs::read_dir(root)
             .with_context(|| format!("reading {}", root.display()))?
             .filter_map(|e| e.ok().map(|e| e.path()))
@@ -129,6 +129,7 @@ impl Docs {
             root: root.to_path_buf(),
             pages,
             helps,
+            bin: bin.to_path_buf(),
         })
     }
 
@@ -140,17 +141,14 @@ impl Docs {
 
 /// Every problem of checks a to h, by file and line.
 pub fn check(docs: &Docs) -> Result<Vec<Problem>> {
-    let catalogue = catalogue::Catalogue::read(&docs.root)?;
     let mut problems = blocks::check(docs);
     problems.extend(flags::check(docs));
     problems.extend(vars::check(docs)?);
     problems.extend(twins::check(docs));
     problems.extend(links::check(docs));
-    problems.extend(catalogue::check_samples(&docs.root, &catalogue)?);
-    problems.extend(catalogue::check_pages(docs, &catalogue));
+    problems.extend(runs::check(docs, &docs.bin)?);
     problems.extend(glossary::check(docs)?);
     problems.extend(samples::check(docs)?);
-    problems.extend(korean::check(&docs.root)?);
     problems.sort();
     problems.dedup();
     Ok(problems)

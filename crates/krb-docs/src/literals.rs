@@ -1,4 +1,5 @@
-//! The text the tools can print, read from their sources: the string literals of Rust files and
+//! The text the tools say, read from their sources (for the glossary's words and the KRB_*
+//! variables): the string literals of Rust files and
 //! the echo/printf strings of bash scripts, each as a [`Piece`] list where `{...}`, `$x`, `%s`
 //! and the like are holes.
 
@@ -189,49 +190,6 @@ fn cooked(chars: &[char], mut i: usize) -> (String, usize, usize) {
         }
     }
     (text, i + 1, lines)
-}
-
-/// A Rust literal as printed pieces: `{{` and `}}` are braces, any other `{...}` is a hole.
-pub fn format_pieces(text: &str) -> Vec<Piece> {
-    let mut pieces = Vec::new();
-    let mut lit = String::new();
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '{' if chars.peek() == Some(&'{') => {
-                chars.next();
-                lit.push('{');
-            }
-            '}' if chars.peek() == Some(&'}') => {
-                chars.next();
-                lit.push('}');
-            }
-            '{' => {
-                let rest: String = chars.clone().collect();
-                match rest.find('}') {
-                    Some(close) if !rest[..close].contains(['{', '\n']) => {
-                        for _ in rest[..=close].chars() {
-                            chars.next();
-                        }
-                        push_hole(&mut pieces, &mut lit);
-                    }
-                    _ => lit.push('{'),
-                }
-            }
-            c => lit.push(c),
-        }
-    }
-    if !lit.is_empty() {
-        pieces.push(Piece::Text(lit));
-    }
-    pieces
-}
-
-fn push_hole(pieces: &mut Vec<Piece>, lit: &mut String) {
-    if !lit.is_empty() {
-        pieces.push(Piece::Text(std::mem::take(lit)));
-    }
-    pieces.push(Piece::Hole);
 }
 
 /// The texts a bash script prints: the arguments of each `echo` and `printf` (its format, `%s`
@@ -724,19 +682,6 @@ mod tests { const T: &str = "test only"; }
         assert_eq!(found[0].0, 5);
         assert_eq!(found[2].0, 7);
         assert_eq!(found[3].0, 9);
-    }
-
-    #[test]
-    fn format_braces_are_holes_and_doubled_ones_braces() {
-        assert_eq!(
-            format_pieces("p{}: {{x}} {name:>5}"),
-            [
-                Piece::Text("p".into()),
-                Piece::Hole,
-                Piece::Text(": {x} ".into()),
-                Piece::Hole
-            ]
-        );
     }
 
     #[test]

@@ -2,7 +2,8 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
 use krb_common::out::{stderr_line, stdout_line};
-use krb_docs::{help::Runner, Docs};
+use krb_docs::help::{own_folder, Runner};
+use krb_docs::Docs;
 
 /// krb-docs: write the docs' generated blocks, and check the docs against the code.
 ///
@@ -23,11 +24,13 @@ use krb_docs::{help::Runner, Docs};
 ///
 /// `check` reports (a) a generated block that differs from what `write` puts there; (b) a
 /// flag in a command of the docs that its tool's --help does not name; (c) a KRB_* variable
-/// shown that nothing reads, or one read that docs/en/setup.md and docs/ko/setup.md do not
-/// document; (d) an English page and its Korean twin that differ in headings, commands or
-/// generated blocks; (e) a relative link or #anchor that leads nowhere; (f) a line of a sample
-/// that no current tool prints (the log grammar, librdkafka's lines, the strings of
-/// crates/*/src and scripts/*.sh); (g) a Korean text with a word docs/ko/glossary.md rules
+/// shown that nothing reads, or one read that docs/en/reference.md and docs/ko/reference.md
+/// do not document; (d) an English page and its Korean twin that differ in headings, commands or
+/// generated blocks; (e) a relative link or #anchor that leads nowhere; (f) a sample that is
+/// not what scripts/samples.sh wrote (its seal, LAB.sha256), or whose krb-dups and log-only
+/// krb-verify output differs from what those tools print on its kept logs now, or a line of a
+/// page's output block that quotes no sample or snapshot case of its language; (g) a Korean
+/// text with a word docs/ko/glossary.md rules
 /// out; (h) a sample whose `$ ` lines are not exactly the commands of its page's first sh block
 /// (`source scripts/common.sh` aside), in order: the commands `krb-docs commands N` prints.
 ///
@@ -78,7 +81,8 @@ fn main() {
     }
     let (Command::Write { root } | Command::Check { root } | Command::Commands { root, .. }) =
         &args.command;
-    let docs = Runner::beside_me(root).and_then(|runner| Docs::read(root, Box::new(runner)));
+    let docs =
+        own_folder().and_then(|bin| Docs::read(root, Box::new(Runner::new(root, &bin)), &bin));
     let docs = match docs {
         Ok(docs) => docs,
         Err(err) => {

@@ -1,5 +1,6 @@
 //! Check c: every `KRB_*` variable the docs show is read by a script or a tool, and every one
-//! read is documented in the table of docs/en/setup.md and docs/ko/setup.md.
+//! read is documented in the table of docs/en/reference.md and docs/ko/reference.md (setup.md
+//! keeps to the steps a learner types, and points there).
 //!
 //! Read means named in the code of scripts/*.sh (not in a comment) or in a string literal of
 //! crates/*/src (not tests). A documented variable has a table row (a line starting with `|`)
@@ -22,7 +23,7 @@ pub const INTERNAL: &[&str] = &[
 ];
 
 /// The pages that document every variable read.
-pub const SETUP: [&str; 2] = ["docs/en/setup.md", "docs/ko/setup.md"];
+pub const TABLES: [&str; 2] = ["docs/en/reference.md", "docs/ko/reference.md"];
 
 /// The page (file name) where the internal variables may be named.
 const INTERNALS_PAGE: &str = "reference.md";
@@ -109,10 +110,10 @@ pub fn check(docs: &Docs) -> Result<Vec<Problem>> {
             }
         }
     }
-    for setup in SETUP {
-        let Some(page) = docs.page(setup) else {
+    for table in TABLES {
+        let Some(page) = docs.page(table) else {
             problems.push(Problem::new(
-                setup,
+                table,
                 1,
                 "missing; it documents every KRB_* variable the tools read, in one table \
                  (name, default, what it does)",
@@ -129,7 +130,7 @@ pub fn check(docs: &Docs) -> Result<Vec<Problem>> {
         for (var, at) in &reads {
             if !INTERNAL.contains(&var.as_str()) && !documented.contains_key(var) {
                 problems.push(Problem::new(
-                    setup,
+                    table,
                     1,
                     format!(
                         "{var} (read at {at}) has no row in the table of variables; add one: \

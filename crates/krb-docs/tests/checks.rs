@@ -1,9 +1,11 @@
-//! Checks a to g on a small checkout (tests/fixtures/repo: a README pair, setup and lab 1 in
+//! Checks a to h on a small checkout (tests/fixtures/repo: a README pair, setup and lab 1 in
 //! English and Korean, a sample, a script, a crate's strings): clean as it is, and each check
 //! alone reporting an input that breaks it.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+
+mod tools;
 
 use krb_common::scratch::scratch_dir;
 use krb_docs::help::Runner;
@@ -73,7 +75,7 @@ fn docs(root: &Path) -> Docs {
         fake: FAKE.iter().copied().collect(),
         runner: Runner::new(root, bin),
     };
-    Docs::read(root, Box::new(helps)).unwrap()
+    Docs::read(root, Box::new(helps), &tools::built()).unwrap()
 }
 
 fn problems(root: &Path) -> Vec<String> {
@@ -121,7 +123,7 @@ fn a_a_generated_block_that_differs() {
     );
     one(
         &problems(&root),
-        "docs/en/lab1-revoke.md:54:",
+        "docs/en/lab1-revoke.md:64:",
         "the krb:help krb-dups block is not what it generates (this line differs); run scripts/docs.sh (krb-docs write)",
     );
     let (changed, _) = write(&docs(&root)).unwrap();
@@ -157,7 +159,7 @@ fn b_a_flag_no_help_names() {
     );
     one(
         &problems(&root),
-        "docs/en/lab1-revoke.md:61:",
+        "docs/en/lab1-revoke.md:71:",
         "`--verboze` in `krb-dups nocommit --verboze` is not in krb-dups --help",
     );
 
@@ -204,20 +206,27 @@ fn c_a_variable_read_nowhere_or_not_documented() {
     );
     one(
         &problems(&root),
-        "docs/en/lab1-revoke.md:59:",
+        "docs/en/lab1-revoke.md:69:",
         "KRB_NOPE is read nowhere in scripts/ or crates/*/src",
     );
 
+    // The table is reference.md's: a row in setup.md does not stand for it.
     let root = fixture();
     edit(
         &root,
-        "docs/ko/setup.md",
+        "docs/ko/reference.md",
         "| `KRB_LOGS` | `logs` | 로그 폴더 |\n",
         "",
     );
+    edit(
+        &root,
+        "docs/ko/setup.md",
+        "Linux와 bash.",
+        "Linux와 bash.\n\n| `KRB_LOGS` | `logs` | 로그 폴더 |",
+    );
     one(
         &problems(&root),
-        "docs/ko/setup.md:1:",
+        "docs/ko/reference.md:1:",
         "KRB_LOGS (read at scripts/common.sh:3) has no row in the table of variables",
     );
 
@@ -225,12 +234,12 @@ fn c_a_variable_read_nowhere_or_not_documented() {
     edit(
         &root,
         "docs/en/setup.md",
-        "| `KRB_LOGS`",
-        "| `KRB_WATCHDOG_CHILD` | | |\n| `KRB_LOGS`",
+        "Linux and bash.",
+        "Linux and bash, without KRB_WATCHDOG_CHILD.",
     );
     one(
         &problems(&root),
-        "docs/en/setup.md:14:",
+        "docs/en/setup.md:7:",
         "KRB_WATCHDOG_CHILD is internal",
     );
 }
@@ -246,8 +255,8 @@ fn d_twins_that_differ() {
     );
     one(
         &problems(&root),
-        "docs/ko/lab1-revoke.md:41:",
-        "heading 5 `타임라인 읽기` is level 3 where docs/en/lab1-revoke.md:41 `Reading the timeline` is level 2",
+        "docs/ko/lab1-revoke.md:51:",
+        "heading 5 `타임라인 읽기` is level 3 where docs/en/lab1-revoke.md:51 `Reading the timeline` is level 2",
     );
 
     let root = fixture();
@@ -307,7 +316,7 @@ fn e_a_link_or_an_anchor_to_nowhere() {
     );
     one(
         &problems(&root),
-        "docs/en/lab1-revoke.md:43:",
+        "docs/en/lab1-revoke.md:53:",
         "link ../img/lab2.svg: no file docs/img/lab2.svg; fix the link",
     );
 
@@ -325,29 +334,75 @@ fn e_a_link_or_an_anchor_to_nowhere() {
     );
 }
 
-#[test]
-fn f_a_sample_line_no_tool_prints() {
-    let root = fixture();
-    let sample = root.join("docs/samples/en/lab1.txt");
-    let mut text = std::fs::read_to_string(&sample).unwrap();
-    text.push_str(
-        "slow-a: librdkafka error: Global error: PollExceeded (Local: Maximum application poll \
-         interval (max.poll.interval.ms) exceeded): Application maximum poll interval (10000ms) \
-         exceeded by 360ms\n",
-    );
-    std::fs::write(&sample, text).unwrap();
-    // The page shows the sample as it is now: only the line itself is wrong.
-    let (changed, _) = write(&docs(&root)).unwrap();
-    assert_eq!(changed, ["docs/en/lab1-revoke.md"]);
-    one(
-        &problems(&root),
-        "docs/samples/en/lab1.txt:8:",
-        "`slow-a: librdkafka error: Global error: PollExceeded",
-    );
+/// Seals `docs/samples/LANG/lab1.txt` and its logs again, as scripts/samples.sh does.
+fn seal(root: &Path, lang: &str) {
+    let dir = root.join("docs/samples").join(lang);
+    let mut names = vec!["lab1.txt".to_string()];
+    let mut logs: Vec<String> = std::fs::read_dir(dir.join("lab1"))
+        .unwrap()
+        .map(|e| format!("lab1/{}", e.unwrap().file_name().to_string_lossy()))
+        .collect();
+    logs.sort();
+    names.extend(logs);
+    let out = std::process::Command::new("sha256sum")
+        .args(&names)
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    std::fs::write(dir.join("lab1.sha256"), out.stdout).unwrap();
 }
 
 #[test]
-fn f_a_pages_output_line_no_tool_prints() {
+fn f_a_line_no_tool_printed_in_a_sample() {
+    for lang in ["en", "ko"] {
+        let root = fixture();
+        let sample = format!("docs/samples/{lang}/lab1.txt");
+        let path = root.join(&sample);
+        let text = std::fs::read_to_string(&path).unwrap();
+        std::fs::write(&path, text + "this line no tool prints at all\n").unwrap();
+        // The page shows the sample as it is now: only the sample itself is wrong.
+        write(&docs(&root)).unwrap();
+        one(
+            &problems(&root),
+            &format!("{sample}:1: lab1.txt differs from its seal"),
+            "made by scripts/samples.sh; run it again (scripts/samples.sh 1)",
+        );
+    }
+}
+
+#[test]
+fn f_a_changed_word_in_a_verdict_line() {
+    for (lang, from, to) in [
+        (
+            "en",
+            "all 1000 messages processed",
+            "all 1000 messages handled",
+        ),
+        ("ko", "1000개", "1001개"),
+    ] {
+        let root = fixture();
+        let sample = format!("docs/samples/{lang}/lab1.txt");
+        edit(&root, &sample, from, to);
+        write(&docs(&root)).unwrap();
+        one(
+            &problems(&root),
+            &format!("{sample}:1: lab1.txt differs from its seal"),
+            "run it again",
+        );
+        // Sealed again by hand, or a tool that now says otherwise: krb-verify, run again on
+        // the sample's logs, prints the line as it is.
+        seal(&root, lang);
+        one(
+            &problems(&root),
+            &format!("{sample}:"),
+            "krb-verify revoke nocommit prints `",
+        );
+    }
+}
+
+#[test]
+fn f_a_pages_output_line_quoting_no_run() {
     // The same output block in both twins, before their exercises.
     let with_block = |line: &str| {
         let root = fixture();
@@ -364,23 +419,32 @@ fn f_a_pages_output_line_no_tool_prints() {
         }
         root
     };
-    let root = with_block(
-        "slow-a: librdkafka error: Global error: PollExceeded (Local: Maximum application poll \
-         interval (max.poll.interval.ms) exceeded)",
-    );
+    let root = with_block("this line no tool prints at all");
     let found = problems(&root);
     assert_eq!(found.len(), 2, "{found:#?}");
     for (problem, lang) in found.iter().zip(["en", "ko"]) {
         assert!(
             problem.starts_with(&format!(
-                "docs/{lang}/lab1-revoke.md:60: `slow-a: librdkafka error"
+                "docs/{lang}/lab1-revoke.md:70: `this line no tool prints at all` is in no sample of docs/samples/{lang}"
             )),
             "{found:#?}"
         );
     }
-    // A line the tools print passes.
+    // A line of the samples passes.
     let root = with_block("sent 1000 messages to pay");
     assert_eq!(problems(&root), Vec::<String>::new());
+    // A block marked as a run no check can make is left unheld, and only that block.
+    let root = with_block(
+        "this line no tool prints at all\n```\n\n<!-- unrun: a broker -->\n```text\nnor this one",
+    );
+    let found = problems(&root);
+    assert_eq!(found.len(), 2, "{found:#?}");
+    assert!(
+        found
+            .iter()
+            .all(|p| p.contains("`this line no tool prints at all`")),
+        "{found:#?}"
+    );
 }
 
 #[test]
@@ -396,6 +460,32 @@ fn g_a_word_the_glossary_rules_out() {
         &problems(&root),
         "docs/ko/lab1-revoke.md:7:",
         "`주인` is a variant docs/ko/glossary.md rules out; write `담당자`",
+    );
+
+    // An expression the glossary rules out, in a page and in a script's Korean text.
+    let root = fixture();
+    edit(
+        &root,
+        "docs/ko/lab1-revoke.md",
+        "다음 담당자가",
+        "파티션을 넘겨준 뒤 다음 담당자가",
+    );
+    one(
+        &problems(&root),
+        "docs/ko/lab1-revoke.md:7:",
+        "`넘겨준` (`넘겨주다`) is an expression docs/ko/glossary.md rules out; write `반납`",
+    );
+    let root = fixture();
+    edit(
+        &root,
+        "scripts/01-revoke.sh",
+        "krb_line \"== verdict\"",
+        "krb_line \"every statement held\" \"모든 문장 성립\"\nkrb_line \"== verdict\"",
+    );
+    one(
+        &problems(&root),
+        "scripts/01-revoke.sh:10:",
+        "`문장` (`문장`) is an expression docs/ko/glossary.md rules out; write `판정 항목`",
     );
 
     // The same word in an English page is no Korean variant.
@@ -419,6 +509,8 @@ fn h_a_sample_not_made_from_its_page_commands() {
             "$ topic pay 2\n",
             "$ topic slow 1\nCreated topic slow.\n$ topic pay 2\n",
         );
+        // As samples.sh would have sealed it: only its commands are wrong.
+        seal(&root, lang);
     }
     write(&docs(&root)).unwrap();
     let found = problems(&root);
@@ -437,32 +529,11 @@ fn h_a_sample_not_made_from_its_page_commands() {
         "$ krb-produce pay 1000 2\nsent 1000 messages to pay\n",
         "",
     );
+    seal(&root, "en");
     write(&docs(&root)).unwrap();
     one(
         &problems(&root),
         "docs/en/lab1-revoke.md:13:",
         "`krb-produce pay 1000 2` is a command of this page that docs/samples/en/lab1.txt never ran",
     );
-}
-
-#[test]
-fn i_an_english_line_in_a_korean_sample() {
-    // The fixture's script prints `== verdict` in English and `== 판정` in Korean: a Korean
-    // sample that holds the English one was made by a tool that did not speak Korean.
-    let root = fixture();
-    edit(&root, "docs/samples/ko/lab1.txt", "== 판정", "== verdict");
-    write(&docs(&root)).unwrap();
-    one(
-        &problems(&root),
-        "docs/samples/ko/lab1.txt:7:",
-        "`== verdict` is English in a Korean sample",
-    );
-    // The same line in the English sample is the English one.
-    let root = fixture();
-    assert!(
-        std::fs::read_to_string(root.join("docs/samples/en/lab1.txt"))
-            .unwrap()
-            .contains("== verdict")
-    );
-    assert_eq!(problems(&root), Vec::<String>::new());
 }

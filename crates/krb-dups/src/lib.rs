@@ -162,6 +162,40 @@ mod tests {
     }
 
     #[test]
+    fn a_name_with_control_characters_is_printed_escaped() {
+        let dir = temp_logs(&[(
+            "g-a.log",
+            &b"09:00:00.000 g-\x1b[2J\x07 p0 offset 3\n09:00:00.001 g-\x1b[2J\x07 p0 offset 3\n"[..],
+        )]);
+        let args = Args {
+            group: "g".into(),
+            logs: Logs::at(&dir),
+            verbose: true,
+            json: false,
+            end: None,
+            namespace: Namespace::default(),
+        };
+        let (_, out) = run(&args).unwrap();
+        assert!(
+            out.ends_with("p0: offset 3 (1) processed twice (g-\\u{1b}[2J\\u{7})\n"),
+            "{out:?}"
+        );
+        assert!(!out.contains('\u{1b}'), "{out:?}");
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn a_log_whose_file_name_is_not_utf8_is_read() {
+        use std::os::unix::ffi::OsStrExt;
+        let dir = temp_logs(&[("g-a.log", &b"09:00:00.000 g-a p0 offset 1\n"[..])]);
+        let odd = dir.join(std::ffi::OsStr::from_bytes(b"g-\xff.log"));
+        std::fs::write(&odd, b"09:00:00.000 g-b p0 offset 2\n").unwrap();
+        let report = read_group(&dir, "g", &Namespace::default()).unwrap();
+        assert_eq!(report.processed, 2);
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
     fn end_offsets_are_numbers_from_zero() {
         assert_eq!(
             parse_end("p0=25, p1=1").unwrap(),

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use anyhow::Result;
 use krb_common::fastpath::parse_processed;
 use krb_common::logline::{Offset, Partition};
-use krb_common::reader::{for_each_line, Remark, Skipped};
+use krb_common::reader::{for_each_line, printable, Remark, Skipped};
 use serde::Serialize;
 
 use crate::count::full_parse;
@@ -245,7 +245,10 @@ impl Report {
             } else {
                 format!("{}..{}", run.first, run.last)
             };
-            let who = who.map_or(String::new(), |w| format!(" ({})", w.join(", ")));
+            let who = who.map_or(String::new(), |w| {
+                let names: Vec<_> = w.iter().map(|n| printable(n)).collect();
+                format!(" ({})", names.join(", "))
+            });
             let _ = writeln!(
                 out,
                 "  p{}: offset {span} ({}) {}{who}",

@@ -67,13 +67,15 @@ impl GroupLogs {
     /// Reads what the logs gained since the last poll, and the logs that appeared.
     pub fn poll(&mut self) -> Result<Poll> {
         let (files, _) = group_files(&self.dir, &self.group, &self.ns)?;
-        if self.logs.iter().any(|log| !files.contains(&log.path)) {
+        // Sets, not searches: a folder may hold many logs.
+        let present: std::collections::HashSet<&PathBuf> = files.iter().collect();
+        if self.logs.iter().any(|log| !present.contains(&log.path)) {
             return Ok(Poll::Restart);
         }
-        for file in files {
-            if self.logs.iter().all(|log| log.path != file) {
-                self.logs.push(WorkerLog::follow(&file));
-            }
+        let followed: std::collections::HashSet<PathBuf> =
+            self.logs.iter().map(|log| log.path.clone()).collect();
+        for file in files.iter().filter(|f| !followed.contains(*f)) {
+            self.logs.push(WorkerLog::follow(file));
         }
         let mut lines = Vec::new();
         let mut skipped = Vec::new();

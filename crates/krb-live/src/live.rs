@@ -31,6 +31,9 @@ impl Published {
     }
 }
 
+/// How long a tick reads before the page shows what was read.
+const READ_BUDGET: Duration = Duration::from_secs(1);
+
 /// A group's run, followed.
 pub struct Live {
     dir: PathBuf,
@@ -71,6 +74,9 @@ impl Live {
 
     fn read(&mut self) -> Result<bool> {
         let mut changed = false;
+        // Logs far ahead of what was read are read a chunk at a time (see Follow::read), for
+        // up to a second: then the page shows what was read, and the next tick reads on.
+        let began = std::time::Instant::now();
         loop {
             match self.logs.poll()? {
                 Poll::Restart => {
@@ -82,10 +88,13 @@ impl Live {
                 Poll::Lines(lines, skipped) => {
                     changed |= !lines.is_empty() || !skipped.is_empty();
                     self.state.skip(skipped);
+                    let more = !lines.is_empty();
                     for line in lines {
                         self.state.add(line);
                     }
-                    return Ok(changed);
+                    if !more || began.elapsed() >= READ_BUDGET {
+                        return Ok(changed);
+                    }
                 }
             }
         }

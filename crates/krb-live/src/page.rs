@@ -14,9 +14,14 @@ pub struct Page {
     words: String,
 }
 
-/// JSON made safe inside `<script>`: no `</` ends the element early.
+/// JSON made safe inside `<script>`, in every state of the HTML tokenizer: no `<` at all (a
+/// `</script>` would end the element early, and `<!--` then `<script` would make the tokenizer
+/// take the page's own `</script>` for the state's and swallow the page's script), nor `>` or
+/// `&`. Each only ever appears inside a JSON string, where its `\u` escape reads the same.
 fn script_safe(json: &str) -> String {
-    json.replace("</", "<\\/")
+    json.replace('<', "\\u003c")
+        .replace('>', "\\u003e")
+        .replace('&', "\\u0026")
 }
 
 impl Page {
@@ -48,7 +53,10 @@ mod tests {
         let page = Page::new(Lang::Ko).render(r#"{"group":"</script><b>x"}"#);
         assert!(page.starts_with("<!DOCTYPE html>"));
         assert!(page.contains("<html lang=\"ko\">"));
-        assert!(page.contains(r#"{"group":"<\/script><b>x"}"#), "{page}");
+        assert!(
+            page.contains(r#"{"group":"\u003c/script\u003e\u003cb\u003ex"}"#),
+            "{page}"
+        );
         assert_eq!(
             page.matches("</script>").count(),
             page.matches("<script").count()
@@ -59,5 +67,23 @@ mod tests {
         let outside = page.replace("http://www.w3.org/2000/svg", "");
         assert!(!outside.contains("http:") && !outside.contains("https:"));
         assert!(!outside.contains("src=") && !outside.contains("@import"));
+    }
+
+    #[test]
+    fn no_log_text_puts_the_tokenizer_out_of_the_states_script() {
+        let state = serde_json::json!({
+            "feed": ["commit failed: <!--<script>", "a & b > c", "</script >", "<\u{0}"],
+        })
+        .to_string();
+        let page = Page::new(Lang::En).render(&state);
+        let inline = page
+            .split("<script id=\"state\" type=\"application/json\">")
+            .nth(1)
+            .and_then(|rest| rest.split("</script>").next())
+            .unwrap();
+        assert!(!inline.contains(['<', '>', '&']), "{inline}");
+        // And it reads back as the same state.
+        let back: serde_json::Value = serde_json::from_str(inline).unwrap();
+        assert_eq!(back.to_string(), state);
     }
 }

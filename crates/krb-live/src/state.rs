@@ -18,6 +18,10 @@ pub const STEP_MS: i64 = 100;
 /// How many skipped lines are kept to be shown (all are counted).
 const SKIPPED_KEPT: usize = 5;
 
+/// At most this many events and duplicates a worker's lane shows, the latest; the state keeps
+/// no more than twice as many of each a worker, however many lines its log has.
+pub const LANE_MARKS: usize = 1000;
+
 /// A partition a worker owned, from an assigned line to a revoked or lost one (or to now).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Span {
@@ -148,6 +152,7 @@ impl Worker {
     }
 
     fn end(&mut self, partitions: &[Partition], at: NaiveDateTime, end: End) {
+        let partitions: std::collections::HashSet<Partition> = partitions.iter().copied().collect();
         for span in &mut self.spans {
             if span.to.is_none() && partitions.contains(&span.partition) {
                 span.to = Some((at, end));
@@ -167,9 +172,13 @@ pub struct State {
     pub topic: Option<String>,
     /// The workers, by name.
     pub workers: BTreeMap<String, Worker>,
-    /// Every duplicate processing, in the order they were read.
+    /// The duplicate processings, in the order they were read: each worker's latest
+    /// [`LANE_MARKS`] at least (see [`keep_latest`]).
     pub duplicates: Vec<Duplicate>,
-    /// The workers' events, in the order they were read.
+    /// How many duplicate processings there were.
+    pub duplicates_seen: u64,
+    /// The workers' events, in the order they were read: each worker's latest [`LANE_MARKS`]
+    /// at least.
     pub events: Vec<Happening>,
     /// The first lines skipped because they look like worker lines but do not parse.
     pub skipped: Vec<Skipped>,
@@ -177,6 +186,9 @@ pub struct State {
     pub skipped_count: u64,
     /// Every processing, as krb-dups counts them.
     counts: Counts,
+    /// How many events and duplicates make [`keep_latest`] look again.
+    events_next: usize,
+    duplicates_next: usize,
 }
 
 impl State {
@@ -230,7 +242,11 @@ impl State {
             if before > 0 {
                 counted.1 += 1;
                 w.duplicates += 1;
-                let n = self.duplicates.len() as u64 + 1;
+                self.duplicates_seen += 1;
+                let n = self.duplicates_seen;
+                keep_latest(&mut self.duplicates, &mut self.duplicates_next, |d| {
+                    &d.worker
+                });
                 self.duplicates.push(Duplicate {
                     at,
                     worker,
@@ -251,7 +267,7 @@ impl State {
             Event::Stop => Kind::Stop,
             Event::Assigned(ps) => {
                 let owned = w.owns();
-                for &partition in ps.iter().filter(|p| !owned.contains(p)) {
+                for &partition in ps.iter().filter(|p| owned.binary_search(p).is_err()) {
                     w.spans.push(Span {
                         partition,
                         from: at,
@@ -318,6 +334,7 @@ impl State {
     }
 
     fn happened(&mut self, at: NaiveDateTime, worker: String, kind: Kind, text: String) {
+        keep_latest(&mut self.events, &mut self.events_next, |e| &e.worker);
         self.events.push(Happening {
             at,
             worker,
@@ -325,6 +342,26 @@ impl State {
             text,
         });
     }
+}
+
+/// Before `items` grows past what it may hold, keeps only each worker's latest [`LANE_MARKS`]
+/// of them, in their order: what a lane shows. Done when they have doubled since the last
+/// time, so each item costs a constant time in all; a log of 10M duplicates is a few thousand
+/// marks, not 10M.
+fn keep_latest<T>(items: &mut Vec<T>, next: &mut usize, worker: impl Fn(&T) -> &str) {
+    if items.len() < (*next).max(2 * LANE_MARKS) {
+        return;
+    }
+    let mut seen: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    let mut keep = vec![false; items.len()];
+    for (i, item) in items.iter().enumerate().rev() {
+        let n = seen.entry(worker(item)).or_default();
+        *n += 1;
+        keep[i] = *n <= LANE_MARKS;
+    }
+    let mut flags = keep.into_iter();
+    items.retain(|_| flags.next().unwrap_or(true));
+    *next = 2 * items.len();
 }
 
 #[cfg(test)]
@@ -447,6 +484,36 @@ mod tests {
         // Steps of 100 ms: a's two first processings in step 0, its third (a duplicate) in 1.
         assert_eq!(a.steps[&1], BTreeMap::from([(0, (2, 0)), (1, (1, 1))]));
         assert_eq!(a.steps[&0], BTreeMap::from([(1, (1, 0))]));
+    }
+
+    #[test]
+    fn a_log_of_one_line_repeated_keeps_what_a_lane_shows_not_every_line() {
+        let mut s = State::new();
+        s.add(line(0, "g-b", Event::Start));
+        s.add(processed(1, "g-b", 0, 7));
+        let copies = 20 * LANE_MARKS as i64;
+        for i in 0..copies {
+            s.add(processed(2 + i, "g-a", 0, 7));
+        }
+        assert!(
+            s.duplicates.len() <= 2 * LANE_MARKS,
+            "{}",
+            s.duplicates.len()
+        );
+        assert_eq!(s.duplicates_seen, copies as u64);
+        assert_eq!(s.workers["g-a"].duplicates, copies as u64);
+        // The latest are kept, with their numbers; another worker's events stay.
+        let last = s.duplicates.last().unwrap();
+        assert_eq!((last.n, last.times), (copies as u64, copies as u32 + 1));
+        assert_eq!(s.events.len(), 1);
+        let report = s.report();
+        assert_eq!(report.duplicates(), copies as u64);
+        let view = crate::view::View::of(&mut s, "g", "logs/g-*.log");
+        let a = view.workers.iter().find(|w| w.name == "g-a").unwrap();
+        assert_eq!(a.marks.len(), LANE_MARKS);
+        assert_eq!(a.marks.last().unwrap().duplicate.unwrap()[3], copies);
+        let b = view.workers.iter().find(|w| w.name == "g-b").unwrap();
+        assert_eq!(b.marks.len(), 1);
     }
 
     #[test]

@@ -7,12 +7,10 @@ use krb_common::kafka_error::rendered_code;
 use krb_common::logline::{format_time, Partition};
 use serde::Serialize;
 
-use crate::state::{End, Kind, ShareCounts, State, STEP_MS};
+use crate::state::{End, Kind, ShareCounts, State, LANE_MARKS, STEP_MS};
 
 /// At most this many steps of processing across the run: a long run's steps are widened.
 const MAX_STEPS: i64 = 600;
-/// At most this many events and duplicates a worker's lane shows, the latest.
-const LANE_MARKS: usize = 1000;
 /// At most this many items in the list of the latest.
 const FEED: usize = 40;
 
@@ -229,31 +227,29 @@ impl View {
         }));
         // In time order; a stable sort keeps events before duplicates of the same millisecond.
         marks.sort_by_key(|m| m.at);
+        // Each worker's marks, found once rather than searched for in every lane.
+        let mut by_worker: std::collections::HashMap<&str, Vec<Mark>> =
+            std::collections::HashMap::new();
+        for m in &marks {
+            by_worker.entry(&m.worker).or_default().push(m.clone());
+        }
         let workers = state
             .workers
             .iter()
             .map(|(name, w)| {
-                let mut partitions: Vec<Partition> = w
-                    .spans
-                    .iter()
-                    .map(|s| s.partition)
-                    .chain(w.steps.keys().copied())
-                    .collect();
-                partitions.sort_unstable();
-                partitions.dedup();
-                let rows = partitions
+                // Each partition's spans, in the order it was given them.
+                let mut spans_of: std::collections::BTreeMap<Partition, Vec<SpanView>> =
+                    w.steps.keys().map(|&p| (p, Vec::new())).collect();
+                for s in &w.spans {
+                    spans_of.entry(s.partition).or_default().push(SpanView {
+                        from: ms(s.from),
+                        to: s.to.map(|(t, _)| ms(t)),
+                        end: s.to.map(|(_, e)| end_name(e)),
+                    });
+                }
+                let rows = spans_of
                     .into_iter()
-                    .map(|partition| {
-                        let spans = w
-                            .spans
-                            .iter()
-                            .filter(|s| s.partition == partition)
-                            .map(|s| SpanView {
-                                from: ms(s.from),
-                                to: s.to.map(|(t, _)| ms(t)),
-                                end: s.to.map(|(_, e)| end_name(e)),
-                            })
-                            .collect();
+                    .map(|(partition, spans)| {
                         let mut steps: Vec<[i64; 3]> = Vec::new();
                         for (&n, &(all, dups)) in w.steps.get(&partition).into_iter().flatten() {
                             let start = n.div_euclid(per) * step;
@@ -272,11 +268,7 @@ impl View {
                         }
                     })
                     .collect();
-                let own: Vec<Mark> = marks
-                    .iter()
-                    .filter(|m| &m.worker == name)
-                    .cloned()
-                    .collect();
+                let own = by_worker.remove(name.as_str()).unwrap_or_default();
                 WorkerView {
                     name: name.clone(),
                     processed: w.processed,

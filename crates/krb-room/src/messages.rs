@@ -49,6 +49,11 @@ pub const VARIANTS: Msg = Msg {
     en: "variants (✓ held, ✗ failed)",
     ko: "변형 (✓ 성립, ✗ 실패)",
 };
+/// The variants of a participant's records that no lab has: a few named, all counted.
+pub const OTHERS: Msg = Msg {
+    en: "{count} variant(s) no lab has: {names}{more}",
+    ko: "실습에 없는 변형 {count}개: {names}{more}",
+};
 /// A number's column: its lab and variant, then what it counts.
 pub const COLUMN: Msg = Msg {
     en: "lab {lab} {variant}: {what}",
@@ -116,6 +121,7 @@ pub const TABLE: &[Msg] = &[
     LATEST,
     AT,
     VARIANTS,
+    OTHERS,
     COLUMN,
     DUPLICATES,
     OVERLAP,

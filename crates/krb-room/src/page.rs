@@ -4,7 +4,14 @@
 //! recorded them, shown as its `ours` shows them); each failed statement below its row, and the
 //! other names its topic's records gave, if any; then the spread of those numbers as pictures,
 //! and the messages that were not records.
+//!
+//! Its size is bounded whatever participants publish: a column of marks for each of the labs'
+//! own variants only (a variant a record invents is named in its participant's row, a few at
+//! most, not given a column for every participant), a row's failures cut short, and every
+//! list the room keeps bounded where it is kept ([`crate::room`]). Making it takes time
+//! linear in what it shows.
 
+use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
 use krb_common::lang::Lang;
@@ -13,7 +20,7 @@ use krb_verify::record::Record;
 use krb_verify::verdict::DUPLICATES;
 
 use crate::messages::{self as m};
-use crate::room::{Participant, Room};
+use crate::room::{lab_variants, shortened, Participant, Room};
 use crate::spread::{self, Measure};
 
 use krb_verify::html::escape;
@@ -32,7 +39,12 @@ td.name,td.at,td.variants{white-space:nowrap}td.name{font-weight:bold}.when{colo
 tr.failures td,tr.claimed td{color:#b00;font-size:16px;border-top:none}\
 .pictures{display:flex;flex-wrap:wrap;gap:.5em 1.5em}figure{margin:0}\
 figcaption{font-weight:bold;margin-bottom:.2em}svg.spread{max-width:100%;height:auto}\
-#skipped{color:#b00;font-size:16px}";
+#skipped{color:#b00;font-size:16px}.others{color:#555;font-size:16px;margin-left:.5em}";
+
+/// The most of a row's failures shown, in characters: past it, `…`.
+const MAX_FAILURES: usize = 600;
+/// The most variants no lab has named in a participant's row; the rest are counted.
+const MAX_OTHERS: usize = 3;
 
 /// What the page shows besides the records: the room, where it is, and the language.
 pub struct Page {
@@ -121,7 +133,7 @@ impl Page {
             let _ = write!(
                 html,
                 "<section id=\"skipped\"><p>{}</p><ul>",
-                escape(&m::SKIPPED.fill(lang, &[("count", &room.skipped.len())]))
+                escape(&m::SKIPPED.fill(lang, &[("count", &room.skipped_count)]))
             );
             for line in &room.skipped {
                 let _ = write!(html, "<li>{}</li>", escape(line));
@@ -135,7 +147,12 @@ impl Page {
     fn table(&self, room: &Room) -> String {
         let lang = self.lang;
         let columns = columns();
-        let variants = room.variants();
+        let known = lab_variants();
+        let variants: Vec<(u8, String)> = room
+            .variants()
+            .into_iter()
+            .filter(|v| known.contains(v))
+            .collect();
         let mut html = format!(
             "<table id=\"participants\"><tr><th>{}</th><th>{}</th><th>{}</th>",
             escape(m::PARTICIPANT.text(lang)),
@@ -169,7 +186,7 @@ impl Page {
                 html,
                 "<tr class=\"participant\" data-participant=\"{n}\"><td class=\"name\">{n}</td><td class=\"at\">{}</td><td class=\"variants\">{}</td>",
                 self.latest(p),
-                self.marks(p, &variants)
+                self.marks(p, &variants) + &self.others(p, &known)
             );
             for c in &columns {
                 let value = c.value(p);
@@ -193,7 +210,10 @@ impl Page {
                 let _ = writeln!(
                     html,
                     "<tr class=\"failures\" data-participant=\"{n}\"><td colspan=\"{width}\">{}</td></tr>",
-                    escape(&NOT_HELD.fill(lang, &[("failures", &failures)]))
+                    escape(&shortened(
+                        &NOT_HELD.fill(lang, &[("failures", &failures)]),
+                        MAX_FAILURES
+                    ))
                 );
             }
             if !p.claimed.is_empty() {
@@ -262,11 +282,50 @@ impl Page {
         html
     }
 
-    /// What did not hold in a participant's latest records, variant by variant.
+    /// The variants of a participant's records that no lab has: the first few named, the rest
+    /// counted.
+    fn others(&self, p: &Participant, known: &BTreeSet<(u8, String)>) -> String {
+        let others: Vec<&(u8, String)> =
+            p.variants.keys().filter(|v| !known.contains(*v)).collect();
+        if others.is_empty() {
+            return String::new();
+        }
+        let named = others
+            .iter()
+            .take(MAX_OTHERS)
+            .map(|(lab, variant)| m::AT.fill(self.lang, &[("lab", lab), ("variant", variant)]))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let text = m::OTHERS.fill(
+            self.lang,
+            &[
+                ("count", &others.len()),
+                ("names", &named),
+                (
+                    "more",
+                    &if others.len() > MAX_OTHERS {
+                        " …"
+                    } else {
+                        ""
+                    },
+                ),
+            ],
+        );
+        format!(
+            "<span class=\"others\" data-count=\"{}\">{}</span>",
+            others.len(),
+            escape(&text)
+        )
+    }
+
+    /// What did not hold in a participant's latest records, variant by variant, until there
+    /// is more than a row shows.
     fn failures(&self, p: &Participant) -> String {
+        let shown = std::cell::Cell::new(0);
         p.variants
             .values()
             .filter(|r| !r.held())
+            .take_while(|_| shown.get() <= MAX_FAILURES)
             .map(|r| {
                 let what = [
                     r.verdict
@@ -286,7 +345,9 @@ impl Page {
                 } else {
                     what
                 };
-                format!("{}: {what}", self.at(r))
+                let failure = format!("{}: {what}", self.at(r));
+                shown.set(shown.get() + failure.chars().count());
+                failure
             })
             .collect::<Vec<_>>()
             .join("; ")

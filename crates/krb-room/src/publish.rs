@@ -1,7 +1,10 @@
 //! Records to the participant's topic in the room: each line as krb-verify wrote it. Every line
 //! is read and checked before any is sent, so a file that is not records, or holds another
 //! namespace's, publishes nothing. (That check spares a participant a mistake; what stops a
-//! forgery is the page, which names a record's participant after its topic.)
+//! forgery is the page, which names a record's participant after its topic.) A line is checked
+//! as the page checks it ([`crate::room::record`]): what the page would leave out is not sent.
+//! A file is read as the logs are, a regular file only ([`krb_common::reader::open`]: a FIFO
+//! would block, a device never end), and at most [`MAX_FILE`] of it.
 
 use std::io::Read;
 use std::path::PathBuf;
@@ -10,7 +13,6 @@ use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
 use krb_common::broker::BrokerArgs;
-use krb_verify::record::Record;
 use rdkafka::producer::{BaseProducer, BaseRecord, DeliveryResult, Producer, ProducerContext};
 use rdkafka::ClientContext;
 
@@ -22,19 +24,37 @@ pub fn read(files: &[PathBuf], ns: &str) -> Result<Vec<String>> {
     let mut lines = Vec::new();
     for file in files {
         let (name, text) = if file.as_os_str() == "-" {
-            let mut text = String::new();
-            std::io::stdin()
-                .read_to_string(&mut text)
+            let text = bounded(std::io::stdin().lock(), "records from stdin")
                 .context("cannot read records from stdin")?;
             ("stdin".to_string(), text)
         } else {
-            let text = std::fs::read_to_string(file)
+            let name = file.display().to_string();
+            let text = krb_common::reader::open(file)
+                .map_err(anyhow::Error::from)
+                .and_then(|f| bounded(f, &name))
                 .with_context(|| format!("cannot read {}", file.display()))?;
-            (file.display().to_string(), text)
+            (name, text)
         };
         lines.extend(parse(&name, &text, ns)?);
     }
     Ok(lines)
+}
+
+/// The most of a file of records read: a participant's records of every variant the room
+/// keeps, at the most each may weigh.
+pub const MAX_FILE: u64 = (crate::room::MAX_VARIANTS * crate::room::MAX_RECORD) as u64;
+
+/// The text of `from`, refused past [`MAX_FILE`] bytes; `name` names it in the error.
+fn bounded(from: impl Read, name: &str) -> Result<String> {
+    let mut bytes = Vec::new();
+    from.take(MAX_FILE + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_FILE {
+        bail!(
+            "{name} is over {} MB: records of a lab run are a few KB each",
+            MAX_FILE >> 20
+        );
+    }
+    String::from_utf8(bytes).map_err(|_| anyhow::anyhow!("{name} is not UTF-8 text"))
 }
 
 /// The records of one file's text, namespace `ns`'s; `name` names the file in the error of a
@@ -45,8 +65,10 @@ pub fn parse(name: &str, text: &str, ns: &str) -> Result<Vec<String>> {
         .filter(|(_, l)| !l.trim().is_empty())
         .map(|(i, l)| {
             let at = format!("{name}:{}", i + 1);
-            let record: Record = serde_json::from_str(l).with_context(|| {
-                format!("{at}: not a lab record (a JSON line of krb-verify --record); nothing published")
+            let record = crate::room::record(l.trim().as_bytes()).map_err(|why| {
+                anyhow::anyhow!(
+                    "{at}: not a lab record (a JSON line of krb-verify --record: {why}); nothing published"
+                )
             })?;
             if let Some(other) = record.namespace.as_deref().filter(|o| *o != ns) {
                 bail!(

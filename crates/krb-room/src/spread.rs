@@ -66,11 +66,13 @@ impl Measure {
         record.verdict.as_ref()?.numbers.get(self.number).copied()
     }
 
-    /// Each participant's value, by participant name, for those who have one.
+    /// Each participant's value, by participant name, for those who have one that is a number
+    /// (the room keeps no other, but a picture is drawn of numbers only).
     pub fn values(&self, room: &Room) -> Vec<(String, f64)> {
         room.participants
             .iter()
             .filter_map(|(name, p)| Some((name.clone(), self.value(p)?)))
+            .filter(|(_, v)| v.is_finite())
             .collect()
     }
 }
@@ -128,7 +130,8 @@ pub fn pictures() -> Vec<Picture> {
 }
 
 /// A scale from 0 to a round number at or above every value, in at most five steps of 1, 2 or
-/// 5 times a power of ten, so the ticks are numbers a person reads at a glance.
+/// 5 times a power of ten, so the ticks are numbers a person reads at a glance. Whatever the
+/// values, its end is a finite number and it has at most [`MAX_TICKS`] ticks.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Scale {
     /// The right end.
@@ -144,7 +147,12 @@ impl Scale {
             .into_iter()
             .filter(|v| v.is_finite())
             .fold(0.0_f64, f64::max);
-        let top = if top > 0.0 { top } else { 1.0 };
+        // Up to a tenth of the largest number, so that five round steps still end at a number.
+        let top = if top > 0.0 {
+            top.min(f64::MAX / 10.0)
+        } else {
+            1.0
+        };
         let rough = top / 5.0;
         let power = 10f64.powf(rough.log10().floor());
         let step = [1.0, 2.0, 5.0, 10.0]
@@ -160,9 +168,15 @@ impl Scale {
         }
     }
 
-    /// The ticks, 0 included, the end included.
+    /// The ticks, 0 included, the end included: at most [`MAX_TICKS`], however the scale was
+    /// made.
     pub fn ticks(&self) -> Vec<f64> {
-        let n = (self.max / self.step).round() as usize;
+        let steps = (self.max / self.step).round();
+        let n = if steps.is_finite() && steps > 0.0 {
+            (steps as usize).min(MAX_TICKS - 1)
+        } else {
+            0
+        };
         (0..=n).map(|i| i as f64 * self.step).collect()
     }
 
@@ -177,6 +191,14 @@ impl Scale {
         format!("{tick:.decimals$}")
     }
 }
+
+/// The most ticks a scale has: five steps and 0.
+pub const MAX_TICKS: usize = 6;
+
+/// The most lines of dots in a row: a dot that finds no room on any goes on the line that ends
+/// first, over another's name (its own is in its title), so that a row's height and the time
+/// to place its dots stay bounded however many participants share a value.
+pub const MAX_LEVELS: usize = 8;
 
 /// The picture's width, in pixels at a scale of 1 (two pictures side by side at 1280 pixels).
 pub const WIDTH: f64 = 580.0;
@@ -197,23 +219,27 @@ fn text_width(text: &str) -> f64 {
 }
 
 /// The line of dots each point goes on, in order: the first line whose last dot and name end
-/// before this dot begins, so no two overlap.
+/// before this dot begins, so no two overlap; past [`MAX_LEVELS`] lines, the line that ends
+/// first.
 pub fn levels(points: &[(f64, &str)]) -> Vec<usize> {
     let mut ends: Vec<f64> = Vec::new();
     points
         .iter()
         .map(|(x, name)| {
             let (start, end) = (x - DOT, x + DOT + 4.0 + text_width(name));
-            match ends.iter().position(|e| *e + 4.0 <= start) {
-                Some(level) => {
-                    ends[level] = end;
-                    level
-                }
-                None => {
+            let free = ends.iter().position(|e| *e + 4.0 <= start);
+            let level = match free {
+                Some(level) => level,
+                None if ends.len() < MAX_LEVELS => {
                     ends.push(end);
                     ends.len() - 1
                 }
-            }
+                None => (0..ends.len())
+                    .min_by(|a, b| ends[*a].total_cmp(&ends[*b]))
+                    .unwrap_or(0),
+            };
+            ends[level] = ends[level].max(end);
+            level
         })
         .collect()
 }

@@ -39,6 +39,16 @@ fn bad_input_is_one_line_and_exit_2_before_the_broker() {
     std::fs::create_dir_all(&dir).unwrap();
     let bad = dir.join("bad.jsonl");
     std::fs::write(&bad, format!("{RECORD}\nlab 1: 78 duplicates\n")).unwrap();
+    // Files that are not files of records, read as the logs are: never waited on, never read
+    // without end, never read whole past what records weigh.
+    let fifo = dir.join("fifo");
+    let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    let oversized = dir.join("oversized.jsonl");
+    std::fs::File::create(&oversized)
+        .unwrap()
+        .set_len(64 << 20)
+        .unwrap();
     let taken = TcpListener::bind("127.0.0.1:0").unwrap();
     let port = taken.local_addr().unwrap().port().to_string();
     for (args, env, says) in [
@@ -61,6 +71,21 @@ fn bad_input_is_one_line_and_exit_2_before_the_broker() {
             vec!["publish", "monday", bad.to_str().unwrap()],
             vec![("KRB_NS", "bob")],
             "bad.jsonl:1: a record of namespace alice, not yours (bob); nothing published",
+        ),
+        (
+            vec!["publish", "monday", fifo.to_str().unwrap()],
+            vec![],
+            "fifo: it is a FIFO, not a regular file",
+        ),
+        (
+            vec!["publish", "monday", "/dev/zero"],
+            vec![],
+            "cannot read /dev/zero: it is a device, not a regular file",
+        ),
+        (
+            vec!["publish", "monday", oversized.to_str().unwrap()],
+            vec![],
+            "oversized.jsonl is over 4 MB",
         ),
         (
             vec!["serve", "monday", "--port", "0"],

@@ -32,7 +32,7 @@ use krb_common::logline::{Event, Offset, Partition};
 use krb_common::namespace::Namespace;
 use krb_common::overlap::overlaps;
 use krb_common::reader::Logs;
-use krb_common::worker_log::WorkerLog;
+use krb_common::worker_log::{Entry, WorkerLog};
 use krb_dups::{analyse, Counts};
 use messages as m;
 use svg::node::element::{Circle, Group, Line, Rectangle, Text, Title};
@@ -152,6 +152,68 @@ fn label(event: &Event, lang: Lang) -> Option<(&'static str, String)> {
     })
 }
 
+/// The most partitions drawn, each a lane: the labs have a few, a hostile log 100,000.
+const MAX_LANES: usize = 64;
+
+/// The most dots a partition's lane draws: past them, the processings are counted and said.
+const MAX_DOTS: usize = 5000;
+
+/// A partition lane's dots as they are drawn: one for each (consumer, pixel, kind), with how
+/// many processings it stands for, the first one's tooltip and circle.
+#[derive(Default)]
+struct Dots {
+    /// Each cell's place in `dots` and `merged`.
+    cells: std::collections::HashMap<(usize, i64, i64, String), usize>,
+    dots: Vec<(Circle, String)>,
+    /// Processings drawn in a dot drawn before, by dot.
+    merged: Vec<u64>,
+    /// Processings not drawn: the lane had [`MAX_DOTS`] already.
+    left_out: u64,
+}
+
+impl Dots {
+    /// Counts a processing at `cell`: `true` when it makes a new dot, which the caller then
+    /// pushes to `dots`.
+    fn count(&mut self, cell: (usize, i64, i64, String)) -> bool {
+        if let Some(&d) = self.cells.get(&cell) {
+            self.merged[d] += 1;
+            return false;
+        }
+        if self.merged.len() == MAX_DOTS {
+            self.left_out += 1;
+            return false;
+        }
+        self.cells.insert(cell, self.merged.len());
+        self.merged.push(0);
+        true
+    }
+
+    /// Adds the dots to `lane` (its top at `y0`), each tooltip saying how many processings
+    /// its dot stands for, and the processings left out, if any.
+    fn draw(self, mut lane: Group, lang: Lang, y0: f64) -> Group {
+        for ((dot, title), more) in self.dots.into_iter().zip(self.merged) {
+            let title = match more {
+                0 => title,
+                more => m::DOT_MERGED.fill(lang, &[("dot", &title), ("more", &more)]),
+            };
+            lane = lane.add(dot.add(Title::new(title)));
+        }
+        if self.left_out > 0 {
+            lane = lane.add(
+                Text::new(
+                    m::DOTS_LEFT_OUT.fill(lang, &[("count", &self.left_out), ("max", &MAX_DOTS)]),
+                )
+                .set("class", "left-out")
+                .set("x", WIDTH - RIGHT)
+                .set("y", y0 + PARTITION_LANE - 6.0)
+                .set("text-anchor", "end")
+                .set("fill", "#666"),
+            );
+        }
+        lane
+    }
+}
+
 /// A text with a white outline drawn under its letters, so that a line behind it stops short of
 /// them.
 fn halo(text: Text) -> Text {
@@ -183,6 +245,10 @@ pub fn render(group: &str, consumers: &[Consumer], lang: Lang) -> Result<Documen
         }
     }
     let report = analyse(&mut counts, None);
+    // The lowest partitions get lanes; the others are counted in the title's corner.
+    let lanes_left_out = ranges.len().saturating_sub(MAX_LANES);
+    let ranges: BTreeMap<Partition, (Offset, Offset)> =
+        ranges.into_iter().take(MAX_LANES).collect();
     let totals = m::TOTALS.fill(
         lang,
         &[
@@ -240,6 +306,18 @@ pub fn render(group: &str, consumers: &[Consumer], lang: Lang) -> Result<Documen
                 .set("font-size", TITLE_SIZE)
                 .set("font-weight", "bold"),
         );
+    if lanes_left_out > 0 {
+        doc = doc.add(
+            Text::new(
+                m::LANES_LEFT_OUT.fill(lang, &[("count", &lanes_left_out), ("max", &MAX_LANES)]),
+            )
+            .set("class", "left-out")
+            .set("x", WIDTH - RIGHT)
+            .set("y", 28)
+            .set("text-anchor", "end")
+            .set("fill", "#666"),
+        );
+    }
 
     // Legend: each consumer's colour, the ringed dot, the bar; each text as wide as it is.
     let mut legend = Group::new().set("class", "legend");
@@ -276,9 +354,30 @@ pub fn render(group: &str, consumers: &[Consumer], lang: Lang) -> Result<Documen
     doc = doc.add(legend);
 
     // Partition lanes: dots at (time, offset), and when two consumers were in one message.
-    let logs: Vec<WorkerLog> = consumers.iter().map(|c| c.log.clone()).collect();
+    // The logs as they are, not copies: a copy of a log of 10M lines is a gigabyte.
+    let logs: Vec<&WorkerLog> = consumers.iter().map(|c| &c.log).collect();
     let together = overlaps(&logs);
     let mut y0 = TOP;
+    // Each partition's lines, consumer by consumer, found once: a lane does not read every
+    // line of the group again.
+    type LaneLines<'a> = Vec<(usize, &'a Consumer, Vec<&'a Entry>)>;
+    let mut in_lane: BTreeMap<Partition, LaneLines> = BTreeMap::new();
+    for (i, c) in consumers.iter().enumerate() {
+        for l in &c.log.lines {
+            let partition = match l.event {
+                Event::SlowStart { partition, .. } => partition,
+                _ => match l.event.completion() {
+                    Some((partition, _)) => partition,
+                    None => continue,
+                },
+            };
+            let lane = in_lane.entry(partition).or_default();
+            match lane.last_mut() {
+                Some((j, _, lines)) if *j == i => lines.push(l),
+                _ => lane.push((i, c, vec![l])),
+            }
+        }
+    }
     for (&p, &(lo, hi)) in &ranges {
         let y = |o: Offset| {
             y0 + PARTITION_LANE
@@ -316,9 +415,12 @@ pub fn render(group: &str, consumers: &[Consumer], lang: Lang) -> Result<Documen
                     .set("fill", "#666"),
             );
         }
-        for (i, c) in consumers.iter().enumerate() {
+        // The lane's dots, one a pixel per consumer and kind: a log of 10M lines draws no more
+        // than one of 100k, and no more than MAX_DOTS in all.
+        let mut dots = Dots::default();
+        for (i, c, lines) in in_lane.remove(&p).unwrap_or_default() {
             let mut slow_starts: BTreeMap<Offset, NaiveDateTime> = BTreeMap::new();
-            for l in &c.log.lines {
+            for l in lines {
                 match l.event {
                     Event::SlowStart { partition, offset } if partition == p => {
                         slow_starts.insert(offset, l.at);
@@ -359,10 +461,15 @@ pub fn render(group: &str, consumers: &[Consumer], lang: Lang) -> Result<Documen
                             (true, None) => "processed dup".to_string(),
                             (false, _) => "processed".to_string(),
                         };
+                        let (cx, cy) = (x(l.at), y(offset));
+                        let cell = (i, cx.round() as i64, cy.round() as i64, class.clone());
+                        if !dots.count(cell) {
+                            continue;
+                        }
                         let mut dot = Circle::new()
                             .set("class", class)
-                            .set("cx", x(l.at))
-                            .set("cy", y(offset))
+                            .set("cx", cx)
+                            .set("cy", cy)
                             .set("r", if duplicate { 3 } else { 2 })
                             .set("fill", if already { "white" } else { colour(i) });
                         if duplicate {
@@ -377,12 +484,13 @@ pub fn render(group: &str, consumers: &[Consumer], lang: Lang) -> Result<Documen
                             }
                             None => m::DOT.fill(lang, &at),
                         };
-                        lane = lane.add(dot.add(Title::new(title)));
+                        dots.dots.push((dot, title));
                     }
                     _ => {}
                 }
             }
         }
+        lane = dots.draw(lane, lang, y0);
         for o in together.iter().filter(|o| o.partition == p) {
             let text = m::OVERLAP.fill(
                 lang,

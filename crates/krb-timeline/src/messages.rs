@@ -52,6 +52,21 @@ pub const DOT_WHY: Msg = Msg {
     en: "{name} p{partition} offset {offset} {why}",
     ko: "{name} p{partition} offset {offset} 처리, {why}",
 };
+/// A dot's tooltip when it stands for more processings, drawn at the same point.
+pub const DOT_MERGED: Msg = Msg {
+    en: "{dot}, and {more} more processings at this point",
+    ko: "{dot}, 같은 자리에서 {more}번 더 처리",
+};
+/// A lane with more processings than it draws.
+pub const DOTS_LEFT_OUT: Msg = Msg {
+    en: "{count} more processings not drawn: lanes draw {max} points at most",
+    ko: "처리 {count}번은 그리지 않았어요: 한 줄에 점은 {max}개까지예요",
+};
+/// A picture with more partitions than it draws lanes for.
+pub const LANES_LEFT_OUT: Msg = Msg {
+    en: "{count} more partitions not drawn: {max} lanes at most",
+    ko: "파티션 {count}개는 그리지 않았어요: 줄은 {max}개까지예요",
+};
 /// A slow message's bar's tooltip.
 pub const BAR: Msg = Msg {
     en: "{name} p{partition} offset {offset}, slow",
@@ -84,6 +99,9 @@ pub const ALL: &[Msg] = &[
     OVERLAP,
     DOT,
     DOT_WHY,
+    DOT_MERGED,
+    DOTS_LEFT_OUT,
+    LANES_LEFT_OUT,
     BAR,
     ALREADY_APPLIED,
     REFUSED,

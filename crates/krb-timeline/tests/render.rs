@@ -643,3 +643,90 @@ fn another_workers_lines_an_empty_log_and_a_cut_last_line_are_named() {
     );
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+/// The SVG of `files` (group `many`), as text.
+fn drawn(files: &[(&str, &str)]) -> String {
+    let dir = logs(files);
+    let out = run(
+        &Args {
+            group: "many".into(),
+            logs: Logs::at(&dir),
+            output: None,
+            namespace: Default::default(),
+        },
+        Lang::En,
+    )
+    .unwrap()
+    .0;
+    let text = std::fs::read_to_string(&out).unwrap();
+    std::fs::remove_dir_all(dir).unwrap();
+    text
+}
+
+#[test]
+fn many_lines_at_one_point_are_one_dot_that_says_how_many() {
+    let mut a = String::new();
+    for _ in 0..20_000 {
+        a += "09:00:00.000 many-a p0 offset 7\n";
+    }
+    a += "09:00:10.000 many-a p0 offset 8\n";
+    let text = drawn(&[("many-a.log", &a)]);
+    let doc = roxmltree::Document::parse(&text).unwrap();
+    let dots = with_class(&doc, "processed");
+    assert_eq!(dots.len(), 2);
+    let said: u64 = dots
+        .iter()
+        .map(|d| {
+            let title = d.children().find(|t| t.has_tag_name("title")).unwrap();
+            let text = title.text().unwrap();
+            text.split(", and ").nth(1).map_or(1, |n| {
+                1 + n.split(' ').next().unwrap().parse::<u64>().unwrap()
+            })
+        })
+        .sum();
+    assert_eq!(said, 20_001);
+}
+
+#[test]
+fn a_lane_draws_a_bounded_number_of_dots_and_says_how_many_it_left_out() {
+    // 20,000 offsets one a millisecond, in no order: more points than a lane draws.
+    let mut a = String::new();
+    for i in 0..20_000 {
+        let o = i * 7919 % 20_000;
+        a += &format!(
+            "09:00:{:02}.{:03} many-a p0 offset {o}\n",
+            i / 1000,
+            i % 1000
+        );
+    }
+    let text = drawn(&[("many-a.log", &a)]);
+    let doc = roxmltree::Document::parse(&text).unwrap();
+    let dots = with_class(&doc, "processed").len();
+    assert!(dots <= 5000, "{dots} dots");
+    let left_out = texts(with_class(&doc, "left-out")[0]);
+    let n: usize = left_out[0].split(' ').next().unwrap().parse().unwrap();
+    let merged: usize = with_class(&doc, "processed")
+        .iter()
+        .map(|d| {
+            let title = d.children().find(|t| t.has_tag_name("title")).unwrap();
+            title.text().unwrap().split(", and ").nth(1).map_or(0, |n| {
+                n.split(' ').next().unwrap().parse::<usize>().unwrap()
+            })
+        })
+        .sum();
+    assert_eq!(dots + merged + n, 20_000);
+    assert!(text.len() < 4 << 20, "{} bytes", text.len());
+}
+
+#[test]
+fn a_log_of_many_partitions_draws_a_bounded_number_of_lanes_and_says_so() {
+    let mut a = String::new();
+    for p in 0..200 {
+        a += &format!("09:00:00.{:03} many-a p{} offset 1\n", p % 1000, 4096 + p);
+    }
+    let text = drawn(&[("many-a.log", &a)]);
+    let doc = roxmltree::Document::parse(&text).unwrap();
+    assert_eq!(with_class(&doc, "lane-partition").len(), 64);
+    let said = texts(with_class(&doc, "left-out")[0]);
+    assert_eq!(said, ["136 more partitions not drawn: 64 lanes at most"]);
+}

@@ -8,6 +8,7 @@ use std::path::Path;
 use krb_common::duration::length;
 use krb_common::lang::Lang;
 
+use crate::deploy;
 use crate::messages;
 use crate::page_text::{lab_text, NAMESPACE, PAGE_TITLE, SUMMARY, TIME, TOOK};
 use crate::record::Record;
@@ -133,13 +134,26 @@ pub fn page(records: &[Record], dir: &Path, lang: Lang) -> String {
         }
     }
     for lab in labs {
-        let (heading, intro) = lab_text(lab);
+        let (heading, intro) = match lab {
+            deploy::LAB => (
+                deploy::Message::Heading.text(lang),
+                deploy::Message::Intro.text(lang),
+            ),
+            _ => {
+                let (heading, intro) = lab_text(lab);
+                (heading.text(lang).into(), intro.text(lang).into())
+            }
+        };
         let _ = writeln!(
             out,
             "<section id=\"lab{lab}\"><h2>{}</h2>\n<p class=\"intro\">{}</p>",
-            escape(heading.text(lang)),
-            escape(intro.text(lang))
+            escape(&heading),
+            escape(&intro)
         );
+        // Lab 9's decision table, its rows side by side, before each row's statements.
+        if lab == deploy::LAB {
+            out += &deploy::html(records, lang);
+        }
         for r in records.iter().filter(|r| r.lab == lab) {
             variant(&mut out, r, dir, lang);
         }

@@ -6,13 +6,14 @@
 //! - [`verdict`]: the verdict type, as text, a row and JSON.
 //! - [`facts`]: what every lab reads from a run.
 //! - one module per lab: [`revoke`], [`maxpoll`], [`assignor`], [`static_lab`], [`protocol`],
-//!   [`idempotent`], [`faults`], [`share`].
+//!   [`idempotent`], [`faults`], [`share`], [`deploy`].
 //! - [`record`]: the lab command's results file and its table.
 //! - [`html`]: the same as one self-contained page, with the timelines, for a screen.
 //! - [`messages`]: what it prints, in English and Korean (`KRB_LANG=ko`); [`page_text`]: the
 //!   page's own words.
 
 pub mod assignor;
+pub mod deploy;
 pub mod facts;
 pub mod faults;
 pub mod html;
@@ -81,6 +82,11 @@ pub enum Lab {
         /// The group's share.delivery.count.limit (the reject scenario's).
         limit: u16,
     },
+    /// Lab 9, one row of 09-deploy.sh (its topic has the group's name).
+    Deploy {
+        /// `--row`.
+        row: deploy::Row,
+    },
     /// Lab 7, one trial of 07-faults.sh (its effects are in its --db, or lab 6's default).
     Faults {
         /// `--effect`.
@@ -148,6 +154,7 @@ impl Lab {
             ),
             Lab::Faults { effect, .. } => (7, "faults", value_name(effect)),
             Lab::Share { scenario, .. } => (8, "share", value_name(scenario)),
+            Lab::Deploy { row } => (deploy::LAB, "deploy", row.name()),
         }
     }
 }
@@ -171,6 +178,24 @@ pub fn verify(
         } => assignor::verdict(&run, assignor, revoke_commit)?,
         Lab::Static { static_membership } => static_lab::verdict(&run, static_membership)?,
         Lab::Share { scenario, limit } => share::verdict(&run, scenario, limit)?,
+        Lab::Deploy { row } => {
+            let effects = if row.idempotent {
+                let kind = krb_effect::Kind::Idempotent;
+                let url = match db {
+                    Some(url) => url.to_string(),
+                    None => idempotent::default_store(kind, group, dir),
+                };
+                Some(krb_effect::count(&url, kind, group, broker)?)
+            } else {
+                None
+            };
+            deploy::verdict(
+                &run,
+                row,
+                deploy::produced(broker, group)?,
+                effects.as_ref(),
+            )?
+        }
         Lab::Idempotent {
             effect, scenario, ..
         } => {

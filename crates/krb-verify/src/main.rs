@@ -23,6 +23,7 @@ use krb_verify::{Assignor, Lab, Protocol};
 ///   krb-verify idempotent once --effect idempotent --scenario maxpoll
 ///   krb-verify faults faults-42-1 --effect db-offsets --db postgres://postgres@localhost:5491/postgres
 ///   krb-verify share share --scenario kill
+///   krb-verify deploy deploy-range range
 ///
 /// Prints the article's number, ours, and each statement with `held` or `FAILED`. Lines of the
 /// logs that look like worker lines but do not parse are named on stderr and left out.
@@ -137,6 +138,39 @@ enum Command {
         limit: u16,
         #[command(flatten)]
         out: Output,
+    },
+    /// Lab 9, one row of 09-deploy.sh GROUP: group GROUP-ROW, row ROW (its topic has the
+    /// group's name).
+    Deploy {
+        /// The row's group.
+        group: String,
+        /// The row it ran: range, coop, consumer, with -revoke and -static added, then kill and
+        /// kill-idempotent.
+        #[arg(value_name = "ROW", value_parser = parse_row)]
+        matrix_row: krb_verify::deploy::Row,
+        /// The idempotent rows' database, when not the SQLite file LOGS/GROUP.db.
+        #[arg(long, value_name = "URL")]
+        db: Option<String>,
+        #[command(flatten)]
+        out: Output,
+    },
+    /// Lab 9's rows for 09-deploy.sh GROUP, one line each, tab-separated: row, signal (TERM or
+    /// KILL), membership (static or dynamic), the effects' store (- for none), the worker
+    /// options. A row it does not know: one line, exit 2.
+    DeployRows {
+        /// The script's group: each row runs in GROUP-ROW.
+        group: String,
+        /// Only these rows, comma-separated.
+        #[arg(long, value_name = "ROW,...")]
+        only: Option<String>,
+        /// Where the rows' logs (and the idempotent rows' databases) go.
+        #[command(flatten)]
+        logs: Logs,
+    },
+    /// Lab 9's decision table of 09-deploy.sh's records (exit 0 only if all held).
+    DeployTable {
+        /// The records, one JSON line per row.
+        file: PathBuf,
     },
     /// Print the records of a lab command's run as one table (exit 0 only if all held).
     Table {
@@ -272,6 +306,31 @@ fn table(file: &Path, json: Option<&Path>, html: Option<&Path>, logs: &Path) -> 
     Ok(records.iter().all(Record::held))
 }
 
+fn parse_row(name: &str) -> Result<krb_verify::deploy::Row, String> {
+    krb_verify::deploy::Row::parse(name).map_err(|m| m.text(Lang::of_process()))
+}
+
+fn deploy_rows(group: &str, only: Option<&str>, logs: &Path) -> i32 {
+    match krb_verify::deploy::Row::select(only) {
+        Ok(rows) => {
+            for row in rows {
+                stdout_line(&row.script_line(&format!("{group}-{}", row.name()), logs));
+            }
+            0
+        }
+        Err(m) => {
+            stderr_line(&format!("krb-verify: {}", m.text(Lang::of_process())));
+            2
+        }
+    }
+}
+
+fn deploy_table(file: &Path) -> Result<bool> {
+    let records = record::read(file)?;
+    print!("{}", krb_verify::deploy::table(&records, Lang::from_env()?));
+    Ok(records.iter().all(Record::held))
+}
+
 fn main() {
     let args: Args = krb_common::cli::parse("krb-verify");
     let code = match &args.command {
@@ -371,6 +430,21 @@ fn main() {
             out,
             db.as_deref(),
         ),
+        Command::Deploy {
+            group,
+            matrix_row,
+            db,
+            out,
+        } => check(Lab::Deploy { row: *matrix_row }, group, out, db.as_deref()),
+        Command::DeployRows { group, only, logs } => deploy_rows(group, only.as_deref(), &logs.dir),
+        Command::DeployTable { file } => match deploy_table(file) {
+            Ok(true) => 0,
+            Ok(false) => 1,
+            Err(e) => {
+                stderr_line(&format!("krb-verify: {e:#}"));
+                2
+            }
+        },
         Command::Table {
             file,
             json,

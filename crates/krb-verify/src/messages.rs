@@ -77,6 +77,8 @@ pub enum Message {
     Lab7(faults::Said),
     /// Lab 8's.
     Lab8(share::Said),
+    /// Lab 9's.
+    Lab9(crate::deploy::Message),
     /// Several messages, `; ` between them.
     Parts(Vec<Message>),
     /// The English text of a record whose message this krb cannot read (an older krb wrote
@@ -99,6 +101,7 @@ impl Message {
             Message::Lab6(m) => m.text(lang),
             Message::Lab7(m) => m.text(lang),
             Message::Lab8(m) => m.text(lang),
+            Message::Lab9(m) => m.text(lang),
             Message::Parts(parts) => parts
                 .iter()
                 .map(|p| p.text(lang))
@@ -161,6 +164,7 @@ into_message! {
     idempotent::Said => Lab6,
     faults::Said => Lab7,
     share::Said => Lab8,
+    crate::deploy::Message => Lab9,
 }
 
 impl From<Vec<Message>> for Message {

@@ -80,10 +80,12 @@ impl Record {
     }
 }
 
+/// The largest file of records read: a workshop's labs make a few hundred kilobytes.
+const RECORDS_LIMIT: u64 = 64 << 20;
+
 /// Reads a JSON Lines file of records.
 pub fn read(path: &Path) -> Result<Vec<Record>> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let text = krb_common::reader::read_text(path, "the records", RECORDS_LIMIT)?;
     text.lines()
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty())
@@ -285,6 +287,15 @@ mod tests {
         // No numbers, no field: what older readers read stays as it was.
         let none = serde_json::to_string(&Verdict::new(1, "revoke", "nocommit", "g", "")).unwrap();
         assert!(!none.contains("numbers"), "{none}");
+    }
+
+    #[test]
+    fn a_table_of_a_device_is_refused_not_read_forever() {
+        let e = read(Path::new("/dev/zero")).unwrap_err();
+        assert_eq!(
+            format!("{e:#}"),
+            "cannot read the records /dev/zero: it is a device, not a regular file"
+        );
     }
 
     #[test]

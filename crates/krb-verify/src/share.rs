@@ -343,6 +343,18 @@ impl Records {
             let worker = &log.name;
             // What the worker acknowledged and has not yet had committed, and how.
             let mut pending: BTreeMap<(Partition, Offset), Ack> = BTreeMap::new();
+            // What it acquired: an offset committed that it neither acquired nor acknowledged
+            // bears on no statement, and is not kept (a line may commit a million of them).
+            let acquired: BTreeSet<(Partition, Offset)> = log
+                .lines
+                .iter()
+                .filter_map(|l| match l.event {
+                    Event::Acquired {
+                        partition, offset, ..
+                    } => Some((partition, offset)),
+                    _ => None,
+                })
+                .collect();
             for line in &log.lines {
                 match &line.event {
                     Event::Acquired {
@@ -369,13 +381,18 @@ impl Records {
                     }
                     Event::AcksCommitted { partition, offsets } => {
                         for o in offsets {
+                            let key = (*partition, *o);
                             // An offset committed that the log never acknowledged counts as
                             // no acceptance: no statement may rest on it.
-                            let ack = pending.remove(&(*partition, *o));
+                            let ack = match pending.remove(&key) {
+                                Some(ack) => ack,
+                                None if acquired.contains(&key) => Ack::Release,
+                                None => continue,
+                            };
                             r.committed
-                                .entry((*partition, *o))
+                                .entry(key)
                                 .or_default()
-                                .push((worker.clone(), ack.unwrap_or(Ack::Release)));
+                                .push((worker.clone(), ack));
                         }
                     }
                     Event::AcksFailed {

@@ -79,6 +79,16 @@ fn join() -> Logs {
 }
 
 #[test]
+fn offsets_committed_that_were_never_acquired_are_not_kept() {
+    let mut l = join();
+    // A million offsets no member acquired, in one line of 40 bytes.
+    l.at(8500, "g-a", "acks committed p0 [1000000..2048575]");
+    let records = super::Records::of(&l.run("g").logs);
+    assert_eq!(records.committed.len(), 1000);
+    all_held(&check(&l, Scenario::Join));
+}
+
+#[test]
 fn join_holds_and_each_statement_fails_alone() {
     let good = join();
     let v = check(&good, Scenario::Join);

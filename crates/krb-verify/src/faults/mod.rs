@@ -413,7 +413,11 @@ pub fn read(
     let sampled = read_samples(&dir.join(format!("{group}.committed")))?;
     let begin = faults.begin;
     let witness_path = dir.join(format!("{group}.witness"));
-    let witness = read_text(&witness_path, "Kafka's own account of the group")?;
+    let witness = read_text(
+        &witness_path,
+        "Kafka's own account of the group",
+        krb_common::trial_log::TRIAL_FILE_LIMIT,
+    )?;
     let table = parse_witness(&witness, &broker.name(group), &broker.name(group))
         .map_err(|e| anyhow::anyhow!("{}:{e}", witness_path.display()))?;
     let partitions = acks

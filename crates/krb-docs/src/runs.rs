@@ -1,0 +1,413 @@
+//! Check f: the samples and the pages' output held to the tools by running them.
+//!
+//! A sample (`docs/samples/LANG/labN.txt`) is a transcript scripts/samples.sh wrote from a real
+//! run. It keeps the logs that run wrote in `docs/samples/LANG/labN/` and seals the transcript
+//! and the logs in `docs/samples/LANG/labN.sha256` (sha256sum's format). A sample fails when
+//!
+//! - its seal is missing, or a file differs from it, or the folder holds a file it does not
+//!   name: the transcript or a log was edited by hand;
+//! - the tools, run again on the kept logs (when it has them: a sample made before samples.sh
+//!   kept them is held by its seal alone) in the sample's language, print something else than
+//!   the transcript shows: each `$ krb-dups ...` command, and each verdict of a lab krb-verify
+//!   judges from the logs alone (labs 1, 3, 4 and 8; its first line names the lab, the variant
+//!   and the group). The other labs' verdicts read the broker's committed offsets; the seal
+//!   holds them, and the lab scripts' own lines, as the run printed them.
+//!
+//! A line of a page's output block (a fenced block that is not `sh` or `bash`, in README*.md and
+//! docs/LANG/*.md, outside the generated blocks that check a holds) must be a line of a sample
+//! or of a snapshot case (`crates/krb-docs/tests/cmd/LANG.md`, run by `cargo test -p krb-docs`)
+//! of the page's language; in a snapshot, `[..]` stands for any text, as trycmd reads it. A
+//! block after a line `<!-- unrun: why -->` is not held: it shows a run that needs a broker.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use anyhow::{Context, Result};
+use regex::Regex;
+use sha2::{Digest, Sha256};
+
+use crate::markdown::lines;
+use crate::{files_under, rel, Docs, Problem};
+
+/// The line before an output block that shows a run no check can make without a broker (a
+/// workshop's doctor, the room): `<!-- unrun: why -->`. The block is left unchecked, and says so.
+pub const UNRUN: &str = "<!-- unrun:";
+
+/// Where the snapshot cases are, from the root.
+pub const SNAPSHOTS: &str = "crates/krb-docs/tests/cmd";
+
+/// A sample: its language, lab, transcript and the folder of its logs.
+struct Sample {
+    path: String,
+    lang: String,
+    lab: String,
+    text: String,
+    logs: PathBuf,
+}
+
+impl Sample {
+    fn read(root: &Path, file: &Path) -> Result<Option<Sample>> {
+        let path = rel(root, file);
+        let (Some(lang), Some(lab)) = (
+            file.parent()
+                .and_then(|p| p.file_name())
+                .and_then(|n| n.to_str()),
+            file.file_stem().and_then(|n| n.to_str()),
+        ) else {
+            return Ok(None);
+        };
+        let text = std::fs::read_to_string(file).with_context(|| path.clone())?;
+        Ok(Some(Sample {
+            lang: lang.to_string(),
+            lab: lab.to_string(),
+            logs: file.with_extension(""),
+            text,
+            path,
+        }))
+    }
+
+    fn again(&self) -> String {
+        let n = self.lab.trim_start_matches("lab");
+        format!(
+            "made by scripts/samples.sh; run it again (scripts/samples.sh {n}) rather than edit it"
+        )
+    }
+}
+
+/// The samples under `root`.
+fn samples(root: &Path) -> Result<Vec<Sample>> {
+    let mut found = Vec::new();
+    for file in files_under(&root.join("docs").join("samples"), "txt")? {
+        found.extend(Sample::read(root, &file)?);
+    }
+    Ok(found)
+}
+
+/// Check f on every sample and on the pages' output blocks; tools run from `bin`.
+pub fn check(docs: &Docs, bin: &Path) -> Result<Vec<Problem>> {
+    let samples = samples(&docs.root)?;
+    let mut problems = Vec::new();
+    for sample in &samples {
+        let sealed = seal(sample);
+        let sealed_ok = sealed.is_empty();
+        problems.extend(sealed);
+        // A broken seal already says to run samples.sh again; a sample made before
+        // samples.sh kept the logs is held by its seal alone.
+        if sealed_ok && sample.logs.is_dir() {
+            problems.extend(rerun(&docs.root, sample, bin)?);
+        }
+    }
+    problems.extend(check_pages(docs, &samples));
+    Ok(problems)
+}
+
+/// The seal's problems: the transcript and each kept log against `labN.sha256`.
+fn seal(sample: &Sample) -> Vec<Problem> {
+    let dir = sample.logs.parent().unwrap_or(Path::new("."));
+    let seal = sample.logs.with_extension("sha256");
+    let problem =
+        |what: String| Problem::new(&sample.path, 1, format!("{what}; {}", sample.again()));
+    let Ok(text) = std::fs::read_to_string(&seal) else {
+        return vec![problem(format!("no seal {}.sha256", sample.lab))];
+    };
+    let mut named = HashSet::new();
+    let mut problems = Vec::new();
+    for line in text.lines() {
+        let Some((hash, name)) = line.split_once("  ") else {
+            problems.push(problem(format!(
+                "{}.sha256 has a line that is no `HASH  FILE`",
+                sample.lab
+            )));
+            continue;
+        };
+        named.insert(name.to_string());
+        let got = std::fs::read(dir.join(name))
+            .map(|bytes| hex(&Sha256::digest(&bytes)))
+            .unwrap_or_default();
+        if got != hash {
+            problems.push(problem(format!("{name} differs from its seal")));
+        }
+    }
+    if !named.contains(&format!("{}.txt", sample.lab)) {
+        problems.push(problem(format!(
+            "{}.sha256 does not seal the transcript",
+            sample.lab
+        )));
+    }
+    let kept = std::fs::read_dir(&sample.logs)
+        .into_iter()
+        .flatten()
+        .flatten();
+    for entry in kept {
+        let name = format!("{}/{}", sample.lab, entry.file_name().to_string_lossy());
+        if !named.contains(&name) {
+            problems.push(problem(format!("{name} is not sealed")));
+        }
+    }
+    problems
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// A verdict's first line: `lab 1 revoke nocommit (group nocommit)`, or in Korean
+/// `실습 1 revoke nocommit (그룹 nocommit)`.
+fn verdict_head() -> Regex {
+    Regex::new(r"^(?:lab|실습) \d+ (\S+) (.+) \((?:group|그룹) (\S+)\)$").expect("a valid pattern")
+}
+
+/// The krb-verify command line of a verdict whose first line names `name`, `variant` and
+/// `group`, for the labs it judges from the logs alone; `None` for the others.
+pub fn verify_args(name: &str, variant: &str, group: &str) -> Option<Vec<String>> {
+    let flags = match (name, variant) {
+        ("revoke", "nocommit") | ("static", "dynamic") => vec![],
+        ("revoke", "revcommit") => vec!["--revoke-commit"],
+        ("static", "--static") => vec!["--static"],
+        ("assignor", v) => match v.split_once(' ') {
+            None => vec!["--assignor", v],
+            Some((assignor, "--revoke-commit")) => vec!["--assignor", assignor, "--revoke-commit"],
+            Some(_) => return None,
+        },
+        ("share", scenario) => vec!["--scenario", scenario],
+        _ => return None,
+    };
+    Some(
+        [name, group]
+            .into_iter()
+            .chain(flags)
+            .map(str::to_string)
+            .collect(),
+    )
+}
+
+/// Runs `tool args` from `bin` on the sample's logs in its language: (stdout, stderr) lines.
+fn run(
+    root: &Path,
+    bin: &Path,
+    sample: &Sample,
+    tool: &str,
+    args: &[String],
+) -> Result<(Vec<String>, Vec<String>)> {
+    let out = Command::new(bin.join(tool))
+        .args(args)
+        .current_dir(root)
+        .env("KRB_LOGS", &sample.logs)
+        .env("KRB_LANG", &sample.lang)
+        .env_remove("KRB_NS")
+        .stdin(Stdio::null())
+        .output()
+        .with_context(|| {
+            format!(
+                "running {} (cargo build --release builds it)",
+                bin.join(tool).display()
+            )
+        })?;
+    let lines = |b: &[u8]| {
+        String::from_utf8_lossy(b)
+            .lines()
+            .map(str::to_string)
+            .collect()
+    };
+    Ok((lines(&out.stdout), lines(&out.stderr)))
+}
+
+/// Each `$ krb-dups ...` and each log-only verdict of the sample, run again and compared.
+fn rerun(root: &Path, sample: &Sample, bin: &Path) -> Result<Vec<Problem>> {
+    let head = verdict_head();
+    let lines: Vec<&str> = sample.text.lines().collect();
+    let mut problems = Vec::new();
+    let mut compare = |at: usize, printed: Vec<String>, what: &str| {
+        for (i, want) in printed.iter().enumerate() {
+            let got = lines.get(at + i).copied().unwrap_or("");
+            if got != want {
+                problems.push(Problem::new(
+                    &sample.path,
+                    at + i + 1,
+                    format!(
+                        "{what} prints `{want}` here, on this sample's logs, not `{got}`; {}",
+                        sample.again()
+                    ),
+                ));
+                return;
+            }
+        }
+    };
+    for (i, line) in lines.iter().enumerate() {
+        if let Some(command) = line.strip_prefix("$ krb-dups ") {
+            if command.contains(|c: char| "|;&<>$`'\"\\".contains(c)) {
+                continue;
+            }
+            let args: Vec<String> = command.split_whitespace().map(str::to_string).collect();
+            let (out, err) = run(root, bin, sample, "krb-dups", &args)?;
+            compare(i + 1, [err, out].concat(), &format!("krb-dups {command}"));
+        } else if let Some(c) = head.captures(line) {
+            if let Some(args) = verify_args(&c[1], &c[2], &c[3]) {
+                let (out, _) = run(root, bin, sample, "krb-verify", &args)?;
+                compare(i, out, &format!("krb-verify {}", args.join(" ")));
+            }
+        }
+    }
+    Ok(problems)
+}
+
+/// A snapshot's line as a pattern: `[..]` any text, the rest as written.
+fn snapshot_line(line: &str) -> Regex {
+    let parts: Vec<String> = line.split("[..]").map(regex::escape).collect();
+    Regex::new(&format!("^{}$", parts.join(".*"))).expect("an escaped pattern")
+}
+
+/// The lines a page of language `lang` may quote: its samples' and its snapshots'.
+struct Quotable {
+    exact: HashSet<String>,
+    patterns: Vec<Regex>,
+}
+
+impl Quotable {
+    fn read(root: &Path, samples: &[Sample], lang: &str) -> Quotable {
+        let mut exact: HashSet<String> = samples
+            .iter()
+            .filter(|s| s.lang == lang)
+            .flat_map(|s| s.text.lines().map(|l| l.trim().to_string()))
+            .collect();
+        let mut patterns = Vec::new();
+        let file = root.join(SNAPSHOTS).join(format!("{lang}.md"));
+        if let Ok(text) = std::fs::read_to_string(&file) {
+            for line in text.lines().map(str::trim) {
+                if line.contains("[..]") {
+                    patterns.push(snapshot_line(line));
+                } else {
+                    exact.insert(line.to_string());
+                }
+            }
+        }
+        Quotable { exact, patterns }
+    }
+
+    fn has(&self, line: &str) -> bool {
+        let line = line.trim();
+        self.exact.contains(line) || self.patterns.iter().any(|p| p.is_match(line))
+    }
+}
+
+/// The pages' output blocks outside generated blocks: every line quotes a sample or a snapshot
+/// of the page's language. The findings pages under docs/en/internals quote older tools on
+/// purpose and are not read.
+fn check_pages(docs: &Docs, samples: &[Sample]) -> Vec<Problem> {
+    let mut quotable = std::collections::HashMap::new();
+    let mut problems = Vec::new();
+    for page in &docs.pages {
+        let depth = page.path.matches('/').count();
+        let read =
+            page.path.starts_with("README") || (page.path.starts_with("docs/") && depth == 2);
+        let Some(lang) = page.lang().filter(|_| read) else {
+            continue;
+        };
+        if !quotable.contains_key(lang) {
+            quotable.insert(lang, Quotable::read(&docs.root, samples, lang));
+        }
+        let quotable = &quotable[lang];
+        let (mut generated, mut unrun, mut skipped) = (false, false, false);
+        for line in lines(&page.text) {
+            let marker = line.text.trim_start();
+            if marker.starts_with("<!-- /krb:") {
+                generated = false;
+            } else if marker.starts_with("<!-- krb:") {
+                generated = true;
+            }
+            if line.fence {
+                skipped |= unrun;
+                unrun = false;
+            } else if line.block.is_none() {
+                skipped = false;
+                if !marker.is_empty() {
+                    unrun = marker.starts_with(UNRUN);
+                }
+            }
+            let output = matches!(line.block, Some(info) if !matches!(info, "sh" | "bash"));
+            let text = line.text.trim();
+            if generated
+                || skipped
+                || line.fence
+                || !output
+                || text.is_empty()
+                || text.starts_with("$ ")
+            {
+                continue;
+            }
+            if !quotable.has(line.text) {
+                let shown: String = text.chars().take(100).collect();
+                problems.push(Problem::new(
+                    &page.path,
+                    line.number,
+                    format!(
+                        "`{shown}` is in no sample of docs/samples/{lang} and no snapshot of \
+                         {SNAPSHOTS}/{lang}.md; quote a real run's line, or show the run as a \
+                         generated block (krb:sample)"
+                    ),
+                ));
+            }
+        }
+    }
+    problems
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_verdicts_first_line_gives_krb_verify_its_arguments() {
+        let args = |line: &str| {
+            let c = verdict_head()
+                .captures(line)
+                .expect("a verdict's first line");
+            verify_args(&c[1], &c[2], &c[3]).map(|a| a.join(" "))
+        };
+        let some = |s: &str| Some(s.to_string());
+        assert_eq!(
+            args("lab 1 revoke nocommit (group nocommit)"),
+            some("revoke nocommit")
+        );
+        assert_eq!(
+            args("실습 1 revoke revcommit (그룹 revcommit)"),
+            some("revoke revcommit --revoke-commit")
+        );
+        assert_eq!(
+            args("lab 3 assignor cooperative-sticky --revoke-commit (group cooprc)"),
+            some("assignor cooprc --assignor cooperative-sticky --revoke-commit")
+        );
+        assert_eq!(
+            args("lab 3 assignor range (group range)"),
+            some("assignor range --assignor range")
+        );
+        assert_eq!(
+            args("lab 4 static --static (group static)"),
+            some("static static --static")
+        );
+        assert_eq!(
+            args("lab 4 static dynamic (group dynamic)"),
+            some("static dynamic")
+        );
+        assert_eq!(
+            args("실습 8 share kill (그룹 kill)"),
+            some("share kill --scenario kill")
+        );
+        // The broker's labs, and a variant no lab has, are not run again.
+        assert_eq!(args("lab 2 maxpoll expel (group slow)"), None);
+        assert_eq!(args("lab 5 protocol consumer (group kip848)"), None);
+        assert_eq!(args("lab 1 revoke sometimes (group g)"), None);
+        assert!(verdict_head().captures("lab 1 revoke nocommit").is_none());
+    }
+
+    #[test]
+    fn a_snapshot_line_elides_only_where_it_says() {
+        let p = snapshot_line("  ok     bash: [..] (at [..])");
+        assert!(p.is_match("  ok     bash: 5.2.15(1)-release (at /bin/bash)"));
+        assert!(!p.is_match("  FAILED bash: 5.2 (at /bin/bash)"));
+        assert!(!p.is_match("  ok     bash: 5.2"));
+        // Regex characters in the snapshot are text.
+        assert!(!snapshot_line("a.c").is_match("abc"));
+    }
+}
