@@ -435,7 +435,8 @@ pub(crate) mod tests {
         let mut long_variant = good.clone();
         long_variant.variant = "v".repeat(MAX_NAME + 1);
         let mut long_statement = good.clone();
-        long_statement.verdict.as_mut().unwrap().checks[0].detail = "d".repeat(MAX_TEXT + 1);
+        long_statement.verdict.as_mut().unwrap().checks[0].detail =
+            krb_verify::messages::Message::English("d".repeat(MAX_TEXT + 1));
         let mut negative = good.clone();
         negative.seconds = -1.0;
         let mut too_many = good.clone();
