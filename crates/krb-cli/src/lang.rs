@@ -1,16 +1,14 @@
 //! The language of what the tools print for a person: English by default, Korean with
-//! `KRB_LANG=ko` or a Korean locale (`LANG=ko_KR.UTF-8`). Log lines and results files are data: they stay English, in one grammar, and
-//! are translated only where they are shown, by the message tables of the tool that shows them.
+//! `KRB_LANG=ko` or a Korean locale (`LANG=ko_KR.UTF-8`). Log lines are data: they stay
+//! English, in one grammar.
 //!
-//! A message is a pair of templates, English and Korean, with the same `{name}` placeholders. A
-//! [`Catalogue`] translates a text the tools wrote in English (a statement, a detail, a
-//! summary) by the first template whose English form matches it whole, and fills the Korean
-//! form with the same values; a text that no template matches is shown as it is.
+//! A tool's direct message is a [`Msg`]: a pair of templates, English and Korean, with the same
+//! `{name}` placeholders, filled where it is printed. Nothing translates text already made:
+//! krb-verify's verdicts are values that say themselves in either language (its `messages`).
 
 use std::fmt::Display;
 
 use anyhow::{bail, Result};
-use regex::Regex;
 
 /// A language a tool can speak.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -119,123 +117,6 @@ pub fn placeholders(template: &str) -> Vec<&str> {
         rest = &rest[open + close + 1..];
     }
     names
-}
-
-/// The text a placeholder's value may be, by the placeholder's name. A value matches only its
-/// form, so that no placeholder takes a whole detail: `{count}` in `{count} duplicate
-/// processings` is a number, never `1 already applied lines, 1`. A `{text}` is another text of
-/// the table and is taken only when the table knows it whole; no value spans `; `-separated
-/// parts, which are translated one by one.
-pub fn form(name: &str) -> Option<&'static str> {
-    Some(match name {
-        "text" => r"[^;]+?",
-        "seconds" => r"\d+(?:\.\d+)?",
-        // As krb-verify's summary names them: `p1`, `p0, p3`.
-        "partitions" => r"p\d+(?:, p\d+)*",
-        // Duplicate runs: `p1 200..275, p0 3..3`.
-        "runs" => r"p\d+ \d+\.\.\d+(?:, p\d+ \d+\.\.\d+)*|none",
-        // Lab 7's fault kinds: `kill, pause`.
-        "kinds" => r"[a-z][a-z-]*(?:, [a-z][a-z-]*)*",
-        // librdkafka's own text, which the log holds as it is.
-        "why" => r"[^;]+",
-        n if n.ends_with("_at") => r"\d\d:\d\d:\d\d\.\d{3}|none",
-        // A list as the logs write one: `[0, 1]`, `[]`.
-        n if n == "list" || n.ends_with("_list") => r"\[(?:\d+(?:, \d+)*)?\]|none",
-        "count" | "n" | "lab" | "p" | "first" | "last" | "offset" | "commit" | "moved"
-        | "revoked" | "acknowledged" | "lost" => r"-?\d+|none",
-        // Lab 8's records, as ranges: `p1 100..119, p0 3`; its members' deliveries: `b #2`.
-        "records" => r"p\d+ \d+(?:\.\.\d+)?(?:, p\d+ \d+(?:\.\.\d+)?)*|none",
-        "who" => r"[\w-]+ #\d+(?:, [\w-]+ #\d+)*",
-        // A Kafka error's code: `INVALID_RECORD_STATE`.
-        "code" => r"_?[A-Z][A-Z_]*",
-        // How a worker gave partitions up, as its log line says it: `lost [0]`, `revoked [0]`.
-        "gave_up" => r"(?:lost|revoked) \[(?:\d+(?:, \d+)*)?\]",
-        "accepted" | "missing" | "twice" | "want" | "revokes" => r"\d+",
-        _ => return None,
-    })
-}
-
-/// A message table, ready to translate texts written from its English templates.
-pub struct Catalogue {
-    entries: Vec<(Regex, Vec<String>, Msg)>,
-}
-
-impl Catalogue {
-    /// The table's templates, each English form made a pattern that matches a whole text.
-    ///
-    /// # Panics
-    /// When a placeholder has no [`form`]: the table is the code's, and its tests build it.
-    pub fn new(table: &[Msg]) -> Catalogue {
-        let entries = table
-            .iter()
-            .map(|msg| {
-                let names: Vec<String> =
-                    placeholders(msg.en).into_iter().map(String::from).collect();
-                let mut pattern = String::from("^");
-                let mut rest = msg.en;
-                for name in &names {
-                    let at = rest
-                        .find(&format!("{{{name}}}"))
-                        .expect("a placeholder found above");
-                    pattern += &regex::escape(&rest[..at]);
-                    let form = form(name).unwrap_or_else(|| {
-                        panic!(
-                            "{:?}: placeholder {{{name}}} has no form in lang::form",
-                            msg.en
-                        )
-                    });
-                    pattern += &format!("({form})");
-                    rest = &rest[at + name.len() + 2..];
-                }
-                pattern += &regex::escape(rest);
-                pattern += "$";
-                let regex = Regex::new(&pattern).expect("an escaped template is a pattern");
-                (regex, names, *msg)
-            })
-            .collect();
-        Catalogue { entries }
-    }
-
-    /// `text` in `lang`: the whole text by the first template that matches it, else each of its
-    /// `; `-separated parts the same way; a part no template matches stays as it is.
-    pub fn translate(&self, lang: Lang, text: &str) -> String {
-        if lang == Lang::En {
-            return text.to_string();
-        }
-        self.whole(lang, text).unwrap_or_else(|| {
-            text.split("; ")
-                .map(|part| self.whole(lang, part).unwrap_or_else(|| part.to_string()))
-                .collect::<Vec<_>>()
-                .join("; ")
-        })
-    }
-
-    /// Whether some template matches `text` whole.
-    pub fn knows(&self, text: &str) -> bool {
-        self.whole(Lang::Ko, text).is_some()
-    }
-
-    fn whole(&self, lang: Lang, text: &str) -> Option<String> {
-        self.entries.iter().find_map(|(regex, names, msg)| {
-            let found = regex.captures(text)?;
-            if names
-                .iter()
-                .enumerate()
-                .any(|(i, n)| n == "text" && !self.knows(&found[i + 1]))
-            {
-                return None;
-            }
-            let values: Vec<String> = (1..=names.len())
-                .map(|i| self.translate(lang, &found[i]))
-                .collect();
-            let pairs: Vec<(&str, &dyn Display)> = names
-                .iter()
-                .zip(&values)
-                .map(|(n, v)| (n.as_str(), v as &dyn Display))
-                .collect();
-            Some(msg.fill(lang, &pairs))
-        })
-    }
 }
 
 /// How many terminal columns `text` takes: Hangul and the other East Asian wide letters take
@@ -380,55 +261,6 @@ mod tests {
             Lang::Ko
         );
         assert!(with(&[("KRB_LANG", "fr"), ("LANG", "ko_KR")]).is_err());
-    }
-
-    #[test]
-    fn texts_are_translated_whole_or_by_parts_and_unknown_ones_stay() {
-        let c = Catalogue::new(TABLE);
-        assert_eq!(
-            c.translate(Lang::Ko, "78 duplicates on p1"),
-            "p1에서 중복 78건"
-        );
-        assert_eq!(
-            c.translate(Lang::Ko, "no duplicates; b revoked 2 time(s); 1.5 s"),
-            "중복 없음; b가 2번 반납; 1.5 s"
-        );
-        assert_eq!(c.translate(Lang::En, "no duplicates"), "no duplicates");
-        assert_eq!(c.translate(Lang::Ko, "something else"), "something else");
-        assert!(c.knows("no duplicates") && !c.knows("no duplicates at all"));
-    }
-
-    #[test]
-    fn a_placeholder_takes_only_a_value_of_its_form() {
-        let c = Catalogue::new(TABLE);
-        // A number, not a detail that ends like the template.
-        let swallowed = "1 already applied lines, 1 duplicate processings";
-        assert!(!c.knows(swallowed));
-        assert_eq!(c.translate(Lang::Ko, swallowed), swallowed);
-        assert_eq!(
-            c.translate(Lang::Ko, "3 duplicate processings"),
-            "중복 처리 3번"
-        );
-        assert!(!c.knows("3 duplicates on partition one"));
-        assert_eq!(
-            c.translate(Lang::Ko, "2 duplicates on p0, p3"),
-            "p0, p3에서 중복 2건"
-        );
-        // A text is one the table knows, or the template does not apply.
-        assert_eq!(
-            c.translate(Lang::Ko, "lab 1: no duplicates"),
-            "실습 1: 중복 없음"
-        );
-        assert!(!c.knows("lab 1: 3 rows, 3 duplicate processings"));
-    }
-
-    #[test]
-    #[should_panic(expected = "placeholder {where} has no form")]
-    fn a_placeholder_without_a_form_is_refused() {
-        Catalogue::new(&[Msg {
-            en: "duplicates on {where}",
-            ko: "{where}에서 중복",
-        }]);
     }
 
     #[test]

@@ -178,11 +178,11 @@ pub const NEW_IN: Msg = Msg {
 };
 pub const OLD_FETCH: Msg = Msg {
     en: "it serves Fetch v{version}, which Kafka 4.0 removed (KIP-896)",
-    ko: "Kafka 4.0이 없앤 Fetch v{version}까지 제공해요(KIP-896)",
+    ko: "Kafka 4.0이 KIP-896으로 없앤 Fetch v{version}까지 제공해요",
 };
 pub const NEW_FETCH: Msg = Msg {
     en: "Fetch from v4 only, as from 4.0 (KIP-896)",
-    ko: "4.0부터처럼 Fetch는 v4부터만(KIP-896)",
+    ko: "4.0부터처럼 Fetch는 v4부터만 제공해요, KIP-896",
 };
 pub const KIP848: Msg = Msg {
     en: "with the consumer group protocol of KIP-848 (ConsumerGroupHeartbeat) for lab 5",

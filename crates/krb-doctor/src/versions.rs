@@ -125,11 +125,11 @@ pub fn release(ranges: &Ranges, lang: Lang) -> Release {
         }
     }
     match ranges.get(&FETCH) {
-        Some(&(min, _)) if min < 4 => Release::Before4(format!(
-            "it serves Fetch v{min}, which Kafka 4.0 removed (KIP-896)"
-        )),
+        Some(&(min, _)) if min < 4 => {
+            Release::Before4(m::OLD_FETCH.fill(lang, &[("version", &min)]))
+        }
         // Fetch from v4 only: Kafka 4.0 removed v0 to v3, and no release before it did.
-        Some(_) => Release::AtLeast("4.0", "Fetch from v4 only, as from 4.0 (KIP-896)".into()),
+        Some(_) => Release::AtLeast("4.0", m::NEW_FETCH.text(lang).into()),
         None => Release::Unknown,
     }
 }
@@ -276,6 +276,27 @@ mod tests {
             "{}",
             check.detail
         );
+    }
+
+    /// Every kind of broker, in Korean: the reason is Korean too, not only its frame (it was
+    /// English inline for a broker proven by its Fetch range alone, 4.0, and for one before 4.0).
+    #[test]
+    fn the_kafka_line_is_all_korean_under_korean_for_every_broker() {
+        let v4_0 = ranges(&[(1, 4, 17), (35, 1, 4), (68, 0, 1)]);
+        let v3_9 = ranges(&[(1, 0, 17), (35, 0, 4)]);
+        let v4_3 = parse(KAFKA_4_3_1.iter().copied());
+        for brokers in [
+            [("a".to_string(), v4_0)].into(),
+            [("b".to_string(), v3_9)].into(),
+            v4_3,
+        ] {
+            let detail = check(&brokers, Lang::Ko).detail;
+            let english = ["serves", "removed", "only", "from v4", "new in"];
+            assert!(
+                !english.iter().any(|w| detail.contains(w)),
+                "English left in {detail:?}"
+            );
+        }
     }
 
     #[test]

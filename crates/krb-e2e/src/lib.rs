@@ -13,6 +13,7 @@ use std::sync::{Mutex, MutexGuard};
 use std::time::Instant;
 
 use anyhow::{bail, ensure, Context, Result};
+use krb_cli::lang::Lang;
 use krb_kafka::broker::DEFAULT_BOOTSTRAP;
 use krb_log::logline::{Offset, Partition};
 
@@ -352,7 +353,11 @@ pub fn verify_db(
     let verdict = krb_verify::verify(*lab, group, &root().join("logs"), &broker, db)?;
     println!(
         "lab {} {} {}: article {}; ours {}",
-        verdict.lab, verdict.name, verdict.variant, verdict.article, verdict.ours
+        verdict.lab,
+        verdict.name,
+        verdict.variant,
+        verdict.article.text(Lang::En),
+        verdict.ours.text(Lang::En)
     );
     ensure!(
         verdict.held(),

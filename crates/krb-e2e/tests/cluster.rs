@@ -119,11 +119,7 @@ fn a_zombie_worker_fails_the_ownership_statement_of_a_trial_that_holds_without_i
         .context("no checks")?;
     let ownership = checks
         .iter()
-        .find(|c| {
-            c["statement"]
-                .as_str()
-                .is_some_and(|s| s.starts_with("every worker processed only partitions it held"))
-        })
+        .find(|c| c["said"] == serde_json::json!({ "Lab7": "OnlyHeld" }))
         .context("no ownership statement")?;
     ensure!(
         ownership["held"] == false,

@@ -6,23 +6,31 @@ use std::process::Command;
 
 use anyhow::{ensure, Context, Result};
 use krb_e2e::{root, screenshot};
+use krb_verify::messages::Shared;
 use krb_verify::record::Record;
-use krb_verify::Verdict;
+use krb_verify::{revoke, Verdict};
 
 fn record(group: &str, held: bool) -> Record {
-    let mut v = Verdict::new(
-        1,
-        "revoke",
-        "nocommit",
-        group,
-        "82 duplicates on p1 (400..481)",
-    );
-    v.ours = "78 duplicates on p1 (200..277)".into();
-    v.check("all 1000 messages processed", true, "unique 1000");
+    let summary = |count, range| Shared::Summary {
+        count,
+        partitions: vec![1],
+        range: Some(range),
+    };
+    let mut v = Verdict::new(1, "revoke", "nocommit", group, summary(82, (400, 481)));
+    v.ours = summary(78, (200, 277)).into();
     v.check(
-        "b began the moved partition at a's last commit",
+        Shared::AllProcessed { count: 1000 },
+        true,
+        Shared::Unique { count: 1000 },
+    );
+    v.check(
+        revoke::Said::BeganAtLastCommit,
         held,
-        "200",
+        revoke::Said::BFirstAndCommit {
+            p: 1,
+            offset: Some(200),
+            commit: 200,
+        },
     );
     Record {
         seconds: 9.5,

@@ -21,6 +21,7 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, ensure, Result};
 use krb_e2e::{bash, http_get, serve_room, Room};
 use krb_kafka::broker::BrokerArgs;
+use krb_verify::messages::Shared;
 use krb_verify::record::Record;
 use krb_verify::Verdict;
 use rdkafka::consumer::{BaseConsumer, Consumer};
@@ -306,8 +307,18 @@ fn the_page_shows_each_ones_own(room: &Room) -> Result<()> {
 
 /// A record of lab 1 nocommit by `ns`, with its duplicates.
 fn lab1(ns: &str, duplicates: f64) -> Record {
-    let mut v = Verdict::new(1, "revoke", "nocommit", "nocommit", "82 duplicates");
-    v.check("all 1000 messages processed", true, "unique 1000");
+    let mut v = Verdict::new(
+        1,
+        "revoke",
+        "nocommit",
+        "nocommit",
+        Shared::Duplicates { count: 82 },
+    );
+    v.check(
+        Shared::AllProcessed { count: 1000 },
+        true,
+        Shared::Unique { count: 1000 },
+    );
     v.number("duplicates", duplicates);
     Record {
         seconds: 9.5,

@@ -15,7 +15,7 @@ use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
 use krb_cli::lang::Lang;
-use krb_verify::messages::{translate, ERROR, HELD, NOT_HELD};
+use krb_verify::messages::{ERROR, HELD, NOT_HELD};
 use krb_verify::record::Record;
 use krb_verify::verdict::DUPLICATES;
 
@@ -332,10 +332,9 @@ impl Page {
                         .as_ref()
                         .map(|v| v.failures_in(self.lang).replace('\n', "; "))
                         .unwrap_or_default(),
-                    r.reason
-                        .as_deref()
-                        .map(|reason| translate(self.lang, reason))
-                        .unwrap_or_default(),
+                    // The publisher's own words (its error, in its language): shown as it
+                    // wrote them, never matched against what krb-verify says.
+                    r.reason.clone().unwrap_or_default(),
                 ]
                 .into_iter()
                 .filter(|s| !s.is_empty())
@@ -462,6 +461,58 @@ mod tests {
         assert!(empty.contains("KRB_ROOM=monday"), "{empty}");
         assert!(!empty.contains("<table"), "{empty}");
         assert!(!empty.contains("id=\"skipped\""), "{empty}");
+    }
+
+    /// A lab 1 record says the same whatever language it was published in (KRB_LANG=en or
+    /// ko: the record holds its messages, and their English for older readers): each page
+    /// shows it in the page's language, and a record of an older krb, English only, in English
+    /// marked on a Korean page.
+    #[test]
+    fn a_record_is_shown_in_the_viewers_language_whatever_it_was_published_in() {
+        use krb_verify::revoke::Said;
+        let mut r = record("carol", 1, "nocommit", false, 50.0);
+        if let Some(v) = r.verdict.as_mut() {
+            v.check(
+                Said::BeganAtLastCommit,
+                false,
+                Said::BFirstAndCommit {
+                    p: 1,
+                    offset: Some(101),
+                    commit: 100,
+                },
+            );
+        }
+        let published = serde_json::to_vec(&r).unwrap();
+        let mut room = Room::default();
+        room.add("carol", Some(&published), "x");
+        let failed = |lang| Said::BeganAtLastCommit.text(lang);
+        let ko = page(Lang::Ko).render(&room, "09:00:00");
+        assert!(
+            ko.contains(&format!(
+                "{} (b가 p1에서 처음 처리한 offset 101, a의 마지막 commit 100)",
+                failed(Lang::Ko)
+            )),
+            "{ko}"
+        );
+        assert!(!ko.contains(&failed(Lang::En)), "{ko}");
+        let en = page(Lang::En).render(&room, "09:00:00");
+        assert!(
+            en.contains(&format!(
+                "{} (b's first offset on p1: 101, a's last commit 100)",
+                escape(&failed(Lang::En))
+            )),
+            "{en}"
+        );
+        assert!(!en.contains(&failed(Lang::Ko)), "{en}");
+        // A record of an older krb: English only, shown as it is, marked under Korean.
+        let old = br#"{"seconds":9.5,"status":"checked","lab":1,"name":"revoke","variant":"nocommit","verdict":{"lab":1,"name":"revoke","variant":"nocommit","group":"g","article":"82 duplicates","ours":"78 duplicates","checks":[{"statement":"b began the moved partition at a's last commit","held":false,"detail":"b's first offset on p1: 0, a's last commit 200"}]},"namespace":"dave"}"#;
+        let mut room = Room::default();
+        room.add("dave", Some(old), "x");
+        let ko = page(Lang::Ko).render(&room, "09:00:00");
+        assert!(
+            ko.contains("b began the moved partition at a's last commit (en)"),
+            "{ko}"
+        );
     }
 
     #[test]

@@ -297,12 +297,23 @@ pub fn lab_variants() -> BTreeSet<(u8, String)> {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use krb_verify::messages::Shared;
     use krb_verify::Verdict;
 
     /// A record of `lab`'s `variant` that ended at `ended`, held or not, with `duplicates`.
     pub(crate) fn record(ns: &str, lab: u8, variant: &str, held: bool, duplicates: f64) -> Record {
-        let mut v = Verdict::new(lab, "revoke", variant, variant, "82 duplicates");
-        v.check("all 1000 messages processed", held, "unique 1000");
+        let mut v = Verdict::new(
+            lab,
+            "revoke",
+            variant,
+            variant,
+            Shared::Duplicates { count: 82 },
+        );
+        v.check(
+            Shared::AllProcessed { count: 1000 },
+            held,
+            Shared::Unique { count: 1000 },
+        );
         v.number("duplicates", duplicates);
         Record {
             seconds: 9.5,
@@ -424,7 +435,8 @@ pub(crate) mod tests {
         let mut long_variant = good.clone();
         long_variant.variant = "v".repeat(MAX_NAME + 1);
         let mut long_statement = good.clone();
-        long_statement.verdict.as_mut().unwrap().checks[0].detail = "d".repeat(MAX_TEXT + 1);
+        long_statement.verdict.as_mut().unwrap().checks[0].detail =
+            krb_verify::messages::Message::English("d".repeat(MAX_TEXT + 1));
         let mut negative = good.clone();
         negative.seconds = -1.0;
         let mut too_many = good.clone();

@@ -257,12 +257,16 @@ pub fn render_in(s: &Summary, lang: Lang) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use krb_verify::faults::FaultStat;
+    use krb_verify::faults::{FaultStat, Said};
     use krb_verify::Verdict;
 
     fn trial(group: &str, held: bool, faults: Vec<FaultStat>) -> Record {
-        let mut v = Verdict::new(7, "faults", "none", group, "-");
-        v.check("nothing lost", held, "");
+        let mut v = Verdict::new(7, "faults", "none", group, Said::NotInArticle);
+        v.check(
+            Said::NothingLost,
+            held,
+            Said::EachEffect { acknowledged: 1000 },
+        );
         v.trial = Some(Stats {
             seconds: 40.0,
             counts: Counts {

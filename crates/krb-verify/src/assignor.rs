@@ -7,8 +7,99 @@ use std::collections::BTreeSet;
 use anyhow::Result;
 use krb_log::logline::{Event, Partition};
 
+use krb_cli::lang::Lang;
+
 use crate::facts::{assigned, revoked, summary, Run, NO_LINE};
+use crate::messages::{both, said, Shared};
 use crate::{shown, Assignor, Lab, Verdict};
+
+said! {
+    /// Lab 3's statements, details and numbers.
+    pub enum Said {
+        /// A statement.
+        CAssigned,
+        /// A statement, cooperative-sticky.
+        OnlyMovedRevoked,
+        /// A statement, range.
+        EveryRevoked,
+        /// A statement, range.
+        DuplicatesOnMore,
+        /// A statement, cooperative-sticky.
+        DuplicatesOnMovedOnly,
+        /// The partitions c was assigned.
+        CGot { list: String },
+        /// What a and b revoked, what moved to c.
+        RevokedMoved { revoked: String, moved: String },
+        /// Where the duplicates are, what moved to c.
+        DuplicatesMoved { duplicates: String, moved: String },
+        /// The article, range.
+        OnAll { count: u64, n: u64 },
+        /// The article, cooperative-sticky.
+        OnMoved { count: u64, n: u64 },
+        /// The article, `--revoke-commit`.
+        NotMeasured,
+        /// Ours: how many partitions were revoked, how many moved.
+        RevokedCount { revoked: usize, moved: usize },
+    }
+}
+
+impl Said {
+    /// The message in `lang`.
+    pub fn text(&self, lang: Lang) -> String {
+        match self {
+            Said::CAssigned => both!(lang, "c was assigned partitions", "c가 파티션을 받음"),
+            Said::OnlyMovedRevoked => both!(
+                lang,
+                "only the partitions that moved to c were revoked",
+                "c로 옮겨 간 파티션만 반납됨"
+            ),
+            Said::EveryRevoked => {
+                both!(lang, "every partition was revoked", "모든 파티션이 반납됨")
+            }
+            Said::DuplicatesOnMore => both!(
+                lang,
+                "duplicates on more partitions than the ones that moved",
+                "옮겨 간 파티션보다 많은 파티션에서 중복"
+            ),
+            Said::DuplicatesOnMovedOnly => both!(
+                lang,
+                "duplicates on the moved partitions only, and on at least one",
+                "중복은 옮겨 간 파티션에서만, 적어도 한 곳에서"
+            ),
+            Said::CGot { list } => both!(lang, "c assigned {list}", "c가 받은 파티션 {list}"),
+            Said::RevokedMoved { revoked, moved } => both!(
+                lang,
+                "revoked {revoked}, moved {moved}",
+                "반납 {revoked}, 이동 {moved}"
+            ),
+            Said::DuplicatesMoved { duplicates, moved } => both!(
+                lang,
+                "duplicates on {duplicates}, moved {moved}",
+                "중복 {duplicates}, 이동 {moved}"
+            ),
+            Said::OnAll { count, n } => both!(
+                lang,
+                "{count} duplicates on all {n} partitions",
+                "파티션 {n}개 모두에서 중복 {count}건"
+            ),
+            Said::OnMoved { count, n } => both!(
+                lang,
+                "{count} duplicates on the {n} moved partitions",
+                "옮겨 간 파티션 {n}개에서 중복 {count}건"
+            ),
+            Said::NotMeasured => both!(
+                lang,
+                "not measured (0 expected)",
+                "측정하지 않음 (0건 예상)"
+            ),
+            Said::RevokedCount { revoked, moved } => both!(
+                lang,
+                "revoked {revoked} partition(s), {moved} moved",
+                "파티션 {revoked}개 반납, {moved}개 이동"
+            ),
+        }
+    }
+}
 
 /// Lab 3's verdict for a run.
 pub fn verdict(run: &Run, assignor: Assignor, revoke_commit: bool) -> Result<Verdict> {
@@ -19,9 +110,9 @@ pub fn verdict(run: &Run, assignor: Assignor, revoke_commit: bool) -> Result<Ver
     }
     .names();
     let article = match (cooperative, revoke_commit) {
-        (false, false) => "67 duplicates on all 6 partitions",
-        (true, false) => "24 duplicates on the 2 moved partitions",
-        (_, true) => "not measured (0 expected)",
+        (false, false) => Said::OnAll { count: 67, n: 6 },
+        (true, false) => Said::OnMoved { count: 24, n: 2 },
+        (_, true) => Said::NotMeasured,
     };
     let mut v = Verdict::new(3, "assignor", &variant, &run.group, article);
     let logs = [run.member("a")?, run.member("b")?, run.member("c")?];
@@ -41,60 +132,69 @@ pub fn verdict(run: &Run, assignor: Assignor, revoke_commit: bool) -> Result<Ver
     let report = &run.report;
     let dup_partitions: BTreeSet<Partition> = report.runs.iter().map(|r| r.partition).collect();
     v.check(
-        "all 3000 messages processed",
+        Shared::AllProcessed { count: 3000 },
         report.unique == 3000,
-        format!("unique {}", report.unique),
+        Shared::Unique {
+            count: report.unique,
+        },
     );
     v.check(
-        "c was assigned partitions",
+        Said::CAssigned,
         !to_c.is_empty(),
-        format!("c assigned {}", shown::list(&to_c)),
+        Said::CGot {
+            list: shown::list(&to_c),
+        },
     );
     if cooperative {
         v.check(
-            "only the partitions that moved to c were revoked",
+            Said::OnlyMovedRevoked,
             revoked_ab == to_c,
-            format!(
-                "revoked {}, moved {}",
-                shown::list(&revoked_ab),
-                shown::list(&to_c)
-            ),
+            Said::RevokedMoved {
+                revoked: shown::list(&revoked_ab),
+                moved: shown::list(&to_c),
+            },
         );
     } else {
         v.check(
-            "every partition was revoked",
+            Said::EveryRevoked,
             revoked_ab == (0..6).collect(),
-            format!("revoked {}", shown::list(&revoked_ab)),
+            Shared::Revoked {
+                list: shown::list(&revoked_ab),
+            },
         );
     }
-    let duplicates_on = format!(
-        "duplicates on {}, moved {}",
-        shown::list(&dup_partitions),
-        shown::list(&to_c)
-    );
+    let duplicates_on = Said::DuplicatesMoved {
+        duplicates: shown::list(&dup_partitions),
+        moved: shown::list(&to_c),
+    };
     match (cooperative, revoke_commit) {
         (_, true) => v.check(
-            "no duplicates",
+            Shared::NoDuplicates,
             report.duplicates() == 0,
-            format!("{} duplicates", report.duplicates()),
+            Shared::Duplicates {
+                count: report.duplicates(),
+            },
         ),
         (false, false) => v.check(
-            "duplicates on more partitions than the ones that moved",
+            Said::DuplicatesOnMore,
             dup_partitions.len() > to_c.len(),
             duplicates_on,
         ),
         (true, false) => v.check(
-            "duplicates on the moved partitions only, and on at least one",
+            Said::DuplicatesOnMovedOnly,
             !dup_partitions.is_empty() && dup_partitions.is_subset(&to_c),
             duplicates_on,
         ),
     }
     v.number(crate::verdict::DUPLICATES, report.duplicates() as f64);
-    v.ours = format!(
-        "{}; revoked {} partition(s), {} moved",
-        summary(report),
-        revoked_ab.len(),
-        to_c.len()
-    );
+    v.ours = vec![
+        summary(report).into(),
+        Said::RevokedCount {
+            revoked: revoked_ab.len(),
+            moved: to_c.len(),
+        }
+        .into(),
+    ]
+    .into();
     Ok(v)
 }

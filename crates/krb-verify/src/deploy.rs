@@ -758,19 +758,13 @@ fn partitions_text(ps: impl IntoIterator<Item = Partition>) -> String {
 
 /// Records statement `statement` with its detail, both as today's verdicts hold them.
 fn check(v: &mut Verdict, statement: Message, held: bool, detail: Message) {
-    v.check(&statement.text(Lang::En), held, detail.text(Lang::En));
+    v.check(statement, held, detail);
 }
 
 /// Lab 9's verdict for a row: `run` is its logs, `produced` how many messages its topic holds,
 /// `effects` (the idempotent rows) what the database holds.
 pub fn verdict(run: &Run, row: Row, produced: u64, effects: Option<&Report>) -> Result<Verdict> {
-    let mut v = Verdict::new(
-        LAB,
-        "deploy",
-        &row.name(),
-        &run.group,
-        &Message::Article.text(Lang::En),
-    );
+    let mut v = Verdict::new(LAB, "deploy", &row.name(), &run.group, Message::Article);
     let d = measure(run)?;
     let report = &run.report;
     check(
@@ -924,7 +918,7 @@ pub fn verdict(run: &Run, row: Row, produced: u64, effects: Option<&Report>) -> 
         stop: format!("{:.2}", d.longest_stop),
         deploy: format!("{:.1}", d.seconds),
     }
-    .text(Lang::En);
+    .into();
     Ok(v)
 }
 

@@ -167,14 +167,17 @@ fn assert_held(v: &Verdict) {
 /// Asserts that `broken` FAILED and every other statement held.
 fn assert_only(v: &Verdict, broken: &str, how: &str) {
     let check = v
-        .check_of(broken)
-        .unwrap_or_else(|| panic!("{broken:?} was not checked ({how}):\n{}", v.render()));
-    assert!(!check.held, "{broken:?} held where {how}:\n{}", v.render());
-    let others: Vec<&str> = v
         .checks
         .iter()
-        .filter(|c| !c.held && c.statement != broken)
-        .map(|c| c.statement.as_str())
+        .find(|c| c.statement.text(Lang::En) == broken)
+        .unwrap_or_else(|| panic!("{broken:?} was not checked ({how}):\n{}", v.render()));
+    assert!(!check.held, "{broken:?} held where {how}:\n{}", v.render());
+    let others: Vec<String> = v
+        .checks
+        .iter()
+        .map(|c| (c.held, c.statement.text(Lang::En)))
+        .filter(|(held, s)| !held && s != broken)
+        .map(|(_, s)| s)
         .collect();
     assert!(others.is_empty(), "{how} broke more: {others:?}");
 }

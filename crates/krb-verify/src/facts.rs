@@ -12,6 +12,8 @@ use krb_dups::Report;
 use krb_kafka::broker::BrokerArgs;
 use krb_log::logline::{Event, Offset, Partition};
 use krb_log::worker_log::{Entry, WorkerLog};
+
+use crate::messages::Shared;
 use rdkafka::consumer::{BaseConsumer, Consumer};
 use rdkafka::TopicPartitionList;
 
@@ -125,23 +127,12 @@ pub fn seconds(from: NaiveDateTime, to: NaiveDateTime) -> f64 {
 }
 
 /// `82 duplicates on p1`, `0 duplicates`, `136 duplicates on p0, p1, ...`.
-pub fn summary(report: &Report) -> String {
+pub fn summary(report: &Report) -> Shared {
     let partitions: BTreeSet<Partition> = report.runs.iter().map(|r| r.partition).collect();
-    let on = if partitions.is_empty() {
-        String::new()
-    } else {
-        format!(
-            " on p{}",
-            partitions
-                .iter()
-                .map(|p| p.to_string())
-                .collect::<Vec<_>>()
-                .join(", p")
-        )
-    };
-    match report.duplicates() {
-        1 => format!("1 duplicate{on}"),
-        n => format!("{n} duplicates{on}"),
+    Shared::Summary {
+        count: report.duplicates(),
+        partitions: partitions.into_iter().collect(),
+        range: None,
     }
 }
 

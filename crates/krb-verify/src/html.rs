@@ -9,7 +9,7 @@ use krb_cli::lang::Lang;
 use krb_log::duration::length;
 
 use crate::deploy;
-use crate::messages::{self, translate};
+use crate::messages;
 use crate::page_text::{lab_text, NAMESPACE, PAGE_TITLE, SUMMARY, TIME, TOOK};
 use crate::record::Record;
 
@@ -108,11 +108,7 @@ pub fn page(records: &[Record], dir: &Path, lang: Lang) -> String {
     );
     for r in records {
         let (article, ours, count) = match &r.verdict {
-            Some(v) => (
-                translate(lang, &v.article),
-                translate(lang, &v.ours),
-                v.count(),
-            ),
+            Some(v) => (v.article.text(lang), v.ours.text(lang), v.count()),
             None => (String::new(), String::new(), r.status.clone()),
         };
         let class = if r.held() { "held" } else { "failed" };
@@ -190,8 +186,8 @@ fn variant(out: &mut String, r: &Record, dir: &Path, lang: Lang) {
                 out,
                 "<li class=\"{class}\"><b>{}</b> {} ({})</li>",
                 mark.text(lang),
-                escape(&translate(lang, &c.statement)),
-                escape(&translate(lang, &c.detail))
+                escape(&c.statement.text(lang)),
+                escape(&c.detail.text(lang))
             );
         }
         *out += "</ul>\n";
@@ -212,9 +208,18 @@ mod tests {
     use crate::Verdict;
 
     fn record(lab: u8, variant: &str, group: &str, held: bool) -> Record {
-        let mut v = Verdict::new(lab, "revoke", variant, group, "82 duplicates on p1");
-        v.ours = "78 duplicates <p1>".into();
-        v.check("all 1000 messages processed", true, "unique 1000");
+        let summary = |count| crate::messages::Shared::Summary {
+            count,
+            partitions: vec![1],
+            range: None,
+        };
+        let mut v = Verdict::new(lab, "revoke", variant, group, summary(82));
+        v.ours = vec![summary(78).into(), "<p1>".into()].into();
+        v.check(
+            crate::messages::Shared::AllProcessed { count: 1000 },
+            true,
+            crate::messages::Shared::Unique { count: 1000 },
+        );
         v.check("b began at a's commit", held, "b's first 7 & a's 9");
         Record {
             seconds: 9.5,
@@ -249,7 +254,10 @@ mod tests {
         ];
         let page = page(&records, &dir, Lang::En);
         assert_eq!(page.matches("<tr class=\"variant-row\">").count(), 3);
-        assert!(page.contains("<td>78 duplicates &lt;p1&gt;</td>"), "{page}");
+        assert!(
+            page.contains("<td>78 duplicates on p1; &lt;p1&gt;</td>"),
+            "{page}"
+        );
         assert!(page.contains("<li class=\"failed\"><b>FAILED</b> b began at a's commit (b's first 7 &amp; a's 9)</li>"));
         assert!(page.contains("2 of 3 variants held"));
         assert_eq!(page.matches("<svg").count(), 1, "g2 drew no picture");

@@ -10,8 +10,11 @@ use krb_effect::Kind;
 use krb_log::logline::Event;
 use krb_log::logline::{Offset, Partition};
 
+use krb_cli::lang::Lang;
+
 use crate::facts::{summary, Run};
-use crate::{shown, Lab, Verdict};
+use crate::messages::{both, said, Message, Shared};
+use crate::{maxpoll, Lab, Verdict};
 
 /// The scenario lab 6 runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -32,8 +35,170 @@ impl Scenario {
     }
 }
 
-/// The article's sentence lab 6 shows working.
-pub const ARTICLE: &str = "make the processing itself idempotent (not shown)";
+said! {
+    /// Lab 6's statements, details and numbers.
+    pub enum Said {
+        /// A statement: every message has its effect.
+        EveryEffect { messages: u64 },
+        /// A statement, plain.
+        EffectsRepeat,
+        /// A statement, idempotent and db-offsets.
+        NoEffectTwice,
+        /// A statement, idempotent.
+        SecondsAlreadyApplied,
+        /// A statement, idempotent, lab 2's scenario.
+        LateAlreadyApplied,
+        /// A statement, db-offsets, lab 1's scenario.
+        NothingTwice,
+        /// A statement, db-offsets, lab 2's scenario.
+        LateRefused,
+        /// A statement, kafka-eos.
+        OutputOnce,
+        /// A statement, kafka-eos, lab 2's scenario.
+        LateAborted,
+        /// How many distinct messages the database (or the output topic) holds.
+        Distinct { count: u64, output_topic: bool },
+        /// Duplicate processings and duplicate rows.
+        ProcessingsRows { processings: u64, rows: u64 },
+        /// Duplicate rows.
+        Rows { count: u64 },
+        /// Duplicate processings.
+        Processings { count: u64 },
+        /// Already-applied lines and duplicate processings.
+        AlreadyLines { count: u64, processings: u64 },
+        /// Whether a's late offset 3 was logged as already applied.
+        LateApplied { logged: bool },
+        /// Whether a's late offset 3 was refused.
+        Refused { refused: bool },
+        /// Duplicate output messages.
+        OutputDuplicates { count: u64 },
+        /// a's aborted transaction, with librdkafka's text.
+        Aborted { why: String },
+        /// a aborted no transaction.
+        NoAbort,
+        /// The article.
+        Idempotent,
+        /// Ours: the processings' part.
+        Processing { text: Box<Message> },
+        /// Ours: the effects' part.
+        Effects { text: Box<Message> },
+    }
+}
+
+impl Said {
+    /// The message in `lang`.
+    pub fn text(&self, lang: Lang) -> String {
+        match self {
+            Said::EveryEffect { messages } => both!(
+                lang,
+                "every one of the {messages} messages has its effect (nothing lost)",
+                "메시지 {messages}개가 모두 반영됨 (잃은 것 없음)"
+            ),
+            Said::EffectsRepeat => both!(
+                lang,
+                "effects repeat where processing does: as many duplicate rows as duplicate processings, more than 0",
+                "처리가 되풀이된 만큼 반영도 되풀이됨: 중복 행 수가 중복 처리 수와 같고 0보다 큼"
+            ),
+            Said::NoEffectTwice => {
+                both!(lang, "no message's effect twice", "두 번 반영된 메시지 없음")
+            }
+            Said::SecondsAlreadyApplied => both!(
+                lang,
+                "every second processing logged as already applied",
+                "두 번째 처리는 모두 already applied로 로그에 남음"
+            ),
+            Said::LateAlreadyApplied => both!(
+                lang,
+                "offset 3 processed twice, and a's late processing of it logged as already applied",
+                "offset 3을 두 번 처리했고, a의 늦은 처리는 already applied로 로그에 남음"
+            ),
+            Said::NothingTwice => both!(
+                lang,
+                "nothing processed twice: b starts where a's last transaction left each partition, not at a's last Kafka commit",
+                "두 번 처리한 것 없음: b는 파티션마다 a의 마지막 Kafka commit이 아니라 a의 마지막 트랜잭션이 남긴 위치에서 시작함"
+            ),
+            Said::LateRefused => both!(
+                lang,
+                "a's late transaction of offset 3 refused and rolled back",
+                "offset 3을 담은 a의 늦은 트랜잭션이 거부되고 롤백됨"
+            ),
+            Said::OutputOnce => both!(
+                lang,
+                "the read_committed output holds each input message once",
+                "read_committed로 읽은 출력에 입력 메시지가 하나씩 한 번만 있음"
+            ),
+            Said::LateAborted => both!(
+                lang,
+                "a's transaction with its late offset 3 fenced or aborted, and logged",
+                "늦은 offset 3을 담은 a의 트랜잭션이 펜싱되거나 중단되었고, 로그에 남음"
+            ),
+            Said::Distinct {
+                count,
+                output_topic: false,
+            } => both!(
+                lang,
+                "{count} distinct messages in the database",
+                "데이터베이스에 서로 다른 메시지 {count}개"
+            ),
+            Said::Distinct {
+                count,
+                output_topic: true,
+            } => both!(
+                lang,
+                "{count} distinct messages in the output topic",
+                "출력 토픽에 서로 다른 메시지 {count}개"
+            ),
+            Said::ProcessingsRows { processings, rows } => both!(
+                lang,
+                "{processings} duplicate processings, {rows} duplicate rows",
+                "중복 처리 {processings}번, 중복 행 {rows}개"
+            ),
+            Said::Rows { count } => both!(lang, "{count} duplicate rows", "중복 행 {count}개"),
+            Said::Processings { count } => {
+                both!(lang, "{count} duplicate processings", "중복 처리 {count}번")
+            }
+            Said::AlreadyLines { count, processings } => both!(
+                lang,
+                "{count} already applied lines, {processings} duplicate processings",
+                "already applied 줄 {count}개, 중복 처리 {processings}번"
+            ),
+            Said::LateApplied { logged } => match (lang, logged) {
+                (Lang::En, _) => format!("a's offset 3 already applied: {logged}"),
+                (Lang::Ko, true) => "a의 offset 3은 already applied로 남음".into(),
+                (Lang::Ko, false) => "a의 offset 3에 already applied 없음".into(),
+            },
+            Said::Refused { refused } => match (lang, refused) {
+                (Lang::En, _) => format!("a's offset 3 refused: {refused}"),
+                (Lang::Ko, true) => "a의 offset 3은 거부됨".into(),
+                (Lang::Ko, false) => "a의 offset 3은 거부되지 않음".into(),
+            },
+            Said::OutputDuplicates { count } => both!(
+                lang,
+                "{count} duplicate output messages",
+                "중복 출력 메시지 {count}개"
+            ),
+            Said::Aborted { why } => both!(
+                lang,
+                "a: transaction aborted: {why}",
+                "a의 로그: transaction aborted: {why}"
+            ),
+            Said::NoAbort => both!(lang, "a aborted no transaction", "a가 중단한 트랜잭션 없음"),
+            Said::Idempotent => both!(
+                lang,
+                "make the processing itself idempotent (not shown)",
+                "처리 자체를 멱등하게 (글에 코드는 없음)"
+            ),
+            Said::Processing { text } => {
+                let text = text.text(lang);
+                both!(lang, "processing: {text}", "처리: {text}")
+            }
+            Said::Effects { text } => {
+                let text = text.text(lang);
+                both!(lang, "effects: {text}", "반영: {text}")
+            }
+        }
+    }
+}
 
 /// Where 06-idempotent.sh keeps `kind`'s effects unless told: the SQLite file DIR/GROUP.db, or
 /// for kafka-eos the topic GROUP-out.
@@ -61,21 +226,16 @@ pub fn verdict(
         bail!("lab 6's verdict is for lab 6, not {lab:?}");
     };
     let (_, _, variant) = lab.names();
-    let mut v = Verdict::new(6, "idempotent", &variant, &run.group, ARTICLE);
+    let mut v = Verdict::new(6, "idempotent", &variant, &run.group, Said::Idempotent);
     let processing = &run.report;
     let messages = scenario.messages();
     v.check(
-        &format!("every one of the {messages} messages has its effect (nothing lost)"),
+        Said::EveryEffect { messages },
         effects.unique == messages,
-        format!(
-            "{} distinct messages in the {}",
-            effects.unique,
-            if kind == Kind::KafkaEos {
-                "output topic"
-            } else {
-                "database"
-            }
-        ),
+        Said::Distinct {
+            count: effects.unique,
+            output_topic: kind == Kind::KafkaEos,
+        },
     );
     let already: u64 = run
         .logs
@@ -86,70 +246,76 @@ pub fn verdict(
     match kind {
         Kind::Plain | Kind::None => {
             v.check(
-                "effects repeat where processing does: as many duplicate rows as duplicate processings, more than 0",
+                Said::EffectsRepeat,
                 effects.duplicates() == processing.duplicates()
                     && effects.runs == processing.runs
                     && processing.duplicates() > 0,
-                format!(
-                    "{} duplicate processings, {} duplicate rows",
-                    processing.duplicates(),
-                    effects.duplicates()
-                ),
+                Said::ProcessingsRows {
+                    processings: processing.duplicates(),
+                    rows: effects.duplicates(),
+                },
             );
         }
         Kind::Idempotent => {
             v.check(
-                "no message's effect twice",
+                Said::NoEffectTwice,
                 effects.duplicates() == 0,
-                format!("{} duplicate rows", effects.duplicates()),
+                Said::Rows {
+                    count: effects.duplicates(),
+                },
             );
             v.check(
-                "every second processing logged as already applied",
+                Said::SecondsAlreadyApplied,
                 already == processing.duplicates(),
-                format!(
-                    "{already} already applied lines, {} duplicate processings",
-                    processing.duplicates()
-                ),
+                Said::AlreadyLines {
+                    count: already,
+                    processings: processing.duplicates(),
+                },
             );
             if scenario == Scenario::Maxpoll {
                 let late = late_offset_3(run, |e| matches!(e, Event::AlreadyApplied { .. }))?;
                 v.check(
-                    "offset 3 processed twice, and a's late processing of it logged as already applied",
+                    Said::LateAlreadyApplied,
                     processing.duplicates() > 0 && late,
-                    format!(
-                        "{} duplicate processings; a's offset 3 already applied: {late}",
-                        processing.duplicates()
-                    ),
+                    vec![
+                        Said::Processings {
+                            count: processing.duplicates(),
+                        }
+                        .into(),
+                        Said::LateApplied { logged: late }.into(),
+                    ],
                 );
             }
         }
         Kind::DbOffsets => {
             v.check(
-                "no message's effect twice",
+                Said::NoEffectTwice,
                 effects.duplicates() == 0,
-                format!("{} duplicate rows", effects.duplicates()),
+                Said::Rows {
+                    count: effects.duplicates(),
+                },
             );
             match scenario {
                 Scenario::Revoke => v.check(
-                    "nothing processed twice: b starts where a's last transaction left each partition, not at a's last Kafka commit",
+                    Said::NothingTwice,
                     processing.duplicates() == 0,
-                    format!("{} duplicate processings", processing.duplicates()),
+                    Said::Processings {
+                        count: processing.duplicates(),
+                    },
                 ),
                 Scenario::Maxpoll => {
                     let late = late_offset_3(run, |e| matches!(e, Event::Refused { .. }))?;
-                    v.check(
-                        "a's late transaction of offset 3 refused and rolled back",
-                        late,
-                        format!("a's offset 3 refused: {late}"),
-                    );
+                    v.check(Said::LateRefused, late, Said::Refused { refused: late });
                 }
             }
         }
         Kind::KafkaEos => {
             v.check(
-                "the read_committed output holds each input message once",
+                Said::OutputOnce,
                 effects.duplicates() == 0,
-                format!("{} duplicate output messages", effects.duplicates()),
+                Said::OutputDuplicates {
+                    count: effects.duplicates(),
+                },
             );
             if scenario == Scenario::Maxpoll {
                 let a = run.member("a")?;
@@ -162,26 +328,36 @@ pub fn verdict(
                     })
                     .collect();
                 v.check(
-                    "a's transaction with its late offset 3 fenced or aborted, and logged",
+                    Said::LateAborted,
                     !aborted.is_empty(),
                     match aborted.first() {
-                        Some(why) => format!("a: transaction aborted: {why}"),
-                        None => "a aborted no transaction".to_string(),
+                        Some(why) => Said::Aborted {
+                            why: why.to_string(),
+                        },
+                        None => Said::NoAbort,
                     },
                 );
                 v.check(
-                    "the group's final committed offset is 10",
+                    maxpoll::Said::FinalCommitted,
                     committed == [(0, Some(10))],
-                    shown::committed(committed),
+                    Shared::Committed {
+                        offsets: committed.to_vec(),
+                    },
                 );
             }
         }
     }
-    v.ours = format!(
-        "processing: {}; effects: {}",
-        summary(processing),
-        summary(effects)
-    );
+    v.ours = vec![
+        Said::Processing {
+            text: Box::new(summary(processing).into()),
+        }
+        .into(),
+        Said::Effects {
+            text: Box::new(summary(effects).into()),
+        }
+        .into(),
+    ]
+    .into();
     Ok(v)
 }
 

@@ -9,17 +9,205 @@ use krb_log::logline::{Event, Offset, Partition};
 use krb_log::logline::format_time;
 use krb_log::overlap::overlaps;
 
+use krb_cli::lang::Lang;
+
 use crate::facts::{seconds, summary, Run};
+use crate::messages::{both, opt, said, Message, Shared};
 use crate::verdict::{DUPLICATES, MAXPOLL_SECONDS, OVERLAP_SECONDS};
 use crate::{shown, Verdict};
 
 /// The article's numbers for lab 2.
-pub const ARTICLE: &str =
-    "MAXPOLL 10.4 s after the slow start; 1.6 s together in offset 3; offset 3 twice";
+pub fn article() -> Message {
+    vec![
+        Said::Maxpoll {
+            seconds: Some(10.4),
+        }
+        .into(),
+        Said::Together { seconds: Some(1.6) }.into(),
+        Said::Offset3Twice.into(),
+    ]
+    .into()
+}
+
+said! {
+    /// Lab 2's statements and details (lab 5 checks them too, and lab 6 one).
+    pub enum Said {
+        /// A statement.
+        MaxpollWarning,
+        /// A statement, classic.
+        BTookOffset3,
+        /// A statement, classic.
+        CommitFailed,
+        /// A statement, the consumer protocol (lab 5).
+        ConsumerKept,
+        /// A statement, the consumer protocol (lab 5).
+        ConsumerCommitted,
+        /// A statement.
+        LostNotRevoked,
+        /// A statement.
+        PollError,
+        /// A statement, classic.
+        AllOffset3Twice,
+        /// A statement, the consumer protocol (lab 5).
+        ConsumerAllOnce,
+        /// A statement (lab 6's too).
+        FinalCommitted,
+        /// A statement.
+        NeverBackwards,
+        /// a and b both in offset 3, and whether b processed it.
+        TogetherFor { seconds: f64, b_processed: bool },
+        /// When p0 changed hands (`at`s as the logs write times); `gave_up`: a's lost or
+        /// revoked line; `again_at`: a assigned [0] again.
+        HandedAt {
+            b_at: Option<String>,
+            done_at: Option<String>,
+            gave_up: Box<Message>,
+            lost_at: Option<String>,
+            again_at: Option<Option<String>>,
+        },
+        /// No commit after offset 3.
+        NoCommit,
+        /// Neither lost nor revoked after the commit.
+        Neither,
+        /// Ours: MAXPOLL after the slow start, if it came.
+        Maxpoll { seconds: Option<f64> },
+        /// Ours: how long a and b were both in offset 3, if ever.
+        Together { seconds: Option<f64> },
+        /// The article: offset 3 processed twice.
+        Offset3Twice,
+    }
+}
+
+impl Said {
+    /// The message in `lang`.
+    pub fn text(&self, lang: Lang) -> String {
+        match self {
+            Said::MaxpollWarning => both!(
+                lang,
+                "librdkafka's MAXPOLL warning about 10 s after offset 3 slow start",
+                "offset 3 slow start 약 10초 뒤 librdkafka의 MAXPOLL 경고"
+            ),
+            Said::BTookOffset3 => both!(
+                lang,
+                "b was assigned [0] and processed offset 3 while a was still in it",
+                "a가 아직 offset 3을 처리하는 동안 b가 [0]을 받아 offset 3을 처리함"
+            ),
+            Said::CommitFailed => both!(
+                lang,
+                "a's commit after offset 3 failed with UNKNOWN_MEMBER_ID",
+                "offset 3 다음 a의 commit이 UNKNOWN_MEMBER_ID로 실패함"
+            ),
+            Said::ConsumerKept => both!(
+                lang,
+                "consumer: a kept [0] until its lost [0]; b was not assigned it while a was in offset 3",
+                "consumer: a가 lost [0] 때까지 [0]을 맡았고, a가 offset 3을 처리하는 동안 b는 [0]을 받지 않음"
+            ),
+            Said::ConsumerCommitted => both!(
+                lang,
+                "consumer: a's commit after offset 3 succeeded (commit p0=4)",
+                "consumer: offset 3 다음 a의 commit이 성공함 (commit p0=4)"
+            ),
+            Said::LostNotRevoked => both!(
+                lang,
+                "a then logged lost [0], not revoked [0]",
+                "이어서 a의 로그에 revoked [0]이 아니라 lost [0]이 남음"
+            ),
+            Said::PollError => both!(
+                lang,
+                "poll returned _MAX_POLL_EXCEEDED with librdkafka's text",
+                "poll이 librdkafka의 문구와 함께 _MAX_POLL_EXCEEDED를 돌려줌"
+            ),
+            Said::AllOffset3Twice => both!(
+                lang,
+                "all 10 offsets processed, offset 3 twice and nothing else",
+                "offset 10개를 모두 처리함, 두 번 처리한 것은 offset 3뿐"
+            ),
+            Said::ConsumerAllOnce => both!(
+                lang,
+                "consumer: all 10 offsets processed once, none twice",
+                "consumer: offset 10개 모두 한 번씩 처리됨, 두 번 처리된 것 없음"
+            ),
+            Said::FinalCommitted => both!(
+                lang,
+                "the group's final committed offset is 10",
+                "그룹에 마지막으로 commit된 offset이 10"
+            ),
+            Said::NeverBackwards => both!(
+                lang,
+                "the committed offset never went backwards",
+                "commit된 offset이 한 번도 뒤로 가지 않음"
+            ),
+            Said::TogetherFor {
+                seconds,
+                b_processed,
+            } => match (lang, b_processed) {
+                (Lang::En, _) => {
+                    format!("together for {seconds:.2} s, b processed offset 3: {b_processed}")
+                }
+                (Lang::Ko, true) => format!("{seconds:.2}초 동안 함께 처리, b가 offset 3을 처리함"),
+                (Lang::Ko, false) => {
+                    format!("{seconds:.2}초 동안 함께 처리, b는 offset 3을 처리하지 않음")
+                }
+            },
+            Said::HandedAt {
+                b_at,
+                done_at,
+                gave_up,
+                lost_at,
+                again_at,
+            } => {
+                let at = |t: &Option<String>| opt(lang, t.as_ref());
+                let (b_at, done_at, lost_at) = (at(b_at), at(done_at), at(lost_at));
+                let gave_up = gave_up.text(lang);
+                let mut text = both!(
+                    lang,
+                    "b assigned at {b_at}, a done at {done_at}, a {gave_up} at {lost_at}",
+                    "b가 [0]을 받음 {b_at}, a가 offset 3을 끝냄 {done_at}, a의 {gave_up} {lost_at}"
+                );
+                if let Some(again_at) = again_at {
+                    let again_at = at(again_at);
+                    text += &both!(
+                        lang,
+                        ", a assigned [0] again at {again_at}",
+                        ", a가 다시 [0]을 받음 {again_at}"
+                    );
+                }
+                text
+            }
+            Said::NoCommit => both!(lang, "no commit", "commit 기록 없음"),
+            Said::Neither => both!(lang, "neither", "lost도 revoked도 없음"),
+            Said::Maxpoll { seconds: None } => both!(
+                lang,
+                "no MAXPOLL after the slow start",
+                "slow start 뒤 MAXPOLL 없음"
+            ),
+            Said::Maxpoll {
+                seconds: Some(seconds),
+            } => both!(
+                lang,
+                "MAXPOLL {seconds:.1} s after the slow start",
+                "slow start {seconds:.1}초 뒤 MAXPOLL"
+            ),
+            Said::Together { seconds: None } => both!(
+                lang,
+                "never together in offset 3",
+                "offset 3을 함께 처리한 적 없음"
+            ),
+            Said::Together {
+                seconds: Some(seconds),
+            } => both!(
+                lang,
+                "{seconds:.1} s together in offset 3",
+                "{seconds:.1}초 동안 offset 3을 함께 처리"
+            ),
+            Said::Offset3Twice => both!(lang, "offset 3 twice", "offset 3을 두 번 처리"),
+        }
+    }
+}
 
 /// Lab 2's verdict for a run, with the group's committed offsets read from the broker.
 pub fn verdict(run: &Run, committed: &[(Partition, Option<Offset>)]) -> Result<Verdict> {
-    let mut v = Verdict::new(2, "maxpoll", "expel", &run.group, ARTICLE);
+    let mut v = Verdict::new(2, "maxpoll", "expel", &run.group, article());
     checks(&mut v, run, committed, true)?;
     Ok(v)
 }
@@ -47,13 +235,13 @@ pub fn checks(
         .map(|(s, m)| seconds(s, m))
         .unwrap_or(f64::NAN);
     v.check(
-        "librdkafka's MAXPOLL warning about 10 s after offset 3 slow start",
+        Said::MaxpollWarning,
         (9.5..=12.0).contains(&after),
         // No slow start or no warning: no number to show.
         if after.is_nan() {
-            "none".into()
+            Shared::Nothing
         } else {
-            format!("{after:.2} s")
+            Shared::Seconds { seconds: after }
         },
     );
     let done = a.find(0, |e| {
@@ -74,14 +262,19 @@ pub fn checks(
             matches!(e, Event::Commit(_) | Event::CommitFailed(_))
         })
     });
-    let commit = after_done.map_or("no commit".into(), |i| a.lines[i].event.to_string());
+    let commit: Message = after_done.map_or(Said::NoCommit.into(), |i| {
+        Shared::Data {
+            text: a.lines[i].event.to_string(),
+        }
+        .into()
+    });
     let loss =
         after_done.and_then(|i| a.find(i + 1, |e| matches!(e, Event::Lost(_) | Event::Revoked(_))));
     let handed = Handover {
         b_assigned,
         a_done,
         a_lost: loss.map(|i| a.lines[i].at),
-        a_gave_up: loss.map(|i| a.lines[i].event.to_string()),
+        a_gave_up: loss.map(|i| given_up(&a.lines[i].event)),
         a_again: loss
             .and_then(|i| a.find(i + 1, |e| e == &Event::Assigned(vec![0])))
             .map(|i| a.lines[i].at),
@@ -90,7 +283,7 @@ pub fn checks(
     };
     if classic {
         v.check(
-            "b was assigned [0] and processed offset 3 while a was still in it",
+            Said::BTookOffset3,
             overlap.is_some() && b_did_3,
             handed.shown(),
         );
@@ -99,7 +292,7 @@ pub fn checks(
             _ => None,
         });
         v.check(
-            "a's commit after offset 3 failed with UNKNOWN_MEMBER_ID",
+            Said::CommitFailed,
             failed.is_some_and(|e| e.starts_with("KafkaError{code=UNKNOWN_MEMBER_ID,")),
             commit,
         );
@@ -108,7 +301,7 @@ pub fn checks(
         // up, at the poll after the slow message: until then a owns p0 and the broker keeps it.
         // Then p0 goes to whichever member asks first, b or a itself rejoining.
         v.check(
-            "consumer: a kept [0] until its lost [0]; b was not assigned it while a was in offset 3",
+            Said::ConsumerKept,
             overlap.is_none()
                 && handed
                     .a_lost
@@ -118,16 +311,12 @@ pub fn checks(
         let committed_4 = after_done.is_some_and(
             |i| matches!(&a.lines[i].event, Event::Commit(ps) if ps.contains(&(0, 4))),
         );
-        v.check(
-            "consumer: a's commit after offset 3 succeeded (commit p0=4)",
-            committed_4,
-            commit,
-        );
+        v.check(Said::ConsumerCommitted, committed_4, commit);
     }
     v.check(
-        "a then logged lost [0], not revoked [0]",
+        Said::LostNotRevoked,
         loss.is_some_and(|i| a.lines[i].event == Event::Lost(vec![0])),
-        loss.map_or("neither".into(), |i| a.lines[i].event.to_string()),
+        loss.map_or(Said::Neither.into(), |i| given_up(&a.lines[i].event)),
     );
     let poll_error = done.and_then(|i| {
         a.find(i, |e| {
@@ -136,15 +325,19 @@ pub fn checks(
         })
     });
     v.check(
-        "poll returned _MAX_POLL_EXCEEDED with librdkafka's text",
+        Said::PollError,
         poll_error.is_some(),
-        poll_error.map_or("none".into(), |i| a.lines[i].event.to_string()),
+        poll_error.map_or(Shared::Nothing, |i| Shared::Data {
+            text: a.lines[i].event.to_string(),
+        }),
     );
     let report = &run.report;
-    let processed = report.render().trim_end().replace('\n', ";");
+    let processed = Shared::Data {
+        text: report.render().trim_end().replace('\n', ";"),
+    };
     if classic {
         v.check(
-            "all 10 offsets processed, offset 3 twice and nothing else",
+            Said::AllOffset3Twice,
             report.unique == 10
                 && report.runs
                     == vec![Span {
@@ -157,15 +350,17 @@ pub fn checks(
         );
     } else {
         v.check(
-            "consumer: all 10 offsets processed once, none twice",
+            Said::ConsumerAllOnce,
             report.unique == 10 && report.runs.is_empty(),
             processed,
         );
     }
     v.check(
-        "the group's final committed offset is 10",
+        Said::FinalCommitted,
         committed == [(0, Some(10))],
-        shown::committed(committed),
+        Shared::Committed {
+            offsets: committed.to_vec(),
+        },
     );
     let mut commits: Vec<(NaiveDateTime, Offset)> = a
         .lines
@@ -178,25 +373,26 @@ pub fn checks(
         .collect();
     commits.sort();
     v.check(
-        "the committed offset never went backwards",
+        Said::NeverBackwards,
         commits.windows(2).all(|w| w[0].1 <= w[1].1),
-        shown::list(commits.iter().map(|(_, o)| *o)),
+        Shared::Data {
+            text: shown::list(commits.iter().map(|(_, o)| *o)),
+        },
     );
     v.number(MAXPOLL_SECONDS, after);
     if let Some(o) = overlap {
         v.number(OVERLAP_SECONDS, o);
     }
     v.number(DUPLICATES, report.duplicates() as f64);
-    v.ours = format!(
-        "{}; {} together in offset 3; {}",
-        if after.is_nan() {
-            "no MAXPOLL after the slow start".into()
-        } else {
-            format!("MAXPOLL {after:.1} s after the slow start")
-        },
-        overlap.map_or("never".into(), |o| format!("{o:.1} s")),
-        summary(report)
-    );
+    v.ours = vec![
+        Said::Maxpoll {
+            seconds: (!after.is_nan()).then_some(after),
+        }
+        .into(),
+        Said::Together { seconds: overlap }.into(),
+        summary(report).into(),
+    ]
+    .into();
     Ok(())
 }
 
@@ -206,7 +402,7 @@ struct Handover {
     a_done: Option<NaiveDateTime>,
     a_lost: Option<NaiveDateTime>,
     /// How a gave [0] up: its `lost [0]` line, or its `revoked [0]` (it rejoined in time).
-    a_gave_up: Option<String>,
+    a_gave_up: Option<Message>,
     /// a assigned [0] again after its lost [0] (it rejoined first).
     a_again: Option<NaiveDateTime>,
     overlap: Option<f64>,
@@ -214,26 +410,38 @@ struct Handover {
 }
 
 impl Handover {
-    fn shown(&self) -> String {
-        let at = |t: Option<NaiveDateTime>| shown::opt(t.map(|t| format_time(t.time())));
+    fn shown(&self) -> Said {
+        let at = |t: Option<NaiveDateTime>| t.map(|t| format_time(t.time()));
         match self.overlap {
-            Some(o) => format!(
-                "together for {o:.2} s, b processed offset 3: {}",
-                self.b_did_3
-            ),
-            None => {
-                let mut s = format!(
-                    "b assigned at {}, a done at {}, a {} at {}",
-                    at(self.b_assigned),
-                    at(self.a_done),
-                    self.a_gave_up.as_deref().unwrap_or("lost [0]"),
-                    at(self.a_lost)
-                );
-                if self.a_again.is_some() {
-                    s += &format!(", a assigned [0] again at {}", at(self.a_again));
-                }
-                s
-            }
+            Some(o) => Said::TogetherFor {
+                seconds: o,
+                b_processed: self.b_did_3,
+            },
+            None => Said::HandedAt {
+                b_at: at(self.b_assigned),
+                done_at: at(self.a_done),
+                gave_up: Box::new(
+                    self.a_gave_up
+                        .clone()
+                        .unwrap_or_else(|| given_up(&Event::Lost(vec![0]))),
+                ),
+                lost_at: at(self.a_lost),
+                again_at: self.a_again.is_some().then(|| at(self.a_again)),
+            },
         }
+    }
+}
+
+/// a's `lost [0]` as the log writes it, its `revoked [0]` as lab 3 counts a revoke.
+pub(crate) fn given_up(event: &Event) -> Message {
+    match event {
+        Event::Revoked(ps) => Shared::Revoked {
+            list: shown::list(ps),
+        }
+        .into(),
+        e => Shared::Data {
+            text: e.to_string(),
+        }
+        .into(),
     }
 }

@@ -4,8 +4,73 @@
 use anyhow::Result;
 use krb_log::logline::{Event, Offset, Partition};
 
+use krb_cli::lang::Lang;
+
 use crate::facts::{revoked, Run, NO_LINE};
+use crate::messages::{both, said, Message, Shared};
 use crate::{maxpoll, revoke, shown, Protocol, Verdict};
+
+said! {
+    /// Lab 5's own statements and numbers (it checks lab 1's and lab 2's too).
+    pub enum Said {
+        /// A statement, classic.
+        ClassicRevokedEvery,
+        /// A statement, the consumer protocol.
+        ConsumerRevokedOnlyMoved,
+        /// The article, classic.
+        SeeLabs,
+        /// The article, the consumer protocol.
+        NotInArticle,
+        /// Ours: one lab's part (`lab 1: ...`).
+        Lab { lab: u8, text: Box<Message> },
+        /// Ours: lab 1's part and what a revoked when b joined, if anything.
+        ARevoked {
+            text: Box<Message>,
+            list: Option<String>,
+        },
+    }
+}
+
+impl Said {
+    /// The message in `lang`.
+    pub fn text(&self, lang: Lang) -> String {
+        match self {
+            Said::ClassicRevokedEvery => both!(
+                lang,
+                "classic: a revoked every partition when b joined",
+                "classic: b가 들어올 때 a가 모든 파티션을 반납함"
+            ),
+            Said::ConsumerRevokedOnlyMoved => both!(
+                lang,
+                "consumer: a revoked only the partition that moved",
+                "consumer: a가 옮겨 가는 파티션만 반납함"
+            ),
+            Said::SeeLabs => both!(
+                lang,
+                "classic: see labs 1 and 2",
+                "classic: 실습 1, 2와 같음"
+            ),
+            Said::NotInArticle => both!(lang, "not in the article", "글에 없음"),
+            Said::Lab { lab, text } => {
+                let text = text.text(lang);
+                both!(lang, "lab {lab}: {text}", "실습 {lab}: {text}")
+            }
+            Said::ARevoked { text, list } => {
+                let text = text.text(lang);
+                match list {
+                    Some(list) => {
+                        both!(lang, "{text}, a revoked {list}", "{text}, a가 {list} 반납")
+                    }
+                    None => both!(
+                        lang,
+                        "{text}, a revoked nothing",
+                        "{text}, a는 아무것도 반납하지 않음"
+                    ),
+                }
+            }
+        }
+    }
+}
 
 /// The group of lab 5's second part, lab 2's scenario.
 pub fn maxpoll_group(group: &str) -> String {
@@ -27,9 +92,9 @@ pub fn verdict(
         &krb_kafka::group::value_name(protocol),
         &lab1.group,
         if classic {
-            "classic: see labs 1 and 2"
+            Said::SeeLabs
         } else {
-            "not in the article"
+            Said::NotInArticle
         },
     );
     revoke::checks(&mut v, lab1, false)?;
@@ -45,20 +110,20 @@ pub fn verdict(
         .lines
         .iter()
         .find(|l| l.at >= b_start && revoked(&l.event).is_some())
-        .map(|l| l.event.clone());
+        .and_then(|l| revoked(&l.event).cloned());
     let moved: Vec<Partition> = lab1.report.runs.iter().map(|r| r.partition).collect();
     if classic {
         v.check(
-            "classic: a revoked every partition when b joined",
-            first_revoke == Some(Event::Revoked(vec![0, 1])),
-            shown::opt(first_revoke.as_ref()),
+            Said::ClassicRevokedEvery,
+            first_revoke == Some(vec![0, 1]),
+            revoked_detail(first_revoke.as_ref()),
         );
     } else {
         v.check(
-            "consumer: a revoked only the partition that moved",
-            matches!(&first_revoke, Some(Event::Revoked(ps)) if ps.len() == 1
+            Said::ConsumerRevokedOnlyMoved,
+            matches!(&first_revoke, Some(ps) if ps.len() == 1
                 && (moved.is_empty() || moved == *ps)),
-            shown::opt(first_revoke.as_ref()),
+            revoked_detail(first_revoke.as_ref()),
         );
     }
     maxpoll::checks(&mut v, lab2, committed, classic)?;
@@ -68,10 +133,36 @@ pub fn verdict(
             v.numbers.insert(format!("{part}.{name}"), n);
         }
     }
-    v.ours = format!(
-        "lab 1: {first}, a {}; lab 2: {}",
-        first_revoke.map_or("revoked nothing".into(), |e| e.to_string()),
-        v.ours
-    );
+    let lab2_ours = std::mem::replace(&mut v.ours, Message::Parts(Vec::new()));
+    v.ours = ours(first, first_revoke.as_ref().map(shown::list), lab2_ours);
     Ok(v)
+}
+
+/// a's first revoke after b joined, as lab 3 counts a revoke, or none.
+fn revoked_detail(ps: Option<&Vec<Partition>>) -> Shared {
+    ps.map_or(Shared::Nothing, |ps| Shared::Revoked {
+        list: shown::list(ps),
+    })
+}
+
+/// `lab 1: {lab 1's numbers}, a revoked [1]; lab 2: {lab 2's}`: each lab's parts, its first
+/// one named, what a revoked after lab 1's last.
+fn ours(lab1: Message, revoked: Option<String>, lab2: Message) -> Message {
+    let named = |lab: u8, mut parts: Vec<Message>| {
+        if let Some(first) = parts.first_mut() {
+            let text = Box::new(std::mem::replace(first, Message::Parts(Vec::new())));
+            *first = Said::Lab { lab, text }.into();
+        }
+        parts
+    };
+    let mut lab1 = named(1, lab1.parts());
+    if let Some(last) = lab1.last_mut() {
+        let text = Box::new(std::mem::replace(last, Message::Parts(Vec::new())));
+        *last = Said::ARevoked {
+            text,
+            list: revoked,
+        }
+        .into();
+    }
+    Message::Parts([lab1, named(2, lab2.parts())].concat())
 }

@@ -3,27 +3,197 @@
 
 use anyhow::Result;
 use krb_dups::Run as Span;
-use krb_log::logline::{Event, Partition};
+use krb_log::logline::{Event, Offset, Partition};
+
+use krb_cli::lang::Lang;
 
 use crate::facts::{assigned, last_commit, last_processed, seconds, summary, Run};
+use crate::messages::{both, opt, said, Shared};
 use crate::{shown, Verdict};
+
+said! {
+    /// Lab 1's statements and details.
+    pub enum Said {
+        /// A statement: a revoked partitions when b joined.
+        HandedBack,
+        /// A statement (lab 1 only): eager assignment revokes both partitions.
+        RevokedThenAssigned,
+        /// A statement.
+        OneMoved,
+        /// A statement, `--revoke-commit`.
+        CommittedInRevoke,
+        /// A statement, `--revoke-commit`.
+        BeganAtThatCommit,
+        /// A statement, no revoke commit.
+        DuplicatesBelowCommitEvery,
+        /// A statement, no revoke commit.
+        DuplicatesOnlyMoved,
+        /// A statement, no revoke commit.
+        BeganAtLastCommit,
+        /// a's revoke (`list`: its partitions).
+        ARevoked { list: String },
+        /// No revoke in a's log in time.
+        NoRevoke,
+        /// a's revoke, if any, and whether an assignment followed it.
+        Reassigned { list: Option<String>, reassigned: bool },
+        /// The partitions b was assigned.
+        BAssigned { list: String },
+        /// a's commit of the moved partition in its revoke callback.
+        CommitAndLast {
+            p: Partition,
+            commit: Option<Offset>,
+            offset: Option<Offset>,
+        },
+        /// Where b began the moved partition.
+        BFirst { p: Partition, offset: Option<Offset> },
+        /// Where b began the moved partition, and a's last commit.
+        BFirstAndCommit {
+            p: Partition,
+            offset: Option<Offset>,
+            commit: Offset,
+        },
+        /// krb-dups' runs (`p1 200..275`), and a's last commit and offset.
+        RunsAndCommit {
+            runs: Option<String>,
+            p: Partition,
+            commit: Offset,
+            offset: Option<Offset>,
+        },
+        /// How soon b processed its first message.
+        BFirstMessage { seconds: f64 },
+    }
+}
+
+impl Said {
+    /// The message in `lang`.
+    pub fn text(&self, lang: Lang) -> String {
+        let opt = |v: &Option<i64>| opt(lang, *v);
+        match self {
+            Said::HandedBack => both!(
+                lang,
+                "a handed partitions back after b joined",
+                "b가 들어온 뒤 a가 파티션을 반납함"
+            ),
+            Said::RevokedThenAssigned => both!(
+                lang,
+                "a logged revoked [0, 1], then assigned [..]",
+                "a의 로그에 revoked [0, 1], 이어서 assigned [..]가 남음"
+            ),
+            Said::OneMoved => both!(
+                lang,
+                "b was assigned the one partition that moved",
+                "b가 옮겨 간 파티션 하나를 받음"
+            ),
+            Said::CommittedInRevoke => both!(
+                lang,
+                "a committed the moved partition in the revoke callback, up to its last offset",
+                "a가 on_revoke에서 옮겨 가는 파티션을 처리한 위치까지 commit함"
+            ),
+            Said::BeganAtThatCommit => both!(
+                lang,
+                "b began the moved partition at that commit",
+                "b가 옮겨 간 파티션을 그 commit 위치부터 읽음"
+            ),
+            Said::DuplicatesBelowCommitEvery => both!(
+                lang,
+                "duplicates between 0 and commit-every minus 1 (99)",
+                "중복은 0건에서 commit-every - 1(99건) 사이"
+            ),
+            Said::DuplicatesOnlyMoved => both!(
+                lang,
+                "duplicates only on the moved partition, from a's last commit to a's last offset",
+                "중복은 옮겨 간 파티션에서만, a의 마지막 commit부터 a가 마지막으로 처리한 offset까지"
+            ),
+            Said::BeganAtLastCommit => both!(
+                lang,
+                "b began the moved partition at a's last commit",
+                "b가 옮겨 간 파티션을 a의 마지막 commit 위치부터 읽음"
+            ),
+            Said::ARevoked { list } => both!(lang, "a revoked {list}", "a가 {list} 반납"),
+            Said::NoRevoke => both!(
+                lang,
+                "a logged no revoke after b started and before its stop",
+                "b가 시작한 뒤 a가 멈추기 전까지 a의 로그에 revoked가 없음"
+            ),
+            Said::Reassigned { list, reassigned } => match (lang, list) {
+                (Lang::En, Some(list)) => format!("revoked {list}, reassigned: {reassigned}"),
+                (Lang::En, None) => format!("no revoke, reassigned: {reassigned}"),
+                (Lang::Ko, Some(list)) if *reassigned => {
+                    format!("revoked {list}, 이어서 assigned 있음")
+                }
+                (Lang::Ko, Some(list)) => format!("revoked {list}, 이어서 assigned 없음"),
+                (Lang::Ko, None) => "revoked 없음".into(),
+            },
+            Said::BAssigned { list } => {
+                both!(lang, "b assigned {list}", "b가 받은 파티션 {list}")
+            }
+            Said::CommitAndLast { p, commit, offset } => {
+                let (commit, offset) = (opt(commit), opt(offset));
+                both!(
+                    lang,
+                    "commit p{p}={commit}, a's last offset {offset}",
+                    "commit p{p}={commit}, a가 마지막으로 처리한 offset {offset}"
+                )
+            }
+            Said::BFirst { p, offset } => {
+                let offset = opt(offset);
+                both!(
+                    lang,
+                    "b's first offset on p{p}: {offset}",
+                    "b가 p{p}에서 처음 처리한 offset {offset}"
+                )
+            }
+            Said::BFirstAndCommit { p, offset, commit } => {
+                let offset = opt(offset);
+                both!(
+                    lang,
+                    "b's first offset on p{p}: {offset}, a's last commit {commit}",
+                    "b가 p{p}에서 처음 처리한 offset {offset}, a의 마지막 commit {commit}"
+                )
+            }
+            Said::RunsAndCommit {
+                runs,
+                p,
+                commit,
+                offset,
+            } => {
+                let (runs, offset) = (crate::messages::opt(lang, runs.as_ref()), opt(offset));
+                both!(
+                    lang,
+                    "runs {runs}; a's last commit p{p}={commit}, last offset {offset}",
+                    "중복 구간 {runs}; a의 마지막 commit p{p}={commit}, 마지막으로 처리한 offset {offset}"
+                )
+            }
+            Said::BFirstMessage { seconds } => both!(
+                lang,
+                "b's first message {seconds:.2} s after its start",
+                "b의 첫 메시지는 시작 {seconds:.2}초 뒤"
+            ),
+        }
+    }
+}
 
 /// Lab 1's verdict for a run.
 pub fn verdict(run: &Run, revoke_commit: bool) -> Result<Verdict> {
     let (variant, article) = if revoke_commit {
-        ("revcommit", "0 duplicates")
+        ("revcommit", Shared::Duplicates { count: 0 })
     } else {
-        ("nocommit", "82 duplicates on p1 (400..481)")
+        (
+            "nocommit",
+            Shared::Summary {
+                count: 82,
+                partitions: vec![1],
+                range: Some((400, 481)),
+            },
+        )
     };
     let mut v = Verdict::new(1, "revoke", variant, &run.group, article);
     checks(&mut v, run, revoke_commit)?;
-    v.ours = summary(&run.report)
-        + &run
-            .report
-            .runs
-            .first()
-            .map(|r| format!(" ({}..{})", r.first, r.last))
-            .unwrap_or_default();
+    let mut ours = summary(&run.report);
+    if let Shared::Summary { range, .. } = &mut ours {
+        *range = run.report.runs.first().map(|r| (r.first, r.last));
+    }
+    v.ours = ours.into();
     Ok(v)
 }
 
@@ -34,9 +204,11 @@ pub fn checks(v: &mut Verdict, run: &Run, revoke_commit: bool) -> Result<()> {
     let b = run.member("b")?;
     let report = &run.report;
     v.check(
-        "all 1000 messages processed",
+        Shared::AllProcessed { count: 1000 },
         report.unique == 1000,
-        format!("unique {}", report.unique),
+        Shared::Unique {
+            count: report.unique,
+        },
     );
     let b_start = b.time_of(0, |e| e == &Event::Start);
     // The rebalance b's join causes, not the revoke of a's clean stop at the end.
@@ -50,29 +222,34 @@ pub fn checks(v: &mut Verdict, run: &Run, revoke_commit: bool) -> Result<()> {
         .find_map(|l| assigned(&l.event).filter(|ps| !ps.is_empty()).cloned())
         .unwrap_or_default();
     v.check(
-        "a handed partitions back after b joined",
+        Said::HandedBack,
         revoke.is_some(),
-        match revoke {
-            Some(i) => format!("a {}", a.lines[i].event),
-            None => "a logged no revoke after b started and before its stop".into(),
+        match revoke.and_then(|i| crate::facts::revoked(&a.lines[i].event)) {
+            Some(ps) => Said::ARevoked {
+                list: shown::list(ps),
+            },
+            None => Said::NoRevoke,
         },
     );
     if v.lab == 1 {
         v.check(
-            "a logged revoked [0, 1], then assigned [..]",
+            Said::RevokedThenAssigned,
             revoke.is_some_and(|i| a.lines[i].event == Event::Revoked(vec![0, 1]))
                 && reassigned.is_some(),
-            format!(
-                "{}, reassigned: {}",
-                revoke.map_or("no revoke".into(), |i| a.lines[i].event.to_string()),
-                reassigned.is_some()
-            ),
+            Said::Reassigned {
+                list: revoke
+                    .and_then(|i| crate::facts::revoked(&a.lines[i].event))
+                    .map(shown::list),
+                reassigned: reassigned.is_some(),
+            },
         );
     }
     v.check(
-        "b was assigned the one partition that moved",
+        Said::OneMoved,
         moved.len() == 1,
-        format!("b assigned {}", shown::list(&moved)),
+        Said::BAssigned {
+            list: shown::list(&moved),
+        },
     );
     let b_first_at = b
         .lines
@@ -81,12 +258,15 @@ pub fn checks(v: &mut Verdict, run: &Run, revoke_commit: bool) -> Result<()> {
         .map(|l| l.at);
     v.number(crate::verdict::DUPLICATES, report.duplicates() as f64);
     v.ours = match (b_start, b_first_at) {
-        (Some(start), Some(first)) => format!(
-            "{}; b's first message {:.2} s after its start",
-            summary(report),
-            seconds(start, first)
-        ),
-        _ => summary(report),
+        (Some(start), Some(first)) => vec![
+            summary(report).into(),
+            Said::BFirstMessage {
+                seconds: seconds(start, first),
+            }
+            .into(),
+        ]
+        .into(),
+        _ => summary(report).into(),
     };
     let (Some(revoke), [moved]) = (revoke, moved.as_slice()) else {
         return Ok(());
@@ -97,28 +277,35 @@ pub fn checks(v: &mut Verdict, run: &Run, revoke_commit: bool) -> Result<()> {
     let b_first = b.processed().find(|(p, _)| *p == moved).map(|(_, o)| o);
     let dups = report.duplicates();
     if revoke_commit {
-        v.check("no duplicates", dups == 0, format!("{dups} duplicates"));
+        v.check(
+            Shared::NoDuplicates,
+            dups == 0,
+            Shared::Duplicates { count: dups },
+        );
         let n = last_commit(&a.lines[revoke..reassigned], moved);
         v.check(
-            "a committed the moved partition in the revoke callback, up to its last offset",
+            Said::CommittedInRevoke,
             n.is_some() && n == a_last.map(|o| o + 1),
-            format!(
-                "commit p{moved}={}, a's last offset {}",
-                shown::opt(n),
-                shown::opt(a_last)
-            ),
+            Said::CommitAndLast {
+                p: moved,
+                commit: n,
+                offset: a_last,
+            },
         );
         v.check(
-            "b began the moved partition at that commit",
+            Said::BeganAtThatCommit,
             n.is_some() && b_first == n,
-            format!("b's first offset on p{moved}: {}", shown::opt(b_first)),
+            Said::BFirst {
+                p: moved,
+                offset: b_first,
+            },
         );
     } else {
         let n = last_commit(&a.lines[..revoke], moved).unwrap_or(0);
         v.check(
-            "duplicates between 0 and commit-every minus 1 (99)",
+            Said::DuplicatesBelowCommitEvery,
             dups <= 99,
-            format!("{dups} duplicates"),
+            Shared::Duplicates { count: dups },
         );
         let expected: Vec<Span> = match a_last {
             Some(last) if last >= n => vec![Span {
@@ -130,28 +317,30 @@ pub fn checks(v: &mut Verdict, run: &Run, revoke_commit: bool) -> Result<()> {
             _ => vec![],
         };
         v.check(
-            "duplicates only on the moved partition, from a's last commit to a's last offset",
+            Said::DuplicatesOnlyMoved,
             report.runs == expected,
-            format!(
-                "runs {}; a's last commit p{moved}={n}, last offset {}",
-                shown::opt((!report.runs.is_empty()).then(|| {
+            Said::RunsAndCommit {
+                runs: (!report.runs.is_empty()).then(|| {
                     report
                         .runs
                         .iter()
                         .map(|r| format!("p{} {}..{}", r.partition, r.first, r.last))
                         .collect::<Vec<_>>()
                         .join(", ")
-                })),
-                shown::opt(a_last)
-            ),
+                }),
+                p: moved,
+                commit: n,
+                offset: a_last,
+            },
         );
         v.check(
-            "b began the moved partition at a's last commit",
+            Said::BeganAtLastCommit,
             b_first == Some(n),
-            format!(
-                "b's first offset on p{moved}: {}, a's last commit {n}",
-                shown::opt(b_first)
-            ),
+            Said::BFirstAndCommit {
+                p: moved,
+                offset: b_first,
+                commit: n,
+            },
         );
     }
     Ok(())

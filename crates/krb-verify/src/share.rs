@@ -11,8 +11,280 @@ use chrono::NaiveDateTime;
 use krb_log::logline::{Ack, Event, Offset, Partition};
 use krb_log::worker_log::WorkerLog;
 
+use krb_cli::lang::Lang;
+
 use crate::facts::{seconds, summary, Run};
+use crate::messages::{both, opt, said, Shared};
 use crate::{shown, Verdict};
+
+said! {
+    /// Lab 8's statements, details and numbers.
+    pub enum Said {
+        /// A statement: every record of the scenario processed.
+        AllRecords { count: u64 },
+        /// A statement.
+        NoneTwice,
+        /// A statement.
+        AcceptedOnce,
+        /// A statement, join.
+        NoHandOver,
+        /// A statement, kill.
+        KilledHolding,
+        /// A statement, kill.
+        CameAgain,
+        /// A statement, kill.
+        DuplicatesWhereDied,
+        /// A statement, lock.
+        ReceivedWhileIn,
+        /// A statement, lock.
+        LateAnswered,
+        /// A statement, lock.
+        DuplicatesDeliveredAgain,
+        /// A statement, reject.
+        Released { offset: Offset, limit: u16 },
+        /// A statement, reject.
+        Rejected { offset: Offset },
+        /// Accepted records and their commits.
+        Accepted {
+            accepted: usize,
+            want: u64,
+            missing: usize,
+            twice: usize,
+        },
+        /// The partitions b read (`p0, p1`; empty: none).
+        BRead { partitions: String },
+        /// The partitions a read before b started.
+        ARead { partitions: String },
+        /// How many revokes (and losts) a and b logged.
+        Revokes { count: usize },
+        /// Ours, join: how many of the 1000 records b took.
+        BTook { count: usize },
+        /// The records a held (`p1 100..119, p0 3`).
+        AHeld { records: Option<String> },
+        /// The records delivered again.
+        DeliveredAgain { records: Option<String> },
+        /// Who they were delivered to (`b #2`).
+        To { who: String },
+        /// The records processed twice.
+        Twice { records: Option<String> },
+        /// The records a processed and held.
+        ProcessedHeld { records: Option<String> },
+        /// Ours, kill: how many records came back, how soon after a's last line.
+        Back { count: usize, seconds: f64 },
+        /// When a was in offset 3 (times as the logs write them).
+        InOffset3 {
+            from_at: Option<String>,
+            to_at: Option<String>,
+        },
+        /// When b acquired offset 3, with which delivery count.
+        BAcquired { b_at: String, count: u16 },
+        /// b never acquired offset 3.
+        BNever,
+        /// a's late acknowledgement committed.
+        LateCommitted,
+        /// a's late acknowledgement failed, with Kafka's error code.
+        LateFailed { code: String },
+        /// a's late acknowledgement unanswered.
+        LateUnanswered,
+        /// The delivery counts of a record (`[1, 2, 3]`).
+        Deliveries { list: String },
+        /// How a record was acknowledged (`release, release`).
+        Acknowledged { kinds: String },
+        /// A record never acknowledged.
+        NeverAcknowledged,
+        /// Ours, reject: how many times a record was delivered.
+        Delivered { offset: Offset, count: usize },
+        /// The article, join and kill: lab 1's number.
+        Lab1,
+        /// The article, lock: lab 2's numbers.
+        Lab2,
+        /// The article, reject: the article says nothing of it; what a consumer group would
+        /// do is our expectation, and says so.
+        NotInArticle,
+    }
+}
+
+impl Said {
+    /// The message in `lang`.
+    pub fn text(&self, lang: Lang) -> String {
+        let records = |r: &Option<String>| opt(lang, r.as_ref());
+        match self {
+            Said::AllRecords { count } => both!(
+                lang,
+                "all {count} records processed",
+                "레코드 {count}개 모두 처리됨"
+            ),
+            Said::NoneTwice => both!(lang, "no record processed twice", "두 번 처리된 레코드 없음"),
+            Said::AcceptedOnce => both!(
+                lang,
+                "every record accepted, the acceptance committed once",
+                "모든 레코드가 accept되었고, 그 acknowledgement는 한 번만 commit됨"
+            ),
+            Said::NoHandOver => both!(
+                lang,
+                "b took records of a partition a was reading, with no hand-over",
+                "반납 없이 b가 a가 읽던 파티션의 레코드를 가져감"
+            ),
+            Said::KilledHolding => both!(
+                lang,
+                "a was killed holding records it had not got acknowledged",
+                "a가 acknowledgement를 commit하지 못한 레코드를 쥔 채 강제 종료됨"
+            ),
+            Said::CameAgain => both!(
+                lang,
+                "exactly those records came again, to b, with delivery count 2",
+                "바로 그 레코드들이 delivery count 2로 b에게 다시 옴"
+            ),
+            Said::DuplicatesWhereDied => both!(
+                lang,
+                "duplicates only where a processed a record and died before its acknowledgement was committed",
+                "중복은 a가 처리했지만 acknowledgement를 commit하기 전에 죽은 레코드에서만"
+            ),
+            Said::ReceivedWhileIn => both!(
+                lang,
+                "b received offset 3 with delivery count 2 while a was still in it",
+                "a가 아직 처리하는 동안 b가 offset 3을 delivery count 2로 받음"
+            ),
+            Said::LateAnswered => both!(
+                lang,
+                "a's late acknowledgement of offset 3 was answered, and its log says how",
+                "a가 늦게 보낸 offset 3의 acknowledgement에 브로커가 답했고, 그 답이 a의 로그에 있음"
+            ),
+            Said::DuplicatesDeliveredAgain => both!(
+                lang,
+                "duplicates exactly the records delivered again, offset 3 among them",
+                "중복은 다시 전달된 레코드와 정확히 같고, offset 3도 그 안에 있음"
+            ),
+            Said::Released { offset, limit } => both!(
+                lang,
+                "offset {offset}, released each time, delivered {limit} times (the limit), then no more",
+                "offset {offset}은 매번 release되어 {limit}번(한도) 전달되고, 그 뒤로는 오지 않음"
+            ),
+            Said::Rejected { offset } => both!(
+                lang,
+                "offset {offset}, rejected, delivered once",
+                "offset {offset}은 reject되어 한 번만 전달됨"
+            ),
+            Said::Accepted {
+                accepted,
+                want,
+                missing,
+                twice,
+            } => both!(
+                lang,
+                "{accepted} accepted of {want}, {missing} never committed, {twice} committed twice",
+                "{want}개 중 {accepted}개 accept, commit되지 않음 {missing}개, 두 번 commit {twice}개"
+            ),
+            Said::BRead { partitions } if partitions.is_empty() => {
+                both!(lang, "b read nothing", "b가 읽은 파티션 없음")
+            }
+            Said::BRead { partitions } => {
+                both!(lang, "b read {partitions}", "b가 읽은 파티션 {partitions}")
+            }
+            Said::ARead { partitions } if partitions.is_empty() => both!(
+                lang,
+                "a read nothing before b started",
+                "b가 시작하기 전 a가 읽은 파티션 없음"
+            ),
+            Said::ARead { partitions } => both!(
+                lang,
+                "a read {partitions} before b started",
+                "b가 시작하기 전 a가 읽은 파티션 {partitions}"
+            ),
+            Said::Revokes { count } => both!(lang, "{count} revokes", "반납 {count}번"),
+            Said::BTook { count } => {
+                both!(lang, "b took {count} of 1000", "b가 1000개 중 {count}개를 가져감")
+            }
+            Said::AHeld { records: r } => {
+                let r = records(r);
+                both!(lang, "a held {r}", "a가 쥐고 있던 레코드 {r}")
+            }
+            Said::DeliveredAgain { records: r } => {
+                let r = records(r);
+                both!(lang, "delivered again: {r}", "다시 전달됨: {r}")
+            }
+            Said::To { who } => both!(lang, "to {who}", "받은 구성원: {who}"),
+            Said::Twice { records: r } => {
+                let r = records(r);
+                both!(lang, "twice: {r}", "두 번: {r}")
+            }
+            Said::ProcessedHeld { records: r } => {
+                let r = records(r);
+                both!(
+                    lang,
+                    "a processed and held: {r}",
+                    "a가 처리했고 쥐고 있던 것: {r}"
+                )
+            }
+            Said::Back { count, seconds } => both!(
+                lang,
+                "{count} records back {seconds:.1} s after a's last line",
+                "a의 마지막 줄 {seconds:.1}초 뒤 레코드 {count}개가 돌아옴"
+            ),
+            Said::InOffset3 { from_at, to_at } => {
+                let (from_at, to_at) = (records(from_at), records(to_at));
+                both!(
+                    lang,
+                    "a in offset 3 from {from_at} to {to_at}",
+                    "a가 offset 3을 처리한 때 {from_at}부터 {to_at}까지"
+                )
+            }
+            Said::BAcquired { b_at, count } => both!(
+                lang,
+                "b acquired it at {b_at} (delivery {count})",
+                "b가 받은 때 {b_at} (delivery {count})"
+            ),
+            Said::BNever => both!(lang, "b never acquired it", "b는 받지 못함"),
+            Said::LateCommitted => both!(
+                lang,
+                "a's late acknowledgement: committed, no error",
+                "a의 늦은 acknowledgement: 오류 없이 commit됨"
+            ),
+            Said::LateFailed { code } => both!(
+                lang,
+                "a's late acknowledgement: failed with {code}",
+                "a의 늦은 acknowledgement: {code}로 실패"
+            ),
+            Said::LateUnanswered => both!(
+                lang,
+                "a's late acknowledgement: unanswered",
+                "a의 늦은 acknowledgement: 답 없음"
+            ),
+            Said::Deliveries { list } => both!(lang, "deliveries {list}", "전달 {list}"),
+            Said::Acknowledged { kinds } => {
+                both!(lang, "acknowledged: {kinds}", "acknowledgement 종류: {kinds}")
+            }
+            Said::NeverAcknowledged => {
+                both!(lang, "never acknowledged", "acknowledgement 없음")
+            }
+            Said::Delivered { offset, count: 1 } => both!(
+                lang,
+                "offset {offset} delivered once",
+                "offset {offset}은 한 번 전달됨"
+            ),
+            Said::Delivered { offset, count } => both!(
+                lang,
+                "offset {offset} delivered {count} times",
+                "offset {offset}은 {count}번 전달됨"
+            ),
+            Said::Lab1 => both!(
+                lang,
+                "lab 1: 82 duplicates on p1 (400..481)",
+                "실습 1: p1에서 중복 82건 (400..481)"
+            ),
+            Said::Lab2 => both!(
+                lang,
+                "lab 2: offset 3 twice, 1.6 s together in it",
+                "실습 2: offset 3을 두 번, 1.6초 동안 함께 처리"
+            ),
+            Said::NotInArticle => both!(
+                lang,
+                "not in the article; we expect a consumer group to retry it forever",
+                "글에 없음. 컨슈머 그룹이라면 끝없이 다시 시도할 거라고 예상함"
+            ),
+        }
+    }
+}
 
 /// The scenario lab 8 runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -36,11 +308,11 @@ pub const RELEASE_AT: Offset = 3;
 pub const REJECT_AT: Offset = 6;
 
 /// What each scenario's number beside ours is: the consumer-group lab it mirrors.
-fn article(scenario: Scenario) -> &'static str {
+fn article(scenario: Scenario) -> Said {
     match scenario {
-        Scenario::Join | Scenario::Kill => "lab 1: 82 duplicates on p1 (400..481)",
-        Scenario::Lock => "lab 2: offset 3 twice, 1.6 s together in it",
-        Scenario::Reject => "a consumer group retries it forever",
+        Scenario::Join | Scenario::Kill => Said::Lab1,
+        Scenario::Lock => Said::Lab2,
+        Scenario::Reject => Said::NotInArticle,
     }
 }
 
@@ -184,9 +456,11 @@ pub fn verdict(run: &Run, scenario: Scenario, limit: u16) -> Result<Verdict> {
 /// "all N records processed".
 fn all_processed(v: &mut Verdict, run: &Run, n: u64) {
     v.check(
-        &format!("all {n} records processed"),
+        Said::AllRecords { count: n },
         run.report.unique == n,
-        format!("unique {}", run.report.unique),
+        Shared::Unique {
+            count: run.report.unique,
+        },
     );
 }
 
@@ -208,12 +482,14 @@ fn accepted_once(v: &mut Verdict, r: &Records, n: u64, except: &[Offset]) {
     let missing = accepted.iter().filter(|k| acceptances(k) == 0).count();
     let want = n - except.len() as u64;
     v.check(
-        "every record accepted, the acceptance committed once",
+        Said::AcceptedOnce,
         accepted.len() as u64 == want && missing == 0 && twice == 0,
-        format!(
-            "{} accepted of {want}, {missing} never committed, {twice} committed twice",
-            accepted.len()
-        ),
+        Said::Accepted {
+            accepted: accepted.len(),
+            want,
+            missing,
+            twice,
+        },
     );
 }
 
@@ -223,9 +499,9 @@ fn join(v: &mut Verdict, run: &Run, r: &Records) -> Result<()> {
     all_processed(v, run, 1000);
     let dups = run.report.duplicates();
     v.check(
-        "no record processed twice",
+        Said::NoneTwice,
         dups == 0,
-        format!("{dups} duplicates"),
+        Shared::Duplicates { count: dups },
     );
     accepted_once(v, r, 1000, &[]);
     // A partition b read that a had read before b began: no hand-over made it b's.
@@ -243,19 +519,28 @@ fn join(v: &mut Verdict, run: &Run, r: &Records) -> Result<()> {
         .filter(|l| matches!(l.event, Event::Revoked(_) | Event::Lost(_)))
         .count();
     v.check(
-        "b took records of a partition a was reading, with no hand-over",
+        Said::NoHandOver,
         !shared.is_empty() && revokes == 0,
-        format!(
-            "b read {}; a read {} before b started; {revokes} revokes",
-            partitions(&b_took),
-            partitions(&a_before)
-        ),
+        vec![
+            Said::BRead {
+                partitions: partitions(&b_took),
+            }
+            .into(),
+            Said::ARead {
+                partitions: partitions(&a_before),
+            }
+            .into(),
+            Said::Revokes { count: revokes }.into(),
+        ],
     );
-    v.ours = format!(
-        "{}; b took {} of 1000",
-        summary(&run.report),
-        r.of_worker(&b.name).count()
-    );
+    v.ours = vec![
+        summary(&run.report).into(),
+        Said::BTook {
+            count: r.of_worker(&b.name).count(),
+        }
+        .into(),
+    ]
+    .into();
     Ok(())
 }
 
@@ -266,52 +551,67 @@ fn kill(v: &mut Verdict, run: &Run, r: &Records) -> Result<()> {
     // What a held when it died: acquired, and no acknowledgement of it taken by the broker.
     let held = r.uncommitted(&a.name);
     v.check(
-        "a was killed holding records it had not got acknowledged",
+        Said::KilledHolding,
         !held.is_empty(),
-        format!("a held {}", ranges(&held)),
+        Said::AHeld {
+            records: ranges(&held),
+        },
     );
     let again: Vec<&Delivery> = r.deliveries.iter().filter(|d| d.count > 1).collect();
     let again_set = r.delivered_again();
     let to_b = again.iter().all(|d| d.worker == b.name && d.count == 2);
     v.check(
-        "exactly those records came again, to b, with delivery count 2",
+        Said::CameAgain,
         again_set == held && to_b,
-        format!(
-            "delivered again: {}; to {}",
-            ranges(&again_set),
-            again
-                .iter()
-                .map(|d| format!("{} #{}", short(&d.worker, &run.group), d.count))
-                .collect::<BTreeSet<_>>()
-                .into_iter()
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
+        vec![
+            Said::DeliveredAgain {
+                records: ranges(&again_set),
+            }
+            .into(),
+            Said::To {
+                who: again
+                    .iter()
+                    .map(|d| format!("{} #{}", short(&d.worker, &run.group), d.count))
+                    .collect::<BTreeSet<_>>()
+                    .into_iter()
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            }
+            .into(),
+        ],
     );
     // a processed some of what it held before it died: those, and only those, twice.
     let a_done: BTreeSet<(Partition, Offset)> = a.processed().collect();
     let expected: BTreeSet<(Partition, Offset)> = held.intersection(&a_done).copied().collect();
     let twice = processed_twice(run);
     v.check(
-        "duplicates only where a processed a record and died before its acknowledgement was committed",
+        Said::DuplicatesWhereDied,
         twice == expected,
-        format!(
-            "twice: {}; a processed and held: {}",
-            ranges(&twice),
-            ranges(&expected)
-        ),
+        vec![
+            Said::Twice {
+                records: ranges(&twice),
+            }
+            .into(),
+            Said::ProcessedHeld {
+                records: ranges(&expected),
+            }
+            .into(),
+        ],
     );
     accepted_once(v, r, 1000, &[]);
     let died = a.lines.last().map(|l| l.at);
     let back = again.iter().map(|d| d.at).min();
     v.ours = match (died, back) {
-        (Some(d), Some(b)) => format!(
-            "{}; {} records back {:.1} s after a's last line",
-            summary(&run.report),
-            again_set.len(),
-            seconds(d, b)
-        ),
-        _ => summary(&run.report),
+        (Some(d), Some(b)) => vec![
+            summary(&run.report).into(),
+            Said::Back {
+                count: again_set.len(),
+                seconds: seconds(d, b),
+            }
+            .into(),
+        ]
+        .into(),
+        _ => summary(&run.report).into(),
     };
     Ok(())
 }
@@ -337,21 +637,24 @@ fn lock(v: &mut Verdict, run: &Run, r: &Records) -> Result<()> {
         (Some(s), Some(e), Some(d)) => d.at > s && d.at < e && d.count == 2,
         _ => false,
     };
+    let at = |t: NaiveDateTime| t.format("%H:%M:%S%.3f").to_string();
     v.check(
-        "b received offset 3 with delivery count 2 while a was still in it",
+        Said::ReceivedWhileIn,
         inside,
-        format!(
-            "a in offset 3 from {} to {}; {}",
-            shown::opt(in_it.map(|t| t.format("%H:%M:%S%.3f"))),
-            shown::opt(done.map(|t| t.format("%H:%M:%S%.3f"))),
+        vec![
+            Said::InOffset3 {
+                from_at: in_it.map(at),
+                to_at: done.map(at),
+            }
+            .into(),
             b_got
                 .as_ref()
-                .map_or("b never acquired it".into(), |d| format!(
-                    "b acquired it at {} (delivery {})",
-                    d.at.format("%H:%M:%S%.3f"),
-                    d.count
-                ))
-        ),
+                .map_or(Said::BNever, |d| Said::BAcquired {
+                    b_at: at(d.at),
+                    count: d.count,
+                })
+                .into(),
+        ],
     );
     // What the broker said to a's acknowledgement of offset 3, made after its lock had ended.
     let late = done.and_then(|e| {
@@ -359,42 +662,44 @@ fn lock(v: &mut Verdict, run: &Run, r: &Records) -> Result<()> {
             Event::AcksCommitted { partition, offsets }
                 if l.at >= e && *partition == slow.0 && offsets.contains(&slow.1) =>
             {
-                Some("a's late acknowledgement: committed, no error".to_string())
+                Some(Said::LateCommitted)
             }
             Event::AcksFailed {
                 partition,
                 offsets,
                 error,
-            } if l.at >= e && *partition == slow.0 && offsets.contains(&slow.1) => Some(format!(
-                "a's late acknowledgement: failed with {}",
-                krb_log::rendered_error::rendered_code(error)
-            )),
+            } if l.at >= e && *partition == slow.0 && offsets.contains(&slow.1) => {
+                Some(Said::LateFailed {
+                    code: krb_log::rendered_error::rendered_code(error).to_string(),
+                })
+            }
             _ => None,
         })
     });
+    let late = late.unwrap_or(Said::LateUnanswered);
     v.check(
-        "a's late acknowledgement of offset 3 was answered, and its log says how",
-        late.is_some(),
-        late.clone()
-            .unwrap_or("a's late acknowledgement: unanswered".into()),
+        Said::LateAnswered,
+        late != Said::LateUnanswered,
+        late.clone(),
     );
     // Everything of a's batch that was not committed when its locks ended went to b as well.
     let again = r.delivered_again();
     let twice = processed_twice(run);
     v.check(
-        "duplicates exactly the records delivered again, offset 3 among them",
+        Said::DuplicatesDeliveredAgain,
         twice == again && twice.contains(&slow),
-        format!(
-            "twice: {}; delivered again: {}",
-            ranges(&twice),
-            ranges(&again)
-        ),
+        vec![
+            Said::Twice {
+                records: ranges(&twice),
+            }
+            .into(),
+            Said::DeliveredAgain {
+                records: ranges(&again),
+            }
+            .into(),
+        ],
     );
-    v.ours = format!(
-        "{}; {}",
-        summary(&run.report),
-        late.unwrap_or("a's late acknowledgement: unanswered".into())
-    );
+    v.ours = vec![summary(&run.report).into(), late.into()].into();
     Ok(())
 }
 
@@ -416,30 +721,45 @@ fn reject(v: &mut Verdict, run: &Run, r: &Records, limit: u16) -> Result<()> {
     let released = deliveries(RELEASE_AT);
     let want: Vec<u16> = (1..=limit).collect();
     v.check(
-        &format!("offset {RELEASE_AT}, released each time, delivered {limit} times (the limit), then no more"),
+        Said::Released {
+            offset: RELEASE_AT,
+            limit,
+        },
         released == want && kinds(RELEASE_AT).iter().all(|k| *k == Ack::Release),
-        format!(
-            "deliveries {}; {}",
-            shown::list(&released),
-            acknowledged(&kinds(RELEASE_AT))
-        ),
+        vec![
+            Said::Deliveries {
+                list: shown::list(&released),
+            }
+            .into(),
+            acknowledged(&kinds(RELEASE_AT)).into(),
+        ],
     );
     let rejected = deliveries(REJECT_AT);
     v.check(
-        &format!("offset {REJECT_AT}, rejected, delivered once"),
+        Said::Rejected { offset: REJECT_AT },
         rejected == [1] && kinds(REJECT_AT) == [Ack::Reject],
-        format!(
-            "deliveries {}; {}",
-            shown::list(&rejected),
-            acknowledged(&kinds(REJECT_AT))
-        ),
+        vec![
+            Said::Deliveries {
+                list: shown::list(&rejected),
+            }
+            .into(),
+            acknowledged(&kinds(REJECT_AT)).into(),
+        ],
     );
     accepted_once(v, r, 10, &[RELEASE_AT, REJECT_AT]);
-    v.ours = format!(
-        "offset {RELEASE_AT} delivered {}; offset {REJECT_AT} delivered {}",
-        times(released.len()),
-        times(rejected.len())
-    );
+    v.ours = vec![
+        Said::Delivered {
+            offset: RELEASE_AT,
+            count: released.len(),
+        }
+        .into(),
+        Said::Delivered {
+            offset: REJECT_AT,
+            count: rejected.len(),
+        }
+        .into(),
+    ]
+    .into();
     Ok(())
 }
 
@@ -452,36 +772,27 @@ fn processed_twice(run: &Run) -> BTreeSet<(Partition, Offset)> {
         .collect()
 }
 
-/// `once`, `3 times`.
-fn times(n: usize) -> String {
-    match n {
-        1 => "once".into(),
-        n => format!("{n} times"),
-    }
-}
-
-/// `acknowledged: released, released` (or `never acknowledged`).
-fn acknowledged(kinds: &[Ack]) -> String {
+/// How a record was acknowledged: `release, release`, or never.
+fn acknowledged(kinds: &[Ack]) -> Said {
     if kinds.is_empty() {
-        return "never acknowledged".into();
+        return Said::NeverAcknowledged;
     }
     let words: Vec<&str> = kinds.iter().map(|k| k.word()).collect();
-    format!("acknowledged: {}", words.join(", "))
+    Said::Acknowledged {
+        kinds: words.join(", "),
+    }
 }
 
-/// `p0, p1` (or `nothing`).
+/// `p0, p1`; empty for none.
 fn partitions(ps: &BTreeSet<Partition>) -> String {
-    if ps.is_empty() {
-        return "nothing".into();
-    }
     ps.iter()
         .map(|p| format!("p{p}"))
         .collect::<Vec<_>>()
         .join(", ")
 }
 
-/// `p0 100..119, p1 7` (or `none`): records as ranges.
-fn ranges(records: &BTreeSet<(Partition, Offset)>) -> String {
+/// `p0 100..119, p1 7` (or none): records as ranges.
+fn ranges(records: &BTreeSet<(Partition, Offset)>) -> Option<String> {
     let mut out: Vec<String> = Vec::new();
     let mut run: Option<(Partition, Offset, Offset)> = None;
     for &(p, o) in records {
@@ -495,11 +806,7 @@ fn ranges(records: &BTreeSet<(Partition, Offset)>) -> String {
         };
     }
     out.extend(run.map(range));
-    if out.is_empty() {
-        "none".into()
-    } else {
-        out.join(", ")
-    }
+    (!out.is_empty()).then(|| out.join(", "))
 }
 
 fn range((p, first, last): (Partition, Offset, Offset)) -> String {

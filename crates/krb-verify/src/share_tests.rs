@@ -4,8 +4,10 @@
 use krb_log::logline::{Offset, Partition};
 
 use super::{verdict, Scenario};
+use crate::messages::Message;
 use crate::tests::{all_held, each_break, Case, Logs};
 use crate::Verdict;
+use krb_cli::lang::Lang;
 
 /// A batch of member `name`: acquired at `ms` (delivery `delivery`), each record processed and
 /// acknowledged `ack` one millisecond apart, then, with `commit`, the acknowledgements committed.
@@ -92,31 +94,31 @@ fn join_holds_and_each_statement_fails_alone() {
     let v = check(&good, Scenario::Join);
     all_held(&v);
     assert_eq!(v.checks.len(), 4);
-    assert_eq!(v.ours, "0 duplicates; b took 400 of 1000");
+    assert_eq!(v.ours.text(Lang::En), "0 duplicates; b took 400 of 1000");
     let cases: Vec<Case> = vec![
         (
-            "all 1000 records processed",
+            Message::from(super::Said::AllRecords { count: 1000 }),
             "b never processed p1 offset 499",
             Box::new(|l| {
                 l.without("g-b", "g-b p1 offset 499");
             }),
         ),
         (
-            "no record processed twice",
+            Message::from(super::Said::NoneTwice),
             "b processed a's p0 offset 5 again",
             Box::new(|l| {
                 l.at(8000, "g-b", "p0 offset 5");
             }),
         ),
         (
-            "every record accepted, the acceptance committed once",
+            Message::from(super::Said::AcceptedOnce),
             "a's acceptance of p0 0..19 was never committed",
             Box::new(|l| {
                 l.without("g-a", "acks committed p0 [0..19]");
             }),
         ),
         (
-            "every record accepted, the acceptance committed once",
+            Message::from(super::Said::AcceptedOnce),
             "b committed p1 100..119 twice",
             Box::new(|l| {
                 l.at(8000, "g-b", "accepted p1 offset 100");
@@ -124,21 +126,21 @@ fn join_holds_and_each_statement_fails_alone() {
             }),
         ),
         (
-            "every record accepted, the acceptance committed once",
+            Message::from(super::Said::AcceptedOnce),
             "b released p1 offset 200 instead of accepting it",
             Box::new(|l| {
                 l.replace("g-b", "accepted p1 offset 200", "released p1 offset 200");
             }),
         ),
         (
-            "b took records of a partition a was reading, with no hand-over",
+            Message::from(super::Said::NoHandOver),
             "b read only a partition a never read",
             Box::new(|l| {
                 l.replace("g-b", " p1 ", " p2 ");
             }),
         ),
         (
-            "b took records of a partition a was reading, with no hand-over",
+            Message::from(super::Said::NoHandOver),
             "a handed p1 back",
             Box::new(|l| {
                 l.at(5500, "g-a", "revoked [1]");
@@ -186,48 +188,58 @@ fn kill_holds_and_each_statement_fails_alone() {
     all_held(&v);
     assert_eq!(v.checks.len(), 5);
     assert!(
-        v.ours.starts_with("11 duplicates on p0; 20 records back "),
-        "{}",
         v.ours
+            .text(Lang::En)
+            .starts_with("11 duplicates on p0; 20 records back "),
+        "{}",
+        v.ours.text(Lang::En)
     );
     let cases: Vec<Case> = vec![
         (
-            "all 1000 records processed",
+            Message::from(super::Said::AllRecords { count: 1000 }),
             "nobody processed p0 offset 499",
             Box::new(|l| {
                 l.without("g-b", "g-b p0 offset 499");
             }),
         ),
         (
-            "a was killed holding records it had not got acknowledged",
+            Message::from(super::Said::KilledHolding),
             "a's last batch was committed before it died",
             Box::new(|l| {
                 l.at(7000, "g-a", "acks committed p0 [100..119]");
             }),
         ),
         (
-            "exactly those records came again, to b, with delivery count 2",
+            Message::from(super::Said::CameAgain),
             "b got p0 offset 105 for the third time",
             Box::new(|l| {
-                l.replace("g-b", "p0 offset 105 delivery 2", "p0 offset 105 delivery 3");
+                l.replace(
+                    "g-b",
+                    "p0 offset 105 delivery 2",
+                    "p0 offset 105 delivery 3",
+                );
             }),
         ),
         (
-            "exactly those records came again, to b, with delivery count 2",
+            Message::from(super::Said::CameAgain),
             "a record a had committed came again",
             Box::new(|l| {
-                l.replace("g-b", "p0 offset 120 delivery 1", "p0 offset 120 delivery 2");
+                l.replace(
+                    "g-b",
+                    "p0 offset 120 delivery 1",
+                    "p0 offset 120 delivery 2",
+                );
             }),
         ),
         (
-            "duplicates only where a processed a record and died before its acknowledgement was committed",
+            Message::from(super::Said::DuplicatesWhereDied),
             "b processed p1 offset 7 twice",
             Box::new(|l| {
                 l.at(19000, "g-b", "p1 offset 7");
             }),
         ),
         (
-            "every record accepted, the acceptance committed once",
+            Message::from(super::Said::AcceptedOnce),
             "b's acceptance of p0 100..119 was refused",
             Box::new(|l| {
                 l.replace(
@@ -284,12 +296,12 @@ fn lock_holds_and_each_statement_fails_alone() {
     all_held(&v);
     assert_eq!(v.checks.len(), 4);
     assert_eq!(
-        v.ours,
+        v.ours.text(Lang::En),
         "7 duplicates on p0; a's late acknowledgement: committed, no error"
     );
     let cases: Vec<Case> = vec![
         (
-            "all 10 records processed",
+            Message::from(super::Said::AllRecords { count: 10 }),
             "nobody processed offset 9",
             Box::new(|l| {
                 l.without("g-a", "g-a p0 offset 9");
@@ -297,14 +309,14 @@ fn lock_holds_and_each_statement_fails_alone() {
             }),
         ),
         (
-            "b received offset 3 with delivery count 2 while a was still in it",
+            Message::from(super::Said::ReceivedWhileIn),
             "b's offset 3 was a first delivery",
             Box::new(|l| {
                 l.replace("g-b", "p0 offset 3 delivery 2", "p0 offset 3 delivery 1");
             }),
         ),
         (
-            "b received offset 3 with delivery count 2 while a was still in it",
+            Message::from(super::Said::ReceivedWhileIn),
             "b got offset 3 only after a had finished it",
             Box::new(|l| {
                 l.without("g-b", "acquired p0 offset 3 delivery 2");
@@ -312,14 +324,14 @@ fn lock_holds_and_each_statement_fails_alone() {
             }),
         ),
         (
-            "a's late acknowledgement of offset 3 was answered, and its log says how",
+            Message::from(super::Said::LateAnswered),
             "a logged no answer for offset 3",
             Box::new(|l| {
                 l.without("g-a", "acks committed p0 [3]");
             }),
         ),
         (
-            "duplicates exactly the records delivered again, offset 3 among them",
+            Message::from(super::Said::DuplicatesDeliveredAgain),
             "a stopped after offset 3: 4..9 were delivered again but processed once",
             Box::new(|l| {
                 for o in 4..10 {
@@ -339,9 +351,11 @@ fn lock_holds_and_each_statement_fails_alone() {
     let v = check(&refused, Scenario::Lock);
     all_held(&v);
     assert!(
-        v.ours.ends_with("failed with INVALID_RECORD_STATE"),
-        "{}",
         v.ours
+            .text(Lang::En)
+            .ends_with("failed with INVALID_RECORD_STATE"),
+        "{}",
+        v.ours.text(Lang::En)
     );
 }
 
@@ -377,26 +391,32 @@ fn reject_holds_and_each_statement_fails_alone() {
     all_held(&v);
     assert_eq!(v.checks.len(), 4);
     assert_eq!(
-        v.ours,
+        v.ours.text(Lang::En),
         "offset 3 delivered 3 times; offset 6 delivered once"
     );
     let cases: Vec<Case> = vec![
         (
-            "all 10 records processed",
+            Message::from(super::Said::AllRecords { count: 10 }),
             "offset 9 was never processed",
             Box::new(|l| {
                 l.without("g-a", "g-a p0 offset 9");
             }),
         ),
         (
-            "offset 3, released each time, delivered 3 times (the limit), then no more",
+            Message::from(super::Said::Released {
+                offset: 3,
+                limit: 3,
+            }),
             "offset 3 came a fourth time",
             Box::new(|l| {
                 batch(l, 2000, "g-a", 0, 3..4, 4, "released", true);
             }),
         ),
         (
-            "offset 3, released each time, delivered 3 times (the limit), then no more",
+            Message::from(super::Said::Released {
+                offset: 3,
+                limit: 3,
+            }),
             "offset 3 was accepted at its third delivery",
             Box::new(|l| {
                 l.without("g-a", "offset 3 delivery 3");
@@ -404,21 +424,21 @@ fn reject_holds_and_each_statement_fails_alone() {
             }),
         ),
         (
-            "offset 6, rejected, delivered once",
+            Message::from(super::Said::Rejected { offset: 6 }),
             "offset 6 was accepted",
             Box::new(|l| {
                 l.replace("g-a", "rejected p0 offset 6", "accepted p0 offset 6");
             }),
         ),
         (
-            "offset 6, rejected, delivered once",
+            Message::from(super::Said::Rejected { offset: 6 }),
             "offset 6 came again",
             Box::new(|l| {
                 batch(l, 2000, "g-a", 0, 6..7, 2, "rejected", true);
             }),
         ),
         (
-            "every record accepted, the acceptance committed once",
+            Message::from(super::Said::AcceptedOnce),
             "offset 2 was released",
             Box::new(|l| {
                 l.replace("g-a", "accepted p0 offset 2", "released p0 offset 2");

@@ -4,8 +4,116 @@
 use anyhow::Result;
 use krb_log::logline::Event;
 
+use krb_cli::lang::Lang;
+
 use crate::facts::{assigned, revoked, seconds, Run, NO_LINE};
+use crate::messages::{both, opt, said, Shared};
 use crate::{shown, Verdict};
+
+said! {
+    /// Lab 4's statements, details and numbers.
+    pub enum Said {
+        /// A statement.
+        BackWithinTimeout,
+        /// A statement, static.
+        BRevokedNothing,
+        /// A statement, static.
+        PreviousBack,
+        /// A statement, dynamic.
+        BRevokedTwice,
+        /// A statement, dynamic.
+        GotAgain,
+        /// How soon after its stop a owned partitions again.
+        AfterStop { seconds: f64 },
+        /// a owned nothing after its restart.
+        NoneAfterRestart,
+        /// How many times b revoked (a detail).
+        Revokes { count: usize },
+        /// a's partitions before its stop and after its restart.
+        BeforeAfter {
+            before: Option<String>,
+            after: Option<String>,
+        },
+        /// The article, static: no revoke.
+        NoRevokes { count: usize },
+        /// The article, static.
+        BackAfterStart { seconds: f64 },
+        /// The article, dynamic.
+        OtherRevokedTwice,
+        /// Ours: how many times b revoked.
+        BRevokedTimes { count: usize },
+        /// Ours: how soon after its restart a owned partitions again, if it did.
+        ABack { seconds: Option<f64> },
+    }
+}
+
+impl Said {
+    /// The message in `lang`.
+    pub fn text(&self, lang: Lang) -> String {
+        match self {
+            Said::BackWithinTimeout => both!(
+                lang,
+                "a owned partitions again within the session timeout (10 s) of its stop",
+                "a가 멈춘 뒤 session.timeout.ms(10초) 안에 다시 파티션을 맡음"
+            ),
+            Said::BRevokedNothing => {
+                both!(lang, "b revoked nothing", "b가 아무것도 반납하지 않음")
+            }
+            Said::PreviousBack => both!(
+                lang,
+                "a got its previous partitions back",
+                "a가 전에 맡던 파티션을 그대로 다시 받음"
+            ),
+            Said::BRevokedTwice => both!(lang, "b revoked twice", "b가 두 번 반납함"),
+            Said::GotAgain => both!(lang, "a got partitions again", "a가 다시 파티션을 받음"),
+            Said::AfterStop { seconds } => both!(
+                lang,
+                "{seconds:.2} s after its stop",
+                "멈춘 지 {seconds:.2}초 뒤"
+            ),
+            Said::NoneAfterRestart => both!(
+                lang,
+                "a got no partitions after its restart",
+                "a가 재시작 뒤 파티션을 받지 못함"
+            ),
+            Said::Revokes { count } => both!(lang, "{count} revoke(s)", "반납 {count}번"),
+            Said::BeforeAfter { before, after } => {
+                let (before, after) = (opt(lang, before.as_ref()), opt(lang, after.as_ref()));
+                both!(
+                    lang,
+                    "before {before}, after {after}",
+                    "재시작 전 {before}, 재시작 뒤 {after}"
+                )
+            }
+            Said::NoRevokes { count } => both!(lang, "{count} revokes", "반납 {count}번"),
+            Said::BackAfterStart { seconds } => both!(
+                lang,
+                "partitions back {seconds:.2} s after start",
+                "시작 {seconds:.2}초 만에 파티션을 다시 받음"
+            ),
+            Said::OtherRevokedTwice => both!(
+                lang,
+                "the other consumer revoked twice",
+                "다른 컨슈머가 두 번 반납"
+            ),
+            Said::BRevokedTimes { count } => {
+                both!(lang, "b revoked {count} time(s)", "b가 {count}번 반납")
+            }
+            Said::ABack { seconds: None } => both!(
+                lang,
+                "a's partitions back never after start",
+                "a가 파티션을 다시 받지 못함"
+            ),
+            Said::ABack {
+                seconds: Some(seconds),
+            } => both!(
+                lang,
+                "a's partitions back {seconds:.2} s after start",
+                "a가 시작 {seconds:.2}초 만에 파티션을 다시 받음"
+            ),
+        }
+    }
+}
 
 /// The session timeout the lab runs with, in seconds.
 pub const SESSION_TIMEOUT: f64 = 10.0;
@@ -13,10 +121,18 @@ pub const SESSION_TIMEOUT: f64 = 10.0;
 /// Lab 4's verdict for a run.
 pub fn verdict(run: &Run, static_membership: bool) -> Result<Verdict> {
     let (variant, article) = if static_membership {
-        ("--static", "0 revokes; partitions back 0.14 s after start")
+        (
+            "--static",
+            vec![
+                Said::NoRevokes { count: 0 }.into(),
+                Said::BackAfterStart { seconds: 0.14 }.into(),
+            ]
+            .into(),
+        )
     } else {
-        ("dynamic", "the other consumer revoked twice")
+        ("dynamic", Said::OtherRevokedTwice.into())
     };
+    let article: crate::messages::Message = article;
     let mut v = Verdict::new(4, "static", variant, &run.group, article);
     let a = run.member("a")?;
     let b = run.member("b")?;
@@ -50,45 +166,48 @@ pub fn verdict(run: &Run, static_membership: bool) -> Result<Verdict> {
     // and the rejoin included, not only the pause between stop and start.
     let gone = back.as_ref().map(|(t, _)| seconds(stopped, *t));
     v.check(
-        "a owned partitions again within the session timeout (10 s) of its stop",
+        Said::BackWithinTimeout,
         gone.is_some_and(|s| s < SESSION_TIMEOUT),
-        gone.map_or("a got no partitions after its restart".into(), |s| {
-            format!("{s:.2} s after its stop")
+        gone.map_or(Said::NoneAfterRestart, |seconds| Said::AfterStop {
+            seconds,
         }),
     );
     if static_membership {
         v.check(
-            "b revoked nothing",
+            Said::BRevokedNothing,
             b_revokes == 0,
-            format!("{b_revokes} revoke(s)"),
+            Said::Revokes { count: b_revokes },
         );
         v.check(
-            "a got its previous partitions back",
+            Said::PreviousBack,
             back.as_ref().map(|(_, ps)| ps) == before.as_ref(),
-            format!(
-                "before {}, after {}",
-                shown::opt(before.as_ref().map(shown::list)),
-                shown::opt(back.as_ref().map(|(_, ps)| shown::list(ps)))
-            ),
+            Said::BeforeAfter {
+                before: before.as_ref().map(shown::list),
+                after: back.as_ref().map(|(_, ps)| shown::list(ps)),
+            },
         );
     } else {
         v.check(
-            "b revoked twice",
+            Said::BRevokedTwice,
             b_revokes == 2,
-            format!("{b_revokes} revoke(s)"),
+            Said::Revokes { count: b_revokes },
         );
         v.check(
-            "a got partitions again",
+            Said::GotAgain,
             back.is_some(),
-            shown::opt(back.as_ref().map(|(_, ps)| shown::list(ps))),
+            back.as_ref()
+                .map_or(Shared::Nothing, |(_, ps)| Shared::Data {
+                    text: shown::list(ps),
+                }),
         );
     }
-    v.ours = format!(
-        "b revoked {b_revokes} time(s); a's partitions back {} after start",
-        back.map_or("never".into(), |(t, _)| format!(
-            "{:.2} s",
-            seconds(restart, t)
-        ))
-    );
+    v.ours = vec![
+        Said::BRevokedTimes { count: b_revokes }.into(),
+        Said::ABack {
+            seconds: back.map(|(t, _)| seconds(restart, t)),
+        }
+        .into(),
+    ]
+    .into();
     Ok(v)
 }

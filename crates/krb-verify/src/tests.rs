@@ -7,7 +7,9 @@ use chrono::{Local, NaiveTime, TimeDelta, TimeZone};
 use krb_log::logline::{Offset, Partition};
 
 use crate::facts::Run;
+use crate::messages::{Message, Shared};
 use crate::{assignor, maxpoll, protocol, revoke, static_lab, Assignor, Protocol, Verdict};
+use krb_cli::lang::Lang;
 use krb_effect::Kind;
 
 /// A run's log files, line by line, written at 10:00:00.000 plus milliseconds.
@@ -110,7 +112,7 @@ fn numbers(v: &Verdict) -> Vec<(&str, f64)> {
 pub(crate) type Breaks = Box<dyn Fn(&mut Logs)>;
 
 /// A statement, how the run breaks it, and the change that does.
-pub(crate) type Case = (&'static str, &'static str, Breaks);
+pub(crate) type Case = (Message, &'static str, Breaks);
 
 /// Asserts that every statement held.
 pub(crate) fn all_held(v: &Verdict) {
@@ -124,7 +126,7 @@ fn shown_plainly(v: &Verdict) {
     for c in &v.checks {
         for debug in ["Some(", "None", "{0", "\"p"] {
             assert!(
-                !c.detail.contains(debug),
+                !c.detail.text(Lang::En).contains(debug),
                 "{debug} in {:?}: {:?}",
                 c.statement,
                 c.detail
@@ -132,7 +134,10 @@ fn shown_plainly(v: &Verdict) {
         }
     }
     let korean = v.render_in(krb_cli::lang::Lang::Ko);
-    let english_statement = v.checks.iter().find(|c| korean.contains(&c.statement));
+    let english_statement = v
+        .checks
+        .iter()
+        .find(|c| korean.contains(&c.statement.text(Lang::En)));
     assert!(
         english_statement.is_none(),
         "untranslated: {english_statement:?}\n{korean}"
@@ -140,10 +145,11 @@ fn shown_plainly(v: &Verdict) {
 }
 
 /// Asserts that `statement` was checked and reported FAILED.
-pub(crate) fn fails(v: &Verdict, statement: &str, broken: &str) {
+pub(crate) fn fails(v: &Verdict, statement: impl Into<Message>, broken: &str) {
     shown_plainly(v);
+    let statement = statement.into();
     let check = v
-        .check_of(statement)
+        .check_of(statement.clone())
         .unwrap_or_else(|| panic!("{statement:?} was not checked ({broken}):\n{}", v.render()));
     assert!(
         !check.held,
@@ -155,7 +161,7 @@ pub(crate) fn fails(v: &Verdict, statement: &str, broken: &str) {
 /// Breaks the good run each way a case says, and asserts each case's statement FAILED.
 pub(crate) fn each_break<B: AsRef<str>>(
     good: &Logs,
-    cases: Vec<(&'static str, B, Breaks)>,
+    cases: Vec<(Message, B, Breaks)>,
     verdict: impl Fn(&Logs) -> Verdict,
 ) {
     for (statement, broken, breaks) in cases {
@@ -200,53 +206,53 @@ fn lab1_without_the_revoke_commit() {
     let v = revoke::verdict(&good.run("g"), false).unwrap();
     all_held(&v);
     assert_eq!(v.checks.len(), 7);
-    assert_eq!(v.ours, "50 duplicates on p1 (100..149)");
+    assert_eq!(v.ours.text(Lang::En), "50 duplicates on p1 (100..149)");
     assert_eq!(numbers(&v), [("duplicates", 50.0)]);
     let cases: Vec<Case> = vec![
         (
-            "all 1000 messages processed",
+            Message::from(Shared::AllProcessed { count: 1000 }),
             "b's last message is missing",
             Box::new(|l| {
                 l.without("g-b", "p1 offset 499");
             }),
         ),
         (
-            "a handed partitions back after b joined",
+            Message::from(revoke::Said::HandedBack),
             "a never revoked",
             Box::new(|l| {
                 l.without("g-a", "revoked [0, 1]");
             }),
         ),
         (
-            "a logged revoked [0, 1], then assigned [..]",
+            Message::from(revoke::Said::RevokedThenAssigned),
             "a revoked only p1",
             Box::new(|l| {
                 l.replace("g-a", "revoked [0, 1]", "revoked [1]");
             }),
         ),
         (
-            "b was assigned the one partition that moved",
+            Message::from(revoke::Said::OneMoved),
             "b got both partitions",
             Box::new(|l| {
                 l.replace("g-b", "assigned [1]", "assigned [0, 1]");
             }),
         ),
         (
-            "duplicates between 0 and commit-every minus 1 (99)",
+            Message::from(revoke::Said::DuplicatesBelowCommitEvery),
             "b re-read p1 from 0",
             Box::new(|l| {
                 l.offsets(2150, "g-b", 1, 0, 100);
             }),
         ),
         (
-            "duplicates only on the moved partition, from a's last commit to a's last offset",
+            Message::from(revoke::Said::DuplicatesOnlyMoved),
             "a processed p0 offset 5 twice",
             Box::new(|l| {
                 l.at(2900, "g-a", "p0 offset 5");
             }),
         ),
         (
-            "b began the moved partition at a's last commit",
+            Message::from(revoke::Said::BeganAtLastCommit),
             "b began at 101",
             Box::new(|l| {
                 l.without("g-b", "p1 offset 100");
@@ -267,28 +273,28 @@ fn lab1_with_the_revoke_commit() {
     assert_eq!(numbers(&v), [("duplicates", 0.0)]);
     let cases: Vec<Case> = vec![
         (
-            "no duplicates",
+            Message::from(Shared::NoDuplicates),
             "b re-read offset 149",
             Box::new(|l| {
                 l.at(2150, "g-b", "p1 offset 149");
             }),
         ),
         (
-            "a committed the moved partition in the revoke callback, up to its last offset",
+            Message::from(revoke::Said::CommittedInRevoke),
             "the revoke commit stopped short",
             Box::new(|l| {
                 l.replace("g-a", "commit p1=150", "commit p1=149");
             }),
         ),
         (
-            "a committed the moved partition in the revoke callback, up to its last offset",
+            Message::from(revoke::Said::CommittedInRevoke),
             "there was no revoke commit",
             Box::new(|l| {
                 l.without("g-a", "commit p1=150");
             }),
         ),
         (
-            "b began the moved partition at that commit",
+            Message::from(revoke::Said::BeganAtThatCommit),
             "b began past the commit",
             Box::new(|l| {
                 l.without("g-b", "p1 offset 150");
@@ -375,12 +381,12 @@ fn lab2_consumer(group: &str, a_rejoins: bool) -> Logs {
 }
 
 /// The consumer protocol's own statements of lab 2, each with a run that breaks it.
-fn lab2_consumer_cases(g: &str) -> Vec<(&'static str, String, Breaks)> {
+fn lab2_consumer_cases(g: &str) -> Vec<(Message, String, Breaks)> {
     let (a, b) = (format!("{g}-a"), format!("{g}-b"));
     let (a2, b2, b3) = (a.clone(), b.clone(), b.clone());
     vec![
         (
-            "consumer: a kept [0] until its lost [0]; b was not assigned it while a was in offset 3",
+            Message::from(maxpoll::Said::ConsumerKept),
             "b was assigned while a was in offset 3 and processed it too".into(),
             Box::new(move |l: &mut Logs| {
                 l.without(&b, "assigned [0]")
@@ -389,7 +395,7 @@ fn lab2_consumer_cases(g: &str) -> Vec<(&'static str, String, Breaks)> {
             }),
         ),
         (
-            "consumer: a kept [0] until its lost [0]; b was not assigned it while a was in offset 3",
+            Message::from(maxpoll::Said::ConsumerKept),
             "b was assigned between a's offset 3 and its lost [0], not in offset 3".into(),
             Box::new(move |l: &mut Logs| {
                 l.without(&b2, "assigned [0]")
@@ -397,21 +403,21 @@ fn lab2_consumer_cases(g: &str) -> Vec<(&'static str, String, Breaks)> {
             }),
         ),
         (
-            "consumer: a's commit after offset 3 succeeded (commit p0=4)",
+            Message::from(maxpoll::Said::ConsumerCommitted),
             "a's commit failed".into(),
             Box::new(move |l: &mut Logs| {
                 l.replace(&a, "commit p0=4", r#"commit failed: KafkaError{code=UNKNOWN_MEMBER_ID,val=25,str="Commit failed: Broker: Unknown member"}"#);
             }),
         ),
         (
-            "consumer: a's commit after offset 3 succeeded (commit p0=4)",
+            Message::from(maxpoll::Said::ConsumerCommitted),
             "a committed p0=3 again".into(),
             Box::new(move |l: &mut Logs| {
                 l.replace(&a2, "commit p0=4", "commit p0=3");
             }),
         ),
         (
-            "consumer: all 10 offsets processed once, none twice",
+            Message::from(maxpoll::Said::ConsumerAllOnce),
             "b processed offset 3 again after a".into(),
             Box::new(move |l: &mut Logs| {
                 l.at(23_200, &b3, "p0 offset 3");
@@ -422,40 +428,40 @@ fn lab2_consumer_cases(g: &str) -> Vec<(&'static str, String, Breaks)> {
 
 /// Lab 2's statements, each with a run that breaks it (`g` is the group): those of either
 /// protocol, then the classic protocol's or the consumer protocol's own.
-fn lab2_cases(g: &str, classic: bool) -> Vec<(&'static str, String, Breaks)> {
+fn lab2_cases(g: &str, classic: bool) -> Vec<(Message, String, Breaks)> {
     let (a, b) = (format!("{g}-a"), format!("{g}-b"));
     let (a2, a3, a4, a5) = (a.clone(), a.clone(), a.clone(), a.clone());
-    let mut cases: Vec<(&'static str, String, Breaks)> = vec![
+    let mut cases: Vec<(Message, String, Breaks)> = vec![
         (
-            "librdkafka's MAXPOLL warning about 10 s after offset 3 slow start",
+            Message::from(maxpoll::Said::MaxpollWarning),
             "no MAXPOLL line".into(),
             Box::new(move |l: &mut Logs| {
                 l.without(&a, "|MAXPOLL|");
             }),
         ),
         (
-            "a then logged lost [0], not revoked [0]",
+            Message::from(maxpoll::Said::LostNotRevoked),
             "a revoked".into(),
             Box::new(move |l: &mut Logs| {
                 l.replace(&a2, "lost [0]", "revoked [0]");
             }),
         ),
         (
-            "poll returned _MAX_POLL_EXCEEDED with librdkafka's text",
+            Message::from(maxpoll::Said::PollError),
             "no poll error".into(),
             Box::new(move |l: &mut Logs| {
                 l.without(&a3, "poll error");
             }),
         ),
         (
-            "the committed offset never went backwards",
+            Message::from(maxpoll::Said::NeverBackwards),
             "a committed p0=6 after b's p0=10".into(),
             Box::new(move |l: &mut Logs| {
                 l.at(30_000, &a4, "commit p0=6");
             }),
         ),
         (
-            "librdkafka's MAXPOLL warning about 10 s after offset 3 slow start",
+            Message::from(maxpoll::Said::MaxpollWarning),
             "MAXPOLL came 5 s after the slow start".into(),
             Box::new(move |l: &mut Logs| {
                 l.without(&a5, "|MAXPOLL|").maxpoll(7_500, &a5);
@@ -469,21 +475,21 @@ fn lab2_cases(g: &str, classic: bool) -> Vec<(&'static str, String, Breaks)> {
     let (b2, b3) = (b.clone(), b.clone());
     cases.extend([
         (
-            "b was assigned [0] and processed offset 3 while a was still in it",
+            Message::from(maxpoll::Said::BTookOffset3),
             "b was assigned after a finished".into(),
             Box::new(move |l: &mut Logs| {
                 l.without(&b, "assigned [0]").at(19_000, &b, "assigned [0]");
             }) as Breaks,
         ),
         (
-            "all 10 offsets processed, offset 3 twice and nothing else",
+            Message::from(maxpoll::Said::AllOffset3Twice),
             "b processed offset 4 twice".into(),
             Box::new(move |l: &mut Logs| {
                 l.at(16_500, &b2, "p0 offset 4");
             }),
         ),
         (
-            "b was assigned [0] and processed offset 3 while a was still in it",
+            Message::from(maxpoll::Said::BTookOffset3),
             "b never processed offset 3".into(),
             Box::new(move |l: &mut Logs| {
                 l.without(&b3, "p0 offset 3");
@@ -502,9 +508,10 @@ fn lab2_the_expelled_consumer() {
     assert_eq!(v.checks.len(), 8);
     assert!(
         v.ours
+            .text(Lang::En)
             .starts_with("MAXPOLL 10.4 s after the slow start; 4.0 s together"),
         "{}",
-        v.ours
+        v.ours.text(Lang::En)
     );
     // The numbers ours shows rounded, as computed.
     let n = numbers(&v);
@@ -532,13 +539,13 @@ fn lab2_the_expelled_consumer() {
     );
     fails(
         &maxpoll::verdict(&other_error.run("slow"), &committed).unwrap(),
-        "a's commit after offset 3 failed with UNKNOWN_MEMBER_ID",
+        Message::from(maxpoll::Said::CommitFailed),
         "it failed with another error",
     );
     let v = maxpoll::verdict(&good.run("slow"), &[(0, Some(9))]).unwrap();
     fails(
         &v,
-        "the group's final committed offset is 10",
+        Message::from(maxpoll::Said::FinalCommitted),
         "the broker holds 9",
     );
 }
@@ -615,14 +622,14 @@ fn lab3_every_assignor_and_revoke_commit() {
         assert_eq!(numbers(&v), [("duplicates", dups)], "{assignor:?}");
         let mut cases: Vec<Case> = vec![
             (
-                "all 3000 messages processed",
+                Message::from(Shared::AllProcessed { count: 3000 }),
                 "p0 offset 499 is missing",
                 Box::new(|l| {
                     l.without("g-a", "p0 offset 499");
                 }),
             ),
             (
-                "c was assigned partitions",
+                Message::from(assignor::Said::CAssigned),
                 "c was assigned nothing",
                 Box::new(|l| {
                     l.without("g-c", "assigned [4, 5]");
@@ -631,25 +638,25 @@ fn lab3_every_assignor_and_revoke_commit() {
         ];
         match (assignor, revoke_commit) {
             (_, true) => cases.push((
-                "no duplicates",
+                Message::from(Shared::NoDuplicates),
                 "c re-read p5 offset 0",
                 Box::new(|l| {
                     l.at(6000, "g-c", "p5 offset 0");
                 }),
             )),
             (Range | Assignor::Roundrobin, false) => cases.push((
-                "duplicates on more partitions than the ones that moved",
+                Message::from(assignor::Said::DuplicatesOnMore),
                 "only p4 was re-read",
                 Box::new(|l| *l = lab3_rereading(Range, &[4])),
             )),
             (Coop, false) => {
                 cases.push((
-                    "duplicates on the moved partitions only, and on at least one",
+                    Message::from(assignor::Said::DuplicatesOnMovedOnly),
                     "a re-read p0",
                     Box::new(|l| *l = lab3_rereading(Coop, &[0, 4])),
                 ));
                 cases.push((
-                    "duplicates on the moved partitions only, and on at least one",
+                    Message::from(assignor::Said::DuplicatesOnMovedOnly),
                     "nothing was re-read",
                     Box::new(|l| *l = lab3_rereading(Coop, &[])),
                 ));
@@ -657,7 +664,7 @@ fn lab3_every_assignor_and_revoke_commit() {
         }
         if assignor == Range {
             cases.push((
-                "every partition was revoked",
+                Message::from(assignor::Said::EveryRevoked),
                 "a kept p2",
                 Box::new(|l| {
                     l.replace("g-a", "revoked [0, 1, 2]", "revoked [0, 1]");
@@ -665,7 +672,7 @@ fn lab3_every_assignor_and_revoke_commit() {
             ));
         } else {
             cases.push((
-                "only the partitions that moved to c were revoked",
+                Message::from(assignor::Said::OnlyMovedRevoked),
                 "a revoked p0 too",
                 Box::new(|l| {
                     l.replace("g-a", "revoked []", "revoked [0]");
@@ -714,7 +721,7 @@ fn lab4_restarts_with_and_without_static_membership() {
             "08.300 g-a assigned"
         };
         let mut cases: Vec<Case> = vec![(
-            "a owned partitions again within the session timeout (10 s) of its stop",
+            Message::from(static_lab::Said::BackWithinTimeout),
             "a's partitions came back 11 s after its stop",
             Box::new(move |l| {
                 l.without("g-a", late).at(16_000, "g-a", "assigned [0, 1]");
@@ -722,14 +729,14 @@ fn lab4_restarts_with_and_without_static_membership() {
         )];
         if static_membership {
             cases.push((
-                "b revoked nothing",
+                Message::from(static_lab::Said::BRevokedNothing),
                 "b revoked once",
                 Box::new(|l| {
                     l.at(5100, "g-b", "revoked [2, 3]");
                 }),
             ));
             cases.push((
-                "a got its previous partitions back",
+                Message::from(static_lab::Said::PreviousBack),
                 "a came back with p0 only",
                 Box::new(|l| {
                     l.replace(
@@ -741,14 +748,14 @@ fn lab4_restarts_with_and_without_static_membership() {
             ));
         } else {
             cases.push((
-                "b revoked twice",
+                Message::from(static_lab::Said::BRevokedTwice),
                 "b revoked once",
                 Box::new(|l| {
                     l.without("g-b", "revoked [0, 1, 2, 3]");
                 }),
             ));
             cases.push((
-                "a got partitions again",
+                Message::from(static_lab::Said::GotAgain),
                 "a got nothing back",
                 Box::new(|l| {
                     l.without("g-a", "08.300 g-a assigned");
@@ -791,8 +798,8 @@ fn lab5_both_protocols() {
         assert_eq!(names, expected);
         // Under the consumer protocol on librdkafka 2.15, lab 2 processes nothing twice.
         assert_eq!((n[0].1, n[1].1), (50.0, if classic { 1.0 } else { 0.0 }));
-        let revoke_all = "classic: a revoked every partition when b joined";
-        let revoke_moved = "consumer: a revoked only the partition that moved";
+        let revoke_all = &Message::from(protocol::Said::ClassicRevokedEvery);
+        let revoke_moved = &Message::from(protocol::Said::ConsumerRevokedOnlyMoved);
         if classic {
             let mut one = good.clone();
             one.replace("g-a", "revoked [0, 1]", "revoked [1]");
@@ -803,33 +810,33 @@ fn lab5_both_protocols() {
             fails(&verdict(&both), revoke_moved, "a revoked both partitions");
         }
         // Lab 1's and lab 2's statements, broken the same ways, fail in lab 5 too.
-        let mut lab1_breaks: Vec<(&str, Breaks)> = vec![
+        let mut lab1_breaks: Vec<(Message, Breaks)> = vec![
             (
-                "all 1000 messages processed",
+                Message::from(Shared::AllProcessed { count: 1000 }),
                 Box::new(|l| {
                     l.without("g-b", "p1 offset 499");
                 }),
             ),
             (
-                "b was assigned the one partition that moved",
+                Message::from(revoke::Said::OneMoved),
                 Box::new(|l| {
                     l.replace("g-b", "assigned [1]", "assigned [0, 1]");
                 }),
             ),
             (
-                "duplicates between 0 and commit-every minus 1 (99)",
+                Message::from(revoke::Said::DuplicatesBelowCommitEvery),
                 Box::new(|l| {
                     l.offsets(2150, "g-b", 1, 0, 100);
                 }),
             ),
             (
-                "duplicates only on the moved partition, from a's last commit to a's last offset",
+                Message::from(revoke::Said::DuplicatesOnlyMoved),
                 Box::new(|l| {
                     l.at(2900, "g-a", "p0 offset 5");
                 }),
             ),
             (
-                "b began the moved partition at a's last commit",
+                Message::from(revoke::Said::BeganAtLastCommit),
                 Box::new(|l| {
                     l.without("g-b", "p1 offset 100");
                 }),
@@ -841,7 +848,7 @@ fn lab5_both_protocols() {
             "revoked [1]"
         };
         lab1_breaks.push((
-            "a handed partitions back after b joined",
+            Message::from(revoke::Said::HandedBack),
             Box::new(move |l| {
                 l.without("g-a", revoked);
             }),
@@ -883,8 +890,8 @@ fn processings(run: &Run) -> Vec<(Partition, Offset)> {
 #[test]
 fn lab6_plain_effects_repeat_where_processing_does() {
     use crate::idempotent::Scenario;
-    let repeat = "effects repeat where processing does: as many duplicate rows as duplicate processings, more than 0";
-    let lost = "every one of the 1000 messages has its effect (nothing lost)";
+    let repeat = &Message::from(crate::idempotent::Said::EffectsRepeat);
+    let lost = &Message::from(crate::idempotent::Said::EveryEffect { messages: 1000 });
     let run = lab1("g", false).run("g");
     let all = processings(&run);
     all_held(
@@ -928,9 +935,9 @@ fn lab6_plain_effects_repeat_where_processing_does() {
 #[test]
 fn lab6_idempotent_effects_are_there_once() {
     use crate::idempotent::Scenario;
-    let twice = "no message's effect twice";
-    let logged = "every second processing logged as already applied";
-    let late = "offset 3 processed twice, and a's late processing of it logged as already applied";
+    let twice = &Message::from(crate::idempotent::Said::NoEffectTwice);
+    let logged = &Message::from(crate::idempotent::Said::SecondsAlreadyApplied);
+    let late = &Message::from(crate::idempotent::Said::LateAlreadyApplied);
     // Lab 1: b's re-read of p1 100..149 finds the rows a wrote.
     let mut logs = lab1("g", false);
     for o in 100..150 {
@@ -1006,7 +1013,7 @@ fn lab6_idempotent_effects_are_there_once() {
         late,
         "b's processing, not a's, is the one logged as already applied",
     );
-    let lost = "every one of the 10 messages has its effect (nothing lost)";
+    let lost = &Message::from(crate::idempotent::Said::EveryEffect { messages: 10 });
     let fewer: Vec<_> = all.iter().filter(|&&p| p != (0, 9)).copied().collect();
     let v = verdict(
         &slow.run("slow"),
@@ -1020,10 +1027,10 @@ fn lab6_idempotent_effects_are_there_once() {
 #[test]
 fn lab6_db_offsets_start_where_the_database_says() {
     use crate::idempotent::Scenario;
-    let twice = "no message's effect twice";
-    let again = "nothing processed twice: b starts where a's last transaction left each partition, not at a's last Kafka commit";
-    let refused = "a's late transaction of offset 3 refused and rolled back";
-    let lost = "every one of the 10 messages has its effect (nothing lost)";
+    let twice = &Message::from(crate::idempotent::Said::NoEffectTwice);
+    let again = &Message::from(crate::idempotent::Said::NothingTwice);
+    let refused = &Message::from(crate::idempotent::Said::LateRefused);
+    let lost = &Message::from(crate::idempotent::Said::EveryEffect { messages: 10 });
     let lab = lab6(Kind::DbOffsets, Scenario::Revoke);
     // Lab 1: b takes p1 over at 150, where a's last transaction left it.
     let run = lab1("g", true).run("g");
@@ -1073,9 +1080,9 @@ fn verdict(run: &Run, effects: &krb_dups::Report, lab: crate::Lab) -> anyhow::Re
 #[test]
 fn lab6_kafka_eos_output_once_and_the_zombie_fenced() {
     use crate::idempotent::Scenario;
-    let once = "the read_committed output holds each input message once";
-    let fenced = "a's transaction with its late offset 3 fenced or aborted, and logged";
-    let ten = "the group's final committed offset is 10";
+    let once = &Message::from(crate::idempotent::Said::OutputOnce);
+    let fenced = &Message::from(crate::idempotent::Said::LateAborted);
+    let ten = &Message::from(maxpoll::Said::FinalCommitted);
     // Lab 1: on revoke, a's open transaction commits its output and its offsets together.
     let lab = lab6(Kind::KafkaEos, Scenario::Revoke);
     let run = lab1("g", true).run("g");

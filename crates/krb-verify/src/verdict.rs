@@ -1,12 +1,27 @@
 //! A lab variant's verdict: the article's number, ours, and each "must hold" statement with
 //! whether this run kept it.
+//!
+//! A lab's module checks its statements as messages of its own enum (see
+//! [`crate::messages`]), which say themselves in every language:
+//!
+//! ```ignore
+//! v.check(Shared::AllProcessed { count: 1000 }, unique == 1000, Shared::Unique { count: unique });
+//! v.check(Said::OneMoved, moved.len() == 1, Said::BAssigned { list: shown::list(&moved) });
+//! v.ours = summary(report).into();
+//! ```
+//!
+//! Both arguments of [`Verdict::check`] are `impl Into<Message>`: a lab's `Said`, a
+//! [`Shared`](crate::messages::Shared), or several in a `Vec<Message>` (shown with `; `
+//! between). A new lab adds its enum to [`Message`] and its examples to
+//! [`crate::messages::examples`]; the tests then render each of its variants in Korean.
 
 use std::collections::BTreeMap;
 
 use krb_cli::lang::Lang;
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
-use crate::messages::{self, translate};
+use crate::messages::{self, Message};
 
 /// [`Verdict::numbers`]: how many processings repeated one (krb-dups' duplicates).
 pub const DUPLICATES: &str = "duplicates";
@@ -16,18 +31,57 @@ pub const OVERLAP_SECONDS: &str = "overlap_seconds";
 pub const MAXPOLL_SECONDS: &str = "maxpoll_seconds";
 
 /// One statement of a lab and whether this run kept it.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(into = "CheckRecord", from = "CheckRecord")]
 pub struct Check {
     /// What must hold.
-    pub statement: String,
+    pub statement: Message,
     /// Whether it held.
     pub held: bool,
     /// What was measured.
-    pub detail: String,
+    pub detail: Message,
+}
+
+/// A [`Check`] as a record writes it: each message's English text (what older readers read)
+/// and the message itself.
+#[derive(Serialize, Deserialize)]
+struct CheckRecord {
+    statement: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    said: Option<Value>,
+    held: bool,
+    detail: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    detail_said: Option<Value>,
+}
+
+impl From<Check> for CheckRecord {
+    fn from(c: Check) -> CheckRecord {
+        let (statement, said) = c.statement.to_record();
+        let (detail, detail_said) = c.detail.to_record();
+        CheckRecord {
+            statement,
+            said,
+            held: c.held,
+            detail,
+            detail_said,
+        }
+    }
+}
+
+impl From<CheckRecord> for Check {
+    fn from(c: CheckRecord) -> Check {
+        Check {
+            statement: Message::from_record(c.statement, c.said),
+            held: c.held,
+            detail: Message::from_record(c.detail, c.detail_said),
+        }
+    }
 }
 
 /// A lab variant's result: the article's number, ours, and every statement checked.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(into = "VerdictRecord", from = "VerdictRecord")]
 pub struct Verdict {
     /// The lab's number (1 to 5).
     pub lab: u8,
@@ -38,34 +92,98 @@ pub struct Verdict {
     /// The consumer group the lab ran in.
     pub group: String,
     /// What the article reports for it.
-    pub article: String,
+    pub article: Message,
     /// What this run measured.
-    pub ours: String,
+    pub ours: Message,
     /// The statements, in order.
     pub checks: Vec<Check>,
     /// Log lines the reader skipped (`FILE:LINE: skipped: why`).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub skipped: Vec<String>,
     /// Lab 7: the trial's numbers (faults, messages, duplicates by cause, recoveries).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub trial: Option<crate::faults::Stats>,
     /// The numbers that vary from run to run, as the checks computed them ([`DUPLICATES`],
     /// [`OVERLAP_SECONDS`], [`MAXPOLL_SECONDS`]), for a reader that compares runs (krb-room);
     /// `ours` says the same in words. Records written before it read as none.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub numbers: BTreeMap<String, f64>,
+}
+
+/// A [`Verdict`] as a record writes it: `article` and `ours` in English, each beside its
+/// message, as for [`CheckRecord`].
+#[derive(Serialize, Deserialize)]
+struct VerdictRecord {
+    lab: u8,
+    name: String,
+    variant: String,
+    group: String,
+    article: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    article_said: Option<Value>,
+    ours: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    ours_said: Option<Value>,
+    checks: Vec<Check>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    skipped: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    trial: Option<crate::faults::Stats>,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    numbers: BTreeMap<String, f64>,
+}
+
+impl From<Verdict> for VerdictRecord {
+    fn from(v: Verdict) -> VerdictRecord {
+        let (article, article_said) = v.article.to_record();
+        let (ours, ours_said) = v.ours.to_record();
+        VerdictRecord {
+            lab: v.lab,
+            name: v.name,
+            variant: v.variant,
+            group: v.group,
+            article,
+            article_said,
+            ours,
+            ours_said,
+            checks: v.checks,
+            skipped: v.skipped,
+            trial: v.trial,
+            numbers: v.numbers,
+        }
+    }
+}
+
+impl From<VerdictRecord> for Verdict {
+    fn from(v: VerdictRecord) -> Verdict {
+        Verdict {
+            lab: v.lab,
+            name: v.name,
+            variant: v.variant,
+            group: v.group,
+            article: Message::from_record(v.article, v.article_said),
+            ours: Message::from_record(v.ours, v.ours_said),
+            checks: v.checks,
+            skipped: v.skipped,
+            trial: v.trial,
+            numbers: v.numbers,
+        }
+    }
 }
 
 impl Verdict {
     /// A verdict with no statement checked yet.
-    pub fn new(lab: u8, name: &str, variant: &str, group: &str, article: &str) -> Verdict {
+    pub fn new(
+        lab: u8,
+        name: &str,
+        variant: &str,
+        group: &str,
+        article: impl Into<Message>,
+    ) -> Verdict {
         Verdict {
             lab,
             name: name.into(),
             variant: variant.into(),
             group: group.into(),
             article: article.into(),
-            ours: String::new(),
+            ours: Message::Parts(Vec::new()),
             checks: Vec::new(),
             skipped: Vec::new(),
             trial: None,
@@ -97,19 +215,14 @@ impl Verdict {
         self.checks
             .iter()
             .filter(|c| !c.held)
-            .map(|c| {
-                format!(
-                    "{} ({})",
-                    translate(lang, &c.statement),
-                    translate(lang, &c.detail)
-                )
-            })
+            .map(|c| format!("{} ({})", c.statement.text(lang), c.detail.text(lang)))
             .collect::<Vec<_>>()
             .join("\n")
     }
 
-    /// The statement named `statement`, if it was checked.
-    pub fn check_of(&self, statement: &str) -> Option<&Check> {
+    /// The check of `statement`, if it was checked.
+    pub fn check_of(&self, statement: impl Into<Message>) -> Option<&Check> {
+        let statement = statement.into();
         self.checks.iter().find(|c| c.statement == statement)
     }
 
@@ -120,8 +233,8 @@ impl Verdict {
             self.lab,
             self.name,
             self.variant,
-            self.article,
-            self.ours,
+            self.article.text(Lang::En),
+            self.ours.text(Lang::En),
             self.count(),
             self.failures().replace('\n', "; ")
         )
@@ -145,8 +258,8 @@ impl Verdict {
                     ("group", &self.group),
                 ],
             ),
-            messages::ARTICLE_LINE.fill(lang, &[("text", &translate(lang, &self.article))]),
-            messages::OURS_LINE.fill(lang, &[("text", &translate(lang, &self.ours))]),
+            messages::ARTICLE_LINE.fill(lang, &[("text", &self.article.text(lang))]),
+            messages::OURS_LINE.fill(lang, &[("text", &self.ours.text(lang))]),
         ];
         for c in &self.checks {
             let line = if c.held {
@@ -157,8 +270,8 @@ impl Verdict {
             lines.push(line.fill(
                 lang,
                 &[
-                    ("statement", &translate(lang, &c.statement)),
-                    ("detail", &translate(lang, &c.detail)),
+                    ("statement", &c.statement.text(lang)),
+                    ("detail", &c.detail.text(lang)),
                 ],
             ));
         }
@@ -174,9 +287,9 @@ impl Verdict {
     }
 
     /// Records one statement.
-    pub fn check(&mut self, statement: &str, held: bool, detail: impl Into<String>) {
+    pub fn check(&mut self, statement: impl Into<Message>, held: bool, detail: impl Into<Message>) {
         self.checks.push(Check {
-            statement: statement.to_string(),
+            statement: statement.into(),
             held,
             detail: detail.into(),
         });

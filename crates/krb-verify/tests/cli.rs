@@ -2,6 +2,10 @@
 
 use std::process::Command;
 
+use krb_cli::lang::Lang;
+use krb_verify::messages::Shared;
+use krb_verify::revoke;
+
 fn verify(args: &[&str]) -> (Option<i32>, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_krb-verify"))
         .args(args)
@@ -52,19 +56,26 @@ fn the_table_speaks_korean_with_krb_lang_ko() {
     let dir = std::env::temp_dir().join(format!("krb-verify-lang-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let records = dir.join("results.jsonl");
-    let mut v = krb_verify::Verdict::new(
-        1,
-        "revoke",
-        "nocommit",
-        "g",
-        "82 duplicates on p1 (400..481)",
-    );
-    v.ours = "78 duplicates on p1 (200..277)".into();
-    v.check("all 1000 messages processed", true, "unique 1000");
+    let summary = |count, range| Shared::Summary {
+        count,
+        partitions: vec![1],
+        range: Some(range),
+    };
+    let mut v = krb_verify::Verdict::new(1, "revoke", "nocommit", "g", summary(82, (400, 481)));
+    v.ours = summary(78, (200, 277)).into();
     v.check(
-        "b began the moved partition at a's last commit",
+        Shared::AllProcessed { count: 1000 },
+        true,
+        Shared::Unique { count: 1000 },
+    );
+    v.check(
+        revoke::Said::BeganAtLastCommit,
         false,
-        "b's first offset on p1: 0, a's last commit 200",
+        revoke::Said::BFirstAndCommit {
+            p: 1,
+            offset: Some(0),
+            commit: 200,
+        },
     );
     let record = krb_verify::record::Record {
         seconds: 9.5,
@@ -88,16 +99,21 @@ fn the_table_speaks_korean_with_krb_lang_ko() {
     let ko = table("ko");
     let text = String::from_utf8_lossy(&ko.stdout);
     assert_eq!(ko.status.code(), Some(1), "{text}");
+    let failed = |lang| revoke::Said::BeganAtLastCommit.text(lang);
     for korean in [
-        "실습",
-        "변형",
-        "p1에서 중복 78건 (200..277)",
-        "성립하지 않음: b가 옮겨 간 파티션을 a의 마지막 commit 위치부터 읽음",
+        "실습".to_string(),
+        "변형".to_string(),
+        "p1에서 중복 78건 (200..277)".to_string(),
+        format!("성립하지 않음: {}", failed(Lang::Ko)),
     ] {
-        assert!(text.contains(korean), "no {korean:?} in:\n{text}");
+        assert!(text.contains(&korean), "no {korean:?} in:\n{text}");
     }
     let en = table("en");
-    assert!(String::from_utf8_lossy(&en.stdout).contains("not held: b began the moved partition"));
+    let en = String::from_utf8_lossy(&en.stdout);
+    assert!(
+        en.contains(&format!("not held: {}", failed(Lang::En))),
+        "{en}"
+    );
     assert!(std::fs::read_to_string(&records)
         .unwrap()
         .contains("\"all 1000 messages processed\""));

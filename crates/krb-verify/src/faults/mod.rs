@@ -20,13 +20,284 @@ use serde::{Deserialize, Serialize};
 
 use crate::facts::{committed, seconds, Run};
 use crate::idempotent::default_store;
+use crate::messages::{both, said, Shared};
 use crate::Verdict;
+use krb_cli::lang::Lang;
 
 mod attribution;
 mod invariants;
 
-/// What the article says about faults: nothing; its labs are clean rebalances on one broker.
-pub const ARTICLE: &str = "not in the article (one broker, clean rebalances)";
+said! {
+    /// Lab 7's statements, details and numbers. What the invariants found wrong is shown as
+    /// they word it ([`Shared::Data`]).
+    pub enum Said {
+        /// A statement.
+        NothingLost,
+        /// A statement, an effect that keeps its offsets in the store.
+        NothingLostOrStored,
+        /// A statement, an effect in a store.
+        EveryEffect,
+        /// A statement.
+        OnlyUp,
+        /// A statement.
+        OnlyHeld,
+        /// A statement.
+        NoneBelowCommitted,
+        /// A statement.
+        NoCommitAhead,
+        /// A statement.
+        NeverBackwards,
+        /// A statement, offsets in Kafka.
+        FinalCommitted,
+        /// A statement, offsets in the database.
+        FinalInDatabase,
+        /// A statement.
+        Explained,
+        /// A statement.
+        ExitsExplained,
+        /// A statement, an effect that is not plain.
+        NoEffectTwice,
+        /// Every acknowledged message processed.
+        AllProcessed { acknowledged: usize, unknown: usize },
+        /// Acknowledged messages never processed for good.
+        NeverProcessed {
+            lost: u64,
+            acknowledged: usize,
+            first: String,
+        },
+        /// Every acknowledged message has its effect.
+        EachEffect { acknowledged: usize },
+        /// Acknowledged messages without their effect.
+        WithoutEffect {
+            missing: u64,
+            acknowledged: usize,
+            first: String,
+        },
+        /// No offset went down.
+        NoneDown,
+        /// Every processing in its worker's assignment.
+        InAssignment,
+        /// Every assignment started at or after the committed offsets.
+        AtOrAfter,
+        /// Every commit follows a processed offset.
+        Follows,
+        /// How many samples of the committed offsets were read.
+        Samples { count: usize },
+        /// The partitions and their final committed offsets (`p0=10 p1=7`).
+        Final { partitions: usize, committed: String },
+        /// A fault that caused more duplicates than its bound.
+        Over {
+            kind: String,
+            target: String,
+            at: f64,
+            duplicates: u64,
+            bound: u64,
+        },
+        /// Duplicates no fault explains.
+        Unexplained { count: u64, first: String },
+        /// Every duplicate within its fault's bound.
+        WithinBounds { count: u64 },
+        /// Exits no fault explains.
+        ExitsUnexplained { count: usize, first: String },
+        /// Workers that exited on their own, each explained.
+        Exited { count: usize },
+        /// The effects in the store and the messages they are of.
+        EffectsOf { effects: u64, messages: usize },
+        /// The article: it says nothing about faults; its labs are clean rebalances on one
+        /// broker.
+        NotInArticle,
+        /// Ours: the faults and their kinds.
+        Faults { count: usize, kinds: String },
+        /// Ours: acknowledged and lost.
+        AckedLost { acknowledged: u64, lost: u64 },
+    }
+}
+
+impl Said {
+    /// The message in `lang`.
+    pub fn text(&self, lang: Lang) -> String {
+        match self {
+            Said::NothingLost => both!(
+                lang,
+                "nothing lost: every message the broker acknowledged was processed",
+                "잃은 것 없음: 브로커가 확인한 메시지는 모두 처리됨"
+            ),
+            Said::NothingLostOrStored => both!(
+                lang,
+                "nothing lost: every message the broker acknowledged was processed, as the logs say or the store that holds the offsets with the effects",
+                "잃은 것 없음: 브로커가 확인한 메시지는 모두 처리됨 (로그가 말하거나, 반영과 offset을 함께 가진 저장소가 말함)"
+            ),
+            Said::EveryEffect => both!(
+                lang,
+                "every message the broker acknowledged has its effect in the store",
+                "브로커가 확인한 메시지마다 저장소에 반영이 있음"
+            ),
+            Said::OnlyUp => both!(
+                lang,
+                "within one assignment a worker's offsets of a partition only go up",
+                "한 번의 할당 안에서 워커가 처리하는 파티션의 offset은 올라가기만 함"
+            ),
+            Said::OnlyHeld => both!(
+                lang,
+                "every worker processed only partitions it held: assigned adds, revoked and lost remove, a restart clears",
+                "모든 워커가 자기가 가진 파티션만 처리함 (assigned는 더하고, revoked와 lost는 빼고, 재시작하면 비움)"
+            ),
+            Said::NoneBelowCommitted => both!(
+                lang,
+                "no worker processed a message below an offset the group had committed before its assignment began",
+                "어느 워커도 자기 할당이 시작되기 전에 그룹이 commit한 offset보다 아래의 메시지를 처리하지 않음"
+            ),
+            Said::NoCommitAhead => both!(
+                lang,
+                "no worker committed past what it had processed",
+                "어느 워커도 처리한 것을 넘어서 commit하지 않음"
+            ),
+            Said::NeverBackwards => both!(
+                lang,
+                "the group's committed offsets never moved backwards",
+                "그룹의 commit offset이 한 번도 뒤로 가지 않음"
+            ),
+            Said::FinalCommitted => both!(
+                lang,
+                "after the final stop each partition's committed offset is the one after its last processed, for librdkafka and for Kafka's own tool",
+                "마지막 정지 뒤 각 파티션의 commit offset이 마지막으로 처리된 offset의 다음: librdkafka에서도 Kafka 자체 도구에서도"
+            ),
+            Said::FinalInDatabase => both!(
+                lang,
+                "after the final stop each partition's position in the database, where its next owner starts, is the one after its last processed",
+                "마지막 정지 뒤 데이터베이스에 있는 각 파티션의 위치(다음 담당자가 시작하는 곳)가 마지막으로 처리된 offset의 다음"
+            ),
+            Said::Explained => both!(
+                lang,
+                "every duplicate is explained by a fault, within that fault's bound",
+                "모든 중복이 장애 하나로 설명되고, 그 장애의 한도 안에 있음"
+            ),
+            Said::ExitsExplained => both!(
+                lang,
+                "every worker that exited on its own failed on its store, broken by a fault near",
+                "스스로 끝난 워커는 모두 가까운 장애로 망가진 저장소에서 실패함"
+            ),
+            Said::NoEffectTwice => both!(
+                lang,
+                "no effect is in the store twice",
+                "저장소에 두 번 들어간 반영 없음"
+            ),
+            Said::AllProcessed {
+                acknowledged,
+                unknown,
+            } => both!(
+                lang,
+                "{acknowledged} acknowledged, all processed ({unknown} acknowledged without an offset, each met by an unacknowledged offset below its partition's end)",
+                "확인 {acknowledged}건 모두 처리됨. offset 없이 확인된 {unknown}건은 각각 파티션 끝 아래의 확인되지 않은 offset과 짝지어짐"
+            ),
+            Said::NeverProcessed {
+                lost,
+                acknowledged,
+                first,
+            } => both!(
+                lang,
+                "{lost} of {acknowledged} acknowledged never processed for good, the first {first}",
+                "확인 {acknowledged}건 중 {lost}건은 끝내 처리되지 않음, 첫 번째는 {first}"
+            ),
+            Said::EachEffect { acknowledged } => both!(
+                lang,
+                "{acknowledged} acknowledged, each with its effect",
+                "확인 {acknowledged}건 모두 반영이 있음"
+            ),
+            Said::WithoutEffect {
+                missing,
+                acknowledged,
+                first,
+            } => both!(
+                lang,
+                "{missing} of {acknowledged} acknowledged without an effect, the first {first}",
+                "확인 {acknowledged}건 중 {missing}건은 반영 없음, 첫 번째는 {first}"
+            ),
+            Said::NoneDown => both!(
+                lang,
+                "no offset went down or repeated",
+                "offset이 내려가거나 되풀이된 곳 없음"
+            ),
+            Said::InAssignment => both!(
+                lang,
+                "every processing in its worker's assignment",
+                "모든 처리가 자기 워커의 할당 안에 있음"
+            ),
+            Said::AtOrAfter => both!(
+                lang,
+                "every assignment started at or after the committed offsets",
+                "모든 할당이 commit된 offset이나 그 뒤에서 시작함"
+            ),
+            Said::Follows => both!(
+                lang,
+                "every committed position follows a processed offset",
+                "commit된 위치는 모두 처리된 offset의 다음"
+            ),
+            Said::Samples { count } => both!(
+                lang,
+                "{count} samples read while the trial ran",
+                "시험 중 읽은 표본 {count}개"
+            ),
+            Said::Final {
+                partitions,
+                committed,
+            } => both!(
+                lang,
+                "{partitions} partitions, committed {committed}",
+                "파티션 {partitions}개, commit {committed}"
+            ),
+            Said::Over {
+                kind,
+                target,
+                at,
+                duplicates,
+                bound,
+            } => both!(
+                lang,
+                "{kind} {target} at {at:.1} s caused {duplicates} duplicates, more than its bound {bound}",
+                "{at:.1}초의 {kind} {target}: 중복 {duplicates}건, 한도 {bound}보다 많음"
+            ),
+            Said::Unexplained { count, first } => both!(
+                lang,
+                "{count} duplicates no fault explains, the first {first}",
+                "어느 장애로도 설명되지 않는 중복 {count}건, 첫 번째는 {first}"
+            ),
+            Said::WithinBounds { count } => both!(
+                lang,
+                "{count} duplicates, each within its fault's bound",
+                "중복 {count}건, 모두 자기 장애의 한도 안"
+            ),
+            Said::ExitsUnexplained { count, first } => both!(
+                lang,
+                "{count} exits no fault explains, the first: {first}",
+                "어느 장애로도 설명되지 않는 종료 {count}번, 첫 번째: {first}"
+            ),
+            Said::Exited { count } => both!(
+                lang,
+                "{count} workers exited on their own, each on its store broken by a fault",
+                "스스로 끝난 워커 {count}개, 모두 장애로 망가진 저장소에서 끝남"
+            ),
+            Said::EffectsOf { effects, messages } => both!(
+                lang,
+                "{effects} effects of {messages} messages",
+                "메시지 {messages}개의 반영 {effects}개"
+            ),
+            Said::NotInArticle => both!(
+                lang,
+                "not in the article (one broker, clean rebalances)",
+                "글에 없음 (브로커 하나, 깨끗한 리밸런스)"
+            ),
+            Said::Faults { count, kinds } => {
+                both!(lang, "{count} faults ({kinds})", "장애 {count}번 ({kinds})")
+            }
+            Said::AckedLost { acknowledged, lost } => both!(
+                lang,
+                "{acknowledged} acknowledged, {lost} lost",
+                "확인 {acknowledged}건, 유실 {lost}건"
+            ),
+        }
+    }
+}
 
 /// Everything one trial left behind.
 pub struct Trial {
@@ -269,7 +540,7 @@ struct Processing {
 /// The trial's verdict and numbers.
 pub fn verdict(t: &Trial) -> (Verdict, Stats) {
     let variant = krb_kafka::group::value_name(t.effect);
-    let mut v = Verdict::new(7, "faults", &variant, &t.run.group, ARTICLE);
+    let mut v = Verdict::new(7, "faults", &variant, &t.run.group, Said::NotInArticle);
     let mut stats = Stats {
         seconds: seconds(t.faults.begin, t.faults.end),
         counts: Counts {
@@ -287,9 +558,9 @@ pub fn verdict(t: &Trial) -> (Verdict, Stats) {
     let statement = match &by_store {
         Some(stored) => {
             kept.extend(stored);
-            "nothing lost: every message the broker acknowledged was processed, as the logs say or the store that holds the offsets with the effects"
+            Said::NothingLostOrStored
         }
-        None => "nothing lost: every message the broker acknowledged was processed",
+        None => Said::NothingLost,
     };
     let lost = invariants::lost(&t.acks, &t.ends, &kept);
     stats.counts.lost = lost.count;
@@ -298,15 +569,15 @@ pub fn verdict(t: &Trial) -> (Verdict, Stats) {
         statement,
         lost.count == 0 && !t.acks.is_empty(),
         match &lost.first {
-            None => format!(
-                "{} acknowledged, all processed ({unknown} acknowledged without an offset, each met by an unacknowledged offset below its partition's end)",
-                t.acks.len()
-            ),
-            Some(first) => format!(
-                "{} of {} acknowledged never processed for good, the first {first}",
-                lost.count,
-                t.acks.len()
-            ),
+            None => Said::AllProcessed {
+                acknowledged: t.acks.len(),
+                unknown,
+            },
+            Some(first) => Said::NeverProcessed {
+                lost: lost.count,
+                acknowledged: t.acks.len(),
+                first: first.clone(),
+            },
         },
     );
     if let Some(effects) = &t.effects {
@@ -314,37 +585,33 @@ pub fn verdict(t: &Trial) -> (Verdict, Stats) {
         let missing = invariants::lost(&t.acks, &t.ends, &stored);
         stats.counts.lost = stats.counts.lost.max(missing.count);
         v.check(
-            "every message the broker acknowledged has its effect in the store",
+            Said::EveryEffect,
             missing.count == 0 && !t.acks.is_empty(),
             match &missing.first {
-                None => format!("{} acknowledged, each with its effect", t.acks.len()),
-                Some(first) => format!(
-                    "{} of {} acknowledged without an effect, the first {first}",
-                    missing.count,
-                    t.acks.len()
-                ),
+                None => Said::EachEffect {
+                    acknowledged: t.acks.len(),
+                },
+                Some(first) => Said::WithoutEffect {
+                    missing: missing.count,
+                    acknowledged: t.acks.len(),
+                    first: first.clone(),
+                },
             },
         );
     }
 
     let backwards = invariants::nonmonotonic(&t.run.logs);
     v.check(
-        "within one assignment a worker's offsets of a partition only go up",
+        Said::OnlyUp,
         backwards.is_empty(),
-        backwards
-            .first()
-            .cloned()
-            .unwrap_or_else(|| "no offset went down or repeated".into()),
+        found(&backwards, Said::NoneDown),
     );
 
     let outside = invariants::outside_assignment(&t.run.logs);
     v.check(
-        "every worker processed only partitions it held: assigned adds, revoked and lost remove, a restart clears",
+        Said::OnlyHeld,
         outside.is_empty(),
-        outside
-            .first()
-            .cloned()
-            .unwrap_or_else(|| "every processing in its worker's assignment".into()),
+        found(&outside, Said::InAssignment),
     );
 
     // The witness read the group after the final stop.
@@ -367,58 +634,61 @@ pub fn verdict(t: &Trial) -> (Verdict, Stats) {
     let commits = invariants::Commits::new(&t.run.logs, &seen);
     let redone = invariants::below_committed(&t.run.logs, &commits);
     v.check(
-        "no worker processed a message below an offset the group had committed before its assignment began",
+        Said::NoneBelowCommitted,
         redone.is_empty(),
-        redone
-            .first()
-            .cloned()
-            .unwrap_or_else(|| "every assignment started at or after the committed offsets".into()),
+        found(&redone, Said::AtOrAfter),
     );
 
     let ahead = invariants::commits_ahead(&t.run.logs);
     v.check(
-        "no worker committed past what it had processed",
+        Said::NoCommitAhead,
         ahead.is_empty(),
-        ahead
-            .first()
-            .cloned()
-            .unwrap_or_else(|| "every committed position follows a processed offset".into()),
+        found(&ahead, Said::Follows),
     );
 
     let back = invariants::sampled_backwards(&t.samples);
     v.check(
-        "the group's committed offsets never moved backwards",
+        Said::NeverBackwards,
         back.is_none() && !t.samples.is_empty(),
-        back.unwrap_or_else(|| format!("{} samples read while the trial ran", t.samples.len())),
+        found(
+            back.as_slice(),
+            Said::Samples {
+                count: t.samples.len(),
+            },
+        ),
     );
 
     let end = invariants::final_positions(&t.run.logs);
     let (statement, mismatch) = match &t.stored {
         Some(stored) => (
-            "after the final stop each partition's position in the database, where its next owner starts, is the one after its last processed",
+            Said::FinalInDatabase,
             invariants::final_mismatch(&end, &[("the database", stored)]),
         ),
         None => (
-            "after the final stop each partition's committed offset is the one after its last processed, for librdkafka and for Kafka's own tool",
+            Said::FinalCommitted,
             invariants::final_mismatch(
                 &end,
-                &[("librdkafka", &t.committed), ("ConsumerGroupCommand", &t.witness)],
+                &[
+                    ("librdkafka", &t.committed),
+                    ("ConsumerGroupCommand", &t.witness),
+                ],
             ),
         ),
     };
     v.check(
         statement,
         mismatch.is_none(),
-        mismatch.unwrap_or_else(|| {
-            format!(
-                "{} partitions, committed {}",
-                end.len(),
-                end.iter()
+        found(
+            mismatch.as_slice(),
+            Said::Final {
+                partitions: end.len(),
+                committed: end
+                    .iter()
                     .map(|(p, o)| format!("p{p}={}", o.saturating_add(1)))
                     .collect::<Vec<_>>()
-                    .join(" ")
-            )
-        }),
+                    .join(" "),
+            },
+        ),
     );
 
     let blame = attribution::attribute(&t.run.logs, &t.faults, &commits, &processings);
@@ -443,39 +713,39 @@ pub fn verdict(t: &Trial) -> (Verdict, Stats) {
         .filter(|f| f.duplicates > f.bound)
         .collect();
     v.check(
-        "every duplicate is explained by a fault, within that fault's bound",
+        Said::Explained,
         blame.unexplained == 0 && over.is_empty(),
         if let Some(f) = over.first() {
-            format!(
-                "{} {} at {:.1} s caused {} duplicates, more than its bound {}",
-                f.kind, f.target, f.at, f.duplicates, f.bound
-            )
+            Said::Over {
+                kind: f.kind.clone(),
+                target: f.target.clone(),
+                at: f.at,
+                duplicates: f.duplicates,
+                bound: f.bound,
+            }
         } else if blame.unexplained > 0 {
-            format!(
-                "{} duplicates no fault explains, the first {}",
-                blame.unexplained,
-                blame.first_unexplained.clone().unwrap_or_default()
-            )
+            Said::Unexplained {
+                count: blame.unexplained,
+                first: blame.first_unexplained.clone().unwrap_or_default(),
+            }
         } else {
-            format!(
-                "{} duplicates, each within its fault's bound",
-                stats.counts.duplicates
-            )
+            Said::WithinBounds {
+                count: stats.counts.duplicates,
+            }
         },
     );
 
     v.check(
-        "every worker that exited on its own failed on its store, broken by a fault near",
+        Said::ExitsExplained,
         blame.unexplained_exits.is_empty(),
         match blame.unexplained_exits.first() {
-            Some(first) => format!(
-                "{} exits no fault explains, the first: {first}",
-                blame.unexplained_exits.len()
-            ),
-            None => format!(
-                "{} workers exited on their own, each on its store broken by a fault",
-                t.faults.exits.len()
-            ),
+            Some(first) => Said::ExitsUnexplained {
+                count: blame.unexplained_exits.len(),
+                first: first.to_string(),
+            },
+            None => Said::Exited {
+                count: t.faults.exits.len(),
+            },
         },
     );
 
@@ -484,27 +754,43 @@ pub fn verdict(t: &Trial) -> (Verdict, Stats) {
         stats.counts.effect_duplicates = Some(twice);
         if t.effect != Kind::Plain {
             v.check(
-                "no effect is in the store twice",
+                Said::NoEffectTwice,
                 twice == 0,
-                format!(
-                    "{} effects of {} messages",
-                    effects.values().sum::<u64>(),
-                    effects.len()
-                ),
+                Said::EffectsOf {
+                    effects: effects.values().sum::<u64>(),
+                    messages: effects.len(),
+                },
             );
         }
     }
 
     let kinds: BTreeSet<&str> = t.faults.faults.iter().map(|f| f.kind.name()).collect();
-    v.ours = format!(
-        "{} faults ({}); {} acknowledged, {} lost; {} duplicates",
-        t.faults.faults.len(),
-        kinds.into_iter().collect::<Vec<_>>().join(", "),
-        stats.counts.produced,
-        stats.counts.lost,
-        stats.counts.duplicates
-    );
+    v.ours = vec![
+        Said::Faults {
+            count: t.faults.faults.len(),
+            kinds: kinds.into_iter().collect::<Vec<_>>().join(", "),
+        }
+        .into(),
+        Said::AckedLost {
+            acknowledged: stats.counts.produced,
+            lost: stats.counts.lost,
+        }
+        .into(),
+        Shared::Duplicates {
+            count: stats.counts.duplicates,
+        }
+        .into(),
+    ]
+    .into();
     (v, stats)
+}
+
+/// The first thing an invariant found wrong, as it words it; else what held.
+fn found(wrong: &[String], held: Said) -> crate::messages::Message {
+    match wrong.first() {
+        Some(text) => Shared::Data { text: text.clone() }.into(),
+        None => held.into(),
+    }
 }
 
 /// Every completed processing of each message, in time order.

@@ -9,24 +9,25 @@ use krb_log::trial_log::{fault_line, Exit, FaultKind, FaultLog};
 use chrono::TimeDelta;
 use std::collections::BTreeMap;
 
+use super::Said;
 use super::{parse_witness, verdict, Stats, Trial, WitnessRow};
+use crate::messages::Message;
 use crate::tests::{all_held, clock, fails, Logs};
 use crate::Verdict;
 
-const LOST: &str = "nothing lost: every message the broker acknowledged was processed";
-const LOST_STORE: &str = "nothing lost: every message the broker acknowledged was processed, as the logs say or the store that holds the offsets with the effects";
-const STORED: &str = "every message the broker acknowledged has its effect in the store";
-const REDONE: &str = "no worker processed a message below an offset the group had committed before its assignment began";
-const UP: &str = "within one assignment a worker's offsets of a partition only go up";
-const AHEAD: &str = "no worker committed past what it had processed";
-const BACKWARDS: &str = "the group's committed offsets never moved backwards";
-const FINAL: &str = "after the final stop each partition's committed offset is the one after its last processed, for librdkafka and for Kafka's own tool";
-const FINAL_DB: &str = "after the final stop each partition's position in the database, where its next owner starts, is the one after its last processed";
-const EXPLAINED: &str = "every duplicate is explained by a fault, within that fault's bound";
-const EFFECTS: &str = "no effect is in the store twice";
-const EXITS: &str =
-    "every worker that exited on its own failed on its store, broken by a fault near";
-const OWNED: &str = "every worker processed only partitions it held: assigned adds, revoked and lost remove, a restart clears";
+const LOST: Said = Said::NothingLost;
+const LOST_STORE: Said = Said::NothingLostOrStored;
+const STORED: Said = Said::EveryEffect;
+const REDONE: Said = Said::NoneBelowCommitted;
+const UP: Said = Said::OnlyUp;
+const AHEAD: Said = Said::NoCommitAhead;
+const BACKWARDS: Said = Said::NeverBackwards;
+const FINAL: Said = Said::FinalCommitted;
+const FINAL_DB: Said = Said::FinalInDatabase;
+const EXPLAINED: Said = Said::Explained;
+const EFFECTS: Said = Said::NoEffectTwice;
+const EXITS: Said = Said::ExitsExplained;
+const OWNED: Said = Said::OnlyHeld;
 
 fn logs() -> Logs {
     logs_with(|_| {}, |l| b_work(l, 4, "commit p0=4 p1=4"))
@@ -161,19 +162,20 @@ fn crafted(
 }
 
 /// Asserts that `statement`, and only it, FAILED.
-fn only_fails(v: &Verdict, statement: &str, broken: &str) {
+fn only_fails(v: &Verdict, statement: Said, broken: &str) {
     only_fail(v, &[statement], broken);
 }
 
 /// Asserts that `statements`, and only they, FAILED.
-fn only_fail(v: &Verdict, statements: &[&str], broken: &str) {
+fn only_fail(v: &Verdict, statements: &[Said], broken: &str) {
     for statement in statements {
-        fails(v, statement, broken);
+        fails(v, statement.clone(), broken);
     }
+    let statements: Vec<Message> = statements.iter().cloned().map(Message::from).collect();
     let others: Vec<_> = v
         .checks
         .iter()
-        .filter(|c| !c.held && !statements.contains(&c.statement.as_str()))
+        .filter(|c| !c.held && !statements.contains(&c.statement))
         .map(|c| &c.statement)
         .collect();
     assert!(
