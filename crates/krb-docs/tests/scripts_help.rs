@@ -129,6 +129,7 @@ const WRONG: &[(&str, &[&str])] = &[
     ("06-idempotent.sh", &["g"]),
     ("07-faults.sh", &["--trials", "five"]),
     ("08-share.sh", &["--scenario", "drop"]),
+    ("09-deploy.sh", &["--bogus"]),
     ("lab.sh", &["--only", "7"]),
     ("pg-local.sh", &["begin"]),
     ("room.sh", &["open"]),

@@ -21,7 +21,7 @@ pub const TOOK: Msg = Msg {
 /// How many variants held every statement.
 pub const SUMMARY: Msg = Msg {
     en: "{held} of {all} variants held every statement.",
-    ko: "변형 {all}개 중 {held}개에서 모든 문장이 성립했어요.",
+    ko: "변형 {all}개 중 {held}개에서 모든 판정 항목이 성립했어요.",
 };
 /// The table's duration column.
 pub const TIME: Msg = Msg {
@@ -147,7 +147,7 @@ const LABS: [(Msg, Msg); 9] = [
                  idempotent(이미 반영된 메시지는 건너뛰는 insert), db-offsets(반영과 파티션 위치를 \
                  데이터베이스 트랜잭션 하나로), kafka-eos(출력과 offset을 Kafka 트랜잭션 하나로). \
                  처리는 여전히 두 번 일어날 수 있고, 중요한 것은 반영도 두 번 남느냐예요. \
-                 변형마다 문장에서 반영 수와 처리 수를 비교해 보세요: 반영을 두 번 남기는 것은 \
+                 변형마다 판정 항목에서 반영 수와 처리 수를 비교해 보세요: 반영을 두 번 남기는 것은 \
                  plain뿐입니다.",
         },
     ),
@@ -165,8 +165,8 @@ const LABS: [(Msg, Msg); 9] = [
             ko: "seed로 정한 장애를 겁니다: 워커를 kill하고, 일시 정지하고, 정지하고, 다시 띄우는 동안 \
                  브로커와 그룹 코디네이터와 파티션 리더도 죽입니다. 브로커가 확인한 메시지는 \
                  하나도 잃으면 안 되고, commit된 작업은 다시 하면 안 되며, 모든 중복은 장애 \
-                 하나로, 그 장애의 한도 안에서 설명되어야 합니다. 문장부터 읽으세요: 실패한 \
-                 문장은 메시지와 장애를 짚어 줍니다.",
+                 하나로, 그 장애의 한도 안에서 설명되어야 합니다. 판정 항목부터 읽으세요: 실패한 \
+                 판정 항목은 메시지와 장애를 짚어 줍니다.",
         },
     ),
     (
@@ -183,7 +183,7 @@ const LABS: [(Msg, Msg); 9] = [
                  A record that fails every time is archived after its delivery count limit.",
             ko: "실습 1과 2를 share 그룹에서 다시 돌립니다: 구성원들이 같은 파티션을 함께 \
                  읽고, 브로커는 레코드를 acknowledgement가 올 때까지 잠금을 걸어 한 구성원에게 \
-                 빌려줍니다. 넘겨주는 파티션이 없으니 b가 합류해도 되풀이되는 것이 없습니다. \
+                 빌려줍니다. 반납하는 파티션이 없으니 b가 합류해도 되풀이되는 것이 없습니다. \
                  다시 오는 것은 구성원이 쥐고 있다가 acknowledgement를 받지 못한 레코드입니다: \
                  죽은 구성원의 레코드, 잠금이 끝난 뒤까지 붙들고 있던 레코드가 delivery count를 \
                  올린 채 다시 옵니다. 매번 실패하는 레코드는 delivery count 한도를 넘으면 \
@@ -197,7 +197,7 @@ const LABS: [(Msg, Msg); 9] = [
         },
         Msg {
             en: "This page does not know this lab; its statements follow.",
-            ko: "이 페이지가 모르는 실습입니다. 문장은 아래에 있습니다.",
+            ko: "이 페이지가 모르는 실습입니다. 판정 항목은 아래에 있습니다.",
         },
     ),
 ];
