@@ -4,7 +4,7 @@
 //! A lab's module checks its statements as messages of its own enum (see
 //! [`crate::messages`]), which say themselves in every language:
 //!
-//! ```ignore
+//! ```text
 //! v.check(Shared::AllProcessed { count: 1000 }, unique == 1000, Shared::Unique { count: unique });
 //! v.check(Said::OneMoved, moved.len() == 1, Said::BAssigned { list: shown::list(&moved) });
 //! v.ours = summary(report).into();
