@@ -61,6 +61,11 @@ pub const EXPRESSIONS: &[Expression] = &[
         word: "반납",
     },
     Expression {
+        shown: "내놓다",
+        forms: &["내놓"],
+        word: "반납",
+    },
+    Expression {
         shown: "불린다",
         forms: &["불린", "불립", "불려", "불렸", "불리는", "불리고", "불릴"],
         word: "호출돼요",
