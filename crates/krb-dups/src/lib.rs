@@ -132,16 +132,23 @@ pub fn run(args: &Args) -> Result<(Report, String)> {
     Ok((report, text))
 }
 
+impl Args {
+    /// krb-dups' defaults for one group's logs in `dir`.
+    pub fn at(dir: &Path, group: &str, ns: &Namespace) -> Args {
+        Args {
+            group: group.to_string(),
+            logs: Logs::at(dir),
+            verbose: false,
+            json: false,
+            end: None,
+            namespace: ns.clone(),
+        }
+    }
+}
+
 /// Reads one group's logs in `dir` with krb-dups' defaults (for the other tools).
 pub fn read_group(dir: &Path, group: &str, ns: &Namespace) -> Result<Report> {
-    report(&Args {
-        group: group.to_string(),
-        logs: Logs::at(dir),
-        verbose: false,
-        json: false,
-        end: None,
-        namespace: ns.clone(),
-    })
+    report(&Args::at(dir, group, ns))
 }
 
 #[cfg(test)]
@@ -166,12 +173,8 @@ mod tests {
             &b"09:00:00.000 g-\x1b[2J\x07 p0 offset 3\n09:00:00.001 g-\x1b[2J\x07 p0 offset 3\n"[..],
         )]);
         let args = Args {
-            group: "g".into(),
-            logs: Logs::at(&dir),
             verbose: true,
-            json: false,
-            end: None,
-            namespace: Namespace::default(),
+            ..Args::at(&dir, "g", &Namespace::default())
         };
         let (_, out) = run(&args).unwrap();
         assert!(
@@ -242,12 +245,8 @@ mod tests {
             ),
         ]);
         let args = Args {
-            group: "g".into(),
-            logs: Logs::at(&dir),
             verbose: true,
-            json: false,
-            end: None,
-            namespace: Namespace::default(),
+            ..Args::at(&dir, "g", &Namespace::default())
         };
         assert_eq!(
             run(&args).unwrap().1,
@@ -264,14 +263,7 @@ mod tests {
         assert_eq!(json["consumers"]["g-b"], 1);
         assert_eq!(json["run_consumers"][0][1], "g-b");
         assert_eq!(json["gaps"].as_array().unwrap().len(), 0);
-        let missing = Args {
-            group: "nogroup".into(),
-            logs: Logs::at(&dir),
-            verbose: false,
-            json: false,
-            end: None,
-            namespace: Namespace::default(),
-        };
+        let missing = Args::at(&dir, "nogroup", &Namespace::default());
         assert!(run(&missing)
             .unwrap_err()
             .downcast_ref::<NoLogs>()
