@@ -89,15 +89,23 @@ impl WorkerLog {
     /// Reads one log file (see [`WorkerLog::read`]): a log followed, read to its end at once.
     pub fn read_file(path: &Path) -> Result<WorkerLog> {
         let mut log = WorkerLog::follow(path);
-        let mut follow = log.follow.clone();
-        let (growth, cut) = follow.read_to_end(|number, bytes| log.add(number, bytes))?;
-        if growth == Growth::Gone {
-            bail!("cannot read {}: no such file", path.display());
-        }
-        log.skipped.extend(cut);
-        log.remarks = log.workers.remarks(path);
-        log.follow = follow;
+        log.finish()?;
         Ok(log)
+    }
+
+    /// Reads the rest of a log that is whole, as [`WorkerLog::read_file`] reads it: a last line
+    /// cut short is skipped, and what is wrong with the file is said in its remarks. A reader
+    /// that takes the lines of each [`WorkerLog::read_more`] first keeps no more than a chunk.
+    pub fn finish(&mut self) -> Result<()> {
+        let mut follow = self.follow.clone();
+        let (growth, cut) = follow.read_to_end(|number, bytes| self.add(number, bytes))?;
+        if growth == Growth::Gone {
+            bail!("cannot read {}: no such file", self.path.display());
+        }
+        self.skipped.extend(cut);
+        self.remarks = self.workers.remarks(&self.path);
+        self.follow = follow;
+        Ok(())
     }
 
     /// A log to be read as it grows, with [`WorkerLog::read_more`]; nothing read yet.

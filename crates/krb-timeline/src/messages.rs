@@ -37,6 +37,11 @@ pub const LEGEND_SLOW: Msg = Msg {
     en: "slow message, start to end",
     ko: "느린 메시지, 시작부터 끝까지",
 };
+/// The legend's step line: each partition's committed position.
+pub const LEGEND_COMMITTED: Msg = Msg {
+    en: "committed: the offset the group reads next",
+    ko: "commit된 위치: 그룹이 다음에 읽을 offset",
+};
 /// Two consumers in one message at once (lab 2).
 pub const OVERLAP: Msg = Msg {
     en: "{a} and {b} both in offset {offset}: {seconds} s",
@@ -96,6 +101,7 @@ pub const ALL: &[Msg] = &[
     TOTALS,
     LEGEND_DUPLICATE,
     LEGEND_SLOW,
+    LEGEND_COMMITTED,
     OVERLAP,
     DOT,
     DOT_WHY,
