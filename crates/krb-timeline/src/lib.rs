@@ -77,7 +77,7 @@ const COLOURS: [&str; 6] = [
 ];
 const DUPLICATE: &str = "#d62728";
 /// The committed position's step line.
-const COMMITTED: &str = "#222";
+const COMMITTED: &str = "fill:none;stroke:#222;stroke-width:1.5";
 /// Text sizes in pixels, at the SVG's 1200 px width: none below 14, so that a picture shown at
 /// a page's width on a projector can be read from the back of the room. [`TEXT_SIZE`] is the
 /// root's, for every text that sets none (the legend, the lanes' offsets, the times).
@@ -103,36 +103,28 @@ fn millis(t: NaiveDateTime) -> f64 {
     t.and_utc().timestamp_millis() as f64
 }
 
-/// One consumer's log, by name, without its completions: they are counted in [`Run`] as they
-/// are read, and drawn from a second reading, so that the picture of 10M lines keeps no more
-/// than one of 100k. The log keeps the lines its lane draws, each slow message's completion
-/// (for [`overlaps`]) and librdkafka's MAXPOLL warnings.
-pub struct Consumer {
-    /// The worker's name.
-    pub name: String,
-    /// Its log, completions taken out.
-    pub log: WorkerLog,
-}
-
 /// The group's run as the picture needs it: what is drawn, not every line.
+#[derive(Default)]
 pub struct Run {
-    /// The consumers, by name.
-    pub consumers: Vec<Consumer>,
-    /// Their logs, read again for the dots.
+    /// The consumers' logs without their completions, which are counted here as they are read
+    /// and drawn from a second reading: each keeps the lines its lane draws, each slow
+    /// message's completion (for [`overlaps`]) and librdkafka's MAXPOLL warnings.
+    pub consumers: Vec<WorkerLog>,
+    /// Their files, read again for the dots.
     files: Vec<PathBuf>,
     /// Every processing, as krb-dups counts them.
     counts: Counts,
     /// Each partition's lowest and highest offset, processed or committed.
     ranges: BTreeMap<Partition, (Offset, Offset)>,
-    /// Each partition's commits, log after log, each log's in time order.
+    /// Each partition's commits, in time order.
     commits: BTreeMap<Partition, Vec<(NaiveDateTime, Offset)>>,
     /// The first line's time and the last's.
     span: Option<(NaiveDateTime, NaiveDateTime)>,
 }
 
 /// Reads `files` as [`WorkerLog::read_group`] does, each aligned to the first's first line, but
-/// a chunk at a time: `each` is handed each log's lines as they are read, with the log's place
-/// in `files`, and none is kept. Returns the logs, their lines taken.
+/// a chunk at a time: `each` is handed each log's new lines, with the log's place in `files`,
+/// and the log keeps only those `each` puts back in its `lines`. Returns the logs.
 fn stream(
     files: &[PathBuf],
     mut each: impl FnMut(usize, &mut WorkerLog, Vec<Entry>),
@@ -141,18 +133,19 @@ fn stream(
     let mut logs = Vec::new();
     for (i, file) in files.iter().enumerate() {
         let mut log = WorkerLog::follow(file);
-        let mut aligned = false;
+        let (mut aligned, mut kept) = (false, 0);
         loop {
             let more = matches!(log.read_more()?, Growth::Lines(n) if n > 0);
             if !more {
                 log.finish()?;
             }
-            if let (false, Some(first)) = (aligned, log.lines.first()) {
+            if let (false, Some(first)) = (aligned, log.lines.get(kept)) {
                 log.align(*near.get_or_insert(first.at));
                 aligned = true;
             }
-            let lines = std::mem::take(&mut log.lines);
+            let lines = log.lines.split_off(kept);
             each(i, &mut log, lines);
+            kept = log.lines.len();
             if !more {
                 break;
             }
@@ -170,21 +163,17 @@ pub fn read(dir: &Path, group: &str, ns: &Namespace) -> Result<Run> {
         bail!(krb_log::reader::no_logs(dir, group));
     }
     let mut run = Run {
-        consumers: Vec::new(),
         files,
         counts: Counts::new(),
-        ranges: BTreeMap::new(),
-        commits: BTreeMap::new(),
-        span: None,
+        ..Run::default()
     };
-    let mut kept: Vec<Vec<Entry>> = vec![Vec::new(); run.files.len()];
     // Slow messages not yet completed, by consumer.
     let mut slow = HashSet::new();
     let mut widen = |p: Partition, o: Offset| {
         let r = run.ranges.entry(p).or_insert((o, o));
         *r = (r.0.min(o), r.1.max(o));
     };
-    let logs = stream(&run.files, |i, log, lines| {
+    run.consumers = stream(&run.files, |i, log, lines| {
         log.librdkafka.retain(|l| l.contains("|MAXPOLL|"));
         for l in lines {
             let (a, b) = run.span.get_or_insert((l.at, l.at));
@@ -209,24 +198,13 @@ pub fn read(dir: &Path, group: &str, ns: &Namespace) -> Result<Run> {
                 _ => true,
             };
             if keep {
-                kept[i].push(l);
+                log.lines.push(l);
             }
         }
     })?;
     for commits in run.commits.values_mut() {
         commits.sort_by_key(|&(t, _)| t);
     }
-    run.consumers = logs
-        .into_iter()
-        .zip(kept)
-        .map(|(mut log, lines)| {
-            log.lines = lines;
-            Consumer {
-                name: log.name.clone(),
-                log,
-            }
-        })
-        .collect();
     Ok(run)
 }
 
@@ -491,35 +469,27 @@ pub fn render(group: &str, run: &mut Run, lang: Lang) -> Result<Document> {
             .set("opacity", 0.6),
     );
     legend = entry(legend, m::LEGEND_SLOW.text(lang).into(), &mut lx);
-    legend = legend.add(
-        Stroke::new()
-            .set("d", format!("M{},{}h7v-8h7", lx - 8.0, dot_y + 4.0))
-            .set("fill", "none")
-            .set("stroke", COMMITTED)
-            .set("stroke-width", 1.5),
-    );
+    let step = format!("M{},{}h7v-8h7", lx - 8.0, dot_y + 4.0);
+    legend = legend.add(Stroke::new().set("d", step).set("style", COMMITTED));
     legend = entry(legend, m::LEGEND_COMMITTED.text(lang).into(), &mut lx);
     doc = doc.add(legend);
 
     // Partition lanes: dots at (time, offset), the committed position, and when two consumers
     // were in one message.
-    let together = overlaps(&consumers.iter().map(|c| &c.log).collect::<Vec<_>>());
-    let mut lanes: BTreeMap<Partition, Lane> = ranges
-        .iter()
-        .enumerate()
-        .map(|(k, (&p, &(lo, hi)))| {
-            let top = TOP + PARTITION_LANE * k as f64;
-            (
-                p,
-                Lane {
-                    top,
-                    lo,
-                    hi,
-                    ..Lane::default()
-                },
-            )
-        })
-        .collect();
+    let together = overlaps(consumers);
+    let mut lanes: BTreeMap<Partition, Lane> = BTreeMap::new();
+    for (k, (&p, &(lo, hi))) in ranges.iter().enumerate() {
+        let top = TOP + PARTITION_LANE * k as f64;
+        lanes.insert(
+            p,
+            Lane {
+                top,
+                lo,
+                hi,
+                ..Lane::default()
+            },
+        );
+    }
     // The dots, from a second reading of the logs: one a pixel per consumer and kind, so a log
     // of 10M lines draws no more than one of 100k, and no more than MAX_DOTS a lane.
     let mut slow_starts: HashMap<(usize, Partition, Offset), NaiveDateTime> = HashMap::new();
@@ -576,19 +546,17 @@ pub fn render(group: &str, run: &mut Run, lang: Lang) -> Result<Document> {
             if !lane.count((i, cx.round() as i64, cy.round() as i64, class)) {
                 continue;
             }
+            let fill = if nothing.is_some() {
+                "white"
+            } else {
+                colour(i)
+            };
             let mut dot = Circle::new()
                 .set("class", class)
                 .set("cx", cx)
                 .set("cy", cy)
                 .set("r", if duplicate { 3 } else { 2 })
-                .set(
-                    "fill",
-                    if nothing.is_some() {
-                        "white"
-                    } else {
-                        colour(i)
-                    },
-                );
+                .set("fill", fill);
             if duplicate {
                 dot = dot.set("stroke", DUPLICATE).set("stroke-width", 1.5);
             }
@@ -644,14 +612,8 @@ pub fn render(group: &str, run: &mut Run, lang: Lang) -> Result<Document> {
             .and_then(|c| committed(c, x, &l, left + plot));
         lane = l.draw(lane, lang);
         if let Some(d) = step {
-            lane = lane.add(
-                Stroke::new()
-                    .set("class", "committed")
-                    .set("d", d)
-                    .set("fill", "none")
-                    .set("stroke", COMMITTED)
-                    .set("stroke-width", 1.5),
-            );
+            let line = Stroke::new().set("class", "committed").set("d", d);
+            lane = lane.add(line.set("style", COMMITTED));
         }
         for o in together.iter().filter(|o| o.partition == p) {
             let text = m::OVERLAP.fill(
@@ -718,12 +680,11 @@ pub fn render(group: &str, run: &mut Run, lang: Lang) -> Result<Document> {
                     .set("fill", colour(i)),
             );
         let mut marks: Vec<(NaiveDateTime, &'static str, String)> = c
-            .log
             .lines
             .iter()
             .filter_map(|l| label(&l.event, lang).map(|(kind, text)| (l.at, kind, text)))
             .collect();
-        if let Some(t) = c.log.maxpoll() {
+        if let Some(t) = c.maxpoll() {
             marks.push((t, "maxpoll", m::MAXPOLL.text(lang).into()));
         }
         marks.sort_by_key(|a| a.0);
@@ -853,7 +814,7 @@ pub fn run(args: &Args, lang: Lang) -> Result<(PathBuf, Vec<String>)> {
         .clone()
         .unwrap_or_else(|| args.logs.dir.join(format!("{}.svg", args.group)));
     svg::save(&out, &doc).with_context(|| format!("cannot write {}", out.display()))?;
-    let notes = run.consumers.iter().flat_map(|c| c.log.notes()).collect();
+    let notes = run.consumers.iter().flat_map(|c| c.notes()).collect();
     Ok((out, notes))
 }
 
