@@ -34,6 +34,11 @@ pub const MAXPOLL: Msg = Msg {
     en: "MAXPOLL: leaving group",
     ko: "MAXPOLL: 그룹을 떠남",
 };
+/// A partition's committed position, drawn as a step line: what a new owner reads next.
+pub const COMMITTED: Msg = Msg {
+    en: "committed: the offset the group reads next",
+    ko: "commit된 위치: 그룹이 다음에 읽을 offset",
+};
 /// A time in seconds: an axis tick, a run's length.
 pub const SECONDS: Msg = Msg {
     en: "{seconds} s",
@@ -48,6 +53,7 @@ pub const ALL: &[Msg] = &[
     START,
     STOP,
     MAXPOLL,
+    COMMITTED,
     SECONDS,
 ];
 

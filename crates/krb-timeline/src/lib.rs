@@ -471,7 +471,7 @@ pub fn render(group: &str, run: &mut Run, lang: Lang) -> Result<Document> {
     legend = entry(legend, m::LEGEND_SLOW.text(lang).into(), &mut lx);
     let step = format!("M{},{}h7v-8h7", lx - 8.0, dot_y + 4.0);
     legend = legend.add(Stroke::new().set("d", step).set("style", COMMITTED));
-    legend = entry(legend, m::LEGEND_COMMITTED.text(lang).into(), &mut lx);
+    legend = entry(legend, m::COMMITTED.text(lang).into(), &mut lx);
     doc = doc.add(legend);
 
     // Partition lanes: dots at (time, offset), the committed position, and when two consumers

@@ -9,7 +9,7 @@
 use krb_cli::lang::Msg;
 pub use krb_log::duration::{MINUTES, MINUTES_SECONDS};
 pub use krb_log::event_words::{
-    COMMIT_FAILED, MAXPOLL, POLL_ERROR, SECONDS, START, STOP, TXN_ABORTED,
+    COMMITTED, COMMIT_FAILED, MAXPOLL, POLL_ERROR, SECONDS, START, STOP, TXN_ABORTED,
 };
 
 /// What krb-timeline prints when it has drawn the picture.
@@ -36,11 +36,6 @@ pub const LEGEND_DUPLICATE: Msg = Msg {
 pub const LEGEND_SLOW: Msg = Msg {
     en: "slow message, start to end",
     ko: "느린 메시지, 시작부터 끝까지",
-};
-/// The legend's step line: each partition's committed position.
-pub const LEGEND_COMMITTED: Msg = Msg {
-    en: "committed: the offset the group reads next",
-    ko: "commit된 위치: 그룹이 다음에 읽을 offset",
 };
 /// Two consumers in one message at once (lab 2).
 pub const OVERLAP: Msg = Msg {
@@ -101,7 +96,7 @@ pub const ALL: &[Msg] = &[
     TOTALS,
     LEGEND_DUPLICATE,
     LEGEND_SLOW,
-    LEGEND_COMMITTED,
+    COMMITTED,
     OVERLAP,
     DOT,
     DOT_WHY,
