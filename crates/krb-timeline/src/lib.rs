@@ -144,6 +144,8 @@ fn stream(
                 aligned = true;
             }
             let lines = log.lines.split_off(kept);
+            // What split_off left keeps the chunk's room: given back, or the chunk is held twice.
+            log.lines.shrink_to_fit();
             each(i, &mut log, lines);
             kept = log.lines.len();
             if !more {
