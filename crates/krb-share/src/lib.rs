@@ -31,10 +31,15 @@ const COMMIT_TIMEOUT: Duration = Duration::from_secs(30);
 /// Runs the worker until SIGTERM or SIGINT (its arguments checked by [`Args::validate`]).
 pub fn run(args: Args) -> Result<()> {
     let stop = krb_kafka::signals::stop_flag()?;
-    let topic = args.broker.name(&args.topic);
-    let group = args.broker.name(&args.group);
-    group_config::set(&args.broker, &args.topic, &group, &args.group_settings())?;
-    let mut out = Lines::new(&args.name, args.delay > 0.0);
+    let topic = args.broker.name(&args.worker.topic);
+    let group = args.broker.name(&args.worker.group);
+    group_config::set(
+        &args.broker,
+        &args.worker.topic,
+        &group,
+        &args.group_settings(),
+    )?;
+    let mut out = Lines::new(&args.worker.name, !args.worker.gathers());
     out.emit(Event::ShareConsumes {
         topic: topic.clone(),
         group,
@@ -116,14 +121,13 @@ fn consume(share: &Share, args: &Args, out: &mut Lines, stop: &AtomicBool) -> Re
 
 /// "Processes" one record: sleeps, then logs it processed.
 fn process(args: &Args, a: &Acquired, out: &mut Lines) {
-    let slow = args.slow_at == Some(a.offset);
-    if slow {
+    if args.worker.is_slow(a.offset) {
         out.emit(Event::SlowStart {
             partition: a.partition,
             offset: a.offset,
         });
     }
-    std::thread::sleep(args.processing(a.offset));
+    std::thread::sleep(args.worker.processing(a.offset));
     out.emit(Event::Processed {
         partition: a.partition,
         offset: a.offset,
