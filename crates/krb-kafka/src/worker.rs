@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use anyhow::Result;
 use krb_cli::cli::{seconds, worker_name};
-use krb_log::logline::Offset;
+use krb_log::logline::{Event, Offset, Partition};
 use rdkafka::ClientConfig;
 
 use crate::broker::BrokerArgs;
@@ -41,18 +41,18 @@ impl WorkerArgs {
         Ok(())
     }
 
-    /// How long processing `offset` takes (after [`WorkerArgs::validate`]).
-    pub fn processing(&self, offset: Offset) -> Duration {
-        Duration::from_secs_f64(if self.is_slow(offset) {
-            self.slow_sec
-        } else {
-            self.delay
-        })
+    /// "Processes" `offset`: a `slow` line to `emit` if it is --slow-at's, then its time
+    /// asleep (the arguments checked by [`WorkerArgs::validate`]).
+    pub fn process(&self, partition: Partition, offset: Offset, emit: impl FnOnce(Event)) {
+        if self.slow_at == Some(offset) {
+            emit(Event::SlowStart { partition, offset });
+        }
+        std::thread::sleep(self.processing(offset));
     }
 
-    /// Whether `offset` is --slow-at's: its processing starts with a `slow` line.
-    pub fn is_slow(&self, offset: Offset) -> bool {
-        self.slow_at == Some(offset)
+    fn processing(&self, offset: Offset) -> Duration {
+        let slow = self.slow_at == Some(offset);
+        Duration::from_secs_f64(if slow { self.slow_sec } else { self.delay })
     }
 
     /// A worker that never waits between messages writes its lines in blocks.
@@ -90,7 +90,14 @@ mod tests {
     fn the_slow_offset_takes_slow_sec_and_the_rest_delay() {
         let cli = parse(&["a", "g", "t", "--delay", "0.5", "--slow-at", "3"]);
         cli.worker.validate().unwrap();
-        assert!(cli.worker.is_slow(3) && !cli.worker.is_slow(4));
+        let mut said = Vec::new();
+        parse(&["a", "g", "t", "--slow-at", "3", "--slow-sec", "0"])
+            .worker
+            .process(1, 3, |e| said.push(e.to_string()));
+        parse(&["a", "g", "t", "--slow-at", "3"])
+            .worker
+            .process(1, 4, |e| said.push(e.to_string()));
+        assert_eq!(said, ["p1 offset 3 slow start"]);
         assert_eq!(cli.worker.processing(3), Duration::from_secs(15));
         assert_eq!(cli.worker.processing(4), Duration::from_millis(500));
         assert!(!cli.worker.gathers());

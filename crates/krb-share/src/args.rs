@@ -111,8 +111,6 @@ impl Args {
 
 #[cfg(test)]
 mod tests {
-    use std::time::Duration;
-
     use super::*;
 
     #[test]
@@ -175,7 +173,7 @@ mod tests {
                 ("share.record.lock.duration.ms".into(), "5000".into())
             ]
         );
-        assert_eq!(args.worker.processing(3), Duration::from_secs(12));
+        assert_eq!(args.worker.slow_sec, 12.0);
     }
 
     #[test]

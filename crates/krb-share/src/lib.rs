@@ -89,7 +89,11 @@ fn consume(share: &Share, args: &Args, out: &mut Lines, stop: &AtomicBool) -> Re
             let ack = if stop.load(Ordering::SeqCst) {
                 Ack::Release
             } else {
-                process(args, a, out);
+                args.worker.process(a.partition, a.offset, |e| out.emit(e));
+                out.emit(Event::Processed {
+                    partition: a.partition,
+                    offset: a.offset,
+                });
                 fate(args, a.offset)
             };
             match share.acknowledge(record, ack) {
@@ -117,21 +121,6 @@ fn consume(share: &Share, args: &Args, out: &mut Lines, stop: &AtomicBool) -> Re
         since_commit = 0;
     }
     Ok(())
-}
-
-/// "Processes" one record: sleeps, then logs it processed.
-fn process(args: &Args, a: &Acquired, out: &mut Lines) {
-    if args.worker.is_slow(a.offset) {
-        out.emit(Event::SlowStart {
-            partition: a.partition,
-            offset: a.offset,
-        });
-    }
-    std::thread::sleep(args.worker.processing(a.offset));
-    out.emit(Event::Processed {
-        partition: a.partition,
-        offset: a.offset,
-    });
 }
 
 /// How a processed record is acknowledged.

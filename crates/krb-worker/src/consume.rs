@@ -152,10 +152,8 @@ impl Worker {
 fn process(consumer: &BaseConsumer<Worker>, args: &Args, message: impl Message) -> Result<()> {
     let worker = consumer.context();
     let (partition, offset) = (message.partition(), message.offset());
-    if args.worker.is_slow(offset) {
-        emit(&args.worker.name, Event::SlowStart { partition, offset });
-    }
-    std::thread::sleep(args.worker.processing(offset));
+    let name = &args.worker.name;
+    args.worker.process(partition, offset, |e| emit(name, e));
     if worker.effects().stores() {
         return stage(consumer, args, &message);
     }
