@@ -192,31 +192,19 @@ pub fn partitions(ps: &[Partition]) -> String {
 said! {
     /// Words more than one lab says.
     pub enum Shared {
-        /// A statement: every message of the scenario processed.
         AllProcessed { count: u64 },
-        /// A statement: nothing processed twice.
         NoDuplicates,
-        /// How many distinct messages were processed.
         Unique { count: u64 },
-        /// How many duplicate processings (a detail).
         Duplicates { count: u64 },
-        /// krb-dups' duplicates, where they are, and the first run's offsets
-        /// (`82 duplicates on p1 (400..481)`).
         Summary {
             count: u64,
             partitions: Vec<Partition>,
             range: Option<(Offset, Offset)>,
         },
-        /// Seconds, as a detail shows them.
         Seconds { seconds: f64 },
-        /// Nothing to show.
         Nothing,
-        /// Data shown as it is in every language: a log line's event, a list of partitions,
-        /// krb-dups' report, librdkafka's own text.
         Data { text: String },
-        /// A revoke, as lab 3 counts them: `revoked [0, 3]`.
         Revoked { list: String },
-        /// A group's committed offsets (`p0=10`).
         Committed {
             offsets: Vec<(Partition, Option<Offset>)>,
         },
