@@ -3,6 +3,9 @@
 //! the echo/printf strings of bash scripts, each as a [`Piece`] list where `{...}`, `$x`, `%s`
 //! and the like are holes.
 
+use proc_macro2::{Delimiter, TokenStream, TokenTree};
+use syn::Lit;
+
 /// A piece of a printed text: literal text, or a hole the program fills when it runs.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Piece {
@@ -22,174 +25,50 @@ pub struct Found {
 }
 
 /// The string literals of a Rust source, unescaped, with comments (doc comments too) left out,
-/// and nothing from the first `#[cfg(test)]` line on: tests print nothing a learner sees.
+/// and nothing from the first `#[cfg(test)]` on: tests print nothing a learner sees.
 pub fn rust_strings(src: &str) -> Vec<(usize, String)> {
-    let end = src
-        .lines()
-        .scan(0, |at, line| {
-            let start = *at;
-            *at += line.len() + 1;
-            Some((start, line))
-        })
-        .find(|(_, line)| line.trim() == "#[cfg(test)]")
-        .map_or(src.len(), |(start, _)| start);
-    let chars: Vec<char> = src[..end].chars().collect();
     let mut found = Vec::new();
-    let (mut i, mut line) = (0, 1);
-    let at = |i: usize| chars.get(i).copied().unwrap_or('\0');
-    while i < chars.len() {
-        let c = chars[i];
-        match c {
-            '\n' => {
-                line += 1;
-                i += 1;
-            }
-            '/' if at(i + 1) == '/' => {
-                while i < chars.len() && chars[i] != '\n' {
-                    i += 1;
-                }
-            }
-            '/' if at(i + 1) == '*' => {
-                let mut depth = 0;
-                while i < chars.len() {
-                    if chars[i] == '/' && at(i + 1) == '*' {
-                        depth += 1;
-                        i += 2;
-                    } else if chars[i] == '*' && at(i + 1) == '/' {
-                        depth -= 1;
-                        i += 2;
-                        if depth == 0 {
-                            break;
-                        }
-                    } else {
-                        if chars[i] == '\n' {
-                            line += 1;
-                        }
-                        i += 1;
-                    }
-                }
-            }
-            '"' => {
-                let start = line;
-                let (text, next, lines) = cooked(&chars, i + 1);
-                found.push((start, text));
-                line += lines;
-                i = next;
-            }
-            '\'' => {
-                // A char literal ('a', '\n', '"') or a lifetime ('a, 'static).
-                if at(i + 1) == '\\' {
-                    i += 3;
-                    while i < chars.len() && chars[i] != '\'' {
-                        i += 1;
-                    }
-                    i += 1;
-                } else if at(i + 2) == '\'' {
-                    i += 3;
-                } else {
-                    i += 1;
-                }
-            }
-            c if c.is_alphanumeric() || c == '_' => {
-                let start = i;
-                while i < chars.len() && (chars[i].is_alphanumeric() || chars[i] == '_') {
-                    i += 1;
-                }
-                let word: String = chars[start..i].iter().collect();
-                match (word.as_str(), at(i)) {
-                    ("r" | "br" | "cr", '"' | '#') => {
-                        let mut hashes = 0;
-                        while at(i + hashes) == '#' {
-                            hashes += 1;
-                        }
-                        if at(i + hashes) != '"' {
-                            continue;
-                        }
-                        let begin = i + hashes + 1;
-                        let mut j = begin;
-                        while j < chars.len()
-                            && !(chars[j] == '"' && (1..=hashes).all(|k| at(j + k) == '#'))
-                        {
-                            j += 1;
-                        }
-                        let text: String = chars[begin..j.min(chars.len())].iter().collect();
-                        found.push((line, text.clone()));
-                        line += text.matches('\n').count();
-                        i = j + 1 + hashes;
-                    }
-                    ("b" | "c", '"') => {
-                        let start = line;
-                        let (text, next, lines) = cooked(&chars, i + 1);
-                        found.push((start, text));
-                        line += lines;
-                        i = next;
-                    }
-                    ("b", '\'') => {
-                        i += if at(i + 1) == '\\' { 4 } else { 3 };
-                        while i < chars.len() && chars[i - 1] != '\'' {
-                            i += 1;
-                        }
-                    }
-                    _ => {}
-                }
-            }
-            _ => i += 1,
-        }
+    // Every source read here compiles, so it lexes.
+    if let Ok(tokens) = src.parse() {
+        literals(tokens, &mut found);
     }
     found
 }
 
-/// A `"..."` literal's text from just after its opening quote: (text, index after the closing
-/// quote, newlines crossed).
-fn cooked(chars: &[char], mut i: usize) -> (String, usize, usize) {
-    let mut text = String::new();
-    let mut lines = 0;
-    while i < chars.len() && chars[i] != '"' {
-        let c = chars[i];
-        i += 1;
-        if c == '\n' {
-            lines += 1;
-        }
-        if c != '\\' {
-            text.push(c);
-            continue;
-        }
-        let e = chars.get(i).copied().unwrap_or('\\');
-        i += 1;
-        match e {
-            'n' => text.push('\n'),
-            't' => text.push('\t'),
-            'r' => text.push('\r'),
-            '0' => text.push('\0'),
-            'x' => {
-                let hex: String = chars[i..(i + 2).min(chars.len())].iter().collect();
-                i += 2;
-                if let Some(c) = u32::from_str_radix(&hex, 16).ok().and_then(char::from_u32) {
-                    text.push(c);
-                }
-            }
-            'u' => {
-                let close = (i..chars.len()).find(|&j| chars[j] == '}').unwrap_or(i);
-                let hex: String = chars[(i + 1).min(close)..close].iter().collect();
-                i = close + 1;
-                if let Some(c) = u32::from_str_radix(&hex, 16).ok().and_then(char::from_u32) {
-                    text.push(c);
-                }
-            }
-            // A line continuation: the newline and the next line's leading white space vanish.
-            '\n' => {
-                lines += 1;
-                while i < chars.len() && chars[i].is_whitespace() {
-                    if chars[i] == '\n' {
-                        lines += 1;
+/// Adds the string literals of `tokens` to `found`; false once it met `#[cfg(test)]`.
+fn literals(tokens: TokenStream, found: &mut Vec<(usize, String)>) -> bool {
+    for tree in tokens {
+        match tree {
+            TokenTree::Group(group) => {
+                if group.delimiter() == Delimiter::Bracket {
+                    let attribute = group.stream().to_string().replace(' ', "");
+                    if attribute == "cfg(test)" {
+                        return false;
                     }
-                    i += 1;
+                    // A doc comment is a `doc = "..."` attribute to the lexer.
+                    if attribute.starts_with("doc=") {
+                        continue;
+                    }
+                }
+                if !literals(group.stream(), found) {
+                    return false;
                 }
             }
-            other => text.push(other),
+            TokenTree::Literal(literal) => {
+                let line = literal.span().start().line;
+                match Lit::new(literal) {
+                    Lit::Str(s) => found.push((line, s.value())),
+                    Lit::ByteStr(s) => {
+                        found.push((line, String::from_utf8_lossy(&s.value()).into()))
+                    }
+                    Lit::CStr(s) => found.push((line, s.value().to_string_lossy().into())),
+                    _ => {}
+                }
+            }
+            _ => {}
         }
     }
-    (text, i + 1, lines)
+    true
 }
 
 /// The texts a bash script prints: the arguments of each `echo` and `printf` (its format, `%s`
