@@ -67,7 +67,6 @@ impl fmt::Display for Problem {
 pub struct Page {
     /// Its path from the root, with `/`: `docs/en/lab1-revoke.md`, `README.ko.md`.
     pub path: String,
-    /// Its text.
     pub text: String,
 }
 
@@ -93,11 +92,9 @@ pub trait Helps {
 
 /// The docs of a checkout: its root, its pages, and how to ask its tools for their help.
 pub struct Docs {
-    /// The checkout's root.
     pub root: PathBuf,
     /// README*.md and docs/**/*.md, by path.
     pub pages: Vec<Page>,
-    /// The tools' help.
     pub helps: Box<dyn Helps>,
     /// The folder of the built tools, which check f runs on the samples' logs.
     pub bin: PathBuf,

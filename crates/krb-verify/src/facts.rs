@@ -45,11 +45,8 @@ pub const NO_LINE: [Msg; 4] = [
 
 /// A group's logs, read and aligned once, and krb-dups' report of them.
 pub struct Run {
-    /// The group.
     pub group: String,
-    /// Its workers' logs.
     pub logs: Vec<WorkerLog>,
-    /// krb-dups' analysis.
     pub report: Report,
 }
 

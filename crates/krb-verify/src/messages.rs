@@ -61,23 +61,14 @@ pub(crate) use said;
 pub enum Message {
     /// Words more than one lab says.
     Shared(Shared),
-    /// Lab 1's.
     Lab1(revoke::Said),
-    /// Lab 2's.
     Lab2(maxpoll::Said),
-    /// Lab 3's.
     Lab3(assignor::Said),
-    /// Lab 4's.
     Lab4(static_lab::Said),
-    /// Lab 5's.
     Lab5(protocol::Said),
-    /// Lab 6's.
     Lab6(idempotent::Said),
-    /// Lab 7's.
     Lab7(faults::Said),
-    /// Lab 8's.
     Lab8(share::Said),
-    /// Lab 9's.
     Lab9(crate::deploy::Message),
     /// Several messages, `; ` between them.
     Parts(Vec<Message>),

@@ -18,16 +18,12 @@ pub struct Record {
     pub seconds: f64,
     /// `checked`, or `error` when no verdict could be made.
     pub status: String,
-    /// The lab's number.
     pub lab: u8,
-    /// The lab's name.
     pub name: String,
-    /// The variant.
     pub variant: String,
     /// Why there is no verdict, or why the script failed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
-    /// The verdict.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub verdict: Option<Verdict>,
     /// When the variant ended, local time (`2026-12-01 23:52:10`).
