@@ -5,8 +5,8 @@
 //! article writes `10.4초`).
 //!
 //! Read are docs/ko/*.md and README.ko.md (the glossary itself aside: it names the variants),
-//! every Korean string literal of `crates/*/src/**/*.rs` outside tests, and every Korean text
-//! the scripts print (`scripts/*.sh`: echo, printf, `krb_say EN KO`). A Hangul variant
+//! every Korean string literal of `crates/*/src/**/*.rs` outside tests, and every Korean word
+//! of the scripts (`scripts/*.sh`: what echo, printf and `krb_say EN KO` print). A Hangul variant
 //! is one wherever it stands, code blocks too (they show the tools' Korean output); a Latin
 //! variant (`coordinator`, `worker`, `effect`) and a unit `s` only outside inline code, where a
 //! page quotes what the tools print in English; lines without Hangul (help texts, log lines)
@@ -15,7 +15,7 @@
 //! `{worker}`); so is the `revoke` of a ruled-out expression (`on_revoke commit`, the article's,
 //! and `--revoke-commit` pass).
 
-use crate::literals::{rust_strings, shell_texts, Piece};
+use crate::literals::{rust_strings, shell_texts};
 use crate::markdown::{code_spans, lines};
 use crate::{files_under, rel, Docs, Problem};
 use anyhow::{Context, Result};
@@ -308,19 +308,9 @@ pub fn source_problems(path: &str, src: &str) -> Vec<Problem> {
 /// The problems of a script's Korean texts (each hole read as `{}`).
 pub fn script_problems(path: &str, src: &str) -> Vec<Problem> {
     let mut problems = Vec::new();
-    for found in shell_texts(src) {
-        let text: String = found
-            .pieces
-            .iter()
-            .map(|piece| match piece {
-                Piece::Text(text) => text.as_str(),
-                Piece::Hole => "{}",
-            })
-            .collect();
-        for line in text.lines() {
-            for what in line_problems(line, line) {
-                problems.push(Problem::new(path, found.line, what));
-            }
+    for (number, text) in shell_texts(src) {
+        for what in line_problems(&text, &text) {
+            problems.push(Problem::new(path, number, what));
         }
     }
     problems
