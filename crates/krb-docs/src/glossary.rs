@@ -17,10 +17,9 @@
 
 use crate::literals::{rust_strings, shell_texts};
 use crate::markdown::{code_spans, lines};
-use crate::{files_under, rel, Docs, Problem};
+use crate::{files_under, rel, rust_sources, Docs, Problem};
 use anyhow::{Context, Result};
 use krb_cli::lang::{has_hangul as hangul, is_hangul as hangul_letter};
-use std::path::Path;
 
 /// The glossary's page.
 pub const PAGE: &str = "docs/ko/glossary.md";
@@ -325,34 +324,16 @@ pub fn check(docs: &Docs) -> Result<Vec<Problem>> {
             problems.extend(page_problems(&page.path, &page.text));
         }
     }
-    problems.extend(sources(&docs.root, source_problems)?);
+    for (path, src) in rust_sources(&docs.root)? {
+        // This file names the variants, as the page does.
+        if path != "crates/krb-docs/src/glossary.rs" {
+            problems.extend(source_problems(&path, &src));
+        }
+    }
     for file in files_under(&docs.root.join("scripts"), "sh")? {
         let path = rel(&docs.root, &file);
         let src = std::fs::read_to_string(&file).with_context(|| path.clone())?;
         problems.extend(script_problems(&path, &src));
-    }
-    Ok(problems)
-}
-
-/// `each` over every `crates/*/src/**/*.rs` but test files (`tests.rs`, `share_tests.rs`).
-fn sources(root: &Path, each: impl Fn(&str, &str) -> Vec<Problem>) -> Result<Vec<Problem>> {
-    let mut problems = Vec::new();
-    for file in files_under(&root.join("crates"), "rs")? {
-        let path = rel(root, &file);
-        // This file names the variants, as the page does.
-        if path == "crates/krb-docs/src/glossary.rs" {
-            continue;
-        }
-        let in_src = path.split('/').nth(2) == Some("src");
-        if !in_src
-            || file
-                .file_name()
-                .is_some_and(|n| n.to_string_lossy().ends_with("tests.rs"))
-        {
-            continue;
-        }
-        let src = std::fs::read_to_string(&file).with_context(|| path.clone())?;
-        problems.extend(each(&path, &src));
     }
     Ok(problems)
 }
@@ -362,7 +343,7 @@ mod tests {
     use super::*;
 
     fn root() -> std::path::PathBuf {
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
     }
 
     #[test]

@@ -188,6 +188,20 @@ pub fn files_under(dir: &Path, ext: &str) -> Result<Vec<PathBuf>> {
     Ok(found)
 }
 
+/// Every `crates/*/src/**/*.rs` but test files (`tests.rs`, `share_tests.rs`): (its path from
+/// the root, its text).
+pub fn rust_sources(root: &Path) -> Result<Vec<(String, String)>> {
+    let mut found = Vec::new();
+    for file in files_under(&root.join("crates"), "rs")? {
+        let path = rel(root, &file);
+        if path.split('/').nth(2) == Some("src") && !path.ends_with("tests.rs") {
+            let text = std::fs::read_to_string(&file).with_context(|| path.clone())?;
+            found.push((path, text));
+        }
+    }
+    Ok(found)
+}
+
 /// `path` from `root`, with `/`.
 pub fn rel(root: &Path, path: &Path) -> String {
     let rel = path.strip_prefix(root).unwrap_or(path);

@@ -32,7 +32,6 @@ said! {
 }
 
 impl Said {
-    /// The message in `lang`.
     pub fn text(&self, lang: Lang) -> String {
         match self {
             Said::CAssigned => both!(lang, "c was assigned partitions", "c가 파티션을 받음"),

@@ -43,9 +43,7 @@ pub use verdict::{Check, Verdict};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Lab {
     /// Lab 1, 01-revoke.sh.
-    Revoke {
-        revoke_commit: bool,
-    },
+    Revoke { revoke_commit: bool },
     /// Lab 2, 02-maxpoll.sh.
     Maxpoll,
     /// Lab 3, 03-assignor.sh.
@@ -54,13 +52,9 @@ pub enum Lab {
         revoke_commit: bool,
     },
     /// Lab 4, 04-static.sh.
-    Static {
-        static_membership: bool,
-    },
+    Static { static_membership: bool },
     /// Lab 5, 05-protocol.sh.
-    Protocol {
-        protocol: Protocol,
-    },
+    Protocol { protocol: Protocol },
     /// Lab 6, 06-idempotent.sh (its database is DIR/GROUP.db or its --db).
     Idempotent {
         effect: krb_effect::Kind,
@@ -75,9 +69,7 @@ pub enum Lab {
         limit: u16,
     },
     /// Lab 9, one row of 09-deploy.sh (its topic has the group's name).
-    Deploy {
-        row: deploy::Row,
-    },
+    Deploy { row: deploy::Row },
     /// Lab 7, one trial of 07-faults.sh (its effects are in its --db, or lab 6's default).
     Faults {
         effect: krb_effect::Kind,

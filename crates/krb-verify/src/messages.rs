@@ -80,7 +80,6 @@ pub enum Message {
 }
 
 impl Message {
-    /// The message in `lang`.
     pub fn text(&self, lang: Lang) -> String {
         match self {
             Message::Shared(m) => m.text(lang),
@@ -172,9 +171,9 @@ pub fn opt<T: Display>(lang: Lang, value: Option<T>) -> String {
     }
 }
 
-/// `p0, p3`: partitions as a summary names them.
-pub fn partitions(ps: &[Partition]) -> String {
-    ps.iter()
+/// `p0, p3`: partitions as a summary names them; empty for none.
+pub fn partitions<'a>(ps: impl IntoIterator<Item = &'a Partition>) -> String {
+    ps.into_iter()
         .map(|p| format!("p{p}"))
         .collect::<Vec<_>>()
         .join(", ")
@@ -203,7 +202,6 @@ said! {
 }
 
 impl Shared {
-    /// The message in `lang`.
     pub fn text(&self, lang: Lang) -> String {
         match self {
             Shared::AllProcessed { count } => both!(
@@ -261,22 +259,18 @@ pub const TITLE: Msg = Msg {
     en: "lab {lab} {name} {variant} (group {group})",
     ko: "실습 {lab} {name} {variant} (그룹 {group})",
 };
-/// The article's number, in a verdict.
 pub const ARTICLE_LINE: Msg = Msg {
     en: "  article: {text}",
     ko: "  글:      {text}",
 };
-/// Our number, in a verdict.
 pub const OURS_LINE: Msg = Msg {
     en: "  ours:    {text}",
     ko: "  실측:    {text}",
 };
-/// A statement that held.
 pub const HELD_LINE: Msg = Msg {
     en: "  held   {statement} ({detail})",
     ko: "  성립   {statement} ({detail})",
 };
-/// A statement that did not hold.
 pub const FAILED_LINE: Msg = Msg {
     en: "  FAILED {statement} ({detail})",
     ko: "  실패   {statement} ({detail})",
@@ -306,12 +300,10 @@ pub const NOT_HELD: Msg = Msg {
     en: "not held: {failures}",
     ko: "성립하지 않음: {failures}",
 };
-/// A mark beside a statement: held.
 pub const HELD: Msg = Msg {
     en: "held",
     ko: "성립",
 };
-/// A mark beside a statement: did not hold.
 pub const FAILED: Msg = Msg {
     en: "FAILED",
     ko: "실패",
@@ -321,7 +313,6 @@ pub const SECONDS: Msg = Msg {
     en: "{seconds} s, {what}",
     ko: "{seconds}초, {what}",
 };
-/// No verdict could be made.
 pub const ERROR: Msg = Msg {
     en: "error",
     ko: "오류",

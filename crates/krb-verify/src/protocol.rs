@@ -26,7 +26,6 @@ said! {
 }
 
 impl Said {
-    /// The message in `lang`.
     pub fn text(&self, lang: Lang) -> String {
         match self {
             Said::ClassicRevokedEvery => both!(

@@ -48,7 +48,6 @@ said! {
 }
 
 impl Said {
-    /// The message in `lang`.
     pub fn text(&self, lang: Lang) -> String {
         let opt = |v: &Option<i64>| opt(lang, *v);
         match self {

@@ -14,7 +14,7 @@ use krb_log::worker_log::WorkerLog;
 use krb_cli::lang::Lang;
 
 use crate::facts::{seconds, summary, Run};
-use crate::messages::{both, opt, said, Shared};
+use crate::messages::{both, opt, partitions, said, Shared};
 use crate::{shown, Verdict};
 
 said! {
@@ -68,7 +68,6 @@ said! {
 }
 
 impl Said {
-    /// The message in `lang`.
     pub fn text(&self, lang: Lang) -> String {
         let records = |r: &Option<String>| opt(lang, r.as_ref());
         match self {
@@ -744,14 +743,6 @@ fn acknowledged(kinds: &[Ack]) -> Said {
     Said::Acknowledged {
         kinds: words.join(", "),
     }
-}
-
-/// `p0, p1`; empty for none.
-fn partitions(ps: &BTreeSet<Partition>) -> String {
-    ps.iter()
-        .map(|p| format!("p{p}"))
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 /// `p0 100..119, p1 7` (or none): records as ranges.
