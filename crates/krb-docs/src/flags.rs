@@ -297,7 +297,6 @@ impl Tools<'_> {
     }
 }
 
-/// Check b.
 pub fn check(docs: &Docs) -> Vec<Problem> {
     let common = std::fs::read_to_string(docs.root.join("scripts/common.sh")).unwrap_or_default();
     let tools = Tools {

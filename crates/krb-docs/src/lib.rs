@@ -46,7 +46,6 @@ pub struct Problem {
 }
 
 impl Problem {
-    /// A problem at `file:line`.
     pub fn new(file: &str, line: usize, what: impl Into<String>) -> Problem {
         Problem {
             file: file.to_string(),
@@ -130,7 +129,6 @@ impl Docs {
         })
     }
 
-    /// The page at `path`, if there is one.
     pub fn page(&self, path: &str) -> Option<&Page> {
         self.pages.iter().find(|p| p.path == path)
     }

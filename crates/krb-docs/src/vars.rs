@@ -75,7 +75,6 @@ pub fn reads(root: &std::path::Path) -> Result<BTreeMap<String, String>> {
     Ok(found)
 }
 
-/// Check c.
 pub fn check(docs: &Docs) -> Result<Vec<Problem>> {
     let reads = reads(&docs.root)?;
     let mut problems = Vec::new();

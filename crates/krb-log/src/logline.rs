@@ -180,7 +180,6 @@ pub fn format_time(time: NaiveTime) -> String {
 pub struct Time(pub NaiveTime);
 
 impl Time {
-    /// The time's text, as bytes.
     fn text(&self) -> [u8; 12] {
         let t = self.0;
         // chrono keeps a leap second as second 59 with more than 10^9 nanoseconds.

@@ -88,7 +88,6 @@ impl Said {
     }
 }
 
-/// Lab 3's verdict for a run.
 pub fn verdict(run: &Run, assignor: Assignor, revoke_commit: bool) -> Result<Verdict> {
     let cooperative = assignor == Assignor::CooperativeSticky;
     let (_, _, variant) = Lab::Assignor {

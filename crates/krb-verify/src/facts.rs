@@ -83,7 +83,6 @@ impl Run {
     }
 }
 
-/// The partitions of a `revoked` event.
 pub fn revoked(e: &Event) -> Option<&Vec<Partition>> {
     match e {
         Event::Revoked(ps) => Some(ps),
@@ -91,7 +90,6 @@ pub fn revoked(e: &Event) -> Option<&Vec<Partition>> {
     }
 }
 
-/// The partitions of an `assigned` event.
 pub fn assigned(e: &Event) -> Option<&Vec<Partition>> {
     match e {
         Event::Assigned(ps) => Some(ps),
@@ -118,7 +116,6 @@ pub fn last_processed(lines: &[Entry], partition: Partition) -> Option<Offset> {
     })
 }
 
-/// Seconds from one time to another.
 pub fn seconds(from: NaiveDateTime, to: NaiveDateTime) -> f64 {
     (to - from).num_milliseconds() as f64 / 1000.0
 }

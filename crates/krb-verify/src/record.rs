@@ -45,7 +45,6 @@ impl Record {
         self.summary_in(Lang::En)
     }
 
-    /// [`Record::summary`] in `lang`.
     pub fn summary_in(&self, lang: Lang) -> String {
         let held = |v: &Verdict| format!("{} {}", v.count(), messages::HELD.text(lang));
         let what = match (&self.verdict, &self.reason) {
@@ -98,7 +97,6 @@ pub fn table(records: &[Record]) -> String {
     table_in(records, Lang::En)
 }
 
-/// [`table`] in `lang`.
 pub fn table_in(records: &[Record], lang: Lang) -> String {
     let rows: Vec<([String; 5], String)> = records
         .iter()

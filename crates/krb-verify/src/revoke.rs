@@ -155,7 +155,6 @@ impl Said {
     }
 }
 
-/// Lab 1's verdict for a run.
 pub fn verdict(run: &Run, revoke_commit: bool) -> Result<Verdict> {
     let (variant, article) = if revoke_commit {
         ("revcommit", Shared::Duplicates { count: 0 })

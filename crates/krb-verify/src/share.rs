@@ -380,7 +380,6 @@ impl Records {
             .collect()
     }
 
-    /// The deliveries `worker` acquired.
     fn of_worker<'a>(&'a self, worker: &'a str) -> impl Iterator<Item = &'a Delivery> + 'a {
         self.deliveries.iter().filter(move |d| d.worker == worker)
     }

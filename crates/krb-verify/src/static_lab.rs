@@ -103,7 +103,6 @@ impl Said {
 /// The session timeout the lab runs with, in seconds.
 pub const SESSION_TIMEOUT: f64 = 10.0;
 
-/// Lab 4's verdict for a run.
 pub fn verdict(run: &Run, static_membership: bool) -> Result<Verdict> {
     let (variant, article) = if static_membership {
         (

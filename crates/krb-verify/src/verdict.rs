@@ -183,7 +183,6 @@ impl Verdict {
         }
     }
 
-    /// True when every statement held.
     pub fn held(&self) -> bool {
         self.checks.iter().all(|c| c.held)
     }
@@ -238,7 +237,6 @@ impl Verdict {
         self.render_in(Lang::En)
     }
 
-    /// [`Verdict::render`] in `lang`.
     pub fn render_in(&self, lang: Lang) -> String {
         let mut lines = vec![
             messages::TITLE.fill(
@@ -278,7 +276,6 @@ impl Verdict {
         }
     }
 
-    /// Records one statement.
     pub fn check(&mut self, statement: impl Into<Message>, held: bool, detail: impl Into<Message>) {
         self.checks.push(Check {
             statement: statement.into(),
