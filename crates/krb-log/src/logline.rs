@@ -75,10 +75,7 @@ pub enum Event {
     /// The worker's first line: what it consumes, in which group: `consumes pay in group
     /// nocommit`. A group's logs are `GROUP-*.log`; this line tells group `a`'s logs from group
     /// `a-b`'s.
-    Consumes {
-        topic: String,
-        group: String,
-    },
+    Consumes { topic: String, group: String },
     /// The group gave the worker these partitions: `assigned [0, 1]`.
     Assigned(Vec<Partition>),
     /// The worker handed these partitions back in a clean rebalance: `revoked [0, 1]`.
@@ -96,10 +93,7 @@ pub enum Event {
     /// `_ASSIGNMENT_LOST` when the partitions were lost).
     TxnAborted(String),
     /// A share consumer's first line: `consumes pay in share group share`.
-    ShareConsumes {
-        topic: String,
-        group: String,
-    },
+    ShareConsumes { topic: String, group: String },
     /// A share consumer acquired a record, for the `delivery`-th time (the broker's count):
     /// `acquired p0 offset 3 delivery 1`.
     Acquired {
