@@ -24,8 +24,14 @@ fn chose(out: &Output, text: &str) -> String {
 }
 
 fn run(mut command: Command, vars: &[(&str, &str)]) -> Output {
-    command.current_dir(root()).env_clear().env("PATH", "/usr/bin:/bin");
-    command.envs(vars.iter().copied()).output().expect("it runs")
+    command
+        .current_dir(root())
+        .env_clear()
+        .env("PATH", "/usr/bin:/bin");
+    command
+        .envs(vars.iter().copied())
+        .output()
+        .expect("it runs")
 }
 
 #[test]
@@ -63,7 +69,11 @@ fn the_scripts_and_the_tools_choose_and_refuse_a_language_alike() {
         chosen.push(tool);
     }
     // Each answer comes up, so the rule was asked something.
-    for answer in ["en", "ko", "KRB_LANG=fr: unknown language; use en (the default) or ko"] {
+    for answer in [
+        "en",
+        "ko",
+        "KRB_LANG=fr: unknown language; use en (the default) or ko",
+    ] {
         assert!(chosen.iter().any(|c| c == answer), "{answer}: {chosen:?}");
     }
 }
