@@ -22,8 +22,6 @@ pub mod readers;
 pub mod signals;
 pub mod worker;
 
-use clap::Parser;
-
 /// The librdkafka every tool runs, as the library itself says (`rd_kafka_version_str`).
 pub fn librdkafka_version() -> String {
     rdkafka::util::get_rdkafka_version().1
@@ -33,11 +31,6 @@ pub fn librdkafka_version() -> String {
 /// the engine's, as kcat does, since a lab's result depends on both.
 pub fn version_line(own: &str) -> String {
     format!("{own} (librdkafka {})", librdkafka_version())
-}
-
-/// [`krb_cli::cli::parse`] for a tool that talks to Kafka: its `--version` names librdkafka.
-pub fn parse<T: Parser>(tool: &str) -> T {
-    krb_cli::cli::parse_versioned(tool, version_line)
 }
 
 #[cfg(test)]
