@@ -160,15 +160,6 @@ impl Held {
     pub(super) fn partitions(&self) -> Vec<Partition> {
         self.0.iter().copied().collect()
     }
-
-    /// What a log's worker held just before `lines[upto]`.
-    pub(super) fn before(lines: &[Entry], upto: usize) -> Held {
-        let mut held = Held::default();
-        for e in &lines[..upto] {
-            held.apply(&e.event);
-        }
-        held
-    }
 }
 
 /// Processings of a partition the worker did not hold (see [`Held`]): work after the revoke,
