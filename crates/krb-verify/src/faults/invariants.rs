@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use chrono::NaiveDateTime;
 use krb_effect::Kind;
 use krb_log::logline::{format_time, Event, Offset, Partition};
-use krb_log::worker_log::{Entry, WorkerLog};
+use krb_log::worker_log::WorkerLog;
 
 /// What an acknowledged message is checked against: the messages the logs say were processed
 /// for good, or those whose effect is in the store.
