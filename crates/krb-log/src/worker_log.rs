@@ -13,7 +13,7 @@ use anyhow::{bail, Result};
 use chrono::{DateTime, Local, NaiveDate, NaiveDateTime, NaiveTime, TimeDelta};
 
 use crate::logline::{Event, LogLine, Offset, ParseError, Partition};
-use crate::reader::{group_files, parse_bytes, Follow, Growth, Remark, Skipped, Workers};
+use crate::reader::{group_files, parse_bytes, shown, Follow, Growth, Remark, Skipped, Workers};
 use krb_cli::namespace::Namespace;
 
 /// Day 0, the date every log's first line is placed on.
@@ -100,7 +100,7 @@ impl WorkerLog {
         let mut follow = self.follow.clone();
         let (growth, cut) = follow.read_to_end(|number, bytes| self.add(number, bytes))?;
         if growth == Growth::Gone {
-            bail!("cannot read {}: no such file", self.path.display());
+            bail!("cannot read {}: no such file", shown(&self.path));
         }
         self.skipped.extend(cut);
         self.remarks = self.workers.remarks(&self.path);
@@ -114,7 +114,7 @@ impl WorkerLog {
             path: path.to_path_buf(),
             name: path
                 .file_stem()
-                .map(|s| s.to_string_lossy().into_owned())
+                .map(|s| shown(s.as_ref()))
                 .unwrap_or_default(),
             lines: Vec::new(),
             librdkafka: Vec::new(),
