@@ -432,6 +432,32 @@ fn the_matrix_has_fourteen_rows_named_as_typed() {
     );
 }
 
+/// Whether 09-deploy.sh's own check (bash's `=~` on its `row_name` pattern) takes `name`.
+fn script_takes(name: &str) -> bool {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scripts/09-deploy.sh");
+    let text = std::fs::read_to_string(script).unwrap();
+    let pattern = text
+        .lines()
+        .find_map(|l| l.strip_prefix("row_name='")?.strip_suffix('\''))
+        .expect("09-deploy.sh sets row_name='...'");
+    std::process::Command::new("bash")
+        .args(["-c", "[[ $1 =~ $2 ]]", "-", name, pattern])
+        .status()
+        .unwrap()
+        .success()
+}
+
+#[test]
+fn the_script_refuses_before_the_build_exactly_the_names_that_are_no_row() {
+    // Its pattern's language is 3 * 2 * 2 + 2 = 14 names: taking all 14 rows' is taking only them.
+    for r in Row::all() {
+        assert!(script_takes(&r.name()), "09-deploy.sh refuses {}", r.name());
+    }
+    for name in ["eager", "range-static-revoke", "kill-static", "coop-", "", "range,coop"] {
+        assert!(!script_takes(name), "09-deploy.sh takes {name:?}");
+    }
+}
+
 #[test]
 fn each_row_gives_the_worker_what_it_names() {
     let dir = std::path::Path::new("/l");
