@@ -453,7 +453,14 @@ fn the_script_refuses_before_the_build_exactly_the_names_that_are_no_row() {
     for r in Row::all() {
         assert!(script_takes(&r.name()), "09-deploy.sh refuses {}", r.name());
     }
-    for name in ["eager", "range-static-revoke", "kill-static", "coop-", "", "range,coop"] {
+    for name in [
+        "eager",
+        "range-static-revoke",
+        "kill-static",
+        "coop-",
+        "",
+        "range,coop",
+    ] {
         assert!(!script_takes(name), "09-deploy.sh takes {name:?}");
     }
 }
