@@ -726,3 +726,29 @@ fn the_decision_table_reads_the_records() {
     other.lab = 1;
     assert_eq!(table(&[other], Lang::En).lines().count(), 1);
 }
+
+#[test]
+fn the_picture_draws_each_rows_duplicates_and_longest_stop_to_scale() {
+    let (logs, produced) = deploy_run(row("range"));
+    let range = verdict_of(row("range"), &logs, produced);
+    let mut quiet = range.clone();
+    quiet.numbers.insert(DUPLICATES.into(), 0.0);
+    quiet.numbers.insert(LONGEST_STOP.into(), range.numbers[LONGEST_STOP] / 2.0);
+    let mut records = vec![
+        record(row("range"), Some(range.clone()), None),
+        record(row("consumer-revoke"), Some(quiet), None),
+        record(row("kill"), None, Some("could not run")),
+    ];
+    records[1].variant = "<b>".into();
+    let svg = svg(&records, Lang::Ko);
+    let widths: Vec<&str> = svg
+        .split("width=\"")
+        .skip(2)
+        .map(|s| s.split('"').next().unwrap())
+        .collect();
+    // Duplicates: range's is the longest bar, the other none; stops: the other half as long.
+    assert_eq!(widths, ["260.0", "0.0", "260.0", "130.0"], "{svg}");
+    assert!(svg.contains(">&lt;b&gt;</text>") && !svg.contains(">kill<"), "{svg}");
+    assert!(svg.contains("가장 긴 멈춤") && svg.contains("초</text>"), "{svg}");
+    assert!(html(&records, Lang::En).contains("<figure><svg"));
+}
