@@ -1080,7 +1080,10 @@ pub fn svg(records: &[Record], lang: Lang) -> String {
     }
     for (i, head) in [1, 4].into_iter().enumerate() {
         let left = LABEL + i as f64 * (BAR + 110.0);
-        let max = rows.iter().map(|r| r.1[i]).fold(f64::MIN_POSITIVE, f64::max);
+        let max = rows
+            .iter()
+            .map(|r| r.1[i])
+            .fold(f64::MIN_POSITIVE, f64::max);
         let _ = write!(
             body,
             r#"<text x="{left}" y="18" font-weight="bold">{}</text>"#,

@@ -733,7 +733,9 @@ fn the_picture_draws_each_rows_duplicates_and_longest_stop_to_scale() {
     let range = verdict_of(row("range"), &logs, produced);
     let mut quiet = range.clone();
     quiet.numbers.insert(DUPLICATES.into(), 0.0);
-    quiet.numbers.insert(LONGEST_STOP.into(), range.numbers[LONGEST_STOP] / 2.0);
+    quiet
+        .numbers
+        .insert(LONGEST_STOP.into(), range.numbers[LONGEST_STOP] / 2.0);
     let mut records = vec![
         record(row("range"), Some(range.clone()), None),
         record(row("consumer-revoke"), Some(quiet), None),
@@ -748,7 +750,13 @@ fn the_picture_draws_each_rows_duplicates_and_longest_stop_to_scale() {
         .collect();
     // Duplicates: range's is the longest bar, the other none; stops: the other half as long.
     assert_eq!(widths, ["260.0", "0.0", "260.0", "130.0"], "{svg}");
-    assert!(svg.contains(">&lt;b&gt;</text>") && !svg.contains(">kill<"), "{svg}");
-    assert!(svg.contains("가장 긴 멈춤") && svg.contains("초</text>"), "{svg}");
+    assert!(
+        svg.contains(">&lt;b&gt;</text>") && !svg.contains(">kill<"),
+        "{svg}"
+    );
+    assert!(
+        svg.contains("가장 긴 멈춤") && svg.contains("초</text>"),
+        "{svg}"
+    );
     assert!(html(&records, Lang::En).contains("<figure><svg"));
 }
