@@ -17,11 +17,8 @@ use crate::counts::Counts;
 /// A run of consecutive offsets of one partition, each processed `times` times.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Run {
-    /// The partition.
     pub partition: Partition,
-    /// First offset of the run.
     pub first: Offset,
-    /// Last offset of the run.
     pub last: Offset,
     /// How many times each offset of the run was processed (2 or more; 0 for a gap).
     pub times: u32,

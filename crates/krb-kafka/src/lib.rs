@@ -10,6 +10,7 @@
 //! - [`rdlog`]: librdkafka's own log lines, printed live in librdkafka's format.
 //! - [`readers`]: which groups with live members read a topic (what krb-topic will not delete).
 //! - [`signals`]: a worker's clean stop on the first signal, a forced one on the second.
+//! - [`worker`]: NAME GROUP TOPIC and the processing's pace, for krb-worker and krb-share alike.
 
 pub mod broker;
 pub mod conf_file;
@@ -19,6 +20,7 @@ pub mod kafka_error;
 pub mod rdlog;
 pub mod readers;
 pub mod signals;
+pub mod worker;
 
 use clap::Parser;
 

@@ -4,17 +4,14 @@
 
 use krb_cli::lang::Msg;
 
-/// A commit that failed, with its Kafka error code.
 pub const COMMIT_FAILED: Msg = Msg {
     en: "commit failed: {code}",
     ko: "commit 실패: {code}",
 };
-/// A poll that returned an error, with its code.
 pub const POLL_ERROR: Msg = Msg {
     en: "poll error: {code}",
     ko: "poll 오류: {code}",
 };
-/// A transaction aborted, with its code.
 pub const TXN_ABORTED: Msg = Msg {
     en: "transaction aborted: {code}",
     ko: "트랜잭션 중단: {code}",
