@@ -144,8 +144,8 @@ impl Page {
                 let _ = write!(
                     html,
                     "<figure><figcaption>{} · {}</figcaption>{}</figure>",
-                    escape(&deploy::Message::Heading.text(lang)),
-                    escape(name),
+                    escape_html(&deploy::Message::Heading.text(lang)),
+                    escape_html(name),
                     deploy::svg(&rows, lang)
                 );
             }
