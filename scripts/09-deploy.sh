@@ -3,7 +3,7 @@
 # under a steady stream: which settings make the deploy process nothing twice, and what does
 # each cost?
 #
-#   09-deploy.sh [GROUP] [--only ROW,...]
+#   09-deploy.sh [GROUP] [--only ROW,...] [--engine krb|python|java]
 #
 # Each row runs in group GROUP-ROW (default GROUP: deploy) on a topic of the same name, 6
 # partitions, krb-produce writing 100 messages a second for the whole row. Three workers at
@@ -21,6 +21,13 @@
 # (a broker without the consumer protocol, a static member refused) is said on its own line
 # with its reason, and the others still run.
 #
+# --engine runs the same matrix on another client: python, the article's own stack
+# (scripts/judge/worker.py on confluent-kafka 2.15.1, in a venv made at first use in
+# target/judge-venv, pip from the package registry), or java, Kafka's own client
+# (scripts/judge/JavaWorker.java on kafka-clients 4.3.1 from scripts/kafka-local.sh's cache, a
+# JDK 17+ to compile it); the default group is then deploy-python or deploy-java. A row the
+# engine cannot run is said on its own line with the reason.
+#
 # Each row ends with one line: how long it took and how many of its statements held
 # (krb-verify deploy GROUP-ROW ROW). At the end, the decision table: duplicates,
 # rebalances, the longest time a partition waited for an owner, the deploy's time, per row.
@@ -28,14 +35,14 @@ set -euo pipefail
 # shellcheck source=usage.sh
 source "$(dirname "$0")/usage.sh" "$@"
 
-usage="09-deploy.sh [GROUP] [--only ROW,...]"
-group="" only=""
+usage="09-deploy.sh [GROUP] [--only ROW,...] [--engine krb|python|java]"
+group="" only="" engine=krb
 while [ $# -gt 0 ]; do
   case $1 in
-    --only)
-      [ -n "${2:-}" ] || { krb_line "--only needs a value" "'--only'에 값이 없습니다" >&2; bad_usage; }
-      only=$2
-      shift 2 ;;
+    --only | --engine)
+      [ -n "${2:-}" ] || { krb_line "$1 needs a value" "'$1'에 값이 없습니다" >&2; bad_usage; } ;;&
+    --only) only=$2; shift 2 ;;
+    --engine) engine=$2; shift 2 ;;
     -*) krb_line "unknown argument '$1'" "알 수 없는 인자: '$1'" >&2; bad_usage ;;
     *)
       [ -z "$group" ] || { krb_line "unknown argument '$1'" "알 수 없는 인자: '$1'" >&2; bad_usage; }
@@ -43,9 +50,53 @@ while [ $# -gt 0 ]; do
       shift ;;
   esac
 done
-group=${group:-deploy}
+default=deploy
+[ "$engine" = krb ] || default=deploy-$engine
+group=${group:-$default}
+case $engine in
+  krb | python | java) ;;
+  *) krb_line "--engine takes krb, python or java, not '$engine'" \
+    "--engine의 값이 잘못됐습니다('$engine'): 쓸 수 있는 값은 krb, python, java" >&2; bad_usage ;;
+esac
+# The row names, checked here before anything is built or started. krb-verify's Row::name makes
+# them, with each row's settings (deploy-rows below); its test holds this pattern to them.
+row_name='^((range|coop|consumer)(-revoke)?(-static)?|kill(-idempotent)?)$'
+named=0
+IFS=, read -ra wanted <<<"${only// /}"
+for row in "${wanted[@]}"; do
+  [ -n "$row" ] || continue
+  [[ $row =~ $row_name ]] || {
+    krb_line "unknown row '$row' (09-deploy.sh --help names the rows)" \
+      "알 수 없는 행: '$row' (행 이름은 09-deploy.sh --help에 있어요)" >&2
+    bad_usage
+  }
+  named=1
+done
+[ -z "$only" ] || [ "$named" = 1 ] || { krb_line "--only names no row" "--only에 행이 하나도 없습니다" >&2; bad_usage; }
 # shellcheck source=common.sh
 source "$(dirname "$0")/common.sh"
+
+# The engine's worker, started as common.sh's start starts krb-worker (launch: the log, the pid
+# file that stop signals); exec keeps that pid the worker's own.
+worker() { launch "$tool" "$@"; }
+tool=krb-worker
+client=2.15.1
+venv=${CARGO_TARGET_DIR:-$KRB_ROOT/target}/judge-venv
+java_out=${CARGO_TARGET_DIR:-$KRB_ROOT/target}/judge-java
+# shellcheck disable=SC2317 # launch calls them by name
+python_worker() { exec "$venv/bin/python" "$KRB_ROOT/scripts/judge/worker.py" "$@"; }
+# shellcheck disable=SC2317
+java_worker() { exec java -cp "$java_out:$java_libs/*" JavaWorker "$@"; }
+if [ "$engine" = python ]; then
+  tool=python_worker
+  "$venv/bin/python" -c "import confluent_kafka as k; assert k.version() == '$client'" 2>/dev/null || {
+    krb_line "making $(krb_shown "$venv"): confluent-kafka $client ..." "$(krb_shown "$venv") 만드는 중: confluent-kafka $client ..." >&2
+    python3 -m venv "$venv" && "$venv/bin/pip" install -q "confluent-kafka==$client" >&2
+  }
+elif [ "$engine" = java ]; then
+  tool=java_worker
+  java_libs=$(java_build 09-deploy.sh "$KRB_ROOT/scripts/judge/JavaWorker.java" "$java_out")
+fi
 
 # The matrix is krb-verify's (one home for the rows, their settings and their statements): a
 # row it does not know is one line there, then the usage here, before anything starts.
@@ -141,7 +192,7 @@ run_row() {
   producer=$!
   for w in a b c; do
     # shellcheck disable=SC2046 # member prints nothing or two words on purpose
-    start "$g-$w" "$g" "$g" "${options[@]}" $(member "$w")
+    worker "$g-$w" "$g" "$g" "${options[@]}" $(member "$w")
   done
   settle "$g" "$g-c"
   sleep "$warm_up"
@@ -153,7 +204,7 @@ run_row() {
     fi
     sleep "$restart_pause"
     # shellcheck disable=SC2046
-    start "$g-$w" "$g" "$g" "${options[@]}" $(member "$w")
+    worker "$g-$w" "$g" "$g" "${options[@]}" $(member "$w")
     settle "$g" "$g-$w"
   done
   kill -TERM "$producer"
@@ -168,6 +219,11 @@ run_row() {
 failed=0
 while IFS=$'\t' read -r row signal membership store options; do
   t=$(date +%s.%N)
+  if [ "$engine" != krb ] && [ "$store" != - ]; then
+    krb_line "== row $row: not on $engine: lab 6's idempotent effect (SQLite) is krb-worker's" \
+      "== 행 $row: $engine에서는 못 돌려요: 실습 6의 멱등 반영(SQLite)은 krb-worker에만 있어요"
+    continue
+  fi
   krb_line "== row $row (SIG$signal)" "== 행 $row (SIG$signal)"
   # Not in an if: errexit holds in the row's subshell only outside a condition.
   set +e

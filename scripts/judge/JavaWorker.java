@@ -1,17 +1,19 @@
-// JavaWorker: krb-worker's lab 2 worker on Kafka's own Java client (kafka-clients), the third
-// engine of scripts/judge.sh, which compiles it with scripts/java/KrbLines.java (javac, into
-// target/judge-java) and runs it where 02-maxpoll.sh runs krb-worker. A peer to compare with,
-// not a tool of the lab.
+// JavaWorker: krb-worker's lab 2 and lab 9 worker on Kafka's own Java client (kafka-clients),
+// the third engine of scripts/judge.sh and 09-deploy.sh --engine java, which compile it with
+// scripts/java/KrbLines.java (javac, into target/judge-java) and run it where the labs run
+// krb-worker. A peer to compare with, not a tool of the lab.
 //
 //   java -cp target/judge-java:KAFKA_HOME/libs/* JavaWorker NAME GROUP TOPIC [--delay S]
 //       [--commit-every N] [--max-poll-ms MS] [--slow-at OFFSET] [--slow-sec S]
 //       [--group-protocol classic|consumer] [--session-timeout-ms MS]
+//       [--assignor range|cooperative-sticky] [--instance-id ID] [--revoke-commit]
 //
 // What krb-worker does with the same options (crates/krb-worker/src/consume.rs), step by step:
 // a KafkaConsumer (enable.auto.commit=false, auto.offset.reset=earliest, client.id NAME)
 // subscribes to TOPIC in GROUP; each record takes --delay seconds (--slow-sec for the offset
 // --slow-at, announced by a `slow start` line); every --commit-every records (default 100) it
-// commits the next positions with commitSync. max.poll.records=1: librdkafka's poll hands over
+// commits the next positions with commitSync, and with --revoke-commit also those of the
+// partitions revoked, in onPartitionsRevoked. max.poll.records=1: librdkafka's poll hands over
 // one message, so krb-worker polls between every two messages; so does this loop, and the
 // max.poll.interval.ms clock means the same in both (the time spent on one message).
 //
@@ -62,6 +64,9 @@ public final class JavaWorker {
     private String protocol;
     private Integer sessionMs;
     private String bootstrap;
+    private String assignor;
+    private String instanceId;
+    private boolean revokeCommit;
 
     /** Its lines, each written as it happens: the lab reads the log while it runs. */
     private KrbLines lines;
@@ -77,7 +82,8 @@ public final class JavaWorker {
         } catch (KrbLines.Usage e) {
             KrbLines.usage("JavaWorker", e, "NAME GROUP TOPIC [--delay S] [--commit-every N] "
                     + "[--max-poll-ms MS] [--slow-at OFFSET] [--slow-sec S] "
-                    + "[--group-protocol classic|consumer] [--session-timeout-ms MS]");
+                    + "[--group-protocol classic|consumer] [--session-timeout-ms MS] "
+                    + "[--assignor range|cooperative-sticky] [--instance-id ID] [--revoke-commit]");
         }
         System.exit(KrbLines.run(w::work, () -> w.stop = true, () -> w.consumer, w::error,
                 w::close));
@@ -96,7 +102,10 @@ public final class JavaWorker {
     }
 
     private void parse(String[] argv) throws KrbLines.Usage {
-        String[] command = KrbLines.command(argv, (a, v) -> {
+        // The one option without a value.
+        List<String> args = new java.util.ArrayList<>(List.of(argv));
+        revokeCommit = args.remove("--revoke-commit");
+        String[] command = KrbLines.command(args.toArray(new String[0]), (a, v) -> {
             switch (a) {
                 case "--delay": delayMs = millis(a, v); break;
                 case "--commit-every": every = KrbLines.whole(a, v, 1); break;
@@ -104,6 +113,14 @@ public final class JavaWorker {
                 case "--slow-at": slowAt = KrbLines.whole(a, v, 0); break;
                 case "--slow-sec": slowMs = millis(a, v); break;
                 case "--session-timeout-ms": sessionMs = (int) KrbLines.whole(a, v, 1); break;
+                case "--instance-id": instanceId = v; break;
+                case "--assignor":
+                    if (!v.equals("range") && !v.equals("cooperative-sticky")) {
+                        throw new KrbLines.Usage("--assignor takes range or cooperative-sticky, not " + v);
+                    }
+                    assignor = v.equals("range") ? "org.apache.kafka.clients.consumer.RangeAssignor"
+                            : "org.apache.kafka.clients.consumer.CooperativeStickyAssignor";
+                    break;
                 case "--group-protocol":
                     if (!v.equals("classic") && !v.equals("consumer")) {
                         throw new KrbLines.Usage("--group-protocol takes classic or consumer, not " + v);
@@ -146,6 +163,12 @@ public final class JavaWorker {
         if (sessionMs != null) {
             c.put("session.timeout.ms", sessionMs.toString());
         }
+        if (assignor != null) {
+            c.put("partition.assignment.strategy", assignor);
+        }
+        if (instanceId != null) {
+            c.put("group.instance.id", instanceId);
+        }
         consumer = new KafkaConsumer<>(c);
         lines.line("consumes " + topic + " in group " + group);
         KrbLines.subscribe(consumer, List.of(topic), bootstrap, new Rebalance());
@@ -165,7 +188,8 @@ public final class JavaWorker {
             for (ConsumerRecord<byte[], byte[]> r : records) {
                 process(r);
                 if (++sinceCommit >= every) {
-                    commit();
+                    sinceCommit = 0;
+                    commit(positions.advanced());
                 }
             }
         }
@@ -185,10 +209,8 @@ public final class JavaWorker {
         positions.processed(p, o);
     }
 
-    /** Commits, synchronously, the positions that advanced since the last commit, and logs it. */
-    private void commit() {
-        sinceCommit = 0;
-        Map<Integer, Long> pending = positions.advanced();
+    /** Commits PENDING synchronously, and logs it. */
+    private void commit(Map<Integer, Long> pending) {
         if (pending.isEmpty()) {
             return;
         }
@@ -206,7 +228,7 @@ public final class JavaWorker {
         return status;
     }
 
-    /** The rebalance callbacks, as krb-worker's rebalance.rs without --revoke-commit. */
+    /** The rebalance callbacks, as krb-worker's rebalance.rs. */
     private final class Rebalance extends KrbLines.Rebalance {
         Rebalance() {
             super(lines);
@@ -215,6 +237,11 @@ public final class JavaWorker {
         /** A partition that went is its next owner's: its positions are forgotten, as krb-worker's. */
         @Override
         void revoked(List<Integer> ps) {
+            if (revokeCommit) {
+                Map<Integer, Long> pending = positions.advanced();
+                pending.keySet().retainAll(ps);
+                commit(pending);
+            }
             positions.forget(ps);
         }
 

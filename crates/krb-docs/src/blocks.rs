@@ -185,10 +185,10 @@ pub fn expected(docs: &Docs, page: &Page, block: &Block) -> Result<String, Strin
             let lab = block
                 .arg
                 .strip_prefix("lab")
-                .filter(|n| matches!(*n, "1" | "2" | "3" | "4" | "5" | "6" | "7" | "8"));
+                .filter(|n| matches!(*n, "1" | "2" | "3" | "4" | "5" | "6" | "7" | "8" | "9"));
             let Some(lab) = lab else {
                 return Err(format!(
-                    "krb:sample {} names no lab; write lab1 to lab8",
+                    "krb:sample {} names no lab; write lab1 to lab9",
                     block.arg
                 ));
             };

@@ -59,7 +59,7 @@ enum Command {
     },
     /// Print the commands lab N's sample runs, one a line, as docs/en's page shows them
     Commands {
-        /// The lab, 1 to 8
+        /// The lab, 1 to 9
         lab: String,
         /// The checkout
         #[arg(default_value = ".")]

@@ -157,7 +157,7 @@ pub fn check(docs: &Docs) -> Result<Vec<Problem>> {
     Ok(problems)
 }
 
-/// The commands lab `lab` (1 to 8) runs for its sample, as its English page shows them.
+/// The commands lab `lab` (1 to 9) runs for its sample, as its English page shows them.
 pub fn lab_commands(root: &Path, lab: &str) -> Result<Vec<String>> {
     let arg = format!("lab{lab}");
     let dir = root.join("docs").join("en");
@@ -173,7 +173,7 @@ pub fn lab_commands(root: &Path, lab: &str) -> Result<Vec<String>> {
                 .with_context(|| format!("{} shows no ```sh block of commands", page.path));
         }
     }
-    anyhow::bail!("no page of docs/en shows the sample {arg}; give lab 1 to 8")
+    anyhow::bail!("no page of docs/en shows the sample {arg}; give lab 1 to 9")
 }
 
 #[cfg(test)]

@@ -130,6 +130,10 @@ const WRONG: &[(&str, &[&str])] = &[
     ("07-faults.sh", &["--trials", "five"]),
     ("08-share.sh", &["--scenario", "drop"]),
     ("09-deploy.sh", &["--bogus"]),
+    // Before common.sh builds anything: a row name no row has, none at all, an unknown engine.
+    ("09-deploy.sh", &["--only", "range,eager"]),
+    ("09-deploy.sh", &["--only", " , "]),
+    ("09-deploy.sh", &["--engine", "go"]),
     ("lab.sh", &["--only", "7"]),
     ("pg-local.sh", &["begin"]),
     ("room.sh", &["open"]),

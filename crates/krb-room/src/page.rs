@@ -15,6 +15,7 @@ use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
 use krb_cli::lang::Lang;
+use krb_verify::deploy;
 use krb_verify::messages::{ERROR, HELD, NOT_HELD};
 use krb_verify::record::Record;
 use krb_verify::verdict::DUPLICATES;
@@ -127,6 +128,27 @@ impl Page {
                 escape_html(picture.title.text(lang)),
                 spread::svg(&picture, room, lang)
             );
+        }
+        // Lab 9's decision table, each participant's as their rows drew it, in the matrix's order.
+        let order: Vec<String> = deploy::Row::all().iter().map(deploy::Row::name).collect();
+        for (name, p) in &room.participants {
+            let mut rows: Vec<(usize, Record)> = p
+                .variants
+                .iter()
+                .filter(|((lab, _), _)| *lab == deploy::LAB)
+                .filter_map(|((_, v), r)| Some((order.iter().position(|o| o == v)?, r.clone())))
+                .collect();
+            rows.sort_by_key(|(i, _)| *i);
+            let rows: Vec<Record> = rows.into_iter().map(|(_, r)| r).collect();
+            if !rows.is_empty() {
+                let _ = write!(
+                    html,
+                    "<figure><figcaption>{} · {}</figcaption>{}</figure>",
+                    escape_html(&deploy::Message::Heading.text(lang)),
+                    escape_html(name),
+                    deploy::svg(&rows, lang)
+                );
+            }
         }
         html += "</div>\n";
         if !room.skipped.is_empty() {
@@ -444,6 +466,30 @@ mod tests {
             "{html}"
         );
         assert_eq!(html.matches("<svg").count(), 3);
+    }
+
+    #[test]
+    fn a_participants_lab_9_rows_are_drawn_in_the_matrix_order() {
+        let mut room = room();
+        for variant in ["kill", "range", "made-up"] {
+            let mut r = record("alice", 9, variant, true, 12.0);
+            if let Some(v) = r.verdict.as_mut() {
+                v.number(krb_verify::deploy::LONGEST_STOP, 3.5);
+            }
+            room.add("alice", Some(&serde_json::to_vec(&r).unwrap()), "x");
+        }
+        let html = page(Lang::En).render(&room, "09:02:00");
+        assert_eq!(html.matches("class=\"deploy\"").count(), 1, "{html}");
+        let drawn = &html[html.find("class=\"deploy\"").unwrap()..];
+        let (range, kill) = (
+            drawn.find(">range<").unwrap(),
+            drawn.find(">kill<").unwrap(),
+        );
+        assert!(range < kill && !drawn.contains("made-up"), "{drawn}");
+        assert!(
+            html.contains("every fix side by side · alice</figcaption>"),
+            "{html}"
+        );
     }
 
     #[test]

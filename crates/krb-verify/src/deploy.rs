@@ -1021,7 +1021,7 @@ pub fn table(records: &[Record], lang: Lang) -> String {
     out
 }
 
-/// The same table for the lab command's page.
+/// The same table for the lab command's page, then its picture.
 pub fn html(records: &[Record], lang: Lang) -> String {
     let mut out = String::from("<table id=\"deploy\"><tr>");
     for h in Message::Heads.text(lang).split('\t') {
@@ -1050,7 +1050,69 @@ pub fn html(records: &[Record], lang: Lang) -> String {
             );
         }
     }
-    out + "</table>\n"
+    out + "</table>\n<figure>" + &svg(records, lang) + "</figure>\n"
+}
+
+/// The decision table as a picture: a line per row that has a verdict, its duplicates and its
+/// longest stop as bars, each column on a scale from 0 to its largest value.
+pub fn svg(records: &[Record], lang: Lang) -> String {
+    const ROW: f64 = 28.0;
+    const LABEL: f64 = 230.0;
+    const BAR: f64 = 260.0;
+    let heads: Vec<String> = Message::Heads
+        .text(lang)
+        .split('\t')
+        .map(String::from)
+        .collect();
+    let rows: Vec<(&str, [f64; 2])> = records
+        .iter()
+        .filter(|r| r.lab == LAB)
+        .filter_map(|r| {
+            let v = r.verdict.as_ref()?;
+            let n = |k: &str| v.numbers.get(k).copied().filter(|x| *x >= 0.0);
+            Some((r.variant.as_str(), [n(DUPLICATES)?, n(LONGEST_STOP)?]))
+        })
+        .collect();
+    let mut body = String::new();
+    for (j, (name, _)) in rows.iter().enumerate() {
+        let y = 30.0 + j as f64 * ROW + ROW - 12.0;
+        let _ = write!(body, r#"<text x="0" y="{y:.0}">{}</text>"#, escape(name));
+    }
+    for (i, head) in [1, 4].into_iter().enumerate() {
+        let left = LABEL + i as f64 * (BAR + 110.0);
+        let max = rows
+            .iter()
+            .map(|r| r.1[i])
+            .fold(f64::MIN_POSITIVE, f64::max);
+        let _ = write!(
+            body,
+            r#"<text x="{left}" y="18" font-weight="bold">{}</text>"#,
+            escape(&heads[head])
+        );
+        for (j, (_, values)) in rows.iter().enumerate() {
+            let (y, w) = (30.0 + j as f64 * ROW, values[i] / max * BAR);
+            let shown = if i == 0 {
+                format!("{}", values[i])
+            } else {
+                Message::SecondsCell {
+                    seconds: format!("{:.2}", values[i]),
+                }
+                .text(lang)
+            };
+            let _ = write!(
+                body,
+                r##"<rect x="{left}" y="{y:.0}" width="{w:.1}" height="{:.0}" fill="#1f5fa8"/><text x="{:.1}" y="{:.0}">{}</text>"##,
+                ROW - 8.0,
+                left + w + 6.0,
+                y + ROW - 12.0,
+                escape(&shown)
+            );
+        }
+    }
+    let (width, height) = (LABEL + 2.0 * (BAR + 110.0), 30.0 + rows.len() as f64 * ROW);
+    format!(
+        r#"<svg xmlns="http://www.w3.org/2000/svg" class="deploy" width="{width:.0}" height="{height:.0}" viewBox="0 0 {width:.0} {height:.0}" font-family="sans-serif" font-size="16">{body}</svg>"#
+    )
 }
 
 #[cfg(test)]

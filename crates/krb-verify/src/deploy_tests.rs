@@ -432,6 +432,39 @@ fn the_matrix_has_fourteen_rows_named_as_typed() {
     );
 }
 
+/// Whether 09-deploy.sh's own check (bash's `=~` on its `row_name` pattern) takes `name`.
+fn script_takes(name: &str) -> bool {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scripts/09-deploy.sh");
+    let text = std::fs::read_to_string(script).unwrap();
+    let pattern = text
+        .lines()
+        .find_map(|l| l.strip_prefix("row_name='")?.strip_suffix('\''))
+        .expect("09-deploy.sh sets row_name='...'");
+    std::process::Command::new("bash")
+        .args(["-c", "[[ $1 =~ $2 ]]", "-", name, pattern])
+        .status()
+        .unwrap()
+        .success()
+}
+
+#[test]
+fn the_script_refuses_before_the_build_exactly_the_names_that_are_no_row() {
+    // Its pattern's language is 3 * 2 * 2 + 2 = 14 names: taking all 14 rows' is taking only them.
+    for r in Row::all() {
+        assert!(script_takes(&r.name()), "09-deploy.sh refuses {}", r.name());
+    }
+    for name in [
+        "eager",
+        "range-static-revoke",
+        "kill-static",
+        "coop-",
+        "",
+        "range,coop",
+    ] {
+        assert!(!script_takes(name), "09-deploy.sh takes {name:?}");
+    }
+}
+
 #[test]
 fn each_row_gives_the_worker_what_it_names() {
     let dir = std::path::Path::new("/l");
@@ -692,4 +725,38 @@ fn the_decision_table_reads_the_records() {
     let mut other = records[0].clone();
     other.lab = 1;
     assert_eq!(table(&[other], Lang::En).lines().count(), 1);
+}
+
+#[test]
+fn the_picture_draws_each_rows_duplicates_and_longest_stop_to_scale() {
+    let (logs, produced) = deploy_run(row("range"));
+    let range = verdict_of(row("range"), &logs, produced);
+    let mut quiet = range.clone();
+    quiet.numbers.insert(DUPLICATES.into(), 0.0);
+    quiet
+        .numbers
+        .insert(LONGEST_STOP.into(), range.numbers[LONGEST_STOP] / 2.0);
+    let mut records = vec![
+        record(row("range"), Some(range.clone()), None),
+        record(row("consumer-revoke"), Some(quiet), None),
+        record(row("kill"), None, Some("could not run")),
+    ];
+    records[1].variant = "<b>".into();
+    let svg = svg(&records, Lang::Ko);
+    let widths: Vec<&str> = svg
+        .split("width=\"")
+        .skip(2)
+        .map(|s| s.split('"').next().unwrap())
+        .collect();
+    // Duplicates: range's is the longest bar, the other none; stops: the other half as long.
+    assert_eq!(widths, ["260.0", "0.0", "260.0", "130.0"], "{svg}");
+    assert!(
+        svg.contains(">&lt;b&gt;</text>") && !svg.contains(">kill<"),
+        "{svg}"
+    );
+    assert!(
+        svg.contains("가장 긴 멈춤") && svg.contains("초</text>"),
+        "{svg}"
+    );
+    assert!(html(&records, Lang::En).contains("<figure><svg"));
 }
