@@ -92,10 +92,13 @@ impl GroupLogs {
             }
             let near = log.last_at();
             let (entries, librdkafka) = log.take_lines();
-            lines.extend(entries.into_iter().map(|e| Line {
-                worker: log.name.clone(),
-                at: e.at,
-                what: What::Event(e.event),
+            lines.extend(entries.into_iter().flat_map(|e| {
+                let line = Line {
+                    worker: log.name.clone(),
+                    at: e.at,
+                    what: What::Event(e.event),
+                };
+                std::iter::repeat_n(line, e.times as usize)
             }));
             lines.extend(librdkafka.into_iter().filter_map(|text| {
                 let at = maxpoll_at(&text, near?)?;

@@ -172,19 +172,20 @@ struct Dots {
 }
 
 impl Dots {
-    /// Counts a processing at `cell`: `true` when it makes a new dot, which the caller then
-    /// pushes to `dots`.
-    fn count(&mut self, cell: (usize, i64, i64, String)) -> bool {
+    /// Counts `times` processings at `cell`: `true` when they make a new dot, which the caller
+    /// then pushes to `dots`.
+    fn count(&mut self, cell: (usize, i64, i64, String), times: u32) -> bool {
+        let times = u64::from(times);
         if let Some(&d) = self.cells.get(&cell) {
-            self.merged[d] += 1;
+            self.merged[d] += times;
             return false;
         }
         if self.merged.len() == MAX_DOTS {
-            self.left_out += 1;
+            self.left_out += times;
             return false;
         }
         self.cells.insert(cell, self.merged.len());
-        self.merged.push(0);
+        self.merged.push(times - 1);
         true
     }
 
@@ -463,7 +464,7 @@ pub fn render(group: &str, consumers: &[Consumer], lang: Lang) -> Result<Documen
                         };
                         let (cx, cy) = (x(l.at), y(offset));
                         let cell = (i, cx.round() as i64, cy.round() as i64, class.clone());
-                        if !dots.count(cell) {
+                        if !dots.count(cell, l.times) {
                             continue;
                         }
                         let mut dot = Circle::new()

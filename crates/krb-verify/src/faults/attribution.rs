@@ -271,7 +271,8 @@ fn explains(
                 .iter()
                 .take_while(|e| e.at <= end)
                 .filter(|e| e.event.completion().is_some_and(|(p, _)| held.owns(p)))
-                .count() as u64;
+                .map(|e| u64::from(e.times))
+                .sum();
             x.zombie = Some((v, f.at, end, held));
         }
     }

@@ -1107,6 +1107,15 @@ fn offsets_only_go_up_restarts_only_for_the_partitions_that_left() {
 }
 
 #[test]
+fn a_completion_written_twice_at_once_goes_back_and_is_a_duplicate() {
+    // The reader keeps the two lines as one entry; the statements see both processings.
+    let (v, _) = alone(&[(2000, "p0 offset 3")]);
+    all_held(&v);
+    let (v, _) = alone(&[(2000, "p0 offset 3"), (2000, "p0 offset 3")]);
+    only_fail(&v, &[UP, EXPLAINED], "a wrote p0 offset 3 twice at once");
+}
+
+#[test]
 fn a_commit_the_sampler_saw_is_committed_though_no_log_says_so() {
     // a committed p0=4, then was killed before it wrote the line; the sampler read p0=4 at
     // 1.5 s. b, given p0 after the kill, redoes offsets 2 and 3: committed work.
