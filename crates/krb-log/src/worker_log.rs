@@ -485,6 +485,7 @@ mod tests {
         )]);
         let log = WorkerLog::read(&d, "g-a").unwrap();
         // Other lines are kept each; a copy at another time is another entry.
+        assert_eq!(log.lines.len(), 5);
         let times: Vec<u32> = log.lines.iter().map(|l| l.times).collect();
         assert_eq!(times, vec![100_000, 1, 1, 100_000, 1]);
         assert_eq!(log.processed().count(), 200_001);
