@@ -203,6 +203,20 @@ mod tests {
     }
 
     #[test]
+    fn a_line_written_again_at_once_is_read_as_often_as_it_was_written() {
+        let dir = krb_testutil::scratch_dir::<&str>("live-copies", &[]);
+        let mut logs = GroupLogs::new(&dir, "g", &Namespace::default());
+        append(
+            &dir.join("g-a.log"),
+            &"09:00:00.000 g-a p0 offset 7\n".repeat(3),
+        );
+        assert_eq!(
+            lines(logs.poll().unwrap()),
+            vec![("g-a".into(), "p0 offset 7".into()); 3]
+        );
+    }
+
+    #[test]
     fn a_log_removed_or_written_anew_restarts() {
         let dir = krb_testutil::scratch_dir(
             "live-restart",
