@@ -56,22 +56,11 @@ cargo build --release --quiet
 answers "${KRB_BOOTSTRAP:-localhost:9481}" || { echo "bench-effects: no broker answers at ${KRB_BOOTSTRAP:-localhost:9481}: start one with scripts/kafka-local.sh start" >&2; exit 1; }
 
 # The Java loop: compiled against the kafka-clients jar of kafka-local.sh's cache and run on
-# that cache's jars (env.sh's java_build), as its run_class does.
+# that cache's jars (env.sh's java_build) with its log4j2 settings, as its run_class does.
 java_src=scripts/bench-effects/JavaLoop.java
 java_out=${CARGO_TARGET_DIR:-target}/bench-java
 if [ "$java" = 1 ]; then
   java_libs=$(java_build bench-effects "$java_src" "$java_out" ", or pass --no-java")
-  # The clients' own log: warnings and errors only, on stderr (into the loop's log).
-  [ -f "$java_out/log4j2.properties" ] || cat >"$java_out/log4j2.properties" <<'PROPERTIES'
-status = warn
-appender.err.type = Console
-appender.err.name = ERR
-appender.err.target = SYSTEM_ERR
-appender.err.layout.type = PatternLayout
-appender.err.layout.pattern = [%d] %p %m (%c)%n
-rootLogger.level = WARN
-rootLogger.appenderRef.err.ref = ERR
-PROPERTIES
 fi
 
 pg_started=0
@@ -144,7 +133,7 @@ java_run() {
   running=$group
   # As common.sh's start runs krb-worker: a start line, then its lines appended to its log.
   echo "$(now) start $name" >>"$LOGS/$name.log"
-  java -cp "$java_out:$java_libs/*" -Dlog4j2.configurationFile="$java_out/log4j2.properties" \
+  java -cp "$java_out:$java_libs/*" -Dlog4j2.configurationFile=scripts/log4j2.properties \
     JavaLoop "$name" "$group" benchfx --count "$count" "$@" >>"$LOGS/$name.log" 2>&1 &
   pid=$!
   echo "$pid" >"$LOGS/$name.pid"

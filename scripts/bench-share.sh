@@ -61,17 +61,6 @@ unset KRB_NS
 bin=target/release
 java_out=${CARGO_TARGET_DIR:-target}/bench-share-java
 java_libs=$(java_build bench-share scripts/bench-share/JavaShare.java "$java_out")
-# The clients' own log: warnings and errors only, on stderr.
-[ -f "$java_out/log4j2.properties" ] || cat >"$java_out/log4j2.properties" <<'PROPERTIES'
-status = warn
-appender.err.type = Console
-appender.err.name = ERR
-appender.err.target = SYSTEM_ERR
-appender.err.layout.type = PatternLayout
-appender.err.layout.pattern = [%d] %p %m (%c)%n
-rootLogger.level = WARN
-rootLogger.appenderRef.err.ref = ERR
-PROPERTIES
 
 out=$(mktemp -d)
 running=""
@@ -172,7 +161,7 @@ krb_run() {
 java_run() {
   local log=$out/java-$1.log time=$out/java-$1.time
   if ! timeout 900 /usr/bin/time -f '%U %S' -o "$time" java -cp "$java_out:$java_libs/*" \
-    -Dlog4j2.configurationFile="$java_out/log4j2.properties" \
+    -Dlog4j2.configurationFile=scripts/log4j2.properties \
     JavaShare bench-share-j "bench-share-$$-j$1" "$topic" --count "$count" >"$log" 2>"$log.err"; then
     echo "bench-share: JavaShare failed; it wrote:" >&2
     tail -n 5 "$log.err" >&2

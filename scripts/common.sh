@@ -17,7 +17,7 @@ export KRB_LOGS
 [ -z "${KRB_NS:-}" ] || export KRB_NS
 
 # shellcheck source=env.sh
-source "$KRB_ROOT/scripts/env.sh"
+source "$KRB_ROOT/scripts/env.sh" || return
 # The tools (env.sh's krb_bin): KRB_BIN if set; in a checkout its release build, built on first
 # use; in an unpacked release (scripts/dist.sh: no Cargo.toml) its bin/, and cargo is never run.
 # A build that fails, or tools that are not there, stop here (sourcing fails), with the cause.

@@ -50,6 +50,7 @@ for script in scripts/*.sh; do
   case ${script##*/} in dist.sh | test.sh | bench-*.sh | judge.sh | vendor-librdkafka.sh) continue ;; esac
   cp -p "$script" "$top/scripts/"
 done
+cp scripts/log4j2.properties "$top/scripts/"
 cp -r docs "$top/"
 cp README.md README.ko.md compose.yaml "$top/"
 mkdir -p dist

@@ -1,15 +1,30 @@
 # shellcheck shell=bash
 # Source me: what the lab, test and broker scripts ask of this machine, each asked one way.
 
-# krb_say EN KO: a text in the tools' language (krb-cli's Lang::from_vars): KRB_LANG, else
-# the first of LC_ALL, LC_MESSAGES and LANG that is set; Korean when it starts with ko. Asked at
-# each call, so a shell that sourced common.sh follows a KRB_LANG set later. krb_line: a line.
+# krb_say EN KO: a text in the tools' language, by krb-cli's rule (Lang::from_vars): KRB_LANG
+# when set, en or ko (ko_KR.UTF-8 and the like too, any case), anything else refused as the
+# tools refuse it: one line on stderr, status 2; else the first of LC_ALL, LC_MESSAGES and LANG
+# that is set, Korean when it starts with ko. Asked at each call, so a shell that sourced
+# common.sh follows a KRB_LANG set later. krb_line: a line.
 krb_say() {
-  case ${KRB_LANG:-${LC_ALL:-${LC_MESSAGES:-${LANG:-}}}} in
-    ko* | KO*) printf '%s' "$2" ;;
-    *) printf '%s' "$1" ;;
-  esac
+  if [ -n "${KRB_LANG:-}" ]; then
+    case ${KRB_LANG%%[_.-]*} in
+      '' | [Ee][Nn]) printf '%s' "$1" ;;
+      [Kk][Oo]) printf '%s' "$2" ;;
+      *)
+        echo "${0##*/}: KRB_LANG=$KRB_LANG: unknown language; use en (the default) or ko" >&2
+        return 2
+        ;;
+    esac
+  else
+    case ${LC_ALL:-${LC_MESSAGES:-${LANG:-}}} in
+      [Kk][Oo]*) printf '%s' "$2" ;;
+      *) printf '%s' "$1" ;;
+    esac
+  fi
 }
+# A script stops here on a KRB_LANG the tools refuse, before it starts any of them.
+krb_say '' '' || return 2
 krb_line() { krb_say "$1" "$2"; echo; }
 
 # krb_shown PATH: PATH as a person is shown it, from the current folder where it lies under it

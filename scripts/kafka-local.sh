@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# kafka-local.sh start [--nodes 1|3] [--fresh]|stop|status|kill N|restart N|roll|insync|coordinator GROUP|bootstrap [host|inner]|jars|java CLASS [ARGS...]
+# kafka-local.sh start [--nodes 1|3] [--fresh]|stop|status|kill N|restart N|roll|insync|coordinator GROUP|bootstrap [host|inner]|config N|jars|java CLASS [ARGS...]
 #
 # Runs the same Apache Kafka as compose.yaml (KRaft combined mode, one node, host listener
 # localhost:9481) without Docker: Maven resolves the release's jars into a cache and the
@@ -29,6 +29,8 @@
 #              (in a room, both ask as the teacher: DIR/admin.conf, DIR/admin.properties)
 #   bootstrap  print the bootstrap list clients use (host: the host listeners, as KRB_ADVERTISE
 #              names them; inner: the inter-broker listeners on localhost, a room's teacher's)
+#   config N   print the server.properties `start` writes for node N (compose.yaml's settings:
+#              crates/krb-e2e/tests/compose_settings.rs holds them equal)
 #   jars       only resolve the jars (what CI caches)
 #   java       run a class from the same jars, e.g. the consumer-groups tool:
 #              kafka-local.sh java org.apache.kafka.tools.consumer.group.ConsumerGroupCommand ...
@@ -205,30 +207,10 @@ super.users=User:admin
 EOF
 }
 
-# write_log_configs: log4j2 settings. The broker logs at INFO to its log file; tools run by
-# `java` only warn, on stderr.
-write_log_configs() {
-  local level target
-  for level in INFO WARN; do
-    target=SYSTEM_OUT
-    [ "$level" = WARN ] && target=SYSTEM_ERR
-    cat >"$home/log4j2-$level.properties" <<EOF
-status = warn
-appender.out.type = Console
-appender.out.name = OUT
-appender.out.target = $target
-appender.out.layout.type = PatternLayout
-appender.out.layout.pattern = [%d] %p %m (%c)%n
-rootLogger.level = $level
-rootLogger.appenderRef.out.ref = OUT
-EOF
-  done
-}
-
 running() { [ -f "$pidfile" ] && kill -0 "$(cat "$pidfile")" 2>/dev/null; }
 
 run_class() {
-  java -cp "$home/libs/*" -Dlog4j2.configurationFile="$home/log4j2-WARN.properties" "$@"
+  java -cp "$home/libs/*" -Dlog4j2.configurationFile="$repo/scripts/log4j2.properties" "$@"
 }
 
 # fast_start: sets `fast`, the JVM options that shorten the start-up of the node `node` last
@@ -263,8 +245,8 @@ launch() {
   fast_start
   nohup java -Xmx512m -Xms256m -server "${fast[@]}" -XX:+UseG1GC -XX:MaxGCPauseMillis=20 \
     -XX:InitiatingHeapOccupancyPercent=35 -XX:+ExplicitGCInvokesConcurrent -Djava.awt.headless=true \
-    -Dlog4j2.configurationFile="$home/log4j2-INFO.properties" -cp "$home/libs/*" \
-    kafka.Kafka "$config" >>"$log" 2>&1 </dev/null &
+    -Dlog4j2.configurationFile="$repo/scripts/log4j2.properties" -Dkrb.log.level=INFO \
+    -cp "$home/libs/*" kafka.Kafka "$config" >>"$log" 2>&1 </dev/null &
   echo $! >"$pidfile"
   for i in $(seq 1 120); do
     running || die "node $id exited during start-up; see $log"
@@ -296,7 +278,6 @@ start() {
     "localhost:$port에서 이미 다른 것이 응답합니다. 그것을 멈추거나 KRB_BROKER_PORT로 다른 포트를 고르세요")"
   need_java
   jars
-  write_log_configs
   mkdir -p "$repo/logs"
   for i in $(seq 1 "$nodes"); do
     node "$i"
@@ -380,7 +361,7 @@ bootstrap() {
   echo "$list"
 }
 
-tool() { jars; write_log_configs; run_class "$@"; }
+tool() { jars; run_class "$@"; }
 
 # teacher FILE: a room's admin login file (admin.conf, admin.properties), which room.sh start
 # writes once the broker answers; dies without it.
@@ -480,7 +461,9 @@ case "${1:-}" in
       inner) bootstrap localhost 1 ;;
       *) die "bootstrap takes host or inner, not $2" ;;
     esac ;;
+  # Into a file of its own: a running node's stays as it started.
+  config) one_node "${2:-}"; config=$(mktemp); write_config; cat "$config"; rm -f "$config" ;;
   jars) need_java; jars ;;
   java) shift; [ $# -ge 1 ] || die "usage: kafka-local.sh java CLASS [ARGS...]"; tool "$@" ;;
-  *) echo "usage: kafka-local.sh start [--nodes 1|3] [--fresh]|stop|status|kill N|restart N|roll|insync|coordinator GROUP|bootstrap [host|inner]|jars|java CLASS [ARGS...]" >&2; exit 2 ;;
+  *) echo "usage: kafka-local.sh start [--nodes 1|3] [--fresh]|stop|status|kill N|restart N|roll|insync|coordinator GROUP|bootstrap [host|inner]|config N|jars|java CLASS [ARGS...]" >&2; exit 2 ;;
 esac

@@ -4,7 +4,6 @@ use std::time::Duration;
 
 use anyhow::{bail, Result};
 use clap::error::{ContextKind, ContextValue, ErrorKind};
-use clap::Parser;
 use regex::Regex;
 
 use crate::lang::{Lang, Msg};
@@ -280,39 +279,6 @@ pub fn version_line(own: &str) -> String {
     format!("{own} (does not use librdkafka)")
 }
 
-/// Parses the command line of a tool that never talks to Kafka: [`parse_versioned`] with
-/// [`version_line`].
-pub fn parse<T: Parser>(tool: &str) -> T {
-    parse_versioned(tool, version_line)
-}
-
-/// Parses the command line; `--help` and `--version` (the tool's version as `version_line` says
-/// it) print and exit 0, anything wrong prints `TOOL: what is wrong (see --help)` and exits 2.
-pub fn parse_versioned<T: Parser>(tool: &str, version_line: fn(&str) -> String) -> T {
-    let command = T::command();
-    let own = command.get_version().unwrap_or("").to_string();
-    // clap keeps a version only as &'static str; this runs once in a process.
-    let version: &'static str = Box::leak(version_line(&own).into_boxed_str());
-    let command = command.version(version);
-    let parsed = command
-        .clone()
-        .try_get_matches()
-        .and_then(|matches| T::from_arg_matches(&matches));
-    match parsed {
-        Ok(args) => args,
-        Err(e) => {
-            let lang = Lang::of_process();
-            match error_line(lang, &command, &e) {
-                Some(line) => {
-                    crate::out::stderr_line(&format!("{tool}: {line}"));
-                    std::process::exit(2);
-                }
-                None => e.exit(),
-            }
-        }
-    }
-}
-
 /// What a tool says on stderr for clap's error `err` on `command`'s line: [`one_line_in`];
 /// or nothing where clap prints and exits itself: help and version (0), and in English the
 /// help clap shows for a command line that gives nothing a tool needs (2), which in Korean is
@@ -348,6 +314,7 @@ pub fn error_line(lang: Lang, command: &clap::Command, err: &clap::Error) -> Opt
 #[cfg(test)]
 mod tests {
     use super::*;
+    use clap::Parser;
 
     #[test]
     fn the_value_errors_are_in_both_languages() {

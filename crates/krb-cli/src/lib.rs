@@ -1,20 +1,99 @@
 //! The krb tools' command lines and languages, shared by every tool, those that talk to Kafka
 //! (through krb-kafka) and those that only read logs (through krb-log).
 //!
+//! - [`main`]: every tool's entry point, the one place its error is said and its exit chosen.
 //! - [`cli`]: command lines whose bad input is one line and exit 2.
 //! - [`lang`]: English or Korean for what a person reads (`KRB_LANG`), and message tables.
 //! - [`namespace`]: `KRB_NS`, many people's topics and groups apart on one broker.
 //! - [`out`]: whole lines to stdout and stderr, each in one write.
+
+use std::process::{ExitCode, Termination};
+
+use clap::Parser;
 
 pub mod cli;
 pub mod lang;
 pub mod namespace;
 pub mod out;
 
-/// Runs a tool's `main`: on error, prints `TOOL: error` on one line and exits with `code`.
-pub fn exit_on_error(tool: &str, code: i32, result: anyhow::Result<()>) {
-    if let Err(err) = result {
-        out::stderr_line(&format!("{tool}: {err:#}"));
-        std::process::exit(code);
+/// An error the user fixes in the command line or the environment: exit 2, as clap's own.
+#[derive(Debug)]
+pub struct Usage(anyhow::Error);
+
+impl std::fmt::Display for Usage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:#}", self.0)
+    }
+}
+
+impl std::error::Error for Usage {}
+
+/// `err` as a [`Usage`] error.
+pub fn usage(err: impl Into<anyhow::Error>) -> anyhow::Error {
+    Usage(err.into()).into()
+}
+
+/// What a tool says for `err` and how it exits: `TOOL: error` on one line; 2 for a [`Usage`]
+/// error, 1 for any other.
+pub fn failure(tool: &str, err: &anyhow::Error) -> (String, u8) {
+    let code = if err.is::<Usage>() { 2 } else { 1 };
+    (format!("{tool}: {err:#}"), code)
+}
+
+/// A tool's `main`: parses its command line (`--help` and `--version`, the tool's version as
+/// `version_line` says it, print and exit 0; a wrong line is [`cli::error_line`], exit 2),
+/// refuses a `KRB_LANG` it does not speak (exit 2), then `run`s; an error is [`failure`].
+pub fn main<T: Parser, R: Termination>(
+    version_line: fn(&str) -> String,
+    run: impl FnOnce(T) -> anyhow::Result<R>,
+) -> ExitCode {
+    let command = T::command();
+    let tool = command.get_name().to_string();
+    let own = command.get_version().unwrap_or("").to_string();
+    // clap keeps a version only as &'static str; this runs once in a process.
+    let version: &'static str = Box::leak(version_line(&own).into_boxed_str());
+    let command = command.version(version);
+    let parsed = command
+        .clone()
+        .try_get_matches()
+        .and_then(|matches| T::from_arg_matches(&matches));
+    let result = match parsed {
+        Ok(args) => lang::Lang::from_env()
+            .map_err(usage)
+            .and_then(|_| run(args)),
+        Err(e) => match cli::error_line(lang::Lang::of_process(), &command, &e) {
+            Some(line) => Err(usage(anyhow::anyhow!(line))),
+            None => {
+                // Help and version, and the help English shows for an empty command line.
+                let _ = e.print();
+                return ExitCode::from(e.exit_code() as u8);
+            }
+        },
+    };
+    result.map_or_else(
+        |err| {
+            let (line, code) = failure(&tool, &err);
+            out::stderr_line(&line);
+            ExitCode::from(code)
+        },
+        Termination::report,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_error_is_one_line_after_the_tool_and_exits_2_only_for_usage() {
+        let err = anyhow::anyhow!("no such file").context("cannot read logs/a.log");
+        assert_eq!(
+            failure("krb-x", &err),
+            ("krb-x: cannot read logs/a.log: no such file".into(), 1)
+        );
+        assert_eq!(
+            failure("krb-x", &usage(err)),
+            ("krb-x: cannot read logs/a.log: no such file".into(), 2)
+        );
     }
 }

@@ -30,7 +30,6 @@ impl Kind {
 /// A generated block of a page.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Block {
-    /// What it holds.
     pub kind: Kind,
     /// The tool (`krb-dups`, `krb-verify faults`, `scripts/01-revoke.sh`) or the lab (`lab2`).
     pub arg: String,

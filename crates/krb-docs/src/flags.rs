@@ -224,18 +224,10 @@ impl Tools<'_> {
                 return None;
             }
             return Some(self.help(&key).map(|help| {
-                let mut flags = flags_in(&help);
-                if help.contains("worker options") {
-                    flags.extend(
-                        self.help("krb-worker")
-                            .map(|h| flags_in(&h))
-                            .unwrap_or_default(),
-                    );
-                }
                 (
                     Tool {
                         source: format!("{key} --help"),
-                        flags,
+                        flags: self.usage_flags(&help),
                     },
                     passed_on(&help, args),
                 )
@@ -245,14 +237,7 @@ impl Tools<'_> {
             return None;
         }
         let function = self.functions.get(base)?;
-        let mut flags = flags_in(&function.usage);
-        if function.usage.contains("worker options") {
-            flags.extend(
-                self.help("krb-worker")
-                    .map(|h| flags_in(&h))
-                    .unwrap_or_default(),
-            );
-        }
+        let mut flags = self.usage_flags(&function.usage);
         let mut source = format!("the comment of common.sh's {base}");
         if let Some(tool) = &function.passes_to {
             match self.binary(tool, args) {
@@ -294,12 +279,24 @@ impl Tools<'_> {
         ))
     }
 
+    /// The flags a usage names, and krb-worker's when it takes `[worker options]`.
+    fn usage_flags(&self, usage: &str) -> BTreeSet<String> {
+        let mut flags = flags_in(usage);
+        if usage.contains("worker options") {
+            flags.extend(
+                self.help("krb-worker")
+                    .map(|h| flags_in(&h))
+                    .unwrap_or_default(),
+            );
+        }
+        flags
+    }
+
     fn help(&self, tool: &str) -> Result<String, String> {
         self.docs.helps.help(tool)
     }
 }
 
-/// Check b.
 pub fn check(docs: &Docs) -> Vec<Problem> {
     let common = std::fs::read_to_string(docs.root.join("scripts/common.sh")).unwrap_or_default();
     let tools = Tools {

@@ -5,8 +5,8 @@
 //! article writes `10.4초`).
 //!
 //! Read are docs/ko/*.md and README.ko.md (the glossary itself aside: it names the variants),
-//! every Korean string literal of `crates/*/src/**/*.rs` outside tests, and every Korean text
-//! the scripts print (`scripts/*.sh`: echo, printf, `krb_say EN KO`). A Hangul variant
+//! every Korean string literal of `crates/*/src/**/*.rs` outside tests, and every Korean word
+//! of the scripts (`scripts/*.sh`: what echo, printf and `krb_say EN KO` print). A Hangul variant
 //! is one wherever it stands, code blocks too (they show the tools' Korean output); a Latin
 //! variant (`coordinator`, `worker`, `effect`) and a unit `s` only outside inline code, where a
 //! page quotes what the tools print in English; lines without Hangul (help texts, log lines)
@@ -15,12 +15,11 @@
 //! `{worker}`); so is the `revoke` of a ruled-out expression (`on_revoke commit`, the article's,
 //! and `--revoke-commit` pass).
 
-use crate::literals::{rust_strings, shell_texts, Piece};
+use crate::literals::{rust_strings, shell_texts};
 use crate::markdown::{code_spans, lines};
-use crate::{files_under, rel, Docs, Problem};
+use crate::{files_under, rel, rust_sources, Docs, Problem};
 use anyhow::{Context, Result};
 use krb_cli::lang::{has_hangul as hangul, is_hangul as hangul_letter};
-use std::path::Path;
 
 /// The glossary's page.
 pub const PAGE: &str = "docs/ko/glossary.md";
@@ -308,19 +307,9 @@ pub fn source_problems(path: &str, src: &str) -> Vec<Problem> {
 /// The problems of a script's Korean texts (each hole read as `{}`).
 pub fn script_problems(path: &str, src: &str) -> Vec<Problem> {
     let mut problems = Vec::new();
-    for found in shell_texts(src) {
-        let text: String = found
-            .pieces
-            .iter()
-            .map(|piece| match piece {
-                Piece::Text(text) => text.as_str(),
-                Piece::Hole => "{}",
-            })
-            .collect();
-        for line in text.lines() {
-            for what in line_problems(line, line) {
-                problems.push(Problem::new(path, found.line, what));
-            }
+    for (number, text) in shell_texts(src) {
+        for what in line_problems(&text, &text) {
+            problems.push(Problem::new(path, number, what));
         }
     }
     problems
@@ -335,34 +324,16 @@ pub fn check(docs: &Docs) -> Result<Vec<Problem>> {
             problems.extend(page_problems(&page.path, &page.text));
         }
     }
-    problems.extend(sources(&docs.root, source_problems)?);
+    for (path, src) in rust_sources(&docs.root)? {
+        // This file names the variants, as the page does.
+        if path != "crates/krb-docs/src/glossary.rs" {
+            problems.extend(source_problems(&path, &src));
+        }
+    }
     for file in files_under(&docs.root.join("scripts"), "sh")? {
         let path = rel(&docs.root, &file);
         let src = std::fs::read_to_string(&file).with_context(|| path.clone())?;
         problems.extend(script_problems(&path, &src));
-    }
-    Ok(problems)
-}
-
-/// `each` over every `crates/*/src/**/*.rs` but test files (`tests.rs`, `share_tests.rs`).
-fn sources(root: &Path, each: impl Fn(&str, &str) -> Vec<Problem>) -> Result<Vec<Problem>> {
-    let mut problems = Vec::new();
-    for file in files_under(&root.join("crates"), "rs")? {
-        let path = rel(root, &file);
-        // This file names the variants, as the page does.
-        if path == "crates/krb-docs/src/glossary.rs" {
-            continue;
-        }
-        let in_src = path.split('/').nth(2) == Some("src");
-        if !in_src
-            || file
-                .file_name()
-                .is_some_and(|n| n.to_string_lossy().ends_with("tests.rs"))
-        {
-            continue;
-        }
-        let src = std::fs::read_to_string(&file).with_context(|| path.clone())?;
-        problems.extend(each(&path, &src));
     }
     Ok(problems)
 }
@@ -372,7 +343,7 @@ mod tests {
     use super::*;
 
     fn root() -> std::path::PathBuf {
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
     }
 
     #[test]

@@ -46,7 +46,6 @@ pub struct Problem {
 }
 
 impl Problem {
-    /// A problem at `file:line`.
     pub fn new(file: &str, line: usize, what: impl Into<String>) -> Problem {
         Problem {
             file: file.to_string(),
@@ -67,7 +66,6 @@ impl fmt::Display for Problem {
 pub struct Page {
     /// Its path from the root, with `/`: `docs/en/lab1-revoke.md`, `README.ko.md`.
     pub path: String,
-    /// Its text.
     pub text: String,
 }
 
@@ -93,11 +91,9 @@ pub trait Helps {
 
 /// The docs of a checkout: its root, its pages, and how to ask its tools for their help.
 pub struct Docs {
-    /// The checkout's root.
     pub root: PathBuf,
     /// README*.md and docs/**/*.md, by path.
     pub pages: Vec<Page>,
-    /// The tools' help.
     pub helps: Box<dyn Helps>,
     /// The folder of the built tools, which check f runs on the samples' logs.
     pub bin: PathBuf,
@@ -133,7 +129,6 @@ impl Docs {
         })
     }
 
-    /// The page at `path`, if there is one.
     pub fn page(&self, path: &str) -> Option<&Page> {
         self.pages.iter().find(|p| p.path == path)
     }
@@ -188,6 +183,20 @@ pub fn files_under(dir: &Path, ext: &str) -> Result<Vec<PathBuf>> {
         }
     }
     found.sort();
+    Ok(found)
+}
+
+/// Every `crates/*/src/**/*.rs` but test files (`tests.rs`, `share_tests.rs`): (its path from
+/// the root, its text).
+pub fn rust_sources(root: &Path) -> Result<Vec<(String, String)>> {
+    let mut found = Vec::new();
+    for file in files_under(&root.join("crates"), "rs")? {
+        let path = rel(root, &file);
+        if path.split('/').nth(2) == Some("src") && !path.ends_with("tests.rs") {
+            let text = std::fs::read_to_string(&file).with_context(|| path.clone())?;
+            found.push((path, text));
+        }
+    }
     Ok(found)
 }
 

@@ -65,7 +65,6 @@ fn external(target: &str) -> bool {
         && scheme.starts_with(|c: char| c.is_ascii_alphabetic())
 }
 
-/// Check e.
 pub fn check(docs: &Docs) -> Vec<Problem> {
     let mut problems = Vec::new();
     let mut anchors_of: HashMap<String, Option<BTreeSet<String>>> = HashMap::new();

@@ -1,7 +1,7 @@
 use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
-use krb_cli::out::{stderr_line, stdout_line};
+use krb_cli::out::stdout_line;
 use krb_docs::help::{own_folder, Runner};
 use krb_docs::Docs;
 
@@ -67,30 +67,27 @@ enum Command {
     },
 }
 
-fn main() {
-    let args: Args = krb_cli::cli::parse("krb-docs");
+fn main() -> std::process::ExitCode {
+    krb_cli::main(krb_cli::cli::version_line, |args| {
+        let problems = run(args).map_err(krb_cli::usage)?;
+        anyhow::ensure!(problems == 0, "{problems} problems");
+        Ok(())
+    })
+}
+
+/// Runs the command: how many problems it printed. An error is the checkout's (exit 2).
+fn run(args: Args) -> anyhow::Result<usize> {
     if let Command::Commands { lab, root } = &args.command {
-        match krb_docs::samples::lab_commands(root, lab) {
-            Ok(commands) => commands.iter().for_each(|c| stdout_line(c)),
-            Err(err) => {
-                stderr_line(&format!("krb-docs: {err:#}"));
-                std::process::exit(2);
-            }
-        }
-        return;
+        krb_docs::samples::lab_commands(root, lab)?
+            .iter()
+            .for_each(|c| stdout_line(c));
+        return Ok(0);
     }
     let (Command::Write { root } | Command::Check { root } | Command::Commands { root, .. }) =
         &args.command;
-    let docs =
-        own_folder().and_then(|bin| Docs::read(root, Box::new(Runner::new(root, &bin)), &bin));
-    let docs = match docs {
-        Ok(docs) => docs,
-        Err(err) => {
-            stderr_line(&format!("krb-docs: {err:#}"));
-            std::process::exit(2);
-        }
-    };
-    let outcome = match args.command {
+    let bin = own_folder()?;
+    let docs = Docs::read(root, Box::new(Runner::new(root, &bin)), &bin)?;
+    let problems = match args.command {
         Command::Write { .. } => krb_docs::write(&docs).map(|(changed, problems)| {
             for page in changed {
                 stdout_line(&format!("wrote {page}"));
@@ -98,20 +95,9 @@ fn main() {
             problems
         }),
         Command::Check { .. } | Command::Commands { .. } => krb_docs::check(&docs),
-    };
-    match outcome {
-        Ok(problems) => {
-            for problem in &problems {
-                stdout_line(&problem.to_string());
-            }
-            if !problems.is_empty() {
-                stderr_line(&format!("krb-docs: {} problems", problems.len()));
-                std::process::exit(1);
-            }
-        }
-        Err(err) => {
-            stderr_line(&format!("krb-docs: {err:#}"));
-            std::process::exit(2);
-        }
+    }?;
+    for problem in &problems {
+        stdout_line(&problem.to_string());
     }
+    Ok(problems.len())
 }

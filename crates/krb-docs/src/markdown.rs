@@ -11,7 +11,6 @@ use regex::Regex;
 pub struct Line<'a> {
     /// 1-based.
     pub number: usize,
-    /// The line's text.
     pub text: &'a str,
     /// The info string of the fenced block it is in (`sh`, `text`, empty), or `None` outside
     /// one. A fence line itself is in no block.
@@ -55,11 +54,9 @@ pub fn lines(text: &str) -> Vec<Line<'_>> {
 /// A heading outside fenced blocks.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Heading {
-    /// Its line.
     pub line: usize,
     /// 1 for `#`, 2 for `##`, ...
     pub level: usize,
-    /// Its text, as written.
     pub text: String,
 }
 

@@ -41,7 +41,6 @@ fn relative(from: &str, to: &str) -> String {
     parts.join("/")
 }
 
-/// Check d.
 pub fn check(docs: &Docs) -> Vec<Problem> {
     let mut problems = Vec::new();
     for page in &docs.pages {

@@ -13,7 +13,7 @@ use anyhow::{Context, Result};
 use regex::Regex;
 
 use crate::literals::rust_strings;
-use crate::{files_under, rel, Docs, Problem};
+use crate::{files_under, rel, rust_sources, Docs, Problem};
 
 /// Variables the tools read that nobody sets by hand: documented only in reference.md's
 /// internals note, nowhere else.
@@ -65,12 +65,7 @@ pub fn reads(root: &std::path::Path) -> Result<BTreeMap<String, String>> {
             }
         }
     }
-    for file in files_under(&root.join("crates"), "rs")? {
-        let name = rel(root, &file);
-        if name.split('/').nth(2) != Some("src") || name.ends_with("/tests.rs") {
-            continue;
-        }
-        let text = std::fs::read_to_string(&file).with_context(|| name.clone())?;
+    for (name, text) in rust_sources(root)? {
         for (line, literal) in rust_strings(&text) {
             for (var, _) in named(&literal) {
                 found.entry(var).or_insert_with(|| format!("{name}:{line}"));
@@ -80,7 +75,6 @@ pub fn reads(root: &std::path::Path) -> Result<BTreeMap<String, String>> {
     Ok(found)
 }
 
-/// Check c.
 pub fn check(docs: &Docs) -> Result<Vec<Problem>> {
     let reads = reads(&docs.root)?;
     let mut problems = Vec::new();

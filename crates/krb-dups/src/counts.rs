@@ -292,7 +292,6 @@ impl std::fmt::Debug for Counts {
 }
 
 impl Counts {
-    /// An empty count.
     pub fn new() -> Counts {
         Counts {
             next_check: FIRST_CHECK,

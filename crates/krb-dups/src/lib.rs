@@ -98,7 +98,6 @@ impl std::fmt::Display for NoLogs {
 
 impl std::error::Error for NoLogs {}
 
-/// Reads the group's logs and returns the report.
 pub fn report(args: &Args) -> Result<Report> {
     let (files, other_groups) = group_files(&args.logs.dir, &args.group, &args.namespace)?;
     if files.is_empty() {

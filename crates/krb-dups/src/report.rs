@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use anyhow::Result;
 use krb_log::fastpath::parse_processed;
 use krb_log::logline::{Offset, Partition};
-use krb_log::reader::{for_each_line, printable, Remark, Skipped};
+use krb_log::reader::{for_each_line, printable, shown, Remark, Skipped};
 use serde::Serialize;
 
 use crate::count::full_parse;
@@ -17,11 +17,8 @@ use crate::counts::Counts;
 /// A run of consecutive offsets of one partition, each processed `times` times.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Run {
-    /// The partition.
     pub partition: Partition,
-    /// First offset of the run.
     pub first: Offset,
-    /// Last offset of the run.
     pub last: Offset,
     /// How many times each offset of the run was processed (2 or more; 0 for a gap).
     pub times: u32,
@@ -210,8 +207,9 @@ impl Report {
             .chain(self.remarks.iter().map(|r| r.to_string()))
             .chain(self.other_groups.iter().map(|(path, group)| {
                 format!(
-                    "{}: not read: its worker is in group {group}",
-                    path.display()
+                    "{}: not read: its worker is in group {}",
+                    shown(path),
+                    printable(group)
                 )
             }))
             .collect()

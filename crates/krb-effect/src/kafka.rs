@@ -46,7 +46,6 @@ struct Unstable {
     partition: Partition,
     /// The last stable offset: the open transaction's first offset.
     stable: Offset,
-    /// The high watermark.
     high: Offset,
 }
 

@@ -73,11 +73,8 @@ pub enum Outcome {
 /// One processed message, as its row holds it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Row {
-    /// The topic.
     pub topic: String,
-    /// The partition.
     pub partition: Partition,
-    /// The offset.
     pub offset: Offset,
     /// The message's payload, as text.
     pub payload: String,

@@ -1,5 +1,5 @@
 use clap::{Parser, Subcommand};
-use krb_cli::out::{stderr_line, stdout_line};
+use krb_cli::out::stdout_line;
 use krb_effect::Kind;
 use krb_kafka::broker::BrokerArgs;
 
@@ -53,24 +53,22 @@ enum Command {
     },
 }
 
-fn main() {
-    let args: Args = krb_kafka::parse("krb-effects");
-    let lang = krb_cli::lang::Lang::of_process();
-    let result = match &args.command {
-        Command::Init { url, broker } => {
-            krb_effect::init(url, broker).map(|_| stdout_line(&krb_effect::made(lang, url)))
-        }
-        Command::Count {
-            url,
-            topic,
-            effect,
-            broker,
-        } => krb_effect::count(url, *effect, topic, broker).map(|r| print!("{}", r.render())),
-    };
-    // One line in the learner's language: krb-effect's own words translated, a library's
-    // (PostgreSQL's, SQLite's, librdkafka's) after them as it wrote them.
-    if let Err(err) = result {
-        stderr_line(&format!("krb-effects: {}", krb_effect::explain(lang, &err)));
-        std::process::exit(2);
-    }
+fn main() -> std::process::ExitCode {
+    krb_cli::main(krb_kafka::version_line, |args: Args| {
+        let lang = krb_cli::lang::Lang::of_process();
+        let result = match &args.command {
+            Command::Init { url, broker } => {
+                krb_effect::init(url, broker).map(|_| stdout_line(&krb_effect::made(lang, url)))
+            }
+            Command::Count {
+                url,
+                topic,
+                effect,
+                broker,
+            } => krb_effect::count(url, *effect, topic, broker).map(|r| print!("{}", r.render())),
+        };
+        // One line in the learner's language: krb-effect's own words translated, a library's
+        // (PostgreSQL's, SQLite's, librdkafka's) after them as it wrote them.
+        result.map_err(|err| krb_cli::usage(anyhow::anyhow!(krb_effect::explain(lang, &err))))
+    })
 }

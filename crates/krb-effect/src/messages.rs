@@ -11,17 +11,14 @@ use std::fmt::{self, Display};
 
 use krb_cli::lang::{Lang, Msg};
 
-/// A kafka: URL with nothing after the colon.
 pub const URL_NO_TOPIC: Msg = Msg {
     en: "the URL {url} names no topic: use kafka:TOPIC",
     ko: "URL {url}에 토픽 이름이 없습니다: kafka:TOPIC을 쓰세요",
 };
-/// kafka-eos given a database.
 pub const EOS_NOT_TOPIC: Msg = Msg {
     en: "--effect kafka-eos writes to a Kafka topic, not to {url}: use kafka:TOPIC",
     ko: "--effect kafka-eos는 Kafka 토픽에 씁니다. {url}에는 쓰지 않아요: kafka:TOPIC을 쓰세요",
 };
-/// A database effect given a kafka: URL.
 pub const DB_NOT_TOPIC: Msg = Msg {
     en: "--effect {kind} writes to a database, not to {url}: use sqlite:PATH or \
          postgres://USER@HOST:PORT/DB",
@@ -35,36 +32,30 @@ pub const URL_UNPARSED: Msg = Msg {
     ko: "데이터베이스 URL {url}의 형식이 잘못됐습니다: sqlite:PATH(예: sqlite:logs/effects.db)나 \
          postgres://USER@HOST:PORT/DB를 쓰세요",
 };
-/// A URL of neither kind.
 pub const URL_UNKNOWN: Msg = Msg {
     en: "the database URL {url} is not one krb reads: use sqlite:PATH (e.g. \
          sqlite:logs/effects.db) or postgres://USER@HOST:PORT/DB",
     ko: "krb가 읽는 데이터베이스 URL이 아닙니다: {url}. sqlite:PATH(예: \
          sqlite:logs/effects.db)나 postgres://USER@HOST:PORT/DB를 쓰세요",
 };
-/// `sqlite:` and no path.
 pub const URL_NO_FILE: Msg = Msg {
     en: "the database URL {url} names no file: use sqlite:PATH (e.g. sqlite:logs/effects.db) or \
          postgres://USER@HOST:PORT/DB",
     ko: "데이터베이스 URL {url}에 파일 이름이 없습니다: sqlite:PATH(예: sqlite:logs/effects.db)나 \
          postgres://USER@HOST:PORT/DB를 쓰세요",
 };
-/// An SQLite file that is not there, opened to read.
 pub const NO_DATABASE: Msg = Msg {
     en: "no database {path}: create it first with krb-effects init {url}",
     ko: "데이터베이스가 없습니다: {path}. 먼저 만드세요: krb-effects init {url}",
 };
-/// The SQLite file's folder cannot be made.
 pub const NO_FOLDER: Msg = Msg {
     en: "cannot make the folder {path}",
     ko: "폴더를 만들 수 없습니다: {path}",
 };
-/// SQLite cannot open the file.
 pub const NOT_OPENED: Msg = Msg {
     en: "cannot open the database {path}",
     ko: "데이터베이스를 열 수 없습니다: {path}",
 };
-/// SQLite refuses the busy timeout.
 pub const NO_BUSY_TIMEOUT: Msg = Msg {
     en: "cannot set the database's busy timeout",
     ko: "데이터베이스의 busy timeout을 설정할 수 없습니다",
@@ -84,12 +75,10 @@ pub const REFUSED: Msg = Msg {
     en: "cannot connect to the database {url}",
     ko: "데이터베이스 {url}에 연결할 수 없습니다",
 };
-/// A value that should be a number.
 pub const NOT_A_NUMBER: Msg = Msg {
     en: "expected a number in the database, found {value}",
     ko: "데이터베이스에서 숫자가 있어야 할 자리에 다른 값이 있습니다: {value}",
 };
-/// `krb-effects init`'s statements failed.
 pub const TABLES_NOT_MADE: Msg = Msg {
     en: "cannot make the tables in {url}",
     ko: "{url}에 테이블을 만들 수 없습니다",
@@ -99,12 +88,10 @@ pub const TABLE_NOT_READ: Msg = Msg {
     en: "cannot read {table} in {url}",
     ko: "{url}의 {table} 테이블을 읽을 수 없습니다",
 };
-/// An effect kind without rows, asked for its rows.
 pub const NO_ROWS: Msg = Msg {
     en: "the effect kind {kind} writes no rows to a database",
     ko: "{kind} 반영은 데이터베이스에 행을 쓰지 않습니다",
 };
-/// The output topic's end cannot be read.
 pub const END_NOT_READ: Msg = Msg {
     en: "cannot read the end of {topic} p{partition}",
     ko: "{topic} 토픽 p{partition}의 끝을 읽을 수 없습니다",
@@ -118,27 +105,22 @@ pub const OPEN_TRANSACTION: Msg = Msg {
          read_committed로 세면 그 앞에서 멈춰요. 트랜잭션이 commit되거나 abort된 뒤 다시 세세요\
          (프로듀서의 transaction.timeout.ms가 지나면 브로커가 abort합니다)",
 };
-/// The reader of the output topic cannot be made.
 pub const NO_CONSUMER: Msg = Msg {
     en: "cannot create the consumer",
     ko: "컨슈머를 만들 수 없습니다",
 };
-/// The reader cannot be set to the beginning.
 pub const NO_BEGINNING: Msg = Msg {
     en: "cannot read from the beginning",
     ko: "처음부터 읽을 수 없습니다",
 };
-/// The output topic cannot be read.
 pub const TOPIC_NOT_READ: Msg = Msg {
     en: "cannot read {topic}",
     ko: "{topic} 토픽을 읽을 수 없습니다",
 };
-/// The output topic was not read to its end in time.
 pub const NOT_TO_THE_END: Msg = Msg {
     en: "{topic} was not read to its end within {seconds} s",
     ko: "{seconds}초 안에 {topic} 토픽을 끝까지 읽지 못했습니다",
 };
-/// A message of the output topic that no worker wrote.
 pub const NOT_AN_EFFECT: Msg = Msg {
     en: "{topic} p{partition} offset {offset} is not a processing's effect: {value}",
     ko: "{topic} p{partition} offset {offset}의 메시지는 처리의 반영이 아닙니다: {value}",

@@ -10,6 +10,7 @@
 
 pub mod acks;
 pub mod logline;
+pub mod properties;
 pub mod trial;
 
 /// A target's check: it panics on a broken rule.
@@ -20,4 +21,5 @@ pub const TARGETS: &[(&str, Check)] = &[
     ("logline", logline::check),
     ("acks", acks::check),
     ("trial", trial::check),
+    ("properties", properties::check),
 ];

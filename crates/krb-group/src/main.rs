@@ -1,4 +1,3 @@
-fn main() {
-    let args: krb_group::Args = krb_kafka::parse("krb-group");
-    krb_cli::exit_on_error("krb-group", 1, krb_group::run(&args));
+fn main() -> std::process::ExitCode {
+    krb_cli::main(krb_kafka::version_line, |args| krb_group::run(&args))
 }

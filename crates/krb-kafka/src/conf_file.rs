@@ -1,26 +1,12 @@
-//! The librdkafka properties file that KRB_CONFIG or `--config` names: the format `kcat -F`
-//! reads, so that one file (a room's handout) serves kcat and every krb tool alike.
-//!
-//! kcat's rules, kept here: each line is trimmed of white space at both ends; an empty line and
-//! a line starting with `#` are skipped; the Java escapes `\:` and `\=` become `:` and `=`; the
-//! property is what stands before the first `=` and its value all after it, neither trimmed
-//! further (kcat passes `a = b` to librdkafka as the property `a `, which it refuses: a file one
-//! of them accepts, the other accepts too); a line without `=`, or starting with it, is an error.
-//! kcat's conversions of a Java client's sasl.jaas.config are not made: the room's handout gives
-//! librdkafka's own properties, and its Java tools get a file of their own.
+//! The librdkafka properties file that KRB_CONFIG or `--config` names, read by the rules of
+//! [`krb_log::properties`] and accepted property by property by librdkafka.
 
 use std::path::{Path, PathBuf};
 
 use rdkafka::error::KafkaError;
 use rdkafka::ClientConfig;
 
-/// One `key=value` of the file, with its line number for the errors that name it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Property {
-    pub line: usize,
-    pub key: String,
-    pub value: String,
-}
+pub use krb_log::properties::{parse, Property};
 
 /// A properties file read, parsed and accepted property by property by librdkafka.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -77,35 +63,6 @@ pub fn read(path: &str) -> Result<ConfFile, String> {
     })
 }
 
-/// The file's properties, by kcat's rules (see the module's comment).
-pub fn parse(path: &Path, text: &str) -> Result<Vec<Property>, String> {
-    let mut properties = Vec::new();
-    for (i, raw) in text.lines().enumerate() {
-        let line = raw.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let unescaped = line.replace("\\:", ":").replace("\\=", "=");
-        match unescaped.split_once('=') {
-            Some((key, value)) if !key.is_empty() => properties.push(Property {
-                line: i + 1,
-                key: key.to_string(),
-                value: value.to_string(),
-            }),
-            // The line is not echoed: it may be a password on a line of its own.
-            _ => {
-                return Err(format!(
-                    "{}:{}: expected property=value (a librdkafka property such as \
-                     security.protocol=SASL_PLAINTEXT), got a line without a property before =",
-                    path.display(),
-                    i + 1
-                ))
-            }
-        }
-    }
-    Ok(properties)
-}
-
 /// Asks librdkafka whether it takes each property, so that a refused one is named with its
 /// file and line when the tool starts, not later by a client that does not say where it came
 /// from. A combination it refuses only when a client is made is refused then, as usual.
@@ -135,47 +92,6 @@ fn check(path: &Path, properties: &[Property]) -> Result<(), String> {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-
-    fn keys(text: &str) -> Vec<(String, String)> {
-        parse(Path::new("f.conf"), text)
-            .unwrap()
-            .into_iter()
-            .map(|p| (p.key, p.value))
-            .collect()
-    }
-
-    #[test]
-    fn reads_kcats_format() {
-        let text = "# the room\n\n  security.protocol=SASL_PLAINTEXT  \n\t# indented comment\n\
-                    sasl.password=a=b\nbootstrap.servers=host\\:9092\nsasl.username=x\\=y\n";
-        assert_eq!(
-            keys(text),
-            [
-                ("security.protocol", "SASL_PLAINTEXT"),
-                ("sasl.password", "a=b"),
-                ("bootstrap.servers", "host:9092"),
-                ("sasl.username", "x=y"),
-            ]
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-        );
-        // kcat trims only the line's ends: the space before `=` stays in the property.
-        assert_eq!(keys("a = b"), [("a ".to_string(), " b".to_string())]);
-    }
-
-    #[test]
-    fn a_line_that_is_not_key_value_is_named_with_its_line() {
-        let e = parse(Path::new("alice.conf"), "# c\na=b\nsasl.password\n").unwrap_err();
-        assert!(
-            e.starts_with("alice.conf:3: expected property=value"),
-            "{e}"
-        );
-        // Not the line itself: it may be a secret.
-        assert!(!e.contains("sasl.password"), "{e}");
-        let e = parse(Path::new("alice.conf"), "hunter2\n").unwrap_err();
-        assert!(!e.contains("hunter2"), "{e}");
-        let e = parse(Path::new("alice.conf"), "=b\n").unwrap_err();
-        assert!(e.starts_with("alice.conf:1: "), "{e}");
-    }
 
     #[test]
     fn a_file_that_cannot_be_read_is_named() {

@@ -10,6 +10,7 @@
 //! - [`rdlog`]: librdkafka's own log lines, printed live in librdkafka's format.
 //! - [`readers`]: which groups with live members read a topic (what krb-topic will not delete).
 //! - [`signals`]: a worker's clean stop on the first signal, a forced one on the second.
+//! - [`worker`]: NAME GROUP TOPIC and the processing's pace, for krb-worker and krb-share alike.
 
 pub mod broker;
 pub mod conf_file;
@@ -19,8 +20,7 @@ pub mod kafka_error;
 pub mod rdlog;
 pub mod readers;
 pub mod signals;
-
-use clap::Parser;
+pub mod worker;
 
 /// The librdkafka every tool runs, as the library itself says (`rd_kafka_version_str`).
 pub fn librdkafka_version() -> String {
@@ -31,11 +31,6 @@ pub fn librdkafka_version() -> String {
 /// the engine's, as kcat does, since a lab's result depends on both.
 pub fn version_line(own: &str) -> String {
     format!("{own} (librdkafka {})", librdkafka_version())
-}
-
-/// [`krb_cli::cli::parse`] for a tool that talks to Kafka: its `--version` names librdkafka.
-pub fn parse<T: Parser>(tool: &str) -> T {
-    krb_cli::cli::parse_versioned(tool, version_line)
 }
 
 #[cfg(test)]

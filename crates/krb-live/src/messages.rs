@@ -7,7 +7,7 @@
 
 use krb_cli::lang::{Lang, Msg};
 pub use krb_log::event_words::{
-    COMMIT_FAILED, MAXPOLL, POLL_ERROR, SECONDS, START, STOP, TXN_ABORTED,
+    COMMITTED, COMMIT_FAILED, MAXPOLL, POLL_ERROR, SECONDS, START, STOP, TXN_ABORTED,
 };
 
 /// The page's title.
@@ -85,6 +85,11 @@ pub const LEGEND_PROCESSING: Msg = Msg {
     en: "processing (height: messages per step)",
     ko: "처리 (높이: 구간당 메시지 수)",
 };
+/// The legend: the offset processed last, a line on the partition's offsets.
+pub const LEGEND_OFFSET: Msg = Msg {
+    en: "offset processed last",
+    ko: "마지막으로 처리한 offset",
+};
 /// The legend: a duplicate.
 pub const LEGEND_DUPLICATE: Msg = Msg {
     en: "duplicate processing",
@@ -138,6 +143,8 @@ pub const ALL: &[(&str, Msg)] = &[
     ("ownsNothing", OWNS_NOTHING),
     ("legendOwned", LEGEND_OWNED),
     ("legendProcessing", LEGEND_PROCESSING),
+    ("legendOffset", LEGEND_OFFSET),
+    ("committed", COMMITTED),
     ("legendDuplicate", LEGEND_DUPLICATE),
     ("feed", FEED),
     ("duplicateItem", DUPLICATE_ITEM),

@@ -108,9 +108,9 @@ pub struct Worker {
     pub processed: u64,
     /// Of them, duplicates.
     pub duplicates: u64,
-    /// Per partition and step ([`STEP_MS`] from the first line): processings, and of them
-    /// duplicates.
-    pub steps: BTreeMap<Partition, BTreeMap<i64, (u32, u32)>>,
+    /// Per partition and step ([`STEP_MS`] from the first line): processings, of them
+    /// duplicates, and the offset processed last.
+    pub steps: BTreeMap<Partition, BTreeMap<i64, (u32, u32, Offset)>>,
     /// The last assigned line's partitions, as the log wrote them.
     pub last_assigned: Option<Vec<Partition>>,
     /// A share group's member (lab 8): what the broker lent it and what it answered.
@@ -184,6 +184,11 @@ pub struct State {
     pub skipped: Vec<Skipped>,
     /// How many were skipped.
     pub skipped_count: u64,
+    /// Each partition's lowest and highest offset, processed or committed.
+    pub offsets: BTreeMap<Partition, (Offset, Offset)>,
+    /// Each partition's committed position: per step, the last commit's time and the offset
+    /// the group reads next.
+    pub committed: BTreeMap<Partition, BTreeMap<i64, (NaiveDateTime, Offset)>>,
     /// Every processing, as krb-dups counts them.
     counts: Counts,
     /// How many events and duplicates make [`keep_latest`] look again.
@@ -225,13 +230,25 @@ impl State {
             }
             What::Event(event) => event,
         };
+        let step = (at - origin).num_milliseconds().div_euclid(STEP_MS);
+        let mut widen = |p: Partition, o: Offset| {
+            let r = self.offsets.entry(p).or_insert((o, o));
+            *r = (r.0.min(o), r.1.max(o));
+        };
         let w = self.workers.entry(worker.clone()).or_default();
+        if let Event::Commit(positions) = &event {
+            for &(p, o) in positions {
+                widen(p, o);
+                self.committed.entry(p).or_default().insert(step, (at, o));
+            }
+            return;
+        }
         if let Some((partition, offset)) = event.completion() {
+            widen(partition, offset);
             // Before it is counted: a message counted already is processed again.
             let before = self.counts.get(partition, offset);
             self.counts.add(worker.as_bytes(), partition, offset);
             w.processed += 1;
-            let step = (at - origin).num_milliseconds().div_euclid(STEP_MS);
             let counted = w
                 .steps
                 .entry(partition)
@@ -239,6 +256,7 @@ impl State {
                 .entry(step)
                 .or_default();
             counted.0 += 1;
+            counted.2 = offset;
             if before > 0 {
                 counted.1 += 1;
                 w.duplicates += 1;
@@ -322,7 +340,7 @@ impl State {
                 w.share.get_or_insert_default().committed += offsets.len() as u64;
                 return;
             }
-            // Completions are counted above; a slow start and a commit move no partition.
+            // Completions and commits are counted above; a slow start moves no partition.
             Event::SlowStart { .. }
             | Event::Commit(_)
             | Event::Processed { .. }
@@ -481,9 +499,30 @@ mod tests {
         let a = &s.workers["g-a"];
         assert_eq!((a.processed, a.duplicates), (4, 1));
         assert_eq!(s.workers["g-b"].duplicates, 2);
-        // Steps of 100 ms: a's two first processings in step 0, its third (a duplicate) in 1.
-        assert_eq!(a.steps[&1], BTreeMap::from([(0, (2, 0)), (1, (1, 1))]));
-        assert_eq!(a.steps[&0], BTreeMap::from([(1, (1, 0))]));
+        // Steps of 100 ms: a's two first processings in step 0, its third (a duplicate) in 1,
+        // each with the offset processed last.
+        assert_eq!(
+            a.steps[&1],
+            BTreeMap::from([(0, (2, 0, 401)), (1, (1, 1, 400))])
+        );
+        assert_eq!(a.steps[&0], BTreeMap::from([(1, (1, 0, 400))]));
+    }
+
+    #[test]
+    fn the_committed_position_is_the_groups_last_commit_of_each_step() {
+        let mut s = State::new();
+        s.add(line(0, "g-a", Event::Commit(vec![(0, 5), (1, 3)])));
+        s.add(line(50, "g-a", Event::Commit(vec![(0, 7)])));
+        // Another worker's commit moves the same position: it is the group's.
+        s.add(line(150, "g-b", Event::Commit(vec![(0, 9)])));
+        s.add(processed(160, "g-b", 0, 2));
+        assert_eq!(
+            s.committed[&0],
+            BTreeMap::from([(0, (at(50), 7)), (1, (at(150), 9))])
+        );
+        assert_eq!(s.committed[&1], BTreeMap::from([(0, (at(0), 3))]));
+        assert_eq!(s.offsets, BTreeMap::from([(0, (2, 9)), (1, (3, 3))]));
+        assert!(s.events.is_empty(), "a commit is no event");
     }
 
     #[test]

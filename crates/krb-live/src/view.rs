@@ -3,6 +3,8 @@
 //! and duplicates. The page's own words are apart ([`crate::messages`]); the labels here are
 //! the logs' own texts, which the page shows as they are.
 
+use std::collections::BTreeMap;
+
 use krb_log::logline::{format_time, Partition};
 use krb_log::rendered_error::rendered_code;
 use serde::Serialize;
@@ -39,6 +41,8 @@ pub struct View {
     pub duplicates: u64,
     /// The workers, by name.
     pub workers: Vec<WorkerView>,
+    /// The partitions' offsets and committed positions.
+    pub partitions: BTreeMap<Partition, PartitionView>,
     /// The latest events and runs of duplicates, newest first.
     pub feed: Vec<FeedItem>,
     /// How many lines were skipped, and the first of them.
@@ -70,6 +74,16 @@ pub struct WorkerView {
     pub marks: Vec<Mark>,
 }
 
+/// A partition as the group moved through it.
+#[derive(Serialize)]
+pub struct PartitionView {
+    /// Its lowest and highest offset, processed or committed: a row's scale.
+    pub range: [i64; 2],
+    /// Its committed position: `[time, offset the group reads next]` at the last commit of
+    /// each step.
+    pub committed: Vec<[i64; 2]>,
+}
+
 /// One partition of a worker.
 #[derive(Serialize)]
 pub struct Row {
@@ -77,8 +91,9 @@ pub struct Row {
     pub partition: Partition,
     /// When the worker owned it.
     pub spans: Vec<SpanView>,
-    /// Its processing: `[step start, processings, duplicates]` for each step with any.
-    pub steps: Vec<[i64; 3]>,
+    /// Its processing: `[step start, processings, duplicates, offset processed last]` for
+    /// each step with any.
+    pub steps: Vec<[i64; 4]>,
 }
 
 /// A partition owned from `from` to `to` (or to the latest line).
@@ -250,15 +265,16 @@ impl View {
                 let rows = spans_of
                     .into_iter()
                     .map(|(partition, spans)| {
-                        let mut steps: Vec<[i64; 3]> = Vec::new();
-                        for (&n, &(all, dups)) in w.steps.get(&partition).into_iter().flatten() {
+                        let mut steps: Vec<[i64; 4]> = Vec::new();
+                        for (&n, &(all, dups, o)) in w.steps.get(&partition).into_iter().flatten() {
                             let start = n.div_euclid(per) * step;
                             match steps.last_mut() {
                                 Some(last) if last[0] == start => {
                                     last[1] += i64::from(all);
                                     last[2] += i64::from(dups);
+                                    last[3] = o;
                                 }
-                                _ => steps.push([start, i64::from(all), i64::from(dups)]),
+                                _ => steps.push([start, i64::from(all), i64::from(dups), o]),
                             }
                         }
                         Row {
@@ -281,6 +297,22 @@ impl View {
                 }
             })
             .collect();
+        let partitions = state
+            .offsets
+            .iter()
+            .map(|(&p, &(lo, hi))| {
+                // The last commit of each widened step.
+                let (mut committed, mut before) = (Vec::new(), None);
+                for (&n, &(t, o)) in state.committed.get(&p).into_iter().flatten() {
+                    if before.replace(n.div_euclid(per)) == Some(n.div_euclid(per)) {
+                        committed.pop();
+                    }
+                    committed.push([ms(t), o]);
+                }
+                let range = [lo, hi];
+                (p, PartitionView { range, committed })
+            })
+            .collect();
         let feed = feed(&marks, FEED);
         View {
             group: group.to_string(),
@@ -294,6 +326,7 @@ impl View {
             unique: report.unique,
             duplicates: report.duplicates(),
             workers,
+            partitions,
             feed,
             skipped: state.skipped_count,
             skipped_first: state.skipped.iter().map(|s| s.to_string()).collect(),
@@ -372,6 +405,7 @@ mod tests {
         let mut s = State::new();
         for (ms, o) in [(0, 0), (50, 1), (150, 2), (119_990, 3)] {
             s.add(processed(ms, "g-a", 0, o));
+            s.add(line(ms, "g-a", Event::Commit(vec![(0, o + 1)])));
         }
         let view = View::of(&mut s, "g", "logs/g-*.log");
         assert_eq!(view.length, 119_990);
@@ -380,8 +414,12 @@ mod tests {
         assert!(view.length / view.step <= MAX_STEPS);
         assert_eq!(
             view.workers[0].rows[0].steps,
-            vec![[0, 3, 0], [119_800, 1, 0]]
+            vec![[0, 3, 0, 2], [119_800, 1, 0, 3]]
         );
+        // The committed position, the last commit of each wider step.
+        let p0 = &view.partitions[&0];
+        assert_eq!(p0.committed, vec![[150, 3], [119_990, 4]]);
+        assert_eq!(p0.range, [0, 4]);
         let short = View::of(&mut State::new(), "g", "logs/g-*.log");
         assert_eq!((short.length, short.step, short.origin), (0, STEP_MS, None));
     }

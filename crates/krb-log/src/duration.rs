@@ -4,12 +4,10 @@
 use crate::event_words::SECONDS;
 use krb_cli::lang::{Lang, Msg};
 
-/// A time in whole minutes.
 pub const MINUTES: Msg = Msg {
     en: "{minutes} min",
     ko: "{minutes}분",
 };
-/// A time in minutes and seconds.
 pub const MINUTES_SECONDS: Msg = Msg {
     en: "{minutes} min {seconds} s",
     ko: "{minutes}분 {seconds}초",

@@ -4,17 +4,14 @@
 
 use krb_cli::lang::Msg;
 
-/// A commit that failed, with its Kafka error code.
 pub const COMMIT_FAILED: Msg = Msg {
     en: "commit failed: {code}",
     ko: "commit 실패: {code}",
 };
-/// A poll that returned an error, with its code.
 pub const POLL_ERROR: Msg = Msg {
     en: "poll error: {code}",
     ko: "poll 오류: {code}",
 };
-/// A transaction aborted, with its code.
 pub const TXN_ABORTED: Msg = Msg {
     en: "transaction aborted: {code}",
     ko: "트랜잭션 중단: {code}",
@@ -34,6 +31,11 @@ pub const MAXPOLL: Msg = Msg {
     en: "MAXPOLL: leaving group",
     ko: "MAXPOLL: 그룹을 떠남",
 };
+/// A partition's committed position, drawn as a step line: what a new owner reads next.
+pub const COMMITTED: Msg = Msg {
+    en: "committed: the offset the group reads next",
+    ko: "commit된 위치: 그룹이 다음에 읽을 offset",
+};
 /// A time in seconds: an axis tick, a run's length.
 pub const SECONDS: Msg = Msg {
     en: "{seconds} s",
@@ -48,6 +50,7 @@ pub const ALL: &[Msg] = &[
     START,
     STOP,
     MAXPOLL,
+    COMMITTED,
     SECONDS,
 ];
 

@@ -168,9 +168,7 @@ pub struct CommitLine<'a> {
 pub struct Completion<'a> {
     /// The worker's name: ASCII, unless it is the `known` name the caller passed.
     pub name: &'a [u8],
-    /// The message's partition.
     pub partition: Partition,
-    /// The message's offset.
     pub offset: Offset,
     /// Where the offset ends: the length of the line, when the text is one line.
     pub len: usize,

@@ -11,6 +11,7 @@
 //! - [`worker_log`]: a worker's log file read back, for the tools that analyse a lab.
 //! - [`overlap`]: two consumers in one message at once (lab 2), found once for krb-verify and
 //!   krb-timeline.
+//! - [`properties`]: the librdkafka properties file (`--config`) parsed, as kcat reads it.
 //! - [`trial_log`]: lab 7's acknowledgements and faults files, written and read in one place.
 
 pub mod decimal;
@@ -19,6 +20,7 @@ pub mod event_words;
 pub mod fastpath;
 pub mod logline;
 pub mod overlap;
+pub mod properties;
 pub mod reader;
 pub mod rendered_error;
 pub mod trial_log;

@@ -51,44 +51,31 @@ pub type Offset = i64;
 pub enum Event {
     /// Processing of a message ended: `p1 offset 481`. Only these count as processed.
     Processed {
-        /// The message's partition.
         partition: Partition,
-        /// The message's offset.
         offset: Offset,
     },
     /// Processing of a message ended and found its effect already there (`--effect
     /// idempotent`): `p0 offset 3 already applied`. A processing all the same: krb-dups counts it.
     AlreadyApplied {
-        /// The message's partition.
         partition: Partition,
-        /// The message's offset.
         offset: Offset,
     },
     /// Processing of a message ended but its transaction was rolled back (`--effect
     /// db-offsets`): the partition's position in the database had moved on from where this
     /// worker read it. `p0 offset 3 refused`. A processing all the same: krb-dups counts it.
     Refused {
-        /// The message's partition.
         partition: Partition,
-        /// The message's offset.
         offset: Offset,
     },
     /// Processing of the `--slow-at` message began: `p0 offset 3 slow start`.
     SlowStart {
-        /// The message's partition.
         partition: Partition,
-        /// The message's offset.
         offset: Offset,
     },
     /// The worker's first line: what it consumes, in which group: `consumes pay in group
     /// nocommit`. A group's logs are `GROUP-*.log`; this line tells group `a`'s logs from group
     /// `a-b`'s.
-    Consumes {
-        /// The topic.
-        topic: String,
-        /// The consumer group.
-        group: String,
-    },
+    Consumes { topic: String, group: String },
     /// The group gave the worker these partitions: `assigned [0, 1]`.
     Assigned(Vec<Partition>),
     /// The worker handed these partitions back in a clean rebalance: `revoked [0, 1]`.
@@ -106,18 +93,11 @@ pub enum Event {
     /// `_ASSIGNMENT_LOST` when the partitions were lost).
     TxnAborted(String),
     /// A share consumer's first line: `consumes pay in share group share`.
-    ShareConsumes {
-        /// The topic.
-        topic: String,
-        /// The share group.
-        group: String,
-    },
+    ShareConsumes { topic: String, group: String },
     /// A share consumer acquired a record, for the `delivery`-th time (the broker's count):
     /// `acquired p0 offset 3 delivery 1`.
     Acquired {
-        /// The record's partition.
         partition: Partition,
-        /// The record's offset.
         offset: Offset,
         /// How many times the broker has delivered it, this time included.
         delivery: u16,
@@ -125,17 +105,13 @@ pub enum Event {
     /// A share consumer acknowledged a record to the broker (not yet committed):
     /// `accepted p0 offset 3`, `released ...`, `rejected ...`.
     Acknowledged {
-        /// The record's partition.
         partition: Partition,
-        /// The record's offset.
         offset: Offset,
-        /// How.
         ack: Ack,
     },
     /// The broker took these acknowledgements of one partition: `acks committed p0 [0..3, 7]`
     /// (ranges inclusive).
     AcksCommitted {
-        /// The partition.
         partition: Partition,
         /// The offsets acknowledged, ascending.
         offsets: Vec<Offset>,
@@ -143,11 +119,9 @@ pub enum Event {
     /// The broker refused these acknowledgements of one partition; the text is a rendered
     /// Kafka error: `acks failed p0 [3]: KafkaError{...}`.
     AcksFailed {
-        /// The partition.
         partition: Partition,
         /// The offsets whose acknowledgement failed, ascending.
         offsets: Vec<Offset>,
-        /// Why.
         error: String,
     },
     /// common.sh's `start` launched the worker: `09:13:27.038 start nocommit-b`, the line the
@@ -186,7 +160,6 @@ pub struct LogLine {
     pub time: NaiveTime,
     /// The worker's name (`nocommit-a`); never contains white space.
     pub name: String,
-    /// What happened.
     pub event: Event,
 }
 
@@ -201,7 +174,6 @@ pub fn format_time(time: NaiveTime) -> String {
 pub struct Time(pub NaiveTime);
 
 impl Time {
-    /// The time's text, as bytes.
     fn text(&self) -> [u8; 12] {
         let t = self.0;
         // chrono keeps a leap second as second 59 with more than 10^9 nanoseconds.
@@ -237,11 +209,8 @@ impl fmt::Display for Time {
 
 /// A line being written, borrowing its parts: [`LogLine`]'s text without its copies.
 pub struct Line<'a> {
-    /// When.
     pub time: NaiveTime,
-    /// Who.
     pub name: &'a str,
-    /// What.
     pub event: &'a Event,
 }
 

@@ -10,9 +10,7 @@ use crate::worker_log::WorkerLog;
 /// A time when two consumers were both in one message.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Overlap {
-    /// The message's partition.
     pub partition: Partition,
-    /// The message's offset.
     pub offset: Offset,
     /// The consumer in the slow message.
     pub slow: String,

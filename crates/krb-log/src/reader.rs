@@ -66,7 +66,7 @@ impl fmt::Display for Skipped {
         write!(
             f,
             "{}:{}: skipped: {}",
-            self.path.display(),
+            shown(&self.path),
             self.line,
             self.reason
         )
@@ -105,6 +105,19 @@ pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
     std::borrow::Cow::Owned(out)
 }
 
+/// A file's path as text, named whatever its bytes: each byte that is not UTF-8 written `\xff`
+/// (the system's own display writes U+FFFD, one for any byte, so two such logs read alike),
+/// each control character as [`printable`] writes it.
+pub fn shown(path: &Path) -> String {
+    use std::os::unix::ffi::OsStrExt;
+    let mut out = String::new();
+    for chunk in path.as_os_str().as_bytes().utf8_chunks() {
+        out.push_str(&printable(chunk.valid()));
+        out.extend(chunk.invalid().iter().map(|b| format!("\\x{b:02x}")));
+    }
+    out
+}
+
 /// What is wrong with a file whose lines are read all the same, at one line or the whole file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Remark {
@@ -119,8 +132,8 @@ pub struct Remark {
 impl fmt::Display for Remark {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.line {
-            Some(line) => write!(f, "{}:{line}: {}", self.path.display(), self.what),
-            None => write!(f, "{}: {}", self.path.display(), self.what),
+            Some(line) => write!(f, "{}:{line}: {}", shown(&self.path), self.what),
+            None => write!(f, "{}: {}", shown(&self.path), self.what),
         }
     }
 }
@@ -213,11 +226,11 @@ pub fn read_text(path: &Path, what: &str, limit: u64) -> Result<String> {
     let mut text = String::new();
     open(path)
         .and_then(|f| f.take(limit.saturating_add(1)).read_to_string(&mut text))
-        .with_context(|| format!("cannot read {what} {}", path.display()))?;
+        .with_context(|| format!("cannot read {what} {}", shown(path)))?;
     if text.len() as u64 > limit {
         bail!(
             "cannot read {what} {}: larger than {limit} bytes, more than it can be",
-            path.display()
+            shown(path)
         );
     }
     Ok(text)
@@ -247,7 +260,7 @@ pub fn parse_bytes(line: &[u8]) -> Result<Option<LogLine>, crate::logline::Parse
 /// has no newline, which is not read (see [`Skipped::cut_short`]).
 pub fn for_each_line(path: &Path, each: impl FnMut(u64, &[u8])) -> Result<Option<Skipped>> {
     match Follow::new(path).read_to_end(each)? {
-        (Growth::Gone, _) => bail!("cannot read {}: no such file", path.display()),
+        (Growth::Gone, _) => bail!("cannot read {}: no such file", shown(path)),
         (_, cut) => Ok(cut),
     }
 }
@@ -274,7 +287,7 @@ pub fn for_each_line_in(
     fast: impl FnMut(u64, &[u8]) -> Option<usize>,
     each: impl FnMut(u64, &[u8]),
 ) -> Result<Range> {
-    let mut file = open(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let mut file = open(path).with_context(|| format!("cannot read {}", shown(path)))?;
     read_lines(&mut file, path, from, to, Last::Read, fast, each).map(|read| Range {
         lines: read.lines,
         cut_short: read.cut_short,
@@ -312,7 +325,7 @@ fn read_lines(
     mut fast: impl FnMut(u64, &[u8]) -> Option<usize>,
     mut each: impl FnMut(u64, &[u8]),
 ) -> Result<Lines> {
-    let cannot = || format!("cannot read {}", path.display());
+    let cannot = || format!("cannot read {}", shown(path));
     // A range that starts inside a line leaves that line to the range before it: start one byte
     // early and drop everything up to the first newline.
     let mut skip_partial = from > 0;
@@ -451,7 +464,7 @@ impl Follow {
         mut each: impl FnMut(u64, &[u8]),
     ) -> Result<(Growth, Option<Skipped>)> {
         use std::os::unix::fs::MetadataExt;
-        let cannot = || format!("cannot read {}", self.path.display());
+        let cannot = || format!("cannot read {}", shown(&self.path));
         let mut file = match open(&self.path) {
             Ok(file) => file,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((Growth::Gone, None)),
@@ -524,7 +537,7 @@ pub fn group_of(path: &Path) -> Result<Option<String>> {
     let mut head = Vec::new();
     open(path)
         .and_then(|f| f.take(HEAD).read_to_end(&mut head))
-        .with_context(|| format!("cannot read {}", path.display()))?;
+        .with_context(|| format!("cannot read {}", shown(path)))?;
     Ok(head
         .split(|&b| b == b'\n')
         .find_map(|line| match parse_bytes(line) {
@@ -553,7 +566,7 @@ pub const NO_LOGS: Msg = Msg {
 pub fn no_logs(dir: &Path, group: &str) -> String {
     NO_LOGS.fill(
         Lang::of_process(),
-        &[("dir", &dir.display()), ("group", &group)],
+        &[("dir", &shown(dir)), ("group", &group)],
     )
 }
 
@@ -566,10 +579,9 @@ pub fn group_files(dir: &Path, group: &str, ns: &Namespace) -> Result<(Vec<PathB
     use std::os::unix::ffi::OsStrExt;
     let prefix = format!("{group}-");
     let entries = std::fs::read_dir(dir).map_err(|why| {
-        anyhow::anyhow!(NO_LOG_FOLDER.fill(
-            Lang::of_process(),
-            &[("dir", &dir.display()), ("why", &why)],
-        ))
+        anyhow::anyhow!(
+            NO_LOG_FOLDER.fill(Lang::of_process(), &[("dir", &shown(dir)), ("why", &why)],)
+        )
     })?;
     let mut files: Vec<PathBuf> = entries
         .filter_map(|e| e.ok())
@@ -601,6 +613,29 @@ mod tests {
 
     fn temp_dir(files: &[(&str, &[u8])]) -> krb_testutil::Scratch {
         scratch_dir("reader", files)
+    }
+
+    #[test]
+    fn a_log_whose_name_is_not_utf8_is_named_with_its_bytes_escaped() {
+        use std::os::unix::ffi::OsStrExt;
+        let dir = temp_dir(&[]);
+        let path = dir.join(std::ffi::OsStr::from_bytes(b"g-\xff\x1b.log"));
+        std::fs::write(&path, b"09:00:00.000 g-a p0 offset 1").unwrap();
+        let cut = for_each_line(&path, |_, _| {})
+            .unwrap()
+            .unwrap()
+            .to_string();
+        let name = format!("{}/g-\\xff\\u{{1b}}.log", shown(&dir));
+        assert_eq!(
+            cut,
+            format!("{name}:1: skipped: the last line has no newline: cut short by its writer, not read")
+        );
+        let err = read_text(&path.with_extension("none"), "the table", 9).unwrap_err();
+        assert!(
+            format!("{err:#}").contains("g-\\xff\\u{1b}.none"),
+            "{err:#}"
+        );
+        std::fs::remove_dir_all(dir).unwrap();
     }
 
     #[test]

@@ -14,7 +14,7 @@ use anyhow::{bail, Result};
 use chrono::{DateTime, Local, NaiveDate, NaiveDateTime, NaiveTime, TimeDelta};
 
 use crate::logline::{Event, LogLine, Offset, ParseError, Partition};
-use crate::reader::{group_files, parse_bytes, Follow, Growth, Remark, Skipped, Workers};
+use crate::reader::{group_files, parse_bytes, shown, Follow, Growth, Remark, Skipped, Workers};
 use krb_cli::namespace::Namespace;
 
 /// Day 0, the date every log's first line is placed on.
@@ -94,15 +94,23 @@ impl WorkerLog {
     /// Reads one log file (see [`WorkerLog::read`]): a log followed, read to its end at once.
     pub fn read_file(path: &Path) -> Result<WorkerLog> {
         let mut log = WorkerLog::follow(path);
-        let mut follow = log.follow.clone();
-        let (growth, cut) = follow.read_to_end(|number, bytes| log.add(number, bytes))?;
-        if growth == Growth::Gone {
-            bail!("cannot read {}: no such file", path.display());
-        }
-        log.skipped.extend(cut);
-        log.remarks = log.workers.remarks(path);
-        log.follow = follow;
+        log.finish()?;
         Ok(log)
+    }
+
+    /// Reads the rest of a log that is whole, as [`WorkerLog::read_file`] reads it: a last line
+    /// cut short is skipped, and what is wrong with the file is said in its remarks. A reader
+    /// that takes the lines of each [`WorkerLog::read_more`] first keeps no more than a chunk.
+    pub fn finish(&mut self) -> Result<()> {
+        let mut follow = self.follow.clone();
+        let (growth, cut) = follow.read_to_end(|number, bytes| self.add(number, bytes))?;
+        if growth == Growth::Gone {
+            bail!("cannot read {}: no such file", shown(&self.path));
+        }
+        self.skipped.extend(cut);
+        self.remarks = self.workers.remarks(&self.path);
+        self.follow = follow;
+        Ok(())
     }
 
     /// A log to be read as it grows, with [`WorkerLog::read_more`]; nothing read yet.
@@ -111,7 +119,7 @@ impl WorkerLog {
             path: path.to_path_buf(),
             name: path
                 .file_stem()
-                .map(|s| s.to_string_lossy().into_owned())
+                .map(|s| shown(s.as_ref()))
                 .unwrap_or_default(),
             lines: Vec::new(),
             librdkafka: Vec::new(),

@@ -1,4 +1,3 @@
-fn main() {
-    let args: krb_produce::Args = krb_kafka::parse("krb-produce");
-    krb_cli::exit_on_error("krb-produce", 1, krb_produce::run(&args));
+fn main() -> std::process::ExitCode {
+    krb_cli::main(krb_kafka::version_line, |args| krb_produce::run(&args))
 }

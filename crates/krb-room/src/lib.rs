@@ -32,7 +32,8 @@ use std::path::PathBuf;
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
 use krb_cli::lang::Lang;
-use krb_cli::out::{stderr_line, stdout_line};
+use krb_cli::out::stdout_line;
+use krb_cli::usage;
 use krb_kafka::broker::BrokerArgs;
 
 /// krb-room: a workshop room's results on one screen.
@@ -100,10 +101,10 @@ pub enum Command {
     },
 }
 
-/// Runs the command; returns the exit status: 0 done, 1 the broker or the network failed,
-/// 2 bad input (a file that is not records, an unknown KRB_LANG).
-pub fn run(args: Args) -> i32 {
-    let result = match args.command {
+/// Runs the command: an error is the broker's or the network's (exit 1), or a [`usage`] one
+/// (exit 2): a file that is not records, an unknown KRB_LANG.
+pub fn run(args: Args) -> Result<()> {
+    match args.command {
         Command::Publish {
             room,
             files,
@@ -115,36 +116,19 @@ pub fn run(args: Args) -> i32 {
             bind,
             broker,
         } => serve(&room, bind, port, &broker),
-    };
-    match result {
-        Ok(()) => 0,
-        Err(Failure::Input(e)) => {
-            stderr_line(&format!("krb-room: {e:#}"));
-            2
-        }
-        Err(Failure::Run(e)) => {
-            stderr_line(&format!("krb-room: {e:#}"));
-            1
-        }
     }
 }
 
-/// Why a command failed: the user's input (exit 2) or the run (exit 1).
-enum Failure {
-    Input(anyhow::Error),
-    Run(anyhow::Error),
-}
-
-fn publish(room: &str, files: &[PathBuf], broker: &BrokerArgs) -> Result<(), Failure> {
+fn publish(room: &str, files: &[PathBuf], broker: &BrokerArgs) -> Result<()> {
     let ns = broker.namespace.ns.as_deref().ok_or_else(|| {
-        Failure::Input(anyhow::anyhow!(
+        usage(anyhow::anyhow!(
             "your records go to a topic of your own, NS-krb-room-{room}: set your namespace \
              (KRB_NS=alice, or --ns alice; in a room with logins, source your handout)"
         ))
     })?;
-    let lines = publish::read(files, ns).map_err(Failure::Input)?;
+    let lines = publish::read(files, ns).map_err(usage)?;
     let topic = topic::name(ns, room);
-    let sent = publish::send(broker, &topic, &lines).map_err(Failure::Run)?;
+    let sent = publish::send(broker, &topic, &lines)?;
     stdout_line(&format!(
         "krb-room: {sent} record(s) to {topic} on {}",
         broker.bootstrap
@@ -152,33 +136,29 @@ fn publish(room: &str, files: &[PathBuf], broker: &BrokerArgs) -> Result<(), Fai
     Ok(())
 }
 
-fn serve(room: &str, bind: IpAddr, port: u16, broker: &BrokerArgs) -> Result<(), Failure> {
-    let lang = Lang::from_env().map_err(Failure::Input)?;
+fn serve(room: &str, bind: IpAddr, port: u16, broker: &BrokerArgs) -> Result<()> {
+    let lang = Lang::of_process();
     let listener = TcpListener::bind((bind, port))
         .with_context(|| {
             format!(
                 "cannot serve on {bind}:{port}: pass another --port (or --port 0 for any free one)"
             )
         })
-        .map_err(Failure::Input)?;
+        .map_err(usage)?;
     let address = listener
         .local_addr()
-        .context("cannot read the address served on")
-        .map_err(Failure::Run)?;
+        .context("cannot read the address served on")?;
     let topics = topic::name("NS", room);
-    let run = || -> Result<()> {
-        let shared = follow::start(broker, room)?;
-        stdout_line(&format!(
-            "krb-room: room {room} (topics {topics} on {}) at http://{address}/ (Ctrl-C stops)",
-            broker.bootstrap
-        ));
-        let page = page::Page {
-            room: room.to_string(),
-            topics: topics.clone(),
-            bootstrap: broker.bootstrap.clone(),
-            lang,
-        };
-        server::serve(listener, page, shared)
+    let shared = follow::start(broker, room)?;
+    stdout_line(&format!(
+        "krb-room: room {room} (topics {topics} on {}) at http://{address}/ (Ctrl-C stops)",
+        broker.bootstrap
+    ));
+    let page = page::Page {
+        room: room.to_string(),
+        topics,
+        bootstrap: broker.bootstrap.clone(),
+        lang,
     };
-    run().map_err(Failure::Run)
+    server::serve(listener, page, shared)
 }

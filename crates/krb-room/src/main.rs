@@ -1,5 +1,3 @@
-fn main() {
-    let args: krb_room::Args = krb_kafka::parse("krb-room");
-    let code = krb_room::run(args);
-    std::process::exit(code);
+fn main() -> std::process::ExitCode {
+    krb_cli::main(krb_kafka::version_line, krb_room::run)
 }

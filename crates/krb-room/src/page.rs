@@ -23,7 +23,7 @@ use crate::messages::{self as m};
 use crate::room::{lab_variants, shortened, Participant, Room};
 use crate::spread::{self, Measure};
 
-use krb_verify::html::escape;
+use krb_cli::out::escape_html;
 
 /// Large type and high contrast, for a projector: no text under 16 px.
 const STYLE: &str = "body{font:20px/1.35 sans-serif;margin:.8em 1em;color:#111;background:#fff}\
@@ -77,13 +77,13 @@ impl Page {
              <meta name=\"viewport\" content=\"width=device-width\">\
              <title>{}</title><style>{STYLE}</style></head><body>\n<h1>{}</h1>\n",
             lang.code(),
-            escape(&title),
-            escape(&title)
+            escape_html(&title),
+            escape_html(&title)
         );
         let _ = writeln!(
             html,
             "<p id=\"status\">{}</p>",
-            escape(&m::STATUS.fill(
+            escape_html(&m::STATUS.fill(
                 lang,
                 &[
                     ("topics", &self.topics),
@@ -97,20 +97,20 @@ impl Page {
         let _ = writeln!(
             html,
             "<p id=\"names\">{}</p>",
-            escape(&m::NAMES.fill(lang, &[("room", &self.room)]))
+            escape_html(&m::NAMES.fill(lang, &[("room", &self.room)]))
         );
         if let Some(error) = &room.trouble {
             let _ = writeln!(
                 html,
                 "<p class=\"trouble\">{}</p>",
-                escape(&m::TROUBLE.fill(lang, &[("error", error)]))
+                escape_html(&m::TROUBLE.fill(lang, &[("error", error)]))
             );
         }
         if room.participants.is_empty() {
             let _ = writeln!(
                 html,
                 "<p id=\"waiting\">{}</p>",
-                escape(&m::WAITING.fill(lang, &[("room", &self.room)]))
+                escape_html(&m::WAITING.fill(lang, &[("room", &self.room)]))
             );
         } else {
             html += &self.table(room);
@@ -118,13 +118,13 @@ impl Page {
         let _ = write!(
             html,
             "<h2>{}</h2>\n<div class=\"pictures\">",
-            escape(m::SPREAD.text(lang))
+            escape_html(m::SPREAD.text(lang))
         );
         for picture in spread::pictures() {
             let _ = write!(
                 html,
                 "<figure><figcaption>{}</figcaption>{}</figure>",
-                escape(picture.title.text(lang)),
+                escape_html(picture.title.text(lang)),
                 spread::svg(&picture, room, lang)
             );
         }
@@ -133,10 +133,10 @@ impl Page {
             let _ = write!(
                 html,
                 "<section id=\"skipped\"><p>{}</p><ul>",
-                escape(&m::SKIPPED.fill(lang, &[("count", &room.skipped_count)]))
+                escape_html(&m::SKIPPED.fill(lang, &[("count", &room.skipped_count)]))
             );
             for line in &room.skipped {
-                let _ = write!(html, "<li>{}</li>", escape(line));
+                let _ = write!(html, "<li>{}</li>", escape_html(line));
             }
             html += "</ul></section>\n";
         }
@@ -155,9 +155,9 @@ impl Page {
             .collect();
         let mut html = format!(
             "<table id=\"participants\"><tr><th>{}</th><th>{}</th><th>{}</th>",
-            escape(m::PARTICIPANT.text(lang)),
-            escape(m::LATEST.text(lang)),
-            escape(m::VARIANTS.text(lang))
+            escape_html(m::PARTICIPANT.text(lang)),
+            escape_html(m::LATEST.text(lang)),
+            escape_html(m::VARIANTS.text(lang))
         );
         for c in &columns {
             let what = if c.number == DUPLICATES {
@@ -168,7 +168,7 @@ impl Page {
             let _ = write!(
                 html,
                 "<th>{}</th>",
-                escape(&m::COLUMN.fill(
+                escape_html(&m::COLUMN.fill(
                     lang,
                     &[
                         ("lab", &c.lab),
@@ -181,7 +181,7 @@ impl Page {
         html += "</tr>\n";
         let width = 3 + columns.len();
         for (name, p) in &room.participants {
-            let n = escape(name);
+            let n = escape_html(name);
             let _ = write!(
                 html,
                 "<tr class=\"participant\" data-participant=\"{n}\"><td class=\"name\">{n}</td><td class=\"at\">{}</td><td class=\"variants\">{}</td>",
@@ -196,9 +196,9 @@ impl Page {
                             html,
                             "<td class=\"number\" data-participant=\"{n}\" data-lab=\"{}\" data-variant=\"{}\" data-name=\"{}\" data-value=\"{v}\">{}</td>",
                             c.lab,
-                            escape(&c.variant),
+                            escape_html(&c.variant),
                             c.number,
-                            escape(&c.unit.shown(v))
+                            escape_html(&c.unit.shown(v))
                         );
                     }
                     None => html += "<td class=\"number none\">–</td>",
@@ -210,7 +210,7 @@ impl Page {
                 let _ = writeln!(
                     html,
                     "<tr class=\"failures\" data-participant=\"{n}\"><td colspan=\"{width}\">{}</td></tr>",
-                    escape(&shortened(
+                    escape_html(&shortened(
                         &NOT_HELD.fill(lang, &[("failures", &failures)]),
                         MAX_FAILURES
                     ))
@@ -221,8 +221,8 @@ impl Page {
                 let _ = writeln!(
                     html,
                     "<tr class=\"claimed\" data-participant=\"{n}\" data-claimed=\"{}\"><td colspan=\"{width}\">{}</td></tr>",
-                    escape(&names),
-                    escape(&m::CLAIMED.fill(lang, &[("participant", name), ("names", &names)]))
+                    escape_html(&names),
+                    escape_html(&m::CLAIMED.fill(lang, &[("participant", name), ("names", &names)]))
                 );
             }
         }
@@ -238,9 +238,9 @@ impl Page {
             .ended
             .as_deref()
             .and_then(|e| e.split(' ').nth(1))
-            .map(|t| format!(" <span class=\"when\">{}</span>", escape(t)))
+            .map(|t| format!(" <span class=\"when\">{}</span>", escape_html(t)))
             .unwrap_or_default();
-        format!("{}{when}", escape(&self.at(r)))
+        format!("{}{when}", escape_html(&self.at(r)))
     }
 
     fn at(&self, r: &Record) -> String {
@@ -275,8 +275,8 @@ impl Page {
                 html,
                 "<span class=\"v {class}\" data-lab=\"{}\" data-variant=\"{}\" title=\"{}\">{mark}</span>",
                 key.0,
-                escape(&key.1),
-                escape(&title)
+                escape_html(&key.1),
+                escape_html(&title)
             );
         }
         html
@@ -314,7 +314,7 @@ impl Page {
         format!(
             "<span class=\"others\" data-count=\"{}\">{}</span>",
             others.len(),
-            escape(&text)
+            escape_html(&text)
         )
     }
 
@@ -499,7 +499,7 @@ mod tests {
         assert!(
             en.contains(&format!(
                 "{} (b's first offset on p1: 101, a's last commit 100)",
-                escape(&failed(Lang::En))
+                escape_html(&failed(Lang::En))
             )),
             "{en}"
         );

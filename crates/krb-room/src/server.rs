@@ -30,9 +30,9 @@ struct Site {
 /// Serves the page on `listener` until Ctrl-C.
 pub fn serve(listener: TcpListener, page: Page, room: Shared) -> Result<()> {
     let site = Site {
+        pages: Pages::new(BUDGET, page.lang),
         page,
         room,
-        pages: Pages::new(BUDGET),
     };
     let app = Router::new()
         .route("/", get(page_now))

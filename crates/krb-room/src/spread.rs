@@ -10,7 +10,7 @@ use krb_verify::{Assignor, Lab};
 
 use crate::messages;
 use crate::room::{Participant, Room};
-use krb_verify::html::escape;
+use krb_cli::out::escape_html;
 
 /// How a number is shown.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -269,13 +269,13 @@ pub fn svg(picture: &Picture, room: &Room, lang: Lang) -> String {
             body,
             r##"<g class="row" data-lab="{}" data-variant="{}"><text x="0" y="{:.0}" font-size="{TEXT}" font-weight="bold">{}</text><line x1="{ax:.1}" y1="{:.0}" x2="{ax:.1}" y2="{:.0}" stroke="#777" stroke-width="2" stroke-dasharray="6 4"/><text class="article" x="{ax:.1}" y="{:.0}" font-size="{TEXT}" text-anchor="middle" fill="#444">{}</text>"##,
             measure.lab,
-            escape(&measure.variant),
+            escape_html(&measure.variant),
             y + 44.0 + LEVEL / 2.0,
-            escape(&measure.variant),
+            escape_html(&measure.variant),
             y + 24.0,
             y + height,
             y + 17.0,
-            escape(
+            escape_html(
                 &messages::ARTICLE.fill(lang, &[("value", &measure.unit.shown(measure.article))])
             ),
         );
@@ -284,7 +284,7 @@ pub fn svg(picture: &Picture, room: &Room, lang: Lang) -> String {
                 body,
                 r##"<text x="{LEFT}" y="{:.0}" font-size="{TEXT}" fill="#666">{}</text>"##,
                 y + 44.0 + LEVEL / 2.0,
-                escape(messages::NO_VALUES.text(lang))
+                escape_html(messages::NO_VALUES.text(lang))
             );
         }
         for (((name, value), (px, _)), l) in sorted.iter().zip(&placed).zip(&level) {
@@ -294,8 +294,8 @@ pub fn svg(picture: &Picture, room: &Room, lang: Lang) -> String {
                 r##"<circle class="dot" data-participant="{n}" data-value="{value}" cx="{px:.1}" cy="{cy:.1}" r="{DOT}" fill="#1f5fa8"><title>{n}: {shown}</title></circle><text x="{:.1}" y="{:.1}" font-size="{TEXT}" stroke="#fff" stroke-width="4" paint-order="stroke">{n}</text>"##,
                 px + DOT + 4.0,
                 cy + 5.5,
-                n = escape(name),
-                shown = escape(&measure.unit.shown(*value)),
+                n = escape_html(name),
+                shown = escape_html(&measure.unit.shown(*value)),
             );
         }
         body += "</g>";

@@ -18,6 +18,7 @@ use axum::response::{IntoResponse, Response};
 use axum::Router;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
+use krb_cli::lang::Lang;
 use tokio::sync::Semaphore;
 
 /// How long a connection may take to send its request's headers, the first request's or the
@@ -105,14 +106,17 @@ pub struct Pages {
     turn: Arc<Semaphore>,
     /// How long a request may wait for its page, its turn included.
     budget: Duration,
+    /// The language of the error pages: the pages'.
+    lang: Lang,
 }
 
 impl Pages {
-    /// Pages made within `budget` each.
-    pub fn new(budget: Duration) -> Pages {
+    /// Pages made within `budget` each, their error pages in `lang`.
+    pub fn new(budget: Duration, lang: Lang) -> Pages {
         Pages {
             turn: Arc::new(Semaphore::new(1)),
             budget,
+            lang,
         }
     }
 
@@ -136,7 +140,7 @@ impl Pages {
         .unwrap_or(Err(Failed::TooSlow));
         match made {
             Ok(page) => html(page).into_response(),
-            Err(failed) => failed.page(self.budget),
+            Err(failed) => failed.page(self.budget, self.lang),
         }
     }
 }
@@ -148,26 +152,37 @@ enum Failed {
 }
 
 impl Failed {
-    /// The error page: what went wrong, in a line, and that the page will come back. The pages
-    /// reload themselves; this one does too.
-    fn page(self, budget: Duration) -> Response {
-        let (status, what) = match self {
-            Failed::Panicked => (
-                StatusCode::INTERNAL_SERVER_ERROR,
-                "the page could not be made: the server's error output says why".to_string(),
+    /// What went wrong, in a line in `lang`, and that the page will come back.
+    fn text(&self, budget: Duration, lang: Lang) -> String {
+        let seconds = budget.as_secs_f64();
+        match (self, lang) {
+            (Failed::Panicked, Lang::En) => {
+                "the page could not be made: the server's error output says why (trying again every 2 s)".into()
+            }
+            (Failed::Panicked, Lang::Ko) => {
+                "페이지를 만들지 못했어요. 이유는 서버의 오류 출력에 있어요 (2초마다 다시 시도해요)".into()
+            }
+            (Failed::TooSlow, Lang::En) => format!(
+                "the page was not made within {seconds} s: the server is busy (trying again every 2 s)"
             ),
-            Failed::TooSlow => (
-                StatusCode::SERVICE_UNAVAILABLE,
-                format!(
-                    "the page was not made within {} s: the server is busy",
-                    budget.as_secs_f64()
-                ),
+            (Failed::TooSlow, Lang::Ko) => format!(
+                "{seconds}초 안에 페이지를 만들지 못했어요. 서버가 바빠요 (2초마다 다시 시도해요)"
             ),
+        }
+    }
+
+    /// The error page. The pages reload themselves; this one does too.
+    fn page(self, budget: Duration, lang: Lang) -> Response {
+        let status = match self {
+            Failed::Panicked => StatusCode::INTERNAL_SERVER_ERROR,
+            Failed::TooSlow => StatusCode::SERVICE_UNAVAILABLE,
         };
         let body = format!(
-            "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">\
+            "<!DOCTYPE html>\n<html lang=\"{}\"><head><meta charset=\"utf-8\">\
              <meta http-equiv=\"refresh\" content=\"2\"><title>{status}</title></head>\
-             <body><p id=\"error\">{what} (trying again every 2 s)</p></body></html>\n"
+             <body><p id=\"error\">{}</p></body></html>\n",
+            lang.code(),
+            self.text(budget, lang)
         );
         (status, html(body)).into_response()
     }

@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 
 use axum::routing::get;
 use axum::Router;
+use krb_cli::lang::Lang;
 use krb_serve::{Pages, HEADER_TIMEOUT};
 
 /// Serves `app` on a free port, on a thread of its own for the rest of the test's process.
@@ -86,7 +87,7 @@ fn a_client_that_does_not_send_its_headers_is_cut_off() {
 
 #[test]
 fn a_page_that_panics_or_is_slow_is_an_error_page_and_the_server_goes_on() {
-    let pages = Pages::new(Duration::from_millis(500));
+    let pages = Pages::new(Duration::from_millis(500), Lang::En);
     let (panics, slow, fine) = (pages.clone(), pages.clone(), pages);
     let app = Router::new()
         .route(
@@ -158,4 +159,48 @@ fn a_page_that_panics_or_is_slow_is_an_error_page_and_the_server_goes_on() {
     std::thread::sleep(Duration::from_secs(2));
     let page = request("/");
     assert!(page.starts_with("HTTP/1.1 200"), "{page}");
+}
+
+#[test]
+fn the_error_page_is_in_the_pages_language() {
+    let pages = Pages::new(Duration::from_millis(300), Lang::Ko);
+    let (panics, slow) = (pages.clone(), pages);
+    let app = Router::new()
+        .route(
+            "/panics",
+            get(move || {
+                let pages = panics.clone();
+                async move { pages.make(|| panic!("a page that cannot be made")).await }
+            }),
+        )
+        .route(
+            "/slow",
+            get(move || {
+                let pages = slow.clone();
+                async move {
+                    pages
+                        .make(|| {
+                            std::thread::sleep(Duration::from_secs(1));
+                            "late".to_string()
+                        })
+                        .await
+                }
+            }),
+        );
+    let address = serving(app);
+    let request = |path: &str| {
+        let get = format!("GET {path} HTTP/1.1\r\nHost: here\r\nConnection: close\r\n\r\n");
+        exchange(address, &get, Duration::from_secs(10)).0
+    };
+    let answer = request("/panics");
+    assert!(answer.starts_with("HTTP/1.1 500"), "{answer}");
+    assert!(answer.contains("<html lang=\"ko\">"), "{answer}");
+    assert!(answer.contains("페이지를 만들지 못했어요"), "{answer}");
+    let answer = request("/slow");
+    assert!(answer.starts_with("HTTP/1.1 503"), "{answer}");
+    assert!(
+        answer.contains("0.3초 안에 페이지를 만들지 못했어요"),
+        "{answer}"
+    );
+    assert!(!answer.contains("the page"), "{answer}");
 }

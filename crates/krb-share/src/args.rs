@@ -1,12 +1,11 @@
-//! The share worker's command line: krb-worker's where it applies, the share group's own
+//! The share worker's command line: krb-worker's [`WorkerArgs`], the share group's own
 //! settings, and the checks clap cannot make.
-
-use std::time::Duration;
 
 use anyhow::{bail, Result};
 use clap::Parser;
 use krb_cli::lang::{Lang, Msg};
 use krb_kafka::broker::BrokerArgs;
+use krb_kafka::worker::WorkerArgs;
 use krb_log::logline::Offset;
 
 /// One offset given both fates.
@@ -48,28 +47,12 @@ pub const SAME_OFFSET: Msg = Msg {
 #[derive(Parser, Debug, Clone)]
 #[command(name = "krb-share", version, verbatim_doc_comment)]
 pub struct Args {
-    /// The worker's name: first word of its log lines and librdkafka's client.id.
-    pub name: String,
-    /// The share group to join.
-    pub group: String,
-    /// The topic to consume.
-    pub topic: String,
-
-    /// Seconds to process one record.
-    #[arg(long, value_name = "SEC", default_value_t = 0.0)]
-    pub delay: f64,
+    #[command(flatten)]
+    pub worker: WorkerArgs,
 
     /// Commit the acknowledgements after every N records (and at the end of each batch).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub commit_every: Option<u64>,
-
-    /// Make processing of this offset slow (any partition).
-    #[arg(long, value_name = "OFFSET")]
-    pub slow_at: Option<Offset>,
-
-    /// Seconds that processing of --slow-at takes.
-    #[arg(long, value_name = "SEC", default_value_t = 15.0)]
-    pub slow_sec: f64,
 
     /// Release this offset (any partition) instead of accepting it: it fails each time, and
     /// the broker delivers it again until its delivery count limit.
@@ -93,9 +76,7 @@ impl Args {
     /// Checks what clap cannot: a name without spaces, sane durations, known group settings,
     /// one fate per offset.
     pub fn validate(&self) -> Result<()> {
-        krb_cli::cli::worker_name(&self.name)?;
-        krb_cli::cli::seconds("--delay", self.delay)?;
-        krb_cli::cli::seconds("--slow-sec", self.slow_sec)?;
+        self.worker.validate()?;
         if self.release_at.is_some() && self.release_at == self.reject_at {
             bail!(SAME_OFFSET.text(Lang::of_process()));
         }
@@ -122,20 +103,9 @@ impl Args {
         settings
     }
 
-    /// How long processing `offset` takes.
-    pub fn processing(&self, offset: Offset) -> Duration {
-        let sec = if self.slow_at == Some(offset) {
-            self.slow_sec
-        } else {
-            self.delay
-        };
-        Duration::from_secs_f64(sec)
-    }
-
     /// The worker's librdkafka configuration.
     pub fn config(&self) -> rdkafka::ClientConfig {
-        self.broker
-            .config(&self.name, &[("group.id", self.broker.name(&self.group))])
+        self.worker.config(&self.broker, &[])
     }
 }
 
@@ -153,6 +123,20 @@ mod tests {
 
     fn parse(args: &[&str]) -> Result<Args, clap::Error> {
         Args::try_parse_from(std::iter::once("krb-share").chain(args.iter().copied()))
+    }
+
+    #[test]
+    fn name_group_topic_and_the_pace_are_krb_kafkas_worker_args_once() {
+        use clap::{Args as _, CommandFactory};
+        let ours = Args::command();
+        for arg in WorkerArgs::augment_args(clap::Command::new("x")).get_arguments() {
+            let same: Vec<String> = ours
+                .get_arguments()
+                .filter(|a| a.get_id() == arg.get_id())
+                .map(|a| format!("{a:?}"))
+                .collect();
+            assert_eq!(same, [format!("{arg:?}")]);
+        }
     }
 
     #[test]
@@ -189,8 +173,7 @@ mod tests {
                 ("share.record.lock.duration.ms".into(), "5000".into())
             ]
         );
-        assert_eq!(args.processing(3), Duration::from_secs(12));
-        assert_eq!(args.processing(4), Duration::from_millis(500));
+        assert_eq!(args.worker.slow_sec, 12.0);
     }
 
     #[test]

@@ -31,10 +31,15 @@ const COMMIT_TIMEOUT: Duration = Duration::from_secs(30);
 /// Runs the worker until SIGTERM or SIGINT (its arguments checked by [`Args::validate`]).
 pub fn run(args: Args) -> Result<()> {
     let stop = krb_kafka::signals::stop_flag()?;
-    let topic = args.broker.name(&args.topic);
-    let group = args.broker.name(&args.group);
-    group_config::set(&args.broker, &args.topic, &group, &args.group_settings())?;
-    let mut out = Lines::new(&args.name, args.delay > 0.0);
+    let topic = args.broker.name(&args.worker.topic);
+    let group = args.broker.name(&args.worker.group);
+    group_config::set(
+        &args.broker,
+        &args.worker.topic,
+        &group,
+        &args.group_settings(),
+    )?;
+    let mut out = Lines::new(&args.worker.name, !args.worker.gathers());
     out.emit(Event::ShareConsumes {
         topic: topic.clone(),
         group,
@@ -84,7 +89,11 @@ fn consume(share: &Share, args: &Args, out: &mut Lines, stop: &AtomicBool) -> Re
             let ack = if stop.load(Ordering::SeqCst) {
                 Ack::Release
             } else {
-                process(args, a, out);
+                args.worker.process(a.partition, a.offset, |e| out.emit(e));
+                out.emit(Event::Processed {
+                    partition: a.partition,
+                    offset: a.offset,
+                });
                 fate(args, a.offset)
             };
             match share.acknowledge(record, ack) {
@@ -112,22 +121,6 @@ fn consume(share: &Share, args: &Args, out: &mut Lines, stop: &AtomicBool) -> Re
         since_commit = 0;
     }
     Ok(())
-}
-
-/// "Processes" one record: sleeps, then logs it processed.
-fn process(args: &Args, a: &Acquired, out: &mut Lines) {
-    let slow = args.slow_at == Some(a.offset);
-    if slow {
-        out.emit(Event::SlowStart {
-            partition: a.partition,
-            offset: a.offset,
-        });
-    }
-    std::thread::sleep(args.processing(a.offset));
-    out.emit(Event::Processed {
-        partition: a.partition,
-        offset: a.offset,
-    });
 }
 
 /// How a processed record is acknowledged.

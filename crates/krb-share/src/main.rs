@@ -1,6 +1,7 @@
-fn main() {
-    let args: krb_share::Args = krb_kafka::parse("krb-share");
-    // A command line the worker cannot run is a usage error, exit 2 as clap's own.
-    krb_cli::exit_on_error("krb-share", 2, args.validate());
-    krb_cli::exit_on_error("krb-share", 1, krb_share::run(args));
+fn main() -> std::process::ExitCode {
+    krb_cli::main(krb_kafka::version_line, |args: krb_share::Args| {
+        // A command line the worker cannot run is a usage error, exit 2 as clap's own.
+        args.validate().map_err(krb_cli::usage)?;
+        krb_share::run(args)
+    })
 }

@@ -8,7 +8,11 @@
 //! below with its rebalance events, commits, failures and librdkafka's MAXPOLL warning, their
 //! labels in rows that never overprint ([`labels`]); a time axis in seconds runs below
 //! ([`axis`]). When two consumers were in one message at once (lab 2), the interval is marked
-//! in the partition's lane with its length.
+//! in the partition's lane with its length. The group's committed position is a step line in
+//! each partition's lane: the dots above it are what a hand-over would process again.
+//!
+//! What is kept is what is drawn, not every line: the logs are read twice, a chunk at a time,
+//! first for the counts, the ranges and the events, then for the dots, one a pixel.
 //!
 //! The picture speaks English or Korean ([`Lang`], from `KRB_LANG` in the binary): its own
 //! words are in [`messages`]; the event labels that are log lines (`assigned [0]`, `revoked [0,
@@ -20,7 +24,7 @@ pub mod axis;
 pub mod labels;
 pub mod messages;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
@@ -31,11 +35,11 @@ use krb_cli::namespace::Namespace;
 use krb_dups::{analyse, Counts};
 use krb_log::logline::{Event, Offset, Partition};
 use krb_log::overlap::overlaps;
-use krb_log::reader::Logs;
+use krb_log::reader::{group_files, Growth, Logs};
 use krb_log::rendered_error::rendered_code;
 use krb_log::worker_log::{Entry, WorkerLog};
 use messages as m;
-use svg::node::element::{Circle, Group, Line, Rectangle, Text, Title};
+use svg::node::element::{Circle, Group, Line, Path as Stroke, Rectangle, Text, Title};
 use svg::Document;
 
 /// krb-timeline: draw a consumer group's lab run as an SVG timeline.
@@ -72,6 +76,8 @@ const COLOURS: [&str; 6] = [
     "#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2",
 ];
 const DUPLICATE: &str = "#d62728";
+/// The committed position's step line.
+const COMMITTED: &str = "fill:none;stroke:#222;stroke-width:1.5";
 /// Text sizes in pixels, at the SVG's 1200 px width: none below 14, so that a picture shown at
 /// a page's width on a projector can be read from the back of the room. [`TEXT_SIZE`] is the
 /// root's, for every text that sets none (the legend, the lanes' offsets, the times).
@@ -97,28 +103,113 @@ fn millis(t: NaiveDateTime) -> f64 {
     t.and_utc().timestamp_millis() as f64
 }
 
-/// One consumer's log, by name.
-pub struct Consumer {
-    /// The worker's name.
-    pub name: String,
-    /// Its log.
-    pub log: WorkerLog,
+/// The group's run as the picture needs it: what is drawn, not every line.
+#[derive(Default)]
+pub struct Run {
+    /// The consumers' logs without their completions, which are counted here as they are read
+    /// and drawn from a second reading: each keeps the lines its lane draws, each slow
+    /// message's completion (for [`overlaps`]) and librdkafka's MAXPOLL warnings.
+    pub consumers: Vec<WorkerLog>,
+    /// Their files, read again for the dots.
+    files: Vec<PathBuf>,
+    /// Every processing, as krb-dups counts them.
+    counts: Counts,
+    /// Each partition's lowest and highest offset, processed or committed.
+    ranges: BTreeMap<Partition, (Offset, Offset)>,
+    /// Each partition's commits, in time order.
+    commits: BTreeMap<Partition, Vec<(NaiveDateTime, Offset)>>,
+    /// The first line's time and the last's.
+    span: Option<(NaiveDateTime, NaiveDateTime)>,
+}
+
+/// Reads `files` as [`WorkerLog::read_group`] does, each aligned to the first's first line, but
+/// a chunk at a time: `each` is handed each log's new lines, with the log's place in `files`,
+/// and the log keeps only those `each` puts back in its `lines`. Returns the logs.
+fn stream(
+    files: &[PathBuf],
+    mut each: impl FnMut(usize, &mut WorkerLog, Vec<Entry>),
+) -> Result<Vec<WorkerLog>> {
+    let mut near = None;
+    let mut logs = Vec::new();
+    for (i, file) in files.iter().enumerate() {
+        let mut log = WorkerLog::follow(file);
+        let (mut aligned, mut kept) = (false, 0);
+        loop {
+            let more = matches!(log.read_more()?, Growth::Lines(n) if n > 0);
+            if !more {
+                log.finish()?;
+            }
+            if let (false, Some(first)) = (aligned, log.lines.get(kept)) {
+                log.align(*near.get_or_insert(first.at));
+                aligned = true;
+            }
+            let lines = log.lines.split_off(kept);
+            // What split_off left keeps the chunk's room: given back, or the chunk is held twice.
+            log.lines.shrink_to_fit();
+            each(i, &mut log, lines);
+            kept = log.lines.len();
+            if !more {
+                break;
+            }
+        }
+        logs.push(log);
+    }
+    Ok(logs)
 }
 
 /// Reads the group's logs (`GROUP-*.log`, sorted by name) through krb-log's reader; lines
 /// it skipped are in each log's `skipped`.
-pub fn read(dir: &Path, group: &str, ns: &Namespace) -> Result<Vec<Consumer>> {
-    let logs = WorkerLog::read_group(dir, group, ns)?;
-    if logs.is_empty() {
+pub fn read(dir: &Path, group: &str, ns: &Namespace) -> Result<Run> {
+    let (files, _) = group_files(dir, group, ns)?;
+    if files.is_empty() {
         bail!(krb_log::reader::no_logs(dir, group));
     }
-    Ok(logs
-        .into_iter()
-        .map(|log| Consumer {
-            name: log.name.clone(),
-            log,
-        })
-        .collect())
+    let mut run = Run {
+        files,
+        counts: Counts::new(),
+        ..Run::default()
+    };
+    // Slow messages not yet completed, by consumer.
+    let mut slow = HashSet::new();
+    let mut widen = |p: Partition, o: Offset| {
+        let r = run.ranges.entry(p).or_insert((o, o));
+        *r = (r.0.min(o), r.1.max(o));
+    };
+    run.consumers = stream(&run.files, |i, log, lines| {
+        log.librdkafka.retain(|l| l.contains("|MAXPOLL|"));
+        for l in lines {
+            let (a, b) = run.span.get_or_insert((l.at, l.at));
+            (*a, *b) = ((*a).min(l.at), (*b).max(l.at));
+            let keep = match (&l.event, l.event.completion()) {
+                (_, Some((p, o))) => {
+                    for _ in 0..l.times {
+                        run.counts.add(log.name.as_bytes(), p, o);
+                    }
+                    widen(p, o);
+                    slow.remove(&(i, p, o))
+                }
+                (Event::SlowStart { partition, offset }, _) => {
+                    slow.insert((i, *partition, *offset));
+                    true
+                }
+                (Event::Commit(positions), _) => {
+                    for &(p, o) in positions {
+                        widen(p, o);
+                        run.commits.entry(p).or_default().push((l.at, o));
+                    }
+                    true
+                }
+                _ => true,
+            };
+            if keep {
+                log.lines.push(l);
+            }
+        }
+    })?;
+    for commits in run.commits.values_mut() {
+        commits.sort_by_key(|&(t, _)| t);
+    }
+    Ok(run)
 }
 
 /// The label of an event in a consumer's lane, or `None` for events drawn elsewhere. A
@@ -158,23 +249,35 @@ const MAX_LANES: usize = 64;
 /// The most dots a partition's lane draws: past them, the processings are counted and said.
 const MAX_DOTS: usize = 5000;
 
-/// A partition lane's dots as they are drawn: one for each (consumer, pixel, kind), with how
-/// many processings it stands for, the first one's tooltip and circle.
+/// A partition's lane as its dots are counted: one for each (consumer, pixel, kind), with how
+/// many processings it stands for, the first one's tooltip and circle; and its slow messages'
+/// bars.
 #[derive(Default)]
-struct Dots {
+struct Lane {
+    /// Its top, and its lowest and highest offsets.
+    top: f64,
+    lo: Offset,
+    hi: Offset,
     /// Each cell's place in `dots` and `merged`.
-    cells: std::collections::HashMap<(usize, i64, i64, String), usize>,
+    cells: HashMap<(usize, i64, i64, &'static str), usize>,
     dots: Vec<(Circle, String)>,
     /// Processings drawn in a dot drawn before, by dot.
     merged: Vec<u64>,
     /// Processings not drawn: the lane had [`MAX_DOTS`] already.
     left_out: u64,
+    bars: Vec<Rectangle>,
 }
 
-impl Dots {
+impl Lane {
+    /// The height of `offset` in the lane.
+    fn y(&self, offset: Offset) -> f64 {
+        let share = (offset - self.lo) as f64 / ((self.hi - self.lo).max(1) as f64);
+        self.top + PARTITION_LANE - 14.0 - share * (PARTITION_LANE - 28.0)
+    }
+
     /// Counts `times` processings at `cell`: `true` when they make a new dot, which the caller
     /// then pushes to `dots`.
-    fn count(&mut self, cell: (usize, i64, i64, String), times: u32) -> bool {
+    fn count(&mut self, cell: (usize, i64, i64, &'static str), times: u32) -> bool {
         let times = u64::from(times);
         if let Some(&d) = self.cells.get(&cell) {
             self.merged[d] += times;
@@ -189,9 +292,12 @@ impl Dots {
         true
     }
 
-    /// Adds the dots to `lane` (its top at `y0`), each tooltip saying how many processings
-    /// its dot stands for, and the processings left out, if any.
-    fn draw(self, mut lane: Group, lang: Lang, y0: f64) -> Group {
+    /// Adds the bars and the dots to `lane`, each tooltip saying how many processings its dot
+    /// stands for, and the processings left out, if any.
+    fn draw(self, mut lane: Group, lang: Lang) -> Group {
+        for bar in self.bars {
+            lane = lane.add(bar);
+        }
         for ((dot, title), more) in self.dots.into_iter().zip(self.merged) {
             let title = match more {
                 0 => title,
@@ -206,13 +312,40 @@ impl Dots {
                 )
                 .set("class", "left-out")
                 .set("x", WIDTH - RIGHT)
-                .set("y", y0 + PARTITION_LANE - 6.0)
+                .set("y", self.top + PARTITION_LANE - 6.0)
                 .set("text-anchor", "end")
                 .set("fill", "#666"),
             );
         }
         lane
     }
+}
+
+/// The group's committed position in a lane, from its first commit to `end`: a step line that
+/// rises at each commit to the offset the group reads next, so the dots on it and above it are
+/// what a new owner would process again. Its path's `d`, one point a pixel column, the last
+/// commit in it: as long for 10M commits as for a thousand.
+fn committed(
+    commits: &[(NaiveDateTime, Offset)],
+    x: impl Fn(NaiveDateTime) -> f64,
+    lane: &Lane,
+    end: f64,
+) -> Option<String> {
+    let mut points: Vec<(f64, f64)> = Vec::new();
+    for &(t, o) in commits {
+        let (px, py) = (x(t).round(), lane.y(o));
+        match points.last_mut() {
+            Some(last) if last.0 == px => last.1 = py,
+            Some(last) if last.1 == py => {}
+            _ => points.push((px, py)),
+        }
+    }
+    let (&(x0, y0), rest) = points.split_first()?;
+    let mut d = format!("M{x0},{y0:.1}");
+    for (px, py) in rest {
+        d += &format!("H{px}V{py:.1}");
+    }
+    Some(d + &format!("H{end:.1}"))
 }
 
 /// A text with a white outline drawn under its letters, so that a line behind it stops short of
@@ -224,32 +357,21 @@ fn halo(text: Text) -> Text {
         .set("paint-order", "stroke")
 }
 
-/// Draws the group's run, its words in `lang`.
-pub fn render(group: &str, consumers: &[Consumer], lang: Lang) -> Result<Document> {
-    let times = || {
-        consumers
-            .iter()
-            .flat_map(|c| c.log.lines.iter().map(|l| l.at))
-    };
-    let (Some(first), Some(last)) = (times().min(), times().max()) else {
+/// Draws the group's run, its words in `lang`: the logs are read again for the dots.
+pub fn render(group: &str, run: &mut Run, lang: Lang) -> Result<Document> {
+    let Some((first, last)) = run.span else {
         bail!(messages::NO_LINE.fill(lang, &[("group", &group)]));
     };
-
-    // Counts as krb-dups keeps them, and offset ranges per partition.
-    let mut counts = Counts::new();
-    let mut ranges: BTreeMap<Partition, (Offset, Offset)> = BTreeMap::new();
-    for c in consumers {
-        for (p, o) in c.log.processed() {
-            counts.add(c.name.as_bytes(), p, o);
-            let r = ranges.entry(p).or_insert((o, o));
-            *r = (r.0.min(o), r.1.max(o));
-        }
-    }
-    let report = analyse(&mut counts, None);
+    let consumers = &run.consumers;
+    let report = analyse(&mut run.counts, None);
     // The lowest partitions get lanes; the others are counted in the title's corner.
-    let lanes_left_out = ranges.len().saturating_sub(MAX_LANES);
-    let ranges: BTreeMap<Partition, (Offset, Offset)> =
-        ranges.into_iter().take(MAX_LANES).collect();
+    let lanes_left_out = run.ranges.len().saturating_sub(MAX_LANES);
+    let ranges: BTreeMap<Partition, (Offset, Offset)> = run
+        .ranges
+        .iter()
+        .take(MAX_LANES)
+        .map(|(&p, &r)| (p, r))
+        .collect();
     let totals = m::TOTALS.fill(
         lang,
         &[
@@ -352,39 +474,112 @@ pub fn render(group: &str, consumers: &[Consumer], lang: Lang) -> Result<Documen
             .set("opacity", 0.6),
     );
     legend = entry(legend, m::LEGEND_SLOW.text(lang).into(), &mut lx);
+    let step = format!("M{},{}h7v-8h7", lx - 8.0, dot_y + 4.0);
+    legend = legend.add(Stroke::new().set("d", step).set("style", COMMITTED));
+    legend = entry(legend, m::COMMITTED.text(lang).into(), &mut lx);
     doc = doc.add(legend);
 
-    // Partition lanes: dots at (time, offset), and when two consumers were in one message.
-    // The logs as they are, not copies: a copy of a log of 10M lines is a gigabyte.
-    let logs: Vec<&WorkerLog> = consumers.iter().map(|c| &c.log).collect();
-    let together = overlaps(&logs);
-    let mut y0 = TOP;
-    // Each partition's lines, consumer by consumer, found once: a lane does not read every
-    // line of the group again.
-    type LaneLines<'a> = Vec<(usize, &'a Consumer, Vec<&'a Entry>)>;
-    let mut in_lane: BTreeMap<Partition, LaneLines> = BTreeMap::new();
-    for (i, c) in consumers.iter().enumerate() {
-        for l in &c.log.lines {
-            let partition = match l.event {
-                Event::SlowStart { partition, .. } => partition,
+    // Partition lanes: dots at (time, offset), the committed position, and when two consumers
+    // were in one message.
+    let together = overlaps(consumers);
+    let mut lanes: BTreeMap<Partition, Lane> = BTreeMap::new();
+    for (k, (&p, &(lo, hi))) in ranges.iter().enumerate() {
+        let top = TOP + PARTITION_LANE * k as f64;
+        lanes.insert(
+            p,
+            Lane {
+                top,
+                lo,
+                hi,
+                ..Lane::default()
+            },
+        );
+    }
+    // The dots, from a second reading of the logs: one a pixel per consumer and kind, so a log
+    // of 10M lines draws no more than one of 100k, and no more than MAX_DOTS a lane.
+    let mut slow_starts: HashMap<(usize, Partition, Offset), NaiveDateTime> = HashMap::new();
+    let counts = &mut run.counts;
+    stream(&run.files, |i, _, lines| {
+        for l in lines {
+            let (partition, offset) = match l.event {
+                Event::SlowStart { partition, offset } if lanes.contains_key(&partition) => {
+                    slow_starts.insert((i, partition, offset), l.at);
+                    continue;
+                }
                 _ => match l.event.completion() {
-                    Some((partition, _)) => partition,
+                    Some(at) => at,
                     None => continue,
                 },
             };
-            let lane = in_lane.entry(partition).or_default();
-            match lane.last_mut() {
-                Some((j, _, lines)) if *j == i => lines.push(l),
-                _ => lane.push((i, c, vec![l])),
+            let Some(lane) = lanes.get_mut(&partition) else {
+                continue;
+            };
+            let name = &consumers[i].name;
+            let duplicate = counts.get(partition, offset) > 1;
+            let at: [(&str, &dyn std::fmt::Display); 3] = [
+                ("name", name),
+                ("partition", &partition),
+                ("offset", &offset),
+            ];
+            if let Some(start) = slow_starts.remove(&(i, partition, offset)) {
+                lane.bars.push(
+                    Rectangle::new()
+                        .set("class", "processing")
+                        .set("x", x(start))
+                        .set("y", lane.y(offset) - 3.0)
+                        .set("width", (x(l.at) - x(start)).max(1.0))
+                        .set("height", 6)
+                        .set("fill", colour(i))
+                        .set("opacity", 0.6)
+                        .add(Title::new(m::BAR.fill(lang, &at))),
+                );
             }
+            // A processing that wrote nothing (its effect was already there, or its
+            // transaction was refused) is a hollow dot.
+            let nothing = match l.event {
+                Event::AlreadyApplied { .. } => Some(m::ALREADY_APPLIED),
+                Event::Refused { .. } => Some(m::REFUSED),
+                _ => None,
+            };
+            let class = match (duplicate, &l.event) {
+                (false, _) => "processed",
+                (true, Event::AlreadyApplied { .. }) => "processed dup already-applied",
+                (true, Event::Refused { .. }) => "processed dup refused",
+                (true, _) => "processed dup",
+            };
+            let (cx, cy) = (x(l.at), lane.y(offset));
+            if !lane.count((i, cx.round() as i64, cy.round() as i64, class), l.times) {
+                continue;
+            }
+            let fill = if nothing.is_some() {
+                "white"
+            } else {
+                colour(i)
+            };
+            let mut dot = Circle::new()
+                .set("class", class)
+                .set("cx", cx)
+                .set("cy", cy)
+                .set("r", if duplicate { 3 } else { 2 })
+                .set("fill", fill);
+            if duplicate {
+                dot = dot.set("stroke", DUPLICATE).set("stroke-width", 1.5);
+            }
+            let title = match nothing {
+                Some(why) => {
+                    let why = why.text(lang);
+                    let mut values = at.to_vec();
+                    values.push(("why", &why));
+                    m::DOT_WHY.fill(lang, &values)
+                }
+                None => m::DOT.fill(lang, &at),
+            };
+            lane.dots.push((dot, title));
         }
-    }
-    for (&p, &(lo, hi)) in &ranges {
-        let y = |o: Offset| {
-            y0 + PARTITION_LANE
-                - 14.0
-                - (o - lo) as f64 / ((hi - lo).max(1) as f64) * (PARTITION_LANE - 28.0)
-        };
+    })?;
+    let mut y0 = TOP;
+    for (p, l) in lanes {
+        let (lo, hi) = (l.lo, l.hi);
         let mut lane = Group::new()
             .set("class", "lane lane-partition")
             .set("data-partition", p)
@@ -405,93 +600,26 @@ pub fn render(group: &str, consumers: &[Consumer], lang: Lang) -> Result<Documen
             .add(
                 Text::new(offset_text(lo))
                     .set("x", 10)
-                    .set("y", y(lo))
+                    .set("y", l.y(lo))
                     .set("fill", "#666"),
             );
         if hi > lo {
             lane = lane.add(
                 Text::new(offset_text(hi))
                     .set("x", 10)
-                    .set("y", y(hi) + 10.0)
+                    .set("y", l.y(hi) + 10.0)
                     .set("fill", "#666"),
             );
         }
-        // The lane's dots, one a pixel per consumer and kind: a log of 10M lines draws no more
-        // than one of 100k, and no more than MAX_DOTS in all.
-        let mut dots = Dots::default();
-        for (i, c, lines) in in_lane.remove(&p).unwrap_or_default() {
-            let mut slow_starts: BTreeMap<Offset, NaiveDateTime> = BTreeMap::new();
-            for l in lines {
-                match l.event {
-                    Event::SlowStart { partition, offset } if partition == p => {
-                        slow_starts.insert(offset, l.at);
-                    }
-                    Event::Processed { partition, offset }
-                    | Event::AlreadyApplied { partition, offset }
-                    | Event::Refused { partition, offset }
-                        if partition == p =>
-                    {
-                        let duplicate = counts.get(p, offset) > 1;
-                        let at: [(&str, &dyn std::fmt::Display); 3] =
-                            [("name", &c.name), ("partition", &p), ("offset", &offset)];
-                        if let Some(start) = slow_starts.remove(&offset) {
-                            lane = lane.add(
-                                Rectangle::new()
-                                    .set("class", "processing")
-                                    .set("x", x(start))
-                                    .set("y", y(offset) - 3.0)
-                                    .set("width", (x(l.at) - x(start)).max(1.0))
-                                    .set("height", 6)
-                                    .set("fill", colour(i))
-                                    .set("opacity", 0.6)
-                                    .add(Title::new(m::BAR.fill(lang, &at))),
-                            );
-                        }
-                        // A processing that wrote nothing (its effect was already there, or
-                        // its transaction was refused) is a hollow dot.
-                        let nothing = match l.event {
-                            Event::AlreadyApplied { .. } => {
-                                Some(("already-applied", m::ALREADY_APPLIED))
-                            }
-                            Event::Refused { .. } => Some(("refused", m::REFUSED)),
-                            _ => None,
-                        };
-                        let already = nothing.is_some();
-                        let class = match (duplicate, nothing) {
-                            (true, Some((kind, _))) => format!("processed dup {kind}"),
-                            (true, None) => "processed dup".to_string(),
-                            (false, _) => "processed".to_string(),
-                        };
-                        let (cx, cy) = (x(l.at), y(offset));
-                        let cell = (i, cx.round() as i64, cy.round() as i64, class.clone());
-                        if !dots.count(cell, l.times) {
-                            continue;
-                        }
-                        let mut dot = Circle::new()
-                            .set("class", class)
-                            .set("cx", cx)
-                            .set("cy", cy)
-                            .set("r", if duplicate { 3 } else { 2 })
-                            .set("fill", if already { "white" } else { colour(i) });
-                        if duplicate {
-                            dot = dot.set("stroke", DUPLICATE).set("stroke-width", 1.5);
-                        }
-                        let title = match nothing {
-                            Some((_, why)) => {
-                                let why = why.text(lang);
-                                let mut values = at.to_vec();
-                                values.push(("why", &why));
-                                m::DOT_WHY.fill(lang, &values)
-                            }
-                            None => m::DOT.fill(lang, &at),
-                        };
-                        dots.dots.push((dot, title));
-                    }
-                    _ => {}
-                }
-            }
+        let step = run
+            .commits
+            .get(&p)
+            .and_then(|c| committed(c, x, &l, left + plot));
+        lane = l.draw(lane, lang);
+        if let Some(d) = step {
+            let line = Stroke::new().set("class", "committed").set("d", d);
+            lane = lane.add(line.set("style", COMMITTED));
         }
-        lane = dots.draw(lane, lang, y0);
         for o in together.iter().filter(|o| o.partition == p) {
             let text = m::OVERLAP.fill(
                 lang,
@@ -557,12 +685,11 @@ pub fn render(group: &str, consumers: &[Consumer], lang: Lang) -> Result<Documen
                     .set("fill", colour(i)),
             );
         let mut marks: Vec<(NaiveDateTime, &'static str, String)> = c
-            .log
             .lines
             .iter()
             .filter_map(|l| label(&l.event, lang).map(|(kind, text)| (l.at, kind, text)))
             .collect();
-        if let Some(t) = c.log.maxpoll() {
+        if let Some(t) = c.maxpoll() {
             marks.push((t, "maxpoll", m::MAXPOLL.text(lang).into()));
         }
         marks.sort_by_key(|a| a.0);
@@ -685,13 +812,44 @@ pub fn render(group: &str, consumers: &[Consumer], lang: Lang) -> Result<Documen
 /// said of the logs, one line each: the lines it skipped and what it found wrong with a log it
 /// read all the same (another worker's lines in it, none).
 pub fn run(args: &Args, lang: Lang) -> Result<(PathBuf, Vec<String>)> {
-    let consumers = read(&args.logs.dir, &args.group, &args.namespace)?;
-    let doc = render(&args.group, &consumers, lang)?;
+    let mut run = read(&args.logs.dir, &args.group, &args.namespace)?;
+    let doc = render(&args.group, &mut run, lang)?;
     let out = args
         .output
         .clone()
         .unwrap_or_else(|| args.logs.dir.join(format!("{}.svg", args.group)));
     svg::save(&out, &doc).with_context(|| format!("cannot write {}", out.display()))?;
-    let notes = consumers.iter().flat_map(|c| c.log.notes()).collect();
+    let notes = run.consumers.iter().flat_map(|c| c.notes()).collect();
     Ok((out, notes))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_committed_line_has_a_point_a_pixel_column_the_last_commit_in_it() {
+        let t = |ms: i64| {
+            krb_log::worker_log::day_zero()
+                .and_hms_opt(9, 0, 0)
+                .unwrap()
+                + chrono::TimeDelta::milliseconds(ms)
+        };
+        // A pixel every 10 ms; offset 0 at 106 px, 100 at 14 px.
+        let x = |at: NaiveDateTime| (at - t(0)).num_milliseconds() as f64 / 10.0;
+        let lane = Lane {
+            hi: 100,
+            ..Lane::default()
+        };
+        let commits = [(0, 10), (3, 20), (10, 20), (20, 30), (24, 40), (50, 40)];
+        let commits: Vec<_> = commits.iter().map(|&(ms, o)| (t(ms), o)).collect();
+        // Column 0 ends at 20, column 1 stays there, column 2 ends at 40, column 5 stays.
+        let d = committed(&commits, x, &lane, 100.0);
+        assert_eq!(d.as_deref(), Some("M0,87.6H2V69.2H100.0"));
+        assert_eq!(committed(&[], x, &lane, 100.0), None);
+        // 100,000 commits over 10 s: one point a pixel column at most.
+        let many: Vec<_> = (0..100_000).map(|i| (t(i / 10), i)).collect();
+        let d = committed(&many, x, &lane, 1000.0).unwrap();
+        assert!(d.matches('H').count() <= 1001, "{}", d.len());
+    }
 }

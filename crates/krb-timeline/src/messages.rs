@@ -9,7 +9,7 @@
 use krb_cli::lang::Msg;
 pub use krb_log::duration::{MINUTES, MINUTES_SECONDS};
 pub use krb_log::event_words::{
-    COMMIT_FAILED, MAXPOLL, POLL_ERROR, SECONDS, START, STOP, TXN_ABORTED,
+    COMMITTED, COMMIT_FAILED, MAXPOLL, POLL_ERROR, SECONDS, START, STOP, TXN_ABORTED,
 };
 
 /// What krb-timeline prints when it has drawn the picture.
@@ -96,6 +96,7 @@ pub const ALL: &[Msg] = &[
     TOTALS,
     LEGEND_DUPLICATE,
     LEGEND_SLOW,
+    COMMITTED,
     OVERLAP,
     DOT,
     DOT_WHY,

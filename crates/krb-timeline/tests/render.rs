@@ -111,7 +111,95 @@ fn lab1_moved_partition_is_reread_and_marked() {
     }
     let title = texts(with_class(&doc, "title")[0]);
     assert_eq!(title, ["lab: processed 12, unique 9, duplicates 3"]);
-    assert_eq!(texts(with_class(&doc, "legend")[0]).len(), 4);
+    assert_eq!(texts(with_class(&doc, "legend")[0]).len(), 5);
+}
+
+/// A path's `d` (`M1,2H3V4H5`), command by command with its numbers.
+fn steps(d: &str) -> Vec<(char, Vec<f64>)> {
+    let mut out = Vec::new();
+    let mut rest = d;
+    while let Some(letter) = rest.chars().next() {
+        let end = rest[1..]
+            .find(|c: char| c.is_ascii_alphabetic())
+            .map_or(rest.len(), |i| i + 1);
+        let numbers = rest[1..end].split(',').map(|n| n.parse().unwrap());
+        out.push((letter, numbers.collect()));
+        rest = &rest[end..];
+    }
+    out
+}
+
+#[test]
+fn each_partitions_committed_position_is_a_step_line_at_the_offset_read_next() {
+    // a processes p0 0..9 committing 3 and 6, hands p0 over; b re-reads from 6 and commits 10.
+    let mut a = String::from("09:00:00.000 pos-a assigned [0]\n");
+    for o in 0..10 {
+        a += &format!("09:00:00.{:03} pos-a p0 offset {o}\n", 100 + 50 * o);
+        if o == 2 || o == 5 {
+            a += &format!("09:00:00.{:03} pos-a commit p0={}\n", 120 + 50 * o, o + 1);
+        }
+    }
+    a += "09:00:00.700 pos-a revoked [0]\n";
+    let mut b = String::from("09:00:00.750 pos-b assigned [0]\n");
+    for o in 6..10 {
+        b += &format!("09:00:00.{:03} pos-b p0 offset {o}\n", 800 + 20 * o);
+    }
+    b += "09:00:01.000 pos-b commit p0=10\n09:00:01.100 pos-b p0 offset 10\n";
+    let dir = logs(&[("pos-a.log", &a), ("pos-b.log", &b)]);
+    let text = draw(&dir, "pos", Lang::En);
+    let doc = roxmltree::Document::parse(&text).unwrap();
+    let lines = with_class(&doc, "committed");
+    assert_eq!(lines.len(), 1, "one step line, in p0's lane");
+    let d = lines[0].attribute("d").unwrap();
+    let got = steps(d);
+    let letters: String = got.iter().map(|(l, _)| *l).collect();
+    // From the first commit: up at the second, up at b's, then on to the run's end.
+    assert_eq!(letters, "MHVHVH", "{d}");
+    let cy = |who: &str, offset: i64| -> f64 {
+        let dot = doc
+            .descendants()
+            .find(|n| {
+                n.has_tag_name("circle")
+                    && texts_of_title(*n) == format!("{who} p0 offset {offset}")
+            })
+            .unwrap();
+        dot.attribute("cy").unwrap().parse().unwrap()
+    };
+    let commit_x = |text: &str| -> f64 {
+        let mark = with_class(&doc, "event-commit")
+            .into_iter()
+            .find(|n| texts_of_title(*n) == text)
+            .unwrap();
+        let line = mark.children().find(|n| n.has_tag_name("line")).unwrap();
+        line.attribute("x1").unwrap().parse().unwrap()
+    };
+    let of = |letter: char| -> Vec<f64> {
+        got.iter()
+            .filter(|(l, _)| *l == letter)
+            .map(|(_, v)| v[0])
+            .collect()
+    };
+    let (start, xs, ys) = (&got[0].1, of('H'), of('V'));
+    // Each step at its commit's time, to the pixel, and at the height of the offset read next.
+    let near = |a: f64, b: f64| (a - b).abs() <= 0.5;
+    assert!(near(start[0], commit_x("commit p0=3")), "{d}");
+    assert!(near(xs[0], commit_x("commit p0=6")), "{d}");
+    assert!(near(xs[1], commit_x("commit p0=10")), "{d}");
+    assert!(near(start[1], cy("pos-a", 3)), "{d}");
+    assert!(near(ys[0], cy("pos-a", 6)), "{d}");
+    assert!(near(ys[1], cy("pos-b", 10)), "{d}");
+    assert!(xs[2] > xs[1], "on to the end: {d}");
+    // What b processed again is on the line or above it, where a's last commit left it.
+    let dups = with_class(&doc, "dup");
+    assert_eq!(dups.len(), 8);
+    for dot in dups {
+        let y: f64 = dot.attribute("cy").unwrap().parse().unwrap();
+        assert!(y <= ys[0] + 0.5, "{y} below the committed {}", ys[0]);
+    }
+    let legend = texts(with_class(&doc, "legend")[0]);
+    assert!(legend.contains(&"committed: the offset the group reads next".to_string()));
+    let ko = draw(&dir, "pos", Lang::Ko);
+    assert!(ko.contains("commit된 위치: 그룹이 다음에 읽을 offset"));
 }
 
 #[test]

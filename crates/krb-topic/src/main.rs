@@ -1,4 +1,3 @@
-fn main() {
-    let args: krb_topic::Args = krb_kafka::parse("krb-topic");
-    krb_cli::exit_on_error("krb-topic", 1, krb_topic::run(&args));
+fn main() -> std::process::ExitCode {
+    krb_cli::main(krb_kafka::version_line, |args| krb_topic::run(&args))
 }

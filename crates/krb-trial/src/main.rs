@@ -1,4 +1,5 @@
 use std::path::PathBuf;
+use std::process::ExitCode;
 
 use anyhow::Result;
 use clap::{Parser, Subcommand};
@@ -111,7 +112,8 @@ fn store_fault(name: &str) -> Result<FaultKind, String> {
         .ok_or_else(|| format!("{name:?} is no store fault: restart-db or kill-output-leader"))
 }
 
-fn run(args: Args) -> Result<i32> {
+/// Runs the command: exit 0, or 1 for a report of a failed trial.
+fn run(args: Args) -> Result<ExitCode> {
     match args.command {
         Command::Plan {
             seed,
@@ -130,30 +132,26 @@ fn run(args: Args) -> Result<i32> {
             for step in plan(seed, trial, shape) {
                 println!("{step}");
             }
-            Ok(0)
+            Ok(ExitCode::SUCCESS)
         }
         Command::Watch {
             group,
             partitions,
             file,
             broker,
-        } => krb_trial::watch::watch(&broker, &group, &group, partitions, &file).map(|_| 0),
+        } => krb_trial::watch::watch(&broker, &group, &group, partitions, &file)
+            .map(|_| ExitCode::SUCCESS),
         Command::Leader {
             topic,
             partition,
             broker,
         } => {
             println!("{}", cluster::leader(&broker, &topic, partition)?);
-            Ok(0)
+            Ok(ExitCode::SUCCESS)
         }
         Command::Insync { timeout, broker } => {
-            match cluster::insync(&broker, std::time::Duration::from_secs(timeout)) {
-                Ok(()) => Ok(0),
-                Err(e) => {
-                    krb_cli::out::stderr_line(&format!("krb-trial: {e:#}"));
-                    Ok(1)
-                }
-            }
+            cluster::insync(&broker, std::time::Duration::from_secs(timeout))
+                .map(|()| ExitCode::SUCCESS)
         }
         Command::Report { file, json, worst } => {
             let summary = report::summarise(&report::read(&file)?);
@@ -161,27 +159,24 @@ fn run(args: Args) -> Result<i32> {
                 if let Some(w) = &summary.worst {
                     println!("{w}");
                 }
-                return Ok(0);
+                return Ok(ExitCode::SUCCESS);
             }
-            let lang = krb_cli::lang::Lang::from_env()?;
+            let lang = krb_cli::lang::Lang::of_process();
             print!("{}", report::render_in(&summary, lang));
             if let Some(path) = json {
                 let text = serde_json::to_string_pretty(&summary)?;
                 std::fs::write(&path, text + "\n")
                     .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
             }
-            Ok(if summary.failed.is_empty() { 0 } else { 1 })
+            Ok(ExitCode::from(u8::from(!summary.failed.is_empty())))
         }
     }
 }
 
-fn main() {
-    let args: Args = krb_kafka::parse("krb-trial");
-    match run(args) {
-        Ok(code) => std::process::exit(code),
-        Err(e) => {
-            krb_cli::out::stderr_line(&format!("krb-trial: {e:#}"));
-            std::process::exit(2);
-        }
-    }
+fn main() -> ExitCode {
+    krb_cli::main(krb_kafka::version_line, |args: Args| {
+        // Every command's error is wrong input (exit 2) but insync's: time that ran out (1).
+        let insync = matches!(args.command, Command::Insync { .. });
+        run(args).map_err(|e| if insync { e } else { krb_cli::usage(e) })
+    })
 }

@@ -16,35 +16,22 @@ use crate::{shown, Assignor, Lab, Verdict};
 said! {
     /// Lab 3's statements, details and numbers.
     pub enum Said {
-        /// A statement.
         CAssigned,
-        /// A statement, cooperative-sticky.
         OnlyMovedRevoked,
-        /// A statement, range.
         EveryRevoked,
-        /// A statement, range.
         DuplicatesOnMore,
-        /// A statement, cooperative-sticky.
         DuplicatesOnMovedOnly,
-        /// The partitions c was assigned.
         CGot { list: String },
-        /// What a and b revoked, what moved to c.
         RevokedMoved { revoked: String, moved: String },
-        /// Where the duplicates are, what moved to c.
         DuplicatesMoved { duplicates: String, moved: String },
-        /// The article, range.
         OnAll { count: u64, n: u64 },
-        /// The article, cooperative-sticky.
         OnMoved { count: u64, n: u64 },
-        /// The article, `--revoke-commit`.
         NotMeasured,
-        /// Ours: how many partitions were revoked, how many moved.
         RevokedCount { revoked: usize, moved: usize },
     }
 }
 
 impl Said {
-    /// The message in `lang`.
     pub fn text(&self, lang: Lang) -> String {
         match self {
             Said::CAssigned => both!(lang, "c was assigned partitions", "c가 파티션을 받음"),
@@ -101,7 +88,6 @@ impl Said {
     }
 }
 
-/// Lab 3's verdict for a run.
 pub fn verdict(run: &Run, assignor: Assignor, revoke_commit: bool) -> Result<Verdict> {
     let cooperative = assignor == Assignor::CooperativeSticky;
     let (_, _, variant) = Lab::Assignor {

@@ -23,10 +23,10 @@ use rdkafka::consumer::{BaseConsumer, Consumer};
 use serde::{Deserialize, Serialize};
 
 use crate::facts::{seconds, Run, NO_LINE};
-use crate::html::escape;
 use crate::record::Record;
 use crate::verdict::DUPLICATES;
 use crate::Verdict;
+use krb_cli::out::escape_html as escape;
 
 /// The lab's number.
 pub const LAB: u8 = 9;

@@ -45,11 +45,8 @@ pub const NO_LINE: [Msg; 4] = [
 
 /// A group's logs, read and aligned once, and krb-dups' report of them.
 pub struct Run {
-    /// The group.
     pub group: String,
-    /// Its workers' logs.
     pub logs: Vec<WorkerLog>,
-    /// krb-dups' analysis.
     pub report: Report,
 }
 
@@ -86,7 +83,6 @@ impl Run {
     }
 }
 
-/// The partitions of a `revoked` event.
 pub fn revoked(e: &Event) -> Option<&Vec<Partition>> {
     match e {
         Event::Revoked(ps) => Some(ps),
@@ -94,7 +90,6 @@ pub fn revoked(e: &Event) -> Option<&Vec<Partition>> {
     }
 }
 
-/// The partitions of an `assigned` event.
 pub fn assigned(e: &Event) -> Option<&Vec<Partition>> {
     match e {
         Event::Assigned(ps) => Some(ps),
@@ -121,7 +116,6 @@ pub fn last_processed(lines: &[Entry], partition: Partition) -> Option<Offset> {
     })
 }
 
-/// Seconds from one time to another.
 pub fn seconds(from: NaiveDateTime, to: NaiveDateTime) -> f64 {
     (to - from).num_milliseconds() as f64 / 1000.0
 }

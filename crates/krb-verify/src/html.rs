@@ -6,20 +6,13 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use krb_cli::lang::Lang;
+use krb_cli::out::escape_html;
 use krb_log::duration::length;
 
 use crate::deploy;
 use crate::messages;
 use crate::page_text::{lab_text, NAMESPACE, PAGE_TITLE, SUMMARY, TIME, TOOK};
 use crate::record::Record;
-
-/// Text made safe inside HTML (and SVG): the room's page uses it too.
-pub fn escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
 
 /// Large type and high contrast, for a projector: no text under 16 px at any width.
 const STYLE: &str = "body{font:20px/1.45 sans-serif;margin:1.5em;color:#111;background:#fff}\
@@ -100,11 +93,11 @@ pub fn page(records: &[Record], dir: &Path, lang: Lang) -> String {
          <h1>{}</h1>\n<p id=\"run\">{}</p>\n<p id=\"summary\">{}</p>\n\
          <table id=\"results\"><tr>{heads}</tr>\n",
         lang.code(),
-        escape(&title),
-        escape(&when),
-        escape(&title),
-        escape(&run),
-        escape(&SUMMARY.fill(lang, &[("held", &held), ("all", &records.len())])),
+        escape_html(&title),
+        escape_html(&when),
+        escape_html(&title),
+        escape_html(&run),
+        escape_html(&SUMMARY.fill(lang, &[("held", &held), ("all", &records.len())])),
     );
     for r in records {
         let (article, ours, count) = match &r.verdict {
@@ -117,12 +110,12 @@ pub fn page(records: &[Record], dir: &Path, lang: Lang) -> String {
             "<tr class=\"variant-row\"><td>{} {}</td><td><a href=\"#{}\">{}</a></td><td>{}</td>\
              <td>{}</td><td class=\"{class}\">{}</td><td class=\"time\">{}</td></tr>",
             r.lab,
-            escape(&r.name),
+            escape_html(&r.name),
             anchor(r.lab, &r.variant),
-            escape(&r.variant),
-            escape(&article),
-            escape(&ours),
-            escape(&count),
+            escape_html(&r.variant),
+            escape_html(&article),
+            escape_html(&ours),
+            escape_html(&count),
             length(r.seconds, lang)
         );
     }
@@ -147,8 +140,8 @@ pub fn page(records: &[Record], dir: &Path, lang: Lang) -> String {
         let _ = writeln!(
             out,
             "<section id=\"lab{lab}\"><h2>{}</h2>\n<p class=\"intro\">{}</p>",
-            escape(&heading),
-            escape(&intro)
+            escape_html(&heading),
+            escape_html(&intro)
         );
         // Lab 9's decision table, its rows side by side, before each row's statements.
         if lab == deploy::LAB {
@@ -168,11 +161,11 @@ fn variant(out: &mut String, r: &Record, dir: &Path, lang: Lang) {
         out,
         "<article id=\"{}\"><h3>{} <span class=\"duration\">{}</span></h3>",
         anchor(r.lab, &r.variant),
-        escape(&r.variant),
+        escape_html(&r.variant),
         length(r.seconds, lang)
     );
     if let Some(reason) = &r.reason {
-        let _ = writeln!(out, "<p class=\"failed\">{}</p>", escape(reason));
+        let _ = writeln!(out, "<p class=\"failed\">{}</p>", escape_html(reason));
     }
     if let Some(v) = &r.verdict {
         *out += "<ul>\n";
@@ -186,8 +179,8 @@ fn variant(out: &mut String, r: &Record, dir: &Path, lang: Lang) {
                 out,
                 "<li class=\"{class}\"><b>{}</b> {} ({})</li>",
                 mark.text(lang),
-                escape(&c.statement.text(lang)),
-                escape(&c.detail.text(lang))
+                escape_html(&c.statement.text(lang)),
+                escape_html(&c.detail.text(lang))
             );
         }
         *out += "</ul>\n";
@@ -195,7 +188,7 @@ fn variant(out: &mut String, r: &Record, dir: &Path, lang: Lang) {
             let _ = writeln!(
                 out,
                 "<figure>{svg}<figcaption>{}</figcaption></figure>",
-                escape(&dir.join(&name).display().to_string())
+                escape_html(&dir.join(&name).display().to_string())
             );
         }
     }

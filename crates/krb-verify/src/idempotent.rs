@@ -38,55 +38,32 @@ impl Scenario {
 said! {
     /// Lab 6's statements, details and numbers.
     pub enum Said {
-        /// A statement: every message has its effect.
         EveryEffect { messages: u64 },
-        /// A statement, plain.
         EffectsRepeat,
-        /// A statement, idempotent and db-offsets.
         NoEffectTwice,
-        /// A statement, idempotent.
         SecondsAlreadyApplied,
-        /// A statement, idempotent, lab 2's scenario.
         LateAlreadyApplied,
-        /// A statement, db-offsets, lab 1's scenario.
         NothingTwice,
-        /// A statement, db-offsets, lab 2's scenario.
         LateRefused,
-        /// A statement, kafka-eos.
         OutputOnce,
-        /// A statement, kafka-eos, lab 2's scenario.
         LateAborted,
-        /// How many distinct messages the database (or the output topic) holds.
         Distinct { count: u64, output_topic: bool },
-        /// Duplicate processings and duplicate rows.
         ProcessingsRows { processings: u64, rows: u64 },
-        /// Duplicate rows.
         Rows { count: u64 },
-        /// Duplicate processings.
         Processings { count: u64 },
-        /// Already-applied lines and duplicate processings.
         AlreadyLines { count: u64, processings: u64 },
-        /// Whether a's late offset 3 was logged as already applied.
         LateApplied { logged: bool },
-        /// Whether a's late offset 3 was refused.
         Refused { refused: bool },
-        /// Duplicate output messages.
         OutputDuplicates { count: u64 },
-        /// a's aborted transaction, with librdkafka's text.
         Aborted { why: String },
-        /// a aborted no transaction.
         NoAbort,
-        /// The article.
         Idempotent,
-        /// Ours: the processings' part.
         Processing { text: Box<Message> },
-        /// Ours: the effects' part.
         Effects { text: Box<Message> },
     }
 }
 
 impl Said {
-    /// The message in `lang`.
     pub fn text(&self, lang: Lang) -> String {
         match self {
             Said::EveryEffect { messages } => both!(

@@ -43,53 +43,35 @@ pub use verdict::{Check, Verdict};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Lab {
     /// Lab 1, 01-revoke.sh.
-    Revoke {
-        /// `--revoke-commit`.
-        revoke_commit: bool,
-    },
+    Revoke { revoke_commit: bool },
     /// Lab 2, 02-maxpoll.sh.
     Maxpoll,
     /// Lab 3, 03-assignor.sh.
     Assignor {
-        /// `--assignor`.
         assignor: Assignor,
-        /// `--revoke-commit`.
         revoke_commit: bool,
     },
     /// Lab 4, 04-static.sh.
-    Static {
-        /// `--static`.
-        static_membership: bool,
-    },
+    Static { static_membership: bool },
     /// Lab 5, 05-protocol.sh.
-    Protocol {
-        /// `--protocol`.
-        protocol: Protocol,
-    },
+    Protocol { protocol: Protocol },
     /// Lab 6, 06-idempotent.sh (its database is DIR/GROUP.db or its --db).
     Idempotent {
-        /// `--effect`.
         effect: krb_effect::Kind,
-        /// `--scenario`.
         scenario: idempotent::Scenario,
         /// The database is PostgreSQL (`--db postgres://...`), not SQLite.
         postgres: bool,
     },
     /// Lab 8, 08-share.sh.
     Share {
-        /// `--scenario`.
         scenario: share::Scenario,
         /// The group's share.delivery.count.limit (the reject scenario's).
         limit: u16,
     },
     /// Lab 9, one row of 09-deploy.sh (its topic has the group's name).
-    Deploy {
-        /// `--row`.
-        row: deploy::Row,
-    },
+    Deploy { row: deploy::Row },
     /// Lab 7, one trial of 07-faults.sh (its effects are in its --db, or lab 6's default).
     Faults {
-        /// `--effect`.
         effect: krb_effect::Kind,
         /// `--recheck`: the trial's group is gone; its final offsets are the witness's.
         recheck: bool,

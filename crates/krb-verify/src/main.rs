@@ -1,4 +1,5 @@
 use std::path::{Path, PathBuf};
+use std::process::ExitCode;
 
 use anyhow::Result;
 use clap::{Args as ClapArgs, Parser, Subcommand};
@@ -218,14 +219,13 @@ struct Output {
     broker: BrokerArgs,
 }
 
-fn check(lab: Lab, group: &str, out: &Output, db: Option<&str>) -> i32 {
-    let lang = match Lang::from_env() {
-        Ok(lang) => lang,
-        Err(e) => {
-            stderr_line(&format!("krb-verify: {e:#}"));
-            return 2;
-        }
-    };
+/// Exit 0 when every statement held, 1 when one did not.
+fn held(yes: bool) -> ExitCode {
+    ExitCode::from(u8::from(!yes))
+}
+
+fn check(lab: Lab, group: &str, out: &Output, db: Option<&str>) -> Result<ExitCode> {
+    let lang = Lang::of_process();
     let verdict = krb_verify::verify(lab, group, &out.logs.dir, &out.broker, db);
     if let Ok(v) = &verdict {
         for s in &v.skipped {
@@ -260,38 +260,24 @@ fn check(lab: Lab, group: &str, out: &Output, db: Option<&str>) -> i32 {
             ended: Some(chrono::Local::now().format("%Y-%m-%d %H:%M:%S").to_string()),
             namespace: out.broker.namespace.ns.clone(),
         };
-        if let Err(e) = record.append(file) {
-            stderr_line(&format!("krb-verify: {e:#}"));
-            return 2;
-        }
+        record.append(file)?;
         stdout_line(&record.summary_in(lang));
-        return if record.held() { 0 } else { 1 };
+        return Ok(held(record.held()));
     }
-    match verdict {
-        Ok(v) => {
-            let text = if out.json {
-                serde_json::to_string(&v).unwrap_or_default()
-            } else if out.row {
-                v.row()
-            } else {
-                v.render_in(lang).trim_end().to_string()
-            };
-            stdout_line(&text);
-            if v.held() {
-                0
-            } else {
-                1
-            }
-        }
-        Err(e) => {
-            stderr_line(&format!("krb-verify: {e:#}"));
-            2
-        }
-    }
+    let v = verdict?;
+    let text = if out.json {
+        serde_json::to_string(&v).unwrap_or_default()
+    } else if out.row {
+        v.row()
+    } else {
+        v.render_in(lang).trim_end().to_string()
+    };
+    stdout_line(&text);
+    Ok(held(v.held()))
 }
 
-fn table(file: &Path, json: Option<&Path>, html: Option<&Path>, logs: &Path) -> Result<bool> {
-    let lang = Lang::from_env()?;
+fn table(file: &Path, json: Option<&Path>, html: Option<&Path>, logs: &Path) -> Result<ExitCode> {
+    let lang = Lang::of_process();
     let records = record::read(file)?;
     if let Some(path) = html {
         std::fs::write(path, krb_verify::html::page(&records, logs, lang))
@@ -303,37 +289,40 @@ fn table(file: &Path, json: Option<&Path>, html: Option<&Path>, logs: &Path) -> 
             .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
     }
     print!("{}", record::table_in(&records, lang));
-    Ok(records.iter().all(Record::held))
+    Ok(held(records.iter().all(Record::held)))
 }
 
 fn parse_row(name: &str) -> Result<krb_verify::deploy::Row, String> {
     krb_verify::deploy::Row::parse(name).map_err(|m| m.text(Lang::of_process()))
 }
 
-fn deploy_rows(group: &str, only: Option<&str>, logs: &Path) -> i32 {
-    match krb_verify::deploy::Row::select(only) {
-        Ok(rows) => {
-            for row in rows {
-                stdout_line(&row.script_line(&format!("{group}-{}", row.name()), logs));
-            }
-            0
-        }
-        Err(m) => {
-            stderr_line(&format!("krb-verify: {}", m.text(Lang::of_process())));
-            2
-        }
+fn deploy_rows(group: &str, only: Option<&str>, logs: &Path) -> Result<ExitCode> {
+    let rows = krb_verify::deploy::Row::select(only)
+        .map_err(|m| anyhow::anyhow!(m.text(Lang::of_process())))?;
+    for row in rows {
+        stdout_line(&row.script_line(&format!("{group}-{}", row.name()), logs));
     }
+    Ok(ExitCode::SUCCESS)
 }
 
-fn deploy_table(file: &Path) -> Result<bool> {
+fn deploy_table(file: &Path) -> Result<ExitCode> {
     let records = record::read(file)?;
-    print!("{}", krb_verify::deploy::table(&records, Lang::from_env()?));
-    Ok(records.iter().all(Record::held))
+    print!(
+        "{}",
+        krb_verify::deploy::table(&records, Lang::of_process())
+    );
+    Ok(held(records.iter().all(Record::held)))
 }
 
-fn main() {
-    let args: Args = krb_kafka::parse("krb-verify");
-    let code = match &args.command {
+fn main() -> ExitCode {
+    // Every error is the logs' or the command line's: exit 2.
+    krb_cli::main(krb_kafka::version_line, |args| {
+        run(args).map_err(krb_cli::usage)
+    })
+}
+
+fn run(args: Args) -> Result<ExitCode> {
+    match &args.command {
         Command::Revoke {
             group,
             revoke_commit,
@@ -437,27 +426,12 @@ fn main() {
             out,
         } => check(Lab::Deploy { row: *matrix_row }, group, out, db.as_deref()),
         Command::DeployRows { group, only, logs } => deploy_rows(group, only.as_deref(), &logs.dir),
-        Command::DeployTable { file } => match deploy_table(file) {
-            Ok(true) => 0,
-            Ok(false) => 1,
-            Err(e) => {
-                stderr_line(&format!("krb-verify: {e:#}"));
-                2
-            }
-        },
+        Command::DeployTable { file } => deploy_table(file),
         Command::Table {
             file,
             json,
             html,
             logs,
-        } => match table(file, json.as_deref(), html.as_deref(), &logs.dir) {
-            Ok(true) => 0,
-            Ok(false) => 1,
-            Err(e) => {
-                stderr_line(&format!("krb-verify: {e:#}"));
-                2
-            }
-        },
-    };
-    std::process::exit(code);
+        } => table(file, json.as_deref(), html.as_deref(), &logs.dir),
+    }
 }

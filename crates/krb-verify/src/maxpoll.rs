@@ -32,32 +32,18 @@ pub fn article() -> Message {
 said! {
     /// Lab 2's statements and details (lab 5 checks them too, and lab 6 one).
     pub enum Said {
-        /// A statement.
         MaxpollWarning,
-        /// A statement, classic.
         BTookOffset3,
-        /// A statement, classic.
         CommitFailed,
-        /// A statement, the consumer protocol (lab 5).
         ConsumerKept,
-        /// A statement, the consumer protocol (lab 5).
         ConsumerCommitted,
-        /// A statement.
         LostNotRevoked,
-        /// A statement.
         PollError,
-        /// A statement, classic.
         AllOffset3Twice,
-        /// A statement, the consumer protocol (lab 5).
         ConsumerAllOnce,
-        /// A statement (lab 6's too).
         FinalCommitted,
-        /// A statement.
         NeverBackwards,
-        /// a and b both in offset 3, and whether b processed it.
         TogetherFor { seconds: f64, b_processed: bool },
-        /// When p0 changed hands (`at`s as the logs write times); `gave_up`: a's lost or
-        /// revoked line; `again_at`: a assigned [0] again.
         HandedAt {
             b_at: Option<String>,
             done_at: Option<String>,
@@ -65,21 +51,15 @@ said! {
             lost_at: Option<String>,
             again_at: Option<Option<String>>,
         },
-        /// No commit after offset 3.
         NoCommit,
-        /// Neither lost nor revoked after the commit.
         Neither,
-        /// Ours: MAXPOLL after the slow start, if it came.
         Maxpoll { seconds: Option<f64> },
-        /// Ours: how long a and b were both in offset 3, if ever.
         Together { seconds: Option<f64> },
-        /// The article: offset 3 processed twice.
         Offset3Twice,
     }
 }
 
 impl Said {
-    /// The message in `lang`.
     pub fn text(&self, lang: Lang) -> String {
         match self {
             Said::MaxpollWarning => both!(

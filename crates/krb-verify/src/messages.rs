@@ -61,23 +61,14 @@ pub(crate) use said;
 pub enum Message {
     /// Words more than one lab says.
     Shared(Shared),
-    /// Lab 1's.
     Lab1(revoke::Said),
-    /// Lab 2's.
     Lab2(maxpoll::Said),
-    /// Lab 3's.
     Lab3(assignor::Said),
-    /// Lab 4's.
     Lab4(static_lab::Said),
-    /// Lab 5's.
     Lab5(protocol::Said),
-    /// Lab 6's.
     Lab6(idempotent::Said),
-    /// Lab 7's.
     Lab7(faults::Said),
-    /// Lab 8's.
     Lab8(share::Said),
-    /// Lab 9's.
     Lab9(crate::deploy::Message),
     /// Several messages, `; ` between them.
     Parts(Vec<Message>),
@@ -89,7 +80,6 @@ pub enum Message {
 }
 
 impl Message {
-    /// The message in `lang`.
     pub fn text(&self, lang: Lang) -> String {
         match self {
             Message::Shared(m) => m.text(lang),
@@ -181,9 +171,9 @@ pub fn opt<T: Display>(lang: Lang, value: Option<T>) -> String {
     }
 }
 
-/// `p0, p3`: partitions as a summary names them.
-pub fn partitions(ps: &[Partition]) -> String {
-    ps.iter()
+/// `p0, p3`: partitions as a summary names them; empty for none.
+pub fn partitions<'a>(ps: impl IntoIterator<Item = &'a Partition>) -> String {
+    ps.into_iter()
         .map(|p| format!("p{p}"))
         .collect::<Vec<_>>()
         .join(", ")
@@ -192,31 +182,19 @@ pub fn partitions(ps: &[Partition]) -> String {
 said! {
     /// Words more than one lab says.
     pub enum Shared {
-        /// A statement: every message of the scenario processed.
         AllProcessed { count: u64 },
-        /// A statement: nothing processed twice.
         NoDuplicates,
-        /// How many distinct messages were processed.
         Unique { count: u64 },
-        /// How many duplicate processings (a detail).
         Duplicates { count: u64 },
-        /// krb-dups' duplicates, where they are, and the first run's offsets
-        /// (`82 duplicates on p1 (400..481)`).
         Summary {
             count: u64,
             partitions: Vec<Partition>,
             range: Option<(Offset, Offset)>,
         },
-        /// Seconds, as a detail shows them.
         Seconds { seconds: f64 },
-        /// Nothing to show.
         Nothing,
-        /// Data shown as it is in every language: a log line's event, a list of partitions,
-        /// krb-dups' report, librdkafka's own text.
         Data { text: String },
-        /// A revoke, as lab 3 counts them: `revoked [0, 3]`.
         Revoked { list: String },
-        /// A group's committed offsets (`p0=10`).
         Committed {
             offsets: Vec<(Partition, Option<Offset>)>,
         },
@@ -224,7 +202,6 @@ said! {
 }
 
 impl Shared {
-    /// The message in `lang`.
     pub fn text(&self, lang: Lang) -> String {
         match self {
             Shared::AllProcessed { count } => both!(
@@ -282,22 +259,18 @@ pub const TITLE: Msg = Msg {
     en: "lab {lab} {name} {variant} (group {group})",
     ko: "실습 {lab} {name} {variant} (그룹 {group})",
 };
-/// The article's number, in a verdict.
 pub const ARTICLE_LINE: Msg = Msg {
     en: "  article: {text}",
     ko: "  글:      {text}",
 };
-/// Our number, in a verdict.
 pub const OURS_LINE: Msg = Msg {
     en: "  ours:    {text}",
     ko: "  실측:    {text}",
 };
-/// A statement that held.
 pub const HELD_LINE: Msg = Msg {
     en: "  held   {statement} ({detail})",
     ko: "  성립   {statement} ({detail})",
 };
-/// A statement that did not hold.
 pub const FAILED_LINE: Msg = Msg {
     en: "  FAILED {statement} ({detail})",
     ko: "  실패   {statement} ({detail})",
@@ -327,12 +300,10 @@ pub const NOT_HELD: Msg = Msg {
     en: "not held: {failures}",
     ko: "성립하지 않음: {failures}",
 };
-/// A mark beside a statement: held.
 pub const HELD: Msg = Msg {
     en: "held",
     ko: "성립",
 };
-/// A mark beside a statement: did not hold.
 pub const FAILED: Msg = Msg {
     en: "FAILED",
     ko: "실패",
@@ -342,7 +313,6 @@ pub const SECONDS: Msg = Msg {
     en: "{seconds} s, {what}",
     ko: "{seconds}초, {what}",
 };
-/// No verdict could be made.
 pub const ERROR: Msg = Msg {
     en: "error",
     ko: "오류",

@@ -3,27 +3,22 @@
 
 use krb_cli::lang::Msg;
 
-/// The page's title and first heading.
 pub const PAGE_TITLE: Msg = Msg {
     en: "krb: the article versus ours",
     ko: "krb: 글의 결과와 실측",
 };
-/// The namespace the run was in.
 pub const NAMESPACE: Msg = Msg {
     en: "namespace {ns}",
     ko: "namespace 이름 {ns}",
 };
-/// How long the variants ran, together.
 pub const TOOK: Msg = Msg {
     en: "{duration} of labs",
     ko: "실습 시간 {duration}",
 };
-/// How many variants held every statement.
 pub const SUMMARY: Msg = Msg {
     en: "{held} of {all} variants held every statement.",
     ko: "변형 {all}개 중 {held}개에서 모든 판정 항목이 성립했어요.",
 };
-/// The table's duration column.
 pub const TIME: Msg = Msg {
     en: "time",
     ko: "시간",

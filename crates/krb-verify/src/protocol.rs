@@ -13,17 +13,11 @@ use crate::{maxpoll, revoke, shown, Protocol, Verdict};
 said! {
     /// Lab 5's own statements and numbers (it checks lab 1's and lab 2's too).
     pub enum Said {
-        /// A statement, classic.
         ClassicRevokedEvery,
-        /// A statement, the consumer protocol.
         ConsumerRevokedOnlyMoved,
-        /// The article, classic.
         SeeLabs,
-        /// The article, the consumer protocol.
         NotInArticle,
-        /// Ours: one lab's part (`lab 1: ...`).
         Lab { lab: u8, text: Box<Message> },
-        /// Ours: lab 1's part and what a revoked when b joined, if anything.
         ARevoked {
             text: Box<Message>,
             list: Option<String>,
@@ -32,7 +26,6 @@ said! {
 }
 
 impl Said {
-    /// The message in `lang`.
     pub fn text(&self, lang: Lang) -> String {
         match self {
             Said::ClassicRevokedEvery => both!(

@@ -18,16 +18,12 @@ pub struct Record {
     pub seconds: f64,
     /// `checked`, or `error` when no verdict could be made.
     pub status: String,
-    /// The lab's number.
     pub lab: u8,
-    /// The lab's name.
     pub name: String,
-    /// The variant.
     pub variant: String,
     /// Why there is no verdict, or why the script failed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
-    /// The verdict.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub verdict: Option<Verdict>,
     /// When the variant ended, local time (`2026-12-01 23:52:10`).
@@ -49,7 +45,6 @@ impl Record {
         self.summary_in(Lang::En)
     }
 
-    /// [`Record::summary`] in `lang`.
     pub fn summary_in(&self, lang: Lang) -> String {
         let held = |v: &Verdict| format!("{} {}", v.count(), messages::HELD.text(lang));
         let what = match (&self.verdict, &self.reason) {
@@ -102,7 +97,6 @@ pub fn table(records: &[Record]) -> String {
     table_in(records, Lang::En)
 }
 
-/// [`table`] in `lang`.
 pub fn table_in(records: &[Record], lang: Lang) -> String {
     let rows: Vec<([String; 5], String)> = records
         .iter()

@@ -14,58 +14,40 @@ use crate::{shown, Verdict};
 said! {
     /// Lab 1's statements and details.
     pub enum Said {
-        /// A statement: a revoked partitions when b joined.
         HandedBack,
-        /// A statement (lab 1 only): eager assignment revokes both partitions.
         RevokedThenAssigned,
-        /// A statement.
         OneMoved,
-        /// A statement, `--revoke-commit`.
         CommittedInRevoke,
-        /// A statement, `--revoke-commit`.
         BeganAtThatCommit,
-        /// A statement, no revoke commit.
         DuplicatesBelowCommitEvery,
-        /// A statement, no revoke commit.
         DuplicatesOnlyMoved,
-        /// A statement, no revoke commit.
         BeganAtLastCommit,
-        /// a's revoke (`list`: its partitions).
         ARevoked { list: String },
-        /// No revoke in a's log in time.
         NoRevoke,
-        /// a's revoke, if any, and whether an assignment followed it.
         Reassigned { list: Option<String>, reassigned: bool },
-        /// The partitions b was assigned.
         BAssigned { list: String },
-        /// a's commit of the moved partition in its revoke callback.
         CommitAndLast {
             p: Partition,
             commit: Option<Offset>,
             offset: Option<Offset>,
         },
-        /// Where b began the moved partition.
         BFirst { p: Partition, offset: Option<Offset> },
-        /// Where b began the moved partition, and a's last commit.
         BFirstAndCommit {
             p: Partition,
             offset: Option<Offset>,
             commit: Offset,
         },
-        /// krb-dups' runs (`p1 200..275`), and a's last commit and offset.
         RunsAndCommit {
             runs: Option<String>,
             p: Partition,
             commit: Offset,
             offset: Option<Offset>,
         },
-        /// How soon b processed its first message.
         BFirstMessage { seconds: f64 },
     }
 }
 
 impl Said {
-    /// The message in `lang`.
     pub fn text(&self, lang: Lang) -> String {
         let opt = |v: &Option<i64>| opt(lang, *v);
         match self {
@@ -173,7 +155,6 @@ impl Said {
     }
 }
 
-/// Lab 1's verdict for a run.
 pub fn verdict(run: &Run, revoke_commit: bool) -> Result<Verdict> {
     let (variant, article) = if revoke_commit {
         ("revcommit", Shared::Duplicates { count: 0 })

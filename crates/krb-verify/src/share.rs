@@ -14,98 +14,60 @@ use krb_log::worker_log::WorkerLog;
 use krb_cli::lang::Lang;
 
 use crate::facts::{seconds, summary, Run};
-use crate::messages::{both, opt, said, Shared};
+use crate::messages::{both, opt, partitions, said, Shared};
 use crate::{shown, Verdict};
 
 said! {
     /// Lab 8's statements, details and numbers.
     pub enum Said {
-        /// A statement: every record of the scenario processed.
         AllRecords { count: u64 },
-        /// A statement.
         NoneTwice,
-        /// A statement.
         AcceptedOnce,
-        /// A statement, join.
         NoHandOver,
-        /// A statement, kill.
         KilledHolding,
-        /// A statement, kill.
         CameAgain,
-        /// A statement, kill.
         DuplicatesWhereDied,
-        /// A statement, lock.
         ReceivedWhileIn,
-        /// A statement, lock.
         LateAnswered,
-        /// A statement, lock.
         DuplicatesDeliveredAgain,
-        /// A statement, reject.
         Released { offset: Offset, limit: u16 },
-        /// A statement, reject.
         Rejected { offset: Offset },
-        /// Accepted records and their commits.
         Accepted {
             accepted: usize,
             want: u64,
             missing: usize,
             twice: usize,
         },
-        /// The partitions b read (`p0, p1`; empty: none).
         BRead { partitions: String },
-        /// The partitions a read before b started.
         ARead { partitions: String },
-        /// How many revokes (and losts) a and b logged.
         Revokes { count: usize },
-        /// Ours, join: how many of the 1000 records b took.
         BTook { count: usize },
-        /// The records a held (`p1 100..119, p0 3`).
         AHeld { records: Option<String> },
-        /// The records delivered again.
         DeliveredAgain { records: Option<String> },
-        /// Who they were delivered to (`b #2`).
         To { who: String },
-        /// The records processed twice.
         Twice { records: Option<String> },
-        /// The records a processed and held.
         ProcessedHeld { records: Option<String> },
-        /// Ours, kill: how many records came back, how soon after a's last line.
         Back { count: usize, seconds: f64 },
-        /// When a was in offset 3 (times as the logs write them).
         InOffset3 {
             from_at: Option<String>,
             to_at: Option<String>,
         },
-        /// When b acquired offset 3, with which delivery count.
         BAcquired { b_at: String, count: u16 },
-        /// b never acquired offset 3.
         BNever,
-        /// a's late acknowledgement committed.
         LateCommitted,
-        /// a's late acknowledgement failed, with Kafka's error code.
         LateFailed { code: String },
-        /// a's late acknowledgement unanswered.
         LateUnanswered,
-        /// The delivery counts of a record (`[1, 2, 3]`).
         Deliveries { list: String },
-        /// How a record was acknowledged (`release, release`).
         Acknowledged { kinds: String },
-        /// A record never acknowledged.
         NeverAcknowledged,
-        /// Ours, reject: how many times a record was delivered.
         Delivered { offset: Offset, count: usize },
-        /// The article, join and kill: lab 1's number.
         Lab1,
-        /// The article, lock: lab 2's numbers.
         Lab2,
-        /// The article, reject: the article says nothing of it; what a consumer group would
-        /// do is our expectation, and says so.
         NotInArticle,
     }
 }
 
 impl Said {
-    /// The message in `lang`.
     pub fn text(&self, lang: Lang) -> String {
         let records = |r: &Option<String>| opt(lang, r.as_ref());
         match self {
@@ -418,7 +380,6 @@ impl Records {
             .collect()
     }
 
-    /// The deliveries `worker` acquired.
     fn of_worker<'a>(&'a self, worker: &'a str) -> impl Iterator<Item = &'a Delivery> + 'a {
         self.deliveries.iter().filter(move |d| d.worker == worker)
     }
@@ -781,14 +742,6 @@ fn acknowledged(kinds: &[Ack]) -> Said {
     Said::Acknowledged {
         kinds: words.join(", "),
     }
-}
-
-/// `p0, p1`; empty for none.
-fn partitions(ps: &BTreeSet<Partition>) -> String {
-    ps.iter()
-        .map(|p| format!("p{p}"))
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 /// `p0 100..119, p1 7` (or none): records as ranges.

@@ -3,8 +3,6 @@
 
 use std::fmt::Display;
 
-use krb_log::logline::{Offset, Partition};
-
 /// The value, or `none`.
 pub fn opt<T: Display>(value: Option<T>) -> String {
     value.map_or_else(|| "none".into(), |v| v.to_string())
@@ -14,19 +12,6 @@ pub fn opt<T: Display>(value: Option<T>) -> String {
 pub fn list<T: Display>(items: impl IntoIterator<Item = T>) -> String {
     let items: Vec<String> = items.into_iter().map(|i| i.to_string()).collect();
     format!("[{}]", items.join(", "))
-}
-
-/// `p0=10, p1=none`: a group's committed offsets.
-pub fn committed(offsets: &[(Partition, Option<Offset>)]) -> String {
-    let shown: Vec<String> = offsets
-        .iter()
-        .map(|(p, o)| format!("p{p}={}", opt(*o)))
-        .collect();
-    if shown.is_empty() {
-        "none".into()
-    } else {
-        shown.join(", ")
-    }
 }
 
 #[cfg(test)]
@@ -39,7 +24,5 @@ mod tests {
         assert_eq!(opt(None::<i64>), "none");
         assert_eq!(list(std::collections::BTreeSet::from([3, 0])), "[0, 3]");
         assert_eq!(list(Vec::<i32>::new()), "[]");
-        assert_eq!(committed(&[(0, Some(10)), (1, None)]), "p0=10, p1=none");
-        assert_eq!(committed(&[]), "none");
     }
 }

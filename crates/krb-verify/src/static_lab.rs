@@ -13,42 +13,27 @@ use crate::{shown, Verdict};
 said! {
     /// Lab 4's statements, details and numbers.
     pub enum Said {
-        /// A statement.
         BackWithinTimeout,
-        /// A statement, static.
         BRevokedNothing,
-        /// A statement, static.
         PreviousBack,
-        /// A statement, dynamic.
         BRevokedTwice,
-        /// A statement, dynamic.
         GotAgain,
-        /// How soon after its stop a owned partitions again.
         AfterStop { seconds: f64 },
-        /// a owned nothing after its restart.
         NoneAfterRestart,
-        /// How many times b revoked (a detail).
         Revokes { count: usize },
-        /// a's partitions before its stop and after its restart.
         BeforeAfter {
             before: Option<String>,
             after: Option<String>,
         },
-        /// The article, static: no revoke.
         NoRevokes { count: usize },
-        /// The article, static.
         BackAfterStart { seconds: f64 },
-        /// The article, dynamic.
         OtherRevokedTwice,
-        /// Ours: how many times b revoked.
         BRevokedTimes { count: usize },
-        /// Ours: how soon after its restart a owned partitions again, if it did.
         ABack { seconds: Option<f64> },
     }
 }
 
 impl Said {
-    /// The message in `lang`.
     pub fn text(&self, lang: Lang) -> String {
         match self {
             Said::BackWithinTimeout => both!(
@@ -118,7 +103,6 @@ impl Said {
 /// The session timeout the lab runs with, in seconds.
 pub const SESSION_TIMEOUT: f64 = 10.0;
 
-/// Lab 4's verdict for a run.
 pub fn verdict(run: &Run, static_membership: bool) -> Result<Verdict> {
     let (variant, article) = if static_membership {
         (

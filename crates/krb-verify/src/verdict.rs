@@ -34,11 +34,8 @@ pub const MAXPOLL_SECONDS: &str = "maxpoll_seconds";
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(into = "CheckRecord", from = "CheckRecord")]
 pub struct Check {
-    /// What must hold.
     pub statement: Message,
-    /// Whether it held.
     pub held: bool,
-    /// What was measured.
     pub detail: Message,
 }
 
@@ -83,19 +80,14 @@ impl From<CheckRecord> for Check {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(into = "VerdictRecord", from = "VerdictRecord")]
 pub struct Verdict {
-    /// The lab's number (1 to 5).
     pub lab: u8,
     /// The lab's short name (`revoke`, `maxpoll`, ...).
     pub name: String,
     /// The variant (`nocommit`, `range --revoke-commit`, ...).
     pub variant: String,
-    /// The consumer group the lab ran in.
     pub group: String,
-    /// What the article reports for it.
     pub article: Message,
-    /// What this run measured.
     pub ours: Message,
-    /// The statements, in order.
     pub checks: Vec<Check>,
     /// Log lines the reader skipped (`FILE:LINE: skipped: why`).
     pub skipped: Vec<String>,
@@ -191,7 +183,6 @@ impl Verdict {
         }
     }
 
-    /// True when every statement held.
     pub fn held(&self) -> bool {
         self.checks.iter().all(|c| c.held)
     }
@@ -246,7 +237,6 @@ impl Verdict {
         self.render_in(Lang::En)
     }
 
-    /// [`Verdict::render`] in `lang`.
     pub fn render_in(&self, lang: Lang) -> String {
         let mut lines = vec![
             messages::TITLE.fill(
@@ -286,7 +276,6 @@ impl Verdict {
         }
     }
 
-    /// Records one statement.
     pub fn check(&mut self, statement: impl Into<Message>, held: bool, detail: impl Into<Message>) {
         self.checks.push(Check {
             statement: statement.into(),

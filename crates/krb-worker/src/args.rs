@@ -10,7 +10,7 @@ use krb_effect::Kind as EffectKind;
 use krb_kafka::broker::BrokerArgs;
 use krb_kafka::group::value_name;
 use krb_kafka::group::{Assignor, GroupProtocol};
-use krb_log::logline::Offset;
+use krb_kafka::worker::WorkerArgs;
 
 use crate::cadence::Cadence;
 
@@ -61,16 +61,8 @@ pub const SESSION_CLASSIC: Msg = Msg {
 #[derive(Parser, Debug, Clone)]
 #[command(name = "krb-worker", version, verbatim_doc_comment)]
 pub struct Args {
-    /// The worker's name: first word of its log lines and librdkafka's client.id.
-    pub name: String,
-    /// The consumer group to join.
-    pub group: String,
-    /// The topic to consume.
-    pub topic: String,
-
-    /// Seconds to process one message.
-    #[arg(long, value_name = "SEC", default_value_t = 0.0)]
-    pub delay: f64,
+    #[command(flatten)]
+    pub worker: WorkerArgs,
 
     /// Commit after every N processed messages [default: 100, or no count when
     /// --commit-interval-ms is given alone].
@@ -87,14 +79,6 @@ pub struct Args {
     /// partitions back (never when they were lost).
     #[arg(long)]
     pub revoke_commit: bool,
-
-    /// Make processing of this offset slow (any partition).
-    #[arg(long, value_name = "OFFSET")]
-    pub slow_at: Option<Offset>,
-
-    /// Seconds that processing of --slow-at takes.
-    #[arg(long, value_name = "SEC", default_value_t = 15.0)]
-    pub slow_sec: f64,
 
     /// max.poll.interval.ms: the longest allowed time between two polls.
     #[arg(long, value_name = "MS")]
@@ -168,8 +152,6 @@ const FETCH: [(&str, &str); 4] = [
 /// second of every read to the end.
 const FETCH_WAIT_AT_END_MS: &str = "10";
 
-pub(crate) use krb_cli::cli::seconds;
-
 impl Args {
     /// When the worker commits: every --commit-every messages and/or every --commit-interval-ms.
     pub fn cadence(&self) -> Cadence {
@@ -185,9 +167,7 @@ impl Args {
 
     /// Checks what clap cannot: names without spaces, sane durations, options that fit the protocol.
     pub fn validate(&self) -> Result<()> {
-        krb_cli::cli::worker_name(&self.name)?;
-        seconds("--delay", self.delay)?;
-        seconds("--slow-sec", self.slow_sec)?;
+        self.worker.validate()?;
         match &self.db {
             None if self.effect != EffectKind::None => {
                 bail!(EFFECT_NEEDS_DB
@@ -211,7 +191,6 @@ impl Args {
     /// The worker's librdkafka configuration.
     pub fn config(&self) -> rdkafka::ClientConfig {
         let mut extra = vec![
-            ("group.id", self.broker.name(&self.group)),
             ("enable.auto.commit", "false".to_string()),
             ("auto.offset.reset", "earliest".to_string()),
         ];
@@ -235,7 +214,7 @@ impl Args {
         if let Some(p) = self.group_protocol {
             extra.push(("group.protocol", value_name(p)));
         }
-        self.broker.config(&self.name, &extra)
+        self.worker.config(&self.broker, &extra)
     }
 }
 
@@ -253,6 +232,20 @@ mod tests {
             krb_cli::lang::table_problems(&[EFFECT_NEEDS_DB, ASSIGNOR_CLASSIC, SESSION_CLASSIC]),
             Vec::<String>::new()
         );
+    }
+
+    #[test]
+    fn name_group_topic_and_the_pace_are_krb_kafkas_worker_args_once() {
+        use clap::{Args as _, CommandFactory};
+        let ours = Args::command();
+        for arg in WorkerArgs::augment_args(clap::Command::new("x")).get_arguments() {
+            let same: Vec<String> = ours
+                .get_arguments()
+                .filter(|a| a.get_id() == arg.get_id())
+                .map(|a| format!("{a:?}"))
+                .collect();
+            assert_eq!(same, [format!("{arg:?}")]);
+        }
     }
 
     #[test]
@@ -294,7 +287,7 @@ mod tests {
         );
         let overridden = parse(&["a", "g", "t", "-X", "queued.min.messages=500"]).unwrap();
         assert_eq!(overridden.config().get("queued.min.messages"), Some("500"));
-        assert_eq!(args.slow_at, Some(3));
+        assert_eq!(args.worker.slow_at, Some(3));
     }
 
     #[test]

@@ -12,12 +12,11 @@ use anyhow::{bail, Context, Result};
 use krb_effect::Row;
 use krb_kafka::kafka_error::{code_of, error_description, render};
 use krb_kafka::rdlog::{LogThread, MAXPOLL};
-use krb_log::logline::{format_time, Event, Offset, Partition};
+use krb_log::logline::{format_time, Event, Partition};
 use rdkafka::consumer::{BaseConsumer, Consumer};
 use rdkafka::error::{KafkaError, RDKafkaErrorCode};
 use rdkafka::message::{Message, OwnedMessage};
 
-use crate::args::seconds;
 use crate::cadence::SinceCommit;
 use crate::effect::Processed;
 use crate::eos::Failed;
@@ -26,33 +25,10 @@ use crate::{emit, lines, lock, Args, Worker};
 /// How long a poll waits for a message once none is waiting.
 const POLL: Duration = Duration::from_millis(100);
 
-/// How long each message's processing takes.
-pub struct Pace {
-    delay: Duration,
-    slow_at: Option<Offset>,
-    slow: Duration,
-}
-
-impl Pace {
-    pub fn of(args: &Args) -> Result<Pace> {
-        Ok(Pace {
-            delay: seconds("--delay", args.delay)?,
-            slow_at: args.slow_at,
-            slow: seconds("--slow-sec", args.slow_sec)?,
-        })
-    }
-
-    /// A worker that never waits between messages writes its lines in blocks.
-    pub fn gathers(&self) -> bool {
-        self.delay.is_zero() && self.slow_at.is_none()
-    }
-}
-
 /// Consumes until `stop`, the end of every partition (-e) or an error.
 pub fn consume(
     consumer: &BaseConsumer<Worker>,
     args: &Args,
-    pace: &Pace,
     log: &LogThread<'_>,
     stop: &AtomicBool,
 ) -> Result<()> {
@@ -93,7 +69,7 @@ pub fn consume(
             match zombie_step(p, owned, &revoked) {
                 ZombieStep::Process => {
                     zombie = false;
-                    process(consumer, args, pace, h)?;
+                    process(consumer, args, h)?;
                 }
                 ZombieStep::Hold => held = Some(h),
                 ZombieStep::Drop => {}
@@ -121,11 +97,11 @@ pub fn consume(
         at_end.remove(&message.partition());
         if zombie {
             match held.replace(message.detach()) {
-                Some(h) => process(consumer, args, pace, h)?,
+                Some(h) => process(consumer, args, h)?,
                 None => continue,
             }
         } else {
-            process(consumer, args, pace, message)?;
+            process(consumer, args, message)?;
         }
         since_commit.processed();
         if since_commit.due(cadence, Instant::now()) || worker.transaction_due() {
@@ -173,52 +149,37 @@ impl Worker {
 /// here, before anything past it is committed. A database's effect is staged: the message's line
 /// and position wait for the flush that decides it, at once unless the worker runs flat out, so
 /// a worker that waits (for a processing's time, every lab's) never waits with effects staged.
-fn process(
-    consumer: &BaseConsumer<Worker>,
-    args: &Args,
-    pace: &Pace,
-    message: impl Message,
-) -> Result<()> {
+fn process(consumer: &BaseConsumer<Worker>, args: &Args, message: impl Message) -> Result<()> {
     let worker = consumer.context();
     let (partition, offset) = (message.partition(), message.offset());
-    let took = if pace.slow_at == Some(offset) {
-        emit(&args.name, Event::SlowStart { partition, offset });
-        pace.slow
-    } else {
-        pace.delay
-    };
-    std::thread::sleep(took);
+    let name = &args.worker.name;
+    args.worker.process(partition, offset, |e| emit(name, e));
     if worker.effects().stores() {
-        return stage(consumer, args, pace, &message);
+        return stage(consumer, args, &message);
     }
     drop(message);
     if let Some(eos) = &worker.eos {
-        let produced = lock(eos).produce(&args.name, &worker.topic, partition, offset);
+        let produced = lock(eos).produce(&args.worker.name, &worker.topic, partition, offset);
         match produced {
             Ok(()) => {}
             // The transaction failed with this message's output in it: it is not processed,
             // and comes again from the committed position with the rest.
             Err(Failed::Aborted(why)) => {
-                emit(&args.name, Event::TxnAborted(why));
+                emit(&args.worker.name, Event::TxnAborted(why));
                 worker.rewind(consumer, &mut lock(&worker.positions), &[]);
                 return Ok(());
             }
             Err(Failed::Fatal(e)) => return Err(e),
         }
     }
-    emit(&args.name, Event::Processed { partition, offset });
+    emit(&args.worker.name, Event::Processed { partition, offset });
     lock(&worker.positions).processed(partition, offset);
     Ok(())
 }
 
 /// Stages a processed message's effect in the database, and flushes it at once unless the
 /// worker runs flat out and the batch has room.
-fn stage(
-    consumer: &BaseConsumer<Worker>,
-    args: &Args,
-    pace: &Pace,
-    message: &impl Message,
-) -> Result<()> {
+fn stage(consumer: &BaseConsumer<Worker>, args: &Args, message: &impl Message) -> Result<()> {
     let worker = consumer.context();
     let (partition, offset) = (message.partition(), message.offset());
     if !worker.effects().continues(&worker.topic, partition, offset) {
@@ -238,7 +199,7 @@ fn stage(
             .payload()
             .map(|p| String::from_utf8_lossy(p).into_owned())
             .unwrap_or_default(),
-        worker: args.name.clone(),
+        worker: args.worker.name.clone(),
         at: format_time(at),
     };
     let full = worker.effects().apply(
@@ -249,7 +210,7 @@ fn stage(
         },
         row,
     )?;
-    if !pace.gathers() || full {
+    if !args.worker.gathers() || full {
         worker.flush_effects(consumer, &[])?;
     }
     Ok(())
@@ -267,7 +228,7 @@ fn poll_error(
     consumer.context().flush_effects(consumer, &[])?;
     let code = code_of(e).unwrap_or(-1);
     emit(
-        &args.name,
+        &args.worker.name,
         Event::PollError(render(code, &poll_error_text(code, log))),
     );
     if let Some((code, reason)) = consumer.client().fatal_error() {

@@ -105,7 +105,7 @@ impl Eos {
     /// namespace, `NS-krb-GROUP-NAME`: under the prefix a room's ACLs give NS) for the topic
     /// `output` (as the lab calls it), which must exist.
     pub fn start(args: &Args, output: &str) -> Result<Eos> {
-        let client_id = format!("{}-eos", args.name);
+        let client_id = format!("{}-eos", args.worker.name);
         let producer: ThreadedProducer<StderrLog> = args
             .broker
             .config(
@@ -114,7 +114,7 @@ impl Eos {
                     (
                         "transactional.id",
                         args.broker
-                            .name(&format!("krb-{}-{}", args.group, args.name)),
+                            .name(&format!("krb-{}-{}", args.worker.group, args.worker.name)),
                     ),
                     ("retry.backoff.ms", RETRY_BACKOFF_MS.to_string()),
                 ],
@@ -125,7 +125,7 @@ impl Eos {
             })
             .context("cannot create the transactional producer")?;
         args.broker.topic_partitions(producer.client(), output)?;
-        let watchdog = Watchdog::start(&args.name, TIMEOUT + GRACE);
+        let watchdog = Watchdog::start(&args.worker.name, TIMEOUT + GRACE);
         watchdog
             .guard("init_transactions", || producer.init_transactions(TIMEOUT))
             .map_err(|e| anyhow!("cannot start transactions: {}", rendered(&e)))?;

@@ -99,9 +99,8 @@ impl Worker {
 /// Runs the worker until SIGTERM or SIGINT (its arguments checked by [`Args::validate`]).
 pub fn run(args: Args) -> Result<()> {
     let stop = krb_kafka::signals::stop_flag()?;
-    let pace = consume::Pace::of(&args)?;
     let _written = lines::FlushOnDrop;
-    if pace.gathers() {
+    if args.worker.gathers() {
         lines::gather();
     }
     // The database answers before the worker joins its group, or the worker does not start.
@@ -113,10 +112,10 @@ pub fn run(args: Args) -> Result<()> {
         _ => None,
     };
     // The names Kafka knows (a namespace prefixes them); the worker's own name is the log's.
-    let topic = args.broker.name(&args.topic);
-    let group = args.broker.name(&args.group);
+    let topic = args.broker.name(&args.worker.topic);
+    let group = args.broker.name(&args.worker.group);
     let worker = Worker {
-        name: args.name.clone(),
+        name: args.worker.name.clone(),
         topic: topic.clone(),
         revoke_commit: args.revoke_commit,
         positions: Mutex::new(Positions::default()),
@@ -131,7 +130,7 @@ pub fn run(args: Args) -> Result<()> {
         .create_with_context(worker)
         .context("cannot create the consumer")?;
     emit(
-        &args.name,
+        &args.worker.name,
         Event::Consumes {
             topic: topic.clone(),
             group: group.clone(),
@@ -139,13 +138,13 @@ pub fn run(args: Args) -> Result<()> {
     );
     let log = LogThread::start(consumer.client());
     args.broker
-        .topic_partitions(consumer.client(), &args.topic)?;
+        .topic_partitions(consumer.client(), &args.worker.topic)?;
     consumer
         .subscribe(&[&topic])
         .with_context(|| format!("cannot subscribe to {topic}"))?;
 
     let worker = consumer.context().clone();
-    let consumed = consume::consume(&consumer, &args, &pace, &log, &stop);
+    let consumed = consume::consume(&consumer, &args, &log, &stop);
     if consumed.is_err() {
         // The close's revoke callback must not commit past what failed.
         worker.broken.store(true, Ordering::SeqCst);

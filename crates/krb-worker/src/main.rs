@@ -1,6 +1,7 @@
-fn main() {
-    let args: krb_worker::Args = krb_kafka::parse("krb-worker");
-    // A command line the worker cannot run is a usage error, exit 2 as clap's own.
-    krb_cli::exit_on_error("krb-worker", 2, args.validate());
-    krb_cli::exit_on_error("krb-worker", 1, krb_worker::run(args));
+fn main() -> std::process::ExitCode {
+    krb_cli::main(krb_kafka::version_line, |args: krb_worker::Args| {
+        // A command line the worker cannot run is a usage error, exit 2 as clap's own.
+        args.validate().map_err(krb_cli::usage)?;
+        krb_worker::run(args)
+    })
 }

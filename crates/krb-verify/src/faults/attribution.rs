@@ -31,10 +31,11 @@
 //! nothing explains nothing. A worker that exited on its own (the runner's `exited` lines) and
 //! that no store fault explains is itself unexplained: a worker that gives up is a finding.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use chrono::{NaiveDateTime, TimeDelta};
 use krb_log::logline::{Event, Offset, Partition};
+use krb_log::reader::printable;
 use krb_log::trial_log::{Exit, Fault, FaultKind, FaultLog};
 use krb_log::worker_log::{Entry, WorkerLog};
 
@@ -74,6 +75,28 @@ struct Explains {
     exits: BTreeSet<usize>,
 }
 
+/// What every fault's explanation reads, each read once, so that a faults file far longer than
+/// the logs costs time linear in both: the logs by name, the work in flight at each line that
+/// shows it cut short, and the runs the exits ended.
+struct Trial<'a> {
+    logs: &'a [WorkerLog],
+    named: HashMap<&'a str, usize>,
+    disturbances: Vec<Disturbance>,
+    exits: &'a [Exit],
+    runs: Vec<Option<Run>>,
+    /// The exits with a run, by when they were found.
+    found: Vec<usize>,
+}
+
+/// A `commit failed`, `transaction aborted` or `lost` line, and the work in flight at it (of
+/// the partitions a `lost` line names).
+struct Disturbance {
+    at: NaiveDateTime,
+    log: usize,
+    lost: bool,
+    in_flight: Vec<usize>,
+}
+
 /// Gives each duplicate processing to a fault, looking past the earlier processings a zombie did
 /// (one may come between the work a kill cut short and its redo) to the latest that none did:
 /// first the pause whose zombie did this one in its window (the latest), then a worker fault
@@ -87,24 +110,28 @@ pub(super) fn attribute(
     processings: &BTreeMap<(Partition, Offset), Vec<Processing>>,
 ) -> Blame {
     let (faults, exits) = (&log.faults, &log.exits);
-    let runs: Vec<Option<Run>> = exits.iter().map(|e| run(logs, e)).collect();
-    // The faults' explanations, then the group's forming's, which a worker's fault's come
-    // before.
-    let mut explains: Vec<Explains> = faults
-        .iter()
-        .map(|f| explains(logs, f, exits, &runs, commits))
-        .collect();
-    explains.push(forming(logs, faults));
+    let t = Trial::new(logs, exits);
+    let mut explains = t.victims(faults);
+    for (f, x) in faults.iter().zip(&mut explains) {
+        t.explains(f, commits, x);
+    }
+    // The group's forming's, which a worker's fault's come before.
+    explains.push(t.forming(faults));
     let on_worker = |i: usize| faults.get(i).is_none_or(|f| f.kind.on_worker());
+    let explained: BTreeSet<usize> = explains
+        .iter()
+        .flat_map(|x| x.exits.iter().copied())
+        .collect();
     let unexplained_exits = exits
         .iter()
         .enumerate()
-        .filter(|(i, _)| !explains.iter().any(|x| x.exits.contains(i)))
+        .filter(|(i, _)| !explained.contains(i))
         .map(|(_, e)| {
+            // Both from the faults file, as a worker wrote them: printed as text.
             format!(
                 "{} exited ({}), found at {}",
-                e.worker,
-                e.last_line,
+                printable(&e.worker),
+                printable(&e.last_line),
                 krb_log::logline::format_time(e.found.time())
             )
         })
@@ -113,42 +140,38 @@ pub(super) fn attribute(
         .iter()
         .map(|x| (0, x.in_flight.len() as u64 + x.zombie_work))
         .collect();
+    let zombies = zombies(&explains, processings);
+    // Which faults cut each place short, and when, the earliest fault first.
+    let mut cuts: HashMap<Place, Vec<(usize, NaiveDateTime)>> = HashMap::new();
+    for (i, x) in explains.into_iter().enumerate() {
+        for (place, at) in x.in_flight {
+            cuts.entry(place).or_default().push((i, at));
+        }
+    }
     let mut unexplained = 0;
     let mut first_unexplained = None;
     for ((p, o), list) in processings {
-        // The pause (the latest) whose zombie did `x` in its window, of a partition it held.
-        let zombie_of = |x: &Processing| {
-            (0..faults.len()).rev().find(|&i| {
-                explains[i]
-                    .zombie
-                    .as_ref()
-                    .is_some_and(|(log, from, to, held)| {
-                        held.owns(*p) && x.place.0 == *log && x.at >= *from && x.at <= *to
-                    })
-            })
-        };
+        let zombie_of = |k: usize| zombies.get(&list[k].place).copied();
+        // A zombie's processing is a side branch: the owner's work goes on from its own
+        // last processing, so a redo is matched with the latest earlier processing no zombie
+        // did (owner, zombie, redo after a kill: the kill cut the owner's).
+        let mut owner = None;
         for k in 1..list.len() {
-            let again = &list[k];
-            // A zombie's processing is a side branch: the owner's work goes on from its own
-            // last processing, so a redo is matched with the latest earlier processing no zombie
-            // did (owner, zombie, redo after a kill: the kill cut the owner's).
-            let before = list[..k]
-                .iter()
-                .rev()
-                .find(|x| zombie_of(x).is_none())
-                .unwrap_or(&list[k - 1]);
-            let cut = |i: usize| {
-                explains[i]
-                    .in_flight
-                    .get(&before.place)
-                    .is_some_and(|at| again.at >= *at)
+            if zombie_of(k - 1).is_none() {
+                owner = Some(k - 1);
+            }
+            let (again, b) = (&list[k], owner.unwrap_or(k - 1));
+            let before = &list[b];
+            let cut = |worker: bool| {
+                cuts.get(&before.place)?
+                    .iter()
+                    .find(|&&(i, at)| on_worker(i) == worker && again.at >= at)
+                    .map(|&(i, _)| i)
             };
-            let by_worker = (0..explains.len()).find(|&i| on_worker(i) && cut(i));
-            let zombie = zombie_of(again).or_else(|| zombie_of(before));
-            let by_node = (0..faults.len()).find(|&i| !on_worker(i) && cut(i));
             // A zombie's own processing is its pause's (its bound counts it), even of work a
             // kill cut before: the kill's is the owner's redo (owner, zombie, redo).
-            match zombie_of(again).or(by_worker).or(zombie).or(by_node) {
+            let zombie = zombie_of(k).or_else(|| zombie_of(b));
+            match zombie_of(k).or(cut(true)).or(zombie).or(cut(false)) {
                 Some(i) => per_fault[i].0 += 1,
                 None => {
                     unexplained += 1;
@@ -173,31 +196,280 @@ pub(super) fn attribute(
     }
 }
 
+/// The pause (the latest) whose zombie did each duplicated processing in its window, of a
+/// partition it held: one pass over each log's processings in time order, beside the windows
+/// begun.
+fn zombies(
+    explains: &[Explains],
+    processings: &BTreeMap<(Partition, Offset), Vec<Processing>>,
+) -> HashMap<Place, usize> {
+    let mut windows: Vec<_> = explains
+        .iter()
+        .enumerate()
+        .filter_map(|(i, x)| {
+            let (log, from, to, held) = x.zombie.as_ref()?;
+            Some((*log, *from, i, *to, held))
+        })
+        .collect();
+    windows.sort_unstable_by_key(|w| (w.0, w.1, w.2));
+    let mut asked: Vec<_> = processings
+        .iter()
+        .filter(|(_, list)| list.len() > 1)
+        .flat_map(|((p, _), list)| list.iter().map(move |x| (x.place.0, x.at, *p, x.place)))
+        .collect();
+    asked.sort_unstable();
+    let (mut found, mut open, mut next, mut current) = (HashMap::new(), BTreeMap::new(), 0, None);
+    for (log, at, p, place) in asked {
+        if current.replace(log) != Some(log) {
+            open.clear();
+        }
+        while let Some(&(l, from, i, to, held)) = windows.get(next) {
+            if (l, from) > (log, at) {
+                break;
+            }
+            if l == log {
+                open.insert(i, (to, held));
+            }
+            next += 1;
+        }
+        // A window that ended before `at` is over for every later processing of this log.
+        let mut over = Vec::new();
+        for (&i, &(to, held)) in open.iter().rev() {
+            if to < at {
+                over.push(i);
+            } else if held.owns(p) {
+                found.insert(place, i);
+                break;
+            }
+        }
+        for i in over {
+            open.remove(&i);
+        }
+    }
+    found
+}
+
+impl<'a> Trial<'a> {
+    fn new(logs: &'a [WorkerLog], exits: &'a [Exit]) -> Trial<'a> {
+        let named: HashMap<&str, usize> = logs
+            .iter()
+            .enumerate()
+            .rev()
+            .map(|(i, l)| (l.name.as_str(), i))
+            .collect();
+        let mut disturbances = Vec::new();
+        let mut wanted = Vec::new();
+        for (w, log) in logs.iter().enumerate() {
+            for (i, e) in log.lines.iter().enumerate() {
+                if let Event::Lost(_) | Event::CommitFailed(_) | Event::TxnAborted(_) = e.event {
+                    wanted.push((w, i, disturbances.len()));
+                    disturbances.push(Disturbance {
+                        at: e.at,
+                        log: w,
+                        lost: matches!(e.event, Event::Lost(_)),
+                        in_flight: Vec::new(),
+                    });
+                }
+            }
+        }
+        sweep(logs, &wanted, |k, (_, upto), flight| {
+            let d = &mut disturbances[k];
+            d.in_flight = match &logs[d.log].lines[upto].event {
+                Event::Lost(ps) => flight.lines(Some(ps)),
+                _ => flight.lines(None),
+            };
+        });
+        disturbances.sort_by_key(|d| d.at);
+        let mut starts: HashMap<usize, Vec<usize>> = HashMap::new();
+        let mut runs: Vec<Option<Run>> = exits
+            .iter()
+            .map(|e| {
+                let log = *named.get(e.worker.as_str())?;
+                let starts = starts.entry(log).or_insert_with(|| {
+                    (0..logs[log].lines.len())
+                        .filter(|&i| logs[log].lines[i].event == Event::Start)
+                        .collect()
+                });
+                run(logs, log, starts, e)
+            })
+            .collect();
+        let ends: Vec<_> = runs
+            .iter()
+            .enumerate()
+            .filter_map(|(i, r)| r.as_ref().map(|r| (r.log, r.restart, i)))
+            .collect();
+        sweep(logs, &ends, |i, _, flight| {
+            if let Some(r) = runs[i].as_mut() {
+                r.in_flight = flight.lines(None);
+            }
+        });
+        let mut found: Vec<usize> = ends.iter().map(|&(.., i)| i).collect();
+        found.sort_by_key(|&i| exits[i].found);
+        Trial {
+            logs,
+            named,
+            disturbances,
+            exits,
+            runs,
+            found,
+        }
+    }
+
+    /// What each kill and pause may explain of its victim's work (the rest of each fault's
+    /// explanation is added by [`Trial::explains`]): its work in flight when the fault came, of
+    /// the partitions it held or was handing back (killed inside its revoke commit); for a pause
+    /// its zombie's window and work, of those it held.
+    fn victims(&self, faults: &[Fault]) -> Vec<Explains> {
+        let mut explains: Vec<Explains> = faults.iter().map(|_| Explains::default()).collect();
+        let wanted: Vec<_> = faults
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| matches!(f.kind, FaultKind::Kill | FaultKind::Pause))
+            .filter_map(|(i, f)| {
+                let v = *self.named.get(f.target.as_str())?;
+                Some((v, self.logs[v].lines.partition_point(|e| e.at <= f.at), i))
+            })
+            .collect();
+        let mut awake: HashMap<usize, Awake> = HashMap::new();
+        sweep(self.logs, &wanted, |i, (v, upto), flight| {
+            let (f, x) = (&faults[i], &mut explains[i]);
+            x.in_flight
+                .extend(flight.lines(None).into_iter().map(|line| ((v, line), f.at)));
+            if f.kind != FaultKind::Pause {
+                return;
+            }
+            let lines = &self.logs[v].lines;
+            let awake = awake.entry(v).or_insert_with(|| Awake::new(lines));
+            let (end, work) = awake.window(lines, upto, f.healed, &flight.held);
+            x.zombie_work = work;
+            x.zombie = Some((v, f.at, end, flight.held.clone()));
+        });
+        explains
+    }
+
+    /// Adds to `x` (its victim's part done) what fault `f` may explain of the other workers'
+    /// work. Work below what was committed when the fault came (`commits`: by any worker, or
+    /// seen by the sampler) was in nobody's flight.
+    fn explains(&self, f: &Fault, commits: &Commits, x: &mut Explains) {
+        // A node's failure cuts short the work in flight at a `lost`, `commit failed` or
+        // `transaction aborted` line of any worker in its window. A worker's fault makes the
+        // group rebalance and so ends a generation: under cooperative-sticky and KIP-848 the
+        // workers that keep their partitions go on across it, and a commit or a transaction's
+        // offsets sent with the generation that ended are refused (ILLEGAL_GENERATION), so it
+        // cuts short the work in flight at their `commit failed` and `transaction aborted` lines
+        // in its window.
+        let until = f.healed + TimeDelta::seconds(AFTERMATH_SEC);
+        self.disturbed(f.at, until, !f.kind.on_worker(), x);
+        if !f.kind.on_worker() {
+            let from = self.found.partition_point(|&i| self.exits[i].found < f.at);
+            for &i in &self.found[from..] {
+                let Some(r) = self.runs[i]
+                    .as_ref()
+                    .filter(|r| store_victim(f, &self.exits[i], r))
+                else {
+                    continue;
+                };
+                x.exits.insert(i);
+                if r.last.is_none() {
+                    continue;
+                }
+                for &line in &r.in_flight {
+                    x.in_flight.entry((r.log, line)).or_insert(f.at);
+                }
+            }
+        }
+        x.in_flight.retain(|&(w, line), _| {
+            self.logs[w].lines[line]
+                .event
+                .completion()
+                .is_none_or(|(p, o)| {
+                    commits
+                        .high(p, f.at)
+                        .is_none_or(|(committed, _)| o >= committed)
+                })
+        });
+    }
+
+    /// What the group's forming may explain: the work in flight at each `commit failed` and
+    /// `transaction aborted` line within [`FORMING_SEC`] of an `assigned` or `revoked` line of
+    /// any worker before the first fault (each a rebalance that took a starting worker in; under
+    /// cooperative-sticky a second one gives out what the first revoked), but the group's first
+    /// assignment, which ends no generation.
+    fn forming(&self, faults: &[Fault]) -> Explains {
+        let first_fault = faults.iter().map(|f| f.at).min();
+        let before_faults = |at: &NaiveDateTime| first_fault.is_none_or(|f| *at < f);
+        let mut rebalances: Vec<(NaiveDateTime, bool)> = self
+            .logs
+            .iter()
+            .flat_map(|l| &l.lines)
+            .filter(|e| before_faults(&e.at))
+            .filter_map(|e| match e.event {
+                Event::Assigned(_) => Some((e.at, true)),
+                Event::Revoked(_) => Some((e.at, false)),
+                _ => None,
+            })
+            .collect();
+        rebalances.sort_unstable();
+        if let Some(first) = rebalances.iter().position(|&(_, assigned)| assigned) {
+            rebalances.remove(first);
+        }
+        let near = TimeDelta::seconds(FORMING_SEC);
+        let mut x = Explains::default();
+        for (at, _) in rebalances {
+            let until = first_fault.map_or(at + near, |f| (at + near).min(f));
+            self.disturbed(at - near, until, false, &mut x);
+        }
+        x
+    }
+
+    /// Adds to `x` the work in flight at each `commit failed` and `transaction aborted` line
+    /// (and, with `lost_too`, each `lost` line, for the partitions it names) of any worker from
+    /// `from` until `until`, cut short at `from`: a worker stuck or cut off learns it lost its
+    /// partitions after their new owner redid its work.
+    fn disturbed(
+        &self,
+        from: NaiveDateTime,
+        until: NaiveDateTime,
+        lost_too: bool,
+        x: &mut Explains,
+    ) {
+        let first = self.disturbances.partition_point(|d| d.at < from);
+        for d in self.disturbances[first..]
+            .iter()
+            .take_while(|d| d.at <= until)
+        {
+            if lost_too || !d.lost {
+                for &line in &d.in_flight {
+                    x.in_flight.entry((d.log, line)).or_insert(from);
+                }
+            }
+        }
+    }
+}
+
 /// The run of a worker that ended in an exit: its log, where the run began (its `start`
-/// line's time), the line of the restart that followed the exit (the log's end if none), and
-/// the time of the worker's own last line before it (not the runner's `stop`: a worker stuck
-/// in a call may end on its own while it is being stopped).
+/// line's time), the line of the restart that followed the exit (the log's end if none), the
+/// time of the worker's own last line before it (not the runner's `stop`: a worker stuck
+/// in a call may end on its own while it is being stopped), and its work in flight then.
 struct Run {
     log: usize,
     began: NaiveDateTime,
     restart: usize,
     last: Option<NaiveDateTime>,
+    in_flight: Vec<usize>,
 }
 
-/// The run `e` ended, if the worker has a log with lines before the exit.
-fn run(logs: &[WorkerLog], e: &Exit) -> Option<Run> {
-    let log = logs.iter().position(|l| l.name == e.worker)?;
+/// The run `e` ended, if the worker (log `log`, its `start` lines `starts`) has lines before
+/// the exit.
+fn run(logs: &[WorkerLog], log: usize, starts: &[usize], e: &Exit) -> Option<Run> {
     let lines = &logs[log].lines;
     // The runner writes its `exited` line, then starts the worker, whose log opens with `start`.
-    let restart = (0..lines.len())
-        .find(|&i| lines[i].event == Event::Start && lines[i].at >= e.found)
-        .unwrap_or(lines.len());
-    let began = lines[..restart]
-        .iter()
-        .rev()
-        .find(|l| l.event == Event::Start)
-        .or(lines.first())?
-        .at;
+    let next = starts.partition_point(|&s| lines[s].at < e.found);
+    let restart = starts.get(next).copied().unwrap_or(lines.len());
+    let began = match next.checked_sub(1) {
+        Some(s) => lines[starts[s]].at,
+        None => lines.first()?.at,
+    };
     let last = lines[..restart]
         .iter()
         .rev()
@@ -208,6 +480,7 @@ fn run(logs: &[WorkerLog], e: &Exit) -> Option<Run> {
         began,
         restart,
         last,
+        in_flight: Vec::new(),
     })
 }
 
@@ -241,177 +514,129 @@ fn store_victim(f: &Fault, e: &Exit, r: &Run) -> bool {
     }
 }
 
-/// What fault `f` may explain; `runs` are the runs `exits` ended. Work below what was
-/// committed when the fault came (`commits`: by any worker, or seen by the sampler) was in
-/// nobody's flight.
-fn explains(
-    logs: &[WorkerLog],
-    f: &Fault,
-    exits: &[Exit],
-    runs: &[Option<Run>],
-    commits: &Commits,
-) -> Explains {
-    let mut x = Explains::default();
-    let victim = logs.iter().position(|l| l.name == f.target);
-    if let (FaultKind::Kill | FaultKind::Pause, Some(v)) = (f.kind, victim) {
-        let lines = &logs[v].lines;
-        let upto = lines.partition_point(|e| e.at <= f.at);
-        // The victim's work in flight is of the partitions it held or was handing back
-        // (killed inside its revoke commit); its zombie's, of those it held.
-        let held = Held::before(lines, upto);
-        for line in in_flight(lines, upto, None) {
-            x.in_flight.insert((v, line), f.at);
-        }
-        if f.kind == FaultKind::Pause {
-            let end = lines[upto..]
-                .iter()
-                .find(|e| ends_assignment(&e.event))
-                .map_or(f.healed, |e| e.at);
-            x.zombie_work = lines[upto..]
-                .iter()
-                .take_while(|e| e.at <= end)
-                .filter(|e| e.event.completion().is_some_and(|(p, _)| held.owns(p)))
-                .map(|e| u64::from(e.times))
-                .sum();
-            x.zombie = Some((v, f.at, end, held));
-        }
-    }
-    // A node's failure cuts short the work in flight at a `lost`, `commit failed` or
-    // `transaction aborted` line of any worker in its window. A worker's fault makes the group
-    // rebalance and so ends a generation: under cooperative-sticky and KIP-848 the workers that
-    // keep their partitions go on across it, and a commit or a transaction's offsets sent with
-    // the generation that ended are refused (ILLEGAL_GENERATION), so it cuts short the work in
-    // flight at their `commit failed` and `transaction aborted` lines in its window.
-    let until = f.healed + TimeDelta::seconds(AFTERMATH_SEC);
-    disturbed(logs, f.at, until, !f.kind.on_worker(), &mut x);
-    if !f.kind.on_worker() {
-        for (i, (e, r)) in exits.iter().zip(runs).enumerate() {
-            let Some(r) = r.as_ref().filter(|r| store_victim(f, e, r)) else {
-                continue;
-            };
-            x.exits.insert(i);
-            if r.last.is_none() {
-                continue;
-            }
-            for line in in_flight(&logs[r.log].lines, r.restart, None) {
-                x.in_flight.entry((r.log, line)).or_insert(f.at);
-            }
-        }
-    }
-    x.in_flight.retain(|&(w, line), _| {
-        logs[w].lines[line].event.completion().is_none_or(|(p, o)| {
-            commits
-                .high(p, f.at)
-                .is_none_or(|(committed, _)| o >= committed)
-        })
-    });
-    x
+/// A paused worker's log read for its zombies' windows: where each assignment ends, and how
+/// many completions of partitions it held came before each line.
+struct Awake {
+    ends: Vec<usize>,
+    owned: Vec<u64>,
 }
 
-/// What the group's forming may explain: the work in flight at each `commit failed` and
-/// `transaction aborted` line within [`FORMING_SEC`] of an `assigned` or `revoked` line of any
-/// worker before the first fault (each a rebalance that took a starting worker in; under
-/// cooperative-sticky a second one gives out what the first revoked), but the group's first
-/// assignment, which ends no generation.
-fn forming(logs: &[WorkerLog], faults: &[Fault]) -> Explains {
-    let first_fault = faults.iter().map(|f| f.at).min();
-    let before_faults = |at: &NaiveDateTime| first_fault.is_none_or(|f| *at < f);
-    let mut rebalances: Vec<(NaiveDateTime, bool)> = logs
-        .iter()
-        .flat_map(|l| &l.lines)
-        .filter(|e| before_faults(&e.at))
-        .filter_map(|e| match e.event {
-            Event::Assigned(_) => Some((e.at, true)),
-            Event::Revoked(_) => Some((e.at, false)),
-            _ => None,
-        })
-        .collect();
-    rebalances.sort_unstable();
-    if let Some(first) = rebalances.iter().position(|&(_, assigned)| assigned) {
-        rebalances.remove(first);
-    }
-    let near = TimeDelta::seconds(FORMING_SEC);
-    let mut x = Explains::default();
-    for (at, _) in rebalances {
-        let until = first_fault.map_or(at + near, |f| (at + near).min(f));
-        disturbed(logs, at - near, until, false, &mut x);
-    }
-    x
-}
-
-/// Adds to `x` the work in flight at each `commit failed` and `transaction aborted` line (and,
-/// with `lost_too`, each `lost` line, for the partitions it names) of any worker from `from`
-/// until `until`, cut short at `from`.
-fn disturbed(
-    logs: &[WorkerLog],
-    from: NaiveDateTime,
-    until: NaiveDateTime,
-    lost_too: bool,
-    x: &mut Explains,
-) {
-    for (w, log) in logs.iter().enumerate() {
-        for (i, e) in log.lines.iter().enumerate() {
-            if e.at < from || e.at > until {
-                continue;
+impl Awake {
+    fn new(lines: &[Entry]) -> Awake {
+        let (mut held, mut ends, mut owned) = (Held::default(), Vec::new(), vec![0]);
+        for (i, e) in lines.iter().enumerate() {
+            held.apply(&e.event);
+            if ends_assignment(&e.event) {
+                ends.push(i);
             }
-            let only = match &e.event {
-                Event::Lost(ps) if lost_too => Some(ps),
-                Event::CommitFailed(_) | Event::TxnAborted(_) => None,
-                _ => continue,
-            };
-            // Cut short by the fault, not by the line that shows it: a worker stuck or cut off
-            // learns it lost its partitions after their new owner redid its work.
-            for line in in_flight(&log.lines, i, only) {
-                x.in_flight.entry((w, line)).or_insert(from);
-            }
+            let mine = e.event.completion().is_some_and(|(p, _)| held.owns(p));
+            owned.push(owned[i] + u64::from(mine));
         }
+        Awake { ends, owned }
+    }
+
+    /// The end of the zombie's window of a pause before `lines[upto]`, healed at `healed`,
+    /// holding `held` (its next rebalance event's time, else `healed`), and how many
+    /// completions of the partitions it held it made in it. Up to that event the worker holds
+    /// what it held at the pause, so the counts before each line say it.
+    fn window(
+        &self,
+        lines: &[Entry],
+        upto: usize,
+        healed: NaiveDateTime,
+        held: &Held,
+    ) -> (NaiveDateTime, u64) {
+        let event = self.ends.get(self.ends.partition_point(|&j| j < upto));
+        let end = event.map_or(healed, |&j| lines[j].at);
+        let stop = upto + lines[upto..].partition_point(|e| e.at <= end);
+        let same = event.map_or(stop, |&j| j.min(stop));
+        // Lines after the event at its very time, when the worker holds something else.
+        let after = lines[same..stop]
+            .iter()
+            .filter(|e| e.event.completion().is_some_and(|(p, _)| held.owns(p)))
+            .map(|e| u64::from(e.times))
+            .sum();
+        (end, self.owned[same] - self.owned[upto] + after)
     }
 }
 
-/// The lines of the completions a worker had in flight just before `lines[upto]`: since its
-/// last successful commit past them, in the assignment it still held (or was handing back), of the partitions `only`
-/// names (all for `None`). An assignment ends at a restart, a `lost` line, and an aborted
-/// transaction (kafka-eos rewinds to the committed offsets; what it redoes was cut short by
-/// what made it abort); a `revoked` one after the revoke commit that follows it (its failure
-/// leaves the work in flight at that `commit failed` line).
-fn in_flight(lines: &[Entry], upto: usize, only: Option<&Vec<Partition>>) -> Vec<usize> {
-    let mut open: BTreeMap<Partition, Vec<(Offset, usize)>> = BTreeMap::new();
-    let mut handing: BTreeSet<Partition> = BTreeSet::new();
-    let mut held = Held::default();
-    for (i, e) in lines[..upto].iter().enumerate() {
-        held.apply(&e.event);
-        let drop_handed = !matches!(
-            e.event,
-            Event::Commit(_) | Event::CommitFailed(_) | Event::TxnAborted(_)
-        );
-        if drop_handed {
-            for p in std::mem::take(&mut handing) {
-                open.remove(&p);
+/// A worker's work in flight, read line by line: the completions since its last successful
+/// commit past them, in the assignment it still held (or was handing back). An assignment
+/// ends at a restart, a `lost` line, and an aborted transaction (kafka-eos rewinds to the
+/// committed offsets; what it redoes was cut short by what made it abort); a `revoked` one
+/// after the revoke commit that follows it (its failure leaves the work in flight at that
+/// `commit failed` line).
+#[derive(Default)]
+struct Flight {
+    open: BTreeMap<Partition, Vec<(Offset, usize)>>,
+    handing: BTreeSet<Partition>,
+    held: Held,
+    read: usize,
+}
+
+impl Flight {
+    /// Reads on to just before `lines[upto]`.
+    fn read(&mut self, lines: &[Entry], upto: usize) {
+        for (i, e) in lines.iter().enumerate().take(upto).skip(self.read) {
+            self.held.apply(&e.event);
+            let drop_handed = !matches!(
+                e.event,
+                Event::Commit(_) | Event::CommitFailed(_) | Event::TxnAborted(_)
+            );
+            if drop_handed {
+                for p in std::mem::take(&mut self.handing) {
+                    self.open.remove(&p);
+                }
             }
-        }
-        match &e.event {
-            Event::Start | Event::TxnAborted(_) => open.clear(),
-            Event::Lost(ps) => ps.iter().for_each(|p| {
-                open.remove(p);
-            }),
-            Event::Revoked(ps) => handing.extend(ps),
-            Event::Commit(positions) => {
-                for (p, next) in positions {
-                    if let Some(list) = open.get_mut(p) {
-                        list.retain(|(o, _)| o >= next);
+            match &e.event {
+                Event::Start | Event::TxnAborted(_) => self.open.clear(),
+                Event::Lost(ps) => ps.iter().for_each(|p| {
+                    self.open.remove(p);
+                }),
+                Event::Revoked(ps) => self.handing.extend(ps),
+                Event::Commit(positions) => {
+                    for (p, next) in positions {
+                        if let Some(list) = self.open.get_mut(p) {
+                            list.retain(|(o, _)| o >= next);
+                        }
+                    }
+                }
+                event => {
+                    // Work on a partition the worker did not hold is nobody's to have in flight.
+                    if let Some((p, o)) = event.completion().filter(|(p, _)| self.held.owns(*p)) {
+                        self.open.entry(p).or_default().push((o, i));
                     }
                 }
             }
-            event => {
-                // Work on a partition the worker did not hold is nobody's to have in flight.
-                if let Some((p, o)) = event.completion().filter(|(p, _)| held.owns(*p)) {
-                    open.entry(p).or_default().push((o, i));
-                }
-            }
         }
+        self.read = self.read.max(upto);
     }
-    open.into_iter()
-        .filter(|(p, _)| only.is_none_or(|ps| ps.contains(p)))
-        .flat_map(|(_, list)| list.into_iter().map(|(_, i)| i))
-        .collect()
+
+    /// The lines of the work in flight, of the partitions `only` names (all for `None`).
+    fn lines(&self, only: Option<&Vec<Partition>>) -> Vec<usize> {
+        self.open
+            .iter()
+            .filter(|(p, _)| only.is_none_or(|ps| ps.contains(p)))
+            .flat_map(|(_, list)| list.iter().map(|&(_, i)| i))
+            .collect()
+    }
+}
+
+/// Calls `each` with the tag, the place and the work in flight just before each of `wanted`
+/// (log, line, tag), reading each log once.
+fn sweep(
+    logs: &[WorkerLog],
+    wanted: &[(usize, usize, usize)],
+    mut each: impl FnMut(usize, Place, &Flight),
+) {
+    let mut wanted = wanted.to_vec();
+    wanted.sort_unstable();
+    let mut flight = (usize::MAX, Flight::default());
+    for (log, upto, tag) in wanted {
+        if flight.0 != log {
+            flight = (log, Flight::default());
+        }
+        flight.1.read(&logs[log].lines, upto);
+        each(tag, (log, upto), &flight.1);
+    }
 }

@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use chrono::NaiveDateTime;
 use krb_effect::Kind;
 use krb_log::logline::{format_time, Event, Offset, Partition};
-use krb_log::worker_log::{Entry, WorkerLog};
+use krb_log::worker_log::WorkerLog;
 
 /// What an acknowledged message is checked against: the messages the logs say were processed
 /// for good, or those whose effect is in the store.
@@ -159,15 +159,6 @@ impl Held {
     /// The partitions held.
     pub(super) fn partitions(&self) -> Vec<Partition> {
         self.0.iter().copied().collect()
-    }
-
-    /// What a log's worker held just before `lines[upto]`.
-    pub(super) fn before(lines: &[Entry], upto: usize) -> Held {
-        let mut held = Held::default();
-        for e in &lines[..upto] {
-            held.apply(&e.event);
-        }
-        held
     }
 }
 

@@ -693,16 +693,18 @@ pub fn verdict(t: &Trial) -> (Verdict, Stats) {
 
     let blame = attribution::attribute(&t.run.logs, &t.faults, &commits, &processings);
     stats.counts.unexplained = blame.unexplained;
+    let ats: Vec<NaiveDateTime> = t.faults.faults.iter().map(|f| f.at).collect();
     stats.faults = t
         .faults
         .faults
         .iter()
         .zip(&blame.per_fault)
-        .map(|(f, (dups, bound))| FaultStat {
+        .zip(recoveries(&ats, &processings))
+        .map(|((f, (dups, bound)), recovery)| FaultStat {
             kind: f.kind.name().into(),
             target: f.target.clone(),
             at: seconds(t.faults.begin, f.at),
-            recovery: recovery(f.at, &processings),
+            recovery,
             duplicates: *dups,
             bound: *bound,
         })
@@ -815,24 +817,60 @@ fn processings(logs: &[WorkerLog]) -> BTreeMap<(Partition, Offset), Vec<Processi
     all
 }
 
-/// Seconds from `at` until every partition processed after it had its first processing after
-/// it; none when some partition processed nothing after it.
-fn recovery(
-    at: NaiveDateTime,
+/// For each of `ats`, seconds from it until every partition processed after it had its first
+/// processing after it; none when some partition processed nothing after it. One pass over the
+/// processings in time order, the faults in time order beside it: each partition's next
+/// processing moves on as the time passes it, and the answer is the latest of them.
+fn recoveries(
+    ats: &[NaiveDateTime],
     processings: &BTreeMap<(Partition, Offset), Vec<Processing>>,
-) -> Option<f64> {
-    let mut first: BTreeMap<Partition, Option<NaiveDateTime>> = BTreeMap::new();
+) -> Vec<Option<f64>> {
+    let mut times: BTreeMap<Partition, Vec<NaiveDateTime>> = BTreeMap::new();
     for ((p, _), list) in processings {
-        let after = list.iter().map(|x| x.at).find(|x| *x >= at);
-        let slot = first.entry(*p).or_insert(None);
-        if let Some(a) = after {
-            *slot = Some(slot.map_or(a, |s| s.min(a)));
+        times
+            .entry(*p)
+            .or_default()
+            .extend(list.iter().map(|x| x.at));
+    }
+    let mut passing: Vec<(NaiveDateTime, Partition)> = Vec::new();
+    // Each partition's next processing: its place in `times`, and how many partitions have it.
+    let mut next: BTreeMap<NaiveDateTime, usize> = BTreeMap::new();
+    for (p, list) in &mut times {
+        list.sort_unstable();
+        passing.extend(list.iter().map(|at| (*at, *p)));
+        *next.entry(list[0]).or_default() += 1;
+    }
+    passing.sort_unstable();
+    let (mut place, mut passed, mut over) = (BTreeMap::new(), 0, 0);
+    let mut order: Vec<usize> = (0..ats.len()).collect();
+    order.sort_by_key(|&i| ats[i]);
+    let mut found = vec![None; ats.len()];
+    for i in order {
+        while let Some(&(at, p)) = passing.get(passed).filter(|(at, _)| *at < ats[i]) {
+            passed += 1;
+            // `at` was p's next processing; the one after it is now.
+            if let Some(n) = next.get_mut(&at) {
+                *n -= 1;
+                if *n == 0 {
+                    next.remove(&at);
+                }
+            }
+            let k = place.entry(p).or_insert(0);
+            *k += 1;
+            match times[&p].get(*k) {
+                Some(t) => *next.entry(*t).or_default() += 1,
+                None => over += 1,
+            }
+        }
+        if over == 0 {
+            found[i] = Some(
+                next.keys()
+                    .next_back()
+                    .map_or(0.0, |last| seconds(ats[i], *last)),
+            );
         }
     }
-    first
-        .values()
-        .map(|a| a.map(|a| seconds(at, a)))
-        .try_fold(0.0f64, |worst, r| r.map(|r| worst.max(r)))
+    found
 }
 
 #[cfg(test)]

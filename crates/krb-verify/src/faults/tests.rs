@@ -892,6 +892,21 @@ fn a_worker_exit_with_no_store_fault_fails() {
 }
 
 #[test]
+fn an_exits_last_line_is_shown_with_its_control_characters_escaped() {
+    let odd = "krb-worker: \u{1b}[2J\u{7}gone\0";
+    let (v, _) = on_postgres(
+        &logs(),
+        with_exits(faults(None), &[("g-\u{1b}a", 2900, odd)]),
+    );
+    let shown = v.render();
+    assert!(
+        shown.contains("g-\\u{1b}a exited (krb-worker: \\u{1b}[2J\\u{7}gone\\0)"),
+        "{shown}"
+    );
+    assert!(!shown.contains(['\u{1b}', '\u{7}', '\0']), "{shown:?}");
+}
+
+#[test]
 fn an_output_leaders_death_explains_aborts_and_exits_in_its_window_only() {
     // kafka-eos: the output topic's leader dies at 2 s, back at 2.5 s; a's transaction call
     // fails and the watchdog ends it; a's uncommitted work (p0 offset 2, p1 offset 1) is redone.
@@ -1487,4 +1502,50 @@ fn a_zombies_own_processing_is_its_pauses_though_a_kill_cut_the_message_before()
     );
     all_held(&v);
     assert_eq!(per_fault(&stats), vec![("kill", 1, 1), ("pause", 1, 1)]);
+}
+
+#[test]
+fn a_faults_file_far_larger_than_the_logs_is_checked_in_time_linear_in_both() {
+    // 100,000 faults of five kinds on a worker of 40,000 lines (a commit every ten, one that
+    // failed): each fault once read its victim's log up to it, its window searched every log,
+    // its recovery every processing (14.5 s for 50,000 faults on 20,000 lines). Linear, it
+    // takes a second; the bound is generous for a loaded machine.
+    let lines = 40_000;
+    let mut l = Logs::default();
+    l.mark(0, "start", "g-a").at(10, "g-a", "assigned [0, 1]");
+    let mut next = [0, 0];
+    for j in 0..lines {
+        let (ms, p) = (100 + j as i64, j % 2);
+        let line = match j % 10 {
+            _ if j == lines / 2 => {
+                "commit failed: KafkaError{code=ILLEGAL_GENERATION,val=22,str=\"x\"}".into()
+            }
+            9 => format!("commit p0={} p1={}", next[0], next[1]),
+            _ => {
+                next[p] += 1;
+                format!("p{p} offset {}", next[p] - 1)
+            }
+        };
+        l.at(ms, "g-a", &line);
+    }
+    let kinds = [
+        (FaultKind::Kill, "g-a"),
+        (FaultKind::Pause, "g-a"),
+        (FaultKind::KillCoordinator, "node-1"),
+        (FaultKind::Join, "g-x"),
+        (FaultKind::RestartDb, "db"),
+    ];
+    let faults: Vec<_> = (0..100_000)
+        .map(|k| {
+            let (kind, target) = kinds[k % kinds.len()];
+            let at = 100 + (k * lines / 100_000) as i64;
+            (kind, target, at, at + 5)
+        })
+        .collect();
+    let log = fault_log(lines as i64 + 200, &faults);
+    let started = std::time::Instant::now();
+    let (_, stats) = trial(&l, |t| t.faults = log);
+    let took = started.elapsed();
+    assert_eq!(stats.faults.len(), 100_000);
+    assert!(took.as_secs() < 15, "took {took:?}");
 }
