@@ -530,7 +530,7 @@ impl Awake {
                 ends.push(i);
             }
             let mine = e.event.completion().is_some_and(|(p, _)| held.owns(p));
-            owned.push(owned[i] + u64::from(mine));
+            owned.push(owned[i] + u64::from(mine) * u64::from(e.times));
         }
         Awake { ends, owned }
     }
@@ -555,7 +555,7 @@ impl Awake {
             .iter()
             .filter(|e| e.event.completion().is_some_and(|(p, _)| held.owns(p)))
             .map(|e| u64::from(e.times))
-            .sum();
+            .sum::<u64>();
         (end, self.owned[same] - self.owned[upto] + after)
     }
 }
