@@ -92,10 +92,13 @@ impl GroupLogs {
             }
             let near = log.last_at();
             let (entries, librdkafka) = log.take_lines();
-            lines.extend(entries.into_iter().map(|e| Line {
-                worker: log.name.clone(),
-                at: e.at,
-                what: What::Event(e.event),
+            lines.extend(entries.into_iter().flat_map(|e| {
+                let line = Line {
+                    worker: log.name.clone(),
+                    at: e.at,
+                    what: What::Event(e.event),
+                };
+                std::iter::repeat_n(line, e.times as usize)
             }));
             lines.extend(librdkafka.into_iter().filter_map(|text| {
                 let at = maxpoll_at(&text, near?)?;
@@ -197,6 +200,20 @@ mod tests {
         assert_eq!(skipped.len(), 1);
         assert_eq!(skipped[0].line, 3);
         assert!(lines(logs.poll().unwrap()).is_empty());
+    }
+
+    #[test]
+    fn a_line_written_again_at_once_is_read_as_often_as_it_was_written() {
+        let dir = krb_testutil::scratch_dir::<&str>("live-copies", &[]);
+        let mut logs = GroupLogs::new(&dir, "g", &Namespace::default());
+        append(
+            &dir.join("g-a.log"),
+            &"09:00:00.000 g-a p0 offset 7\n".repeat(3),
+        );
+        assert_eq!(
+            lines(logs.poll().unwrap()),
+            vec![("g-a".into(), "p0 offset 7".into()); 3]
+        );
     }
 
     #[test]

@@ -7,6 +7,7 @@
 //! line is within 12 hours of the first line of the first log. So every comparison of times,
 //! within a log and across a group's logs, holds for any run shorter than 12 hours.
 
+use std::iter::repeat_n;
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Result};
@@ -34,7 +35,7 @@ pub fn nearest(near: NaiveDateTime, time: NaiveTime) -> NaiveDateTime {
     }
 }
 
-/// One worker line, on its day.
+/// One worker line, on its day, or a completion line and its copies in a row.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Entry {
     /// When: the line's time of day on its day.
@@ -43,6 +44,10 @@ pub struct Entry {
     pub name: String,
     /// What happened.
     pub event: Event,
+    /// How many lines in a row it stands for: a completion line written again in the same
+    /// millisecond is counted, not kept again (10M copies of one line are one entry); every
+    /// other line is an entry of its own, 1.
+    pub times: u32,
 }
 
 /// One worker's log, parsed.
@@ -160,11 +165,23 @@ impl WorkerLog {
                 };
                 self.previous = Some(at);
                 self.workers.see(number, line.name.as_bytes());
-                self.lines.push(Entry {
-                    at,
-                    name: line.name,
-                    event: line.event,
-                });
+                match self.lines.last_mut() {
+                    Some(last)
+                        if last.at == at
+                            && last.event == line.event
+                            && last.name == line.name
+                            && line.event.completion().is_some()
+                            && last.times < u32::MAX =>
+                    {
+                        last.times += 1
+                    }
+                    _ => self.lines.push(Entry {
+                        at,
+                        name: line.name,
+                        event: line.event,
+                        times: 1,
+                    }),
+                }
             }
             Ok(None) if bytes.starts_with(b"%") => self
                 .librdkafka
@@ -249,13 +266,16 @@ impl WorkerLog {
         self.lines
             .iter()
             .filter(|l| pred(&l.event))
+            .flat_map(|l| repeat_n(l.at, l.times as usize))
             .nth(nth)
-            .map(|l| l.at)
     }
 
     /// Completed (partition, offset) pairs, in order, whatever their effect did.
     pub fn processed(&self) -> impl Iterator<Item = (Partition, Offset)> + '_ {
-        self.lines.iter().filter_map(|l| l.event.completion())
+        self.lines
+            .iter()
+            .filter_map(|l| Some(repeat_n(l.event.completion()?, l.times as usize)))
+            .flatten()
     }
 
     /// Partitions in the rebalance events of `kind` at or after `from` and before `to`.
@@ -460,6 +480,27 @@ mod tests {
             log.skipped[0]
         );
         std::fs::remove_dir_all(d).unwrap();
+    }
+
+    #[test]
+    fn a_completion_line_written_again_at_once_is_counted_not_kept_again() {
+        let copies = "09:00:00.000 g-a p0 offset 7\n".repeat(100_000);
+        let d = dir(&[(
+            "g-a.log",
+            &format!(
+                "{copies}09:00:00.000 g-a revoked [0]\n09:00:00.000 g-a revoked [0]\n{copies}09:00:00.001 g-a p0 offset 7\n"
+            ),
+        )]);
+        let log = WorkerLog::read(&d, "g-a").unwrap();
+        // Other lines are kept each; a copy at another time is another entry.
+        assert_eq!(log.lines.len(), 5);
+        let times: Vec<u32> = log.lines.iter().map(|l| l.times).collect();
+        assert_eq!(times, vec![100_000, 1, 1, 100_000, 1]);
+        assert_eq!(log.processed().count(), 200_001);
+        let seventh = |e: &Event| e.completion() == Some((0, 7));
+        assert_eq!(log.time_of(199_999, seventh), Some(log.lines[3].at));
+        assert_eq!(log.time_of(200_000, seventh), Some(log.lines[4].at));
+        assert_eq!(log.time_of(200_001, seventh), None);
     }
 
     #[test]

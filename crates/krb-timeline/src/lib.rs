@@ -182,7 +182,9 @@ pub fn read(dir: &Path, group: &str, ns: &Namespace) -> Result<Run> {
             (*a, *b) = ((*a).min(l.at), (*b).max(l.at));
             let keep = match (&l.event, l.event.completion()) {
                 (_, Some((p, o))) => {
-                    run.counts.add(log.name.as_bytes(), p, o);
+                    for _ in 0..l.times {
+                        run.counts.add(log.name.as_bytes(), p, o);
+                    }
                     widen(p, o);
                     slow.remove(&(i, p, o))
                 }
@@ -273,19 +275,20 @@ impl Lane {
         self.top + PARTITION_LANE - 14.0 - share * (PARTITION_LANE - 28.0)
     }
 
-    /// Counts a processing at `cell`: `true` when it makes a new dot, which the caller then
-    /// pushes to `dots`.
-    fn count(&mut self, cell: (usize, i64, i64, &'static str)) -> bool {
+    /// Counts `times` processings at `cell`: `true` when they make a new dot, which the caller
+    /// then pushes to `dots`.
+    fn count(&mut self, cell: (usize, i64, i64, &'static str), times: u32) -> bool {
+        let times = u64::from(times);
         if let Some(&d) = self.cells.get(&cell) {
-            self.merged[d] += 1;
+            self.merged[d] += times;
             return false;
         }
         if self.merged.len() == MAX_DOTS {
-            self.left_out += 1;
+            self.left_out += times;
             return false;
         }
         self.cells.insert(cell, self.merged.len());
-        self.merged.push(0);
+        self.merged.push(times - 1);
         true
     }
 
@@ -545,7 +548,7 @@ pub fn render(group: &str, run: &mut Run, lang: Lang) -> Result<Document> {
                 (true, _) => "processed dup",
             };
             let (cx, cy) = (x(l.at), lane.y(offset));
-            if !lane.count((i, cx.round() as i64, cy.round() as i64, class)) {
+            if !lane.count((i, cx.round() as i64, cy.round() as i64, class), l.times) {
                 continue;
             }
             let fill = if nothing.is_some() {

@@ -798,6 +798,26 @@ fn a_lane_draws_a_bounded_number_of_dots_and_says_how_many_it_left_out() {
 }
 
 #[test]
+fn a_line_written_again_at_once_is_one_dot_that_counts_each_copy() {
+    let a = "09:00:00.000 many-a p0 offset 7\n".repeat(1000);
+    let text = drawn(&[(
+        "many-a.log",
+        &format!("{a}09:00:01.000 many-a p0 offset 8\n"),
+    )]);
+    let doc = roxmltree::Document::parse(&text).unwrap();
+    let titles: Vec<String> = with_class(&doc, "processed")
+        .into_iter()
+        .map(texts_of_title)
+        .collect();
+    assert_eq!(titles.len(), 2, "{titles:?}");
+    assert!(
+        titles[0].ends_with(", and 999 more processings at this point"),
+        "{}",
+        titles[0]
+    );
+}
+
+#[test]
 fn a_log_of_many_partitions_draws_a_bounded_number_of_lanes_and_says_so() {
     let mut a = String::new();
     for p in 0..200 {

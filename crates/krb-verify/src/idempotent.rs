@@ -219,7 +219,8 @@ pub fn verdict(
         .iter()
         .flat_map(|l| &l.lines)
         .filter(|l| matches!(l.event, Event::AlreadyApplied { .. }))
-        .count() as u64;
+        .map(|l| u64::from(l.times))
+        .sum();
     match kind {
         Kind::Plain | Kind::None => {
             v.check(

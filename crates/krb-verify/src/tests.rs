@@ -1138,3 +1138,36 @@ fn lab6(effect: Kind, scenario: crate::idempotent::Scenario) -> crate::Lab {
         postgres: false,
     }
 }
+
+#[test]
+fn lab6_an_already_applied_line_written_again_at_once_counts_twice() {
+    use crate::idempotent::Scenario;
+    let mut logs = lab1("g", false);
+    for o in 100..150 {
+        logs.replace(
+            "g-b",
+            &format!(" g-b p1 offset {o}"),
+            &format!(" g-b p1 offset {o} already applied"),
+        );
+    }
+    // The reader keeps one entry for the two lines; the verdict counts both.
+    let b = logs.0.get_mut("g-b").unwrap();
+    let i = b
+        .iter()
+        .position(|l| l.ends_with(" g-b p1 offset 120 already applied"))
+        .unwrap();
+    b.insert(i, b[i].clone());
+    let run = logs.run("g");
+    assert!(run
+        .logs
+        .iter()
+        .any(|l| l.lines.iter().any(|e| e.times == 2)));
+    all_held(
+        &verdict(
+            &run,
+            &effects(&processings(&run), true),
+            lab6(Kind::Idempotent, Scenario::Revoke),
+        )
+        .unwrap(),
+    );
+}

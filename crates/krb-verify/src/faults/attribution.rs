@@ -530,7 +530,7 @@ impl Awake {
                 ends.push(i);
             }
             let mine = e.event.completion().is_some_and(|(p, _)| held.owns(p));
-            owned.push(owned[i] + u64::from(mine));
+            owned.push(owned[i] + u64::from(mine) * u64::from(e.times));
         }
         Awake { ends, owned }
     }
@@ -554,7 +554,8 @@ impl Awake {
         let after = lines[same..stop]
             .iter()
             .filter(|e| e.event.completion().is_some_and(|(p, _)| held.owns(p)))
-            .count() as u64;
+            .map(|e| u64::from(e.times))
+            .sum::<u64>();
         (end, self.owned[same] - self.owned[upto] + after)
     }
 }

@@ -801,10 +801,13 @@ fn processings(logs: &[WorkerLog]) -> BTreeMap<(Partition, Offset), Vec<Processi
     for (w, log) in logs.iter().enumerate() {
         for (i, e) in log.lines.iter().enumerate() {
             if let Some(m) = e.event.completion() {
-                all.entry(m).or_default().push(Processing {
+                let once = Processing {
                     at: e.at,
                     place: (w, i),
-                });
+                };
+                all.entry(m)
+                    .or_default()
+                    .extend(std::iter::repeat_n(once, e.times as usize));
             }
         }
     }

@@ -1122,6 +1122,26 @@ fn offsets_only_go_up_restarts_only_for_the_partitions_that_left() {
 }
 
 #[test]
+fn a_completion_written_twice_at_once_goes_back_and_is_a_duplicate() {
+    // The reader keeps the two lines as one entry; the statements see both processings.
+    let redo = [
+        (2000, "lost [0]"),
+        (2050, "assigned [0]"),
+        (2100, "p0 offset 2"),
+    ];
+    let (v, once) = alone(&redo);
+    only_fail(&v, &[REDONE, EXPLAINED], "a redid p0 offset 2");
+    let (v, twice) = alone(&[redo[0], redo[1], redo[2], redo[2]]);
+    only_fail(
+        &v,
+        &[UP, REDONE, EXPLAINED],
+        "a wrote its redo twice at once",
+    );
+    assert_eq!(twice.counts.duplicates, once.counts.duplicates + 1);
+    assert_eq!(twice.counts.unexplained, once.counts.unexplained + 1);
+}
+
+#[test]
 fn a_commit_the_sampler_saw_is_committed_though_no_log_says_so() {
     // a committed p0=4, then was killed before it wrote the line; the sampler read p0=4 at
     // 1.5 s. b, given p0 after the kill, redoes offsets 2 and 3: committed work.
