@@ -90,7 +90,10 @@ fn a_worker_goes_on_when_the_broker_comes_back() -> Result<()> {
         "not every message was processed: {out}"
     );
     // The final position, read by Kafka's own consumer-groups tool as well.
-    let committed: Vec<&str> = out.lines().filter(|l| l.starts_with("committed ")).collect();
+    let committed: Vec<&str> = out
+        .lines()
+        .filter(|l| l.starts_with("committed "))
+        .collect();
     ensure!(
         committed == ["committed p0=400"],
         "consumer-groups tool shows {committed:?}, expected p0=400"
