@@ -32,7 +32,8 @@ for target in "${targets[@]}"; do
   fi
 done
 
-cargo +nightly fuzz build -O "${targets[@]}"
+# cargo fuzz build takes one target or all of them.
+for target in "${targets[@]}"; do cargo +nightly fuzz build -O "$target"; done
 new=$(mktemp -d)
 trap 'rm -rf "$new"' EXIT
 summary=()
