@@ -50,7 +50,7 @@ fn postgres_stopped_under_a_worker_stops_it_without_committing_past_what_was_app
     // A server of the test's own, so that stopping it stops nothing else.
     let out = bash(
         "PostgreSQL stopped under a worker",
-        "export KRB_PG_PORT=5491 KRB_PG_HOME=/tmp/krb-postgres-e2e-stop
+        "export KRB_PG_PORT=5494 KRB_PG_HOME=/tmp/krb-postgres-e2e-stop
          scripts/pg-local.sh start >/dev/null; db=$(scripts/pg-local.sh url)
          rm -f logs/pgstop-*.log; krb-effects init \"$db\" >/dev/null
          topic pgstop 1 >/dev/null; krb-group pgstop >/dev/null; krb-produce pgstop 2000 1 >/dev/null

@@ -158,12 +158,12 @@ fn a_broker_for_the_room_answers_on_the_address_it_advertises() -> Result<()> {
     // only one on every interface, as KRB_ADVERTISE asks, does.
     let out = krb_e2e::bash(
         "a broker for the room, KRB_ADVERTISE=127.0.0.2",
-        &(krb_e2e::own_kafka("/tmp/krb-e2e-room", 9681)
+        &(krb_e2e::own_kafka("/tmp/krb-e2e-room", 9710)
             + r#"
          export KRB_ADVERTISE=127.0.0.2
          trap 'scripts/kafka-local.sh stop >/dev/null' EXIT
          scripts/kafka-local.sh start >/dev/null
-         export KRB_BOOTSTRAP=127.0.0.2:9681 KRB_NS=room
+         export KRB_BOOTSTRAP=127.0.0.2:9710 KRB_NS=room
          topic adv 2
          krb-produce adv 10 2"#),
     )?;
