@@ -123,16 +123,18 @@ fi
 # (session timeouts, rebalances), so they run in lanes at the same time: each lane's files one
 # after another, each file's tests one at a time. Files that must not overlap share a lane:
 #   lab 7 on clusters of their own (07-faults.sh: logs/faults.*, its PostgreSQL on port 5491);
-#   rooms with logins on brokers of their own (ports 9710 to 9742), then namespaced runs;
-#   the rest, the article's topic and group names on the tests' broker (a new file goes here).
+#   rooms with logins on brokers of their own (ports 9710 to 9742), and runs that use no topic;
+#   the rest, on the tests' broker (a new file goes here): every run that makes or deletes a
+#   topic there, namespaced or not, since krb-topic refuses to delete one while any group of
+#   that broker is in a rebalance (who reads the topic cannot be told then).
 # Three lanes, not more: Kafka brokers starting at once on a loaded 2-core machine each took
 # longer than kafka-local.sh's 60 s.
 lanes=("cluster cleanup"
-  "room room_security doctor room_hostile room_page quick_start live live_hostile protect dist lab_topic report build")
+  "room room_security doctor room_hostile live_hostile report build")
 out=$(mktemp -d)
 status=0
 step "cargo test --release --workspace --exclude krb-e2e -- --include-ignored"
-cargo test --release --workspace --exclude krb-e2e -- --include-ignored --test-threads=1 "${test_skip[@]}" 2>&1 | tee "$out/units" || status=$?
+cargo test --release --workspace --exclude krb-e2e --no-fail-fast -- --include-ignored --test-threads=1 "${test_skip[@]}" 2>&1 | tee "$out/units" || status=$?
 # Every binary of krb-e2e, as NAME=PATH (src/lib.rs is "krb_e2e").
 mapfile -t binaries < <(cargo test --release -p krb-e2e --no-run --message-format=json |
   sed -n 's/.*"name":"\([^"]*\)".*"executable":"\([^"]*\)".*/\1=\2/p')

@@ -149,9 +149,10 @@ pub fn check(docs: &Docs) -> Result<Vec<Problem>> {
     Ok(problems)
 }
 
-/// Fills every generated block: the pages it changed (written) and what it could not fill.
+/// Writes the tools' words into the samples (a reword), then fills every generated block: the
+/// files it changed (written) and what it could not fill.
 pub fn write(docs: &Docs) -> Result<(Vec<String>, Vec<Problem>)> {
-    let (mut changed, mut problems) = (Vec::new(), Vec::new());
+    let (mut changed, mut problems) = (runs::write(docs)?, Vec::new());
     for page in &docs.pages {
         let (text, wrong) = blocks::write_page(docs, page);
         problems.extend(wrong);

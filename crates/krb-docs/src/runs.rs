@@ -213,43 +213,110 @@ fn run(
     Ok((lines(&out.stdout), lines(&out.stderr)))
 }
 
-/// Each `$ krb-dups ...` and each log-only verdict of the sample, run again and compared.
-fn rerun(root: &Path, sample: &Sample, bin: &Path) -> Result<Vec<Problem>> {
+/// What a tool prints again on a sample's logs: the transcript's line where it begins, the lines,
+/// and the command.
+struct Again {
+    at: usize,
+    printed: Vec<String>,
+    what: String,
+}
+
+/// Each `$ krb-dups ...` and each log-only verdict of the sample, run again.
+fn again(root: &Path, sample: &Sample, bin: &Path) -> Result<Vec<Again>> {
     let head = verdict_head();
-    let lines: Vec<&str> = sample.text.lines().collect();
-    let mut problems = Vec::new();
-    let mut compare = |at: usize, printed: Vec<String>, what: &str| {
-        for (i, want) in printed.iter().enumerate() {
-            let got = lines.get(at + i).copied().unwrap_or("");
-            if got != want {
-                problems.push(Problem::new(
-                    &sample.path,
-                    at + i + 1,
-                    format!(
-                        "{what} prints `{want}` here, on this sample's logs, not `{got}`; {}",
-                        sample.again()
-                    ),
-                ));
-                return;
-            }
-        }
-    };
-    for (i, line) in lines.iter().enumerate() {
+    let mut found = Vec::new();
+    for (i, line) in sample.text.lines().enumerate() {
         if let Some(command) = line.strip_prefix("$ krb-dups ") {
             if command.contains(|c: char| "|;&<>$`'\"\\".contains(c)) {
                 continue;
             }
             let args: Vec<String> = command.split_whitespace().map(str::to_string).collect();
             let (out, err) = run(root, bin, sample, "krb-dups", &args)?;
-            compare(i + 1, [err, out].concat(), &format!("krb-dups {command}"));
+            let what = format!("krb-dups {command}");
+            found.push(Again {
+                at: i + 1,
+                printed: [err, out].concat(),
+                what,
+            });
         } else if let Some(c) = head.captures(line) {
             if let Some(args) = verify_args(&c[1], &c[2], &c[3]) {
-                let (out, _) = run(root, bin, sample, "krb-verify", &args)?;
-                compare(i, out, &format!("krb-verify {}", args.join(" ")));
+                let (printed, _) = run(root, bin, sample, "krb-verify", &args)?;
+                let what = format!("krb-verify {}", args.join(" "));
+                found.push(Again {
+                    at: i,
+                    printed,
+                    what,
+                });
             }
         }
     }
+    Ok(found)
+}
+
+/// The sample's lines that differ from what the tools print again on its logs.
+fn rerun(root: &Path, sample: &Sample, bin: &Path) -> Result<Vec<Problem>> {
+    let lines: Vec<&str> = sample.text.lines().collect();
+    let mut problems = Vec::new();
+    for Again { at, printed, what } in again(root, sample, bin)? {
+        let differs = printed
+            .iter()
+            .enumerate()
+            .find(|(i, want)| lines.get(at + i).copied().unwrap_or("") != want.as_str());
+        if let Some((i, want)) = differs {
+            let got = lines.get(at + i).copied().unwrap_or("");
+            problems.push(Problem::new(
+                &sample.path,
+                at + i + 1,
+                format!(
+                    "{what} prints `{want}` here, on this sample's logs, not `{got}`; when the \
+                     tool's words changed, scripts/docs.sh writes them here; else {}",
+                    sample.again()
+                ),
+            ));
+        }
+    }
     Ok(problems)
+}
+
+/// A reword, carried into the samples: each sealed sample's output that its tool now prints
+/// otherwise on the same kept logs is written as printed (an output is its first line and the
+/// indented lines after it), and the seal made again for the transcript alone; the logs stay as
+/// the run wrote them. The samples it changed.
+pub fn write(docs: &Docs) -> Result<Vec<String>> {
+    let mut changed = Vec::new();
+    for sample in samples(&docs.root)? {
+        if !sample.logs.is_dir() || !seal(&sample).is_empty() {
+            continue;
+        }
+        let mut lines: Vec<String> = sample.text.lines().map(str::to_string).collect();
+        // From the last, so that an output of another length leaves the earlier ones in place.
+        for Again { at, printed, .. } in again(&docs.root, &sample, &docs.bin)?.into_iter().rev() {
+            let end = (at + 1..lines.len())
+                .find(|&i| !lines[i].starts_with("  "))
+                .unwrap_or(lines.len());
+            if at < end && lines[at..end] != printed[..] {
+                lines.splice(at..end, printed);
+            }
+        }
+        let text = lines.join("\n") + "\n";
+        if text == sample.text {
+            continue;
+        }
+        let file = docs.root.join(&sample.path);
+        std::fs::write(&file, &text).with_context(|| sample.path.clone())?;
+        let seal = sample.logs.with_extension("sha256");
+        let name = format!("{}.txt", sample.lab);
+        let sealed = std::fs::read_to_string(&seal)?
+            .lines()
+            .map(|line| match line.split_once("  ") {
+                Some((_, n)) if n == name => format!("{}  {name}\n", hex(&Sha256::digest(&text))),
+                _ => format!("{line}\n"),
+            })
+            .collect::<String>();
+        std::fs::write(&seal, sealed).with_context(|| seal.display().to_string())?;
+        changed.push(sample.path);
+    }
+    Ok(changed)
 }
 
 /// A snapshot's line as a pattern: `[..]` any text, the rest as written.

@@ -291,6 +291,11 @@ mod tests {
         let lab1 = lab_commands(&root, "1").expect("lab 1's commands");
         assert_eq!(lab1.first().map(String::as_str), Some("topic pay 2"));
         assert!(!lab1.iter().any(|c| c == SOURCE), "{lab1:?}");
-        assert!(lab_commands(&root, "9").is_err());
+        let lab9 = lab_commands(&root, "9").expect("lab 9's commands");
+        assert_eq!(
+            lab9.first().map(String::as_str),
+            Some("./scripts/09-deploy.sh")
+        );
+        assert!(lab_commands(&root, "10").is_err());
     }
 }

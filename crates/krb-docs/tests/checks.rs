@@ -398,6 +398,11 @@ fn f_a_changed_word_in_a_verdict_line() {
             &format!("{sample}:"),
             "krb-verify revoke nocommit prints `",
         );
+        // A reword: scripts/docs.sh writes the tool's words into the sample, seals it again,
+        // and the page's copy follows.
+        let (changed, _) = write(&docs(&root)).unwrap();
+        assert!(changed.contains(&sample), "{changed:?}");
+        assert_eq!(problems(&root), Vec::<String>::new());
     }
 }
 

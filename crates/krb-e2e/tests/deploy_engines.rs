@@ -13,11 +13,14 @@ use krb_verify::verdict::DUPLICATES;
 #[ignore = "needs a Kafka broker (scripts/test.sh starts one) and python3 with venv"]
 fn lab9_consumer_revoke_repeats_nothing_on_python() -> Result<()> {
     let _one_at_a_time = serial();
-    // While the row runs, the command line of a worker it started.
+    // While the row runs, the command line of a worker it started, once its pid file is there
+    // (the venv may take a while on a fresh machine).
     let out = bash(
         "lab 9 on python, row consumer-revoke",
-        "(sleep 8; cat /proc/$(cat \"$LOGS/e2e-python-consumer-revoke-a.pid\")/cmdline \
-         | tr '\\0' ' ' > \"$LOGS/e2e-python.cmdline\") &\n\
+        "pid=$LOGS/e2e-python-consumer-revoke-a.pid; rm -f \"$pid\" \"$LOGS/e2e-python.cmdline\"\n\
+         (for _ in $(seq 240); do p=$(cat \"$pid\" 2>/dev/null) && [ -n \"$p\" ] && \
+         tr '\\0' ' ' < \"/proc/$p/cmdline\" > \"$LOGS/e2e-python.cmdline\" && break; \
+         sleep 0.5; done) &\n\
          ./scripts/09-deploy.sh e2e-python --engine python --only consumer-revoke\n\
          wait\necho \"records: $LOGS/e2e-python.jsonl\"; cat \"$LOGS/e2e-python.cmdline\"",
     )?;
