@@ -190,10 +190,12 @@ fn run(
     tool: &str,
     args: &[String],
 ) -> Result<(Vec<String>, Vec<String>)> {
+    // The logs' path as seen from `root`, where the tool runs.
+    let logs = std::path::absolute(&sample.logs).context("the sample's logs")?;
     let out = Command::new(bin.join(tool))
         .args(args)
         .current_dir(root)
-        .env("KRB_LOGS", &sample.logs)
+        .env("KRB_LOGS", logs)
         .env("KRB_LANG", &sample.lang)
         .env_remove("KRB_NS")
         .stdin(Stdio::null())
@@ -204,13 +206,23 @@ fn run(
                 bin.join(tool).display()
             )
         })?;
-    let lines = |b: &[u8]| {
+    let lines = |b: &[u8]| -> Vec<String> {
         String::from_utf8_lossy(b)
             .lines()
             .map(str::to_string)
             .collect()
     };
-    Ok((lines(&out.stdout), lines(&out.stderr)))
+    let (stdout, stderr) = (lines(&out.stdout), lines(&out.stderr));
+    // Nothing printed is no output to compare (and none to write into the sample).
+    if stdout.is_empty() {
+        anyhow::bail!(
+            "{tool} {} printed nothing on {}: {}",
+            args.join(" "),
+            sample.logs.display(),
+            stderr.first().map_or("", String::as_str)
+        );
+    }
+    Ok((stdout, stderr))
 }
 
 /// What a tool prints again on a sample's logs: the transcript's line where it begins, the lines,
