@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use anyhow::{ensure, Result};
 use krb_e2e::{bash, committed_offsets, serial, verify, verify_db};
 use krb_effect::Kind;
-use krb_kafka::group::value_name;
+use krb_kafka::group_settings::value_name;
 use krb_verify::idempotent::Scenario;
 use krb_verify::Lab;
 

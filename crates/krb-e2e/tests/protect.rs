@@ -258,7 +258,7 @@ fn refused_while_rebalancing() -> Result<()> {
     };
     let (admin, _) = broker.admin("krb-e2e")?;
     let rebalancing = || -> Result<bool> {
-        let groups = krb_kafka::groups::describe(
+        let groups = krb_kafka::group_admin::describe(
             admin.inner(),
             &["protect-slow".into()],
             Duration::from_secs(10),
@@ -266,8 +266,8 @@ fn refused_while_rebalancing() -> Result<()> {
         Ok(groups.iter().any(|g| {
             matches!(
                 g.state,
-                krb_kafka::groups::State::PreparingRebalance
-                    | krb_kafka::groups::State::CompletingRebalance
+                krb_kafka::group_admin::State::PreparingRebalance
+                    | krb_kafka::group_admin::State::CompletingRebalance
             ) && g.members.len() == 2
         }))
     };

@@ -59,7 +59,7 @@ fn lab8_every_scenario_holds_on_the_broker() -> Result<()> {
         Scenario::Lock,
         Scenario::Reject,
     ] {
-        let name = krb_kafka::group::value_name(scenario);
+        let name = krb_kafka::group_settings::value_name(scenario);
         let group = format!("e2e-share{name}");
         let out = bash(
             &format!("lab 8 {name}"),

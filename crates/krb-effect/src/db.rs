@@ -197,7 +197,7 @@ impl Db {
         if kind.table().is_none() {
             bail!(
                 "the effect kind {} writes no rows to a database",
-                krb_kafka::group::value_name(kind)
+                krb_kafka::group_settings::value_name(kind)
             );
         }
         if kind == Kind::DbOffsets {
@@ -543,7 +543,7 @@ impl Db {
         let Some(table) = kind.table() else {
             bail!(Said::new(
                 m::NO_ROWS,
-                &[("kind", &krb_kafka::group::value_name(kind))]
+                &[("kind", &krb_kafka::group_settings::value_name(kind))]
             ));
         };
         let rows = self

@@ -19,7 +19,7 @@ use anyhow::{bail, Result};
 use clap::ValueEnum;
 use krb_cli::lang::{Lang, Msg};
 use krb_kafka::broker::BrokerArgs;
-use krb_kafka::group::value_name;
+use krb_kafka::group_settings::value_name;
 use krb_log::logline::{Offset, Partition};
 
 mod db;

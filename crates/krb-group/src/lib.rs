@@ -8,7 +8,7 @@ use anyhow::{bail, Context, Result};
 use clap::Parser;
 use krb_cli::lang::Lang;
 use krb_kafka::broker::{wait, BrokerArgs, REACH_TIMEOUT};
-use krb_kafka::{groups, readers};
+use krb_kafka::{group_admin, topic_readers};
 use messages as m;
 use rdkafka::admin::AdminClient;
 use rdkafka::client::DefaultClientContext;
@@ -81,7 +81,8 @@ pub fn run(args: &Args) -> Result<()> {
 
 /// How many members group `name` has now, if the broker says.
 fn live_members(admin: &AdminClient<DefaultClientContext>, name: &str) -> Option<usize> {
-    let described = groups::describe(admin.inner(), &[name.to_string()], REACH_TIMEOUT).ok()?;
+    let described =
+        group_admin::describe(admin.inner(), &[name.to_string()], REACH_TIMEOUT).ok()?;
     described
         .into_iter()
         .find(|g| g.id == name)
@@ -93,7 +94,7 @@ fn live_members(admin: &AdminClient<DefaultClientContext>, name: &str) -> Option
 fn refusal(lang: Lang, name: &str, members: Option<usize>) -> String {
     let members = members.filter(|n| *n > 0);
     let has = match lang {
-        Lang::En => members.map_or("live members".to_string(), readers::members),
+        Lang::En => members.map_or("live members".to_string(), topic_readers::members),
         Lang::Ko => members.map_or("살아 있는 구성원".to_string(), |n| {
             format!("살아 있는 구성원 {n}명")
         }),

@@ -3,23 +3,23 @@
 //!
 //! - [`broker`]: the broker address (`--bootstrap`, `KRB_BOOTSTRAP`, `localhost:9481`) and `-X`.
 //! - [`conf_file`]: librdkafka's settings from a file (`-F`).
-//! - [`group`]: the assignors and group protocols, named once.
-//! - [`groups`]: the broker's consumer groups now (classic and KIP-848): members, partitions,
+//! - [`group_settings`]: the assignors and group protocols, named once.
+//! - [`group_admin`]: the broker's consumer groups now (classic and KIP-848): members, partitions,
 //!   committed offsets, through librdkafka's admin API.
 //! - [`kafka_error`]: Kafka errors rendered as the article shows them.
 //! - [`rdlog`]: librdkafka's own log lines, printed live in librdkafka's format.
-//! - [`readers`]: which groups with live members read a topic (what krb-topic will not delete).
+//! - [`topic_readers`]: which groups with live members read a topic (what krb-topic will not delete).
 //! - [`signals`]: a worker's clean stop on the first signal, a forced one on the second.
 //! - [`worker`]: NAME GROUP TOPIC and the processing's pace, for krb-worker and krb-share alike.
 
 pub mod broker;
 pub mod conf_file;
-pub mod group;
-pub mod groups;
+pub mod group_admin;
+pub mod group_settings;
 pub mod kafka_error;
 pub mod rdlog;
-pub mod readers;
 pub mod signals;
+pub mod topic_readers;
 pub mod worker;
 
 /// The librdkafka every tool runs, as the library itself says (`rd_kafka_version_str`).

@@ -1,6 +1,6 @@
 //! librdkafka's share consumer (KIP-932, `rd_kafka_share_*`, a preview in 2.15.0), which
 //! rust-rdkafka does not wrap. Every `unsafe` block of the crate is here, with the same care as
-//! krb-kafka's groups.rs: each handle is owned by one Rust value and freed once by its `Drop`;
+//! krb-kafka's group_admin.rs: each handle is owned by one Rust value and freed once by its `Drop`;
 //! every pointer librdkafka returns is checked before use; what leaves the module is owned Rust
 //! data (a record's partition, offset, delivery count) or a borrow that cannot outlive the batch
 //! that owns it. The handle is not thread-safe (librdkafka's own words): `Share` is neither

@@ -6,7 +6,7 @@
 
 use anyhow::Result;
 use krb_kafka::broker::{BrokerArgs, REACH_TIMEOUT};
-use krb_kafka::groups;
+use krb_kafka::group_admin;
 
 /// Checks that `topic` (as the lab calls it) exists and sets `settings` on share group `group`
 /// (Kafka's name of it); every member of a lab's group sets the same ones. The broker checks
@@ -20,5 +20,5 @@ pub fn set(
 ) -> Result<()> {
     let (admin, _) = broker.admin("krb-share")?;
     broker.topic_partitions(admin.inner(), topic)?;
-    groups::set_configs(admin.inner(), group, settings, REACH_TIMEOUT)
+    group_admin::set_configs(admin.inner(), group, settings, REACH_TIMEOUT)
 }

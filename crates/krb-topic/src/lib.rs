@@ -9,7 +9,7 @@ use anyhow::{bail, Context, Result};
 use clap::Parser;
 use krb_cli::lang::Lang;
 use krb_kafka::broker::{wait, BrokerArgs, REACH_TIMEOUT};
-use krb_kafka::readers::{self, Reader};
+use krb_kafka::topic_readers::{self, Reader};
 use messages as m;
 use rdkafka::admin::{AdminClient, AdminOptions, NewTopic, TopicReplication};
 use rdkafka::client::DefaultClientContext;
@@ -177,7 +177,7 @@ fn contents(admin: &AdminClient<DefaultClientContext>, name: &str) -> Result<Opt
 fn unread(lang: Lang, admin: &AdminClient<DefaultClientContext>, name: &str) -> Result<()> {
     let start = Instant::now();
     loop {
-        let look = readers::look(admin.inner(), name, REACH_TIMEOUT).with_context(|| {
+        let look = topic_readers::look(admin.inner(), name, REACH_TIMEOUT).with_context(|| {
             format!("cannot tell whether a group reads topic {name} (--force deletes it anyway)")
         })?;
         if !look.readers.is_empty() {
@@ -201,7 +201,7 @@ fn refusal(lang: Lang, name: &str, readers: &[Reader]) -> String {
         m::REFUSED_MANY
     };
     let named = match lang {
-        Lang::En => readers::named(readers),
+        Lang::En => topic_readers::named(readers),
         Lang::Ko => readers
             .iter()
             .map(|r| format!("{} 그룹(살아 있는 구성원 {}명)", r.group, r.members))

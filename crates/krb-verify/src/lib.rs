@@ -35,8 +35,8 @@ use anyhow::Result;
 use krb_kafka::broker::BrokerArgs;
 
 pub use facts::Run;
-use krb_kafka::group::value_name;
-pub use krb_kafka::group::{Assignor, GroupProtocol as Protocol};
+use krb_kafka::group_settings::value_name;
+pub use krb_kafka::group_settings::{Assignor, GroupProtocol as Protocol};
 pub use verdict::{Check, Verdict};
 
 /// A lab and its variant.

@@ -82,7 +82,7 @@ pub fn verdict(
     let mut v = Verdict::new(
         5,
         "protocol",
-        &krb_kafka::group::value_name(protocol),
+        &krb_kafka::group_settings::value_name(protocol),
         &lab1.group,
         if classic {
             Said::SeeLabs

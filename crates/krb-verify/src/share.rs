@@ -401,7 +401,7 @@ impl Records {
 /// Lab 8's verdict for a run of `scenario`; `limit` is the group's share.delivery.count.limit
 /// (the reject scenario's), as the script set it.
 pub fn verdict(run: &Run, scenario: Scenario, limit: u16) -> Result<Verdict> {
-    let variant = krb_kafka::group::value_name(scenario);
+    let variant = krb_kafka::group_settings::value_name(scenario);
     let mut v = Verdict::new(8, "share", &variant, &run.group, article(scenario));
     let records = Records::of(&run.logs);
     match scenario {

@@ -8,8 +8,8 @@ use clap::Parser;
 use krb_cli::lang::{Lang, Msg};
 use krb_effect::Kind as EffectKind;
 use krb_kafka::broker::BrokerArgs;
-use krb_kafka::group::value_name;
-use krb_kafka::group::{Assignor, GroupProtocol};
+use krb_kafka::group_settings::value_name;
+use krb_kafka::group_settings::{Assignor, GroupProtocol};
 use krb_kafka::worker::WorkerArgs;
 
 use crate::cadence::Cadence;

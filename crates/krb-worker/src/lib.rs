@@ -28,7 +28,7 @@ use anyhow::{bail, Context, Result};
 pub use args::Args;
 use effect::Effects;
 use eos::Eos;
-pub use krb_kafka::group::{Assignor, GroupProtocol};
+pub use krb_kafka::group_settings::{Assignor, GroupProtocol};
 use krb_kafka::rdlog::LogThread;
 use krb_log::logline::{Event, Line, Partition};
 pub use positions::Positions;

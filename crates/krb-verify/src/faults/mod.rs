@@ -539,7 +539,7 @@ struct Processing {
 
 /// The trial's verdict and numbers.
 pub fn verdict(t: &Trial) -> (Verdict, Stats) {
-    let variant = krb_kafka::group::value_name(t.effect);
+    let variant = krb_kafka::group_settings::value_name(t.effect);
     let mut v = Verdict::new(7, "faults", &variant, &t.run.group, Said::NotInArticle);
     let mut stats = Stats {
         seconds: seconds(t.faults.begin, t.faults.end),

@@ -24,7 +24,7 @@ use std::time::Duration;
 use anyhow::Result;
 use rdkafka::client::{Client, ClientContext};
 
-use crate::groups::{self, Group, State};
+use crate::group_admin::{self, Group, State};
 
 /// A group that reads the topic, and how many live members it has.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -106,14 +106,14 @@ pub fn decide(
 pub fn look<C: ClientContext>(client: &Client<C>, topic: &str, timeout: Duration) -> Result<Look> {
     // An empty group has no member by definition: only the others are described (a `consumer`
     // group that is assigning or reconciling is listed as Unknown: described too).
-    let ids: Vec<String> = groups::list(client, timeout)?
+    let ids: Vec<String> = group_admin::list(client, timeout)?
         .into_iter()
         .filter(|g| g.state != State::Empty)
         .map(|g| g.id)
         .collect();
-    let described = groups::describe(client, &ids, timeout)?;
+    let described = group_admin::describe(client, &ids, timeout)?;
     decide(topic, &described, |group| {
-        Ok(groups::committed(client, group, timeout)?
+        Ok(group_admin::committed(client, group, timeout)?
             .into_iter()
             .map(|((topic, _), _)| topic)
             .collect())
@@ -145,7 +145,7 @@ pub fn members(n: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::groups::{Kind, Member};
+    use crate::group_admin::{Kind, Member};
     use std::collections::BTreeMap;
 
     fn member(assigned: &[(&str, i32)], target: &[(&str, i32)]) -> Member {
