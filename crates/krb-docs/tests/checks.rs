@@ -354,6 +354,23 @@ fn seal(root: &Path, lang: &str) {
 }
 
 #[test]
+fn f_a_tool_that_prints_nothing_on_a_samples_logs_is_an_error_not_an_empty_output() {
+    let root = fixture();
+    let logs = root.join("docs/samples/en/lab1");
+    for entry in std::fs::read_dir(&logs).unwrap() {
+        std::fs::remove_file(entry.unwrap().path()).unwrap();
+    }
+    seal(&root, "en");
+    let sample = std::fs::read_to_string(root.join("docs/samples/en/lab1.txt")).unwrap();
+    let error = check(&docs(&root)).unwrap_err().to_string();
+    assert!(error.contains("printed nothing"), "{error}");
+    // Nothing printed is nothing written: the sample keeps its verdict.
+    assert!(write(&docs(&root)).is_err());
+    let kept = std::fs::read_to_string(root.join("docs/samples/en/lab1.txt")).unwrap();
+    assert_eq!(kept, sample);
+}
+
+#[test]
 fn f_a_line_no_tool_printed_in_a_sample() {
     for lang in ["en", "ko"] {
         let root = fixture();
