@@ -46,7 +46,8 @@ use svg::Document;
 ///
 /// Reads DIR/GROUP-*.log (as krb-dups does) and writes DIR/GROUP.svg (or --output): one lane
 /// per partition with every processed offset in its consumer's colour (duplicates ringed in
-/// red), one lane per consumer with its assigned / revoked / lost / commit / commit failed /
+/// red) and the group's committed offset as a step line (what a new owner would read from),
+/// one lane per consumer with its assigned / revoked / lost / commit / commit failed /
 /// poll error / MAXPOLL events, a legend, and krb-dups' summary in the title.
 ///
 /// KRB_LANG=ko writes the picture's own words in Korean; the event labels that are log lines
