@@ -23,6 +23,9 @@ use krb_cli::lang::{has_hangul as hangul, is_hangul as hangul_letter};
 
 /// The glossary's page.
 pub const PAGE: &str = "docs/ko/glossary.md";
+/// The page that lists what [`PAGE`] rules out, row by row: the Korean page names only the words
+/// to write, so that no Korean page spells a ruled-out word.
+pub const RULES: &str = "docs/en/glossary.md";
 
 /// Each Hangul variant the glossary rules out, and the word to write instead.
 pub const VARIANTS: &[(&str, &str)] = &[
@@ -533,10 +536,10 @@ mod tests {
         assert!(script_problems("scripts/x.sh", script).is_empty());
     }
 
-    /// The page names every variant the check rules out, with the word it uses instead.
+    /// The rules' page names every variant the check rules out, with the word used instead.
     #[test]
     fn the_glossary_page_names_every_variant() {
-        let page = std::fs::read_to_string(root().join(PAGE)).expect("the glossary page");
+        let page = std::fs::read_to_string(root().join(RULES)).expect("the glossary page");
         let expressions = EXPRESSIONS.iter().map(|e| (e.shown, e.word)).chain(
             REVOKE_EXPRESSIONS
                 .iter()
@@ -553,7 +556,7 @@ mod tests {
                 .find(|l| l.starts_with('|') && l.contains(&format!("`{variant}`")));
             assert!(
                 row.is_some_and(|r| r.contains(word)),
-                "{PAGE} has no row ruling out `{variant}` for {word}"
+                "{RULES} has no row ruling out `{variant}` for {word}"
             );
         }
     }
