@@ -33,6 +33,20 @@ pub struct WorkerArgs {
 }
 
 impl WorkerArgs {
+    /// The arguments of these that `tool` (a command that flattens them) does not hold exactly
+    /// once as they are defined here: empty unless a tool copied one and changed it.
+    pub fn not_held_once_by(tool: &clap::Command) -> Vec<String> {
+        use clap::Args as _;
+        let ours = WorkerArgs::augment_args(clap::Command::new("x"));
+        ours.get_arguments()
+            .filter(|arg| {
+                let same = tool.get_arguments().filter(|a| a.get_id() == arg.get_id());
+                same.map(|a| format!("{a:?}")).collect::<Vec<_>>() != [format!("{arg:?}")]
+            })
+            .map(|arg| arg.get_id().to_string())
+            .collect()
+    }
+
     /// Checks what clap cannot: a name without spaces, durations of 0 seconds or more.
     pub fn validate(&self) -> Result<()> {
         worker_name(&self.name)?;
@@ -71,6 +85,19 @@ impl WorkerArgs {
 #[cfg(test)]
 mod tests {
     use clap::Parser;
+
+    #[test]
+    fn a_tool_is_held_to_the_arguments_as_defined_here() {
+        use clap::Args as _;
+        let flattened = WorkerArgs::augment_args(clap::Command::new("t"));
+        assert_eq!(
+            WorkerArgs::not_held_once_by(&flattened),
+            Vec::<String>::new()
+        );
+        let changed = clap::Command::new("t").arg(clap::Arg::new("delay").long("delay"));
+        let named = WorkerArgs::not_held_once_by(&changed);
+        assert!(named.contains(&"delay".to_string()) && named.contains(&"name".to_string()));
+    }
 
     use super::*;
 
