@@ -169,6 +169,21 @@ add() {
     seen+="${name,,} "
   done
   for name in "$@"; do add_one "$name"; done
+  live "${@: -1}"
+}
+
+# live NAME: wait until the broker lets NAME in. The controller has taken the login and the ACLs
+# when Kafka's tools return, but the broker applies them a moment later, and a participant who
+# sources the handout at once would be refused; the metadata is applied in order, so the last
+# name's ACL being listed means every earlier login and ACL is live too.
+live() {
+  local until=$((SECONDS + 30))
+  while ! admin org.apache.kafka.tools.AclCommand --list --resource-pattern-type prefixed --topic "$1-" 2>/dev/null |
+    grep -F "User:$1," >/dev/null; do
+    [ "$SECONDS" -lt "$until" ] || die "room: the broker does not list $1's ACLs 30 s after they were added: its log in logs/ says why" \
+      "room: $1의 ACL을 추가하고 30초가 지나도 브로커가 보여주지 않습니다: logs/의 브로커 로그를 보세요"
+    sleep 0.5
+  done
 }
 
 add_one() {

@@ -284,6 +284,8 @@ fn a_test_zombie_processes_a_message_after_its_revoke() -> Result<()> {
     let _one_at_a_time = serial();
     // a holds each message back until the next (--test-zombie); b joins, a's revoke callback
     // hands both partitions back (eager range), and a processes the message it held after it.
+    // Both waits start past the lines a had written before b joined: a's first `assigned` must
+    // not pass for the rebalance's, and a must process once more after it.
     bash(
         "a test zombie in a rebalance",
         "trap 'stop_all wkzomb' EXIT
@@ -291,9 +293,11 @@ fn a_test_zombie_processes_a_message_after_its_revoke() -> Result<()> {
          krb-produce wkzomb 2000 2 >/dev/null
          start wkzomb-a wkzomb wkzomb --delay 0.02 --test-zombie >/dev/null
          wait_log wkzomb-a ' offset 20$' 60
+         seen=$(wc -l <logs/wkzomb-a.log)
          start wkzomb-b wkzomb wkzomb --delay 0.02 >/dev/null
-         wait_log wkzomb-b 'assigned \\[' 60; wait_log wkzomb-a 'assigned \\[' 60
-         sleep 1; stop wkzomb-a wkzomb-b",
+         wait_log wkzomb-b 'assigned \\[' 60; wait_log wkzomb-a 'assigned \\[' 60 \"$seen\"
+         wait_log wkzomb-a ' offset [0-9]+$' 60 \"$(wc -l <logs/wkzomb-a.log)\"
+         stop wkzomb-a wkzomb-b",
     )?;
     // Each log read through krb-log's reader: its worker owns what `assigned` gave it until
     // `revoked` takes it back (librdkafka may run both callbacks in one poll: a's zombie
