@@ -590,11 +590,11 @@ unsafe fn slice<'a, T>(ptr: *const T, count: usize) -> &'a [T] {
     }
 }
 
-/// A C string copied into a Rust one (empty for null).
+/// A C string copied into a Rust one (empty for null): krb-share's too.
 ///
 /// # Safety
 /// A non-null `ptr` points to a NUL-terminated string alive for this call.
-unsafe fn text(ptr: *const c_char) -> String {
+pub unsafe fn text(ptr: *const c_char) -> String {
     if ptr.is_null() {
         String::new()
     } else {
