@@ -61,37 +61,28 @@ fn insert(table: &str, or_nothing: bool) -> String {
     format!(
         "INSERT INTO {table} (topic, partition, \"offset\", payload, worker, at) \
          VALUES ($1, $2, $3, $4, $5, $6){}",
-        if or_nothing {
-            " ON CONFLICT DO NOTHING"
-        } else {
-            ""
-        }
+        or_nothing
+            .then_some(" ON CONFLICT DO NOTHING")
+            .unwrap_or_default()
     )
 }
 
 /// PostgreSQL: a batch's rows, as the arrays `$N` to `$N+5` hold them, in staged order
 /// (`WITH ORDINALITY`: the rows are inserted in that order, so their ids are).
 fn batch_rows(n: usize) -> String {
+    let [a, b, c, d, e, f] = std::array::from_fn::<_, 6, _>(|i| n + i);
     format!(
-        "unnest(${}::text[], ${}::int4[], ${}::int8[], ${}::text[], ${}::text[], ${}::text[]) \
-         WITH ORDINALITY AS r(topic, partition, \"offset\", payload, worker, at, n)",
-        n,
-        n + 1,
-        n + 2,
-        n + 3,
-        n + 4,
-        n + 5
+        "unnest(${a}::text[], ${b}::int4[], ${c}::int8[], ${d}::text[], ${e}::text[], ${f}::text[]) \
+         WITH ORDINALITY AS r(topic, partition, \"offset\", payload, worker, at, n)"
     )
 }
 
 /// PostgreSQL: a batch of plain or idempotent rows in one statement. Idempotent returns the
 /// rows it inserted; a message twice in the batch is inserted the first time only.
 fn insert_batch(table: &str, kind: Kind) -> String {
-    let returning = if kind == Kind::Idempotent {
-        " ON CONFLICT DO NOTHING RETURNING topic, partition, \"offset\""
-    } else {
-        ""
-    };
+    let returning = (kind == Kind::Idempotent)
+        .then_some(" ON CONFLICT DO NOTHING RETURNING topic, partition, \"offset\"")
+        .unwrap_or_default();
     format!(
         "INSERT INTO {table} (topic, partition, \"offset\", payload, worker, at) \
          SELECT topic, partition, \"offset\", payload, worker, at FROM {} ORDER BY n{returning}",
@@ -153,11 +144,9 @@ impl Db {
             sql += &format!("DROP TABLE IF EXISTS {table};\n");
         }
         for kind in effects {
-            let unique = if kind == Kind::Idempotent {
-                ", UNIQUE (topic, partition, \"offset\")"
-            } else {
-                ""
-            };
+            let unique = (kind == Kind::Idempotent)
+                .then_some(", UNIQUE (topic, partition, \"offset\")")
+                .unwrap_or_default();
             let table = kind.table().unwrap_or_default();
             sql += &format!("CREATE TABLE {table} ({key}, {COLUMNS}{unique});\n");
         }
