@@ -2,9 +2,10 @@
 //! a `KafkaError`: `KafkaError{code=UNKNOWN_MEMBER_ID,val=25,str="Commit failed: Broker: Unknown member"}`
 //! (the text's form is [`krb_log::rendered_error`]'s; the names and descriptions are librdkafka's).
 
-use crate::group_admin::text;
 use rdkafka::bindings as rdsys;
 use rdkafka::error::{KafkaError, RDKafkaErrorCode};
+
+use crate::group_admin::text;
 
 /// librdkafka's name of an error code (`UNKNOWN_MEMBER_ID`, `_MAX_POLL_EXCEEDED`), or the
 /// number itself for a code this librdkafka does not know.
