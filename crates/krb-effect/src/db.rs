@@ -61,9 +61,11 @@ fn insert(table: &str, or_nothing: bool) -> String {
     format!(
         "INSERT INTO {table} (topic, partition, \"offset\", payload, worker, at) \
          VALUES ($1, $2, $3, $4, $5, $6){}",
-        or_nothing
-            .then_some(" ON CONFLICT DO NOTHING")
-            .unwrap_or_default()
+        if or_nothing {
+            " ON CONFLICT DO NOTHING"
+        } else {
+            ""
+        }
     )
 }
 
@@ -80,9 +82,11 @@ fn batch_rows(n: usize) -> String {
 /// PostgreSQL: a batch of plain or idempotent rows in one statement. Idempotent returns the
 /// rows it inserted; a message twice in the batch is inserted the first time only.
 fn insert_batch(table: &str, kind: Kind) -> String {
-    let returning = (kind == Kind::Idempotent)
-        .then_some(" ON CONFLICT DO NOTHING RETURNING topic, partition, \"offset\"")
-        .unwrap_or_default();
+    let returning = if kind == Kind::Idempotent {
+        " ON CONFLICT DO NOTHING RETURNING topic, partition, \"offset\""
+    } else {
+        ""
+    };
     format!(
         "INSERT INTO {table} (topic, partition, \"offset\", payload, worker, at) \
          SELECT topic, partition, \"offset\", payload, worker, at FROM {} ORDER BY n{returning}",
@@ -144,9 +148,11 @@ impl Db {
             sql += &format!("DROP TABLE IF EXISTS {table};\n");
         }
         for kind in effects {
-            let unique = (kind == Kind::Idempotent)
-                .then_some(", UNIQUE (topic, partition, \"offset\")")
-                .unwrap_or_default();
+            let unique = if kind == Kind::Idempotent {
+                ", UNIQUE (topic, partition, \"offset\")"
+            } else {
+                ""
+            };
             let table = kind.table().unwrap_or_default();
             sql += &format!("CREATE TABLE {table} ({key}, {COLUMNS}{unique});\n");
         }
