@@ -7,6 +7,7 @@
 //! line is within 12 hours of the first line of the first log. So every comparison of times,
 //! within a log and across a group's logs, holds for any run shorter than 12 hours.
 
+use std::iter::repeat_n;
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Result};
@@ -69,16 +70,8 @@ impl Entry {
     /// Its lines, each when and what: a run's lines between its first and last are placed at
     /// its first line's time.
     pub fn lines(&self) -> impl Iterator<Item = (NaiveDateTime, Event)> + '_ {
-        (0..self.times).map(|k| {
-            (
-                if k + 1 == self.times {
-                    self.last
-                } else {
-                    self.at
-                },
-                self.nth(k),
-            )
-        })
+        let times = repeat_n(self.at, self.times as usize - 1).chain([self.last]);
+        times.zip((0..self.times).map(|k| self.nth(k)))
     }
 }
 
@@ -222,14 +215,13 @@ impl WorkerLog {
                 };
                 self.previous = Some(at);
                 self.workers.see(number, line.name.as_bytes());
-                let runs = self.runs;
                 match self.lines.last_mut() {
                     Some(last)
                         if last.name == line.name
                             && last.times < u32::MAX
                             && line.event.completion().is_some()
                             && (!last.run && last.at == at && last.event == line.event
-                                || runs
+                                || self.runs
                                     && (last.run || last.times == 1)
                                     && last.last <= at
                                     && shifted(&last.event, last.times) == line.event) =>
