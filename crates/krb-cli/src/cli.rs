@@ -71,7 +71,8 @@ pub mod says {
         /// A subcommand the tool does not have.
         UNKNOWN_SUBCOMMAND = "unrecognized subcommand '{arg}'", "알 수 없는 하위 명령: '{arg}'";
         /// No subcommand where one is needed.
-        NO_SUBCOMMAND = "'{arg}' requires a subcommand but one was not provided [subcommands: {valid}]",
+        NO_SUBCOMMAND =
+            "'{arg}' requires a subcommand but one was not provided [subcommands: {valid}]",
             "'{arg}'에는 하위 명령이 필요합니다: {valid}";
         /// Two arguments that exclude each other.
         CONFLICT = "the argument '{arg}' cannot be used with '{other}'",

@@ -119,7 +119,8 @@ macro_rules! msgs {
         pub const $table: &[$crate::lang::Msg] = &[$($name,)* $($($other),*)?];
     };
     (; $($(#[$meta:meta])* $name:ident = $en:expr, $ko:expr;)*) => {
-        $($(#[$meta])* pub const $name: $crate::lang::Msg = $crate::lang::Msg { en: $en, ko: $ko };)*
+        $($(#[$meta])* pub const $name: $crate::lang::Msg = $crate::lang::Msg { en: $en, ko: $ko };
+        )*
     };
 }
 

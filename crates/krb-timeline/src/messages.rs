@@ -11,7 +11,12 @@ pub use krb_log::event_words::{
     COMMITTED, COMMIT_FAILED, MAXPOLL, POLL_ERROR, SECONDS, START, STOP, TXN_ABORTED,
 };
 
-krb_cli::msgs! { ALL + [COMMITTED, COMMIT_FAILED, POLL_ERROR, TXN_ABORTED, START, STOP, MAXPOLL, SECONDS, MINUTES, MINUTES_SECONDS];
+// The events' words are krb-log's, shared with the live view, and so are the durations',
+// shared with the report.
+krb_cli::msgs! { ALL + [
+    COMMITTED, COMMIT_FAILED, POLL_ERROR, TXN_ABORTED, START, STOP, MAXPOLL, SECONDS, MINUTES,
+    MINUTES_SECONDS,
+];
     /// What krb-timeline prints when it has drawn the picture.
     WROTE = "wrote {path}", "그림 저장: {path}";
     /// The SVG's `<title>`.

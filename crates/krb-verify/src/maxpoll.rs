@@ -56,7 +56,9 @@ said! {
         NeverBackwards => "the committed offset never went backwards",
             "commit된 offset이 한 번도 뒤로 가지 않음";
         TogetherFor { seconds: f64, b_processed: bool } => |lang| match (lang, b_processed) {
-            (Lang::En, _) => format!("together for {seconds:.2} s, b processed offset 3: {b_processed}"),
+            (Lang::En, _) => {
+                format!("together for {seconds:.2} s, b processed offset 3: {b_processed}")
+            }
             (Lang::Ko, true) => format!("{seconds:.2}초 동안 함께 처리, b가 offset 3을 처리함"),
             (Lang::Ko, false) => format!("{seconds:.2}초 동안 함께 처리, b는 offset 3을 처리하지 않음"),
         };

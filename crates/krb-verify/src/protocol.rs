@@ -18,9 +18,12 @@ said! {
         SeeLabs => "classic: see labs 1 and 2", "classic: 실습 1, 2와 같음";
         NotInArticle => "not in the article", "글에 없음";
         Lab { lab: u8, text: Box<Message> } => "lab {lab}: {text}", "실습 {lab}: {text}";
-        ARevoked { text: Box<Message>, list: Option<String> } => |lang| match (text.text(lang), list) {
-            (text, Some(list)) => both!(lang, "{text}, a revoked {list}", "{text}, a가 {list} 반납"),
-            (text, None) => both!(lang, "{text}, a revoked nothing", "{text}, a는 아무것도 반납하지 않음"),
+        ARevoked { text: Box<Message>, list: Option<String> } => |lang| {
+            let text = text.text(lang);
+            match list {
+                Some(list) => both!(lang, "{text}, a revoked {list}", "{text}, a가 {list} 반납"),
+                None => both!(lang, "{text}, a revoked nothing", "{text}, a는 아무것도 반납하지 않음"),
+            }
         };
     }
 }
