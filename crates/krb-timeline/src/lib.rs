@@ -38,9 +38,8 @@ use krb_log::overlap::overlaps;
 use krb_log::reader::{group_files, Growth, Logs};
 use krb_log::rendered_error::rendered_code;
 use krb_log::worker_log::{Entry, WorkerLog};
+use krb_markup::El;
 use messages as m;
-use svg::node::element::{Circle, Group, Line, Path as Stroke, Rectangle, Text, Title};
-use svg::Document;
 
 /// krb-timeline: draw a consumer group's lab run as an SVG timeline.
 ///
@@ -261,12 +260,12 @@ struct Lane {
     hi: Offset,
     /// Each cell's place in `dots` and `merged`.
     cells: HashMap<(usize, i64, i64, &'static str), usize>,
-    dots: Vec<(Circle, String)>,
+    dots: Vec<(El, String)>,
     /// Processings drawn in a dot drawn before, by dot.
     merged: Vec<u64>,
     /// Processings not drawn: the lane had [`MAX_DOTS`] already.
     left_out: u64,
-    bars: Vec<Rectangle>,
+    bars: Vec<El>,
 }
 
 impl Lane {
@@ -295,7 +294,7 @@ impl Lane {
 
     /// Adds the bars and the dots to `lane`, each tooltip saying how many processings its dot
     /// stands for, and the processings left out, if any.
-    fn draw(self, mut lane: Group, lang: Lang) -> Group {
+    fn draw(self, mut lane: El, lang: Lang) -> El {
         for bar in self.bars {
             lane = lane.add(bar);
         }
@@ -304,18 +303,20 @@ impl Lane {
                 0 => title,
                 more => m::DOT_MERGED.fill(lang, &[("dot", &title), ("more", &more)]),
             };
-            lane = lane.add(dot.add(Title::new(title)));
+            lane = lane.add(dot.add(El::new("title").text(&title)));
         }
         if self.left_out > 0 {
             lane = lane.add(
-                Text::new(
-                    m::DOTS_LEFT_OUT.fill(lang, &[("count", &self.left_out), ("max", &MAX_DOTS)]),
-                )
-                .set("class", "left-out")
-                .set("x", WIDTH - RIGHT)
-                .set("y", self.top + PARTITION_LANE - 6.0)
-                .set("text-anchor", "end")
-                .set("fill", "#666"),
+                El::new("text")
+                    .text(
+                        &m::DOTS_LEFT_OUT
+                            .fill(lang, &[("count", &self.left_out), ("max", &MAX_DOTS)]),
+                    )
+                    .set("class", "left-out")
+                    .set("x", WIDTH - RIGHT)
+                    .set("y", self.top + PARTITION_LANE - 6.0)
+                    .set("text-anchor", "end")
+                    .set("fill", "#666"),
             );
         }
         lane
@@ -351,7 +352,7 @@ fn committed(
 
 /// A text with a white outline drawn under its letters, so that a line behind it stops short of
 /// them.
-fn halo(text: Text) -> Text {
+fn halo(text: El) -> El {
     text.set("stroke", "white")
         .set("stroke-width", 4)
         .set("stroke-linejoin", "round")
@@ -359,7 +360,7 @@ fn halo(text: Text) -> Text {
 }
 
 /// Draws the group's run, its words in `lang`: the logs are read again for the dots.
-pub fn render(group: &str, run: &mut Run, lang: Lang) -> Result<Document> {
+pub fn render(group: &str, run: &mut Run, lang: Lang) -> Result<El> {
     let Some((first, last)) = run.span else {
         bail!(messages::NO_LINE.fill(lang, &[("group", &group)]));
     };
@@ -409,21 +410,22 @@ pub fn render(group: &str, run: &mut Run, lang: Lang) -> Result<Document> {
         + 8.0;
     let colour = |i: usize| COLOURS[i % COLOURS.len()];
 
-    let mut doc = Document::new()
-        .set("viewBox", (0, 0, WIDTH, height))
+    let mut doc = El::svg()
+        .set("viewBox", format!("0 0 {WIDTH} {height}"))
         .set("width", WIDTH)
         .set("height", height)
         .set("font-family", "sans-serif")
         .set("font-size", TEXT_SIZE)
-        .add(Title::new(m::DOC_TITLE.fill(lang, &[("group", &group)])))
+        .add(El::new("title").text(&m::DOC_TITLE.fill(lang, &[("group", &group)])))
         .add(
-            Rectangle::new()
+            El::new("rect")
                 .set("width", "100%")
                 .set("height", "100%")
                 .set("fill", "white"),
         )
         .add(
-            Text::new(format!("{group}: {totals}"))
+            El::new("text")
+                .text(&format!("{group}: {totals}"))
                 .set("class", "title")
                 .set("x", left)
                 .set("y", 28)
@@ -432,25 +434,32 @@ pub fn render(group: &str, run: &mut Run, lang: Lang) -> Result<Document> {
         );
     if lanes_left_out > 0 {
         doc = doc.add(
-            Text::new(
-                m::LANES_LEFT_OUT.fill(lang, &[("count", &lanes_left_out), ("max", &MAX_LANES)]),
-            )
-            .set("class", "left-out")
-            .set("x", WIDTH - RIGHT)
-            .set("y", 28)
-            .set("text-anchor", "end")
-            .set("fill", "#666"),
+            El::new("text")
+                .text(
+                    &m::LANES_LEFT_OUT
+                        .fill(lang, &[("count", &lanes_left_out), ("max", &MAX_LANES)]),
+                )
+                .set("class", "left-out")
+                .set("x", WIDTH - RIGHT)
+                .set("y", 28)
+                .set("text-anchor", "end")
+                .set("fill", "#666"),
         );
     }
 
     // Legend: each consumer's colour, the ringed dot, the bar; each text as wide as it is.
-    let mut legend = Group::new().set("class", "legend");
+    let mut legend = El::new("g").set("class", "legend");
     let mut lx = left;
     let (ly, dot_y) = (57.0, 52.0);
-    let dot = |x: f64| Circle::new().set("cx", x).set("cy", dot_y).set("r", 6);
-    let entry = |legend: Group, text: String, lx: &mut f64| {
+    let dot = |x: f64| El::new("circle").set("cx", x).set("cy", dot_y).set("r", 6);
+    let entry = |legend: El, text: String, lx: &mut f64| {
         let next = *lx + 12.0 + labels::width(&text, TEXT_SIZE) + 20.0;
-        let legend = legend.add(Text::new(text).set("x", *lx + 12.0).set("y", ly));
+        let legend = legend.add(
+            El::new("text")
+                .text(&text)
+                .set("x", *lx + 12.0)
+                .set("y", ly),
+        );
         *lx = next;
         legend
     };
@@ -466,7 +475,7 @@ pub fn render(group: &str, run: &mut Run, lang: Lang) -> Result<Document> {
     );
     legend = entry(legend, m::LEGEND_DUPLICATE.text(lang).into(), &mut lx);
     legend = legend.add(
-        Rectangle::new()
+        El::new("rect")
             .set("x", lx - 8.0)
             .set("y", dot_y - 3.0)
             .set("width", 14)
@@ -476,7 +485,7 @@ pub fn render(group: &str, run: &mut Run, lang: Lang) -> Result<Document> {
     );
     legend = entry(legend, m::LEGEND_SLOW.text(lang).into(), &mut lx);
     let step = format!("M{},{}h7v-8h7", lx - 8.0, dot_y + 4.0);
-    legend = legend.add(Stroke::new().set("d", step).set("style", COMMITTED));
+    legend = legend.add(El::new("path").set("d", step).set("style", COMMITTED));
     legend = entry(legend, m::COMMITTED.text(lang).into(), &mut lx);
     doc = doc.add(legend);
 
@@ -524,7 +533,7 @@ pub fn render(group: &str, run: &mut Run, lang: Lang) -> Result<Document> {
             ];
             if let Some(start) = slow_starts.remove(&(i, partition, offset)) {
                 lane.bars.push(
-                    Rectangle::new()
+                    El::new("rect")
                         .set("class", "processing")
                         .set("x", x(start))
                         .set("y", lane.y(offset) - 3.0)
@@ -532,7 +541,7 @@ pub fn render(group: &str, run: &mut Run, lang: Lang) -> Result<Document> {
                         .set("height", 6)
                         .set("fill", colour(i))
                         .set("opacity", 0.6)
-                        .add(Title::new(m::BAR.fill(lang, &at))),
+                        .add(El::new("title").text(&m::BAR.fill(lang, &at))),
                 );
             }
             // A processing that wrote nothing (its effect was already there, or its
@@ -557,7 +566,7 @@ pub fn render(group: &str, run: &mut Run, lang: Lang) -> Result<Document> {
             } else {
                 colour(i)
             };
-            let mut dot = Circle::new()
+            let mut dot = El::new("circle")
                 .set("class", class)
                 .set("cx", cx)
                 .set("cy", cy)
@@ -581,11 +590,11 @@ pub fn render(group: &str, run: &mut Run, lang: Lang) -> Result<Document> {
     let mut y0 = TOP;
     for (p, l) in lanes {
         let (lo, hi) = (l.lo, l.hi);
-        let mut lane = Group::new()
+        let mut lane = El::new("g")
             .set("class", "lane lane-partition")
             .set("data-partition", p)
             .add(
-                Rectangle::new()
+                El::new("rect")
                     .set("x", left)
                     .set("y", y0 + 2.0)
                     .set("width", plot)
@@ -593,20 +602,23 @@ pub fn render(group: &str, run: &mut Run, lang: Lang) -> Result<Document> {
                     .set("fill", "#f4f4f4"),
             )
             .add(
-                Text::new(format!("p{p}"))
+                El::new("text")
+                    .text(&format!("p{p}"))
                     .set("x", 10)
                     .set("y", y0 + PARTITION_LANE / 2.0 + LANE_NAME_SIZE / 3.0)
                     .set("font-size", LANE_NAME_SIZE),
             )
             .add(
-                Text::new(offset_text(lo))
+                El::new("text")
+                    .text(&offset_text(lo))
                     .set("x", 10)
                     .set("y", l.y(lo))
                     .set("fill", "#666"),
             );
         if hi > lo {
             lane = lane.add(
-                Text::new(offset_text(hi))
+                El::new("text")
+                    .text(&offset_text(hi))
                     .set("x", 10)
                     .set("y", l.y(hi) + 10.0)
                     .set("fill", "#666"),
@@ -618,7 +630,7 @@ pub fn render(group: &str, run: &mut Run, lang: Lang) -> Result<Document> {
             .and_then(|c| committed(c, x, &l, left + plot));
         lane = l.draw(lane, lang);
         if let Some(d) = step {
-            let line = Stroke::new().set("class", "committed").set("d", d);
+            let line = El::new("path").set("class", "committed").set("d", d);
             lane = lane.add(line.set("style", COMMITTED));
         }
         for o in together.iter().filter(|o| o.partition == p) {
@@ -639,11 +651,11 @@ pub fn render(group: &str, run: &mut Run, lang: Lang) -> Result<Document> {
             };
             let (text_x, _) = label.span();
             lane = lane.add(
-                Group::new()
+                El::new("g")
                     .set("class", "overlap")
-                    .add(Title::new(text.clone()))
+                    .add(El::new("title").text(&text))
                     .add(
-                        Rectangle::new()
+                        El::new("rect")
                             .set("x", x(o.from))
                             .set("y", y0 + 6.0)
                             .set("width", (x(o.to) - x(o.from)).max(1.0))
@@ -652,7 +664,8 @@ pub fn render(group: &str, run: &mut Run, lang: Lang) -> Result<Document> {
                             .set("opacity", 0.7),
                     )
                     .add(
-                        Text::new(text)
+                        El::new("text")
+                            .text(&text)
                             .set("class", "label")
                             .set("x", text_x)
                             .set("y", y0 + 14.0 + LABEL_SIZE)
@@ -667,11 +680,11 @@ pub fn render(group: &str, run: &mut Run, lang: Lang) -> Result<Document> {
 
     // Consumer lanes: events with labels, in rows so that none overprints another.
     for (i, c) in consumers.iter().enumerate() {
-        let mut lane = Group::new()
+        let mut lane = El::new("g")
             .set("class", "lane lane-consumer")
             .set("data-consumer", c.name.clone())
             .add(
-                Line::new()
+                El::new("line")
                     .set("x1", left)
                     .set("x2", left + plot)
                     .set("y1", y0 + BASELINE)
@@ -679,7 +692,8 @@ pub fn render(group: &str, run: &mut Run, lang: Lang) -> Result<Document> {
                     .set("stroke", colour(i)),
             )
             .add(
-                Text::new(c.name.clone())
+                El::new("text")
+                    .text(&c.name)
                     .set("x", 10)
                     .set("y", y0 + BASELINE - 3.0)
                     .set("font-size", LANE_NAME_SIZE)
@@ -722,11 +736,11 @@ pub fn render(group: &str, run: &mut Run, lang: Lang) -> Result<Document> {
             );
             let stroke = if strong { DUPLICATE } else { colour(i) };
             let ty = row.map(|r| y0 + LABEL_TOP + LABEL_ROW * r as f64);
-            let mut mark = Group::new()
+            let mut mark = El::new("g")
                 .set("class", format!("event event-{kind}"))
-                .add(Title::new(text.clone()))
+                .add(El::new("title").text(&text))
                 .add(
-                    Line::new()
+                    El::new("line")
                         .set("x1", x(t))
                         .set("x2", x(t))
                         .set("y1", ty.map_or(y0 + BASELINE - 10.0, |ty| ty + 3.0))
@@ -736,7 +750,7 @@ pub fn render(group: &str, run: &mut Run, lang: Lang) -> Result<Document> {
             // A label with no clear row is left to the mark's tooltip.
             if let Some(ty) = ty {
                 mark = mark.add(
-                    halo(Text::new(text))
+                    halo(El::new("text").text(&text))
                         .set("class", "label")
                         .set("x", b.span().0)
                         .set("y", ty)
@@ -752,8 +766,8 @@ pub fn render(group: &str, run: &mut Run, lang: Lang) -> Result<Document> {
 
     // The time axis: seconds from the first line, each tick's label room enough.
     let (_, ticks) = axis::ticks(span as i64, (plot / TICK_ROOM) as i64);
-    let mut time_axis = Group::new().set("class", "axis").add(
-        Line::new()
+    let mut time_axis = El::new("g").set("class", "axis").add(
+        El::new("line")
             .set("x1", left)
             .set("x2", left + plot)
             .set("y1", y0 + 4.0)
@@ -771,7 +785,7 @@ pub fn render(group: &str, run: &mut Run, lang: Lang) -> Result<Document> {
         };
         time_axis = time_axis
             .add(
-                Line::new()
+                El::new("line")
                     .set("x1", tx)
                     .set("x2", tx)
                     .set("y1", y0 + 4.0)
@@ -779,7 +793,8 @@ pub fn render(group: &str, run: &mut Run, lang: Lang) -> Result<Document> {
                     .set("stroke", "#444"),
             )
             .add(
-                Text::new(text)
+                El::new("text")
+                    .text(&text)
                     .set("class", "tick")
                     .set("x", text_x)
                     .set("y", y0 + 9.0 + TICK_SIZE)
@@ -790,21 +805,23 @@ pub fn render(group: &str, run: &mut Run, lang: Lang) -> Result<Document> {
     doc = doc
         .add(time_axis)
         .add(
-            Text::new(krb_log::logline::format_time(first.time()))
+            El::new("text")
+                .text(&krb_log::logline::format_time(first.time()))
                 .set("class", "time")
                 .set("x", left)
                 .set("y", y0 + AXIS - 4.0),
         )
         .add(
-            Text::new(format!(
-                "{} ({})",
-                krb_log::logline::format_time(last.time()),
-                axis::seconds(span / 1000.0, lang)
-            ))
-            .set("class", "time")
-            .set("x", left + plot)
-            .set("y", y0 + AXIS - 4.0)
-            .set("text-anchor", "end"),
+            El::new("text")
+                .text(&format!(
+                    "{} ({})",
+                    krb_log::logline::format_time(last.time()),
+                    axis::seconds(span / 1000.0, lang)
+                ))
+                .set("class", "time")
+                .set("x", left + plot)
+                .set("y", y0 + AXIS - 4.0)
+                .set("text-anchor", "end"),
         );
     Ok(doc)
 }
@@ -819,7 +836,8 @@ pub fn run(args: &Args, lang: Lang) -> Result<(PathBuf, Vec<String>)> {
         .output
         .clone()
         .unwrap_or_else(|| args.logs.dir.join(format!("{}.svg", args.group)));
-    svg::save(&out, &doc).with_context(|| format!("cannot write {}", out.display()))?;
+    std::fs::write(&out, doc.to_string())
+        .with_context(|| format!("cannot write {}", out.display()))?;
     let notes = run.consumers.iter().flat_map(|c| c.notes()).collect();
     Ok((out, notes))
 }
