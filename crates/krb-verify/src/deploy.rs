@@ -26,7 +26,7 @@ use crate::facts::{seconds, Run, NO_LINE};
 use crate::record::Record;
 use crate::verdict::DUPLICATES;
 use crate::Verdict;
-use krb_cli::out::escape_html as escape;
+use krb_markup::{escape_html as escape, El};
 
 /// The lab's number.
 pub const LAB: u8 = 9;
@@ -1073,10 +1073,15 @@ pub fn svg(records: &[Record], lang: Lang) -> String {
             Some((r.variant.as_str(), [n(DUPLICATES)?, n(LONGEST_STOP)?]))
         })
         .collect();
-    let mut body = String::new();
+    let text = |x: String, y: f64, text: &str| {
+        El::new("text")
+            .set("x", x)
+            .set("y", format!("{y:.0}"))
+            .text(text)
+    };
+    let mut body: Vec<El> = Vec::new();
     for (j, (name, _)) in rows.iter().enumerate() {
-        let y = 30.0 + j as f64 * ROW + ROW - 12.0;
-        let _ = write!(body, r#"<text x="0" y="{y:.0}">{}</text>"#, escape(name));
+        body.push(text("0".into(), 30.0 + j as f64 * ROW + ROW - 12.0, name));
     }
     for (i, head) in [1, 4].into_iter().enumerate() {
         let left = LABEL + i as f64 * (BAR + 110.0);
@@ -1084,11 +1089,7 @@ pub fn svg(records: &[Record], lang: Lang) -> String {
             .iter()
             .map(|r| r.1[i])
             .fold(f64::MIN_POSITIVE, f64::max);
-        let _ = write!(
-            body,
-            r#"<text x="{left}" y="18" font-weight="bold">{}</text>"#,
-            escape(&heads[head])
-        );
+        body.push(text(left.to_string(), 18.0, &heads[head]).set("font-weight", "bold"));
         for (j, (_, values)) in rows.iter().enumerate() {
             let (y, w) = (30.0 + j as f64 * ROW, values[i] / max * BAR);
             let shown = if i == 0 {
@@ -1099,20 +1100,25 @@ pub fn svg(records: &[Record], lang: Lang) -> String {
                 }
                 .text(lang)
             };
-            let _ = write!(
-                body,
-                r##"<rect x="{left}" y="{y:.0}" width="{w:.1}" height="{:.0}" fill="#1f5fa8"/><text x="{:.1}" y="{:.0}">{}</text>"##,
-                ROW - 8.0,
-                left + w + 6.0,
+            let bar = El::new("rect").set("x", left).set("y", format!("{y:.0}"));
+            let bar = bar.set("width", format!("{w:.1}")).set("height", ROW - 8.0);
+            body.push(bar.set("fill", "#1f5fa8"));
+            body.push(text(
+                format!("{:.1}", left + w + 6.0),
                 y + ROW - 12.0,
-                escape(&shown)
-            );
+                &shown,
+            ));
         }
     }
     let (width, height) = (LABEL + 2.0 * (BAR + 110.0), 30.0 + rows.len() as f64 * ROW);
-    format!(
-        r#"<svg xmlns="http://www.w3.org/2000/svg" class="deploy" width="{width:.0}" height="{height:.0}" viewBox="0 0 {width:.0} {height:.0}" font-family="sans-serif" font-size="16">{body}</svg>"#
-    )
+    let svg = El::svg()
+        .set("class", "deploy")
+        .set("width", width)
+        .set("height", format!("{height:.0}"))
+        .set("viewBox", format!("0 0 {width:.0} {height:.0}"))
+        .set("font-family", "sans-serif")
+        .set("font-size", 16);
+    body.into_iter().fold(svg, El::add).to_string()
 }
 
 #[cfg(test)]
