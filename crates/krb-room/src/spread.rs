@@ -254,12 +254,12 @@ pub fn svg(picture: &Picture, room: &Room, lang: Lang) -> String {
     );
     let x = |v: f64| LEFT + scale.at(v, RIGHT - LEFT);
     let (f0, f1) = (|v: f64| format!("{v:.0}"), |v: f64| format!("{v:.1}"));
-    let text = |class: Option<&str>, x: String, y: String, text: &str| {
-        let at = match class {
-            Some(class) => El::new("text").set("class", class),
-            None => El::new("text"),
-        };
-        at.set("x", x).set("y", y).set("font-size", TEXT).text(text)
+    let text = |tag, x: String, y: String, text: &str| {
+        El::new(tag)
+            .set("x", x)
+            .set("y", y)
+            .set("font-size", TEXT)
+            .text(text)
     };
     let line = |x1: String, y1: f64, x2: String, y2: f64, stroke: &str| {
         let from = El::new("line").set("x1", x1).set("y1", f0(y1));
@@ -275,65 +275,53 @@ pub fn svg(picture: &Picture, room: &Room, lang: Lang) -> String {
         let lines = level.iter().max().map_or(1, |l| l + 1);
         let height = 44.0 + lines as f64 * LEVEL;
         let (ax, first) = (f1(x(measure.article)), f0(y + 44.0 + LEVEL / 2.0));
-        let article =
-            messages::ARTICLE.fill(lang, &[("value", &measure.unit.shown(measure.article))]);
-        let mut row = El::new("g")
-            .set("class", "row")
+        let shown = measure.unit.shown(measure.article);
+        let article = messages::ARTICLE.fill(lang, &[("value", &shown)]);
+        let tag = r##"text class="article" text-anchor="middle" fill="#444""##;
+        let article = text(tag, ax.clone(), f0(y + 17.0), &article);
+        let dashed = line(ax.clone(), y + 24.0, ax, y + height, "#777");
+        let name = text(
+            r#"text font-weight="bold""#,
+            "0".into(),
+            first.clone(),
+            &measure.variant,
+        );
+        let mut row = El::new(r#"g class="row""#)
             .set("data-lab", measure.lab)
             .set("data-variant", &measure.variant)
-            .add(text(None, "0".into(), first.clone(), &measure.variant).set("font-weight", "bold"))
-            .add(
-                line(ax.clone(), y + 24.0, ax.clone(), y + height, "#777")
-                    .set("stroke-width", 2)
-                    .set("stroke-dasharray", "6 4"),
-            )
-            .add(
-                text(Some("article"), ax, f0(y + 17.0), &article)
-                    .set("text-anchor", "middle")
-                    .set("fill", "#444"),
-            );
+            .add(name)
+            .add(dashed.set("stroke-width", 2).set("stroke-dasharray", "6 4"))
+            .add(article);
         if values.is_empty() {
-            let none = text(
-                None,
-                LEFT.to_string(),
-                first,
-                messages::NO_VALUES.text(lang),
-            );
-            row = row.add(none.set("fill", "#666"));
+            let none = messages::NO_VALUES.text(lang);
+            row = row.add(text(r##"text fill="#666""##, LEFT.to_string(), first, none));
         }
         for (((name, value), (px, _)), l) in sorted.iter().zip(&placed).zip(&level) {
             let cy = y + 44.0 + *l as f64 * LEVEL + LEVEL / 2.0 - 6.0;
             let shown = format!("{name}: {}", measure.unit.shown(*value));
-            let dot = El::new("circle")
-                .set("class", "dot")
+            let dot = El::new(r#"circle class="dot""#)
                 .set("data-participant", name)
                 .set("data-value", value)
                 .set("cx", f1(*px))
                 .set("cy", f1(cy))
                 .set("r", DOT)
                 .set("fill", "#1f5fa8");
+            let halo = r##"text stroke="#fff" stroke-width="4" paint-order="stroke""##;
             row = row.add(dot.add(El::new("title").text(&shown)));
-            let label = text(None, f1(px + DOT + 4.0), f1(cy + 5.5), name).set("stroke", "#fff");
-            row = row.add(label.set("stroke-width", 4).set("paint-order", "stroke"));
+            row = row.add(text(halo, f1(px + DOT + 4.0), f1(cy + 5.5), name));
         }
-        body.push(row);
         y += height + 8.0;
-        body.push(line("0".into(), y, WIDTH.to_string(), y, "#ddd"));
+        body.extend([row, line("0".into(), y, WIDTH.to_string(), y, "#ddd")]);
     }
     let axis = y + 8.0;
     let bold = |l: El| l.set("stroke-width", 2);
-    body.push(bold(line(
-        LEFT.to_string(),
-        axis,
-        RIGHT.to_string(),
-        axis,
-        "#111",
-    )));
+    let axis_line = line(LEFT.to_string(), axis, RIGHT.to_string(), axis, "#111");
+    body.push(bold(axis_line));
     for tick in scale.ticks() {
         let tx = f1(x(tick));
         body.push(bold(line(tx.clone(), axis, tx.clone(), axis + 6.0, "#111")));
-        let label = text(None, tx, f0(axis + 24.0), &scale.label(tick));
-        body.push(label.set("text-anchor", "middle"));
+        let (tag, label) = (r#"text text-anchor="middle""#, scale.label(tick));
+        body.push(text(tag, tx, f0(axis + 24.0), &label));
     }
     let height = f0(axis + 32.0);
     let svg = El::svg()

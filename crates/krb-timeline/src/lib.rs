@@ -33,7 +33,7 @@ use clap::Parser;
 use krb_cli::lang::{Lang, Msg};
 use krb_cli::namespace::Namespace;
 use krb_dups::{analyse, Counts};
-use krb_log::logline::{Event, Offset, Partition};
+use krb_log::logline::{format_time, Event, Offset, Partition};
 use krb_log::overlap::overlaps;
 use krb_log::reader::{group_files, Growth, Logs};
 use krb_log::rendered_error::rendered_code;
@@ -306,18 +306,10 @@ impl Lane {
             lane = lane.add(dot.add(El::new("title").text(&title)));
         }
         if self.left_out > 0 {
-            lane = lane.add(
-                El::new("text")
-                    .text(
-                        &m::DOTS_LEFT_OUT
-                            .fill(lang, &[("count", &self.left_out), ("max", &MAX_DOTS)]),
-                    )
-                    .set("class", "left-out")
-                    .set("x", WIDTH - RIGHT)
-                    .set("y", self.top + PARTITION_LANE - 6.0)
-                    .set("text-anchor", "end")
-                    .set("fill", "#666"),
-            );
+            let text =
+                m::DOTS_LEFT_OUT.fill(lang, &[("count", &self.left_out), ("max", &MAX_DOTS)]);
+            let y = self.top + PARTITION_LANE - 6.0;
+            lane = lane.add(left_out(&text).set("y", y));
         }
         lane
     }
@@ -352,11 +344,21 @@ fn committed(
 
 /// A text with a white outline drawn under its letters, so that a line behind it stops short of
 /// them.
-fn halo(text: El) -> El {
-    text.set("stroke", "white")
-        .set("stroke-width", 4)
-        .set("stroke-linejoin", "round")
-        .set("paint-order", "stroke")
+fn halo(text: &str) -> El {
+    El::new(r#"text stroke="white" stroke-width="4" stroke-linejoin="round" paint-order="stroke""#)
+        .text(text)
+}
+
+/// A line from (x1, y1) to (x2, y2).
+fn line(x1: f64, x2: f64, y1: f64, y2: f64, stroke: &str) -> El {
+    let el = El::new("line").set("x1", x1).set("x2", x2);
+    el.set("y1", y1).set("y2", y2).set("stroke", stroke)
+}
+
+/// What a picture left out, said at its right edge.
+fn left_out(text: &str) -> El {
+    let el = El::new(r##"text class="left-out" text-anchor="end" fill="#666""##);
+    el.text(text).set("x", WIDTH - RIGHT)
 }
 
 /// Draws the group's run, its words in `lang`: the logs are read again for the dots.
@@ -417,72 +419,37 @@ pub fn render(group: &str, run: &mut Run, lang: Lang) -> Result<El> {
         .set("font-family", "sans-serif")
         .set("font-size", TEXT_SIZE)
         .add(El::new("title").text(&m::DOC_TITLE.fill(lang, &[("group", &group)])))
+        .add(El::new(r#"rect width="100%" height="100%" fill="white""#))
         .add(
-            El::new("rect")
-                .set("width", "100%")
-                .set("height", "100%")
-                .set("fill", "white"),
-        )
-        .add(
-            El::new("text")
+            El::new(r#"text class="title" y="28" font-weight="bold""#)
                 .text(&format!("{group}: {totals}"))
-                .set("class", "title")
                 .set("x", left)
-                .set("y", 28)
-                .set("font-size", TITLE_SIZE)
-                .set("font-weight", "bold"),
+                .set("font-size", TITLE_SIZE),
         );
     if lanes_left_out > 0 {
-        doc = doc.add(
-            El::new("text")
-                .text(
-                    &m::LANES_LEFT_OUT
-                        .fill(lang, &[("count", &lanes_left_out), ("max", &MAX_LANES)]),
-                )
-                .set("class", "left-out")
-                .set("x", WIDTH - RIGHT)
-                .set("y", 28)
-                .set("text-anchor", "end")
-                .set("fill", "#666"),
-        );
+        let text = m::LANES_LEFT_OUT.fill(lang, &[("count", &lanes_left_out), ("max", &MAX_LANES)]);
+        doc = doc.add(left_out(&text).set("y", 28));
     }
 
     // Legend: each consumer's colour, the ringed dot, the bar; each text as wide as it is.
-    let mut legend = El::new("g").set("class", "legend");
+    let mut legend = El::new(r#"g class="legend""#);
     let mut lx = left;
     let (ly, dot_y) = (57.0, 52.0);
     let dot = |x: f64| El::new("circle").set("cx", x).set("cy", dot_y).set("r", 6);
     let entry = |legend: El, text: String, lx: &mut f64| {
-        let next = *lx + 12.0 + labels::width(&text, TEXT_SIZE) + 20.0;
-        let legend = legend.add(
-            El::new("text")
-                .text(&text)
-                .set("x", *lx + 12.0)
-                .set("y", ly),
-        );
-        *lx = next;
-        legend
+        let at = *lx + 12.0;
+        *lx = at + labels::width(&text, TEXT_SIZE) + 20.0;
+        legend.add(El::new("text").text(&text).set("x", at).set("y", ly))
     };
     for (i, c) in consumers.iter().enumerate() {
         legend = legend.add(dot(lx).set("fill", colour(i)));
         legend = entry(legend, c.name.clone(), &mut lx);
     }
-    legend = legend.add(
-        dot(lx)
-            .set("fill", "none")
-            .set("stroke", DUPLICATE)
-            .set("stroke-width", 2),
-    );
+    let ring = dot(lx).set("fill", "none").set("stroke", DUPLICATE);
+    legend = legend.add(ring.set("stroke-width", 2));
     legend = entry(legend, m::LEGEND_DUPLICATE.text(lang).into(), &mut lx);
-    legend = legend.add(
-        El::new("rect")
-            .set("x", lx - 8.0)
-            .set("y", dot_y - 3.0)
-            .set("width", 14)
-            .set("height", 6)
-            .set("fill", "#888")
-            .set("opacity", 0.6),
-    );
+    let bar = El::new(r##"rect width="14" height="6" fill="#888" opacity="0.6""##);
+    legend = legend.add(bar.set("x", lx - 8.0).set("y", dot_y - 3.0));
     legend = entry(legend, m::LEGEND_SLOW.text(lang).into(), &mut lx);
     let step = format!("M{},{}h7v-8h7", lx - 8.0, dot_y + 4.0);
     legend = legend.add(El::new("path").set("d", step).set("style", COMMITTED));
@@ -532,17 +499,13 @@ pub fn render(group: &str, run: &mut Run, lang: Lang) -> Result<El> {
                 ("offset", &offset),
             ];
             if let Some(start) = slow_starts.remove(&(i, partition, offset)) {
-                lane.bars.push(
-                    El::new("rect")
-                        .set("class", "processing")
-                        .set("x", x(start))
-                        .set("y", lane.y(offset) - 3.0)
-                        .set("width", (x(l.at) - x(start)).max(1.0))
-                        .set("height", 6)
-                        .set("fill", colour(i))
-                        .set("opacity", 0.6)
-                        .add(El::new("title").text(&m::BAR.fill(lang, &at))),
-                );
+                let bar = El::new(r#"rect class="processing" height="6" opacity="0.6""#)
+                    .set("x", x(start))
+                    .set("y", lane.y(offset) - 3.0)
+                    .set("width", (x(l.at) - x(start)).max(1.0))
+                    .set("fill", colour(i));
+                lane.bars
+                    .push(bar.add(El::new("title").text(&m::BAR.fill(lang, &at))));
             }
             // A processing that wrote nothing (its effect was already there, or its
             // transaction was refused) is a hollow dot.
@@ -561,15 +524,12 @@ pub fn render(group: &str, run: &mut Run, lang: Lang) -> Result<El> {
             if !lane.count((i, cx.round() as i64, cy.round() as i64, class), l.times) {
                 continue;
             }
-            let fill = if nothing.is_some() {
-                "white"
-            } else {
-                colour(i)
-            };
+            let fill = nothing.map_or(colour(i), |_| "white");
             let mut dot = El::new("circle")
                 .set("class", class)
                 .set("cx", cx)
-                .set("cy", cy)
+                .set("cy", cy);
+            dot = dot
                 .set("r", if duplicate { 3 } else { 2 })
                 .set("fill", fill);
             if duplicate {
@@ -590,39 +550,29 @@ pub fn render(group: &str, run: &mut Run, lang: Lang) -> Result<El> {
     let mut y0 = TOP;
     for (p, l) in lanes {
         let (lo, hi) = (l.lo, l.hi);
-        let mut lane = El::new("g")
-            .set("class", "lane lane-partition")
+        let mut lane = El::new(r#"g class="lane lane-partition""#)
             .set("data-partition", p)
             .add(
-                El::new("rect")
+                El::new(r##"rect fill="#f4f4f4""##)
                     .set("x", left)
                     .set("y", y0 + 2.0)
                     .set("width", plot)
-                    .set("height", PARTITION_LANE - 4.0)
-                    .set("fill", "#f4f4f4"),
+                    .set("height", PARTITION_LANE - 4.0),
             )
             .add(
-                El::new("text")
+                El::new(r#"text x="10""#)
                     .text(&format!("p{p}"))
-                    .set("x", 10)
                     .set("y", y0 + PARTITION_LANE / 2.0 + LANE_NAME_SIZE / 3.0)
                     .set("font-size", LANE_NAME_SIZE),
-            )
-            .add(
-                El::new("text")
-                    .text(&offset_text(lo))
-                    .set("x", 10)
-                    .set("y", l.y(lo))
-                    .set("fill", "#666"),
             );
+        let offset = |o: Offset, y: f64| {
+            El::new(r##"text x="10" fill="#666""##)
+                .text(&offset_text(o))
+                .set("y", y)
+        };
+        lane = lane.add(offset(lo, l.y(lo)));
         if hi > lo {
-            lane = lane.add(
-                El::new("text")
-                    .text(&offset_text(hi))
-                    .set("x", 10)
-                    .set("y", l.y(hi) + 10.0)
-                    .set("fill", "#666"),
-            );
+            lane = lane.add(offset(hi, l.y(hi) + 10.0));
         }
         let step = run
             .commits
@@ -630,8 +580,8 @@ pub fn render(group: &str, run: &mut Run, lang: Lang) -> Result<El> {
             .and_then(|c| committed(c, x, &l, left + plot));
         lane = l.draw(lane, lang);
         if let Some(d) = step {
-            let line = El::new("path").set("class", "committed").set("d", d);
-            lane = lane.add(line.set("style", COMMITTED));
+            let path = El::new(r#"path class="committed""#).set("d", d);
+            lane = lane.add(path.set("style", COMMITTED));
         }
         for o in together.iter().filter(|o| o.partition == p) {
             let text = m::OVERLAP.fill(
@@ -650,28 +600,20 @@ pub fn render(group: &str, run: &mut Run, lang: Lang) -> Result<El> {
                 ends_at_mark: x(o.from) + 2.0 + width > WIDTH - 4.0,
             };
             let (text_x, _) = label.span();
+            let bar = El::new(r#"rect height="5" opacity="0.7""#)
+                .set("x", x(o.from))
+                .set("y", y0 + 6.0)
+                .set("width", (x(o.to) - x(o.from)).max(1.0));
+            let said = El::new(r#"text class="label""#)
+                .text(&text)
+                .set("x", text_x)
+                .set("y", y0 + 14.0 + LABEL_SIZE)
+                .set("font-size", LABEL_SIZE);
+            let overlap = El::new(r#"g class="overlap""#).add(El::new("title").text(&text));
             lane = lane.add(
-                El::new("g")
-                    .set("class", "overlap")
-                    .add(El::new("title").text(&text))
-                    .add(
-                        El::new("rect")
-                            .set("x", x(o.from))
-                            .set("y", y0 + 6.0)
-                            .set("width", (x(o.to) - x(o.from)).max(1.0))
-                            .set("height", 5)
-                            .set("fill", DUPLICATE)
-                            .set("opacity", 0.7),
-                    )
-                    .add(
-                        El::new("text")
-                            .text(&text)
-                            .set("class", "label")
-                            .set("x", text_x)
-                            .set("y", y0 + 14.0 + LABEL_SIZE)
-                            .set("font-size", LABEL_SIZE)
-                            .set("fill", DUPLICATE),
-                    ),
+                overlap
+                    .add(bar.set("fill", DUPLICATE))
+                    .add(said.set("fill", DUPLICATE)),
             );
         }
         doc = doc.add(lane);
@@ -680,21 +622,18 @@ pub fn render(group: &str, run: &mut Run, lang: Lang) -> Result<El> {
 
     // Consumer lanes: events with labels, in rows so that none overprints another.
     for (i, c) in consumers.iter().enumerate() {
-        let mut lane = El::new("g")
-            .set("class", "lane lane-consumer")
+        let mut lane = El::new(r#"g class="lane lane-consumer""#)
             .set("data-consumer", c.name.clone())
+            .add(line(
+                left,
+                left + plot,
+                y0 + BASELINE,
+                y0 + BASELINE,
+                colour(i),
+            ))
             .add(
-                El::new("line")
-                    .set("x1", left)
-                    .set("x2", left + plot)
-                    .set("y1", y0 + BASELINE)
-                    .set("y2", y0 + BASELINE)
-                    .set("stroke", colour(i)),
-            )
-            .add(
-                El::new("text")
+                El::new(r#"text x="10""#)
                     .text(&c.name)
-                    .set("x", 10)
                     .set("y", y0 + BASELINE - 3.0)
                     .set("font-size", LANE_NAME_SIZE)
                     .set("fill", colour(i)),
@@ -736,21 +675,15 @@ pub fn render(group: &str, run: &mut Run, lang: Lang) -> Result<El> {
             );
             let stroke = if strong { DUPLICATE } else { colour(i) };
             let ty = row.map(|r| y0 + LABEL_TOP + LABEL_ROW * r as f64);
+            let y1 = ty.map_or(y0 + BASELINE - 10.0, |ty| ty + 3.0);
             let mut mark = El::new("g")
                 .set("class", format!("event event-{kind}"))
                 .add(El::new("title").text(&text))
-                .add(
-                    El::new("line")
-                        .set("x1", x(t))
-                        .set("x2", x(t))
-                        .set("y1", ty.map_or(y0 + BASELINE - 10.0, |ty| ty + 3.0))
-                        .set("y2", y0 + BASELINE)
-                        .set("stroke", stroke),
-                );
+                .add(line(x(t), x(t), y1, y0 + BASELINE, stroke));
             // A label with no clear row is left to the mark's tooltip.
             if let Some(ty) = ty {
                 mark = mark.add(
-                    halo(El::new("text").text(&text))
+                    halo(&text)
                         .set("class", "label")
                         .set("x", b.span().0)
                         .set("y", ty)
@@ -766,14 +699,8 @@ pub fn render(group: &str, run: &mut Run, lang: Lang) -> Result<El> {
 
     // The time axis: seconds from the first line, each tick's label room enough.
     let (_, ticks) = axis::ticks(span as i64, (plot / TICK_ROOM) as i64);
-    let mut time_axis = El::new("g").set("class", "axis").add(
-        El::new("line")
-            .set("x1", left)
-            .set("x2", left + plot)
-            .set("y1", y0 + 4.0)
-            .set("y2", y0 + 4.0)
-            .set("stroke", "#444"),
-    );
+    let mut time_axis =
+        El::new(r#"g class="axis""#).add(line(left, left + plot, y0 + 4.0, y0 + 4.0, "#444"));
     for ms in ticks {
         let tx = left + ms as f64 / span * plot;
         let text = axis::label(ms, lang);
@@ -783,46 +710,23 @@ pub fn render(group: &str, run: &mut Run, lang: Lang) -> Result<El> {
         } else {
             ("middle", tx)
         };
-        time_axis = time_axis
-            .add(
-                El::new("line")
-                    .set("x1", tx)
-                    .set("x2", tx)
-                    .set("y1", y0 + 4.0)
-                    .set("y2", y0 + 9.0)
-                    .set("stroke", "#444"),
-            )
-            .add(
-                El::new("text")
-                    .text(&text)
-                    .set("class", "tick")
-                    .set("x", text_x)
-                    .set("y", y0 + 9.0 + TICK_SIZE)
-                    .set("text-anchor", anchor)
-                    .set("font-size", TICK_SIZE),
-            );
-    }
-    doc = doc
-        .add(time_axis)
-        .add(
-            El::new("text")
-                .text(&krb_log::logline::format_time(first.time()))
-                .set("class", "time")
-                .set("x", left)
-                .set("y", y0 + AXIS - 4.0),
-        )
-        .add(
-            El::new("text")
-                .text(&format!(
-                    "{} ({})",
-                    krb_log::logline::format_time(last.time()),
-                    axis::seconds(span / 1000.0, lang)
-                ))
-                .set("class", "time")
-                .set("x", left + plot)
-                .set("y", y0 + AXIS - 4.0)
-                .set("text-anchor", "end"),
+        time_axis = time_axis.add(line(tx, tx, y0 + 4.0, y0 + 9.0, "#444")).add(
+            El::new(r#"text class="tick""#)
+                .text(&text)
+                .set("x", text_x)
+                .set("y", y0 + 9.0 + TICK_SIZE)
+                .set("text-anchor", anchor)
+                .set("font-size", TICK_SIZE),
         );
+    }
+    let time = |text: &str, x: f64| {
+        let el = El::new(r#"text class="time""#).text(text);
+        el.set("x", x).set("y", y0 + AXIS - 4.0)
+    };
+    let (from, to) = (format_time(first.time()), format_time(last.time()));
+    let to = format!("{to} ({})", axis::seconds(span / 1000.0, lang));
+    doc = doc.add(time_axis).add(time(&from, left));
+    doc = doc.add(time(&to, left + plot).set("text-anchor", "end"));
     Ok(doc)
 }
 

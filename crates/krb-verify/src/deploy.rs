@@ -1074,10 +1074,8 @@ pub fn svg(records: &[Record], lang: Lang) -> String {
         })
         .collect();
     let text = |x: String, y: f64, text: &str| {
-        El::new("text")
-            .set("x", x)
-            .set("y", format!("{y:.0}"))
-            .text(text)
+        let at = El::new("text").set("x", x);
+        at.set("y", format!("{y:.0}")).text(text)
     };
     let mut body: Vec<El> = Vec::new();
     for (j, (name, _)) in rows.iter().enumerate() {
@@ -1100,14 +1098,13 @@ pub fn svg(records: &[Record], lang: Lang) -> String {
                 }
                 .text(lang)
             };
-            let bar = El::new("rect").set("x", left).set("y", format!("{y:.0}"));
-            let bar = bar.set("width", format!("{w:.1}")).set("height", ROW - 8.0);
-            body.push(bar.set("fill", "#1f5fa8"));
-            body.push(text(
-                format!("{:.1}", left + w + 6.0),
-                y + ROW - 12.0,
-                &shown,
-            ));
+            let bar = El::new(r##"rect fill="#1f5fa8""##).set("x", left);
+            let bar = bar
+                .set("y", format!("{y:.0}"))
+                .set("width", format!("{w:.1}"));
+            body.push(bar.set("height", ROW - 8.0));
+            let at = format!("{:.1}", left + w + 6.0);
+            body.push(text(at, y + ROW - 12.0, &shown));
         }
     }
     let (width, height) = (LABEL + 2.0 * (BAR + 110.0), 30.0 + rows.len() as f64 * ROW);
