@@ -53,7 +53,7 @@ impl El {
     }
 
     /// A child element, on a line of its own.
-    pub fn add(mut self, child: El) -> El {
+    pub fn child(mut self, child: El) -> El {
         self.body += &format!("{child}\n");
         self
     }
@@ -86,8 +86,8 @@ mod tests {
         let hostile = r#"a" onload="x" <b>&amp;"#;
         let svg = El::svg()
             .set("data-name", hostile)
-            .add(El::new("text").set("x", 1.5).text(hostile))
-            .add(El::new(r#"circle r="2""#).set("cx", 0))
+            .child(El::new("text").set("x", 1.5).text(hostile))
+            .child(El::new(r#"circle r="2""#).set("cx", 0))
             .to_string();
         let doc = roxmltree::Document::parse(&svg).unwrap();
         let root = doc.root_element();

@@ -289,12 +289,12 @@ pub fn svg(picture: &Picture, room: &Room, lang: Lang) -> String {
         let mut row = El::new(r#"g class="row""#)
             .set("data-lab", measure.lab)
             .set("data-variant", &measure.variant)
-            .add(name)
-            .add(dashed.set("stroke-width", 2).set("stroke-dasharray", "6 4"))
-            .add(article);
+            .child(name)
+            .child(dashed.set("stroke-width", 2).set("stroke-dasharray", "6 4"))
+            .child(article);
         if values.is_empty() {
             let none = messages::NO_VALUES.text(lang);
-            row = row.add(text(r##"text fill="#666""##, LEFT.to_string(), first, none));
+            row = row.child(text(r##"text fill="#666""##, LEFT.to_string(), first, none));
         }
         for (((name, value), (px, _)), l) in sorted.iter().zip(&placed).zip(&level) {
             let cy = y + 44.0 + *l as f64 * LEVEL + LEVEL / 2.0 - 6.0;
@@ -307,8 +307,8 @@ pub fn svg(picture: &Picture, room: &Room, lang: Lang) -> String {
                 .set("r", DOT)
                 .set("fill", "#1f5fa8");
             let halo = r##"text stroke="#fff" stroke-width="4" paint-order="stroke""##;
-            row = row.add(dot.add(El::new("title").text(&shown)));
-            row = row.add(text(halo, f1(px + DOT + 4.0), f1(cy + 5.5), name));
+            row = row.child(dot.child(El::new("title").text(&shown)));
+            row = row.child(text(halo, f1(px + DOT + 4.0), f1(cy + 5.5), name));
         }
         y += height + 8.0;
         body.extend([row, line("0".into(), y, WIDTH.to_string(), y, "#ddd")]);
@@ -331,7 +331,7 @@ pub fn svg(picture: &Picture, room: &Room, lang: Lang) -> String {
         .set("viewBox", format!("0 0 {WIDTH} {height}"))
         .set("font-family", "sans-serif")
         .set("data-max", scale.max);
-    body.into_iter().fold(svg, El::add).to_string()
+    body.into_iter().fold(svg, El::child).to_string()
 }
 
 #[cfg(test)]

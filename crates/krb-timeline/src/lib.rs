@@ -296,20 +296,20 @@ impl Lane {
     /// stands for, and the processings left out, if any.
     fn draw(self, mut lane: El, lang: Lang) -> El {
         for bar in self.bars {
-            lane = lane.add(bar);
+            lane = lane.child(bar);
         }
         for ((dot, title), more) in self.dots.into_iter().zip(self.merged) {
             let title = match more {
                 0 => title,
                 more => m::DOT_MERGED.fill(lang, &[("dot", &title), ("more", &more)]),
             };
-            lane = lane.add(dot.add(El::new("title").text(&title)));
+            lane = lane.child(dot.child(El::new("title").text(&title)));
         }
         if self.left_out > 0 {
             let text =
                 m::DOTS_LEFT_OUT.fill(lang, &[("count", &self.left_out), ("max", &MAX_DOTS)]);
             let y = self.top + PARTITION_LANE - 6.0;
-            lane = lane.add(left_out(&text).set("y", y));
+            lane = lane.child(left_out(&text).set("y", y));
         }
         lane
     }
@@ -418,9 +418,9 @@ pub fn render(group: &str, run: &mut Run, lang: Lang) -> Result<El> {
         .set("height", height)
         .set("font-family", "sans-serif")
         .set("font-size", TEXT_SIZE)
-        .add(El::new("title").text(&m::DOC_TITLE.fill(lang, &[("group", &group)])))
-        .add(El::new(r#"rect width="100%" height="100%" fill="white""#))
-        .add(
+        .child(El::new("title").text(&m::DOC_TITLE.fill(lang, &[("group", &group)])))
+        .child(El::new(r#"rect width="100%" height="100%" fill="white""#))
+        .child(
             El::new(r#"text class="title" y="28" font-weight="bold""#)
                 .text(&format!("{group}: {totals}"))
                 .set("x", left)
@@ -428,7 +428,7 @@ pub fn render(group: &str, run: &mut Run, lang: Lang) -> Result<El> {
         );
     if lanes_left_out > 0 {
         let text = m::LANES_LEFT_OUT.fill(lang, &[("count", &lanes_left_out), ("max", &MAX_LANES)]);
-        doc = doc.add(left_out(&text).set("y", 28));
+        doc = doc.child(left_out(&text).set("y", 28));
     }
 
     // Legend: each consumer's colour, the ringed dot, the bar; each text as wide as it is.
@@ -439,22 +439,22 @@ pub fn render(group: &str, run: &mut Run, lang: Lang) -> Result<El> {
     let entry = |legend: El, text: String, lx: &mut f64| {
         let at = *lx + 12.0;
         *lx = at + labels::width(&text, TEXT_SIZE) + 20.0;
-        legend.add(El::new("text").text(&text).set("x", at).set("y", ly))
+        legend.child(El::new("text").text(&text).set("x", at).set("y", ly))
     };
     for (i, c) in consumers.iter().enumerate() {
-        legend = legend.add(dot(lx).set("fill", colour(i)));
+        legend = legend.child(dot(lx).set("fill", colour(i)));
         legend = entry(legend, c.name.clone(), &mut lx);
     }
     let ring = dot(lx).set("fill", "none").set("stroke", DUPLICATE);
-    legend = legend.add(ring.set("stroke-width", 2));
+    legend = legend.child(ring.set("stroke-width", 2));
     legend = entry(legend, m::LEGEND_DUPLICATE.text(lang).into(), &mut lx);
     let bar = El::new(r##"rect width="14" height="6" fill="#888" opacity="0.6""##);
-    legend = legend.add(bar.set("x", lx - 8.0).set("y", dot_y - 3.0));
+    legend = legend.child(bar.set("x", lx - 8.0).set("y", dot_y - 3.0));
     legend = entry(legend, m::LEGEND_SLOW.text(lang).into(), &mut lx);
     let step = format!("M{},{}h7v-8h7", lx - 8.0, dot_y + 4.0);
-    legend = legend.add(El::new("path").set("d", step).set("style", COMMITTED));
+    legend = legend.child(El::new("path").set("d", step).set("style", COMMITTED));
     legend = entry(legend, m::COMMITTED.text(lang).into(), &mut lx);
-    doc = doc.add(legend);
+    doc = doc.child(legend);
 
     // Partition lanes: dots at (time, offset), the committed position, and when two consumers
     // were in one message.
@@ -505,7 +505,7 @@ pub fn render(group: &str, run: &mut Run, lang: Lang) -> Result<El> {
                     .set("width", (x(l.at) - x(start)).max(1.0))
                     .set("fill", colour(i));
                 lane.bars
-                    .push(bar.add(El::new("title").text(&m::BAR.fill(lang, &at))));
+                    .push(bar.child(El::new("title").text(&m::BAR.fill(lang, &at))));
             }
             // A processing that wrote nothing (its effect was already there, or its
             // transaction was refused) is a hollow dot.
@@ -552,14 +552,14 @@ pub fn render(group: &str, run: &mut Run, lang: Lang) -> Result<El> {
         let (lo, hi) = (l.lo, l.hi);
         let mut lane = El::new(r#"g class="lane lane-partition""#)
             .set("data-partition", p)
-            .add(
+            .child(
                 El::new(r##"rect fill="#f4f4f4""##)
                     .set("x", left)
                     .set("y", y0 + 2.0)
                     .set("width", plot)
                     .set("height", PARTITION_LANE - 4.0),
             )
-            .add(
+            .child(
                 El::new(r#"text x="10""#)
                     .text(&format!("p{p}"))
                     .set("y", y0 + PARTITION_LANE / 2.0 + LANE_NAME_SIZE / 3.0)
@@ -570,9 +570,9 @@ pub fn render(group: &str, run: &mut Run, lang: Lang) -> Result<El> {
                 .text(&offset_text(o))
                 .set("y", y)
         };
-        lane = lane.add(offset(lo, l.y(lo)));
+        lane = lane.child(offset(lo, l.y(lo)));
         if hi > lo {
-            lane = lane.add(offset(hi, l.y(hi) + 10.0));
+            lane = lane.child(offset(hi, l.y(hi) + 10.0));
         }
         let step = run
             .commits
@@ -581,7 +581,7 @@ pub fn render(group: &str, run: &mut Run, lang: Lang) -> Result<El> {
         lane = l.draw(lane, lang);
         if let Some(d) = step {
             let path = El::new(r#"path class="committed""#).set("d", d);
-            lane = lane.add(path.set("style", COMMITTED));
+            lane = lane.child(path.set("style", COMMITTED));
         }
         for o in together.iter().filter(|o| o.partition == p) {
             let text = m::OVERLAP.fill(
@@ -609,14 +609,14 @@ pub fn render(group: &str, run: &mut Run, lang: Lang) -> Result<El> {
                 .set("x", text_x)
                 .set("y", y0 + 14.0 + LABEL_SIZE)
                 .set("font-size", LABEL_SIZE);
-            let overlap = El::new(r#"g class="overlap""#).add(El::new("title").text(&text));
-            lane = lane.add(
+            let overlap = El::new(r#"g class="overlap""#).child(El::new("title").text(&text));
+            lane = lane.child(
                 overlap
-                    .add(bar.set("fill", DUPLICATE))
-                    .add(said.set("fill", DUPLICATE)),
+                    .child(bar.set("fill", DUPLICATE))
+                    .child(said.set("fill", DUPLICATE)),
             );
         }
-        doc = doc.add(lane);
+        doc = doc.child(lane);
         y0 += PARTITION_LANE;
     }
 
@@ -624,14 +624,14 @@ pub fn render(group: &str, run: &mut Run, lang: Lang) -> Result<El> {
     for (i, c) in consumers.iter().enumerate() {
         let mut lane = El::new(r#"g class="lane lane-consumer""#)
             .set("data-consumer", c.name.clone())
-            .add(line(
+            .child(line(
                 left,
                 left + plot,
                 y0 + BASELINE,
                 y0 + BASELINE,
                 colour(i),
             ))
-            .add(
+            .child(
                 El::new(r#"text x="10""#)
                     .text(&c.name)
                     .set("y", y0 + BASELINE - 3.0)
@@ -678,11 +678,11 @@ pub fn render(group: &str, run: &mut Run, lang: Lang) -> Result<El> {
             let y1 = ty.map_or(y0 + BASELINE - 10.0, |ty| ty + 3.0);
             let mut mark = El::new("g")
                 .set("class", format!("event event-{kind}"))
-                .add(El::new("title").text(&text))
-                .add(line(x(t), x(t), y1, y0 + BASELINE, stroke));
+                .child(El::new("title").text(&text))
+                .child(line(x(t), x(t), y1, y0 + BASELINE, stroke));
             // A label with no clear row is left to the mark's tooltip.
             if let Some(ty) = ty {
-                mark = mark.add(
+                mark = mark.child(
                     halo(&text)
                         .set("class", "label")
                         .set("x", b.span().0)
@@ -691,16 +691,16 @@ pub fn render(group: &str, run: &mut Run, lang: Lang) -> Result<El> {
                         .set("fill", stroke),
                 );
             }
-            lane = lane.add(mark);
+            lane = lane.child(mark);
         }
-        doc = doc.add(lane);
+        doc = doc.child(lane);
         y0 += CONSUMER_LANE;
     }
 
     // The time axis: seconds from the first line, each tick's label room enough.
     let (_, ticks) = axis::ticks(span as i64, (plot / TICK_ROOM) as i64);
     let mut time_axis =
-        El::new(r#"g class="axis""#).add(line(left, left + plot, y0 + 4.0, y0 + 4.0, "#444"));
+        El::new(r#"g class="axis""#).child(line(left, left + plot, y0 + 4.0, y0 + 4.0, "#444"));
     for ms in ticks {
         let tx = left + ms as f64 / span * plot;
         let text = axis::label(ms, lang);
@@ -710,14 +710,16 @@ pub fn render(group: &str, run: &mut Run, lang: Lang) -> Result<El> {
         } else {
             ("middle", tx)
         };
-        time_axis = time_axis.add(line(tx, tx, y0 + 4.0, y0 + 9.0, "#444")).add(
-            El::new(r#"text class="tick""#)
-                .text(&text)
-                .set("x", text_x)
-                .set("y", y0 + 9.0 + TICK_SIZE)
-                .set("text-anchor", anchor)
-                .set("font-size", TICK_SIZE),
-        );
+        time_axis = time_axis
+            .child(line(tx, tx, y0 + 4.0, y0 + 9.0, "#444"))
+            .child(
+                El::new(r#"text class="tick""#)
+                    .text(&text)
+                    .set("x", text_x)
+                    .set("y", y0 + 9.0 + TICK_SIZE)
+                    .set("text-anchor", anchor)
+                    .set("font-size", TICK_SIZE),
+            );
     }
     let time = |text: &str, x: f64| {
         let el = El::new(r#"text class="time""#).text(text);
@@ -725,8 +727,8 @@ pub fn render(group: &str, run: &mut Run, lang: Lang) -> Result<El> {
     };
     let (from, to) = (format_time(first.time()), format_time(last.time()));
     let to = format!("{to} ({})", axis::seconds(span / 1000.0, lang));
-    doc = doc.add(time_axis).add(time(&from, left));
-    doc = doc.add(time(&to, left + plot).set("text-anchor", "end"));
+    doc = doc.child(time_axis).child(time(&from, left));
+    doc = doc.child(time(&to, left + plot).set("text-anchor", "end"));
     Ok(doc)
 }
 

@@ -1115,7 +1115,7 @@ pub fn svg(records: &[Record], lang: Lang) -> String {
         .set("viewBox", format!("0 0 {width:.0} {height:.0}"))
         .set("font-family", "sans-serif")
         .set("font-size", 16);
-    body.into_iter().fold(svg, El::add).to_string()
+    body.into_iter().fold(svg, El::child).to_string()
 }
 
 #[cfg(test)]
