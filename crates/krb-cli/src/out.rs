@@ -1,4 +1,4 @@
-//! Whole lines to stdout and stderr, and text made safe in a page.
+//! Whole lines to stdout and stderr, and paths as a person is shown them.
 //!
 //! `start` sends a worker's stdout and stderr to one file. `writeln!` hands a line and its
 //! newline to the writer in two pieces, and unbuffered stderr passes each piece on as a write of
@@ -40,25 +40,8 @@ pub fn shown(path: &Path) -> String {
         .to_string()
 }
 
-/// Text made safe in an HTML or SVG page, inside an element or a quoted attribute: every page
-/// the tools write (krb-verify's report, krb-room's) shows what others wrote through it.
-pub fn escape_html(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
-
 #[cfg(test)]
 mod tests {
-    #[test]
-    fn html_markup_and_quotes_are_escaped_and_nothing_else() {
-        assert_eq!(
-            super::escape_html(r#"<b a="1">&amp; 반납's</b>"#),
-            "&lt;b a=&quot;1&quot;&gt;&amp;amp; 반납's&lt;/b&gt;"
-        );
-    }
-
     #[test]
     fn a_path_under_the_current_folder_is_shown_from_it() {
         let here = std::env::current_dir().unwrap();

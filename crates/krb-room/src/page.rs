@@ -24,7 +24,7 @@ use crate::messages::{self as m};
 use crate::room::{lab_variants, shortened, Participant, Room};
 use crate::spread::{self, Measure};
 
-use krb_cli::out::escape_html;
+use krb_markup::escape_html;
 
 /// Large type and high contrast, for a projector: no text under 16 px.
 const STYLE: &str = "body{font:20px/1.35 sans-serif;margin:.8em 1em;color:#111;background:#fff}\

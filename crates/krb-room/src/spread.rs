@@ -2,15 +2,13 @@
 //! on a scale from 0, the article's number marked beside them. The numbers are krb-verify's
 //! (`Verdict::numbers`), as each participant's run computed them.
 
-use std::fmt::Write as _;
-
 use krb_cli::lang::{Lang, Msg};
 use krb_verify::verdict::{DUPLICATES, OVERLAP_SECONDS};
 use krb_verify::{Assignor, Lab};
 
 use crate::messages;
 use crate::room::{Participant, Room};
-use krb_cli::out::escape_html;
+use krb_markup::El;
 
 /// How a number is shown.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -255,7 +253,19 @@ pub fn svg(picture: &Picture, room: &Room, lang: Lang) -> String {
             .chain(picture.rows.iter().map(|m| m.article)),
     );
     let x = |v: f64| LEFT + scale.at(v, RIGHT - LEFT);
-    let mut body = String::new();
+    let (f0, f1) = (|v: f64| format!("{v:.0}"), |v: f64| format!("{v:.1}"));
+    let text = |tag, x: String, y: String, text: &str| {
+        El::new(tag)
+            .set("x", x)
+            .set("y", y)
+            .set("font-size", TEXT)
+            .text(text)
+    };
+    let line = |x1: String, y1: f64, x2: String, y2: f64, stroke: &str| {
+        let from = El::new("line").set("x1", x1).set("y1", f0(y1));
+        from.set("x2", x2).set("y2", f0(y2)).set("stroke", stroke)
+    };
+    let mut body = Vec::new();
     let mut y = 0.0;
     for (measure, values) in picture.rows.iter().zip(&rows) {
         let mut sorted: Vec<&(String, f64)> = values.iter().collect();
@@ -264,67 +274,64 @@ pub fn svg(picture: &Picture, room: &Room, lang: Lang) -> String {
         let level = levels(&placed);
         let lines = level.iter().max().map_or(1, |l| l + 1);
         let height = 44.0 + lines as f64 * LEVEL;
-        let ax = x(measure.article);
-        let _ = write!(
-            body,
-            r##"<g class="row" data-lab="{}" data-variant="{}"><text x="0" y="{:.0}" font-size="{TEXT}" font-weight="bold">{}</text><line x1="{ax:.1}" y1="{:.0}" x2="{ax:.1}" y2="{:.0}" stroke="#777" stroke-width="2" stroke-dasharray="6 4"/><text class="article" x="{ax:.1}" y="{:.0}" font-size="{TEXT}" text-anchor="middle" fill="#444">{}</text>"##,
-            measure.lab,
-            escape_html(&measure.variant),
-            y + 44.0 + LEVEL / 2.0,
-            escape_html(&measure.variant),
-            y + 24.0,
-            y + height,
-            y + 17.0,
-            escape_html(
-                &messages::ARTICLE.fill(lang, &[("value", &measure.unit.shown(measure.article))])
-            ),
+        let (ax, first) = (f1(x(measure.article)), f0(y + 44.0 + LEVEL / 2.0));
+        let shown = measure.unit.shown(measure.article);
+        let article = messages::ARTICLE.fill(lang, &[("value", &shown)]);
+        let tag = r##"text class="article" text-anchor="middle" fill="#444""##;
+        let article = text(tag, ax.clone(), f0(y + 17.0), &article);
+        let dashed = line(ax.clone(), y + 24.0, ax, y + height, "#777");
+        let name = text(
+            r#"text font-weight="bold""#,
+            "0".into(),
+            first.clone(),
+            &measure.variant,
         );
+        let mut row = El::new(r#"g class="row""#)
+            .set("data-lab", measure.lab)
+            .set("data-variant", &measure.variant)
+            .child(name)
+            .child(dashed.set("stroke-width", 2).set("stroke-dasharray", "6 4"))
+            .child(article);
         if values.is_empty() {
-            let _ = write!(
-                body,
-                r##"<text x="{LEFT}" y="{:.0}" font-size="{TEXT}" fill="#666">{}</text>"##,
-                y + 44.0 + LEVEL / 2.0,
-                escape_html(messages::NO_VALUES.text(lang))
-            );
+            let none = messages::NO_VALUES.text(lang);
+            row = row.child(text(r##"text fill="#666""##, LEFT.to_string(), first, none));
         }
         for (((name, value), (px, _)), l) in sorted.iter().zip(&placed).zip(&level) {
             let cy = y + 44.0 + *l as f64 * LEVEL + LEVEL / 2.0 - 6.0;
-            let _ = write!(
-                body,
-                r##"<circle class="dot" data-participant="{n}" data-value="{value}" cx="{px:.1}" cy="{cy:.1}" r="{DOT}" fill="#1f5fa8"><title>{n}: {shown}</title></circle><text x="{:.1}" y="{:.1}" font-size="{TEXT}" stroke="#fff" stroke-width="4" paint-order="stroke">{n}</text>"##,
-                px + DOT + 4.0,
-                cy + 5.5,
-                n = escape_html(name),
-                shown = escape_html(&measure.unit.shown(*value)),
-            );
+            let shown = format!("{name}: {}", measure.unit.shown(*value));
+            let dot = El::new(r#"circle class="dot""#)
+                .set("data-participant", name)
+                .set("data-value", value)
+                .set("cx", f1(*px))
+                .set("cy", f1(cy))
+                .set("r", DOT)
+                .set("fill", "#1f5fa8");
+            let halo = r##"text stroke="#fff" stroke-width="4" paint-order="stroke""##;
+            row = row.child(dot.child(El::new("title").text(&shown)));
+            row = row.child(text(halo, f1(px + DOT + 4.0), f1(cy + 5.5), name));
         }
-        body += "</g>";
         y += height + 8.0;
-        let _ = write!(
-            body,
-            r##"<line x1="0" y1="{y:.0}" x2="{WIDTH}" y2="{y:.0}" stroke="#ddd"/>"##
-        );
+        body.extend([row, line("0".into(), y, WIDTH.to_string(), y, "#ddd")]);
     }
     let axis = y + 8.0;
-    let _ = write!(
-        body,
-        r##"<line x1="{LEFT}" y1="{axis:.0}" x2="{RIGHT}" y2="{axis:.0}" stroke="#111" stroke-width="2"/>"##
-    );
+    let bold = |l: El| l.set("stroke-width", 2);
+    let axis_line = line(LEFT.to_string(), axis, RIGHT.to_string(), axis, "#111");
+    body.push(bold(axis_line));
     for tick in scale.ticks() {
-        let tx = x(tick);
-        let _ = write!(
-            body,
-            r##"<line x1="{tx:.1}" y1="{axis:.0}" x2="{tx:.1}" y2="{:.0}" stroke="#111" stroke-width="2"/><text x="{tx:.1}" y="{:.0}" font-size="{TEXT}" text-anchor="middle">{}</text>"##,
-            axis + 6.0,
-            axis + 24.0,
-            scale.label(tick)
-        );
+        let tx = f1(x(tick));
+        body.push(bold(line(tx.clone(), axis, tx.clone(), axis + 6.0, "#111")));
+        let (tag, label) = (r#"text text-anchor="middle""#, scale.label(tick));
+        body.push(text(tag, tx, f0(axis + 24.0), &label));
     }
-    let height = axis + 32.0;
-    format!(
-        r##"<svg xmlns="http://www.w3.org/2000/svg" class="spread" width="{WIDTH}" height="{height:.0}" viewBox="0 0 {WIDTH} {height:.0}" font-family="sans-serif" data-max="{}">{body}</svg>"##,
-        scale.max
-    )
+    let height = f0(axis + 32.0);
+    let svg = El::svg()
+        .set("class", "spread")
+        .set("width", WIDTH)
+        .set("height", &height)
+        .set("viewBox", format!("0 0 {WIDTH} {height}"))
+        .set("font-family", "sans-serif")
+        .set("data-max", scale.max);
+    body.into_iter().fold(svg, El::child).to_string()
 }
 
 #[cfg(test)]

@@ -33,14 +33,13 @@ use clap::Parser;
 use krb_cli::lang::{Lang, Msg};
 use krb_cli::namespace::Namespace;
 use krb_dups::{analyse, Counts};
-use krb_log::logline::{Event, Offset, Partition};
+use krb_log::logline::{format_time, Event, Offset, Partition};
 use krb_log::overlap::overlaps;
 use krb_log::reader::{group_files, Growth, Logs};
 use krb_log::rendered_error::rendered_code;
 use krb_log::worker_log::{Entry, WorkerLog};
+use krb_markup::El;
 use messages as m;
-use svg::node::element::{Circle, Group, Line, Path as Stroke, Rectangle, Text, Title};
-use svg::Document;
 
 /// krb-timeline: draw a consumer group's lab run as an SVG timeline.
 ///
@@ -261,12 +260,12 @@ struct Lane {
     hi: Offset,
     /// Each cell's place in `dots` and `merged`.
     cells: HashMap<(usize, i64, i64, &'static str), usize>,
-    dots: Vec<(Circle, String)>,
+    dots: Vec<(El, String)>,
     /// Processings drawn in a dot drawn before, by dot.
     merged: Vec<u64>,
     /// Processings not drawn: the lane had [`MAX_DOTS`] already.
     left_out: u64,
-    bars: Vec<Rectangle>,
+    bars: Vec<El>,
 }
 
 impl Lane {
@@ -295,28 +294,22 @@ impl Lane {
 
     /// Adds the bars and the dots to `lane`, each tooltip saying how many processings its dot
     /// stands for, and the processings left out, if any.
-    fn draw(self, mut lane: Group, lang: Lang) -> Group {
+    fn draw(self, mut lane: El, lang: Lang) -> El {
         for bar in self.bars {
-            lane = lane.add(bar);
+            lane = lane.child(bar);
         }
         for ((dot, title), more) in self.dots.into_iter().zip(self.merged) {
             let title = match more {
                 0 => title,
                 more => m::DOT_MERGED.fill(lang, &[("dot", &title), ("more", &more)]),
             };
-            lane = lane.add(dot.add(Title::new(title)));
+            lane = lane.child(dot.child(El::new("title").text(&title)));
         }
         if self.left_out > 0 {
-            lane = lane.add(
-                Text::new(
-                    m::DOTS_LEFT_OUT.fill(lang, &[("count", &self.left_out), ("max", &MAX_DOTS)]),
-                )
-                .set("class", "left-out")
-                .set("x", WIDTH - RIGHT)
-                .set("y", self.top + PARTITION_LANE - 6.0)
-                .set("text-anchor", "end")
-                .set("fill", "#666"),
-            );
+            let text =
+                m::DOTS_LEFT_OUT.fill(lang, &[("count", &self.left_out), ("max", &MAX_DOTS)]);
+            let y = self.top + PARTITION_LANE - 6.0;
+            lane = lane.child(left_out(&text).set("y", y));
         }
         lane
     }
@@ -351,15 +344,25 @@ fn committed(
 
 /// A text with a white outline drawn under its letters, so that a line behind it stops short of
 /// them.
-fn halo(text: Text) -> Text {
-    text.set("stroke", "white")
-        .set("stroke-width", 4)
-        .set("stroke-linejoin", "round")
-        .set("paint-order", "stroke")
+fn halo(text: &str) -> El {
+    El::new(r#"text stroke="white" stroke-width="4" stroke-linejoin="round" paint-order="stroke""#)
+        .text(text)
+}
+
+/// A line from (x1, y1) to (x2, y2).
+fn line(x1: f64, x2: f64, y1: f64, y2: f64, stroke: &str) -> El {
+    let el = El::new("line").set("x1", x1).set("x2", x2);
+    el.set("y1", y1).set("y2", y2).set("stroke", stroke)
+}
+
+/// What a picture left out, said at its right edge.
+fn left_out(text: &str) -> El {
+    let el = El::new(r##"text class="left-out" text-anchor="end" fill="#666""##);
+    el.text(text).set("x", WIDTH - RIGHT)
 }
 
 /// Draws the group's run, its words in `lang`: the logs are read again for the dots.
-pub fn render(group: &str, run: &mut Run, lang: Lang) -> Result<Document> {
+pub fn render(group: &str, run: &mut Run, lang: Lang) -> Result<El> {
     let Some((first, last)) = run.span else {
         bail!(messages::NO_LINE.fill(lang, &[("group", &group)]));
     };
@@ -409,76 +412,49 @@ pub fn render(group: &str, run: &mut Run, lang: Lang) -> Result<Document> {
         + 8.0;
     let colour = |i: usize| COLOURS[i % COLOURS.len()];
 
-    let mut doc = Document::new()
-        .set("viewBox", (0, 0, WIDTH, height))
+    let mut doc = El::svg()
+        .set("viewBox", format!("0 0 {WIDTH} {height}"))
         .set("width", WIDTH)
         .set("height", height)
         .set("font-family", "sans-serif")
         .set("font-size", TEXT_SIZE)
-        .add(Title::new(m::DOC_TITLE.fill(lang, &[("group", &group)])))
-        .add(
-            Rectangle::new()
-                .set("width", "100%")
-                .set("height", "100%")
-                .set("fill", "white"),
-        )
-        .add(
-            Text::new(format!("{group}: {totals}"))
-                .set("class", "title")
+        .child(El::new("title").text(&m::DOC_TITLE.fill(lang, &[("group", &group)])))
+        .child(El::new(r#"rect width="100%" height="100%" fill="white""#))
+        .child(
+            El::new(r#"text class="title" y="28" font-weight="bold""#)
+                .text(&format!("{group}: {totals}"))
                 .set("x", left)
-                .set("y", 28)
-                .set("font-size", TITLE_SIZE)
-                .set("font-weight", "bold"),
+                .set("font-size", TITLE_SIZE),
         );
     if lanes_left_out > 0 {
-        doc = doc.add(
-            Text::new(
-                m::LANES_LEFT_OUT.fill(lang, &[("count", &lanes_left_out), ("max", &MAX_LANES)]),
-            )
-            .set("class", "left-out")
-            .set("x", WIDTH - RIGHT)
-            .set("y", 28)
-            .set("text-anchor", "end")
-            .set("fill", "#666"),
-        );
+        let text = m::LANES_LEFT_OUT.fill(lang, &[("count", &lanes_left_out), ("max", &MAX_LANES)]);
+        doc = doc.child(left_out(&text).set("y", 28));
     }
 
     // Legend: each consumer's colour, the ringed dot, the bar; each text as wide as it is.
-    let mut legend = Group::new().set("class", "legend");
+    let mut legend = El::new(r#"g class="legend""#);
     let mut lx = left;
     let (ly, dot_y) = (57.0, 52.0);
-    let dot = |x: f64| Circle::new().set("cx", x).set("cy", dot_y).set("r", 6);
-    let entry = |legend: Group, text: String, lx: &mut f64| {
-        let next = *lx + 12.0 + labels::width(&text, TEXT_SIZE) + 20.0;
-        let legend = legend.add(Text::new(text).set("x", *lx + 12.0).set("y", ly));
-        *lx = next;
-        legend
+    let dot = |x: f64| El::new("circle").set("cx", x).set("cy", dot_y).set("r", 6);
+    let entry = |legend: El, text: String, lx: &mut f64| {
+        let at = *lx + 12.0;
+        *lx = at + labels::width(&text, TEXT_SIZE) + 20.0;
+        legend.child(El::new("text").text(&text).set("x", at).set("y", ly))
     };
     for (i, c) in consumers.iter().enumerate() {
-        legend = legend.add(dot(lx).set("fill", colour(i)));
+        legend = legend.child(dot(lx).set("fill", colour(i)));
         legend = entry(legend, c.name.clone(), &mut lx);
     }
-    legend = legend.add(
-        dot(lx)
-            .set("fill", "none")
-            .set("stroke", DUPLICATE)
-            .set("stroke-width", 2),
-    );
+    let ring = dot(lx).set("fill", "none").set("stroke", DUPLICATE);
+    legend = legend.child(ring.set("stroke-width", 2));
     legend = entry(legend, m::LEGEND_DUPLICATE.text(lang).into(), &mut lx);
-    legend = legend.add(
-        Rectangle::new()
-            .set("x", lx - 8.0)
-            .set("y", dot_y - 3.0)
-            .set("width", 14)
-            .set("height", 6)
-            .set("fill", "#888")
-            .set("opacity", 0.6),
-    );
+    let bar = El::new(r##"rect width="14" height="6" fill="#888" opacity="0.6""##);
+    legend = legend.child(bar.set("x", lx - 8.0).set("y", dot_y - 3.0));
     legend = entry(legend, m::LEGEND_SLOW.text(lang).into(), &mut lx);
     let step = format!("M{},{}h7v-8h7", lx - 8.0, dot_y + 4.0);
-    legend = legend.add(Stroke::new().set("d", step).set("style", COMMITTED));
+    legend = legend.child(El::new("path").set("d", step).set("style", COMMITTED));
     legend = entry(legend, m::COMMITTED.text(lang).into(), &mut lx);
-    doc = doc.add(legend);
+    doc = doc.child(legend);
 
     // Partition lanes: dots at (time, offset), the committed position, and when two consumers
     // were in one message.
@@ -523,17 +499,13 @@ pub fn render(group: &str, run: &mut Run, lang: Lang) -> Result<Document> {
                 ("offset", &offset),
             ];
             if let Some(start) = slow_starts.remove(&(i, partition, offset)) {
-                lane.bars.push(
-                    Rectangle::new()
-                        .set("class", "processing")
-                        .set("x", x(start))
-                        .set("y", lane.y(offset) - 3.0)
-                        .set("width", (x(l.at) - x(start)).max(1.0))
-                        .set("height", 6)
-                        .set("fill", colour(i))
-                        .set("opacity", 0.6)
-                        .add(Title::new(m::BAR.fill(lang, &at))),
-                );
+                let bar = El::new(r#"rect class="processing" height="6" opacity="0.6""#)
+                    .set("x", x(start))
+                    .set("y", lane.y(offset) - 3.0)
+                    .set("width", (x(l.at) - x(start)).max(1.0))
+                    .set("fill", colour(i));
+                lane.bars
+                    .push(bar.child(El::new("title").text(&m::BAR.fill(lang, &at))));
             }
             // A processing that wrote nothing (its effect was already there, or its
             // transaction was refused) is a hollow dot.
@@ -552,15 +524,12 @@ pub fn render(group: &str, run: &mut Run, lang: Lang) -> Result<Document> {
             if !lane.count((i, cx.round() as i64, cy.round() as i64, class), l.times) {
                 continue;
             }
-            let fill = if nothing.is_some() {
-                "white"
-            } else {
-                colour(i)
-            };
-            let mut dot = Circle::new()
+            let fill = nothing.map_or(colour(i), |_| "white");
+            let mut dot = El::new("circle")
                 .set("class", class)
                 .set("cx", cx)
-                .set("cy", cy)
+                .set("cy", cy);
+            dot = dot
                 .set("r", if duplicate { 3 } else { 2 })
                 .set("fill", fill);
             if duplicate {
@@ -581,36 +550,29 @@ pub fn render(group: &str, run: &mut Run, lang: Lang) -> Result<Document> {
     let mut y0 = TOP;
     for (p, l) in lanes {
         let (lo, hi) = (l.lo, l.hi);
-        let mut lane = Group::new()
-            .set("class", "lane lane-partition")
+        let mut lane = El::new(r#"g class="lane lane-partition""#)
             .set("data-partition", p)
-            .add(
-                Rectangle::new()
+            .child(
+                El::new(r##"rect fill="#f4f4f4""##)
                     .set("x", left)
                     .set("y", y0 + 2.0)
                     .set("width", plot)
-                    .set("height", PARTITION_LANE - 4.0)
-                    .set("fill", "#f4f4f4"),
+                    .set("height", PARTITION_LANE - 4.0),
             )
-            .add(
-                Text::new(format!("p{p}"))
-                    .set("x", 10)
+            .child(
+                El::new(r#"text x="10""#)
+                    .text(&format!("p{p}"))
                     .set("y", y0 + PARTITION_LANE / 2.0 + LANE_NAME_SIZE / 3.0)
                     .set("font-size", LANE_NAME_SIZE),
-            )
-            .add(
-                Text::new(offset_text(lo))
-                    .set("x", 10)
-                    .set("y", l.y(lo))
-                    .set("fill", "#666"),
             );
+        let offset = |o: Offset, y: f64| {
+            El::new(r##"text x="10" fill="#666""##)
+                .text(&offset_text(o))
+                .set("y", y)
+        };
+        lane = lane.child(offset(lo, l.y(lo)));
         if hi > lo {
-            lane = lane.add(
-                Text::new(offset_text(hi))
-                    .set("x", 10)
-                    .set("y", l.y(hi) + 10.0)
-                    .set("fill", "#666"),
-            );
+            lane = lane.child(offset(hi, l.y(hi) + 10.0));
         }
         let step = run
             .commits
@@ -618,8 +580,8 @@ pub fn render(group: &str, run: &mut Run, lang: Lang) -> Result<Document> {
             .and_then(|c| committed(c, x, &l, left + plot));
         lane = l.draw(lane, lang);
         if let Some(d) = step {
-            let line = Stroke::new().set("class", "committed").set("d", d);
-            lane = lane.add(line.set("style", COMMITTED));
+            let path = El::new(r#"path class="committed""#).set("d", d);
+            lane = lane.child(path.set("style", COMMITTED));
         }
         for o in together.iter().filter(|o| o.partition == p) {
             let text = m::OVERLAP.fill(
@@ -638,49 +600,40 @@ pub fn render(group: &str, run: &mut Run, lang: Lang) -> Result<Document> {
                 ends_at_mark: x(o.from) + 2.0 + width > WIDTH - 4.0,
             };
             let (text_x, _) = label.span();
-            lane = lane.add(
-                Group::new()
-                    .set("class", "overlap")
-                    .add(Title::new(text.clone()))
-                    .add(
-                        Rectangle::new()
-                            .set("x", x(o.from))
-                            .set("y", y0 + 6.0)
-                            .set("width", (x(o.to) - x(o.from)).max(1.0))
-                            .set("height", 5)
-                            .set("fill", DUPLICATE)
-                            .set("opacity", 0.7),
-                    )
-                    .add(
-                        Text::new(text)
-                            .set("class", "label")
-                            .set("x", text_x)
-                            .set("y", y0 + 14.0 + LABEL_SIZE)
-                            .set("font-size", LABEL_SIZE)
-                            .set("fill", DUPLICATE),
-                    ),
+            let bar = El::new(r#"rect height="5" opacity="0.7""#)
+                .set("x", x(o.from))
+                .set("y", y0 + 6.0)
+                .set("width", (x(o.to) - x(o.from)).max(1.0));
+            let said = El::new(r#"text class="label""#)
+                .text(&text)
+                .set("x", text_x)
+                .set("y", y0 + 14.0 + LABEL_SIZE)
+                .set("font-size", LABEL_SIZE);
+            let overlap = El::new(r#"g class="overlap""#).child(El::new("title").text(&text));
+            lane = lane.child(
+                overlap
+                    .child(bar.set("fill", DUPLICATE))
+                    .child(said.set("fill", DUPLICATE)),
             );
         }
-        doc = doc.add(lane);
+        doc = doc.child(lane);
         y0 += PARTITION_LANE;
     }
 
     // Consumer lanes: events with labels, in rows so that none overprints another.
     for (i, c) in consumers.iter().enumerate() {
-        let mut lane = Group::new()
-            .set("class", "lane lane-consumer")
+        let mut lane = El::new(r#"g class="lane lane-consumer""#)
             .set("data-consumer", c.name.clone())
-            .add(
-                Line::new()
-                    .set("x1", left)
-                    .set("x2", left + plot)
-                    .set("y1", y0 + BASELINE)
-                    .set("y2", y0 + BASELINE)
-                    .set("stroke", colour(i)),
-            )
-            .add(
-                Text::new(c.name.clone())
-                    .set("x", 10)
+            .child(line(
+                left,
+                left + plot,
+                y0 + BASELINE,
+                y0 + BASELINE,
+                colour(i),
+            ))
+            .child(
+                El::new(r#"text x="10""#)
+                    .text(&c.name)
                     .set("y", y0 + BASELINE - 3.0)
                     .set("font-size", LANE_NAME_SIZE)
                     .set("fill", colour(i)),
@@ -722,21 +675,15 @@ pub fn render(group: &str, run: &mut Run, lang: Lang) -> Result<Document> {
             );
             let stroke = if strong { DUPLICATE } else { colour(i) };
             let ty = row.map(|r| y0 + LABEL_TOP + LABEL_ROW * r as f64);
-            let mut mark = Group::new()
+            let y1 = ty.map_or(y0 + BASELINE - 10.0, |ty| ty + 3.0);
+            let mut mark = El::new("g")
                 .set("class", format!("event event-{kind}"))
-                .add(Title::new(text.clone()))
-                .add(
-                    Line::new()
-                        .set("x1", x(t))
-                        .set("x2", x(t))
-                        .set("y1", ty.map_or(y0 + BASELINE - 10.0, |ty| ty + 3.0))
-                        .set("y2", y0 + BASELINE)
-                        .set("stroke", stroke),
-                );
+                .child(El::new("title").text(&text))
+                .child(line(x(t), x(t), y1, y0 + BASELINE, stroke));
             // A label with no clear row is left to the mark's tooltip.
             if let Some(ty) = ty {
-                mark = mark.add(
-                    halo(Text::new(text))
+                mark = mark.child(
+                    halo(&text)
                         .set("class", "label")
                         .set("x", b.span().0)
                         .set("y", ty)
@@ -744,22 +691,16 @@ pub fn render(group: &str, run: &mut Run, lang: Lang) -> Result<Document> {
                         .set("fill", stroke),
                 );
             }
-            lane = lane.add(mark);
+            lane = lane.child(mark);
         }
-        doc = doc.add(lane);
+        doc = doc.child(lane);
         y0 += CONSUMER_LANE;
     }
 
     // The time axis: seconds from the first line, each tick's label room enough.
     let (_, ticks) = axis::ticks(span as i64, (plot / TICK_ROOM) as i64);
-    let mut time_axis = Group::new().set("class", "axis").add(
-        Line::new()
-            .set("x1", left)
-            .set("x2", left + plot)
-            .set("y1", y0 + 4.0)
-            .set("y2", y0 + 4.0)
-            .set("stroke", "#444"),
-    );
+    let mut time_axis =
+        El::new(r#"g class="axis""#).child(line(left, left + plot, y0 + 4.0, y0 + 4.0, "#444"));
     for ms in ticks {
         let tx = left + ms as f64 / span * plot;
         let text = axis::label(ms, lang);
@@ -770,42 +711,24 @@ pub fn render(group: &str, run: &mut Run, lang: Lang) -> Result<Document> {
             ("middle", tx)
         };
         time_axis = time_axis
-            .add(
-                Line::new()
-                    .set("x1", tx)
-                    .set("x2", tx)
-                    .set("y1", y0 + 4.0)
-                    .set("y2", y0 + 9.0)
-                    .set("stroke", "#444"),
-            )
-            .add(
-                Text::new(text)
-                    .set("class", "tick")
+            .child(line(tx, tx, y0 + 4.0, y0 + 9.0, "#444"))
+            .child(
+                El::new(r#"text class="tick""#)
+                    .text(&text)
                     .set("x", text_x)
                     .set("y", y0 + 9.0 + TICK_SIZE)
                     .set("text-anchor", anchor)
                     .set("font-size", TICK_SIZE),
             );
     }
-    doc = doc
-        .add(time_axis)
-        .add(
-            Text::new(krb_log::logline::format_time(first.time()))
-                .set("class", "time")
-                .set("x", left)
-                .set("y", y0 + AXIS - 4.0),
-        )
-        .add(
-            Text::new(format!(
-                "{} ({})",
-                krb_log::logline::format_time(last.time()),
-                axis::seconds(span / 1000.0, lang)
-            ))
-            .set("class", "time")
-            .set("x", left + plot)
-            .set("y", y0 + AXIS - 4.0)
-            .set("text-anchor", "end"),
-        );
+    let time = |text: &str, x: f64| {
+        let el = El::new(r#"text class="time""#).text(text);
+        el.set("x", x).set("y", y0 + AXIS - 4.0)
+    };
+    let (from, to) = (format_time(first.time()), format_time(last.time()));
+    let to = format!("{to} ({})", axis::seconds(span / 1000.0, lang));
+    doc = doc.child(time_axis).child(time(&from, left));
+    doc = doc.child(time(&to, left + plot).set("text-anchor", "end"));
     Ok(doc)
 }
 
@@ -819,7 +742,8 @@ pub fn run(args: &Args, lang: Lang) -> Result<(PathBuf, Vec<String>)> {
         .output
         .clone()
         .unwrap_or_else(|| args.logs.dir.join(format!("{}.svg", args.group)));
-    svg::save(&out, &doc).with_context(|| format!("cannot write {}", out.display()))?;
+    std::fs::write(&out, doc.to_string())
+        .with_context(|| format!("cannot write {}", out.display()))?;
     let notes = run.consumers.iter().flat_map(|c| c.notes()).collect();
     Ok((out, notes))
 }

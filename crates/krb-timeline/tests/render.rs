@@ -829,3 +829,22 @@ fn a_log_of_many_partitions_draws_a_bounded_number_of_lanes_and_says_so() {
     let said = texts(with_class(&doc, "left-out")[0]);
     assert_eq!(said, ["136 more partitions not drawn: 64 lanes at most"]);
 }
+
+#[test]
+fn a_consumer_name_with_quotes_markup_and_an_ampersand_reads_back_as_written() {
+    // A worker's name is whatever its command line gave, in an attribute and in a text.
+    let name = r#"q-a"<&b>"#;
+    let log = format!("09:00:00.000 start {name}\n09:00:00.010 {name} assigned [0]\n09:00:00.020 {name} p0 offset 0\n");
+    let dir = logs(&[(&format!("{name}.log"), &log)]);
+    let args = Args {
+        group: "q".into(),
+        logs: Logs::at(&dir),
+        output: None,
+        namespace: Default::default(),
+    };
+    let text = std::fs::read_to_string(run(&args, Lang::En).unwrap().0).unwrap();
+    let doc = roxmltree::Document::parse(&text).unwrap();
+    let lane = with_class(&doc, "lane-consumer");
+    assert_eq!(lane[0].attribute("data-consumer"), Some(name), "{text}");
+    assert!(texts(lane[0]).contains(&name.to_string()), "{text}");
+}

@@ -27,7 +27,7 @@ use crate::messages::{both, said, Shared};
 use crate::record::Record;
 use crate::verdict::DUPLICATES;
 use crate::Verdict;
-use krb_cli::out::escape_html as escape;
+use krb_markup::{escape_html as escape, El};
 
 /// The lab's number.
 pub const LAB: u8 = 9;
@@ -894,10 +894,13 @@ pub fn svg(records: &[Record], lang: Lang) -> String {
             Some((r.variant.as_str(), [n(DUPLICATES)?, n(LONGEST_STOP)?]))
         })
         .collect();
-    let mut body = String::new();
+    let text = |x: String, y: f64, text: &str| {
+        let at = El::new("text").set("x", x);
+        at.set("y", format!("{y:.0}")).text(text)
+    };
+    let mut body: Vec<El> = Vec::new();
     for (j, (name, _)) in rows.iter().enumerate() {
-        let y = 30.0 + j as f64 * ROW + ROW - 12.0;
-        let _ = write!(body, r#"<text x="0" y="{y:.0}">{}</text>"#, escape(name));
+        body.push(text("0".into(), 30.0 + j as f64 * ROW + ROW - 12.0, name));
     }
     for (i, head) in [1, 4].into_iter().enumerate() {
         let left = LABEL + i as f64 * (BAR + 110.0);
@@ -905,11 +908,7 @@ pub fn svg(records: &[Record], lang: Lang) -> String {
             .iter()
             .map(|r| r.1[i])
             .fold(f64::MIN_POSITIVE, f64::max);
-        let _ = write!(
-            body,
-            r#"<text x="{left}" y="18" font-weight="bold">{}</text>"#,
-            escape(&heads[head])
-        );
+        body.push(text(left.to_string(), 18.0, &heads[head]).set("font-weight", "bold"));
         for (j, (_, values)) in rows.iter().enumerate() {
             let (y, w) = (30.0 + j as f64 * ROW, values[i] / max * BAR);
             let shown = if i == 0 {
@@ -920,20 +919,24 @@ pub fn svg(records: &[Record], lang: Lang) -> String {
                 }
                 .text(lang)
             };
-            let _ = write!(
-                body,
-                r##"<rect x="{left}" y="{y:.0}" width="{w:.1}" height="{:.0}" fill="#1f5fa8"/><text x="{:.1}" y="{:.0}">{}</text>"##,
-                ROW - 8.0,
-                left + w + 6.0,
-                y + ROW - 12.0,
-                escape(&shown)
-            );
+            let bar = El::new(r##"rect fill="#1f5fa8""##).set("x", left);
+            let bar = bar
+                .set("y", format!("{y:.0}"))
+                .set("width", format!("{w:.1}"));
+            body.push(bar.set("height", ROW - 8.0));
+            let at = format!("{:.1}", left + w + 6.0);
+            body.push(text(at, y + ROW - 12.0, &shown));
         }
     }
     let (width, height) = (LABEL + 2.0 * (BAR + 110.0), 30.0 + rows.len() as f64 * ROW);
-    format!(
-        r#"<svg xmlns="http://www.w3.org/2000/svg" class="deploy" width="{width:.0}" height="{height:.0}" viewBox="0 0 {width:.0} {height:.0}" font-family="sans-serif" font-size="16">{body}</svg>"#
-    )
+    let svg = El::svg()
+        .set("class", "deploy")
+        .set("width", width)
+        .set("height", format!("{height:.0}"))
+        .set("viewBox", format!("0 0 {width:.0} {height:.0}"))
+        .set("font-family", "sans-serif")
+        .set("font-size", 16);
+    body.into_iter().fold(svg, El::child).to_string()
 }
 
 #[cfg(test)]

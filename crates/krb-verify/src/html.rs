@@ -6,8 +6,8 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use krb_cli::lang::Lang;
-use krb_cli::out::escape_html;
 use krb_log::duration::length;
+use krb_markup::escape_html;
 
 use crate::deploy;
 use crate::messages;
