@@ -17,25 +17,29 @@
 //! - [`page`]: the page; [`messages`]: its words, in English and Korean (`KRB_LANG=ko`).
 //! - [`server`]: the page over HTTP (axum on tokio).
 
+#[cfg(feature = "kafka")]
 pub mod follow;
 pub mod messages;
 pub mod page;
 pub mod publish;
 pub mod room;
+#[cfg(feature = "kafka")]
 pub mod server;
 pub mod spread;
+#[cfg(feature = "kafka")]
 pub mod topic;
 
-use std::net::{IpAddr, TcpListener};
-use std::path::PathBuf;
+#[cfg(feature = "kafka")]
+use {
+    anyhow::{Context, Result},
+    clap::{Parser, Subcommand},
+    krb_cli::{lang::Lang, out::stdout_line, usage},
+    krb_kafka::broker::BrokerArgs,
+    std::net::{IpAddr, TcpListener},
+    std::path::PathBuf,
+};
 
-use anyhow::{Context, Result};
-use clap::{Parser, Subcommand};
-use krb_cli::lang::Lang;
-use krb_cli::out::stdout_line;
-use krb_cli::usage;
-use krb_kafka::broker::BrokerArgs;
-
+#[cfg(feature = "kafka")]
 /// krb-room: a workshop room's results on one screen.
 ///
 /// A participant's lab command publishes each variant's record to a topic of their own,
@@ -58,6 +62,7 @@ pub struct Args {
     pub command: Command,
 }
 
+#[cfg(feature = "kafka")]
 /// What krb-room does.
 #[derive(Subcommand, Debug)]
 pub enum Command {
@@ -101,6 +106,7 @@ pub enum Command {
     },
 }
 
+#[cfg(feature = "kafka")]
 /// Runs the command: an error is the broker's or the network's (exit 1), or a [`usage`] one
 /// (exit 2): a file that is not records, an unknown KRB_LANG.
 pub fn run(args: Args) -> Result<()> {
@@ -119,6 +125,7 @@ pub fn run(args: Args) -> Result<()> {
     }
 }
 
+#[cfg(feature = "kafka")]
 fn publish(room: &str, files: &[PathBuf], broker: &BrokerArgs) -> Result<()> {
     let ns = broker.namespace.ns.as_deref().ok_or_else(|| {
         usage(anyhow::anyhow!(
@@ -128,7 +135,7 @@ fn publish(room: &str, files: &[PathBuf], broker: &BrokerArgs) -> Result<()> {
     })?;
     let lines = publish::read(files, ns).map_err(usage)?;
     let topic = topic::name(ns, room);
-    let sent = publish::send(broker, &topic, &lines)?;
+    let sent = topic::send(broker, &topic, &lines)?;
     stdout_line(&format!(
         "krb-room: {sent} record(s) to {topic} on {}",
         broker.bootstrap
@@ -136,6 +143,7 @@ fn publish(room: &str, files: &[PathBuf], broker: &BrokerArgs) -> Result<()> {
     Ok(())
 }
 
+#[cfg(feature = "kafka")]
 fn serve(room: &str, bind: IpAddr, port: u16, broker: &BrokerArgs) -> Result<()> {
     let lang = Lang::of_process();
     let listener = TcpListener::bind((bind, port))
