@@ -182,15 +182,39 @@ impl Drop for PageServer {
 /// Starts `krb-room serve ROOM` on a free port with `env` set (KRB_NS and KRB_BOOTSTRAP unset
 /// unless `env` sets them), and reads where it serves from its first line.
 pub fn serve_room(room: &str, env: &[(&str, &str)]) -> Result<PageServer> {
-    let mut child = Command::new(root().join("target/release/krb-room"))
-        .args(["serve", room, "--port", "0"])
+    let (server, line) = serve("krb-room", &["serve".as_ref(), room.as_ref()], env)?;
+    ensure!(
+        line.starts_with(&format!(
+            "krb-room: room {room} (topics NS-krb-room-{room} on "
+        )),
+        "krb-room serve did not say where it serves: {line:?}"
+    );
+    Ok(server)
+}
+
+/// Starts `krb-live GROUP --logs LOGS` on a free port, as [`serve_room`] starts a room's page.
+pub fn serve_live(group: &str, logs: &Path, env: &[(&str, &str)]) -> Result<PageServer> {
+    let args = [group.as_ref(), "--logs".as_ref(), logs.as_os_str()];
+    Ok(serve("krb-live", &args, env)?.0)
+}
+
+/// A tool that serves a page, started with `args` and `--port 0`; it and its first line, which
+/// names the address it serves at.
+fn serve(
+    tool: &str,
+    args: &[&std::ffi::OsStr],
+    env: &[(&str, &str)],
+) -> Result<(PageServer, String)> {
+    let mut child = Command::new(root().join("target/release").join(tool))
+        .args(args)
+        .args(["--port", "0"])
         .env_remove("KRB_NS")
         .env_remove("KRB_BOOTSTRAP")
         .envs(env.iter().copied())
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
         .spawn()
-        .context("cannot run krb-room: build it (cargo build --release)")?;
+        .with_context(|| format!("cannot run {tool}: build it (cargo build --release)"))?;
     let mut line = String::new();
     BufReader::new(child.stdout.take().context("no stdout")?).read_line(&mut line)?;
     let url = line
@@ -202,12 +226,21 @@ pub fn serve_room(room: &str, env: &[(&str, &str)]) -> Result<PageServer> {
         url: url.unwrap_or_default(),
     };
     ensure!(
-        line.starts_with(&format!(
-            "krb-room: room {room} (topics NS-krb-room-{room} on "
-        )) && !server.url.is_empty(),
-        "krb-room serve did not say where it serves: {line:?}"
+        !server.url.is_empty(),
+        "{tool} did not say where it serves: {line:?}"
     );
-    Ok(server)
+    Ok((server, line))
+}
+
+/// What a page shows in Chromium once its script has run and polled for a second: its DOM;
+/// fails if the page logged an error.
+pub fn page_dom(url: &str) -> Result<String> {
+    let (dom, errors) = chromium(url, &["--dump-dom", "--virtual-time-budget=1000"])?;
+    ensure!(
+        !errors.contains("Uncaught") && !errors.contains("CONSOLE("),
+        "the page logged an error:\n{errors}"
+    );
+    Ok(dom)
 }
 
 /// The body of `url` (`http://HOST:PORT/PATH`), fetched over HTTP/1.1; fails unless it is 200.

@@ -5,14 +5,13 @@
 //! numbers are checked against krb-dups and the logs, read through krb-log's grammar.
 
 use std::fs::File;
-use std::io::{BufRead, BufReader};
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command};
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, ensure, Context, Result};
 use krb_cli::namespace::Namespace;
-use krb_e2e::{chromium, root, screenshot, serial};
+use krb_e2e::{page_dom, root, screenshot, serial, serve_live};
 use krb_log::logline::{Event, Partition};
 use krb_log::worker_log::WorkerLog;
 use regex::Regex;
@@ -20,16 +19,6 @@ use regex::Regex;
 const GROUP: &str = "nocommit";
 /// Its own topic and group on the broker, apart from every other test's.
 const NS: &str = "e2elive";
-
-/// A process this test started, killed when the test ends however it ends.
-struct Started(Child);
-
-impl Drop for Started {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
 
 /// The lab run, its workers stopped when the test ends however it ends: a lab killed before its
 /// end leaves them running (its exit trap would stop them), and the next run would find the
@@ -120,37 +109,6 @@ fn assigned(logs: &Path, name: &str) -> bool {
     })
 }
 
-/// Starts krb-live on `logs` on a free port; returns it and the page's address.
-fn serve(logs: &Path, lang: &str) -> Result<(Started, String)> {
-    let mut child = Command::new(root().join("target/release/krb-live"))
-        .args([GROUP, "--port", "0", "--logs"])
-        .arg(logs)
-        .env("KRB_NS", NS)
-        .env("KRB_LANG", lang)
-        .stdout(Stdio::piped())
-        .spawn()
-        .context("cannot run target/release/krb-live")?;
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().context("no stdout")?).read_line(&mut line)?;
-    let server = Started(child);
-    let url = line
-        .split_whitespace()
-        .find(|w| w.starts_with("http://"))
-        .with_context(|| format!("krb-live did not say where it serves: {line:?}"))?
-        .to_string();
-    Ok((server, url))
-}
-
-/// What the page shows: its DOM once its script has run and polled its state.
-fn dom(url: &str) -> Result<String> {
-    let (dom, errors) = chromium(url, &["--dump-dom", "--virtual-time-budget=1000"])?;
-    ensure!(
-        !errors.contains("Uncaught") && !errors.contains("CONSOLE("),
-        "the page logged an error:\n{errors}"
-    );
-    Ok(dom)
-}
-
 /// The page's duplicate count.
 fn duplicates(dom: &str) -> Result<u64> {
     let re = Regex::new(r#"<span class="number" id="duplicates">(\d+)</span>"#)?;
@@ -205,7 +163,8 @@ fn the_live_view_follows_a_real_lab1_run_in_chromium() -> Result<()> {
     let _ = std::fs::remove_dir_all(&logs);
     std::fs::create_dir_all(&logs)?;
     // The view first, as in a second terminal before the lab.
-    let (_server, url) = serve(&logs, "en")?;
+    let server = serve_live(GROUP, &logs, &[("KRB_NS", NS), ("KRB_LANG", "en")])?;
+    let url = &server.url;
     let out = File::create(logs.join("lab.out"))?;
     let mut lab = Lab(
         Command::new("bash")
@@ -233,7 +192,7 @@ fn the_live_view_follows_a_real_lab1_run_in_chromium() -> Result<()> {
             !logs.join(format!("{b}.log")).exists(),
             "b had started before a was paused"
         );
-        dom(&url)?
+        page_dom(url)?
     };
     ensure!(
         shown(&alone, &b).is_err(),
@@ -255,8 +214,8 @@ fn the_live_view_follows_a_real_lab1_run_in_chromium() -> Result<()> {
     })?;
     let joining = {
         let _paused = Paused::worker(&logs, &a)?;
-        screenshot(&url, &logs.join("live-joining.png"))?;
-        dom(&url)?
+        screenshot(url, &logs.join("live-joining.png"))?;
+        page_dom(url)?
     };
     ensure!(
         shown(&joining, &b)?.bars.is_empty() && !shown(&joining, &a)?.bars.is_empty(),
@@ -291,7 +250,7 @@ fn the_live_view_follows_a_real_lab1_run_in_chromium() -> Result<()> {
         .captures(&dups_said)
         .with_context(|| format!("krb-dups said: {dups_said}"))?[1]
         .parse()?;
-    let end = dom(&url)?;
+    let end = page_dom(url)?;
     ensure!(
         duplicates(&end)? == expected,
         "the page counts {} duplicates, krb-dups {expected}",
@@ -348,12 +307,12 @@ fn the_live_view_follows_a_real_lab1_run_in_chromium() -> Result<()> {
             log.name
         );
     }
-    screenshot(&url, &logs.join("live-end.png"))?;
+    screenshot(url, &logs.join("live-end.png"))?;
     // The page saved as it is (what a browser's "save page" keeps), opened with no server: the
     // final state stays, and the page says krb-live is not answering.
     let saved = logs.join("live-saved.html");
     std::fs::write(&saved, &end)?;
-    let offline = dom(&format!("file://{}", saved.display()))?;
+    let offline = page_dom(&format!("file://{}", saved.display()))?;
     ensure!(
         duplicates(&offline)? == expected
             && offline.contains("class=\"stopped\">krb-live is not answering"),
@@ -361,8 +320,8 @@ fn the_live_view_follows_a_real_lab1_run_in_chromium() -> Result<()> {
     );
 
     // A view started after the run reads the whole run, in Korean as well.
-    let (_korean, korean_url) = serve(&logs, "ko")?;
-    let korean = dom(&korean_url)?;
+    let korean = serve_live(GROUP, &logs, &[("KRB_NS", NS), ("KRB_LANG", "ko")])?;
+    let korean = page_dom(&korean.url)?;
     ensure!(
         korean.contains("<html lang=\"ko\">") && korean.contains(">중복</span>"),
         "the page's words are not Korean:\n{korean}"

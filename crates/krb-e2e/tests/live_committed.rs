@@ -3,21 +3,8 @@
 //! commit, beside the offset each worker processed last. The logs are written here, no broker
 //! needed: krb-live reads files.
 
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
-
-use anyhow::{ensure, Context, Result};
-use krb_e2e::{chromium, root};
-
-/// krb-live, stopped when the test ends however it ends.
-struct Started(Child);
-
-impl Drop for Started {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
+use anyhow::{ensure, Result};
+use krb_e2e::{page_dom, root, serve_live};
 
 #[test]
 #[ignore = "needs Chromium (Debian's chromium): scripts/test.sh"]
@@ -38,27 +25,8 @@ fn the_live_page_draws_the_committed_position_in_chromium() -> Result<()> {
     b += "09:00:09.500 g-b commit p0=6\n";
     std::fs::write(logs.join("g-a.log"), a)?;
     std::fs::write(logs.join("g-b.log"), b)?;
-    let mut child = Command::new(root().join("target/release/krb-live"))
-        .args(["g", "--port", "0", "--logs"])
-        .arg(&logs)
-        .env_remove("KRB_NS")
-        .env("KRB_LANG", "en")
-        .stdout(Stdio::piped())
-        .spawn()
-        .context("cannot run target/release/krb-live")?;
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().context("no stdout")?).read_line(&mut line)?;
-    let _server = Started(child);
-    let url = line
-        .split_whitespace()
-        .find(|w| w.starts_with("http://"))
-        .with_context(|| format!("krb-live did not say where it serves: {line:?}"))?
-        .to_string();
-    let (dom, errors) = chromium(&url, &["--dump-dom", "--virtual-time-budget=1000"])?;
-    ensure!(
-        !errors.contains("Uncaught") && !errors.contains("CONSOLE("),
-        "the page logged an error:\n{errors}"
-    );
+    let server = serve_live("g", &logs, &[("KRB_LANG", "en")])?;
+    let dom = page_dom(&server.url)?;
     // One step line in each worker's row of p0: from a's commit, up at b's, on to the end.
     let steps: Vec<&str> = dom
         .split("<path class=\"committed\" d=\"")

@@ -3,21 +3,8 @@
 //! tokenizer, into its double-escaped state, which swallowed the page's own script: no title, no
 //! lanes, nothing polled. The logs are written here, no broker needed: krb-live reads files.
 
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
-
-use anyhow::{ensure, Context, Result};
-use krb_e2e::{chromium, root};
-
-/// krb-live, stopped when the test ends however it ends.
-struct Started(Child);
-
-impl Drop for Started {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
+use anyhow::{ensure, Result};
+use krb_e2e::{page_dom, root, serve_live};
 
 /// What a worker named `name` of group `g` writes, its last line `last`.
 fn log(name: &str, last: &str) -> String {
@@ -45,27 +32,8 @@ fn log_text_cannot_blank_the_live_page_in_chromium() -> Result<()> {
         logs.join("g-<!--<script>.log"),
         log("g-<!--<script>", "commit failed: </script><!--"),
     )?;
-    let mut child = Command::new(root().join("target/release/krb-live"))
-        .args(["g", "--port", "0", "--logs"])
-        .arg(&logs)
-        .env_remove("KRB_NS")
-        .env("KRB_LANG", "en")
-        .stdout(Stdio::piped())
-        .spawn()
-        .context("cannot run target/release/krb-live")?;
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().context("no stdout")?).read_line(&mut line)?;
-    let _server = Started(child);
-    let url = line
-        .split_whitespace()
-        .find(|w| w.starts_with("http://"))
-        .with_context(|| format!("krb-live did not say where it serves: {line:?}"))?
-        .to_string();
-    let (dom, errors) = chromium(&url, &["--dump-dom", "--virtual-time-budget=1000"])?;
-    ensure!(
-        !errors.contains("Uncaught") && !errors.contains("CONSOLE("),
-        "the page logged an error:\n{errors}"
-    );
+    let server = serve_live("g", &logs, &[("KRB_LANG", "en")])?;
+    let dom = page_dom(&server.url)?;
     // The page's script ran: its title, its lanes (both workers') and its feed are drawn.
     ensure!(
         dom.contains("<h1 id=\"title\">krb-live: group g</h1>"),

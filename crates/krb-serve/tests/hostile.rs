@@ -85,40 +85,34 @@ fn a_client_that_does_not_send_its_headers_is_cut_off() {
     assert!(closed);
 }
 
-#[test]
-fn a_page_that_panics_or_is_slow_is_an_error_page_and_the_server_goes_on() {
-    let pages = Pages::new(Duration::from_millis(500), Lang::En);
-    let (panics, slow, fine) = (pages.clone(), pages.clone(), pages);
-    let app = Router::new()
-        .route(
-            "/panics",
-            get(move || {
-                let pages = panics.clone();
-                async move { pages.make(|| panic!("a page that cannot be made")).await }
-            }),
-        )
+/// Three pages made by `pages`: `/panics`, `/slow` (made in `slow`) and `/`, made at once.
+fn trying(pages: Pages, slow: Duration) -> Router {
+    let page = move |make: fn(Duration) -> String| {
+        let pages = pages.clone();
+        get(move || {
+            let pages = pages.clone();
+            async move { pages.make(move || make(slow)).await }
+        })
+    };
+    Router::new()
+        .route("/panics", page(|_| panic!("a page that cannot be made")))
         .route(
             "/slow",
-            get(move || {
-                let pages = slow.clone();
-                async move {
-                    pages
-                        .make(|| {
-                            std::thread::sleep(Duration::from_secs(2));
-                            "late".to_string()
-                        })
-                        .await
-                }
+            page(|slow| {
+                std::thread::sleep(slow);
+                "late".to_string()
             }),
         )
-        .route(
-            "/",
-            get(move || {
-                let pages = fine.clone();
-                async move { pages.make(|| "<p>made</p>".to_string()).await }
-            }),
-        )
-        .route("/plain", get(|| async { "plain" }));
+        .route("/", page(|_| "<p>made</p>".to_string()))
+}
+
+#[test]
+fn a_page_that_panics_or_is_slow_is_an_error_page_and_the_server_goes_on() {
+    let app = trying(
+        Pages::new(Duration::from_millis(500), Lang::En),
+        Duration::from_secs(2),
+    )
+    .route("/plain", get(|| async { "plain" }));
     let address = serving(app);
     let request = move |path: &str| {
         let get = format!("GET {path} HTTP/1.1\r\nHost: here\r\nConnection: close\r\n\r\n");
@@ -163,30 +157,10 @@ fn a_page_that_panics_or_is_slow_is_an_error_page_and_the_server_goes_on() {
 
 #[test]
 fn the_error_page_is_in_the_pages_language() {
-    let pages = Pages::new(Duration::from_millis(300), Lang::Ko);
-    let (panics, slow) = (pages.clone(), pages);
-    let app = Router::new()
-        .route(
-            "/panics",
-            get(move || {
-                let pages = panics.clone();
-                async move { pages.make(|| panic!("a page that cannot be made")).await }
-            }),
-        )
-        .route(
-            "/slow",
-            get(move || {
-                let pages = slow.clone();
-                async move {
-                    pages
-                        .make(|| {
-                            std::thread::sleep(Duration::from_secs(1));
-                            "late".to_string()
-                        })
-                        .await
-                }
-            }),
-        );
+    let app = trying(
+        Pages::new(Duration::from_millis(300), Lang::Ko),
+        Duration::from_secs(1),
+    );
     let address = serving(app);
     let request = |path: &str| {
         let get = format!("GET {path} HTTP/1.1\r\nHost: here\r\nConnection: close\r\n\r\n");
