@@ -10,19 +10,22 @@
 #               cost apart from how busy the machine is; target: under 5 MB and 0.5 s)
 #   lines       10M copies of one completion line (310 MB): krb-dups, krb-verify revoke,
 #               krb-timeline, krb-live (until its state counts every line); target: 200 MB a tool
+#   distinct    10M distinct completion lines (lab 1's shape: a processes p0 and p1 in batches of
+#               500 consecutive offsets a millisecond apart, committing after each, until b joins
+#               and takes p1 from a's last commit): the same four tools; target: 200 MB a tool
 #   names       100,000 lines, each of its own worker name: the same four tools; target: 2 s
 #   partitions  100,000 lines, each of its own partition (from 4096 up, and below 0): the same
 #               four tools; target: 2 s
 #   acks        20 acknowledgement lines of 2 x 1,048,575 offsets each (1.3 KB): krb-verify
 #               share, krb-timeline
 #
-# PARTICIPANTS and VARIANTS change the room's size (default 500 and 20), LINES the lines mode's
-# count (default 10000000).
+# PARTICIPANTS and VARIANTS change the room's size (default 500 and 20), LINES the lines and
+# distinct modes' count (default 10000000).
 set -euo pipefail
 # shellcheck source=usage.sh
 source "$(dirname "$0")/usage.sh" "$@"
 cd "$(dirname "$0")/.."
-usage="scripts/bench-hostile.sh [room|lines|names|partitions|acks]..."
+usage="scripts/bench-hostile.sh [room|lines|distinct|names|partitions|acks]..."
 
 # The CPU seconds process PID has used so far (user and system, from /proc): a request's cost
 # apart from how busy the machine is.
@@ -139,6 +142,29 @@ bench_lines() {
   four lines "$logs" $((n + 1))
 }
 
+bench_distinct() {
+  readers
+  local n=${LINES:-10000000} logs=$work/distinct
+  mkdir -p "$logs"
+  # The time of day N milliseconds after 09:00.
+  local at='function at(t) { return sprintf("%02d:%02d:%02d.%03d", 9 + int(t / 3600000), int(t / 60000) % 60, int(t / 1000) % 60, t % 1000) }'
+  awk -v n="$n" "$at"'BEGIN {
+    print at(0) " start bench-a"; print at(1) " bench-a assigned [0, 1]"
+    for (i = 0; i < n; i++) {
+      p = int(i / 500) % 2; o = int(i / 1000) * 500 + i % 500
+      print at(2 + i) " bench-a p" p " offset " o
+      if (i % 500 == 499) print at(2 + i) " bench-a commit p" p "=" o + 1
+    }
+    print at(2 + n) " bench-a revoked [0, 1]"; print at(3 + n) " bench-a assigned [0]"; print at(4 + n) " stop bench-a"
+  }' >"$logs/bench-a.log"
+  awk -v n="$n" "$at"'BEGIN {
+    print at(500) " start bench-b"; print at(3 + n) " bench-b assigned [1]"
+    for (i = 0; i < 100; i++) print at(4 + n + i) " bench-b p1 offset " int(n / 1000) * 500 + i
+    print at(104 + n) " stop bench-b"
+  }' >"$logs/bench-b.log"
+  four distinct "$logs" $((n + 100))
+}
+
 bench_names() {
   readers
   local logs=$work/names
@@ -175,10 +201,10 @@ bench_acks() {
 }
 
 modes=("$@")
-[ ${#modes[@]} -gt 0 ] || modes=(room lines names partitions acks)
+[ ${#modes[@]} -gt 0 ] || modes=(room lines distinct names partitions acks)
 for mode in "${modes[@]}"; do
   case $mode in
-    room | lines | names | partitions | acks) "bench_$mode" ;;
+    room | lines | distinct | names | partitions | acks) "bench_$mode" ;;
     *)
       krb_line "bench-hostile.sh: no such mode $mode" "bench-hostile.sh: 그런 모드 없음 $mode" >&2
       bad_usage

@@ -35,19 +35,56 @@ pub fn nearest(near: NaiveDateTime, time: NaiveTime) -> NaiveDateTime {
     }
 }
 
-/// One worker line, on its day, or a completion line and its copies in a row.
+/// One worker line, on its day, or completion lines in a row: copies, or a run.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Entry {
-    /// When: the line's time of day on its day.
+    /// When: the (first) line's time of day on its day.
     pub at: NaiveDateTime,
     /// The worker's name.
     pub name: String,
-    /// What happened.
+    /// What happened (in the first line).
     pub event: Event,
     /// How many lines in a row it stands for: a completion line written again in the same
-    /// millisecond is counted, not kept again (10M copies of one line are one entry); every
-    /// other line is an entry of its own, 1.
+    /// millisecond is counted, not kept again (10M copies of one line are one entry); so is, in
+    /// a log read whole, a completion line one offset past the line before, of the same kind
+    /// and partition (a run: 10M lines of a long run are one entry a poll's batch). Every other
+    /// line is an entry of its own, 1.
     pub times: u32,
+    /// Whether its lines are a run, each one offset past the line before, not copies.
+    pub run: bool,
+    /// When its last line was: `at`, but for a run.
+    pub last: NaiveDateTime,
+}
+
+impl Entry {
+    /// The event of its `k`th line (from 0).
+    pub fn nth(&self, k: u32) -> Event {
+        shifted(&self.event, if self.run { k } else { 0 })
+    }
+
+    /// The events of its lines, each once: a run's each, copies' one.
+    pub fn events(&self) -> impl Iterator<Item = Event> + '_ {
+        (0..if self.run { self.times } else { 1 }).map(|k| self.nth(k))
+    }
+
+    /// Its lines, each when and what: a run's lines between its first and last are placed at
+    /// its first line's time.
+    pub fn lines(&self) -> impl Iterator<Item = (NaiveDateTime, Event)> + '_ {
+        let times = repeat_n(self.at, self.times as usize - 1).chain([self.last]);
+        times.zip((0..self.times).map(|k| self.nth(k)))
+    }
+}
+
+/// `event`, a completion, `by` offsets further on; any other event as it is.
+fn shifted(event: &Event, by: u32) -> Event {
+    let mut event = event.clone();
+    if let Event::Processed { offset, .. }
+    | Event::AlreadyApplied { offset, .. }
+    | Event::Refused { offset, .. } = &mut event
+    {
+        *offset += Offset::from(by);
+    }
+    event
 }
 
 /// One worker's log, parsed.
@@ -74,6 +111,9 @@ pub struct WorkerLog {
     previous: Option<NaiveDateTime>,
     /// How many offsets the log's acknowledgement lines hold so far (see [`MAX_ACKED`]).
     acked: i64,
+    /// Whether a run of completion lines is kept as one entry ([`Entry::run`]): in a log read
+    /// whole, not in one followed, whose readers take each line as it comes.
+    runs: bool,
 }
 
 /// The most offsets a log's acknowledgement lines may hold together. A lab 8 member
@@ -91,9 +131,18 @@ impl WorkerLog {
         WorkerLog::read_file(&dir.join(format!("{name}.log")))
     }
 
-    /// Reads one log file (see [`WorkerLog::read`]): a log followed, read to its end at once.
+    /// Reads one log file (see [`WorkerLog::read`]): a log followed, read to its end at once,
+    /// its runs of completion lines each one entry.
     pub fn read_file(path: &Path) -> Result<WorkerLog> {
-        let mut log = WorkerLog::follow(path);
+        WorkerLog::read_whole(path, true)
+    }
+
+    /// Reads one log file, each run of completion lines one entry if `runs`.
+    fn read_whole(path: &Path, runs: bool) -> Result<WorkerLog> {
+        let mut log = WorkerLog {
+            runs,
+            ..WorkerLog::follow(path)
+        };
         log.finish()?;
         Ok(log)
     }
@@ -129,6 +178,7 @@ impl WorkerLog {
             follow: Follow::new(path),
             previous: None,
             acked: 0,
+            runs: false,
         }
     }
 
@@ -167,19 +217,26 @@ impl WorkerLog {
                 self.workers.see(number, line.name.as_bytes());
                 match self.lines.last_mut() {
                     Some(last)
-                        if last.at == at
-                            && last.event == line.event
-                            && last.name == line.name
+                        if last.name == line.name
+                            && last.times < u32::MAX
                             && line.event.completion().is_some()
-                            && last.times < u32::MAX =>
+                            && (!last.run && last.at == at && last.event == line.event
+                                || self.runs
+                                    && (last.run || last.times == 1)
+                                    && last.last <= at
+                                    && shifted(&last.event, last.times) == line.event) =>
                     {
-                        last.times += 1
+                        last.run = last.event != line.event;
+                        last.times += 1;
+                        last.last = at;
                     }
                     _ => self.lines.push(Entry {
                         at,
                         name: line.name,
                         event: line.event,
                         times: 1,
+                        run: false,
+                        last: at,
                     }),
                 }
             }
@@ -232,6 +289,7 @@ impl WorkerLog {
         let shift = nearest(near, first.at.time()) - first.at;
         for line in &mut self.lines {
             line.at += shift;
+            line.last += shift;
         }
         self.previous = self.previous.map(|p| p + shift);
     }
@@ -239,10 +297,21 @@ impl WorkerLog {
     /// The group's logs, `DIR/GROUP-*.log` less other groups' (see
     /// [`crate::reader::group_files`]), sorted by name, each aligned to the first.
     pub fn read_group(dir: &Path, group: &str, ns: &Namespace) -> Result<Vec<WorkerLog>> {
+        WorkerLog::read_group_runs(dir, group, ns, true)
+    }
+
+    /// The group's logs as [`WorkerLog::read_group`] reads them, but an entry for each
+    /// completion line unless `runs`: for a reader that needs each line's time.
+    pub fn read_group_runs(
+        dir: &Path,
+        group: &str,
+        ns: &Namespace,
+        runs: bool,
+    ) -> Result<Vec<WorkerLog>> {
         let (files, _) = group_files(dir, group, ns)?;
         let mut logs = files
             .iter()
-            .map(|f| WorkerLog::read_file(f))
+            .map(|f| WorkerLog::read_whole(f, runs))
             .collect::<Result<Vec<_>>>()?;
         if let Some(near) = logs
             .iter()
@@ -258,24 +327,25 @@ impl WorkerLog {
 
     /// Index of the first line at or after `from` whose event matches.
     pub fn find(&self, from: usize, pred: impl Fn(&Event) -> bool) -> Option<usize> {
-        (from..self.lines.len()).find(|&i| pred(&self.lines[i].event))
+        (from..self.lines.len()).find(|&i| self.lines[i].events().any(|e| pred(&e)))
     }
 
     /// Time of the `nth` (0-based) line whose event matches.
     pub fn time_of(&self, nth: usize, pred: impl Fn(&Event) -> bool) -> Option<NaiveDateTime> {
         self.lines
             .iter()
-            .filter(|l| pred(&l.event))
-            .flat_map(|l| repeat_n(l.at, l.times as usize))
+            .flat_map(Entry::lines)
+            .filter(|(_, e)| pred(e))
             .nth(nth)
+            .map(|(at, _)| at)
     }
 
     /// Completed (partition, offset) pairs, in order, whatever their effect did.
     pub fn processed(&self) -> impl Iterator<Item = (Partition, Offset)> + '_ {
         self.lines
             .iter()
-            .filter_map(|l| Some(repeat_n(l.event.completion()?, l.times as usize)))
-            .flatten()
+            .flat_map(Entry::lines)
+            .filter_map(|(_, e)| e.completion())
     }
 
     /// Partitions in the rebalance events of `kind` at or after `from` and before `to`.
@@ -331,7 +401,7 @@ mod tests {
     fn a_run_across_midnight_goes_on_the_next_day() {
         let d = dir(&[(
             "g-a.log",
-            "23:59:59.900 g-a p0 offset 1\n00:00:00.100 g-a p0 offset 2\n23:59:59.950 g-a p0 offset 3\n01:00:00.000 g-a p0 offset 4\n",
+            "23:59:59.900 g-a p0 offset 1\n00:00:00.100 g-a p0 offset 3\n23:59:59.950 g-a p0 offset 5\n01:00:00.000 g-a p0 offset 7\n",
         )]);
         let log = WorkerLog::read(&d, "g-a").unwrap();
         let days: Vec<i64> = log
@@ -501,6 +571,46 @@ mod tests {
         assert_eq!(log.time_of(199_999, seventh), Some(log.lines[3].at));
         assert_eq!(log.time_of(200_000, seventh), Some(log.lines[4].at));
         assert_eq!(log.time_of(200_001, seventh), None);
+    }
+
+    #[test]
+    fn a_run_of_completion_lines_is_one_entry_in_a_log_read_whole() {
+        let text = "09:00:00.000 g-a p0 offset 5\n09:00:00.001 g-a p0 offset 6\n09:00:00.003 g-a p0 offset 7\n\
+                    09:00:00.003 g-a p0 offset 9\n09:00:00.003 g-a p0 offset 9\n09:00:00.004 g-a p0 offset 10\n\
+                    09:00:00.005 g-a p1 offset 11\n09:00:00.006 g-a p1 offset 12 already applied\n\
+                    09:00:00.007 g-a commit p1=13\n09:00:00.008 g-a p1 offset 13\n09:00:00.002 g-a p1 offset 14\n";
+        let d = dir(&[("g-a.log", text)]);
+        let whole = WorkerLog::read(&d, "g-a").unwrap();
+        // A run ends at a gap, at copies, at another partition or kind, at any other line, and
+        // at a line written earlier than the one before.
+        let entries: Vec<(u32, bool)> = whole.lines.iter().map(|l| (l.times, l.run)).collect();
+        assert_eq!(
+            entries,
+            [
+                (3, true),
+                (2, false),
+                (1, false),
+                (1, false),
+                (1, false),
+                (1, false),
+                (1, false),
+                (1, false)
+            ]
+        );
+        let mut followed = WorkerLog::follow(&d.join("g-a.log"));
+        followed.finish().unwrap();
+        assert_eq!(followed.lines.len(), 10);
+        let each: Vec<_> = followed.processed().collect();
+        assert_eq!(whole.processed().collect::<Vec<_>>(), each);
+        assert_eq!(each[..4], [(0, 5), (0, 6), (0, 7), (0, 9)]);
+        let sixth = |e: &Event| e.completion() == Some((0, 6));
+        assert_eq!(whole.find(0, sixth), Some(0));
+        let p0 = |e: &Event| e.completion().is_some_and(|(p, _)| p == 0);
+        let at = |ms| day_zero().and_hms_milli_opt(9, 0, 0, ms).unwrap();
+        // A run's last line at its time; the lines before it at its first's.
+        assert_eq!(whole.time_of(2, p0), Some(at(3)));
+        assert_eq!(whole.time_of(1, p0), Some(at(0)));
+        assert_eq!(whole.lines[0].last, at(3));
     }
 
     #[test]

@@ -146,7 +146,7 @@ fn row(name: &str) -> Row {
 /// The verdict of `row` on `logs`, the idempotent rows' effects taken from the logs (one row a
 /// message).
 fn verdict_of(row: Row, logs: &Logs, produced: u64) -> Verdict {
-    let run = logs.run("g");
+    let run = logs.each_line("g");
     let effects = row.idempotent.then(|| effects(&processings(&run), true));
     verdict(&run, row, produced, effects.as_ref()).unwrap()
 }
@@ -203,7 +203,7 @@ fn every_row_holds_on_a_good_deploy() {
 fn the_measures_of_each_protocol() {
     let measures = |n: &str| {
         let (logs, _) = deploy_run(row(n));
-        measure(&logs.run("g")).unwrap()
+        measure(&logs.each_line("g")).unwrap()
     };
     let range = measures("range");
     // One rebalance a restart, each stayer revoking its two partitions.
@@ -217,10 +217,10 @@ fn the_measures_of_each_protocol() {
     // librdkafka's empty incremental assignment in the same instant as a revoke: one call.
     let (mut logs, _) = deploy_run(row("coop"));
     logs.at(FIRST_STOP + 301, "g-b", "assigned []");
-    assert_eq!(measure(&logs.run("g")).unwrap().rebalances, 6);
+    assert_eq!(measure(&logs.each_line("g")).unwrap().rebalances, 6);
     // A call after the rebalance's assignment: another rebalance.
     logs.at(FIRST_STOP + 1_000, "g-b", "assigned []");
-    assert_eq!(measure(&logs.run("g")).unwrap().rebalances, 7);
+    assert_eq!(measure(&logs.each_line("g")).unwrap().rebalances, 7);
     let consumer = measures("consumer");
     assert_eq!((consumer.rebalances, consumer.revoked), (6, 6));
     let fixed = measures("coop-revoke-static");
@@ -362,7 +362,7 @@ fn at(ms: i64) -> String {
 fn the_idempotent_effect_statements_fail_alone() {
     let r = row("kill-idempotent");
     let (logs, produced) = deploy_run(r);
-    let run = logs.run("g");
+    let run = logs.each_line("g");
     let pairs = processings(&run);
     // A plain effect: a row per processing, the duplicates' rows too.
     let twice = effects(&pairs, false);
@@ -383,7 +383,7 @@ fn a_row_without_its_restart_is_said() {
         "g-b",
         &format!("{} start g-b", at(FIRST_STOP + APART + 200)),
     );
-    let err = measure(&logs.run("g")).unwrap_err().to_string();
+    let err = measure(&logs.each_line("g")).unwrap_err().to_string();
     assert_eq!(err, "b's log has no second start line");
 }
 

@@ -55,11 +55,12 @@ pub struct Run {
 }
 
 impl Run {
-    /// Reads group `group`'s logs in `dir`.
-    pub fn read(dir: &Path, group: &str, ns: &Namespace) -> Result<Run> {
+    /// Reads group `group`'s logs in `dir`, each run of completion lines one entry if `runs`
+    /// (see [`krb_log::worker_log::Entry::run`]).
+    pub fn read(dir: &Path, group: &str, ns: &Namespace, runs: bool) -> Result<Run> {
         Ok(Run {
             group: group.to_string(),
-            logs: WorkerLog::read_group(dir, group, ns)?,
+            logs: WorkerLog::read_group_runs(dir, group, ns, runs)?,
             report: krb_dups::read_group(dir, group, ns)?,
         })
     }
@@ -111,7 +112,7 @@ pub fn last_commit(lines: &[Entry], partition: Partition) -> Option<Offset> {
 
 /// The last offset of `partition` processed in `lines`.
 pub fn last_processed(lines: &[Entry], partition: Partition) -> Option<Offset> {
-    lines.iter().rev().find_map(|l| match l.event {
+    lines.iter().rev().find_map(|l| match l.nth(l.times - 1) {
         Event::Processed {
             partition: p,
             offset,

@@ -342,7 +342,6 @@ pub fn verdict(
 /// Whether a's log has offset 3 of p0 with the event `kind` (lab 2's late processing).
 fn late_offset_3(run: &Run, kind: impl Fn(&Event) -> bool) -> Result<bool> {
     let a = run.member("a")?;
-    Ok(a.lines
-        .iter()
-        .any(|l| kind(&l.event) && l.event.completion() == Some((0, 3))))
+    Ok(a.find(0, |e| kind(e) && e.completion() == Some((0, 3)))
+        .is_some())
 }

@@ -560,7 +560,7 @@ fn kill(v: &mut Verdict, run: &Run, r: &Records) -> Result<()> {
         ],
     );
     accepted_once(v, r, 1000, &[]);
-    let died = a.lines.last().map(|l| l.at);
+    let died = a.lines.last().map(|l| l.last);
     let back = again.iter().map(|d| d.at).min();
     v.ours = match (died, back) {
         (Some(d), Some(b)) => vec![

@@ -98,8 +98,14 @@ impl Logs {
         krb_testutil::scratch_dir("verify", &files)
     }
 
+    /// The logs as the labs read them, each run of completion lines one entry.
     pub(crate) fn run(&self, group: &str) -> Run {
-        Run::read(&self.write(), group, &Default::default()).unwrap()
+        Run::read(&self.write(), group, &Default::default(), true).unwrap()
+    }
+
+    /// The logs as labs 7 and 9 read them, an entry for each completion line.
+    pub(crate) fn each_line(&self, group: &str) -> Run {
+        Run::read(&self.write(), group, &Default::default(), false).unwrap()
     }
 }
 
@@ -1054,9 +1060,9 @@ fn lab6_db_offsets_start_where_the_database_says() {
     let applied: Vec<_> = run
         .logs
         .iter()
-        .flat_map(|l| &l.lines)
-        .filter(|l| matches!(l.event, krb_log::logline::Event::Processed { .. }))
-        .filter_map(|l| l.event.completion())
+        .flat_map(|l| l.lines.iter().flat_map(|e| e.lines()))
+        .filter(|(_, e)| matches!(e, krb_log::logline::Event::Processed { .. }))
+        .filter_map(|(_, e)| e.completion())
         .collect();
     all_held(&verdict(&run, &effects(&applied, false), lab).unwrap());
     let v = verdict(&run, &effects(&processings(&run), false), lab).unwrap();
@@ -1150,7 +1156,7 @@ fn lab6_an_already_applied_line_written_again_at_once_counts_twice() {
             &format!(" g-b p1 offset {o} already applied"),
         );
     }
-    // The reader keeps one entry for the two lines; the verdict counts both.
+    // The copy ends a run, the line it copies begins the next; the verdict counts both.
     let b = logs.0.get_mut("g-b").unwrap();
     let i = b
         .iter()
@@ -1161,7 +1167,8 @@ fn lab6_an_already_applied_line_written_again_at_once_counts_twice() {
     assert!(run
         .logs
         .iter()
-        .any(|l| l.lines.iter().any(|e| e.times == 2)));
+        .flat_map(|l| &l.lines)
+        .any(|e| e.run && e.nth(e.times - 1).completion() == Some((1, 120))));
     all_held(
         &verdict(
             &run,
@@ -1170,4 +1177,35 @@ fn lab6_an_already_applied_line_written_again_at_once_counts_twice() {
         )
         .unwrap(),
     );
+}
+
+#[test]
+fn runs_of_completion_lines_kept_as_one_entry_change_no_verdict() {
+    let same = |logs: &Logs, group: &str, verdict: &dyn Fn(&Run) -> Verdict| {
+        assert_eq!(verdict(&logs.run(group)), verdict(&logs.each_line(group)));
+    };
+    let entries = |r: &Run| r.logs.iter().map(|l| l.lines.len()).sum::<usize>();
+    for revoke_commit in [false, true] {
+        let mut logs = lab1("g", revoke_commit);
+        assert!(entries(&logs.run("g")) * 10 < entries(&logs.each_line("g")));
+        same(&logs, "g", &|r| revoke::verdict(r, revoke_commit).unwrap());
+        // A run cut short, and a processing out of its place.
+        logs.without("g-b", "p1 offset 150")
+            .at(2900, "g-a", "p0 offset 5");
+        same(&logs, "g", &|r| revoke::verdict(r, revoke_commit).unwrap());
+        for assignor in [Assignor::Range, Assignor::CooperativeSticky] {
+            same(&lab3(assignor, revoke_commit), "g", &|r| {
+                assignor::verdict(r, assignor, revoke_commit).unwrap()
+            });
+        }
+    }
+    let committed = [(0, Some(10))];
+    same(&lab2("slow"), "slow", &|r| {
+        maxpoll::verdict(r, &committed).unwrap()
+    });
+    for static_membership in [true, false] {
+        same(&lab4(static_membership), "g", &|r| {
+            static_lab::verdict(r, static_membership).unwrap()
+        });
+    }
 }

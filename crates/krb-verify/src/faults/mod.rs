@@ -413,7 +413,7 @@ pub fn read(
     db: Option<&str>,
     recheck: bool,
 ) -> Result<Trial> {
-    let run = Run::read(dir, group, &broker.namespace)?;
+    let run = Run::read(dir, group, &broker.namespace, false)?;
     let acks = read_acks(&dir.join(format!("{group}.acks")))?;
     let mut faults = FaultLog::read(&dir.join(format!("{group}.faults")))?;
     if let Some(first) = run.logs.iter().find_map(|l| l.lines.first()) {

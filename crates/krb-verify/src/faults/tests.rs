@@ -124,7 +124,7 @@ fn store(
 fn trial(logs: &Logs, change: impl FnOnce(&mut Trial)) -> (Verdict, Stats) {
     let end = vec![(0, Some(4)), (1, Some(4))];
     let mut t = Trial {
-        run: logs.run("g"),
+        run: logs.each_line("g"),
         acks: acks(),
         faults: faults(Some(FaultKind::Kill)),
         samples: vec![vec![(0, 2), (1, 1)], vec![(0, 4), (1, 4)]],
@@ -295,7 +295,7 @@ fn a_pause_is_bound_by_the_zombies_work_in_flight() {
 #[test]
 fn effects_twice_in_the_store_fail_except_plain_ones() {
     let all: Vec<_> = logs()
-        .run("g")
+        .each_line("g")
         .logs
         .iter()
         .flat_map(|l| l.processed())
