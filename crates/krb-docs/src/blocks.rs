@@ -143,13 +143,8 @@ pub fn render(content: &str) -> String {
         .iter()
         .rposition(|l| !l.is_empty())
         .map_or(0, |i| i + 1);
-    let mut body = String::from("```text\n");
-    for line in &lines[..end] {
-        body.push_str(line);
-        body.push('\n');
-    }
-    body.push_str("```\n");
-    body
+    let body: String = lines[..end].iter().map(|l| format!("{l}\n")).collect();
+    format!("```text\n{body}```\n")
 }
 
 /// `text` with each block's body replaced by what `body` gives for it (`None` keeps it).
@@ -162,18 +157,11 @@ pub fn fill(
     let mut out = String::new();
     let mut next = 0;
     for block in blocks {
-        for line in &lines[next..block.open] {
-            out.push_str(line);
-        }
-        match body(block) {
-            Some(new) => out.push_str(&new),
-            None => out.push_str(&block.body),
-        }
+        out.push_str(&lines[next..block.open].concat());
+        out.push_str(&body(block).unwrap_or_else(|| block.body.clone()));
         next = block.close - 1;
     }
-    for line in &lines[next..] {
-        out.push_str(line);
-    }
+    out.push_str(&lines[next..].concat());
     out
 }
 
@@ -215,13 +203,9 @@ pub fn write_page(docs: &Docs, page: &Page) -> (String, Vec<Problem>) {
         .map(|(line, what)| Problem::new(&page.path, line, what))
         .collect();
     let text = fill(&page.text, &found, |block| {
-        match expected(docs, page, block) {
-            Ok(body) => Some(body),
-            Err(why) => {
-                problems.push(Problem::new(&page.path, block.open, why));
-                None
-            }
-        }
+        expected(docs, page, block)
+            .map_err(|why| problems.push(Problem::new(&page.path, block.open, why)))
+            .ok()
     });
     (text, problems)
 }

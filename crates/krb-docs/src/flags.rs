@@ -140,16 +140,13 @@ fn pieces(command: &str) -> Vec<Vec<String>> {
                 quote = Some(c);
                 word.get_or_insert_with(String::new);
             }
-            (None, c) if c.is_whitespace() => {
+            (None, c) if c.is_whitespace() || "|;&()`".contains(c) => {
                 if let Some(w) = word.take() {
                     out.last_mut().expect("a piece").push(w);
                 }
-            }
-            (None, '|' | ';' | '&' | '(' | ')' | '`') => {
-                if let Some(w) = word.take() {
-                    out.last_mut().expect("a piece").push(w);
+                if !c.is_whitespace() {
+                    out.push(Vec::new());
                 }
-                out.push(Vec::new());
             }
             (None, c) => word.get_or_insert_with(String::new).push(c),
         }
@@ -223,7 +220,7 @@ impl Tools<'_> {
             if !text.contains("usage.sh") && !text.contains("--help)") {
                 return None;
             }
-            return Some(self.help(&key).map(|help| {
+            return Some(self.docs.helps.help(&key).map(|help| {
                 (
                     Tool {
                         source: format!("{key} --help"),
@@ -253,30 +250,21 @@ impl Tools<'_> {
 
     /// A krb binary, or its subcommand when the first word after it names one.
     fn binary<'w>(&self, name: &str, args: &'w [String]) -> Result<(Tool, &'w [String]), String> {
-        let help = self.help(name)?;
+        let help = self.docs.helps.help(name)?;
         let mut flags = flags_in(&help);
         let sub = args
             .iter()
             .position(|a| !a.starts_with('-'))
             .filter(|&i| subcommands(&help).contains(&args[i]));
-        let Some(i) = sub else {
-            return Ok((
-                Tool {
-                    source: format!("{name} --help"),
-                    flags,
-                },
-                args,
-            ));
+        let (key, rest) = match sub {
+            None => (name.to_string(), args),
+            Some(i) => (format!("{name} {}", args[i]), &args[i + 1..]),
         };
-        let key = format!("{name} {}", args[i]);
-        flags.extend(flags_in(&self.help(&key)?));
-        Ok((
-            Tool {
-                source: format!("{key} --help"),
-                flags,
-            },
-            &args[i + 1..],
-        ))
+        if sub.is_some() {
+            flags.extend(flags_in(&self.docs.helps.help(&key)?));
+        }
+        let source = format!("{key} --help");
+        Ok((Tool { source, flags }, rest))
     }
 
     /// The flags a usage names, and krb-worker's when it takes `[worker options]`.
@@ -284,16 +272,14 @@ impl Tools<'_> {
         let mut flags = flags_in(usage);
         if usage.contains("worker options") {
             flags.extend(
-                self.help("krb-worker")
+                self.docs
+                    .helps
+                    .help("krb-worker")
                     .map(|h| flags_in(&h))
                     .unwrap_or_default(),
             );
         }
         flags
-    }
-
-    fn help(&self, tool: &str) -> Result<String, String> {
-        self.docs.helps.help(tool)
     }
 }
 

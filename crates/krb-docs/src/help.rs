@@ -72,7 +72,16 @@ impl Runner {
                 "{first} is neither a krb tool nor scripts/X.sh; write krb:help krb-TOOL or krb:help scripts/X.sh"
             ));
         };
-        let mut command = Command::new(&program);
+        // A script goes through bash, not exec: a test that has just written it would otherwise
+        // race every fork of the other test threads holding it open (ETXTBSY).
+        let mut command = match first.ends_with(".sh") {
+            true => {
+                let mut bash = Command::new("bash");
+                bash.arg(&program);
+                bash
+            }
+            false => Command::new(&program),
+        };
         command
             .args(words)
             .arg("--help")

@@ -374,20 +374,12 @@ impl Counts {
     /// uses (the lines of several partitions alternate), in a map for any other.
     #[inline]
     fn part_slot(&mut self, partition: Partition) -> usize {
-        let direct = usize::try_from(partition).ok().filter(|&p| p < DIRECT);
-        if let Some(&slot) = direct.and_then(|p| self.by_partition.get(p)) {
-            if slot != usize::MAX {
-                return slot;
-            }
-        }
-        if direct.is_none() {
-            if let Some(&slot) = self.other_partitions.get(&partition) {
-                return slot;
-            }
+        if let Some(slot) = self.slot_of(partition) {
+            return slot;
         }
         self.parts.push(Part::new(partition));
         let slot = self.parts.len() - 1;
-        match direct {
+        match usize::try_from(partition).ok().filter(|&p| p < DIRECT) {
             Some(p) => {
                 if self.by_partition.len() <= p {
                     self.by_partition.resize(p + 1, usize::MAX);
@@ -401,21 +393,20 @@ impl Counts {
         slot
     }
 
-    fn has_part(&self, partition: Partition) -> bool {
-        self.part(partition).is_some()
-    }
-
-    /// `partition`'s part, found in the table or the map.
-    fn part(&self, partition: Partition) -> Option<&Part> {
-        let slot = match usize::try_from(partition).ok().filter(|&p| p < DIRECT) {
+    /// The place of `partition`'s part, found in the table or the map.
+    fn slot_of(&self, partition: Partition) -> Option<usize> {
+        match usize::try_from(partition).ok().filter(|&p| p < DIRECT) {
             Some(p) => self
                 .by_partition
                 .get(p)
                 .copied()
                 .filter(|&s| s != usize::MAX),
             None => self.other_partitions.get(&partition).copied(),
-        };
-        slot.map(|s| &self.parts[s])
+        }
+    }
+
+    fn part(&self, partition: Partition) -> Option<&Part> {
+        self.slot_of(partition).map(|s| &self.parts[s])
     }
 
     /// Moves sparse blocks to pairs, and sets when to look again: when the blocks have doubled.
@@ -437,7 +428,7 @@ impl Counts {
             self.consumers[slot].1 += n;
         }
         for mut part in other.parts {
-            if !self.has_part(part.partition) {
+            if self.slot_of(part.partition).is_none() {
                 self.blocks += part.blocks.len();
                 part.last = NO_BLOCK;
                 let slot = self.part_slot(part.partition);

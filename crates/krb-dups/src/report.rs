@@ -99,13 +99,9 @@ pub fn analyse(counts: &mut Counts, end: Option<&BTreeMap<Partition, Offset>>) -
         }
         match previous {
             Some((p, o)) if p == partition => {
+                // A gap never continues the one before: offset o was processed.
                 if first > o + 1 && gaps.len() < GAPS_LISTED {
-                    gaps.push(Run {
-                        partition,
-                        first: o + 1,
-                        last: first - 1,
-                        times: 0,
-                    });
+                    extend(&mut gaps, partition, o + 1, first - 1, 0);
                 } else if first > o + 1 {
                     not_listed.0 += 1;
                     not_listed.1 += (first - 1 - o) as u64;

@@ -72,15 +72,10 @@ fn insert(table: &str, or_nothing: bool) -> String {
 /// PostgreSQL: a batch's rows, as the arrays `$N` to `$N+5` hold them, in staged order
 /// (`WITH ORDINALITY`: the rows are inserted in that order, so their ids are).
 fn batch_rows(n: usize) -> String {
+    let [a, b, c, d, e, f] = std::array::from_fn::<_, 6, _>(|i| n + i);
     format!(
-        "unnest(${}::text[], ${}::int4[], ${}::int8[], ${}::text[], ${}::text[], ${}::text[]) \
-         WITH ORDINALITY AS r(topic, partition, \"offset\", payload, worker, at, n)",
-        n,
-        n + 1,
-        n + 2,
-        n + 3,
-        n + 4,
-        n + 5
+        "unnest(${a}::text[], ${b}::int4[], ${c}::int8[], ${d}::text[], ${e}::text[], ${f}::text[]) \
+         WITH ORDINALITY AS r(topic, partition, \"offset\", payload, worker, at, n)"
     )
 }
 

@@ -100,68 +100,61 @@ pub struct Group {
 
 /// Every classic and `consumer` group on the cluster (every broker is asked).
 pub fn list<C: ClientContext>(client: &Client<C>, timeout: Duration) -> Result<Vec<Listing>> {
-    patiently(timeout, |left| list_once(client, left))
-}
-
-fn list_once<C: ClientContext>(client: &Client<C>, timeout: Duration) -> Result<Vec<Listing>> {
-    let request = Request::new(
-        client,
-        rd::rd_kafka_admin_op_t::RD_KAFKA_ADMIN_OP_LISTCONSUMERGROUPS,
-        timeout,
-    )?;
-    // Share and streams groups are not consumer groups: describing one would fail.
-    let kinds = [
-        rd::rd_kafka_consumer_group_type_t::RD_KAFKA_CONSUMER_GROUP_TYPE_CLASSIC,
-        rd::rd_kafka_consumer_group_type_t::RD_KAFKA_CONSUMER_GROUP_TYPE_CONSUMER,
-    ];
-    // SAFETY: the options are alive (owned by `request`); librdkafka copies the array.
-    let error = unsafe {
-        rd::rd_kafka_AdminOptions_set_match_consumer_group_types(
-            request.options,
-            kinds.as_ptr(),
-            kinds.len(),
-        )
-    };
-    // SAFETY: a non-null error is ours to read and destroy, once.
-    if let Some(message) = unsafe { take_error(error) } {
-        bail!("cannot ask for the consumer groups: {message}");
-    }
-    // SAFETY: the client (borrowed for `request`'s lifetime) and the queue and options (owned by
-    // `request`) outlive the call; librdkafka keeps none of the arguments.
-    unsafe { rd::rd_kafka_ListConsumerGroups(client.native_ptr(), request.options, request.queue) };
-    let event = request.answer(
-        rd::RD_KAFKA_EVENT_LISTCONSUMERGROUPS_RESULT,
-        "list the consumer groups",
-    )?;
-    // SAFETY: the event is alive and of this type; the result, the arrays and the listings it
-    // points to live as long as the event, which outlives this block (dropped at the end of the
-    // function), and everything is copied into owned values.
-    unsafe {
-        let result = rd::rd_kafka_event_ListConsumerGroups_result(event.0);
-        // A broker that did not answer leaves groups unlisted: a partial list would be a wrong
-        // answer to "does anyone read this topic", so it is an error.
-        let mut count = 0;
-        let errors = rd::rd_kafka_ListConsumerGroups_result_errors(result, &mut count);
-        if let Some(error) = slice(errors, count).first() {
-            let code = rd::rd_kafka_error_code(*error);
-            return Err(refusal(
-                code,
-                format!(
-                    "cannot list every consumer group: {}",
-                    error_text(code, rd::rd_kafka_error_string(*error))
-                ),
-            ));
+    patiently(timeout, |timeout| {
+        let request = Request::new(
+            client,
+            rd::rd_kafka_admin_op_t::RD_KAFKA_ADMIN_OP_LISTCONSUMERGROUPS,
+            timeout,
+        )?;
+        // Share and streams groups are not consumer groups: describing one would fail.
+        let kinds = [
+            rd::rd_kafka_consumer_group_type_t::RD_KAFKA_CONSUMER_GROUP_TYPE_CLASSIC,
+            rd::rd_kafka_consumer_group_type_t::RD_KAFKA_CONSUMER_GROUP_TYPE_CONSUMER,
+        ];
+        // SAFETY: the options are alive (owned by `request`); librdkafka copies the array.
+        let error = unsafe {
+            rd::rd_kafka_AdminOptions_set_match_consumer_group_types(
+                request.options,
+                kinds.as_ptr(),
+                kinds.len(),
+            )
+        };
+        // SAFETY: a non-null error is ours to read and destroy, once.
+        if let Some(message) = unsafe { take_error(error) } {
+            bail!("cannot ask for the consumer groups: {message}");
         }
-        let valid = rd::rd_kafka_ListConsumerGroups_result_valid(result, &mut count);
-        Ok(slice(valid, count)
-            .iter()
-            .map(|listing| Listing {
-                id: text(rd::rd_kafka_ConsumerGroupListing_group_id(*listing)),
-                state: State::from_raw(rd::rd_kafka_ConsumerGroupListing_state(*listing)),
-                kind: Kind::from_raw(rd::rd_kafka_ConsumerGroupListing_type(*listing)),
-            })
-            .collect())
-    }
+        // SAFETY: the client (borrowed for `request`'s lifetime) and the queue and options (owned by
+        // `request`) outlive the call; librdkafka keeps none of the arguments.
+        unsafe {
+            rd::rd_kafka_ListConsumerGroups(client.native_ptr(), request.options, request.queue)
+        };
+        let event = request.answer(
+            rd::RD_KAFKA_EVENT_LISTCONSUMERGROUPS_RESULT,
+            "list the consumer groups",
+        )?;
+        // SAFETY: the event is alive and of this type; the result, the arrays and the listings it
+        // points to live as long as the event, which outlives this block (dropped at the end of the
+        // function), and everything is copied into owned values.
+        unsafe {
+            let result = rd::rd_kafka_event_ListConsumerGroups_result(event.0);
+            // A broker that did not answer leaves groups unlisted: a partial list would be a wrong
+            // answer to "does anyone read this topic", so it is an error.
+            let mut count = 0;
+            let errors = rd::rd_kafka_ListConsumerGroups_result_errors(result, &mut count);
+            if let Some(error) = slice(errors, count).first() {
+                return Err(refused(*error, "cannot list every consumer group"));
+            }
+            let valid = rd::rd_kafka_ListConsumerGroups_result_valid(result, &mut count);
+            Ok(slice(valid, count)
+                .iter()
+                .map(|listing| Listing {
+                    id: text(rd::rd_kafka_ConsumerGroupListing_group_id(*listing)),
+                    state: State::from_raw(rd::rd_kafka_ConsumerGroupListing_state(*listing)),
+                    kind: Kind::from_raw(rd::rd_kafka_ConsumerGroupListing_type(*listing)),
+                })
+                .collect())
+        }
+    })
 }
 
 /// The groups named `ids` with their members; a group that no longer exists is left out.
@@ -170,84 +163,78 @@ pub fn describe<C: ClientContext>(
     ids: &[String],
     timeout: Duration,
 ) -> Result<Vec<Group>> {
-    patiently(timeout, |left| describe_once(client, ids, left))
-}
-
-fn describe_once<C: ClientContext>(
-    client: &Client<C>,
-    ids: &[String],
-    timeout: Duration,
-) -> Result<Vec<Group>> {
-    if ids.is_empty() {
-        return Ok(Vec::new());
-    }
-    let names = ids
-        .iter()
-        .map(|id| CString::new(id.as_str()))
-        .collect::<Result<Vec<_>, _>>()?;
-    let mut pointers: Vec<*const c_char> = names.iter().map(|n| n.as_ptr()).collect();
-    let request = Request::new(
-        client,
-        rd::rd_kafka_admin_op_t::RD_KAFKA_ADMIN_OP_DESCRIBECONSUMERGROUPS,
-        timeout,
-    )?;
-    // SAFETY: `names` owns the strings `pointers` points to and lives past the call, which
-    // copies each name (rd_strdup); client, queue and options as in `list`.
-    unsafe {
-        rd::rd_kafka_DescribeConsumerGroups(
-            client.native_ptr(),
-            pointers.as_mut_ptr(),
-            pointers.len(),
-            request.options,
-            request.queue,
-        )
-    };
-    let event = request.answer(
-        rd::RD_KAFKA_EVENT_DESCRIBECONSUMERGROUPS_RESULT,
-        "describe the consumer groups",
-    )?;
-    let mut groups = Vec::new();
-    // SAFETY: as in `list`: every description, member, assignment and partition list lives as
-    // long as the event, which outlives this block; all is copied out.
-    unsafe {
-        let result = rd::rd_kafka_event_DescribeConsumerGroups_result(event.0);
-        let mut count = 0;
-        let described = rd::rd_kafka_DescribeConsumerGroups_result_groups(result, &mut count);
-        for group in slice(described, count) {
-            let id = text(rd::rd_kafka_ConsumerGroupDescription_group_id(*group));
-            let error = rd::rd_kafka_ConsumerGroupDescription_error(*group);
-            if !error.is_null() {
-                let code = rd::rd_kafka_error_code(error);
-                // Deleted since it was listed (or never there): nobody is in it.
-                if RDKafkaErrorCode::from(code) == RDKafkaErrorCode::GroupIdNotFound {
-                    continue;
-                }
-                return Err(refusal(
-                    code,
-                    format!(
-                        "cannot describe consumer group {id}: {}",
-                        error_text(code, rd::rd_kafka_error_string(error))
-                    ),
-                ));
-            }
-            let members = (0..rd::rd_kafka_ConsumerGroupDescription_member_count(*group))
-                .map(|i| rd::rd_kafka_ConsumerGroupDescription_member(*group, i))
-                .filter(|member| !member.is_null())
-                .map(|member| Member {
-                    client_id: text(rd::rd_kafka_MemberDescription_client_id(member)),
-                    assigned: assignment(rd::rd_kafka_MemberDescription_assignment(member)),
-                    target: assignment(rd::rd_kafka_MemberDescription_target_assignment(member)),
-                })
-                .collect();
-            groups.push(Group {
-                id,
-                state: State::from_raw(rd::rd_kafka_ConsumerGroupDescription_state(*group)),
-                kind: Kind::from_raw(rd::rd_kafka_ConsumerGroupDescription_type(*group)),
-                members,
-            });
+    patiently(timeout, |timeout| {
+        if ids.is_empty() {
+            return Ok(Vec::new());
         }
-    }
-    Ok(groups)
+        let names = ids
+            .iter()
+            .map(|id| CString::new(id.as_str()))
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut pointers: Vec<*const c_char> = names.iter().map(|n| n.as_ptr()).collect();
+        let request = Request::new(
+            client,
+            rd::rd_kafka_admin_op_t::RD_KAFKA_ADMIN_OP_DESCRIBECONSUMERGROUPS,
+            timeout,
+        )?;
+        // SAFETY: `names` owns the strings `pointers` points to and lives past the call, which
+        // copies each name (rd_strdup); client, queue and options as in `list`.
+        unsafe {
+            rd::rd_kafka_DescribeConsumerGroups(
+                client.native_ptr(),
+                pointers.as_mut_ptr(),
+                pointers.len(),
+                request.options,
+                request.queue,
+            )
+        };
+        let event = request.answer(
+            rd::RD_KAFKA_EVENT_DESCRIBECONSUMERGROUPS_RESULT,
+            "describe the consumer groups",
+        )?;
+        let mut groups = Vec::new();
+        // SAFETY: as in `list`: every description, member, assignment and partition list lives as
+        // long as the event, which outlives this block; all is copied out.
+        unsafe {
+            let result = rd::rd_kafka_event_DescribeConsumerGroups_result(event.0);
+            let mut count = 0;
+            let described = rd::rd_kafka_DescribeConsumerGroups_result_groups(result, &mut count);
+            for group in slice(described, count) {
+                let id = text(rd::rd_kafka_ConsumerGroupDescription_group_id(*group));
+                let error = rd::rd_kafka_ConsumerGroupDescription_error(*group);
+                if !error.is_null() {
+                    // Deleted since it was listed (or never there): nobody is in it.
+                    if RDKafkaErrorCode::from(rd::rd_kafka_error_code(error))
+                        == RDKafkaErrorCode::GroupIdNotFound
+                    {
+                        continue;
+                    }
+                    return Err(refused(
+                        error,
+                        &format!("cannot describe consumer group {id}"),
+                    ));
+                }
+                let members = (0..rd::rd_kafka_ConsumerGroupDescription_member_count(*group))
+                    .map(|i| rd::rd_kafka_ConsumerGroupDescription_member(*group, i))
+                    .filter(|member| !member.is_null())
+                    .map(|member| Member {
+                        client_id: text(rd::rd_kafka_MemberDescription_client_id(member)),
+                        assigned: assignment(rd::rd_kafka_MemberDescription_assignment(member)),
+                        target: assignment(rd::rd_kafka_MemberDescription_target_assignment(
+                            member,
+                        )),
+                    })
+                    .collect();
+                groups.push(Group {
+                    id,
+                    state: State::from_raw(rd::rd_kafka_ConsumerGroupDescription_state(*group)),
+                    kind: Kind::from_raw(rd::rd_kafka_ConsumerGroupDescription_type(*group)),
+                    members,
+                });
+            }
+        }
+        Ok(groups)
+    })
 }
 
 /// Every partition the group `id` has committed an offset for, with the offset.
@@ -256,72 +243,60 @@ pub fn committed<C: ClientContext>(
     id: &str,
     timeout: Duration,
 ) -> Result<Vec<(TopicPartition, i64)>> {
-    patiently(timeout, |left| committed_once(client, id, left))
-}
-
-fn committed_once<C: ClientContext>(
-    client: &Client<C>,
-    id: &str,
-    timeout: Duration,
-) -> Result<Vec<(TopicPartition, i64)>> {
-    let name = CString::new(id)?;
-    // SAFETY: the name is copied into the new object; no partitions (null) asks for all.
-    let mut wanted = Owned::new(
-        unsafe { rd::rd_kafka_ListConsumerGroupOffsets_new(name.as_ptr(), std::ptr::null()) },
-        rd::rd_kafka_ListConsumerGroupOffsets_destroy,
-    )?;
-    let request = Request::new(
-        client,
-        rd::rd_kafka_admin_op_t::RD_KAFKA_ADMIN_OP_LISTCONSUMERGROUPOFFSETS,
-        timeout,
-    )?;
-    // SAFETY: librdkafka takes exactly one group (a one-element array, alive for the call) and
-    // copies it; client, queue and options as in `list`.
-    unsafe {
-        rd::rd_kafka_ListConsumerGroupOffsets(
-            client.native_ptr(),
-            &mut wanted.0,
-            1,
-            request.options,
-            request.queue,
-        )
-    };
-    let event = request.answer(
-        rd::RD_KAFKA_EVENT_LISTCONSUMERGROUPOFFSETS_RESULT,
-        "read the committed offsets",
-    )?;
-    let mut offsets = Vec::new();
-    // SAFETY: as in `list`: the group results and their partition lists live as long as the
-    // event, which outlives this block; all is copied out.
-    unsafe {
-        let result = rd::rd_kafka_event_ListConsumerGroupOffsets_result(event.0);
-        let mut count = 0;
-        let results = rd::rd_kafka_ListConsumerGroupOffsets_result_groups(result, &mut count);
-        for group in slice(results, count) {
-            let error = rd::rd_kafka_group_result_error(*group);
-            if !error.is_null() {
-                let code = rd::rd_kafka_error_code(error);
-                return Err(refusal(
-                    code,
-                    format!(
-                        "cannot read the committed offsets of group {id}: {}",
-                        error_text(code, rd::rd_kafka_error_string(error))
-                    ),
-                ));
-            }
-            let list = rd::rd_kafka_group_result_partitions(*group);
-            if list.is_null() {
-                continue;
-            }
-            for p in slice((*list).elems, (*list).cnt as usize) {
-                // A partition asked for but never committed comes back with offset -1001.
-                if p.offset >= 0 {
-                    offsets.push(((text(p.topic), p.partition), p.offset));
+    patiently(timeout, |timeout| {
+        let name = CString::new(id)?;
+        // SAFETY: the name is copied into the new object; no partitions (null) asks for all.
+        let mut wanted = Owned::new(
+            unsafe { rd::rd_kafka_ListConsumerGroupOffsets_new(name.as_ptr(), std::ptr::null()) },
+            rd::rd_kafka_ListConsumerGroupOffsets_destroy,
+        )?;
+        let request = Request::new(
+            client,
+            rd::rd_kafka_admin_op_t::RD_KAFKA_ADMIN_OP_LISTCONSUMERGROUPOFFSETS,
+            timeout,
+        )?;
+        // SAFETY: librdkafka takes exactly one group (a one-element array, alive for the call) and
+        // copies it; client, queue and options as in `list`.
+        unsafe {
+            rd::rd_kafka_ListConsumerGroupOffsets(
+                client.native_ptr(),
+                &mut wanted.0,
+                1,
+                request.options,
+                request.queue,
+            )
+        };
+        let event = request.answer(
+            rd::RD_KAFKA_EVENT_LISTCONSUMERGROUPOFFSETS_RESULT,
+            "read the committed offsets",
+        )?;
+        let mut offsets = Vec::new();
+        // SAFETY: as in `list`: the group results and their partition lists live as long as the
+        // event, which outlives this block; all is copied out.
+        unsafe {
+            let result = rd::rd_kafka_event_ListConsumerGroupOffsets_result(event.0);
+            let mut count = 0;
+            let results = rd::rd_kafka_ListConsumerGroupOffsets_result_groups(result, &mut count);
+            for group in slice(results, count) {
+                let error = rd::rd_kafka_group_result_error(*group);
+                if !error.is_null() {
+                    let what = format!("cannot read the committed offsets of group {id}");
+                    return Err(refused(error, &what));
+                }
+                let list = rd::rd_kafka_group_result_partitions(*group);
+                if list.is_null() {
+                    continue;
+                }
+                for p in slice((*list).elems, (*list).cnt as usize) {
+                    // A partition asked for but never committed comes back with offset -1001.
+                    if p.offset >= 0 {
+                        offsets.push(((text(p.topic), p.partition), p.offset));
+                    }
                 }
             }
         }
-    }
-    Ok(offsets)
+        Ok(offsets)
+    })
 }
 
 /// Sets `settings` (name, value) on group `id` (a share group's share.auto.offset.reset,
@@ -336,82 +311,76 @@ pub fn set_configs<C: ClientContext>(
     settings: &[(String, String)],
     timeout: Duration,
 ) -> Result<()> {
-    patiently(timeout, |left| set_configs_once(client, id, settings, left))
-}
-
-fn set_configs_once<C: ClientContext>(
-    client: &Client<C>,
-    id: &str,
-    settings: &[(String, String)],
-    timeout: Duration,
-) -> Result<()> {
-    let name = CString::new(id)?;
-    // SAFETY: the name is copied into the new object.
-    let mut resource = Owned::new(
-        unsafe {
-            rd::rd_kafka_ConfigResource_new(
-                rd::rd_kafka_ResourceType_t::RD_KAFKA_RESOURCE_GROUP,
-                name.as_ptr(),
-            )
-        },
-        rd::rd_kafka_ConfigResource_destroy,
-    )?;
-    for (key, value) in settings {
-        let (key_c, value_c) = (CString::new(key.as_str())?, CString::new(value.as_str())?);
-        // SAFETY: the resource is alive (owned above); both strings are copied.
-        let error = unsafe {
-            rd::rd_kafka_ConfigResource_add_incremental_config(
-                resource.0,
-                key_c.as_ptr(),
-                rd::rd_kafka_AlterConfigOpType_t::RD_KAFKA_ALTER_CONFIG_OP_TYPE_SET,
-                value_c.as_ptr(),
-            )
-        };
-        // SAFETY: a non-null error is ours to read and destroy, once.
-        if let Some(message) = unsafe { take_error(error) } {
-            bail!("cannot set {key}={value} on group {id}: {message}");
-        }
-    }
-    let request = Request::new(
-        client,
-        rd::rd_kafka_admin_op_t::RD_KAFKA_ADMIN_OP_INCREMENTALALTERCONFIGS,
-        timeout,
-    )?;
-    // SAFETY: a one-element array of a live resource, which librdkafka copies; client, queue
-    // and options as in `list`.
-    unsafe {
-        rd::rd_kafka_IncrementalAlterConfigs(
-            client.native_ptr(),
-            &mut resource.0,
-            1,
-            request.options,
-            request.queue,
-        )
-    };
-    let event = request.answer(
-        rd::RD_KAFKA_EVENT_INCREMENTALALTERCONFIGS_RESULT,
-        "set the group's settings",
-    )?;
-    // SAFETY: as in `list`: the result's resources live as long as the event, which outlives
-    // this block; their error texts are copied out.
-    unsafe {
-        let result = rd::rd_kafka_event_IncrementalAlterConfigs_result(event.0);
-        let mut count = 0;
-        let resources = rd::rd_kafka_IncrementalAlterConfigs_result_resources(result, &mut count);
-        for r in slice(resources, count) {
-            let code = rd::rd_kafka_ConfigResource_error(*r);
-            if code != rd::rd_kafka_resp_err_t::RD_KAFKA_RESP_ERR_NO_ERROR {
-                return Err(refusal(
-                    code,
-                    format!(
-                        "the broker refused group {id}'s settings: {}",
-                        error_text(code, rd::rd_kafka_ConfigResource_error_string(*r))
-                    ),
-                ));
+    patiently(timeout, |timeout| {
+        let name = CString::new(id)?;
+        // SAFETY: the name is copied into the new object.
+        let mut resource = Owned::new(
+            unsafe {
+                rd::rd_kafka_ConfigResource_new(
+                    rd::rd_kafka_ResourceType_t::RD_KAFKA_RESOURCE_GROUP,
+                    name.as_ptr(),
+                )
+            },
+            rd::rd_kafka_ConfigResource_destroy,
+        )?;
+        for (key, value) in settings {
+            let (key_c, value_c) = (CString::new(key.as_str())?, CString::new(value.as_str())?);
+            // SAFETY: the resource is alive (owned above); both strings are copied.
+            let error = unsafe {
+                rd::rd_kafka_ConfigResource_add_incremental_config(
+                    resource.0,
+                    key_c.as_ptr(),
+                    rd::rd_kafka_AlterConfigOpType_t::RD_KAFKA_ALTER_CONFIG_OP_TYPE_SET,
+                    value_c.as_ptr(),
+                )
+            };
+            // SAFETY: a non-null error is ours to read and destroy, once.
+            if let Some(message) = unsafe { take_error(error) } {
+                bail!("cannot set {key}={value} on group {id}: {message}");
             }
         }
-    }
-    Ok(())
+        let request = Request::new(
+            client,
+            rd::rd_kafka_admin_op_t::RD_KAFKA_ADMIN_OP_INCREMENTALALTERCONFIGS,
+            timeout,
+        )?;
+        // SAFETY: a one-element array of a live resource, which librdkafka copies; client, queue
+        // and options as in `list`.
+        unsafe {
+            rd::rd_kafka_IncrementalAlterConfigs(
+                client.native_ptr(),
+                &mut resource.0,
+                1,
+                request.options,
+                request.queue,
+            )
+        };
+        let event = request.answer(
+            rd::RD_KAFKA_EVENT_INCREMENTALALTERCONFIGS_RESULT,
+            "set the group's settings",
+        )?;
+        // SAFETY: as in `list`: the result's resources live as long as the event, which outlives
+        // this block; their error texts are copied out.
+        unsafe {
+            let result = rd::rd_kafka_event_IncrementalAlterConfigs_result(event.0);
+            let mut count = 0;
+            let resources =
+                rd::rd_kafka_IncrementalAlterConfigs_result_resources(result, &mut count);
+            for r in slice(resources, count) {
+                let code = rd::rd_kafka_ConfigResource_error(*r);
+                if code != rd::rd_kafka_resp_err_t::RD_KAFKA_RESP_ERR_NO_ERROR {
+                    return Err(refusal(
+                        code,
+                        format!(
+                            "the broker refused group {id}'s settings: {}",
+                            error_text(code, rd::rd_kafka_ConfigResource_error_string(*r))
+                        ),
+                    ));
+                }
+            }
+        }
+        Ok(())
+    })
 }
 
 /// A broker's answer while it loads a group coordinator's state (it has just started, or a
@@ -428,6 +397,16 @@ impl fmt::Display for Loading {
 }
 
 impl std::error::Error for Loading {}
+
+/// The error for a refusal `error` of what `what` says.
+///
+/// # Safety
+/// `error` is an error object alive for this call.
+unsafe fn refused(error: *const rd::rd_kafka_error_t, what: &str) -> anyhow::Error {
+    let code = rd::rd_kafka_error_code(error);
+    let message = error_text(code, rd::rd_kafka_error_string(error));
+    refusal(code, format!("{what}: {message}"))
+}
 
 /// The error for a refusal with `code`: [`Loading`] when asking again will do.
 fn refusal(code: rd::rd_kafka_resp_err_t, message: String) -> anyhow::Error {
@@ -611,11 +590,11 @@ unsafe fn slice<'a, T>(ptr: *const T, count: usize) -> &'a [T] {
     }
 }
 
-/// A C string copied into a Rust one (empty for null).
+/// A C string copied into a Rust one (empty for null): krb-share's too.
 ///
 /// # Safety
 /// A non-null `ptr` points to a NUL-terminated string alive for this call.
-unsafe fn text(ptr: *const c_char) -> String {
+pub unsafe fn text(ptr: *const c_char) -> String {
     if ptr.is_null() {
         String::new()
     } else {

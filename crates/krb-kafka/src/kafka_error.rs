@@ -2,19 +2,17 @@
 //! a `KafkaError`: `KafkaError{code=UNKNOWN_MEMBER_ID,val=25,str="Commit failed: Broker: Unknown member"}`
 //! (the text's form is [`krb_log::rendered_error`]'s; the names and descriptions are librdkafka's).
 
-use std::ffi::CStr;
-
 use rdkafka::bindings as rdsys;
 use rdkafka::error::{KafkaError, RDKafkaErrorCode};
+
+use crate::group_admin::text;
 
 /// librdkafka's name of an error code (`UNKNOWN_MEMBER_ID`, `_MAX_POLL_EXCEEDED`), or the
 /// number itself for a code this librdkafka does not know.
 pub fn error_name(code: i32) -> String {
     match rdsys::rd_kafka_resp_err_t::try_from(code) {
         // SAFETY: rd_kafka_err2name returns a pointer to a static string for every code.
-        Ok(err) => unsafe { CStr::from_ptr(rdsys::rd_kafka_err2name(err)) }
-            .to_string_lossy()
-            .into_owned(),
+        Ok(err) => unsafe { text(rdsys::rd_kafka_err2name(err)) },
         Err(_) => format!("ERR_{code}"),
     }
 }
@@ -23,9 +21,7 @@ pub fn error_name(code: i32) -> String {
 pub fn error_description(code: i32) -> String {
     match rdsys::rd_kafka_resp_err_t::try_from(code) {
         // SAFETY: rd_kafka_err2str returns a pointer to a static string for every code.
-        Ok(err) => unsafe { CStr::from_ptr(rdsys::rd_kafka_err2str(err)) }
-            .to_string_lossy()
-            .into_owned(),
+        Ok(err) => unsafe { text(rdsys::rd_kafka_err2str(err)) },
         Err(_) => format!("Unknown error code {code}"),
     }
 }

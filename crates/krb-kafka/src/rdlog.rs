@@ -9,7 +9,6 @@
 //! %4|1790813686.528|MAXPOLL|slow-a#consumer-1| [thrd:main]: Application maximum poll interval ...
 //! ```
 
-use std::ffi::CStr;
 use std::marker::PhantomData;
 use std::os::raw::{c_char, c_int};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -18,6 +17,8 @@ use std::thread::JoinHandle;
 
 use rdkafka::bindings as rdsys;
 use rdkafka::client::{Client, ClientContext};
+
+use crate::group_admin::text as c_text;
 
 /// The facility of librdkafka's warning when `max.poll.interval.ms` is exceeded.
 pub const MAXPOLL: &str = "MAXPOLL";
@@ -48,27 +49,13 @@ pub struct StderrLog {
     pub name: String,
 }
 
-impl StderrLog {
-    fn print(&self, level: i32, fac: &str, text: &str) {
-        let now = chrono::Utc::now();
-        krb_cli::out::stderr_line(&format_line(
-            level,
-            now.timestamp(),
-            now.timestamp_subsec_millis(),
-            fac,
-            &self.name,
-            text,
-        ));
-    }
-}
-
 impl ClientContext for StderrLog {
     fn log(&self, level: rdkafka::config::RDKafkaLogLevel, fac: &str, text: &str) {
-        self.print(level as i32, fac, text);
+        print_line(level as i32, fac, &self.name, text);
     }
 
     fn error(&self, error: rdkafka::error::KafkaError, reason: &str) {
-        self.print(3, "ERROR", &format!("{error}: {reason}"));
+        print_line(3, "ERROR", &self.name, &format!("{error}: {reason}"));
     }
 }
 
@@ -89,6 +76,13 @@ pub fn format_line(
     text: &str,
 ) -> String {
     format!("%{level}|{secs}.{millis:03}|{fac}|{name}| {text}")
+}
+
+/// Prints a log line of client `name` to stderr, stamped now.
+fn print_line(level: i32, fac: &str, name: &str, text: &str) {
+    let now = chrono::Utc::now();
+    let (secs, millis) = (now.timestamp(), now.timestamp_subsec_millis());
+    krb_cli::out::stderr_line(&format_line(level, secs, millis, fac, name, text));
 }
 
 impl<'a> LogThread<'a> {
@@ -126,9 +120,7 @@ impl<'a> LogThread<'a> {
 
 fn serve(ptrs: &Ptrs, stop: &AtomicBool, last: &Mutex<Vec<(String, String)>>) {
     // SAFETY: rk stays valid while this thread runs (see LogThread).
-    let name = unsafe { CStr::from_ptr(rdsys::rd_kafka_name(ptrs.rk)) }
-        .to_string_lossy()
-        .into_owned();
+    let name = unsafe { c_text(rdsys::rd_kafka_name(ptrs.rk)) };
     while !stop.load(Ordering::Relaxed) {
         let ev = unsafe { rdsys::rd_kafka_queue_poll(ptrs.queue, 100) };
         if ev.is_null() {
@@ -139,21 +131,11 @@ fn serve(ptrs: &Ptrs, stop: &AtomicBool, last: &Mutex<Vec<(String, String)>>) {
             let mut text: *const c_char = std::ptr::null();
             let mut level: c_int = 0;
             if unsafe { rdsys::rd_kafka_event_log(ev, &mut fac, &mut text, &mut level) } == 0 {
-                let fac = unsafe { CStr::from_ptr(fac) }.to_string_lossy();
-                let text = unsafe { CStr::from_ptr(text) }.to_string_lossy();
-                let now = chrono::Utc::now();
-                let line = format_line(
-                    level,
-                    now.timestamp(),
-                    now.timestamp_subsec_millis(),
-                    &fac,
-                    &name,
-                    &text,
-                );
-                krb_cli::out::stderr_line(&line);
+                let (fac, text) = unsafe { (c_text(fac), c_text(text)) };
+                print_line(level, &fac, &name, &text);
                 if let Ok(mut last) = last.lock() {
                     let body = text.split_once("]: ").map_or(&*text, |(_, b)| b);
-                    last.push((fac.into_owned(), body.to_string()));
+                    last.push((fac, body.to_string()));
                     if last.len() > 64 {
                         last.remove(0);
                     }

@@ -302,9 +302,10 @@ impl OffsetCache {
     }
 }
 
-/// Python's list style, which the article's logs show: `[]`, `[0]`, `[0, 1]`.
-fn write_list(f: &mut fmt::Formatter<'_>, partitions: &[Partition]) -> fmt::Result {
-    f.write_str("[")?;
+/// `verb` and the partitions in Python's list style, which the article's logs show: `[]`,
+/// `[0]`, `[0, 1]`.
+fn write_list(f: &mut fmt::Formatter<'_>, verb: &str, partitions: &[Partition]) -> fmt::Result {
+    write!(f, "{verb} [")?;
     for (i, p) in partitions.iter().enumerate() {
         if i > 0 {
             f.write_str(", ")?;
@@ -331,6 +332,11 @@ fn write_ranges(f: &mut fmt::Formatter<'_>, offsets: &[Offset]) -> fmt::Result {
     f.write_str("]")
 }
 
+/// A message's offset as a line writes it: one past it, the position after it, is an offset too.
+fn offset(text: &str) -> Option<Offset> {
+    text.parse().ok().filter(|o| (0..Offset::MAX).contains(o))
+}
+
 /// The most offsets one acknowledgement line may hold.
 pub const MAX_RANGE: i64 = 1 << 20;
 
@@ -345,10 +351,7 @@ fn parse_ranges(text: &str) -> Result<Vec<Offset>, ParseError> {
         return Ok(offsets);
     }
     let number = |t: &str| {
-        t.parse::<Offset>()
-            .ok()
-            .filter(|o| (0..Offset::MAX).contains(o))
-            .ok_or_else(|| bad(format!("{t:?} is not an offset (0 to {})", Offset::MAX - 1)))
+        offset(t).ok_or_else(|| bad(format!("{t:?} is not an offset (0 to {})", Offset::MAX - 1)))
     };
     for item in inner.split(", ") {
         let (first, last) = match item.split_once("..") {
@@ -383,18 +386,9 @@ impl fmt::Display for Event {
                 write!(f, "p{partition} offset {offset} refused")
             }
             Event::Consumes { topic, group } => write!(f, "consumes {topic} in group {group}"),
-            Event::Assigned(ps) => {
-                f.write_str("assigned ")?;
-                write_list(f, ps)
-            }
-            Event::Revoked(ps) => {
-                f.write_str("revoked ")?;
-                write_list(f, ps)
-            }
-            Event::Lost(ps) => {
-                f.write_str("lost ")?;
-                write_list(f, ps)
-            }
+            Event::Assigned(ps) => write_list(f, "assigned", ps),
+            Event::Revoked(ps) => write_list(f, "revoked", ps),
+            Event::Lost(ps) => write_list(f, "lost", ps),
             Event::Commit(positions) => {
                 f.write_str("commit")?;
                 for (p, o) in positions {
@@ -530,31 +524,14 @@ fn record(text: &str, what: &str) -> Result<(Partition, Offset), ParseError> {
         .strip_prefix('p')
         .and_then(|t| t.split_once(" offset "))
         .ok_or_else(malformed)?;
-    let partition = p.parse().map_err(|_| malformed())?;
-    let offset = o
-        .parse()
-        .ok()
-        .filter(|o| (0..Offset::MAX).contains(o))
-        .ok_or_else(malformed)?;
-    Ok((partition, offset))
+    Ok((
+        p.parse().map_err(|_| malformed())?,
+        offset(o).ok_or_else(malformed)?,
+    ))
 }
 
 /// A share consumer's own lines (see the head of this module); `Ok(None)` for any other.
 fn parse_share(text: &str) -> Result<Option<Event>, ParseError> {
-    if let Some(rest) = text.strip_prefix("consumes ") {
-        if let Some((topic, group)) = rest.split_once(" in share group ") {
-            if topic.is_empty() || topic.contains(' ') || group.is_empty() {
-                return Err(bad(format!(
-                    "expected consumes TOPIC in share group GROUP, found {text:?}"
-                )));
-            }
-            return Ok(Some(Event::ShareConsumes {
-                topic: topic.to_string(),
-                group: group.to_string(),
-            }));
-        }
-        return Ok(None);
-    }
     if let Some(rest) = text.strip_prefix("acquired ") {
         let (head, delivery) = rest
             .rsplit_once(" delivery ")
@@ -639,17 +616,12 @@ impl Event {
             let partition = caps[1]
                 .parse()
                 .map_err(|_| bad(format!("partition out of range in {text:?}")))?;
-            // A message's offset: one past it, the position after it, is an offset too.
-            let offset = caps[2]
-                .parse()
-                .ok()
-                .filter(|o| (0..Offset::MAX).contains(o))
-                .ok_or_else(|| {
-                    bad(format!(
-                        "offset out of range (0 to {}) in {text:?}",
-                        Offset::MAX - 1
-                    ))
-                })?;
+            let offset = offset(&caps[2]).ok_or_else(|| {
+                bad(format!(
+                    "offset out of range (0 to {}) in {text:?}",
+                    Offset::MAX - 1
+                ))
+            })?;
             return Ok(Some(match caps.get(3).map(|m| m.as_str()) {
                 Some(" slow start") => Event::SlowStart { partition, offset },
                 Some(" refused") => Event::Refused { partition, offset },
@@ -661,17 +633,22 @@ impl Event {
             return Ok(Some(event));
         }
         if let Some(rest) = text.strip_prefix("consumes ") {
-            return match rest.split_once(" in group ") {
+            let (kind, split) = match rest.split_once(" in share group ") {
+                Some(split) => ("share group", Some(split)),
+                None => ("group", rest.split_once(" in group ")),
+            };
+            return match split {
                 Some((topic, group))
                     if !topic.is_empty() && !topic.contains(' ') && !group.is_empty() =>
                 {
-                    Ok(Some(Event::Consumes {
-                        topic: topic.to_string(),
-                        group: group.to_string(),
+                    let (topic, group) = (topic.to_string(), group.to_string());
+                    Ok(Some(match kind {
+                        "group" => Event::Consumes { topic, group },
+                        _ => Event::ShareConsumes { topic, group },
                     }))
                 }
                 _ => Err(bad(format!(
-                    "expected consumes TOPIC in group GROUP, found {text:?}"
+                    "expected consumes TOPIC in {kind} GROUP, found {text:?}"
                 ))),
             };
         }

@@ -42,7 +42,6 @@ pub struct Logs {
 }
 
 impl Logs {
-    /// The logs in `dir`.
     pub fn at(dir: &Path) -> Logs {
         Logs {
             dir: dir.to_path_buf(),
@@ -53,11 +52,9 @@ impl Logs {
 /// A line left out because it looks like a worker line but does not parse.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Skipped {
-    /// The file.
     pub path: PathBuf,
-    /// Its line number, from 1.
+    /// From 1.
     pub line: u64,
-    /// What is wrong with it.
     pub reason: String,
 }
 
@@ -121,11 +118,9 @@ pub fn shown(path: &Path) -> String {
 /// What is wrong with a file whose lines are read all the same, at one line or the whole file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Remark {
-    /// The file.
     pub path: PathBuf,
     /// The line it is about, from 1; `None` for the whole file.
     pub line: Option<u64>,
-    /// What is wrong.
     pub what: String,
 }
 
@@ -265,16 +260,6 @@ pub fn for_each_line(path: &Path, each: impl FnMut(u64, &[u8])) -> Result<Option
     }
 }
 
-/// What [`for_each_line_in`] read of its range.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Range {
-    /// How many lines.
-    pub lines: u64,
-    /// The file's last line, line `lines + 1` of the range, has no newline: it was not read
-    /// (see [`Skipped::cut_short`]).
-    pub cut_short: bool,
-}
-
 /// Reads the lines of `path` that start at a byte in `from..to`, in large blocks, and says how
 /// many there were. At each line start `fast(n, text)` may take the line itself, reading it
 /// before anyone has looked for its end, and say how long it was (its newline included); every
@@ -294,6 +279,15 @@ pub fn for_each_line_in(
     })
 }
 
+/// What [`for_each_line_in`] read of its range.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Range {
+    pub lines: u64,
+    /// The file's last line, line `lines + 1` of the range, has no newline: it was not read
+    /// (see [`Skipped::cut_short`]).
+    pub cut_short: bool,
+}
+
 /// What to do with a last line that has no newline.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Last {
@@ -305,7 +299,6 @@ enum Last {
 
 /// What [`read_lines`] read.
 struct Lines {
-    /// How many lines.
     lines: u64,
     /// Where the first line it left starts: after the last newline it read.
     end: u64,
@@ -424,7 +417,6 @@ pub enum Growth {
 }
 
 impl Follow {
-    /// Follows `path`, from its first line.
     pub fn new(path: &Path) -> Follow {
         Follow {
             path: path.to_path_buf(),
@@ -435,7 +427,6 @@ impl Follow {
         }
     }
 
-    /// The file followed.
     pub fn path(&self) -> &Path {
         &self.path
     }

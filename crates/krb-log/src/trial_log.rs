@@ -192,7 +192,6 @@ impl FaultKind {
         }
     }
 
-    /// The kind named `name`.
     pub fn parse(name: &str) -> Option<FaultKind> {
         FaultKind::ALL.into_iter().find(|k| k.name() == name)
     }
@@ -224,7 +223,6 @@ impl fmt::Display for FaultKind {
 /// One fault as it happened.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Fault {
-    /// What it was.
     pub kind: FaultKind,
     /// The worker's name, or `node-N`.
     pub target: String,
@@ -237,7 +235,6 @@ pub struct Fault {
 /// A worker the runner found gone without having stopped it, and started again.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Exit {
-    /// The worker's name.
     pub worker: String,
     /// When the runner found it gone, just before it started it again.
     pub found: NaiveDateTime,
@@ -249,7 +246,6 @@ pub struct Exit {
 /// each in order.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FaultLog {
-    /// The `begin` line's time.
     pub begin: NaiveDateTime,
     /// The `end` line's time (the last line's when the trial did not end).
     pub end: NaiveDateTime,
@@ -294,7 +290,6 @@ impl FaultLog {
         }
     }
 
-    /// Parses a faults file's text.
     pub fn parse(text: &str) -> Result<FaultLog> {
         let mut begin = None;
         let mut end = None;

@@ -8,12 +8,13 @@
 //! `&self` (a batch borrows it while its records wait to be acknowledged); only `close`, which
 //! no live batch may outlast, takes `&mut self`.
 
-use std::ffi::{c_char, c_int, CStr, CString};
+use std::ffi::{c_char, c_int, CString};
 use std::marker::PhantomData;
 use std::ptr;
 use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
+use krb_kafka::group_admin::text as text_of;
 use krb_kafka::kafka_error;
 use krb_log::logline::{Ack, Offset, Partition};
 use rdkafka::bindings as rd;
@@ -69,18 +70,6 @@ fn code_error(err: rd::rd_kafka_resp_err_t) -> Result<(), Error> {
         rendered: kafka_error::render(code, &kafka_error::error_description(code)),
         fatal: false,
     })
-}
-
-/// A C string librdkafka owns, copied (NULL: empty).
-///
-/// # Safety
-/// `text` is NULL or a NUL-terminated string valid for the call.
-unsafe fn text_of(text: *const c_char) -> String {
-    if text.is_null() {
-        String::new()
-    } else {
-        CStr::from_ptr(text).to_string_lossy().into_owned()
-    }
 }
 
 /// The broker's answer to a commit of acknowledgements, partition by partition.
@@ -263,9 +252,7 @@ pub struct Record<'b> {
 /// What a record says about itself, copied out.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Acquired {
-    /// Its partition.
     pub partition: Partition,
-    /// Its offset.
     pub offset: Offset,
     /// The broker's count of its deliveries, this one included.
     pub delivery: u16,

@@ -13,9 +13,7 @@ use krb_log::logline::Partition;
 /// One partition as the cluster's metadata describes it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PartitionState {
-    /// The topic.
     pub topic: String,
-    /// The partition.
     pub partition: Partition,
     /// The node that leads it (-1: none).
     pub leader: i32,

@@ -35,7 +35,6 @@ const STORE_WEIGHT: u64 = 2;
 pub struct Step {
     /// Seconds to wait after the previous step ended (its heal).
     pub wait: f64,
-    /// The fault.
     pub kind: FaultKind,
     /// A worker (`b`), a partition whose leader dies (`p4`; of the output topic for
     /// kill-output-leader), `db` (restart-db) or `-` (the coordinator, a roll).

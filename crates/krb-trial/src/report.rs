@@ -29,9 +29,7 @@ pub struct KindTotal {
 pub struct Slowest {
     /// Seconds from the fault until every partition was processed again.
     pub seconds: f64,
-    /// The fault's kind.
     pub kind: String,
-    /// Its target.
     pub target: String,
     /// The trial's group.
     pub group: String,

@@ -279,22 +279,19 @@ fn answer(
     doing: &str,
     when: &str,
 ) -> Result<Vec<(Partition, Option<Offset>)>> {
-    let mut offsets = Vec::new();
-    for e in committed.elements() {
-        if let Err(err) = e.error() {
-            bail!(
+    committed
+        .elements()
+        .iter()
+        .map(|e| match (e.error(), e.offset()) {
+            (Err(err), _) => bail!(
                 "cannot {doing} p{}'s committed offset {when}: the broker's answer for it is \
                  {err}; the worker stops rather than read it from its beginning",
                 e.partition()
-            );
-        }
-        let at = match e.offset() {
-            KafkaOffset::Offset(o) => Some(o),
-            _ => None,
-        };
-        offsets.push((e.partition(), at));
-    }
-    Ok(offsets)
+            ),
+            (Ok(()), KafkaOffset::Offset(o)) => Ok((e.partition(), Some(o))),
+            (Ok(()), _) => Ok((e.partition(), None)),
+        })
+        .collect()
 }
 
 #[cfg(test)]

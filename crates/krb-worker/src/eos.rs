@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, Context, Result};
 use krb_effect::kafka::value;
-use krb_kafka::kafka_error::{error_description, render};
+use krb_kafka::kafka_error::{code_of, error_description, render};
 use krb_kafka::rdlog::StderrLog;
 use krb_log::logline::{Offset, Partition};
 use rdkafka::consumer::ConsumerGroupMetadata;
@@ -73,10 +73,7 @@ pub enum Failed {
 fn rendered(err: &KafkaError) -> String {
     match err {
         KafkaError::Transaction(e) => render(e.code() as i32, &e.string()),
-        other => match other.rdkafka_error_code() {
-            Some(code) => render(code as i32, &other.to_string()),
-            None => render(-1, &other.to_string()),
-        },
+        other => render(code_of(other).unwrap_or(-1), &other.to_string()),
     }
 }
 

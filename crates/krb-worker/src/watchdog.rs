@@ -12,6 +12,8 @@ use std::time::{Duration, Instant};
 
 use krb_cli::out::stderr_line;
 
+use crate::lock;
+
 /// The call being watched: what it is and when it must have returned.
 type Armed = Option<(&'static str, Instant)>;
 
@@ -19,10 +21,6 @@ type Armed = Option<(&'static str, Instant)>;
 pub struct Watchdog {
     armed: Arc<(Mutex<Armed>, Condvar)>,
     bound: Duration,
-}
-
-fn lock(m: &Mutex<Armed>) -> std::sync::MutexGuard<'_, Armed> {
-    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 impl Watchdog {
