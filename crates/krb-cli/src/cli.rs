@@ -6,18 +6,16 @@ use anyhow::{bail, Result};
 use clap::error::{ContextKind, ContextValue, ErrorKind};
 use regex::Regex;
 
-use crate::lang::{Lang, Msg};
+use crate::lang::Lang;
 
-/// A worker's name that is not one word (`name`: quoted).
-pub const WORKER_NAME: Msg = Msg {
-    en: "the worker name {name} must be one word: it starts every log line",
-    ko: "워커 이름은 한 단어여야 해요(로그의 모든 줄이 그 이름으로 시작해요). 받은 값: {name}",
-};
-/// An option's number of seconds that is none.
-pub const SECONDS: Msg = Msg {
-    en: "{what} must be a number of seconds, 0 or more; got {value}",
-    ko: "{what}에는 0 이상의 초를 주세요. 받은 값: {value}",
-};
+crate::msgs! { ;
+    /// A worker's name that is not one word (`name`: quoted).
+    WORKER_NAME = "the worker name {name} must be one word: it starts every log line",
+        "워커 이름은 한 단어여야 해요(로그의 모든 줄이 그 이름으로 시작해요). 받은 값: {name}";
+    /// An option's number of seconds that is none.
+    SECONDS = "{what} must be a number of seconds, 0 or more; got {value}",
+        "{what}에는 0 이상의 초를 주세요. 받은 값: {value}";
+}
 
 /// A worker's name, which starts every log line: one word.
 pub fn worker_name(name: &str) -> Result<()> {
@@ -54,96 +52,43 @@ pub fn one_line(err: &clap::Error) -> String {
 
 /// What clap says, in Korean; the English templates are clap's own words, which English keeps.
 pub mod says {
-    use crate::lang::Msg;
-
-    /// A value an option refused, with the option's own reason (a bad KRB_NS, say).
-    pub const INVALID_VALUE: Msg = Msg {
-        en: "invalid value '{value}' for '{arg}': {reason}",
-        ko: "'{arg}'의 값이 잘못됐습니다('{value}'): {reason}",
-    };
-    /// A value not among an option's choices.
-    pub const NOT_A_CHOICE: Msg = Msg {
-        en: "invalid value '{value}' for '{arg}' [possible values: {valid}]",
-        ko: "'{arg}'의 값이 잘못됐습니다('{value}'): 쓸 수 있는 값은 {valid}",
-    };
-    /// An option given without its value.
-    pub const NO_VALUE: Msg = Msg {
-        en: "a value is required for '{arg}' but none was supplied",
-        ko: "'{arg}'에 값이 없습니다",
-    };
-    /// A flag or a positional argument the tool does not take.
-    pub const UNKNOWN: Msg = Msg {
-        en: "unexpected argument '{arg}' found",
-        ko: "알 수 없는 인자: '{arg}'",
-    };
-    /// clap's guess at what was meant.
-    pub const SIMILAR: Msg = Msg {
-        en: "tip: a similar argument exists: '{arg}'",
-        ko: "비슷한 인자: '{arg}'",
-    };
-    /// Required arguments left out.
-    pub const MISSING: Msg = Msg {
-        en: "the following required arguments were not provided: {args}",
-        ko: "꼭 줘야 하는 인자가 빠졌습니다: {args}",
-    };
-    /// A subcommand the tool does not have.
-    pub const UNKNOWN_SUBCOMMAND: Msg = Msg {
-        en: "unrecognized subcommand '{arg}'",
-        ko: "알 수 없는 하위 명령: '{arg}'",
-    };
-    /// No subcommand where one is needed.
-    pub const NO_SUBCOMMAND: Msg = Msg {
-        en: "'{arg}' requires a subcommand but one was not provided [subcommands: {valid}]",
-        ko: "'{arg}'에는 하위 명령이 필요합니다: {valid}",
-    };
-    /// Two arguments that exclude each other.
-    pub const CONFLICT: Msg = Msg {
-        en: "the argument '{arg}' cannot be used with '{other}'",
-        ko: "함께 쓸 수 없는 인자: '{arg}', '{other}'",
-    };
-    /// An argument given twice.
-    pub const TWICE: Msg = Msg {
-        en: "the argument '{arg}' cannot be used multiple times",
-        ko: "두 번 줄 수 없는 인자: '{arg}'",
-    };
-    /// A value past what an argument takes.
-    pub const TOO_MANY: Msg = Msg {
-        en: "unexpected value '{value}' for '{arg}' found; no more were expected",
-        ko: "'{arg}'의 값이 너무 많습니다: '{value}'",
-    };
-    /// A command line that gives nothing a tool needs.
-    pub const EMPTY: Msg = Msg {
-        en: "no arguments given",
-        ko: "인자가 없습니다",
-    };
-    /// Any other mistake: the argument clap names, if any.
-    pub const OTHER: Msg = Msg {
-        en: "the command line is wrong: '{arg}'",
-        ko: "명령줄이 잘못됐습니다: '{arg}'",
-    };
-    /// The usage and where to look next, after the error.
-    pub const TAIL: Msg = Msg {
-        en: "(usage: {usage}; see --help)",
-        ko: "(사용법: {usage}; --help 참고)",
-    };
-
-    /// Every message above, for the tests.
-    pub const ALL: &[Msg] = &[
-        INVALID_VALUE,
-        NOT_A_CHOICE,
-        NO_VALUE,
-        UNKNOWN,
-        SIMILAR,
-        MISSING,
-        UNKNOWN_SUBCOMMAND,
-        NO_SUBCOMMAND,
-        CONFLICT,
-        TWICE,
-        TOO_MANY,
-        EMPTY,
-        OTHER,
-        TAIL,
-    ];
+    crate::msgs! { ALL;
+        /// A value an option refused, with the option's own reason (a bad KRB_NS, say).
+        INVALID_VALUE = "invalid value '{value}' for '{arg}': {reason}",
+            "'{arg}'의 값이 잘못됐습니다('{value}'): {reason}";
+        /// A value not among an option's choices.
+        NOT_A_CHOICE = "invalid value '{value}' for '{arg}' [possible values: {valid}]",
+            "'{arg}'의 값이 잘못됐습니다('{value}'): 쓸 수 있는 값은 {valid}";
+        /// An option given without its value.
+        NO_VALUE = "a value is required for '{arg}' but none was supplied", "'{arg}'에 값이 없습니다";
+        /// A flag or a positional argument the tool does not take.
+        UNKNOWN = "unexpected argument '{arg}' found", "알 수 없는 인자: '{arg}'";
+        /// clap's guess at what was meant.
+        SIMILAR = "tip: a similar argument exists: '{arg}'", "비슷한 인자: '{arg}'";
+        /// Required arguments left out.
+        MISSING = "the following required arguments were not provided: {args}",
+            "꼭 줘야 하는 인자가 빠졌습니다: {args}";
+        /// A subcommand the tool does not have.
+        UNKNOWN_SUBCOMMAND = "unrecognized subcommand '{arg}'", "알 수 없는 하위 명령: '{arg}'";
+        /// No subcommand where one is needed.
+        NO_SUBCOMMAND =
+            "'{arg}' requires a subcommand but one was not provided [subcommands: {valid}]",
+            "'{arg}'에는 하위 명령이 필요합니다: {valid}";
+        /// Two arguments that exclude each other.
+        CONFLICT = "the argument '{arg}' cannot be used with '{other}'",
+            "함께 쓸 수 없는 인자: '{arg}', '{other}'";
+        /// An argument given twice.
+        TWICE = "the argument '{arg}' cannot be used multiple times", "두 번 줄 수 없는 인자: '{arg}'";
+        /// A value past what an argument takes.
+        TOO_MANY = "unexpected value '{value}' for '{arg}' found; no more were expected",
+            "'{arg}'의 값이 너무 많습니다: '{value}'";
+        /// A command line that gives nothing a tool needs.
+        EMPTY = "no arguments given", "인자가 없습니다";
+        /// Any other mistake: the argument clap names, if any.
+        OTHER = "the command line is wrong: '{arg}'", "명령줄이 잘못됐습니다: '{arg}'";
+        /// The usage and where to look next, after the error.
+        TAIL = "(usage: {usage}; see --help)", "(사용법: {usage}; --help 참고)";
+    }
 }
 
 /// `text`, then the usage clap gives (its `Usage:` line without the word) and where to look next.

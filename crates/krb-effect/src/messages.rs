@@ -11,148 +11,69 @@ use std::fmt::{self, Display};
 
 use krb_cli::lang::{Lang, Msg};
 
-pub const URL_NO_TOPIC: Msg = Msg {
-    en: "the URL {url} names no topic: use kafka:TOPIC",
-    ko: "URL {url}에 토픽 이름이 없습니다: kafka:TOPIC을 쓰세요",
-};
-pub const EOS_NOT_TOPIC: Msg = Msg {
-    en: "--effect kafka-eos writes to a Kafka topic, not to {url}: use kafka:TOPIC",
-    ko: "--effect kafka-eos는 Kafka 토픽에 씁니다. {url}에는 쓰지 않아요: kafka:TOPIC을 쓰세요",
-};
-pub const DB_NOT_TOPIC: Msg = Msg {
-    en: "--effect {kind} writes to a database, not to {url}: use sqlite:PATH or \
-         postgres://USER@HOST:PORT/DB",
-    ko: "--effect {kind}의 반영은 데이터베이스에 씁니다. {url}에는 쓰지 않아요: sqlite:PATH나 \
-         postgres://USER@HOST:PORT/DB를 쓰세요",
-};
-/// A PostgreSQL URL the client cannot read (its reason after it).
-pub const URL_UNPARSED: Msg = Msg {
-    en: "the database URL {url} does not parse: use sqlite:PATH (e.g. sqlite:logs/effects.db) \
-         or postgres://USER@HOST:PORT/DB",
-    ko: "데이터베이스 URL {url}의 형식이 잘못됐습니다: sqlite:PATH(예: sqlite:logs/effects.db)나 \
-         postgres://USER@HOST:PORT/DB를 쓰세요",
-};
-pub const URL_UNKNOWN: Msg = Msg {
-    en: "the database URL {url} is not one krb reads: use sqlite:PATH (e.g. \
-         sqlite:logs/effects.db) or postgres://USER@HOST:PORT/DB",
-    ko: "krb가 읽는 데이터베이스 URL이 아닙니다: {url}. sqlite:PATH(예: \
-         sqlite:logs/effects.db)나 postgres://USER@HOST:PORT/DB를 쓰세요",
-};
-pub const URL_NO_FILE: Msg = Msg {
-    en: "the database URL {url} names no file: use sqlite:PATH (e.g. sqlite:logs/effects.db) or \
-         postgres://USER@HOST:PORT/DB",
-    ko: "데이터베이스 URL {url}에 파일 이름이 없습니다: sqlite:PATH(예: sqlite:logs/effects.db)나 \
-         postgres://USER@HOST:PORT/DB를 쓰세요",
-};
-pub const NO_DATABASE: Msg = Msg {
-    en: "no database {path}: create it first with krb-effects init {url}",
-    ko: "데이터베이스가 없습니다: {path}. 먼저 만드세요: krb-effects init {url}",
-};
-pub const NO_FOLDER: Msg = Msg {
-    en: "cannot make the folder {path}",
-    ko: "폴더를 만들 수 없습니다: {path}",
-};
-pub const NOT_OPENED: Msg = Msg {
-    en: "cannot open the database {path}",
-    ko: "데이터베이스를 열 수 없습니다: {path}",
-};
-pub const NO_BUSY_TIMEOUT: Msg = Msg {
-    en: "cannot set the database's busy timeout",
-    ko: "데이터베이스의 busy timeout을 설정할 수 없습니다",
-};
-/// SQLite refuses write-ahead logging (a file that is no database).
-pub const NOT_SET_UP: Msg = Msg {
-    en: "cannot set up the database {path}",
-    ko: "데이터베이스를 준비할 수 없습니다: {path}",
-};
-/// PostgreSQL does not answer, or refuses the login.
-pub const NOT_CONNECTED: Msg = Msg {
-    en: "cannot connect to the database {url}: is PostgreSQL running there?",
-    ko: "데이터베이스 {url}에 연결할 수 없습니다(PostgreSQL이 거기서 돌고 있나요?)",
-};
-/// PostgreSQL answered and refused: no such database, no such user.
-pub const REFUSED: Msg = Msg {
-    en: "cannot connect to the database {url}",
-    ko: "데이터베이스 {url}에 연결할 수 없습니다",
-};
-pub const NOT_A_NUMBER: Msg = Msg {
-    en: "expected a number in the database, found {value}",
-    ko: "데이터베이스에서 숫자가 있어야 할 자리에 다른 값이 있습니다: {value}",
-};
-pub const TABLES_NOT_MADE: Msg = Msg {
-    en: "cannot make the tables in {url}",
-    ko: "{url}에 테이블을 만들 수 없습니다",
-};
-/// A table of an effect cannot be read (not made, most often).
-pub const TABLE_NOT_READ: Msg = Msg {
-    en: "cannot read {table} in {url}",
-    ko: "{url}의 {table} 테이블을 읽을 수 없습니다",
-};
-pub const NO_ROWS: Msg = Msg {
-    en: "the effect kind {kind} writes no rows to a database",
-    ko: "{kind} 반영은 데이터베이스에 행을 쓰지 않습니다",
-};
-pub const END_NOT_READ: Msg = Msg {
-    en: "cannot read the end of {topic} p{partition}",
-    ko: "{topic} 토픽 p{partition}의 끝을 읽을 수 없습니다",
-};
-/// A transaction of the output topic still open: the count would stop before it.
-pub const OPEN_TRANSACTION: Msg = Msg {
-    en: "a transaction open for {seconds} s holds back {held} of {topic}: a read_committed count \
-         would stop before it; count again once it is committed or aborted (the broker aborts it \
-         when its producer's transaction.timeout.ms has passed)",
-    ko: "{seconds}초째 열려 있는 트랜잭션이 {topic} 토픽의 {held}에서 읽기를 막고 있습니다: \
-         read_committed로 세면 그 앞에서 멈춰요. 트랜잭션이 commit되거나 abort된 뒤 다시 세세요\
-         (프로듀서의 transaction.timeout.ms가 지나면 브로커가 abort합니다)",
-};
-pub const NO_CONSUMER: Msg = Msg {
-    en: "cannot create the consumer",
-    ko: "컨슈머를 만들 수 없습니다",
-};
-pub const NO_BEGINNING: Msg = Msg {
-    en: "cannot read from the beginning",
-    ko: "처음부터 읽을 수 없습니다",
-};
-pub const TOPIC_NOT_READ: Msg = Msg {
-    en: "cannot read {topic}",
-    ko: "{topic} 토픽을 읽을 수 없습니다",
-};
-pub const NOT_TO_THE_END: Msg = Msg {
-    en: "{topic} was not read to its end within {seconds} s",
-    ko: "{seconds}초 안에 {topic} 토픽을 끝까지 읽지 못했습니다",
-};
-pub const NOT_AN_EFFECT: Msg = Msg {
-    en: "{topic} p{partition} offset {offset} is not a processing's effect: {value}",
-    ko: "{topic} p{partition} offset {offset}의 메시지는 처리의 반영이 아닙니다: {value}",
-};
-
-/// Every message above, for the test that holds the table.
-pub const ALL: &[Msg] = &[
-    URL_NO_TOPIC,
-    EOS_NOT_TOPIC,
-    DB_NOT_TOPIC,
-    URL_UNPARSED,
-    URL_UNKNOWN,
-    URL_NO_FILE,
-    NO_DATABASE,
-    NO_FOLDER,
-    NOT_OPENED,
-    NO_BUSY_TIMEOUT,
-    NOT_SET_UP,
-    NOT_CONNECTED,
-    REFUSED,
-    NOT_A_NUMBER,
-    TABLES_NOT_MADE,
-    TABLE_NOT_READ,
-    NO_ROWS,
-    END_NOT_READ,
-    OPEN_TRANSACTION,
-    NO_CONSUMER,
-    NO_BEGINNING,
-    TOPIC_NOT_READ,
-    NOT_TO_THE_END,
-    NOT_AN_EFFECT,
-];
+krb_cli::msgs! { ALL;
+    URL_NO_TOPIC = "the URL {url} names no topic: use kafka:TOPIC",
+        "URL {url}에 토픽 이름이 없습니다: kafka:TOPIC을 쓰세요";
+    EOS_NOT_TOPIC = "--effect kafka-eos writes to a Kafka topic, not to {url}: use kafka:TOPIC",
+        "--effect kafka-eos는 Kafka 토픽에 씁니다. {url}에는 쓰지 않아요: kafka:TOPIC을 쓰세요";
+    DB_NOT_TOPIC =
+        "--effect {kind} writes to a database, not to {url}: use sqlite:PATH or \
+        postgres://USER@HOST:PORT/DB",
+        "--effect {kind}의 반영은 데이터베이스에 씁니다. {url}에는 쓰지 않아요: sqlite:PATH나 \
+        postgres://USER@HOST:PORT/DB를 쓰세요";
+    /// A PostgreSQL URL the client cannot read (its reason after it).
+    URL_UNPARSED =
+        "the database URL {url} does not parse: use sqlite:PATH (e.g. sqlite:logs/effects.db) \
+        or postgres://USER@HOST:PORT/DB",
+        "데이터베이스 URL {url}의 형식이 잘못됐습니다: sqlite:PATH(예: sqlite:logs/effects.db)나 \
+        postgres://USER@HOST:PORT/DB를 쓰세요";
+    URL_UNKNOWN =
+        "the database URL {url} is not one krb reads: use sqlite:PATH (e.g. \
+        sqlite:logs/effects.db) or postgres://USER@HOST:PORT/DB",
+        "krb가 읽는 데이터베이스 URL이 아닙니다: {url}. sqlite:PATH(예: \
+        sqlite:logs/effects.db)나 postgres://USER@HOST:PORT/DB를 쓰세요";
+    URL_NO_FILE =
+        "the database URL {url} names no file: use sqlite:PATH (e.g. sqlite:logs/effects.db) or \
+        postgres://USER@HOST:PORT/DB",
+        "데이터베이스 URL {url}에 파일 이름이 없습니다: sqlite:PATH(예: sqlite:logs/effects.db)나 \
+        postgres://USER@HOST:PORT/DB를 쓰세요";
+    NO_DATABASE = "no database {path}: create it first with krb-effects init {url}",
+        "데이터베이스가 없습니다: {path}. 먼저 만드세요: krb-effects init {url}";
+    NO_FOLDER = "cannot make the folder {path}", "폴더를 만들 수 없습니다: {path}";
+    NOT_OPENED = "cannot open the database {path}", "데이터베이스를 열 수 없습니다: {path}";
+    NO_BUSY_TIMEOUT = "cannot set the database's busy timeout", "데이터베이스의 busy timeout을 설정할 수 없습니다";
+    /// SQLite refuses write-ahead logging (a file that is no database).
+    NOT_SET_UP = "cannot set up the database {path}", "데이터베이스를 준비할 수 없습니다: {path}";
+    /// PostgreSQL does not answer, or refuses the login.
+    NOT_CONNECTED = "cannot connect to the database {url}: is PostgreSQL running there?",
+        "데이터베이스 {url}에 연결할 수 없습니다(PostgreSQL이 거기서 돌고 있나요?)";
+    /// PostgreSQL answered and refused: no such database, no such user.
+    REFUSED = "cannot connect to the database {url}", "데이터베이스 {url}에 연결할 수 없습니다";
+    NOT_A_NUMBER = "expected a number in the database, found {value}",
+        "데이터베이스에서 숫자가 있어야 할 자리에 다른 값이 있습니다: {value}";
+    TABLES_NOT_MADE = "cannot make the tables in {url}", "{url}에 테이블을 만들 수 없습니다";
+    /// A table of an effect cannot be read (not made, most often).
+    TABLE_NOT_READ = "cannot read {table} in {url}", "{url}의 {table} 테이블을 읽을 수 없습니다";
+    NO_ROWS = "the effect kind {kind} writes no rows to a database",
+        "{kind} 반영은 데이터베이스에 행을 쓰지 않습니다";
+    END_NOT_READ = "cannot read the end of {topic} p{partition}",
+        "{topic} 토픽 p{partition}의 끝을 읽을 수 없습니다";
+    /// A transaction of the output topic still open: the count would stop before it.
+    OPEN_TRANSACTION =
+        "a transaction open for {seconds} s holds back {held} of {topic}: a read_committed count \
+        would stop before it; count again once it is committed or aborted (the broker aborts it \
+        when its producer's transaction.timeout.ms has passed)",
+        "{seconds}초째 열려 있는 트랜잭션이 {topic} 토픽의 {held}에서 읽기를 막고 있습니다: \
+        read_committed로 세면 그 앞에서 멈춰요. 트랜잭션이 commit되거나 abort된 뒤 다시 세세요\
+        (프로듀서의 transaction.timeout.ms가 지나면 브로커가 abort합니다)";
+    NO_CONSUMER = "cannot create the consumer", "컨슈머를 만들 수 없습니다";
+    NO_BEGINNING = "cannot read from the beginning", "처음부터 읽을 수 없습니다";
+    TOPIC_NOT_READ = "cannot read {topic}", "{topic} 토픽을 읽을 수 없습니다";
+    NOT_TO_THE_END = "{topic} was not read to its end within {seconds} s",
+        "{seconds}초 안에 {topic} 토픽을 끝까지 읽지 못했습니다";
+    NOT_AN_EFFECT = "{topic} p{partition} offset {offset} is not a processing's effect: {value}",
+        "{topic} p{partition} offset {offset}의 메시지는 처리의 반영이 아닙니다: {value}";
+}
 
 /// An error of krb-effect: a message with its values, and the error that caused it, if any
 /// (a library's, or another [`Said`]).
@@ -240,10 +161,6 @@ mod tests {
     fn every_message_has_its_korean_text() {
         let problems = krb_cli::lang::table_problems(ALL);
         assert!(problems.is_empty(), "{problems:#?}");
-        assert_eq!(
-            ALL.len(),
-            krb_cli::lang::declared(include_str!("messages.rs"))
-        );
     }
 
     #[test]

@@ -7,84 +7,34 @@ use std::collections::BTreeSet;
 use anyhow::Result;
 use krb_log::logline::{Event, Partition};
 
-use krb_cli::lang::Lang;
-
 use crate::facts::{assigned, revoked, summary, Run, NO_LINE};
-use crate::messages::{both, said, Shared};
+use crate::messages::{said, Shared};
 use crate::{shown, Assignor, Lab, Verdict};
 
 said! {
     /// Lab 3's statements, details and numbers.
     pub enum Said {
-        CAssigned,
-        OnlyMovedRevoked,
-        EveryRevoked,
-        DuplicatesOnMore,
-        DuplicatesOnMovedOnly,
-        CGot { list: String },
-        RevokedMoved { revoked: String, moved: String },
-        DuplicatesMoved { duplicates: String, moved: String },
-        OnAll { count: u64, n: u64 },
-        OnMoved { count: u64, n: u64 },
-        NotMeasured,
-        RevokedCount { revoked: usize, moved: usize },
-    }
-}
-
-impl Said {
-    pub fn text(&self, lang: Lang) -> String {
-        match self {
-            Said::CAssigned => both!(lang, "c was assigned partitions", "c가 파티션을 받음"),
-            Said::OnlyMovedRevoked => both!(
-                lang,
-                "only the partitions that moved to c were revoked",
-                "c로 옮겨 간 파티션만 반납됨"
-            ),
-            Said::EveryRevoked => {
-                both!(lang, "every partition was revoked", "모든 파티션이 반납됨")
-            }
-            Said::DuplicatesOnMore => both!(
-                lang,
-                "duplicates on more partitions than the ones that moved",
-                "옮겨 간 파티션보다 많은 파티션에서 중복"
-            ),
-            Said::DuplicatesOnMovedOnly => both!(
-                lang,
-                "duplicates on the moved partitions only, and on at least one",
-                "중복은 옮겨 간 파티션에서만, 적어도 한 곳에서"
-            ),
-            Said::CGot { list } => both!(lang, "c assigned {list}", "c가 받은 파티션 {list}"),
-            Said::RevokedMoved { revoked, moved } => both!(
-                lang,
-                "revoked {revoked}, moved {moved}",
-                "반납 {revoked}, 이동 {moved}"
-            ),
-            Said::DuplicatesMoved { duplicates, moved } => both!(
-                lang,
-                "duplicates on {duplicates}, moved {moved}",
-                "중복 {duplicates}, 이동 {moved}"
-            ),
-            Said::OnAll { count, n } => both!(
-                lang,
-                "{count} duplicates on all {n} partitions",
-                "파티션 {n}개 모두에서 중복 {count}건"
-            ),
-            Said::OnMoved { count, n } => both!(
-                lang,
-                "{count} duplicates on the {n} moved partitions",
-                "옮겨 간 파티션 {n}개에서 중복 {count}건"
-            ),
-            Said::NotMeasured => both!(
-                lang,
-                "not measured (0 expected)",
-                "측정하지 않음 (0건 예상)"
-            ),
-            Said::RevokedCount { revoked, moved } => both!(
-                lang,
-                "revoked {revoked} partition(s), {moved} moved",
-                "파티션 {revoked}개 반납, {moved}개 이동"
-            ),
-        }
+        CAssigned => "c was assigned partitions", "c가 파티션을 받음";
+        OnlyMovedRevoked => "only the partitions that moved to c were revoked", "c로 옮겨 간 파티션만 반납됨";
+        EveryRevoked => "every partition was revoked", "모든 파티션이 반납됨";
+        DuplicatesOnMore => "duplicates on more partitions than the ones that moved",
+            "옮겨 간 파티션보다 많은 파티션에서 중복";
+        DuplicatesOnMovedOnly => "duplicates on the moved partitions only, and on at least one",
+            "중복은 옮겨 간 파티션에서만, 적어도 한 곳에서";
+        CGot { list: String } => "c assigned {list}", "c가 받은 파티션 {list}";
+        RevokedMoved { revoked: String, moved: String } => "revoked {revoked}, moved {moved}",
+            "반납 {revoked}, 이동 {moved}";
+        DuplicatesMoved { duplicates: String, moved: String } =>
+            "duplicates on {duplicates}, moved {moved}",
+            "중복 {duplicates}, 이동 {moved}";
+        OnAll { count: u64, n: u64 } => "{count} duplicates on all {n} partitions",
+            "파티션 {n}개 모두에서 중복 {count}건";
+        OnMoved { count: u64, n: u64 } => "{count} duplicates on the {n} moved partitions",
+            "옮겨 간 파티션 {n}개에서 중복 {count}건";
+        NotMeasured => "not measured (0 expected)", "측정하지 않음 (0건 예상)";
+        RevokedCount { revoked: usize, moved: usize } =>
+            "revoked {revoked} partition(s), {moved} moved",
+            "파티션 {revoked}개 반납, {moved}개 이동";
     }
 }
 

@@ -28,6 +28,7 @@ use rdkafka::consumer::{BaseConsumer, Consumer};
 use serde::{Deserialize, Serialize};
 
 use crate::facts::{seconds, Run, NO_LINE};
+use crate::messages::{both, said, Shared};
 use crate::record::Record;
 use crate::verdict::DUPLICATES;
 use crate::Verdict;
@@ -254,290 +255,110 @@ impl Row {
     }
 }
 
-/// What lab 9 says: its statements, their details, its numbers and its table, in English and
-/// Korean.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "message", rename_all = "snake_case")]
-pub enum Message {
-    /// The article's number for every row.
-    Article,
-    /// Statement: nothing lost.
-    AllProcessed,
-    /// Detail: how many were processed.
-    Processed { unique: u64, produced: u64 },
-    /// Statement: every restarted worker came back.
-    CameBack,
-    /// Detail: how many came back, and who did not.
-    Back {
-        back: usize,
-        of: usize,
-        missing: String,
-    },
-    /// Statement: on_revoke's commit and SIGTERM leave no duplicate.
-    NoDuplicates,
-    /// Detail: the duplicates and their partitions.
-    Duplicates { count: u64, partitions: String },
-    /// Statement: incremental protocols move only what moves.
-    KeepsItsPartitions,
-    /// Detail: what the workers that stayed revoked and got back.
-    GivenBack { revoked: usize, back: String },
-    /// Statement: a static member comes back within its session timeout.
-    BackInSession { limit: f64 },
-    /// Detail: the slowest return.
-    Slowest { worker: String, seconds: String },
-    /// Statement: a static restart causes no rebalance.
-    NoRebalance,
-    /// Detail: the rebalance lines of the workers that stayed.
-    StayerLines { count: usize },
-    /// Statement: SIGKILL repeats at most what was not yet committed.
-    KillBound { every: u64 },
-    /// Detail: duplicates by partition, and what the killed workers held.
-    KillDetail { counts: String, held: String },
-    /// Statement: the idempotent effect is there once.
-    NoEffectTwice,
-    /// Detail: duplicate rows.
-    Rows { duplicates: u64 },
-    /// Statement: every message has its effect.
-    EveryEffect,
-    /// Detail: messages in the database.
-    Effects { unique: u64, produced: u64 },
-    /// Our numbers, for the lab table.
-    Ours {
-        duplicates: u64,
-        partitions: usize,
-        rebalances: usize,
-        revoked: usize,
-        stop: String,
-        deploy: String,
-    },
-    /// `--only` names a row the matrix does not have.
-    UnknownRow { row: String, rows: String },
-    /// `--only` names no row.
-    NoRow,
-    /// The report's heading for lab 9.
-    Heading,
-    /// The report's words under it.
-    Intro,
-    /// The decision table's column heads.
-    Heads,
-    /// A duplicates cell: count and partitions.
-    DuplicatesCell { count: u64, partitions: usize },
-    /// A seconds cell.
-    SecondsCell { seconds: String },
-    /// Below a row: what did not hold, or why it did not run.
-    NotHeld { what: String },
-}
-
-/// `en` or `ko`, both written out (and so both compile-checked) at every message.
-fn pick(lang: Lang, en: String, ko: String) -> String {
-    match lang {
-        Lang::En => en,
-        Lang::Ko => ko,
-    }
-}
-
-impl Message {
-    /// The message in `lang`.
-    pub fn text(&self, lang: Lang) -> String {
-        use Message::*;
-        match self {
-            Article => pick(
+said! {
+    /// What lab 9 says: its statements, their details, its numbers and its table, in English and
+    /// Korean.
+    #[serde(tag = "message", rename_all = "snake_case")]
+    pub enum Message {
+        Article => "not measured: the article's team saw dozens of orders processed twice",
+            "측정 없음: 글의 팀은 같은 주문이 수십 건 두 번 처리되는 것을 봤어요";
+        AllProcessed => "every message written during the deploy was processed",
+            "배포하는 동안 쓴 메시지를 모두 처리함";
+        Processed { unique: u64, produced: u64 } => "{unique} of {produced} processed",
+            "{produced}개 중 {unique}개 처리";
+        CameBack => "each restarted worker owned partitions again", "다시 띄운 워커마다 파티션을 다시 맡음";
+        Back { back: usize, of: usize, missing: String } => |lang| match missing.as_str() {
+            "" => both!(lang, "{back} of {of} back", "{of}개 중 {back}개가 돌아옴"),
+            _ => both!(
                 lang,
-                "not measured: the article's team saw dozens of orders processed twice".into(),
-                "측정 없음: 글의 팀은 같은 주문이 수십 건 두 번 처리되는 것을 봤어요".into(),
+                "{back} of {of} back; not back: {missing}",
+                "{of}개 중 {back}개가 돌아옴. 돌아오지 않음: {missing}"
             ),
-            AllProcessed => pick(
+        };
+        NoDuplicates =>
+            "no duplicates: on_revoke commits what was processed before each hand-over, and \
+            SIGTERM lets it run",
+            "중복 없음: 파티션을 넘기기 전에 on_revoke가 처리한 위치까지 commit하고, \
+            SIGTERM이면 on_revoke가 호출돼요";
+        Duplicates { count: u64, partitions: String } => |lang| match count {
+            0 => Shared::NoDuplicates.text(lang),
+            _ => both!(lang, "{count} duplicates on {partitions}", "{partitions}에서 중복 {count}건"),
+        };
+        KeepsItsPartitions =>
+            "a worker that stays never gives up a partition it keeps: only what moves is \
+            revoked",
+            "남는 워커는 계속 맡을 파티션을 반납하지 않음: 옮겨 갈 파티션만 반납해요";
+        GivenBack { revoked: usize, back: String } => |lang| match back.as_str() {
+            "" => both!(
                 lang,
-                "every message written during the deploy was processed".into(),
-                "배포하는 동안 쓴 메시지를 모두 처리함".into(),
+                "the workers that stayed revoked {revoked} partition(s), none got back",
+                "남은 워커가 파티션 {revoked}개를 반납했고, 다시 받은 것은 없음"
             ),
-            Processed { unique, produced } => pick(
+            _ => both!(
                 lang,
-                format!("{unique} of {produced} processed"),
-                format!("{produced}개 중 {unique}개 처리"),
+                "the workers that stayed revoked {revoked} partition(s); got back: {back}",
+                "남은 워커가 파티션 {revoked}개를 반납함. 다시 받음: {back}"
             ),
-            CameBack => pick(
-                lang,
-                "each restarted worker owned partitions again".into(),
-                "다시 띄운 워커마다 파티션을 다시 맡음".into(),
-            ),
-            Back { back, of, missing } if missing.is_empty() => pick(
-                lang,
-                format!("{back} of {of} back"),
-                format!("{of}개 중 {back}개가 돌아옴"),
-            ),
-            Back { back, of, missing } => pick(
-                lang,
-                format!("{back} of {of} back; not back: {missing}"),
-                format!("{of}개 중 {back}개가 돌아옴. 돌아오지 않음: {missing}"),
-            ),
-            NoDuplicates => pick(
-                lang,
-                "no duplicates: on_revoke commits what was processed before each hand-over, and \
-                 SIGTERM lets it run"
-                    .into(),
-                "중복 없음: 파티션을 넘기기 전에 on_revoke가 처리한 위치까지 commit하고, \
-                 SIGTERM이면 on_revoke가 호출돼요"
-                    .into(),
-            ),
-            Duplicates { count: 0, .. } => pick(lang, "no duplicates".into(), "중복 없음".into()),
-            Duplicates { count, partitions } => pick(
-                lang,
-                format!("{count} duplicates on {partitions}"),
-                format!("{partitions}에서 중복 {count}건"),
-            ),
-            KeepsItsPartitions => pick(
-                lang,
-                "a worker that stays never gives up a partition it keeps: only what moves is \
-                 revoked"
-                    .into(),
-                "남는 워커는 계속 맡을 파티션을 반납하지 않음: 옮겨 갈 파티션만 반납해요".into(),
-            ),
-            GivenBack { revoked, back } if back.is_empty() => pick(
-                lang,
-                format!("the workers that stayed revoked {revoked} partition(s), none got back"),
-                format!("남은 워커가 파티션 {revoked}개를 반납했고, 다시 받은 것은 없음"),
-            ),
-            GivenBack { revoked, back } => pick(
-                lang,
-                format!("the workers that stayed revoked {revoked} partition(s); got back: {back}"),
-                format!("남은 워커가 파티션 {revoked}개를 반납함. 다시 받음: {back}"),
-            ),
-            BackInSession { limit } => pick(
-                lang,
-                format!(
-                    "each static member owned its partitions again within its session timeout \
-                     ({limit} s) of its stop"
-                ),
-                format!(
-                    "static member마다 멈춘 뒤 session timeout({limit}초) 안에 파티션을 다시 맡음"
-                ),
-            ),
-            Slowest { worker, seconds } => pick(
-                lang,
-                format!("slowest: {worker}, {seconds} s"),
-                format!("가장 늦은 워커: {worker}, {seconds}초"),
-            ),
-            NoRebalance => pick(
-                lang,
-                "no rebalance: a static member back within its session timeout is still a \
-                 member, so the others keep their partitions"
-                    .into(),
-                "리밸런스 없음: session timeout 안에 돌아온 static member는 계속 구성원이라, \
-                 다른 워커는 파티션을 그대로 맡아요"
-                    .into(),
-            ),
-            StayerLines { count } => pick(
-                lang,
-                format!("{count} assigned, revoked or lost line(s) from the workers that stayed"),
-                format!("남은 워커의 assigned, revoked, lost 줄 {count}개"),
-            ),
-            KillBound { every } => pick(
-                lang,
-                format!(
-                    "after SIGKILL, at most commit-every ({every}) duplicates on each partition \
-                     the killed worker held: only what it processed after its last commit comes \
-                     again"
-                ),
-                format!(
-                    "SIGKILL 뒤 중복은 죽은 워커가 맡던 파티션마다 commit-every({every}건) \
-                     이하: 마지막 commit 뒤에 처리한 것만 다시 처리돼요"
-                ),
-            ),
-            KillDetail { counts, held } => pick(
-                lang,
-                format!("duplicates {counts}; held by a killed worker: {held}"),
-                format!("중복 {counts}; 죽은 워커가 맡던 파티션: {held}"),
-            ),
-            NoEffectTwice => pick(
-                lang,
-                "no message's effect twice: the idempotent effect is written once per message, \
-                 however often it is processed"
-                    .into(),
-                "같은 메시지의 반영은 한 번뿐: 멱등 처리는 몇 번 처리하든 메시지마다 한 번만 \
-                 반영해요"
-                    .into(),
-            ),
-            Rows { duplicates } => pick(
-                lang,
-                format!("{duplicates} duplicate rows"),
-                format!("중복 행 {duplicates}개"),
-            ),
-            EveryEffect => pick(
-                lang,
-                "every message has its effect".into(),
-                "메시지마다 반영이 있음".into(),
-            ),
-            Effects { unique, produced } => pick(
-                lang,
-                format!("{unique} of {produced} messages in the database"),
-                format!("데이터베이스에 메시지 {produced}개 중 {unique}개"),
-            ),
-            Ours {
-                duplicates,
-                partitions,
-                rebalances,
-                revoked,
-                stop,
-                deploy,
-            } => pick(
-                lang,
-                format!(
-                    "{duplicates} duplicates on {partitions} partition(s); {rebalances} \
-                     rebalance(s), {revoked} partition(s) revoked; longest stop {stop} s; \
-                     deploy {deploy} s"
-                ),
-                format!(
-                    "파티션 {partitions}개에서 중복 {duplicates}건; 리밸런스 {rebalances}번, \
-                     반납한 파티션 {revoked}개; 가장 긴 멈춤 {stop}초; 배포 {deploy}초"
-                ),
-            ),
-            UnknownRow { row, rows } => pick(
-                lang,
-                format!("unknown row '{row}': the rows are {rows}"),
-                format!("알 수 없는 행: '{row}'. 쓸 수 있는 행: {rows}"),
-            ),
-            NoRow => pick(
-                lang,
-                "--only names no row".into(),
-                "--only에 행이 하나도 없습니다".into(),
-            ),
-            Heading => pick(
-                lang,
-                "Lab 9: a rolling deploy, every fix side by side".into(),
-                "실습 9: 롤링 배포, 해법을 모두 나란히".into(),
-            ),
-            Intro => pick(
-                lang,
-                "Three workers under a steady stream are restarted one by one, as a deploy does. \
-                 Each row adds fixes from the article: a commit in on_revoke, cooperative-sticky \
-                 or the consumer protocol, static membership; the last two kill the workers \
-                 instead, with and without the idempotent effect. The table says what each row \
-                 cost."
-                    .into(),
-                "계속 메시지가 들어오는 동안 워커 세 개를 하나씩 다시 띄워요. 배포가 하는 \
-                 그대로예요. 행마다 글의 해법을 더해요: on_revoke에서 commit, cooperative-sticky나 \
-                 consumer 프로토콜, static membership. 마지막 두 행은 워커를 죽이고 다시 띄워요. \
-                 멱등 반영이 있을 때와 없을 때예요. 표는 행마다 든 비용이에요."
-                    .into(),
-            ),
-            Heads => pick(
-                lang,
-                "row\tduplicates\trebalances\trevoked\tlongest stop\tdeploy\theld".into(),
-                "행\t중복\t리밸런스\t반납\t가장 긴 멈춤\t배포\t성립".into(),
-            ),
-            DuplicatesCell { count, partitions } => pick(
-                lang,
-                format!("{count} ({partitions} partitions)"),
-                format!("{count} (파티션 {partitions}개)"),
-            ),
-            SecondsCell { seconds } => pick(lang, format!("{seconds} s"), format!("{seconds}초")),
-            NotHeld { what } => pick(
-                lang,
-                format!("not held: {what}"),
-                format!("성립하지 않음: {what}"),
-            ),
-        }
+        };
+        BackInSession { limit: f64 } =>
+            "each static member owned its partitions again within its session timeout \
+            ({limit} s) of its stop",
+            "static member마다 멈춘 뒤 session timeout({limit}초) 안에 파티션을 다시 맡음";
+        Slowest { worker: String, seconds: String } => "slowest: {worker}, {seconds} s",
+            "가장 늦은 워커: {worker}, {seconds}초";
+        NoRebalance =>
+            "no rebalance: a static member back within its session timeout is still a \
+            member, so the others keep their partitions",
+            "리밸런스 없음: session timeout 안에 돌아온 static member는 계속 구성원이라, \
+            다른 워커는 파티션을 그대로 맡아요";
+        StayerLines { count: usize } =>
+            "{count} assigned, revoked or lost line(s) from the workers that stayed",
+            "남은 워커의 assigned, revoked, lost 줄 {count}개";
+        KillBound { every: u64 } =>
+            "after SIGKILL, at most commit-every ({every}) duplicates on each partition \
+            the killed worker held: only what it processed after its last commit comes \
+            again",
+            "SIGKILL 뒤 중복은 죽은 워커가 맡던 파티션마다 commit-every({every}건) \
+            이하: 마지막 commit 뒤에 처리한 것만 다시 처리돼요";
+        KillDetail { counts: String, held: String } =>
+            "duplicates {counts}; held by a killed worker: {held}",
+            "중복 {counts}; 죽은 워커가 맡던 파티션: {held}";
+        NoEffectTwice =>
+            "no message's effect twice: the idempotent effect is written once per message, \
+            however often it is processed",
+            "같은 메시지의 반영은 한 번뿐: 멱등 처리는 몇 번 처리하든 메시지마다 한 번만 \
+            반영해요";
+        Rows { duplicates: u64 } => "{duplicates} duplicate rows", "중복 행 {duplicates}개";
+        EveryEffect => "every message has its effect", "메시지마다 반영이 있음";
+        Effects { unique: u64, produced: u64 } => "{unique} of {produced} messages in the database",
+            "데이터베이스에 메시지 {produced}개 중 {unique}개";
+        Ours { duplicates: u64, partitions: usize, rebalances: usize, revoked: usize,
+            stop: String, deploy: String } =>
+            "{duplicates} duplicates on {partitions} partition(s); {rebalances} \
+            rebalance(s), {revoked} partition(s) revoked; longest stop {stop} s; \
+            deploy {deploy} s",
+            "파티션 {partitions}개에서 중복 {duplicates}건; 리밸런스 {rebalances}번, \
+            반납한 파티션 {revoked}개; 가장 긴 멈춤 {stop}초; 배포 {deploy}초";
+        UnknownRow { row: String, rows: String } => "unknown row '{row}': the rows are {rows}",
+            "알 수 없는 행: '{row}'. 쓸 수 있는 행: {rows}";
+        NoRow => "--only names no row", "--only에 행이 하나도 없습니다";
+        Heading => "Lab 9: a rolling deploy, every fix side by side", "실습 9: 롤링 배포, 해법을 모두 나란히";
+        Intro =>
+            "Three workers under a steady stream are restarted one by one, as a deploy does. \
+            Each row adds fixes from the article: a commit in on_revoke, cooperative-sticky \
+            or the consumer protocol, static membership; the last two kill the workers \
+            instead, with and without the idempotent effect. The table says what each row \
+            cost.",
+            "계속 메시지가 들어오는 동안 워커 세 개를 하나씩 다시 띄워요. 배포가 하는 \
+            그대로예요. 행마다 글의 해법을 더해요: on_revoke에서 commit, cooperative-sticky나 \
+            consumer 프로토콜, static membership. 마지막 두 행은 워커를 죽이고 다시 띄워요. \
+            멱등 반영이 있을 때와 없을 때예요. 표는 행마다 든 비용이에요.";
+        Heads => "row\tduplicates\trebalances\trevoked\tlongest stop\tdeploy\theld",
+            "행\t중복\t리밸런스\t반납\t가장 긴 멈춤\t배포\t성립";
+        DuplicatesCell { count: u64, partitions: usize } => "{count} ({partitions} partitions)",
+            "{count} (파티션 {partitions}개)";
+        SecondsCell { seconds: String } => "{seconds} s", "{seconds}초";
+        NotHeld { what: String } => "not held: {what}", "성립하지 않음: {what}";
     }
 }
 

@@ -38,142 +38,66 @@ impl Scenario {
 said! {
     /// Lab 6's statements, details and numbers.
     pub enum Said {
-        EveryEffect { messages: u64 },
-        EffectsRepeat,
-        NoEffectTwice,
-        SecondsAlreadyApplied,
-        LateAlreadyApplied,
-        NothingTwice,
-        LateRefused,
-        OutputOnce,
-        LateAborted,
-        Distinct { count: u64, output_topic: bool },
-        ProcessingsRows { processings: u64, rows: u64 },
-        Rows { count: u64 },
-        Processings { count: u64 },
-        AlreadyLines { count: u64, processings: u64 },
-        LateApplied { logged: bool },
-        Refused { refused: bool },
-        OutputDuplicates { count: u64 },
-        Aborted { why: String },
-        NoAbort,
-        Idempotent,
-        Processing { text: Box<Message> },
-        Effects { text: Box<Message> },
-    }
-}
-
-impl Said {
-    pub fn text(&self, lang: Lang) -> String {
-        match self {
-            Said::EveryEffect { messages } => both!(
-                lang,
-                "every one of the {messages} messages has its effect (nothing lost)",
-                "메시지 {messages}개가 모두 반영됨 (잃은 것 없음)"
-            ),
-            Said::EffectsRepeat => both!(
-                lang,
-                "effects repeat where processing does: as many duplicate rows as duplicate processings, more than 0",
-                "처리가 되풀이된 만큼 반영도 되풀이됨: 중복 행 수가 중복 처리 수와 같고 0보다 큼"
-            ),
-            Said::NoEffectTwice => {
-                both!(lang, "no message's effect twice", "두 번 반영된 메시지 없음")
-            }
-            Said::SecondsAlreadyApplied => both!(
-                lang,
-                "every second processing logged as already applied",
-                "두 번째 처리는 모두 already applied로 로그에 남음"
-            ),
-            Said::LateAlreadyApplied => both!(
-                lang,
-                "offset 3 processed twice, and a's late processing of it logged as already applied",
-                "offset 3을 두 번 처리했고, a의 늦은 처리는 already applied로 로그에 남음"
-            ),
-            Said::NothingTwice => both!(
-                lang,
-                "nothing processed twice: b starts where a's last transaction left each partition, not at a's last Kafka commit",
-                "두 번 처리한 것 없음: b는 파티션마다 a의 마지막 Kafka commit이 아니라 a의 마지막 트랜잭션이 남긴 위치에서 시작함"
-            ),
-            Said::LateRefused => both!(
-                lang,
-                "a's late transaction of offset 3 refused and rolled back",
-                "offset 3을 담은 a의 늦은 트랜잭션이 거부되고 롤백됨"
-            ),
-            Said::OutputOnce => both!(
-                lang,
-                "the read_committed output holds each input message once",
-                "read_committed로 읽은 출력에 입력 메시지가 하나씩 한 번만 있음"
-            ),
-            Said::LateAborted => both!(
-                lang,
-                "a's transaction with its late offset 3 fenced or aborted, and logged",
-                "늦은 offset 3을 담은 a의 트랜잭션이 펜싱되거나 중단되었고, 로그에 남음"
-            ),
-            Said::Distinct {
-                count,
-                output_topic: false,
-            } => both!(
+        EveryEffect { messages: u64 } =>
+            "every one of the {messages} messages has its effect (nothing lost)",
+            "메시지 {messages}개가 모두 반영됨 (잃은 것 없음)";
+        EffectsRepeat =>
+            "effects repeat where processing does: as many duplicate rows as duplicate processings, more than 0",
+            "처리가 되풀이된 만큼 반영도 되풀이됨: 중복 행 수가 중복 처리 수와 같고 0보다 큼";
+        NoEffectTwice => "no message's effect twice", "두 번 반영된 메시지 없음";
+        SecondsAlreadyApplied => "every second processing logged as already applied",
+            "두 번째 처리는 모두 already applied로 로그에 남음";
+        LateAlreadyApplied =>
+            "offset 3 processed twice, and a's late processing of it logged as already applied",
+            "offset 3을 두 번 처리했고, a의 늦은 처리는 already applied로 로그에 남음";
+        NothingTwice =>
+            "nothing processed twice: b starts where a's last transaction left each partition, not at a's last Kafka commit",
+            "두 번 처리한 것 없음: b는 파티션마다 a의 마지막 Kafka commit이 아니라 a의 마지막 트랜잭션이 남긴 위치에서 시작함";
+        LateRefused => "a's late transaction of offset 3 refused and rolled back",
+            "offset 3을 담은 a의 늦은 트랜잭션이 거부되고 롤백됨";
+        OutputOnce => "the read_committed output holds each input message once",
+            "read_committed로 읽은 출력에 입력 메시지가 하나씩 한 번만 있음";
+        LateAborted => "a's transaction with its late offset 3 fenced or aborted, and logged",
+            "늦은 offset 3을 담은 a의 트랜잭션이 펜싱되거나 중단되었고, 로그에 남음";
+        Distinct { count: u64, output_topic: bool } => |lang| match output_topic {
+            false => both!(
                 lang,
                 "{count} distinct messages in the database",
                 "데이터베이스에 서로 다른 메시지 {count}개"
             ),
-            Said::Distinct {
-                count,
-                output_topic: true,
-            } => both!(
+            true => both!(
                 lang,
                 "{count} distinct messages in the output topic",
                 "출력 토픽에 서로 다른 메시지 {count}개"
             ),
-            Said::ProcessingsRows { processings, rows } => both!(
-                lang,
-                "{processings} duplicate processings, {rows} duplicate rows",
-                "중복 처리 {processings}번, 중복 행 {rows}개"
-            ),
-            Said::Rows { count } => both!(lang, "{count} duplicate rows", "중복 행 {count}개"),
-            Said::Processings { count } => {
-                both!(lang, "{count} duplicate processings", "중복 처리 {count}번")
-            }
-            Said::AlreadyLines { count, processings } => both!(
-                lang,
-                "{count} already applied lines, {processings} duplicate processings",
-                "already applied 줄 {count}개, 중복 처리 {processings}번"
-            ),
-            Said::LateApplied { logged } => match (lang, logged) {
-                (Lang::En, _) => format!("a's offset 3 already applied: {logged}"),
-                (Lang::Ko, true) => "a의 offset 3은 already applied로 남음".into(),
-                (Lang::Ko, false) => "a의 offset 3에 already applied 없음".into(),
-            },
-            Said::Refused { refused } => match (lang, refused) {
-                (Lang::En, _) => format!("a's offset 3 refused: {refused}"),
-                (Lang::Ko, true) => "a의 offset 3은 거부됨".into(),
-                (Lang::Ko, false) => "a의 offset 3은 거부되지 않음".into(),
-            },
-            Said::OutputDuplicates { count } => both!(
-                lang,
-                "{count} duplicate output messages",
-                "중복 출력 메시지 {count}개"
-            ),
-            Said::Aborted { why } => both!(
-                lang,
-                "a: transaction aborted: {why}",
-                "a의 로그: transaction aborted: {why}"
-            ),
-            Said::NoAbort => both!(lang, "a aborted no transaction", "a가 중단한 트랜잭션 없음"),
-            Said::Idempotent => both!(
-                lang,
-                "make the processing itself idempotent (not shown)",
-                "처리 자체를 멱등하게 (글에 코드는 없음)"
-            ),
-            Said::Processing { text } => {
-                let text = text.text(lang);
-                both!(lang, "processing: {text}", "처리: {text}")
-            }
-            Said::Effects { text } => {
-                let text = text.text(lang);
-                both!(lang, "effects: {text}", "반영: {text}")
-            }
-        }
+        };
+        ProcessingsRows { processings: u64, rows: u64 } =>
+            "{processings} duplicate processings, {rows} duplicate rows",
+            "중복 처리 {processings}번, 중복 행 {rows}개";
+        Rows { count: u64 } => "{count} duplicate rows", "중복 행 {count}개";
+        Processings { count: u64 } => "{count} duplicate processings", "중복 처리 {count}번";
+        AlreadyLines { count: u64, processings: u64 } =>
+            "{count} already applied lines, {processings} duplicate processings",
+            "already applied 줄 {count}개, 중복 처리 {processings}번";
+        LateApplied { logged: bool } => |lang| match (lang, logged) {
+            (Lang::En, _) => format!("a's offset 3 already applied: {logged}"),
+            (Lang::Ko, true) => "a의 offset 3은 already applied로 남음".into(),
+            (Lang::Ko, false) => "a의 offset 3에 already applied 없음".into(),
+        };
+        Refused { refused: bool } => |lang| match (lang, refused) {
+            (Lang::En, _) => format!("a's offset 3 refused: {refused}"),
+            (Lang::Ko, true) => "a의 offset 3은 거부됨".into(),
+            (Lang::Ko, false) => "a의 offset 3은 거부되지 않음".into(),
+        };
+        OutputDuplicates { count: u64 } => "{count} duplicate output messages",
+            "중복 출력 메시지 {count}개";
+        Aborted { why: String } => "a: transaction aborted: {why}",
+            "a의 로그: transaction aborted: {why}";
+        NoAbort => "a aborted no transaction", "a가 중단한 트랜잭션 없음";
+        Idempotent => "make the processing itself idempotent (not shown)",
+            "처리 자체를 멱등하게 (글에 코드는 없음)";
+        Processing { text: Box<Message> } => "processing: {text}", "처리: {text}";
+        Effects { text: Box<Message> } => "effects: {text}", "반영: {text}";
     }
 }
 

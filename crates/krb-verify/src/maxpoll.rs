@@ -12,7 +12,7 @@ use krb_log::overlap::overlaps;
 use krb_cli::lang::Lang;
 
 use crate::facts::{seconds, summary, Run};
-use crate::messages::{both, opt, said, Message, Shared};
+use crate::messages::{both, said, Message, Shared, Shown};
 use crate::verdict::{DUPLICATES, MAXPOLL_SECONDS, OVERLAP_SECONDS};
 use crate::{shown, Verdict};
 
@@ -32,156 +32,75 @@ pub fn article() -> Message {
 said! {
     /// Lab 2's statements and details (lab 5 checks them too, and lab 6 one).
     pub enum Said {
-        MaxpollWarning,
-        BTookOffset3,
-        CommitFailed,
-        ConsumerKept,
-        ConsumerCommitted,
-        LostNotRevoked,
-        PollError,
-        AllOffset3Twice,
-        ConsumerAllOnce,
-        FinalCommitted,
-        NeverBackwards,
-        TogetherFor { seconds: f64, b_processed: bool },
-        HandedAt {
-            b_at: Option<String>,
-            done_at: Option<String>,
-            gave_up: Box<Message>,
-            lost_at: Option<String>,
-            again_at: Option<Option<String>>,
-        },
-        NoCommit,
-        Neither,
-        Maxpoll { seconds: Option<f64> },
-        Together { seconds: Option<f64> },
-        Offset3Twice,
-    }
-}
-
-impl Said {
-    pub fn text(&self, lang: Lang) -> String {
-        match self {
-            Said::MaxpollWarning => both!(
-                lang,
-                "librdkafka's MAXPOLL warning about 10 s after offset 3 slow start",
-                "offset 3 slow start 약 10초 뒤 librdkafka의 MAXPOLL 경고"
-            ),
-            Said::BTookOffset3 => both!(
-                lang,
-                "b was assigned [0] and processed offset 3 while a was still in it",
-                "a가 아직 offset 3을 처리하는 동안 b가 [0]을 받아 offset 3을 처리함"
-            ),
-            Said::CommitFailed => both!(
-                lang,
-                "a's commit after offset 3 failed with UNKNOWN_MEMBER_ID",
-                "offset 3 다음 a의 commit이 UNKNOWN_MEMBER_ID로 실패함"
-            ),
-            Said::ConsumerKept => both!(
-                lang,
-                "consumer: a kept [0] until its lost [0]; b was not assigned it while a was in offset 3",
-                "consumer: a가 lost [0] 때까지 [0]을 맡았고, a가 offset 3을 처리하는 동안 b는 [0]을 받지 않음"
-            ),
-            Said::ConsumerCommitted => both!(
-                lang,
-                "consumer: a's commit after offset 3 succeeded (commit p0=4)",
-                "consumer: offset 3 다음 a의 commit이 성공함 (commit p0=4)"
-            ),
-            Said::LostNotRevoked => both!(
-                lang,
-                "a then logged lost [0], not revoked [0]",
-                "이어서 a의 로그에 revoked [0]이 아니라 lost [0]이 남음"
-            ),
-            Said::PollError => both!(
-                lang,
-                "poll returned _MAX_POLL_EXCEEDED with librdkafka's text",
-                "poll이 librdkafka의 문구와 함께 _MAX_POLL_EXCEEDED를 돌려줌"
-            ),
-            Said::AllOffset3Twice => both!(
-                lang,
-                "all 10 offsets processed, offset 3 twice and nothing else",
-                "offset 10개를 모두 처리함, 두 번 처리한 것은 offset 3뿐"
-            ),
-            Said::ConsumerAllOnce => both!(
-                lang,
-                "consumer: all 10 offsets processed once, none twice",
-                "consumer: offset 10개 모두 한 번씩 처리됨, 두 번 처리된 것 없음"
-            ),
-            Said::FinalCommitted => both!(
-                lang,
-                "the group's final committed offset is 10",
-                "그룹에 마지막으로 commit된 offset이 10"
-            ),
-            Said::NeverBackwards => both!(
-                lang,
-                "the committed offset never went backwards",
-                "commit된 offset이 한 번도 뒤로 가지 않음"
-            ),
-            Said::TogetherFor {
-                seconds,
-                b_processed,
-            } => match (lang, b_processed) {
-                (Lang::En, _) => {
-                    format!("together for {seconds:.2} s, b processed offset 3: {b_processed}")
-                }
-                (Lang::Ko, true) => format!("{seconds:.2}초 동안 함께 처리, b가 offset 3을 처리함"),
-                (Lang::Ko, false) => {
-                    format!("{seconds:.2}초 동안 함께 처리, b는 offset 3을 처리하지 않음")
-                }
-            },
-            Said::HandedAt {
-                b_at,
-                done_at,
-                gave_up,
-                lost_at,
-                again_at,
-            } => {
-                let at = |t: &Option<String>| opt(lang, t.as_ref());
-                let (b_at, done_at, lost_at) = (at(b_at), at(done_at), at(lost_at));
-                let gave_up = gave_up.text(lang);
-                let mut text = both!(
-                    lang,
-                    "b assigned at {b_at}, a done at {done_at}, a {gave_up} at {lost_at}",
-                    "b가 [0]을 받음 {b_at}, a가 offset 3을 끝냄 {done_at}, a의 {gave_up} {lost_at}"
-                );
-                if let Some(again_at) = again_at {
-                    let again_at = at(again_at);
-                    text += &both!(
-                        lang,
-                        ", a assigned [0] again at {again_at}",
-                        ", a가 다시 [0]을 받음 {again_at}"
-                    );
-                }
-                text
+        MaxpollWarning => "librdkafka's MAXPOLL warning about 10 s after offset 3 slow start",
+            "offset 3 slow start 약 10초 뒤 librdkafka의 MAXPOLL 경고";
+        BTookOffset3 => "b was assigned [0] and processed offset 3 while a was still in it",
+            "a가 아직 offset 3을 처리하는 동안 b가 [0]을 받아 offset 3을 처리함";
+        CommitFailed => "a's commit after offset 3 failed with UNKNOWN_MEMBER_ID",
+            "offset 3 다음 a의 commit이 UNKNOWN_MEMBER_ID로 실패함";
+        ConsumerKept =>
+            "consumer: a kept [0] until its lost [0]; b was not assigned it while a was in offset 3",
+            "consumer: a가 lost [0] 때까지 [0]을 맡았고, a가 offset 3을 처리하는 동안 b는 [0]을 받지 않음";
+        ConsumerCommitted => "consumer: a's commit after offset 3 succeeded (commit p0=4)",
+            "consumer: offset 3 다음 a의 commit이 성공함 (commit p0=4)";
+        LostNotRevoked => "a then logged lost [0], not revoked [0]",
+            "이어서 a의 로그에 revoked [0]이 아니라 lost [0]이 남음";
+        PollError => "poll returned _MAX_POLL_EXCEEDED with librdkafka's text",
+            "poll이 librdkafka의 문구와 함께 _MAX_POLL_EXCEEDED를 돌려줌";
+        AllOffset3Twice => "all 10 offsets processed, offset 3 twice and nothing else",
+            "offset 10개를 모두 처리함, 두 번 처리한 것은 offset 3뿐";
+        ConsumerAllOnce => "consumer: all 10 offsets processed once, none twice",
+            "consumer: offset 10개 모두 한 번씩 처리됨, 두 번 처리된 것 없음";
+        FinalCommitted => "the group's final committed offset is 10",
+            "그룹에 마지막으로 commit된 offset이 10";
+        NeverBackwards => "the committed offset never went backwards",
+            "commit된 offset이 한 번도 뒤로 가지 않음";
+        TogetherFor { seconds: f64, b_processed: bool } => |lang| match (lang, b_processed) {
+            (Lang::En, _) => {
+                format!("together for {seconds:.2} s, b processed offset 3: {b_processed}")
             }
-            Said::NoCommit => both!(lang, "no commit", "commit 기록 없음"),
-            Said::Neither => both!(lang, "neither", "lost도 revoked도 없음"),
-            Said::Maxpoll { seconds: None } => both!(
+            (Lang::Ko, true) => format!("{seconds:.2}초 동안 함께 처리, b가 offset 3을 처리함"),
+            (Lang::Ko, false) => format!("{seconds:.2}초 동안 함께 처리, b는 offset 3을 처리하지 않음"),
+        };
+        HandedAt { b_at: Option<String>, done_at: Option<String>, gave_up: Box<Message>,
+            lost_at: Option<String>, again_at: Option<Option<String>> } => |lang| {
+            let at = |t| Shown(lang, t).to_string();
+            let (b_at, done_at, lost_at) = (at(b_at), at(done_at), at(lost_at));
+            let gave_up = gave_up.text(lang);
+            let mut text = both!(
                 lang,
-                "no MAXPOLL after the slow start",
-                "slow start 뒤 MAXPOLL 없음"
-            ),
-            Said::Maxpoll {
-                seconds: Some(seconds),
-            } => both!(
+                "b assigned at {b_at}, a done at {done_at}, a {gave_up} at {lost_at}",
+                "b가 [0]을 받음 {b_at}, a가 offset 3을 끝냄 {done_at}, a의 {gave_up} {lost_at}"
+            );
+            if let Some(again_at) = again_at {
+                let again_at = at(again_at);
+                text += &both!(
+                    lang,
+                    ", a assigned [0] again at {again_at}",
+                    ", a가 다시 [0]을 받음 {again_at}"
+                );
+            }
+            text
+        };
+        NoCommit => "no commit", "commit 기록 없음";
+        Neither => "neither", "lost도 revoked도 없음";
+        Maxpoll { seconds: Option<f64> } => |lang| match seconds {
+            None => both!(lang, "no MAXPOLL after the slow start", "slow start 뒤 MAXPOLL 없음"),
+            Some(seconds) => both!(
                 lang,
                 "MAXPOLL {seconds:.1} s after the slow start",
                 "slow start {seconds:.1}초 뒤 MAXPOLL"
             ),
-            Said::Together { seconds: None } => both!(
-                lang,
-                "never together in offset 3",
-                "offset 3을 함께 처리한 적 없음"
-            ),
-            Said::Together {
-                seconds: Some(seconds),
-            } => both!(
+        };
+        Together { seconds: Option<f64> } => |lang| match seconds {
+            None => both!(lang, "never together in offset 3", "offset 3을 함께 처리한 적 없음"),
+            Some(seconds) => both!(
                 lang,
                 "{seconds:.1} s together in offset 3",
                 "{seconds:.1}초 동안 offset 3을 함께 처리"
             ),
-            Said::Offset3Twice => both!(lang, "offset 3 twice", "offset 3을 두 번 처리"),
-        }
+        };
+        Offset3Twice => "offset 3 twice", "offset 3을 두 번 처리";
     }
 }
 

@@ -1,13 +1,12 @@
 //! What krb-verify prints for a person, in English and Korean (`KRB_LANG=ko`).
 //!
 //! A verdict's statements, details, the article's numbers and ours are [`Message`]s: values
-//! (which message, and its arguments) that each lab's module declares in its own enum, with
-//! both languages side by side in one `text(lang)` (see docs/en/internals/messages.md). They
-//! are made into text only where they are shown, so a record published in one language is
-//! shown in the viewer's. The frame around them (a verdict's labels, the table's heads) is the
-//! pairs below.
+//! (which message, and its arguments) that each lab's module declares once in its [`said!`]
+//! enum, both languages side by side (see docs/en/internals/messages.md). They are made into
+//! text only where they are shown, so a record published in one language is shown in the
+//! viewer's. The frame around them (a verdict's labels, the table's heads) is the pairs below.
 
-use std::fmt::Display;
+use std::fmt::{self, Display};
 
 use krb_cli::lang::{Lang, Msg};
 use krb_log::logline::{Offset, Partition};
@@ -27,32 +26,50 @@ macro_rules! both {
 }
 pub(crate) use both;
 
-/// Declares a lab's message enum and the names of its variants ([`Said::VARIANTS`]-style), so
-/// that the tests can hold a lab's examples to every variant it declares.
+/// Declares a lab's messages, each once with its fields and both languages side by side:
+/// `Name { field: Type } => "english {field}", "korean {field}";`. format! checks each
+/// language's `{field}`s, and shows each value by [`Words`] (a missing one as `none`/`없음`).
+/// A message whose words need logic gives them as `|lang| expr` over its borrowed fields.
+/// The macro writes the enum (serde's, for the records), its `text(lang)`, and the names of
+/// its variants (`VARIANTS`), to which the tests hold each lab's examples.
 macro_rules! said {
     (
         $(#[$meta:meta])*
         pub enum $name:ident {
             $(
                 $(#[$vmeta:meta])*
-                $variant:ident $({ $($(#[$fmeta:meta])* $field:ident : $ty:ty),* $(,)? })?
-            ),* $(,)?
+                $variant:ident $({ $($field:ident : $ty:ty),* $(,)? })?
+                    => $text:tt $($l:ident | $body:expr)? $(, $ko:literal)?
+            );* $(;)?
         }
     ) => {
-        $(#[$meta])*
         #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+        $(#[$meta])*
         pub enum $name {
-            $(
-                $(#[$vmeta])*
-                $variant $({ $($(#[$fmeta])* $field: $ty),* })?
-            ),*
+            $($(#[$vmeta])* $variant $({ $($field: $ty),* })?),*
         }
 
         impl $name {
             /// The names of the variants, as the records write them.
             pub const VARIANTS: &'static [&'static str] = &[$(stringify!($variant)),*];
+
+            pub fn text(&self, lang: krb_cli::lang::Lang) -> String {
+                match self {
+                    $($name::$variant $({ $($field),* })? => $crate::messages::said!(
+                        @text lang [$($($field)*)?] $text $($l | $body)? $(, $ko)?
+                    ),)*
+                }
+            }
         }
     };
+    (@text $lang:ident [$($field:ident)*] $en:literal, $ko:literal) => {{
+        $(#[allow(unused_variables)] let $field = $crate::messages::Shown($lang, $field);)*
+        $crate::messages::both!($lang, $en, $ko)
+    }};
+    (@text $lang:ident [$($field:ident)*] | $l:ident | $body:expr) => {{
+        let $l = $lang;
+        $body
+    }};
 }
 pub(crate) use said;
 
@@ -163,11 +180,50 @@ impl From<Vec<Message>> for Message {
     }
 }
 
-/// A value that may be missing, as a detail shows it: the value, or `none`.
-pub fn opt<T: Display>(lang: Lang, value: Option<T>) -> String {
-    match value {
-        Some(v) => v.to_string(),
-        None => both!(lang, "none", "없음"),
+/// A value as a message says it in a language: as it is, `none`/`없음` when missing, a message
+/// in that language.
+pub trait Words {
+    fn say(&self, lang: Lang, f: &mut fmt::Formatter) -> fmt::Result;
+}
+
+/// A value said in a language, as a message's text shows it (with format!'s precision).
+pub struct Shown<'a, T: ?Sized>(pub Lang, pub &'a T);
+
+impl<T: Words + ?Sized> Display for Shown<'_, T> {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        self.1.say(self.0, f)
+    }
+}
+
+macro_rules! as_it_is {
+    ($($t:ty),*) => {$(
+        impl Words for $t {
+            fn say(&self, _: Lang, f: &mut fmt::Formatter) -> fmt::Result {
+                Display::fmt(self, f)
+            }
+        }
+    )*};
+}
+as_it_is!(u8, u16, u32, u64, usize, i32, i64, f64, bool, String);
+
+impl<T: Words> Words for Option<T> {
+    fn say(&self, lang: Lang, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            Some(v) => v.say(lang, f),
+            None => f.write_str(&Shared::Nothing.text(lang)),
+        }
+    }
+}
+
+impl<T: Words + ?Sized> Words for Box<T> {
+    fn say(&self, lang: Lang, f: &mut fmt::Formatter) -> fmt::Result {
+        (**self).say(lang, f)
+    }
+}
+
+impl Words for Message {
+    fn say(&self, lang: Lang, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str(&self.text(lang))
     }
 }
 
@@ -182,45 +238,14 @@ pub fn partitions<'a>(ps: impl IntoIterator<Item = &'a Partition>) -> String {
 said! {
     /// Words more than one lab says.
     pub enum Shared {
-        AllProcessed { count: u64 },
-        NoDuplicates,
-        Unique { count: u64 },
-        Duplicates { count: u64 },
-        Summary {
-            count: u64,
-            partitions: Vec<Partition>,
-            range: Option<(Offset, Offset)>,
-        },
-        Seconds { seconds: f64 },
-        Nothing,
-        Data { text: String },
-        Revoked { list: String },
-        Committed {
-            offsets: Vec<(Partition, Option<Offset>)>,
-        },
-    }
-}
-
-impl Shared {
-    pub fn text(&self, lang: Lang) -> String {
-        match self {
-            Shared::AllProcessed { count } => both!(
-                lang,
-                "all {count} messages processed",
-                "메시지 {count}개 모두 처리됨"
-            ),
-            Shared::NoDuplicates => both!(lang, "no duplicates", "중복 없음"),
-            Shared::Unique { count } => both!(lang, "unique {count}", "고유 {count}"),
-            Shared::Duplicates { count } => {
-                both!(lang, "{count} duplicates", "중복 {count}건")
-            }
-            Shared::Summary {
-                count,
-                partitions: ps,
-                range,
-            } => {
-                let on = partitions(ps);
-                let mut text = match (lang, ps.is_empty(), count) {
+        AllProcessed { count: u64 } => "all {count} messages processed", "메시지 {count}개 모두 처리됨";
+        NoDuplicates => "no duplicates", "중복 없음";
+        Unique { count: u64 } => "unique {count}", "고유 {count}";
+        Duplicates { count: u64 } => "{count} duplicates", "중복 {count}건";
+        Summary { count: u64, partitions: Vec<Partition>, range: Option<(Offset, Offset)> } =>
+            |lang| {
+                let on = crate::messages::partitions(partitions);
+                let mut text = match (lang, partitions.is_empty(), count) {
                     (Lang::En, true, 1) => "1 duplicate".to_string(),
                     (Lang::En, true, _) => format!("{count} duplicates"),
                     (Lang::En, false, 1) => format!("1 duplicate on {on}"),
@@ -232,109 +257,47 @@ impl Shared {
                     text += &format!(" ({first}..{last})");
                 }
                 text
-            }
-            Shared::Seconds { seconds } => both!(lang, "{seconds:.2} s", "{seconds:.2}초"),
-            Shared::Nothing => opt(lang, None::<u8>),
-            Shared::Data { text } => text.clone(),
-            Shared::Revoked { list } => both!(lang, "revoked {list}", "반납 {list}"),
-            Shared::Committed { offsets } => {
-                if offsets.is_empty() {
-                    return opt(lang, None::<u8>);
-                }
-                offsets
-                    .iter()
-                    .map(|(p, o)| match (lang, o) {
-                        (Lang::Ko, None) => format!("p{p}: commit 없음"),
-                        (_, o) => format!("p{p}={}", crate::shown::opt(*o)),
-                    })
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            }
-        }
+            };
+        Seconds { seconds: f64 } => "{seconds:.2} s", "{seconds:.2}초";
+        Nothing => "none", "없음";
+        Data { text: String } => "{text}", "{text}";
+        Revoked { list: String } => "revoked {list}", "반납 {list}";
+        Committed { offsets: Vec<(Partition, Option<Offset>)> } => |lang| match offsets[..] {
+            [] => Shared::Nothing.text(lang),
+            _ => offsets
+                .iter()
+                .map(|(p, o)| match (lang, o) {
+                    (Lang::Ko, None) => format!("p{p}: commit 없음"),
+                    (_, o) => format!("p{p}={}", crate::shown::opt(*o)),
+                })
+                .collect::<Vec<_>>()
+                .join(", "),
+        };
     }
 }
 
-/// `lab 1 revoke nocommit (group nocommit)`: a verdict's first line.
-pub const TITLE: Msg = Msg {
-    en: "lab {lab} {name} {variant} (group {group})",
-    ko: "실습 {lab} {name} {variant} (그룹 {group})",
-};
-pub const ARTICLE_LINE: Msg = Msg {
-    en: "  article: {text}",
-    ko: "  글:      {text}",
-};
-pub const OURS_LINE: Msg = Msg {
-    en: "  ours:    {text}",
-    ko: "  실측:    {text}",
-};
-pub const HELD_LINE: Msg = Msg {
-    en: "  held   {statement} ({detail})",
-    ko: "  성립   {statement} ({detail})",
-};
-pub const FAILED_LINE: Msg = Msg {
-    en: "  FAILED {statement} ({detail})",
-    ko: "  실패   {statement} ({detail})",
-};
-/// The table's and the page's column heads: lab, variant, article, ours, held.
-pub const HEADS: [Msg; 5] = [
-    Msg {
-        en: "lab",
-        ko: "실습",
-    },
-    Msg {
-        en: "variant",
-        ko: "변형",
-    },
-    Msg {
-        en: "article",
-        ko: "글",
-    },
-    Msg {
-        en: "ours",
-        ko: "실측",
-    },
-    HELD,
-];
-/// Below a row whose statements did not all hold.
-pub const NOT_HELD: Msg = Msg {
-    en: "not held: {failures}",
-    ko: "성립하지 않음: {failures}",
-};
-pub const HELD: Msg = Msg {
-    en: "held",
-    ko: "성립",
-};
-pub const FAILED: Msg = Msg {
-    en: "FAILED",
-    ko: "실패",
-};
-/// A variant's end in the lab command: how long it took and what came of it.
-pub const SECONDS: Msg = Msg {
-    en: "{seconds} s, {what}",
-    ko: "{seconds}초, {what}",
-};
-pub const ERROR: Msg = Msg {
-    en: "error",
-    ko: "오류",
-};
+krb_cli::msgs! { FRAME;
+    /// `lab 1 revoke nocommit (group nocommit)`: a verdict's first line.
+    TITLE = "lab {lab} {name} {variant} (group {group})", "실습 {lab} {name} {variant} (그룹 {group})";
+    ARTICLE_LINE = "  article: {text}", "  글:      {text}";
+    OURS_LINE = "  ours:    {text}", "  실측:    {text}";
+    HELD_LINE = "  held   {statement} ({detail})", "  성립   {statement} ({detail})";
+    FAILED_LINE = "  FAILED {statement} ({detail})", "  실패   {statement} ({detail})";
+    LAB = "lab", "실습";
+    VARIANT = "variant", "변형";
+    ARTICLE = "article", "글";
+    OURS = "ours", "실측";
+    /// Below a row whose statements did not all hold.
+    NOT_HELD = "not held: {failures}", "성립하지 않음: {failures}";
+    HELD = "held", "성립";
+    FAILED = "FAILED", "실패";
+    /// A variant's end in the lab command: how long it took and what came of it.
+    SECONDS = "{seconds} s, {what}", "{seconds}초, {what}";
+    ERROR = "error", "오류";
+}
 
-/// Every frame message above, for the tests.
-pub const FRAME: &[Msg] = &[
-    TITLE,
-    ARTICLE_LINE,
-    OURS_LINE,
-    HELD_LINE,
-    FAILED_LINE,
-    HEADS[0],
-    HEADS[1],
-    HEADS[2],
-    HEADS[3],
-    NOT_HELD,
-    HELD,
-    FAILED,
-    SECONDS,
-    ERROR,
-];
+/// The table's and the page's column heads.
+pub const HEADS: [Msg; 5] = [LAB, VARIANT, ARTICLE, OURS, HELD];
 
 /// A test's own words, shown as they are in every language.
 #[cfg(test)]

@@ -4,8 +4,6 @@
 use anyhow::Result;
 use krb_log::logline::{Event, Offset, Partition};
 
-use krb_cli::lang::Lang;
-
 use crate::facts::{revoked, Run, NO_LINE};
 use crate::messages::{both, said, Message, Shared};
 use crate::{maxpoll, revoke, shown, Protocol, Verdict};
@@ -13,55 +11,20 @@ use crate::{maxpoll, revoke, shown, Protocol, Verdict};
 said! {
     /// Lab 5's own statements and numbers (it checks lab 1's and lab 2's too).
     pub enum Said {
-        ClassicRevokedEvery,
-        ConsumerRevokedOnlyMoved,
-        SeeLabs,
-        NotInArticle,
-        Lab { lab: u8, text: Box<Message> },
-        ARevoked {
-            text: Box<Message>,
-            list: Option<String>,
-        },
-    }
-}
-
-impl Said {
-    pub fn text(&self, lang: Lang) -> String {
-        match self {
-            Said::ClassicRevokedEvery => both!(
-                lang,
-                "classic: a revoked every partition when b joined",
-                "classic: b가 들어올 때 a가 모든 파티션을 반납함"
-            ),
-            Said::ConsumerRevokedOnlyMoved => both!(
-                lang,
-                "consumer: a revoked only the partition that moved",
-                "consumer: a가 옮겨 가는 파티션만 반납함"
-            ),
-            Said::SeeLabs => both!(
-                lang,
-                "classic: see labs 1 and 2",
-                "classic: 실습 1, 2와 같음"
-            ),
-            Said::NotInArticle => both!(lang, "not in the article", "글에 없음"),
-            Said::Lab { lab, text } => {
-                let text = text.text(lang);
-                both!(lang, "lab {lab}: {text}", "실습 {lab}: {text}")
+        ClassicRevokedEvery => "classic: a revoked every partition when b joined",
+            "classic: b가 들어올 때 a가 모든 파티션을 반납함";
+        ConsumerRevokedOnlyMoved => "consumer: a revoked only the partition that moved",
+            "consumer: a가 옮겨 가는 파티션만 반납함";
+        SeeLabs => "classic: see labs 1 and 2", "classic: 실습 1, 2와 같음";
+        NotInArticle => "not in the article", "글에 없음";
+        Lab { lab: u8, text: Box<Message> } => "lab {lab}: {text}", "실습 {lab}: {text}";
+        ARevoked { text: Box<Message>, list: Option<String> } => |lang| {
+            let text = text.text(lang);
+            match list {
+                Some(list) => both!(lang, "{text}, a revoked {list}", "{text}, a가 {list} 반납"),
+                None => both!(lang, "{text}, a revoked nothing", "{text}, a는 아무것도 반납하지 않음"),
             }
-            Said::ARevoked { text, list } => {
-                let text = text.text(lang);
-                match list {
-                    Some(list) => {
-                        both!(lang, "{text}, a revoked {list}", "{text}, a가 {list} 반납")
-                    }
-                    None => both!(
-                        lang,
-                        "{text}, a revoked nothing",
-                        "{text}, a는 아무것도 반납하지 않음"
-                    ),
-                }
-            }
-        }
+        };
     }
 }
 

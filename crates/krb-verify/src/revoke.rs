@@ -8,150 +8,53 @@ use krb_log::logline::{Event, Offset, Partition};
 use krb_cli::lang::Lang;
 
 use crate::facts::{assigned, last_commit, last_processed, seconds, summary, Run};
-use crate::messages::{both, opt, said, Shared};
+use crate::messages::{said, Shared};
 use crate::{shown, Verdict};
 
 said! {
     /// Lab 1's statements and details.
     pub enum Said {
-        HandedBack,
-        RevokedThenAssigned,
-        OneMoved,
-        CommittedInRevoke,
-        BeganAtThatCommit,
-        DuplicatesBelowCommitEvery,
-        DuplicatesOnlyMoved,
-        BeganAtLastCommit,
-        ARevoked { list: String },
-        NoRevoke,
-        Reassigned { list: Option<String>, reassigned: bool },
-        BAssigned { list: String },
-        CommitAndLast {
-            p: Partition,
-            commit: Option<Offset>,
-            offset: Option<Offset>,
-        },
-        BFirst { p: Partition, offset: Option<Offset> },
-        BFirstAndCommit {
-            p: Partition,
-            offset: Option<Offset>,
-            commit: Offset,
-        },
-        RunsAndCommit {
-            runs: Option<String>,
-            p: Partition,
-            commit: Offset,
-            offset: Option<Offset>,
-        },
-        BFirstMessage { seconds: f64 },
-    }
-}
-
-impl Said {
-    pub fn text(&self, lang: Lang) -> String {
-        let opt = |v: &Option<i64>| opt(lang, *v);
-        match self {
-            Said::HandedBack => both!(
-                lang,
-                "a handed partitions back after b joined",
-                "b가 들어온 뒤 a가 파티션을 반납함"
-            ),
-            Said::RevokedThenAssigned => both!(
-                lang,
-                "a logged revoked [0, 1], then assigned [..]",
-                "a의 로그에 revoked [0, 1], 이어서 assigned [..]가 남음"
-            ),
-            Said::OneMoved => both!(
-                lang,
-                "b was assigned the one partition that moved",
-                "b가 옮겨 간 파티션 하나를 받음"
-            ),
-            Said::CommittedInRevoke => both!(
-                lang,
-                "a committed the moved partition in the revoke callback, up to its last offset",
-                "a가 on_revoke에서 옮겨 가는 파티션을 처리한 위치까지 commit함"
-            ),
-            Said::BeganAtThatCommit => both!(
-                lang,
-                "b began the moved partition at that commit",
-                "b가 옮겨 간 파티션을 그 commit 위치부터 읽음"
-            ),
-            Said::DuplicatesBelowCommitEvery => both!(
-                lang,
-                "duplicates between 0 and commit-every minus 1 (99)",
-                "중복은 0건에서 commit-every - 1(99건) 사이"
-            ),
-            Said::DuplicatesOnlyMoved => both!(
-                lang,
-                "duplicates only on the moved partition, from a's last commit to a's last offset",
-                "중복은 옮겨 간 파티션에서만, a의 마지막 commit부터 a가 마지막으로 처리한 offset까지"
-            ),
-            Said::BeganAtLastCommit => both!(
-                lang,
-                "b began the moved partition at a's last commit",
-                "b가 옮겨 간 파티션을 a의 마지막 commit 위치부터 읽음"
-            ),
-            Said::ARevoked { list } => both!(lang, "a revoked {list}", "a가 {list} 반납"),
-            Said::NoRevoke => both!(
-                lang,
-                "a logged no revoke after b started and before its stop",
-                "b가 시작한 뒤 a가 멈추기 전까지 a의 로그에 revoked가 없음"
-            ),
-            Said::Reassigned { list, reassigned } => match (lang, list) {
-                (Lang::En, Some(list)) => format!("revoked {list}, reassigned: {reassigned}"),
-                (Lang::En, None) => format!("no revoke, reassigned: {reassigned}"),
-                (Lang::Ko, Some(list)) if *reassigned => {
-                    format!("revoked {list}, 이어서 assigned 있음")
-                }
-                (Lang::Ko, Some(list)) => format!("revoked {list}, 이어서 assigned 없음"),
-                (Lang::Ko, None) => "revoked 없음".into(),
-            },
-            Said::BAssigned { list } => {
-                both!(lang, "b assigned {list}", "b가 받은 파티션 {list}")
-            }
-            Said::CommitAndLast { p, commit, offset } => {
-                let (commit, offset) = (opt(commit), opt(offset));
-                both!(
-                    lang,
-                    "commit p{p}={commit}, a's last offset {offset}",
-                    "commit p{p}={commit}, a가 마지막으로 처리한 offset {offset}"
-                )
-            }
-            Said::BFirst { p, offset } => {
-                let offset = opt(offset);
-                both!(
-                    lang,
-                    "b's first offset on p{p}: {offset}",
-                    "b가 p{p}에서 처음 처리한 offset {offset}"
-                )
-            }
-            Said::BFirstAndCommit { p, offset, commit } => {
-                let offset = opt(offset);
-                both!(
-                    lang,
-                    "b's first offset on p{p}: {offset}, a's last commit {commit}",
-                    "b가 p{p}에서 처음 처리한 offset {offset}, a의 마지막 commit {commit}"
-                )
-            }
-            Said::RunsAndCommit {
-                runs,
-                p,
-                commit,
-                offset,
-            } => {
-                let (runs, offset) = (crate::messages::opt(lang, runs.as_ref()), opt(offset));
-                both!(
-                    lang,
-                    "runs {runs}; a's last commit p{p}={commit}, last offset {offset}",
-                    "중복 구간 {runs}; a의 마지막 commit p{p}={commit}, 마지막으로 처리한 offset {offset}"
-                )
-            }
-            Said::BFirstMessage { seconds } => both!(
-                lang,
-                "b's first message {seconds:.2} s after its start",
-                "b의 첫 메시지는 시작 {seconds:.2}초 뒤"
-            ),
-        }
+        HandedBack => "a handed partitions back after b joined", "b가 들어온 뒤 a가 파티션을 반납함";
+        RevokedThenAssigned => "a logged revoked [0, 1], then assigned [..]",
+            "a의 로그에 revoked [0, 1], 이어서 assigned [..]가 남음";
+        OneMoved => "b was assigned the one partition that moved", "b가 옮겨 간 파티션 하나를 받음";
+        CommittedInRevoke =>
+            "a committed the moved partition in the revoke callback, up to its last offset",
+            "a가 on_revoke에서 옮겨 가는 파티션을 처리한 위치까지 commit함";
+        BeganAtThatCommit => "b began the moved partition at that commit",
+            "b가 옮겨 간 파티션을 그 commit 위치부터 읽음";
+        DuplicatesBelowCommitEvery => "duplicates between 0 and commit-every minus 1 (99)",
+            "중복은 0건에서 commit-every - 1(99건) 사이";
+        DuplicatesOnlyMoved =>
+            "duplicates only on the moved partition, from a's last commit to a's last offset",
+            "중복은 옮겨 간 파티션에서만, a의 마지막 commit부터 a가 마지막으로 처리한 offset까지";
+        BeganAtLastCommit => "b began the moved partition at a's last commit",
+            "b가 옮겨 간 파티션을 a의 마지막 commit 위치부터 읽음";
+        ARevoked { list: String } => "a revoked {list}", "a가 {list} 반납";
+        NoRevoke => "a logged no revoke after b started and before its stop",
+            "b가 시작한 뒤 a가 멈추기 전까지 a의 로그에 revoked가 없음";
+        Reassigned { list: Option<String>, reassigned: bool } => |lang| match (lang, list) {
+            (Lang::En, Some(list)) => format!("revoked {list}, reassigned: {reassigned}"),
+            (Lang::En, None) => format!("no revoke, reassigned: {reassigned}"),
+            (Lang::Ko, Some(list)) if *reassigned => format!("revoked {list}, 이어서 assigned 있음"),
+            (Lang::Ko, Some(list)) => format!("revoked {list}, 이어서 assigned 없음"),
+            (Lang::Ko, None) => "revoked 없음".into(),
+        };
+        BAssigned { list: String } => "b assigned {list}", "b가 받은 파티션 {list}";
+        CommitAndLast { p: Partition, commit: Option<Offset>, offset: Option<Offset> } =>
+            "commit p{p}={commit}, a's last offset {offset}",
+            "commit p{p}={commit}, a가 마지막으로 처리한 offset {offset}";
+        BFirst { p: Partition, offset: Option<Offset> } => "b's first offset on p{p}: {offset}",
+            "b가 p{p}에서 처음 처리한 offset {offset}";
+        BFirstAndCommit { p: Partition, offset: Option<Offset>, commit: Offset } =>
+            "b's first offset on p{p}: {offset}, a's last commit {commit}",
+            "b가 p{p}에서 처음 처리한 offset {offset}, a의 마지막 commit {commit}";
+        RunsAndCommit { runs: Option<String>, p: Partition, commit: Offset,
+            offset: Option<Offset> } =>
+            "runs {runs}; a's last commit p{p}={commit}, last offset {offset}",
+            "중복 구간 {runs}; a의 마지막 commit p{p}={commit}, 마지막으로 처리한 offset {offset}";
+        BFirstMessage { seconds: f64 } => "b's first message {seconds:.2} s after its start",
+            "b의 첫 메시지는 시작 {seconds:.2}초 뒤";
     }
 }
 

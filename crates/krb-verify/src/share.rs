@@ -11,240 +11,90 @@ use chrono::NaiveDateTime;
 use krb_log::logline::{Ack, Event, Offset, Partition};
 use krb_log::worker_log::WorkerLog;
 
-use krb_cli::lang::Lang;
-
 use crate::facts::{seconds, summary, Run};
-use crate::messages::{both, opt, partitions, said, Shared};
+use crate::messages::{both, partitions, said, Shared};
 use crate::{shown, Verdict};
 
 said! {
     /// Lab 8's statements, details and numbers.
     pub enum Said {
-        AllRecords { count: u64 },
-        NoneTwice,
-        AcceptedOnce,
-        NoHandOver,
-        KilledHolding,
-        CameAgain,
-        DuplicatesWhereDied,
-        ReceivedWhileIn,
-        LateAnswered,
-        DuplicatesDeliveredAgain,
-        Released { offset: Offset, limit: u16 },
-        Rejected { offset: Offset },
-        Accepted {
-            accepted: usize,
-            want: u64,
-            missing: usize,
-            twice: usize,
-        },
-        BRead { partitions: String },
-        ARead { partitions: String },
-        Revokes { count: usize },
-        BTook { count: usize },
-        AHeld { records: Option<String> },
-        DeliveredAgain { records: Option<String> },
-        To { who: String },
-        Twice { records: Option<String> },
-        ProcessedHeld { records: Option<String> },
-        Back { count: usize, seconds: f64 },
-        InOffset3 {
-            from_at: Option<String>,
-            to_at: Option<String>,
-        },
-        BAcquired { b_at: String, count: u16 },
-        BNever,
-        LateCommitted,
-        LateFailed { code: String },
-        LateUnanswered,
-        Deliveries { list: String },
-        Acknowledged { kinds: String },
-        NeverAcknowledged,
-        Delivered { offset: Offset, count: usize },
-        Lab1,
-        Lab2,
-        NotInArticle,
-    }
-}
-
-impl Said {
-    pub fn text(&self, lang: Lang) -> String {
-        let records = |r: &Option<String>| opt(lang, r.as_ref());
-        match self {
-            Said::AllRecords { count } => both!(
-                lang,
-                "all {count} records processed",
-                "레코드 {count}개 모두 처리됨"
-            ),
-            Said::NoneTwice => both!(lang, "no record processed twice", "두 번 처리된 레코드 없음"),
-            Said::AcceptedOnce => both!(
-                lang,
-                "every record accepted, the acceptance committed once",
-                "모든 레코드가 accept되었고, 그 acknowledgement는 한 번만 commit됨"
-            ),
-            Said::NoHandOver => both!(
-                lang,
-                "b took records of a partition a was reading, with no hand-over",
-                "반납 없이 b가 a가 읽던 파티션의 레코드를 가져감"
-            ),
-            Said::KilledHolding => both!(
-                lang,
-                "a was killed holding records it had not got acknowledged",
-                "a가 acknowledgement를 commit하지 못한 레코드를 쥔 채 강제 종료됨"
-            ),
-            Said::CameAgain => both!(
-                lang,
-                "exactly those records came again, to b, with delivery count 2",
-                "바로 그 레코드들이 delivery count 2로 b에게 다시 옴"
-            ),
-            Said::DuplicatesWhereDied => both!(
-                lang,
-                "duplicates only where a processed a record and died before its acknowledgement was committed",
-                "중복은 a가 처리했지만 acknowledgement를 commit하기 전에 죽은 레코드에서만"
-            ),
-            Said::ReceivedWhileIn => both!(
-                lang,
-                "b received offset 3 with delivery count 2 while a was still in it",
-                "a가 아직 처리하는 동안 b가 offset 3을 delivery count 2로 받음"
-            ),
-            Said::LateAnswered => both!(
-                lang,
-                "a's late acknowledgement of offset 3 was answered, and its log says how",
-                "a가 늦게 보낸 offset 3의 acknowledgement에 브로커가 답했고, 그 답이 a의 로그에 있음"
-            ),
-            Said::DuplicatesDeliveredAgain => both!(
-                lang,
-                "duplicates exactly the records delivered again, offset 3 among them",
-                "중복은 다시 전달된 레코드와 정확히 같고, offset 3도 그 안에 있음"
-            ),
-            Said::Released { offset, limit } => both!(
-                lang,
-                "offset {offset}, released each time, delivered {limit} times (the limit), then no more",
-                "offset {offset}은 매번 release되어 {limit}번(한도) 전달되고, 그 뒤로는 오지 않음"
-            ),
-            Said::Rejected { offset } => both!(
-                lang,
-                "offset {offset}, rejected, delivered once",
-                "offset {offset}은 reject되어 한 번만 전달됨"
-            ),
-            Said::Accepted {
-                accepted,
-                want,
-                missing,
-                twice,
-            } => both!(
-                lang,
-                "{accepted} accepted of {want}, {missing} never committed, {twice} committed twice",
-                "{want}개 중 {accepted}개 accept, commit되지 않음 {missing}개, 두 번 commit {twice}개"
-            ),
-            Said::BRead { partitions } if partitions.is_empty() => {
-                both!(lang, "b read nothing", "b가 읽은 파티션 없음")
-            }
-            Said::BRead { partitions } => {
-                both!(lang, "b read {partitions}", "b가 읽은 파티션 {partitions}")
-            }
-            Said::ARead { partitions } if partitions.is_empty() => both!(
-                lang,
-                "a read nothing before b started",
-                "b가 시작하기 전 a가 읽은 파티션 없음"
-            ),
-            Said::ARead { partitions } => both!(
+        AllRecords { count: u64 } => "all {count} records processed", "레코드 {count}개 모두 처리됨";
+        NoneTwice => "no record processed twice", "두 번 처리된 레코드 없음";
+        AcceptedOnce => "every record accepted, the acceptance committed once",
+            "모든 레코드가 accept되었고, 그 acknowledgement는 한 번만 commit됨";
+        NoHandOver => "b took records of a partition a was reading, with no hand-over",
+            "반납 없이 b가 a가 읽던 파티션의 레코드를 가져감";
+        KilledHolding => "a was killed holding records it had not got acknowledged",
+            "a가 acknowledgement를 commit하지 못한 레코드를 쥔 채 강제 종료됨";
+        CameAgain => "exactly those records came again, to b, with delivery count 2",
+            "바로 그 레코드들이 delivery count 2로 b에게 다시 옴";
+        DuplicatesWhereDied =>
+            "duplicates only where a processed a record and died before its acknowledgement was committed",
+            "중복은 a가 처리했지만 acknowledgement를 commit하기 전에 죽은 레코드에서만";
+        ReceivedWhileIn => "b received offset 3 with delivery count 2 while a was still in it",
+            "a가 아직 처리하는 동안 b가 offset 3을 delivery count 2로 받음";
+        LateAnswered => "a's late acknowledgement of offset 3 was answered, and its log says how",
+            "a가 늦게 보낸 offset 3의 acknowledgement에 브로커가 답했고, 그 답이 a의 로그에 있음";
+        DuplicatesDeliveredAgain =>
+            "duplicates exactly the records delivered again, offset 3 among them",
+            "중복은 다시 전달된 레코드와 정확히 같고, offset 3도 그 안에 있음";
+        Released { offset: Offset, limit: u16 } =>
+            "offset {offset}, released each time, delivered {limit} times (the limit), then no more",
+            "offset {offset}은 매번 release되어 {limit}번(한도) 전달되고, 그 뒤로는 오지 않음";
+        Rejected { offset: Offset } => "offset {offset}, rejected, delivered once",
+            "offset {offset}은 reject되어 한 번만 전달됨";
+        Accepted { accepted: usize, want: u64, missing: usize, twice: usize } =>
+            "{accepted} accepted of {want}, {missing} never committed, {twice} committed twice",
+            "{want}개 중 {accepted}개 accept, commit되지 않음 {missing}개, 두 번 commit {twice}개";
+        BRead { partitions: String } => |lang| match partitions.as_str() {
+            "" => both!(lang, "b read nothing", "b가 읽은 파티션 없음"),
+            _ => both!(lang, "b read {partitions}", "b가 읽은 파티션 {partitions}"),
+        };
+        ARead { partitions: String } => |lang| match partitions.as_str() {
+            "" => both!(lang, "a read nothing before b started", "b가 시작하기 전 a가 읽은 파티션 없음"),
+            _ => both!(
                 lang,
                 "a read {partitions} before b started",
                 "b가 시작하기 전 a가 읽은 파티션 {partitions}"
             ),
-            Said::Revokes { count } => both!(lang, "{count} revokes", "반납 {count}번"),
-            Said::BTook { count } => {
-                both!(lang, "b took {count} of 1000", "b가 1000개 중 {count}개를 가져감")
-            }
-            Said::AHeld { records: r } => {
-                let r = records(r);
-                both!(lang, "a held {r}", "a가 쥐고 있던 레코드 {r}")
-            }
-            Said::DeliveredAgain { records: r } => {
-                let r = records(r);
-                both!(lang, "delivered again: {r}", "다시 전달됨: {r}")
-            }
-            Said::To { who } => both!(lang, "to {who}", "받은 구성원: {who}"),
-            Said::Twice { records: r } => {
-                let r = records(r);
-                both!(lang, "twice: {r}", "두 번: {r}")
-            }
-            Said::ProcessedHeld { records: r } => {
-                let r = records(r);
-                both!(
-                    lang,
-                    "a processed and held: {r}",
-                    "a가 처리했고 쥐고 있던 것: {r}"
-                )
-            }
-            Said::Back { count, seconds } => both!(
-                lang,
-                "{count} records back {seconds:.1} s after a's last line",
-                "a의 마지막 줄 {seconds:.1}초 뒤 레코드 {count}개가 돌아옴"
-            ),
-            Said::InOffset3 { from_at, to_at } => {
-                let (from_at, to_at) = (records(from_at), records(to_at));
-                both!(
-                    lang,
-                    "a in offset 3 from {from_at} to {to_at}",
-                    "a가 offset 3을 처리한 때 {from_at}부터 {to_at}까지"
-                )
-            }
-            Said::BAcquired { b_at, count } => both!(
-                lang,
-                "b acquired it at {b_at} (delivery {count})",
-                "b가 받은 때 {b_at} (delivery {count})"
-            ),
-            Said::BNever => both!(lang, "b never acquired it", "b는 받지 못함"),
-            Said::LateCommitted => both!(
-                lang,
-                "a's late acknowledgement: committed, no error",
-                "a의 늦은 acknowledgement: 오류 없이 commit됨"
-            ),
-            Said::LateFailed { code } => both!(
-                lang,
-                "a's late acknowledgement: failed with {code}",
-                "a의 늦은 acknowledgement: {code}로 실패"
-            ),
-            Said::LateUnanswered => both!(
-                lang,
-                "a's late acknowledgement: unanswered",
-                "a의 늦은 acknowledgement: 답 없음"
-            ),
-            Said::Deliveries { list } => both!(lang, "deliveries {list}", "전달 {list}"),
-            Said::Acknowledged { kinds } => {
-                both!(lang, "acknowledged: {kinds}", "acknowledgement 종류: {kinds}")
-            }
-            Said::NeverAcknowledged => {
-                both!(lang, "never acknowledged", "acknowledgement 없음")
-            }
-            Said::Delivered { offset, count: 1 } => both!(
-                lang,
-                "offset {offset} delivered once",
-                "offset {offset}은 한 번 전달됨"
-            ),
-            Said::Delivered { offset, count } => both!(
+        };
+        Revokes { count: usize } => "{count} revokes", "반납 {count}번";
+        BTook { count: usize } => "b took {count} of 1000", "b가 1000개 중 {count}개를 가져감";
+        AHeld { records: Option<String> } => "a held {records}", "a가 쥐고 있던 레코드 {records}";
+        DeliveredAgain { records: Option<String> } => "delivered again: {records}",
+            "다시 전달됨: {records}";
+        To { who: String } => "to {who}", "받은 구성원: {who}";
+        Twice { records: Option<String> } => "twice: {records}", "두 번: {records}";
+        ProcessedHeld { records: Option<String> } => "a processed and held: {records}",
+            "a가 처리했고 쥐고 있던 것: {records}";
+        Back { count: usize, seconds: f64 } =>
+            "{count} records back {seconds:.1} s after a's last line",
+            "a의 마지막 줄 {seconds:.1}초 뒤 레코드 {count}개가 돌아옴";
+        InOffset3 { from_at: Option<String>, to_at: Option<String> } =>
+            "a in offset 3 from {from_at} to {to_at}", "a가 offset 3을 처리한 때 {from_at}부터 {to_at}까지";
+        BAcquired { b_at: String, count: u16 } => "b acquired it at {b_at} (delivery {count})",
+            "b가 받은 때 {b_at} (delivery {count})";
+        BNever => "b never acquired it", "b는 받지 못함";
+        LateCommitted => "a's late acknowledgement: committed, no error",
+            "a의 늦은 acknowledgement: 오류 없이 commit됨";
+        LateFailed { code: String } => "a's late acknowledgement: failed with {code}",
+            "a의 늦은 acknowledgement: {code}로 실패";
+        LateUnanswered => "a's late acknowledgement: unanswered", "a의 늦은 acknowledgement: 답 없음";
+        Deliveries { list: String } => "deliveries {list}", "전달 {list}";
+        Acknowledged { kinds: String } => "acknowledged: {kinds}", "acknowledgement 종류: {kinds}";
+        NeverAcknowledged => "never acknowledged", "acknowledgement 없음";
+        Delivered { offset: Offset, count: usize } => |lang| match count {
+            1 => both!(lang, "offset {offset} delivered once", "offset {offset}은 한 번 전달됨"),
+            _ => both!(
                 lang,
                 "offset {offset} delivered {count} times",
                 "offset {offset}은 {count}번 전달됨"
             ),
-            Said::Lab1 => both!(
-                lang,
-                "lab 1: 82 duplicates on p1 (400..481)",
-                "실습 1: p1에서 중복 82건 (400..481)"
-            ),
-            Said::Lab2 => both!(
-                lang,
-                "lab 2: offset 3 twice, 1.6 s together in it",
-                "실습 2: offset 3을 두 번, 1.6초 동안 함께 처리"
-            ),
-            Said::NotInArticle => both!(
-                lang,
-                "not in the article; we expect a consumer group to retry it forever",
-                "글에 없음. 컨슈머 그룹이라면 끝없이 다시 시도할 거라고 예상함"
-            ),
-        }
+        };
+        Lab1 => "lab 1: 82 duplicates on p1 (400..481)", "실습 1: p1에서 중복 82건 (400..481)";
+        Lab2 => "lab 2: offset 3 twice, 1.6 s together in it", "실습 2: offset 3을 두 번, 1.6초 동안 함께 처리";
+        NotInArticle => "not in the article; we expect a consumer group to retry it forever",
+            "글에 없음. 컨슈머 그룹이라면 끝없이 다시 시도할 거라고 예상함";
     }
 }
 

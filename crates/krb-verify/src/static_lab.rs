@@ -4,99 +4,39 @@
 use anyhow::Result;
 use krb_log::logline::Event;
 
-use krb_cli::lang::Lang;
-
 use crate::facts::{assigned, revoked, seconds, Run, NO_LINE};
-use crate::messages::{both, opt, said, Shared};
+use crate::messages::{both, said, Shared};
 use crate::{shown, Verdict};
 
 said! {
     /// Lab 4's statements, details and numbers.
     pub enum Said {
-        BackWithinTimeout,
-        BRevokedNothing,
-        PreviousBack,
-        BRevokedTwice,
-        GotAgain,
-        AfterStop { seconds: f64 },
-        NoneAfterRestart,
-        Revokes { count: usize },
-        BeforeAfter {
-            before: Option<String>,
-            after: Option<String>,
-        },
-        NoRevokes { count: usize },
-        BackAfterStart { seconds: f64 },
-        OtherRevokedTwice,
-        BRevokedTimes { count: usize },
-        ABack { seconds: Option<f64> },
-    }
-}
-
-impl Said {
-    pub fn text(&self, lang: Lang) -> String {
-        match self {
-            Said::BackWithinTimeout => both!(
-                lang,
-                "a owned partitions again within the session timeout (10 s) of its stop",
-                "a가 멈춘 뒤 session.timeout.ms(10초) 안에 다시 파티션을 맡음"
-            ),
-            Said::BRevokedNothing => {
-                both!(lang, "b revoked nothing", "b가 아무것도 반납하지 않음")
-            }
-            Said::PreviousBack => both!(
-                lang,
-                "a got its previous partitions back",
-                "a가 전에 맡던 파티션을 그대로 다시 받음"
-            ),
-            Said::BRevokedTwice => both!(lang, "b revoked twice", "b가 두 번 반납함"),
-            Said::GotAgain => both!(lang, "a got partitions again", "a가 다시 파티션을 받음"),
-            Said::AfterStop { seconds } => both!(
-                lang,
-                "{seconds:.2} s after its stop",
-                "멈춘 지 {seconds:.2}초 뒤"
-            ),
-            Said::NoneAfterRestart => both!(
-                lang,
-                "a got no partitions after its restart",
-                "a가 재시작 뒤 파티션을 받지 못함"
-            ),
-            Said::Revokes { count } => both!(lang, "{count} revoke(s)", "반납 {count}번"),
-            Said::BeforeAfter { before, after } => {
-                let (before, after) = (opt(lang, before.as_ref()), opt(lang, after.as_ref()));
-                both!(
-                    lang,
-                    "before {before}, after {after}",
-                    "재시작 전 {before}, 재시작 뒤 {after}"
-                )
-            }
-            Said::NoRevokes { count } => both!(lang, "{count} revokes", "반납 {count}번"),
-            Said::BackAfterStart { seconds } => both!(
-                lang,
-                "partitions back {seconds:.2} s after start",
-                "시작 {seconds:.2}초 만에 파티션을 다시 받음"
-            ),
-            Said::OtherRevokedTwice => both!(
-                lang,
-                "the other consumer revoked twice",
-                "다른 컨슈머가 두 번 반납"
-            ),
-            Said::BRevokedTimes { count } => {
-                both!(lang, "b revoked {count} time(s)", "b가 {count}번 반납")
-            }
-            Said::ABack { seconds: None } => both!(
-                lang,
-                "a's partitions back never after start",
-                "a가 파티션을 다시 받지 못함"
-            ),
-            Said::ABack {
-                seconds: Some(seconds),
-            } => both!(
+        BackWithinTimeout =>
+            "a owned partitions again within the session timeout (10 s) of its stop",
+            "a가 멈춘 뒤 session.timeout.ms(10초) 안에 다시 파티션을 맡음";
+        BRevokedNothing => "b revoked nothing", "b가 아무것도 반납하지 않음";
+        PreviousBack => "a got its previous partitions back", "a가 전에 맡던 파티션을 그대로 다시 받음";
+        BRevokedTwice => "b revoked twice", "b가 두 번 반납함";
+        GotAgain => "a got partitions again", "a가 다시 파티션을 받음";
+        AfterStop { seconds: f64 } => "{seconds:.2} s after its stop", "멈춘 지 {seconds:.2}초 뒤";
+        NoneAfterRestart => "a got no partitions after its restart", "a가 재시작 뒤 파티션을 받지 못함";
+        Revokes { count: usize } => "{count} revoke(s)", "반납 {count}번";
+        BeforeAfter { before: Option<String>, after: Option<String> } =>
+            "before {before}, after {after}",
+            "재시작 전 {before}, 재시작 뒤 {after}";
+        NoRevokes { count: usize } => "{count} revokes", "반납 {count}번";
+        BackAfterStart { seconds: f64 } => "partitions back {seconds:.2} s after start",
+            "시작 {seconds:.2}초 만에 파티션을 다시 받음";
+        OtherRevokedTwice => "the other consumer revoked twice", "다른 컨슈머가 두 번 반납";
+        BRevokedTimes { count: usize } => "b revoked {count} time(s)", "b가 {count}번 반납";
+        ABack { seconds: Option<f64> } => |lang| match seconds {
+            None => both!(lang, "a's partitions back never after start", "a가 파티션을 다시 받지 못함"),
+            Some(seconds) => both!(
                 lang,
                 "a's partitions back {seconds:.2} s after start",
                 "a가 시작 {seconds:.2}초 만에 파티션을 다시 받음"
             ),
-        }
+        };
     }
 }
 

@@ -26,11 +26,10 @@ use krb_log::{
 use serde::{Deserialize, Serialize};
 
 use crate::facts::{seconds, Run};
-use crate::messages::{both, said, Shared};
+use crate::messages::{said, Shared};
 use crate::Verdict;
 #[cfg(feature = "kafka")]
 use crate::{facts::committed, idempotent::default_store};
-use krb_cli::lang::Lang;
 
 mod attribution;
 mod invariants;
@@ -39,271 +38,84 @@ said! {
     /// Lab 7's statements, details and numbers. What the invariants found wrong is shown as
     /// they word it ([`Shared::Data`]).
     pub enum Said {
-        /// A statement.
-        NothingLost,
-        /// A statement, an effect that keeps its offsets in the store.
-        NothingLostOrStored,
-        /// A statement, an effect in a store.
-        EveryEffect,
-        /// A statement.
-        OnlyUp,
-        /// A statement.
-        OnlyHeld,
-        /// A statement.
-        NoneBelowCommitted,
-        /// A statement.
-        NoCommitAhead,
-        /// A statement.
-        NeverBackwards,
-        /// A statement, offsets in Kafka.
-        FinalCommitted,
-        /// A statement, offsets in the database.
-        FinalInDatabase,
-        /// A statement.
-        Explained,
-        /// A statement.
-        ExitsExplained,
-        /// A statement, an effect that is not plain.
-        NoEffectTwice,
-        /// Every acknowledged message processed.
-        AllProcessed { acknowledged: usize, unknown: usize },
-        /// Acknowledged messages never processed for good.
-        NeverProcessed {
-            lost: u64,
-            acknowledged: usize,
-            first: String,
-        },
-        /// Every acknowledged message has its effect.
-        EachEffect { acknowledged: usize },
-        /// Acknowledged messages without their effect.
-        WithoutEffect {
-            missing: u64,
-            acknowledged: usize,
-            first: String,
-        },
-        /// No offset went down.
-        NoneDown,
-        /// Every processing in its worker's assignment.
-        InAssignment,
-        /// Every assignment started at or after the committed offsets.
-        AtOrAfter,
-        /// Every commit follows a processed offset.
-        Follows,
-        /// How many samples of the committed offsets were read.
-        Samples { count: usize },
+        NothingLost => "nothing lost: every message the broker acknowledged was processed",
+            "잃은 것 없음: 브로커가 확인한 메시지는 모두 처리됨";
+        NothingLostOrStored =>
+            "nothing lost: every message the broker acknowledged was processed, as the logs say or the store that holds the offsets with the effects",
+            "잃은 것 없음: 브로커가 확인한 메시지는 모두 처리됨 (로그가 말하거나, 반영과 offset을 함께 가진 저장소가 말함)";
+        EveryEffect => "every message the broker acknowledged has its effect in the store",
+            "브로커가 확인한 메시지마다 저장소에 반영이 있음";
+        OnlyUp => "within one assignment a worker's offsets of a partition only go up",
+            "한 번의 할당 안에서 워커가 처리하는 파티션의 offset은 올라가기만 함";
+        OnlyHeld =>
+            "every worker processed only partitions it held: assigned adds, revoked and lost remove, a restart clears",
+            "모든 워커가 자기가 가진 파티션만 처리함 (assigned는 더하고, revoked와 lost는 빼고, 재시작하면 비움)";
+        NoneBelowCommitted =>
+            "no worker processed a message below an offset the group had committed before its assignment began",
+            "어느 워커도 자기 할당이 시작되기 전에 그룹이 commit한 offset보다 아래의 메시지를 처리하지 않음";
+        NoCommitAhead => "no worker committed past what it had processed",
+            "어느 워커도 처리한 것을 넘어서 commit하지 않음";
+        NeverBackwards => "the group's committed offsets never moved backwards",
+            "그룹의 commit offset이 한 번도 뒤로 가지 않음";
+        FinalCommitted =>
+            "after the final stop each partition's committed offset is the one after its last processed, for librdkafka and for Kafka's own tool",
+            "마지막 정지 뒤 각 파티션의 commit offset이 마지막으로 처리된 offset의 다음: librdkafka에서도 Kafka 자체 도구에서도";
+        FinalInDatabase =>
+            "after the final stop each partition's position in the database, where its next owner starts, is the one after its last processed",
+            "마지막 정지 뒤 데이터베이스에 있는 각 파티션의 위치(다음 담당자가 시작하는 곳)가 마지막으로 처리된 offset의 다음";
+        Explained => "every duplicate is explained by a fault, within that fault's bound",
+            "모든 중복이 장애 하나로 설명되고, 그 장애의 한도 안에 있음";
+        ExitsExplained =>
+            "every worker that exited on its own failed on its store, broken by a fault near",
+            "스스로 끝난 워커는 모두 가까운 장애로 망가진 저장소에서 실패함";
+        NoEffectTwice => "no effect is in the store twice", "저장소에 두 번 들어간 반영 없음";
+        AllProcessed { acknowledged: usize, unknown: usize } =>
+            "{acknowledged} acknowledged, all processed ({unknown} acknowledged without an offset, each met by an unacknowledged offset below its partition's end)",
+            "확인 {acknowledged}건 모두 처리됨. offset 없이 확인된 {unknown}건은 각각 파티션 끝 아래의 확인되지 않은 offset과 짝지어짐";
+        NeverProcessed { lost: u64, acknowledged: usize, first: String } =>
+            "{lost} of {acknowledged} acknowledged never processed for good, the first {first}",
+            "확인 {acknowledged}건 중 {lost}건은 끝내 처리되지 않음, 첫 번째는 {first}";
+        EachEffect { acknowledged: usize } => "{acknowledged} acknowledged, each with its effect",
+            "확인 {acknowledged}건 모두 반영이 있음";
+        WithoutEffect { missing: u64, acknowledged: usize, first: String } =>
+            "{missing} of {acknowledged} acknowledged without an effect, the first {first}",
+            "확인 {acknowledged}건 중 {missing}건은 반영 없음, 첫 번째는 {first}";
+        NoneDown => "no offset went down or repeated", "offset이 내려가거나 되풀이된 곳 없음";
+        InAssignment => "every processing in its worker's assignment", "모든 처리가 자기 워커의 할당 안에 있음";
+        AtOrAfter => "every assignment started at or after the committed offsets",
+            "모든 할당이 commit된 offset이나 그 뒤에서 시작함";
+        Follows => "every committed position follows a processed offset",
+            "commit된 위치는 모두 처리된 offset의 다음";
+        Samples { count: usize } => "{count} samples read while the trial ran",
+            "시험 중 읽은 표본 {count}개";
         /// The partitions and their final committed offsets (`p0=10 p1=7`).
-        Final { partitions: usize, committed: String },
-        /// A fault that caused more duplicates than its bound.
-        Over {
-            kind: String,
-            target: String,
-            at: f64,
-            duplicates: u64,
-            bound: u64,
-        },
-        /// Duplicates no fault explains.
-        Unexplained { count: u64, first: String },
-        /// Every duplicate within its fault's bound.
-        WithinBounds { count: u64 },
-        /// Exits no fault explains.
-        ExitsUnexplained { count: usize, first: String },
-        /// Workers that exited on their own, each explained.
-        Exited { count: usize },
-        /// The effects in the store and the messages they are of.
-        EffectsOf { effects: u64, messages: usize },
+        Final { partitions: usize, committed: String } =>
+            "{partitions} partitions, committed {committed}",
+            "파티션 {partitions}개, commit {committed}";
+        Over { kind: String, target: String, at: f64, duplicates: u64, bound: u64 } =>
+            "{kind} {target} at {at:.1} s caused {duplicates} duplicates, more than its bound {bound}",
+            "{at:.1}초의 {kind} {target}: 중복 {duplicates}건, 한도 {bound}보다 많음";
+        Unexplained { count: u64, first: String } =>
+            "{count} duplicates no fault explains, the first {first}",
+            "어느 장애로도 설명되지 않는 중복 {count}건, 첫 번째는 {first}";
+        WithinBounds { count: u64 } => "{count} duplicates, each within its fault's bound",
+            "중복 {count}건, 모두 자기 장애의 한도 안";
+        ExitsUnexplained { count: usize, first: String } =>
+            "{count} exits no fault explains, the first: {first}",
+            "어느 장애로도 설명되지 않는 종료 {count}번, 첫 번째: {first}";
+        Exited { count: usize } =>
+            "{count} workers exited on their own, each on its store broken by a fault",
+            "스스로 끝난 워커 {count}개, 모두 장애로 망가진 저장소에서 끝남";
+        EffectsOf { effects: u64, messages: usize } => "{effects} effects of {messages} messages",
+            "메시지 {messages}개의 반영 {effects}개";
         /// The article: it says nothing about faults; its labs are clean rebalances on one
         /// broker.
-        NotInArticle,
-        /// Ours: the faults and their kinds.
-        Faults { count: usize, kinds: String },
-        /// Ours: acknowledged and lost.
-        AckedLost { acknowledged: u64, lost: u64 },
-    }
-}
-
-impl Said {
-    /// The message in `lang`.
-    pub fn text(&self, lang: Lang) -> String {
-        match self {
-            Said::NothingLost => both!(
-                lang,
-                "nothing lost: every message the broker acknowledged was processed",
-                "잃은 것 없음: 브로커가 확인한 메시지는 모두 처리됨"
-            ),
-            Said::NothingLostOrStored => both!(
-                lang,
-                "nothing lost: every message the broker acknowledged was processed, as the logs say or the store that holds the offsets with the effects",
-                "잃은 것 없음: 브로커가 확인한 메시지는 모두 처리됨 (로그가 말하거나, 반영과 offset을 함께 가진 저장소가 말함)"
-            ),
-            Said::EveryEffect => both!(
-                lang,
-                "every message the broker acknowledged has its effect in the store",
-                "브로커가 확인한 메시지마다 저장소에 반영이 있음"
-            ),
-            Said::OnlyUp => both!(
-                lang,
-                "within one assignment a worker's offsets of a partition only go up",
-                "한 번의 할당 안에서 워커가 처리하는 파티션의 offset은 올라가기만 함"
-            ),
-            Said::OnlyHeld => both!(
-                lang,
-                "every worker processed only partitions it held: assigned adds, revoked and lost remove, a restart clears",
-                "모든 워커가 자기가 가진 파티션만 처리함 (assigned는 더하고, revoked와 lost는 빼고, 재시작하면 비움)"
-            ),
-            Said::NoneBelowCommitted => both!(
-                lang,
-                "no worker processed a message below an offset the group had committed before its assignment began",
-                "어느 워커도 자기 할당이 시작되기 전에 그룹이 commit한 offset보다 아래의 메시지를 처리하지 않음"
-            ),
-            Said::NoCommitAhead => both!(
-                lang,
-                "no worker committed past what it had processed",
-                "어느 워커도 처리한 것을 넘어서 commit하지 않음"
-            ),
-            Said::NeverBackwards => both!(
-                lang,
-                "the group's committed offsets never moved backwards",
-                "그룹의 commit offset이 한 번도 뒤로 가지 않음"
-            ),
-            Said::FinalCommitted => both!(
-                lang,
-                "after the final stop each partition's committed offset is the one after its last processed, for librdkafka and for Kafka's own tool",
-                "마지막 정지 뒤 각 파티션의 commit offset이 마지막으로 처리된 offset의 다음: librdkafka에서도 Kafka 자체 도구에서도"
-            ),
-            Said::FinalInDatabase => both!(
-                lang,
-                "after the final stop each partition's position in the database, where its next owner starts, is the one after its last processed",
-                "마지막 정지 뒤 데이터베이스에 있는 각 파티션의 위치(다음 담당자가 시작하는 곳)가 마지막으로 처리된 offset의 다음"
-            ),
-            Said::Explained => both!(
-                lang,
-                "every duplicate is explained by a fault, within that fault's bound",
-                "모든 중복이 장애 하나로 설명되고, 그 장애의 한도 안에 있음"
-            ),
-            Said::ExitsExplained => both!(
-                lang,
-                "every worker that exited on its own failed on its store, broken by a fault near",
-                "스스로 끝난 워커는 모두 가까운 장애로 망가진 저장소에서 실패함"
-            ),
-            Said::NoEffectTwice => both!(
-                lang,
-                "no effect is in the store twice",
-                "저장소에 두 번 들어간 반영 없음"
-            ),
-            Said::AllProcessed {
-                acknowledged,
-                unknown,
-            } => both!(
-                lang,
-                "{acknowledged} acknowledged, all processed ({unknown} acknowledged without an offset, each met by an unacknowledged offset below its partition's end)",
-                "확인 {acknowledged}건 모두 처리됨. offset 없이 확인된 {unknown}건은 각각 파티션 끝 아래의 확인되지 않은 offset과 짝지어짐"
-            ),
-            Said::NeverProcessed {
-                lost,
-                acknowledged,
-                first,
-            } => both!(
-                lang,
-                "{lost} of {acknowledged} acknowledged never processed for good, the first {first}",
-                "확인 {acknowledged}건 중 {lost}건은 끝내 처리되지 않음, 첫 번째는 {first}"
-            ),
-            Said::EachEffect { acknowledged } => both!(
-                lang,
-                "{acknowledged} acknowledged, each with its effect",
-                "확인 {acknowledged}건 모두 반영이 있음"
-            ),
-            Said::WithoutEffect {
-                missing,
-                acknowledged,
-                first,
-            } => both!(
-                lang,
-                "{missing} of {acknowledged} acknowledged without an effect, the first {first}",
-                "확인 {acknowledged}건 중 {missing}건은 반영 없음, 첫 번째는 {first}"
-            ),
-            Said::NoneDown => both!(
-                lang,
-                "no offset went down or repeated",
-                "offset이 내려가거나 되풀이된 곳 없음"
-            ),
-            Said::InAssignment => both!(
-                lang,
-                "every processing in its worker's assignment",
-                "모든 처리가 자기 워커의 할당 안에 있음"
-            ),
-            Said::AtOrAfter => both!(
-                lang,
-                "every assignment started at or after the committed offsets",
-                "모든 할당이 commit된 offset이나 그 뒤에서 시작함"
-            ),
-            Said::Follows => both!(
-                lang,
-                "every committed position follows a processed offset",
-                "commit된 위치는 모두 처리된 offset의 다음"
-            ),
-            Said::Samples { count } => both!(
-                lang,
-                "{count} samples read while the trial ran",
-                "시험 중 읽은 표본 {count}개"
-            ),
-            Said::Final {
-                partitions,
-                committed,
-            } => both!(
-                lang,
-                "{partitions} partitions, committed {committed}",
-                "파티션 {partitions}개, commit {committed}"
-            ),
-            Said::Over {
-                kind,
-                target,
-                at,
-                duplicates,
-                bound,
-            } => both!(
-                lang,
-                "{kind} {target} at {at:.1} s caused {duplicates} duplicates, more than its bound {bound}",
-                "{at:.1}초의 {kind} {target}: 중복 {duplicates}건, 한도 {bound}보다 많음"
-            ),
-            Said::Unexplained { count, first } => both!(
-                lang,
-                "{count} duplicates no fault explains, the first {first}",
-                "어느 장애로도 설명되지 않는 중복 {count}건, 첫 번째는 {first}"
-            ),
-            Said::WithinBounds { count } => both!(
-                lang,
-                "{count} duplicates, each within its fault's bound",
-                "중복 {count}건, 모두 자기 장애의 한도 안"
-            ),
-            Said::ExitsUnexplained { count, first } => both!(
-                lang,
-                "{count} exits no fault explains, the first: {first}",
-                "어느 장애로도 설명되지 않는 종료 {count}번, 첫 번째: {first}"
-            ),
-            Said::Exited { count } => both!(
-                lang,
-                "{count} workers exited on their own, each on its store broken by a fault",
-                "스스로 끝난 워커 {count}개, 모두 장애로 망가진 저장소에서 끝남"
-            ),
-            Said::EffectsOf { effects, messages } => both!(
-                lang,
-                "{effects} effects of {messages} messages",
-                "메시지 {messages}개의 반영 {effects}개"
-            ),
-            Said::NotInArticle => both!(
-                lang,
-                "not in the article (one broker, clean rebalances)",
-                "글에 없음 (브로커 하나, 깨끗한 리밸런스)"
-            ),
-            Said::Faults { count, kinds } => {
-                both!(lang, "{count} faults ({kinds})", "장애 {count}번 ({kinds})")
-            }
-            Said::AckedLost { acknowledged, lost } => both!(
-                lang,
-                "{acknowledged} acknowledged, {lost} lost",
-                "확인 {acknowledged}건, 유실 {lost}건"
-            ),
-        }
+        NotInArticle => "not in the article (one broker, clean rebalances)",
+            "글에 없음 (브로커 하나, 깨끗한 리밸런스)";
+        Faults { count: usize, kinds: String } => "{count} faults ({kinds})",
+            "장애 {count}번 ({kinds})";
+        AckedLost { acknowledged: u64, lost: u64 } => "{acknowledged} acknowledged, {lost} lost",
+            "확인 {acknowledged}건, 유실 {lost}건";
     }
 }
 
