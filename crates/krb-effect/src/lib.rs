@@ -16,7 +16,6 @@
 //! PostgreSQL, with the same SQL for both.
 
 use anyhow::{bail, Result};
-use clap::ValueEnum;
 use krb_cli::lang::{Lang, Msg};
 use krb_kafka::broker::BrokerArgs;
 use krb_kafka::group_settings::value_name;
@@ -28,35 +27,9 @@ pub mod messages;
 mod store;
 
 pub use db::Db;
+/// The kinds of effect, named with the worker's other settings (no librdkafka needed to name one).
+pub use krb_kafka::group_settings::Effect as Kind;
 pub use messages::{explain, Said};
-
-/// What processing a message does besides taking its time.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum Kind {
-    /// Nothing: the article's labs, byte for byte.
-    None,
-    /// One row per processing, no key.
-    Plain,
-    /// One row per message: insert, or do nothing when it is there.
-    Idempotent,
-    /// A row and the partition's next position in one transaction; the worker starts where
-    /// the database says.
-    DbOffsets,
-    /// A message to an output topic in a Kafka transaction with the consumed offsets.
-    KafkaEos,
-}
-
-impl Kind {
-    /// The table of the kind's effects, if it writes to a database.
-    pub fn table(self) -> Option<&'static str> {
-        match self {
-            Kind::None | Kind::KafkaEos => None,
-            Kind::Plain => Some("krb_effects_plain"),
-            Kind::Idempotent => Some("krb_effects_idempotent"),
-            Kind::DbOffsets => Some("krb_effects_db_offsets"),
-        }
-    }
-}
 
 /// What applying an effect did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -12,28 +12,38 @@
 //! - [`signals`]: a worker's clean stop on the first signal, a forced one on the second.
 //! - [`worker`]: NAME GROUP TOPIC and the processing's pace, for krb-worker and krb-share alike.
 
+#[cfg(feature = "client")]
 pub mod broker;
+#[cfg(feature = "client")]
 pub mod conf_file;
+#[cfg(feature = "client")]
 pub mod group_admin;
 pub mod group_settings;
+#[cfg(feature = "client")]
 pub mod kafka_error;
+#[cfg(feature = "client")]
 pub mod rdlog;
+#[cfg(feature = "client")]
 pub mod signals;
+#[cfg(feature = "client")]
 pub mod topic_readers;
+#[cfg(feature = "client")]
 pub mod worker;
 
+#[cfg(feature = "client")]
 /// The librdkafka every tool runs, as the library itself says (`rd_kafka_version_str`).
 pub fn librdkafka_version() -> String {
     rdkafka::util::get_rdkafka_version().1
 }
 
+#[cfg(feature = "client")]
 /// What `--version` prints after the name of a tool that talks to Kafka: its own version and
 /// the engine's, as kcat does, since a lab's result depends on both.
 pub fn version_line(own: &str) -> String {
     format!("{own} (librdkafka {})", librdkafka_version())
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "client"))]
 mod tests {
     use super::*;
 

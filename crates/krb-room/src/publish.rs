@@ -8,13 +8,8 @@
 
 use std::io::Read;
 use std::path::PathBuf;
-use std::sync::Mutex;
-use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
-use krb_kafka::broker::BrokerArgs;
-use rdkafka::producer::{BaseProducer, BaseRecord, DeliveryResult, Producer, ProducerContext};
-use rdkafka::ClientContext;
 
 /// The records of `files` (stdin when there is none, or for `-`), in order, each the JSON line
 /// as it was written; each must be namespace `ns`'s, or name none.
@@ -72,79 +67,14 @@ pub fn parse(name: &str, text: &str, ns: &str) -> Result<Vec<String>> {
             })?;
             if let Some(other) = record.namespace.as_deref().filter(|o| *o != ns) {
                 bail!(
-                    "{at}: a record of namespace {other}, not yours ({ns}); nothing published: \
-                     publish your own runs' records"
+                    "{at}: a record of namespace {}, not yours ({ns}); nothing published: \
+                     publish your own runs' records",
+                    crate::room::shortened(other, crate::room::MAX_NAME)
                 );
             }
             Ok(l.trim().to_string())
         })
         .collect()
-}
-
-/// How long the records may take to be acknowledged.
-const DELIVERY_TIMEOUT: Duration = Duration::from_secs(15);
-
-/// Collects the delivery reports that failed.
-#[derive(Default)]
-struct Deliveries {
-    failed: Mutex<Vec<String>>,
-}
-
-impl ClientContext for Deliveries {}
-
-impl ProducerContext for Deliveries {
-    type DeliveryOpaque = ();
-
-    fn delivery(&self, result: &DeliveryResult<'_>, _: ()) {
-        if let Err((e, _)) = result {
-            self.failed
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .push(e.to_string());
-        }
-    }
-}
-
-/// Creates the participant's topic if missing and sends `lines` to it; returns how many the
-/// broker acknowledged (all, or an error).
-pub fn send(broker: &BrokerArgs, topic: &str, lines: &[String]) -> Result<usize> {
-    crate::topic::ensure(broker, topic)?;
-    if lines.is_empty() {
-        return Ok(0);
-    }
-    let producer: BaseProducer<Deliveries> = broker
-        .config(
-            "krb-room",
-            &[(
-                "message.timeout.ms",
-                DELIVERY_TIMEOUT.as_millis().to_string(),
-            )],
-        )
-        .create_with_context(Deliveries::default())
-        .context("cannot create a producer")?;
-    for line in lines {
-        let record: BaseRecord<'_, (), String> = BaseRecord::to(topic).payload(line);
-        if let Err((e, _)) = producer.send(record) {
-            bail!("cannot send a record to {topic}: {e}");
-        }
-    }
-    producer
-        .flush(DELIVERY_TIMEOUT)
-        .with_context(|| format!("the records to {topic} were not acknowledged within 15 s"))?;
-    let failed = producer
-        .context()
-        .failed
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .clone();
-    if let Some(first) = failed.first() {
-        bail!(
-            "{} of {} record(s) to {topic} failed: {first}",
-            failed.len(),
-            lines.len()
-        );
-    }
-    Ok(lines.len())
 }
 
 #[cfg(test)]
@@ -170,6 +100,18 @@ mod tests {
             "{err}"
         );
         assert!(!err.contains('\n'), "{err}");
+    }
+
+    /// A namespace is a participant's text: said escaped, never raw to the terminal (the fuzz
+    /// target `record` found it quoted whole).
+    #[test]
+    fn another_namespace_is_named_escaped() {
+        let text = RECORD.replace("alice", r"bob\u001b[2J\n");
+        let err = format!("{:#}", parse("r.jsonl", &text, "alice").unwrap_err());
+        assert!(
+            err.contains(r"namespace bob\u{1b}[2J\n, not yours"),
+            "{err:?}"
+        );
     }
 
     #[test]

@@ -2,14 +2,18 @@
 //! `NS-krb-room-ROOM`, a topic under their own namespace, which in a room with logins only they
 //! may write (their ACLs are on `NS-`). The page takes a record's participant from its topic's
 //! name, never from the record. One partition each, so that the page reads a participant's
-//! records in the order they were published.
+//! records in the order they were published. A participant's records are sent here, to their
+//! topic, once [`crate::publish`] has read and checked them all.
 
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 use krb_kafka::broker::{wait, BrokerArgs, REACH_TIMEOUT};
 use rdkafka::admin::{NewTopic, TopicReplication};
 use rdkafka::error::RDKafkaErrorCode;
+use rdkafka::producer::{BaseProducer, BaseRecord, DeliveryResult, Producer, ProducerContext};
+use rdkafka::ClientContext;
 
 /// What every participant's topic of room `room` ends with, after their namespace and `-`.
 pub fn suffix(room: &str) -> String {
@@ -89,6 +93,72 @@ fn served<C: rdkafka::client::ClientContext>(
     let partitions: Vec<i32> = t.partitions().iter().map(|p| p.id()).collect();
     let led = t.partitions().iter().all(|p| p.leader() >= 0);
     Ok((t.error().is_none() && !partitions.is_empty() && led).then_some(partitions))
+}
+
+/// How long the records may take to be acknowledged.
+const DELIVERY_TIMEOUT: Duration = Duration::from_secs(15);
+
+/// Collects the delivery reports that failed.
+#[derive(Default)]
+struct Deliveries {
+    failed: Mutex<Vec<String>>,
+}
+
+impl ClientContext for Deliveries {}
+
+impl ProducerContext for Deliveries {
+    type DeliveryOpaque = ();
+
+    fn delivery(&self, result: &DeliveryResult<'_>, _: ()) {
+        if let Err((e, _)) = result {
+            self.failed
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push(e.to_string());
+        }
+    }
+}
+
+/// Creates the participant's topic if missing and sends `lines` to it; returns how many the
+/// broker acknowledged (all, or an error).
+pub fn send(broker: &BrokerArgs, topic: &str, lines: &[String]) -> Result<usize> {
+    ensure(broker, topic)?;
+    if lines.is_empty() {
+        return Ok(0);
+    }
+    let producer: BaseProducer<Deliveries> = broker
+        .config(
+            "krb-room",
+            &[(
+                "message.timeout.ms",
+                DELIVERY_TIMEOUT.as_millis().to_string(),
+            )],
+        )
+        .create_with_context(Deliveries::default())
+        .context("cannot create a producer")?;
+    for line in lines {
+        let record: BaseRecord<'_, (), String> = BaseRecord::to(topic).payload(line);
+        if let Err((e, _)) = producer.send(record) {
+            bail!("cannot send a record to {topic}: {e}");
+        }
+    }
+    producer
+        .flush(DELIVERY_TIMEOUT)
+        .with_context(|| format!("the records to {topic} were not acknowledged within 15 s"))?;
+    let failed = producer
+        .context()
+        .failed
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .clone();
+    if let Some(first) = failed.first() {
+        bail!(
+            "{} of {} record(s) to {topic} failed: {first}",
+            failed.len(),
+            lines.len()
+        );
+    }
+    Ok(lines.len())
 }
 
 #[cfg(test)]

@@ -10,15 +10,20 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::path::Path;
+#[cfg(feature = "kafka")]
 use std::time::Duration;
 
-use anyhow::{anyhow, Context, Result};
+use anyhow::Result;
+#[cfg(feature = "kafka")]
+use anyhow::{anyhow, Context};
 use chrono::NaiveDateTime;
 use krb_cli::lang::{columns as width, Lang};
 use krb_dups::Report;
+#[cfg(feature = "kafka")]
 use krb_kafka::broker::BrokerArgs;
 use krb_log::logline::{Event, Partition};
 use krb_log::worker_log::{Entry, WorkerLog};
+#[cfg(feature = "kafka")]
 use rdkafka::consumer::{BaseConsumer, Consumer};
 use serde::{Deserialize, Serialize};
 
@@ -229,7 +234,7 @@ impl Row {
     /// then the worker options, space-separated.
     pub fn script_line(&self, group: &str, dir: &Path) -> String {
         let store = if self.idempotent {
-            crate::idempotent::default_store(krb_effect::Kind::Idempotent, group, dir)
+            crate::idempotent::default_store(crate::Effect::Idempotent, group, dir)
         } else {
             "-".into()
         };
@@ -743,6 +748,7 @@ pub fn verdict(run: &Run, row: Row, produced: u64, effects: Option<&Report>) -> 
     Ok(v)
 }
 
+#[cfg(feature = "kafka")]
 /// How many messages topic `topic` holds (the producer wrote), from the broker.
 pub fn produced(broker: &BrokerArgs, topic: &str) -> Result<u64> {
     let consumer: BaseConsumer = broker

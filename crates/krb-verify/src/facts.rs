@@ -2,6 +2,7 @@
 
 use std::collections::BTreeSet;
 use std::path::Path;
+#[cfg(feature = "kafka")]
 use std::time::Duration;
 
 use anyhow::{Context, Result};
@@ -9,12 +10,15 @@ use chrono::NaiveDateTime;
 use krb_cli::lang::{Lang, Msg};
 use krb_cli::namespace::Namespace;
 use krb_dups::Report;
+#[cfg(feature = "kafka")]
 use krb_kafka::broker::BrokerArgs;
 use krb_log::logline::{Event, Offset, Partition};
 use krb_log::worker_log::{Entry, WorkerLog};
 
 use crate::messages::Shared;
+#[cfg(feature = "kafka")]
 use rdkafka::consumer::{BaseConsumer, Consumer};
+#[cfg(feature = "kafka")]
 use rdkafka::TopicPartitionList;
 
 /// A member's log the lab needs and the folder does not hold.
@@ -131,6 +135,7 @@ pub fn summary(report: &Report) -> Shared {
     }
 }
 
+#[cfg(feature = "kafka")]
 /// The group's committed offsets of `topic`'s first `partitions` partitions, from the broker
 /// (both names as the lab calls them: the broker's namespace applies here).
 pub fn committed(
@@ -152,6 +157,7 @@ pub fn committed(
     .map_err(|e| anyhow::anyhow!(broker.unreachable(&e)))
 }
 
+#[cfg(feature = "kafka")]
 /// The committed offsets of `topic`'s first `partitions` partitions for the group `consumer`
 /// was made with (its `group.id`), as librdkafka gives them (-1001: none).
 pub fn read_committed(

@@ -4,9 +4,9 @@
 
 use std::path::Path;
 
+use crate::Effect as Kind;
 use anyhow::{bail, Result};
 use krb_dups::Report;
-use krb_effect::Kind;
 use krb_log::logline::Event;
 use krb_log::logline::{Offset, Partition};
 

@@ -29,14 +29,17 @@ pub mod shown;
 pub mod static_lab;
 pub mod verdict;
 
+#[cfg(feature = "kafka")]
 use std::path::Path;
 
+#[cfg(feature = "kafka")]
 use anyhow::Result;
+#[cfg(feature = "kafka")]
 use krb_kafka::broker::BrokerArgs;
 
 pub use facts::Run;
 use krb_kafka::group_settings::value_name;
-pub use krb_kafka::group_settings::{Assignor, GroupProtocol as Protocol};
+pub use krb_kafka::group_settings::{Assignor, Effect, GroupProtocol as Protocol};
 pub use verdict::{Check, Verdict};
 
 /// A lab and its variant.
@@ -57,7 +60,7 @@ pub enum Lab {
     Protocol { protocol: Protocol },
     /// Lab 6, 06-idempotent.sh (its database is DIR/GROUP.db or its --db).
     Idempotent {
-        effect: krb_effect::Kind,
+        effect: Effect,
         scenario: idempotent::Scenario,
         /// The database is PostgreSQL (`--db postgres://...`), not SQLite.
         postgres: bool,
@@ -72,7 +75,7 @@ pub enum Lab {
     Deploy { row: deploy::Row },
     /// Lab 7, one trial of 07-faults.sh (its effects are in its --db, or lab 6's default).
     Faults {
-        effect: krb_effect::Kind,
+        effect: Effect,
         /// `--recheck`: the trial's group is gone; its final offsets are the witness's.
         recheck: bool,
     },
@@ -141,6 +144,7 @@ impl Lab {
     }
 }
 
+#[cfg(feature = "kafka")]
 /// Checks one lab variant that ran in `group`, with its logs in `dir`; lab 6's effects are in
 /// `db` (default: the SQLite file DIR/GROUP.db).
 pub fn verify(

@@ -178,8 +178,16 @@ pub fn table_in(records: &[Record], lang: Lang) -> String {
 /// How wide the table may be: a terminal's 120 columns. The full text stays in the JSON.
 pub const COLUMNS: usize = 120;
 
-/// Narrows the article's and our columns, in proportion, until the table fits [`COLUMNS`].
+/// The widest the lab, variant and held columns get: a longer name is wrapped, so that one
+/// record's long name does not pad every row of the table to it (rows times width, issue 42).
+const NAME_COLUMN: usize = COLUMNS / 3;
+
+/// Narrows the name columns to [`NAME_COLUMN`], then the article's and our columns, in
+/// proportion, until the table fits [`COLUMNS`].
 fn fit(widths: &mut [usize; 5]) {
+    for i in [0, 1, 4] {
+        widths[i] = widths[i].min(NAME_COLUMN);
+    }
     let others = widths[0] + widths[1] + widths[4] + 2 * 4;
     let room = COLUMNS.saturating_sub(others).max(20);
     let (article, ours) = (widths[2], widths[3]);
@@ -197,35 +205,32 @@ fn wrap(text: &str, limit: usize) -> Vec<String> {
     let mut lines: Vec<String> = Vec::new();
     let mut current = String::new();
     for word in text.split(' ') {
-        let mut word = word.to_string();
         loop {
             let used = width(&current);
-            let need = width(&word) + usize::from(used > 0);
+            let need = width(word) + usize::from(used > 0);
             if used + need <= limit {
                 if used > 0 {
                     current.push(' ');
                 }
-                current += &word;
+                current += word;
                 break;
             }
             if used > 0 {
                 lines.push(std::mem::take(&mut current));
                 continue;
             }
-            let mut cut = String::new();
-            let mut chars = word.chars().peekable();
-            while let Some(&c) = chars.peek() {
-                if width(&cut) + width(c.encode_utf8(&mut [0; 4])) > limit {
-                    break;
+            // In one pass: measuring the rest again at each cut was a square of the word.
+            let mut used = 0;
+            for c in word.chars() {
+                let w = width(c.encode_utf8(&mut [0; 4]));
+                if used + w > limit && used > 0 {
+                    lines.push(std::mem::take(&mut current));
+                    used = 0;
                 }
-                cut.push(c);
-                chars.next();
+                current.push(c);
+                used += w;
             }
-            word = chars.collect();
-            lines.push(cut);
-            if word.is_empty() {
-                break;
-            }
+            break;
         }
     }
     if !current.is_empty() || lines.is_empty() {
@@ -237,6 +242,34 @@ fn wrap(text: &str, limit: usize) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 42: one record's long variant padded every row to its width: 210 KB of records made
+    /// a table of 100 MB. Names wrap now, and a long word is cut in one pass.
+    #[test]
+    fn a_table_grows_with_its_records_not_their_rows_times_the_widest() {
+        let record = |variant: String| Record {
+            seconds: 1.0,
+            status: "error".into(),
+            lab: 1,
+            name: "revoke".into(),
+            variant,
+            reason: None,
+            verdict: None,
+            ended: None,
+            namespace: None,
+        };
+        let mut records = vec![record("v".repeat(50_000))];
+        records.extend((0..2000).map(|_| record("x".into())));
+        let input: usize = records
+            .iter()
+            .map(|r| serde_json::to_string(r).unwrap().len())
+            .sum();
+        let started = std::time::Instant::now();
+        let text = table(&records);
+        assert!(text.len() < 4 * input, "{} bytes from {input}", text.len());
+        assert!(started.elapsed().as_secs() < 2, "{:?}", started.elapsed());
+        assert!(text.lines().all(|l| width(l) <= COLUMNS));
+    }
 
     #[test]
     fn words_wrap_and_long_words_are_cut() {

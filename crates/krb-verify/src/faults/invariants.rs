@@ -3,8 +3,8 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use crate::Effect as Kind;
 use chrono::NaiveDateTime;
-use krb_effect::Kind;
 use krb_log::logline::{format_time, Event, Offset, Partition};
 use krb_log::worker_log::WorkerLog;
 

@@ -6,22 +6,30 @@
 //! - `attribution.rs`: which fault explains which duplicate, and each fault's bound.
 
 use std::collections::{BTreeMap, BTreeSet};
+#[cfg(feature = "kafka")]
 use std::path::Path;
 
+use crate::Effect as Kind;
 use anyhow::Result;
 use chrono::NaiveDateTime;
-use krb_effect::Kind;
+#[cfg(feature = "kafka")]
 use krb_kafka::broker::BrokerArgs;
 use krb_log::logline::{Offset, Partition};
-use krb_log::reader::read_text;
-use krb_log::trial_log::{read_acks, read_samples, FaultLog};
-use krb_log::worker_log::{nearest, WorkerLog};
+use krb_log::trial_log::FaultLog;
+use krb_log::worker_log::WorkerLog;
+#[cfg(feature = "kafka")]
+use krb_log::{
+    reader::read_text,
+    trial_log::{read_acks, read_samples},
+    worker_log::nearest,
+};
 use serde::{Deserialize, Serialize};
 
-use crate::facts::{committed, seconds, Run};
-use crate::idempotent::default_store;
+use crate::facts::{seconds, Run};
 use crate::messages::{said, Shared};
 use crate::Verdict;
+#[cfg(feature = "kafka")]
+use crate::{facts::committed, idempotent::default_store};
 
 mod attribution;
 mod invariants;
@@ -203,6 +211,7 @@ pub struct Stats {
     pub faults: Vec<FaultStat>,
 }
 
+#[cfg(feature = "kafka")]
 /// Reads what the trial in `group` (its topic has the same name) left in `dir`: its logs,
 /// `GROUP.acks`, `GROUP.faults`, `GROUP.committed` (the sampler's) and `GROUP.witness`
 /// (ConsumerGroupCommand's table after the final stop); the group's committed offsets from the
