@@ -80,7 +80,7 @@ launch() {
 # exit. One still running then (blocked, or ignoring SIGTERM) is killed (SIGKILL) and named on
 # stderr, and terminate fails: a script never leaves behind what it started.
 terminate() {
-  local limit=$1 entry pid failed=0 ticks
+  local limit=$1 entry pid failed=0 ticks reaped
   shift
   for entry in "$@"; do kill -TERM "${entry##*:}" 2>/dev/null || true; done
   # In tenths of a second, shared by all: bash's SECONDS counts whole seconds.
@@ -93,6 +93,14 @@ terminate() {
     done
     kill -0 "$pid" 2>/dev/null || continue
     kill -KILL "$pid" 2>/dev/null || true
+    # Killed is not yet gone: until its parent reaps it, kill -0 still finds it. A child of this
+    # shell is reaped here; another one is given 2 s.
+    wait "$pid" 2>/dev/null || true
+    reaped=20
+    while kill -0 "$pid" 2>/dev/null && [ "$reaped" -gt 0 ]; do
+      sleep 0.1
+      reaped=$((reaped - 1))
+    done
     krb_line "stop: ${entry%:*} (pid $pid) did not exit within $limit s of SIGTERM: killed (SIGKILL)" \
       "stop: ${entry%:*} (pid $pid): SIGTERM 뒤 ${limit}초 안에 끝나지 않아 강제 종료 (SIGKILL)" >&2
     failed=1
