@@ -149,7 +149,6 @@ pub fn checks(
             offset: 3,
         }
     });
-    let a_done = done.map(|i| a.lines[i].at);
     let b_assigned = b.time_of(0, |e| e == &Event::Assigned(vec![0]));
     let b_did_3 = b.processed().any(|(p, o)| (p, o) == (0, 3));
     let overlap = overlaps(&run.logs)
@@ -161,31 +160,38 @@ pub fn checks(
             matches!(e, Event::Commit(_) | Event::CommitFailed(_))
         })
     });
-    let commit: Message = after_done.map_or(Said::NoCommit.into(), |i| {
+    let data = |i: usize| -> Message {
         Shared::Data {
             text: a.lines[i].event.to_string(),
         }
         .into()
-    });
+    };
+    let commit = after_done.map_or(Said::NoCommit.into(), data);
     let loss =
         after_done.and_then(|i| a.find(i + 1, |e| matches!(e, Event::Lost(_) | Event::Revoked(_))));
-    let handed = Handover {
-        b_assigned,
-        a_done,
-        a_lost: loss.map(|i| a.lines[i].at),
-        a_gave_up: loss.map(|i| given_up(&a.lines[i].event)),
-        a_again: loss
-            .and_then(|i| a.find(i + 1, |e| e == &Event::Assigned(vec![0])))
-            .map(|i| a.lines[i].at),
-        overlap,
-        b_did_3,
+    let a_lost = loss.map(|i| a.lines[i].at);
+    let at = |t: Option<NaiveDateTime>| t.map(|t| format_time(t.time()));
+    // How p0 changed hands: a's `lost [0]`, or its `revoked [0]` (it rejoined in time), and a
+    // assigned [0] again after it (it rejoined first).
+    let handed = match overlap {
+        Some(seconds) => Said::TogetherFor {
+            seconds,
+            b_processed: b_did_3,
+        },
+        None => Said::HandedAt {
+            b_at: at(b_assigned),
+            done_at: at(done.map(|i| a.lines[i].at)),
+            gave_up: Box::new(given_up(
+                loss.map_or(&Event::Lost(vec![0]), |i| &a.lines[i].event),
+            )),
+            lost_at: at(a_lost),
+            again_at: loss
+                .and_then(|i| a.find(i + 1, |e| e == &Event::Assigned(vec![0])))
+                .map(|i| at(Some(a.lines[i].at))),
+        },
     };
     if classic {
-        v.check(
-            Said::BTookOffset3,
-            overlap.is_some() && b_did_3,
-            handed.shown(),
-        );
+        v.check(Said::BTookOffset3, overlap.is_some() && b_did_3, handed);
         let failed = after_done.and_then(|i| match &a.lines[i].event {
             Event::CommitFailed(e) => Some(e.as_str()),
             _ => None,
@@ -201,11 +207,8 @@ pub fn checks(
         // Then p0 goes to whichever member asks first, b or a itself rejoining.
         v.check(
             Said::ConsumerKept,
-            overlap.is_none()
-                && handed
-                    .a_lost
-                    .is_some_and(|lost| handed.b_assigned.is_none_or(|b| b >= lost)),
-            handed.shown(),
+            overlap.is_none() && a_lost.is_some_and(|lost| b_assigned.is_none_or(|b| b >= lost)),
+            handed,
         );
         let committed_4 = after_done.is_some_and(
             |i| matches!(&a.lines[i].event, Event::Commit(ps) if ps.contains(&(0, 4))),
@@ -226,9 +229,7 @@ pub fn checks(
     v.check(
         Said::PollError,
         poll_error.is_some(),
-        poll_error.map_or(Shared::Nothing, |i| Shared::Data {
-            text: a.lines[i].event.to_string(),
-        }),
+        poll_error.map_or(Shared::Nothing.into(), data),
     );
     let report = &run.report;
     let processed = Shared::Data {
@@ -293,42 +294,6 @@ pub fn checks(
     ]
     .into();
     Ok(())
-}
-
-/// When p0 changed hands in lab 2, as its statements show it.
-struct Handover {
-    b_assigned: Option<NaiveDateTime>,
-    a_done: Option<NaiveDateTime>,
-    a_lost: Option<NaiveDateTime>,
-    /// How a gave [0] up: its `lost [0]` line, or its `revoked [0]` (it rejoined in time).
-    a_gave_up: Option<Message>,
-    /// a assigned [0] again after its lost [0] (it rejoined first).
-    a_again: Option<NaiveDateTime>,
-    overlap: Option<f64>,
-    b_did_3: bool,
-}
-
-impl Handover {
-    fn shown(&self) -> Said {
-        let at = |t: Option<NaiveDateTime>| t.map(|t| format_time(t.time()));
-        match self.overlap {
-            Some(o) => Said::TogetherFor {
-                seconds: o,
-                b_processed: self.b_did_3,
-            },
-            None => Said::HandedAt {
-                b_at: at(self.b_assigned),
-                done_at: at(self.a_done),
-                gave_up: Box::new(
-                    self.a_gave_up
-                        .clone()
-                        .unwrap_or_else(|| given_up(&Event::Lost(vec![0]))),
-                ),
-                lost_at: at(self.a_lost),
-                again_at: self.a_again.is_some().then(|| at(self.a_again)),
-            },
-        }
-    }
 }
 
 /// a's `lost [0]` as the log writes it, its `revoked [0]` as lab 3 counts a revoke.
