@@ -1,35 +1,10 @@
-//! Which fault explains which duplicate, and each fault's bound, both read from the logs.
-//!
-//! A fault explains only work its own victim had in flight, work a later owner had to do
-//! again because nobody had committed it:
-//!
-//! - a kill or a pause: its victim's processings since its last successful commit of their
-//!   partition, in the assignment it held when the fault came; a pause also what its zombie
-//!   processed from the pause until its next rebalance event (the work it did again, or did
-//!   first and a new owner did again);
-//! - a node's failure or a rolling restart: the processings in flight at a `lost`, `commit
-//!   failed` or `transaction aborted` line of any worker within the fault's window (from the
-//!   fault until [`AFTERMATH_SEC`] after it was healed), those of the partitions it lost for a
-//!   `lost` line;
-//! - a clean stop, join or leave: the processings in flight at a `commit failed` or
-//!   `transaction aborted` line of any worker in its window (the rebalance it causes ends a
-//!   generation, and what was sent with the old one is refused); with `--revoke-commit` the
-//!   victim commits what it hands over;
-//! - the group's forming, before any fault: the workers that start with the trial join one
-//!   after another, and each rebalance ends a generation, as a join does; the processings in
-//!   flight at a `commit failed` or `transaction aborted` line within [`FORMING_SEC`] of an
-//!   `assigned` or `revoked` line before the first fault (but the group's first assignment,
-//!   which ends none);
-//! - a store's fault: the processings in flight at the exit of each worker that exited on a
-//!   store failure it caused (see [`store_victim`]), from its last commit to its restart; the
-//!   output topic's leader killed (kafka-eos) also what a node's failure explains, since the
-//!   node may lead input partitions or coordinate the group. A node's failure or a rolling
-//!   restart may cause a kafka-eos store failure too: a node coordinates each worker's
-//!   transactions, so it explains the exits that the output's leader's death would.
-//!
-//! A fault's bound is the size of what it may explain, so a fault on a worker that owned
-//! nothing explains nothing. A worker that exited on its own (the runner's `exited` lines) and
-//! that no store fault explains is itself unexplained: a worker that gives up is a finding.
+//! Which fault explains which duplicate, and each fault's bound, both read from the logs. A
+//! fault explains only work in flight that a later owner did again because nobody had
+//! committed it: its own victim's, or any worker's cut short at a `lost`, `commit failed` or
+//! `transaction aborted` line in its window. Each kind's rule, and why, is in
+//! docs/en/internals/lab7-analysis.md ("Which fault explains a duplicate"). A fault's bound is
+//! the size of what it may explain; a worker that exited on its own and that no store fault
+//! explains is itself unexplained: a worker that gives up is a finding.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 

@@ -3,7 +3,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::Effect as Kind;
+use crate::{shown, Effect as Kind};
 use chrono::NaiveDateTime;
 use krb_log::logline::{format_time, Event, Offset, Partition};
 use krb_log::worker_log::WorkerLog;
@@ -67,6 +67,7 @@ pub(super) fn kept_by_store(
 }
 
 /// Acknowledged messages not kept.
+#[derive(Default)]
 pub(super) struct Lost {
     pub(super) count: u64,
     pub(super) first: Option<String>,
@@ -85,10 +86,7 @@ pub(super) fn lost(
     ends: &BTreeMap<Partition, Offset>,
     kept: &Kept,
 ) -> Lost {
-    let mut lost = Lost {
-        count: 0,
-        first: None,
-    };
+    let mut lost = Lost::default();
     let known: BTreeSet<(Partition, Offset)> =
         acks.iter().copied().filter(|(_, o)| *o >= 0).collect();
     for &(p, o) in &known {
@@ -155,37 +153,27 @@ impl Held {
     pub(super) fn owns(&self, p: Partition) -> bool {
         self.0.contains(&p)
     }
-
-    /// The partitions held.
-    pub(super) fn partitions(&self) -> Vec<Partition> {
-        self.0.iter().copied().collect()
-    }
 }
 
-/// Processings of a partition the worker did not hold (see [`Held`]): work after the revoke,
+/// The first processing of a partition the worker did not hold (see [`Held`]): work after the revoke,
 /// the bug the article warns of.
-pub(super) fn outside_assignment(logs: &[WorkerLog]) -> Vec<String> {
-    let mut found = Vec::new();
+pub(super) fn outside_assignment(logs: &[WorkerLog]) -> Option<String> {
     for log in logs {
         let mut held = Held::default();
         for (i, e) in log.lines.iter().enumerate() {
             held.apply(&e.event);
             if let Some((p, o)) = e.event.completion().filter(|(p, _)| !held.owns(*p)) {
-                found.push(format!(
-                    "{} processed p{p} offset {o} holding [{}] ({}.log, event {})",
+                return Some(format!(
+                    "{} processed p{p} offset {o} holding {} ({}.log, event {})",
                     log.name,
-                    held.partitions()
-                        .iter()
-                        .map(|p| p.to_string())
-                        .collect::<Vec<_>>()
-                        .join(", "),
+                    shown::list(&held.0),
                     log.name,
                     i + 1
                 ));
             }
         }
     }
-    found
+    None
 }
 
 /// Ends an assignment: the worker (re)started, was assigned or lost partitions, or rewound.
@@ -201,11 +189,10 @@ pub(super) fn ends_assignment(e: &Event) -> bool {
     )
 }
 
-/// Jepsen's nonmonotonic poll: a partition's offset that did not go up within an assignment
-/// of it. Its run starts over only for the partitions that left or were given (see
+/// Jepsen's nonmonotonic poll: the first offset of a partition that did not go up within an
+/// assignment of it. Its run starts over only for the partitions that left or were given (see
 /// [`Held::apply`]), and for all at an aborted transaction, which rewinds every partition.
-pub(super) fn nonmonotonic(logs: &[WorkerLog]) -> Vec<String> {
-    let mut found = Vec::new();
+pub(super) fn nonmonotonic(logs: &[WorkerLog]) -> Option<String> {
     for log in logs {
         let mut held = Held::default();
         let mut last: BTreeMap<Partition, Offset> = BTreeMap::new();
@@ -220,7 +207,7 @@ pub(super) fn nonmonotonic(logs: &[WorkerLog]) -> Vec<String> {
                 let before = last.insert(p, o).filter(|before| *before >= o);
                 // A line written again at once is the same offset again.
                 if let Some(before) = before.or((e.times > 1).then_some(o)) {
-                    found.push(format!(
+                    return Some(format!(
                         "{} processed p{p} offset {o} after offset {before} in one assignment ({}.log, event {})",
                         log.name,
                         log.name,
@@ -230,7 +217,7 @@ pub(super) fn nonmonotonic(logs: &[WorkerLog]) -> Vec<String> {
             }
         }
     }
-    found
+    None
 }
 
 /// Committed offsets someone other than the workers saw: when, who, and what.
@@ -275,7 +262,7 @@ impl<'a> Commits<'a> {
     }
 }
 
-/// Processings below an offset the group had committed when the processor's assignment of the
+/// The first processing below an offset the group had committed when the processor's assignment of the
 /// partition began. A successful commit is on record in `__consumer_offsets` before it
 /// returns, so an owner that starts afterwards (given the partition, restarted, or rewound
 /// after an aborted transaction) starts at or after it: reading below it redoes committed
@@ -283,8 +270,7 @@ impl<'a> Commits<'a> {
 /// commit is not one of these: it never read the commit (the duplicates statement asks whether
 /// its pause explains it). A commit later overtaken by a lower one is the committed offsets
 /// going backwards, their own statement; here it still counts.
-pub(super) fn below_committed(logs: &[WorkerLog], commits: &Commits) -> Vec<String> {
-    let mut found = Vec::new();
+pub(super) fn below_committed(logs: &[WorkerLog], commits: &Commits) -> Option<String> {
     for log in logs {
         let mut reset: Option<NaiveDateTime> = None;
         let mut assigned: BTreeMap<Partition, NaiveDateTime> = BTreeMap::new();
@@ -300,7 +286,7 @@ pub(super) fn below_committed(logs: &[WorkerLog], commits: &Commits) -> Vec<Stri
                         continue;
                     };
                     if let Some((next, by)) = commits.high(p, began).filter(|(next, _)| *next > o) {
-                        found.push(format!(
+                        return Some(format!(
                             "{} processed p{p} offset {o} in an assignment that began at {}, after p{p}={next} was committed ({by}) ({}.log, event {})",
                             log.name,
                             format_time(began.time()),
@@ -312,12 +298,11 @@ pub(super) fn below_committed(logs: &[WorkerLog], commits: &Commits) -> Vec<Stri
             }
         }
     }
-    found
+    None
 }
 
-/// Commits of a position whose previous offset the committing worker had not processed.
-pub(super) fn commits_ahead(logs: &[WorkerLog]) -> Vec<String> {
-    let mut found = Vec::new();
+/// The first commit of a position whose previous offset the committing worker had not processed.
+pub(super) fn commits_ahead(logs: &[WorkerLog]) -> Option<String> {
     for log in logs {
         let mut done: BTreeSet<(Partition, Offset)> = BTreeSet::new();
         for e in &log.lines {
@@ -329,7 +314,7 @@ pub(super) fn commits_ahead(logs: &[WorkerLog]) -> Vec<String> {
                     // Positions are offsets from 0 (the grammar reads no other): o - 1 is one.
                     let last = o.saturating_sub(1);
                     if !done.contains(&(*p, last)) {
-                        found.push(format!(
+                        return Some(format!(
                             "{} committed p{p}={o} without having processed p{p} offset {last}",
                             log.name,
                         ));
@@ -338,22 +323,19 @@ pub(super) fn commits_ahead(logs: &[WorkerLog]) -> Vec<String> {
             }
         }
     }
-    found
+    None
 }
 
 /// The first sample in which a partition's committed offset is lower than in the one before.
 pub(super) fn sampled_backwards(samples: &[Vec<(Partition, Offset)>]) -> Option<String> {
     let mut high: BTreeMap<Partition, Offset> = BTreeMap::new();
     for (i, sample) in samples.iter().enumerate() {
-        for (p, o) in sample {
-            match high.get(p) {
-                Some(h) if o < h => {
-                    return Some(format!("sample {} read p{p}={o} after p{p}={h}", i + 1))
-                }
-                _ => {
-                    high.insert(*p, *o);
-                }
+        for &(p, o) in sample {
+            let h = high.entry(p).or_insert(o);
+            if o < *h {
+                return Some(format!("sample {} read p{p}={o} after p{p}={h}", i + 1));
             }
+            *h = o;
         }
     }
     None
@@ -362,11 +344,10 @@ pub(super) fn sampled_backwards(samples: &[Vec<(Partition, Offset)>]) -> Option<
 /// Each partition's highest processed offset.
 pub(super) fn final_positions(logs: &[WorkerLog]) -> BTreeMap<Partition, Offset> {
     let mut end = BTreeMap::new();
-    for log in logs {
-        for (p, o) in log.processed() {
-            let e = end.entry(p).or_insert(o);
-            *e = (*e).max(o);
-        }
+    for (p, o) in logs.iter().flat_map(|log| log.processed()) {
+        end.entry(p)
+            .and_modify(|e: &mut Offset| *e = o.max(*e))
+            .or_insert(o);
     }
     end
 }
