@@ -16,19 +16,6 @@ use crate::messages::{both, said, Message, Shared, Shown};
 use crate::verdict::{DUPLICATES, MAXPOLL_SECONDS, OVERLAP_SECONDS};
 use crate::{shown, Verdict};
 
-/// The article's numbers for lab 2.
-pub fn article() -> Message {
-    vec![
-        Said::Maxpoll {
-            seconds: Some(10.4),
-        }
-        .into(),
-        Said::Together { seconds: Some(1.6) }.into(),
-        Said::Offset3Twice.into(),
-    ]
-    .into()
-}
-
 said! {
     /// Lab 2's statements and details (lab 5 checks them too, and lab 6 one).
     pub enum Said {
@@ -106,7 +93,15 @@ said! {
 
 /// Lab 2's verdict for a run, with the group's committed offsets read from the broker.
 pub fn verdict(run: &Run, committed: &[(Partition, Option<Offset>)]) -> Result<Verdict> {
-    let mut v = Verdict::new(2, "maxpoll", "expel", &run.group, article());
+    let article: Vec<Message> = vec![
+        Said::Maxpoll {
+            seconds: Some(10.4),
+        }
+        .into(),
+        Said::Together { seconds: Some(1.6) }.into(),
+        Said::Offset3Twice.into(),
+    ];
+    let mut v = Verdict::new(2, "maxpoll", "expel", &run.group, article);
     checks(&mut v, run, committed, true)?;
     Ok(v)
 }
@@ -192,15 +187,11 @@ pub fn checks(
     };
     if classic {
         v.check(Said::BTookOffset3, overlap.is_some() && b_did_3, handed);
-        let failed = after_done.and_then(|i| match &a.lines[i].event {
-            Event::CommitFailed(e) => Some(e.as_str()),
-            _ => None,
+        let failed = after_done.is_some_and(|i| {
+            matches!(&a.lines[i].event, Event::CommitFailed(e)
+                if e.starts_with("KafkaError{code=UNKNOWN_MEMBER_ID,"))
         });
-        v.check(
-            Said::CommitFailed,
-            failed.is_some_and(|e| e.starts_with("KafkaError{code=UNKNOWN_MEMBER_ID,")),
-            commit,
-        );
+        v.check(Said::CommitFailed, failed, commit);
     } else {
         // librdkafka 2.15 sends the consumer protocol's leave only once the assignment is given
         // up, at the poll after the slow message: until then a owns p0 and the broker keeps it.
@@ -235,26 +226,22 @@ pub fn checks(
     let processed = Shared::Data {
         text: report.render().trim_end().replace('\n', ";"),
     };
-    if classic {
-        v.check(
-            Said::AllOffset3Twice,
-            report.unique == 10
-                && report.runs
-                    == vec![Span {
-                        partition: 0,
-                        first: 3,
-                        last: 3,
-                        times: 2,
-                    }],
-            processed,
-        );
-    } else {
-        v.check(
-            Said::ConsumerAllOnce,
-            report.unique == 10 && report.runs.is_empty(),
-            processed,
-        );
-    }
+    // Offset 3 twice when a was expelled, nothing twice when it was not.
+    let twice = Span {
+        partition: 0,
+        first: 3,
+        last: 3,
+        times: 2,
+    };
+    let (statement, runs) = match classic {
+        true => (Said::AllOffset3Twice, vec![twice]),
+        false => (Said::ConsumerAllOnce, vec![]),
+    };
+    v.check(
+        statement,
+        report.unique == 10 && report.runs == runs,
+        processed,
+    );
     v.check(
         Said::FinalCommitted,
         committed == [(0, Some(10))],

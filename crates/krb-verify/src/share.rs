@@ -255,7 +255,6 @@ pub fn verdict(run: &Run, scenario: Scenario, limit: u16) -> Result<Verdict> {
     Ok(v)
 }
 
-/// "all N records processed".
 fn all_processed(v: &mut Verdict, run: &Run, n: u64) {
     v.check(
         Said::AllRecords { count: n },

@@ -260,12 +260,32 @@ impl<'a> Trial<'a> {
             .iter()
             .map(|e| {
                 let log = *named.get(e.worker.as_str())?;
+                let lines = &logs[log].lines;
                 let starts = starts.entry(log).or_insert_with(|| {
-                    (0..logs[log].lines.len())
-                        .filter(|&i| logs[log].lines[i].event == Event::Start)
+                    (0..lines.len())
+                        .filter(|&i| lines[i].event == Event::Start)
                         .collect()
                 });
-                run(logs, log, starts, e)
+                // The runner writes its `exited` line, then starts the worker, whose log opens
+                // with `start`.
+                let next = starts.partition_point(|&s| lines[s].at < e.found);
+                let restart = starts.get(next).copied().unwrap_or(lines.len());
+                let began = match next.checked_sub(1) {
+                    Some(s) => lines[starts[s]].at,
+                    None => lines.first()?.at,
+                };
+                let last = lines[..restart]
+                    .iter()
+                    .rev()
+                    .find(|l| !matches!(l.event, Event::Start | Event::Stop))
+                    .map(|l| l.at);
+                Some(Run {
+                    log,
+                    began,
+                    restart,
+                    last,
+                    in_flight: Vec::new(),
+                })
             })
             .collect();
         let ends: Vec<_> = runs
@@ -326,13 +346,10 @@ impl<'a> Trial<'a> {
     /// work. Work below what was committed when the fault came (`commits`: by any worker, or
     /// seen by the sampler) was in nobody's flight.
     fn explains(&self, f: &Fault, commits: &Commits, x: &mut Explains) {
-        // A node's failure cuts short the work in flight at a `lost`, `commit failed` or
-        // `transaction aborted` line of any worker in its window. A worker's fault makes the
-        // group rebalance and so ends a generation: under cooperative-sticky and KIP-848 the
-        // workers that keep their partitions go on across it, and a commit or a transaction's
-        // offsets sent with the generation that ended are refused (ILLEGAL_GENERATION), so it
-        // cuts short the work in flight at their `commit failed` and `transaction aborted` lines
-        // in its window.
+        // A node's failure cuts short the work in flight at any worker's `lost`, `commit
+        // failed` or `transaction aborted` line in its window; a worker's fault, at the last two
+        // only: it ends a generation, and what was sent with that one is refused
+        // (ILLEGAL_GENERATION).
         let until = f.healed + TimeDelta::seconds(AFTERMATH_SEC);
         self.disturbed(f.at, until, !f.kind.on_worker(), x);
         if !f.kind.on_worker() {
@@ -432,31 +449,6 @@ struct Run {
     restart: usize,
     last: Option<NaiveDateTime>,
     in_flight: Vec<usize>,
-}
-
-/// The run `e` ended, if the worker (log `log`, its `start` lines `starts`) has lines before
-/// the exit.
-fn run(logs: &[WorkerLog], log: usize, starts: &[usize], e: &Exit) -> Option<Run> {
-    let lines = &logs[log].lines;
-    // The runner writes its `exited` line, then starts the worker, whose log opens with `start`.
-    let next = starts.partition_point(|&s| lines[s].at < e.found);
-    let restart = starts.get(next).copied().unwrap_or(lines.len());
-    let began = match next.checked_sub(1) {
-        Some(s) => lines[starts[s]].at,
-        None => lines.first()?.at,
-    };
-    let last = lines[..restart]
-        .iter()
-        .rev()
-        .find(|l| !matches!(l.event, Event::Start | Event::Stop))
-        .map(|l| l.at);
-    Some(Run {
-        log,
-        began,
-        restart,
-        last,
-        in_flight: Vec::new(),
-    })
 }
 
 /// Whether the exit `e` (its run `r`) is fault `f`'s doing: the worker said it failed on the

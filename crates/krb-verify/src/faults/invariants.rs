@@ -40,12 +40,9 @@ pub(super) fn kept(logs: &[WorkerLog], effect: Kind) -> Kept {
 }
 
 /// The messages the store keeps where the store decides, since it holds the offsets with the
-/// effects: with db-offsets those whose effect is in the database and whose partition's
-/// position there is past them (a COMMIT the stopping server made and never answered leaves
-/// both, and no log line); with kafka-eos those whose output the read_committed topic holds (a
-/// worker killed inside commit_transaction after EndTxn reached the coordinator leaves a
-/// transaction the broker commits). None for the other effects: their store holds no offsets,
-/// and the logs decide alone.
+/// effects (db-offsets: the effect in the database and the position there past it; kafka-eos:
+/// the output in the read_committed topic), why in lab7-analysis.md, "Kept by the store". None
+/// for the other effects: their store holds no offsets, and the logs decide alone.
 pub(super) fn kept_by_store(
     effect: Kind,
     effects: Option<&BTreeMap<(Partition, Offset), u64>>,
@@ -74,13 +71,9 @@ pub(super) struct Lost {
 }
 
 /// The acknowledged messages missing from `kept`. An acknowledgement without an offset
-/// (librdkafka's -1001: a retried batch the broker had already written) is met only by a kept
-/// offset of its partition that no acknowledgement names and that lies below the partition's
-/// end (`ends`, Kafka's log end offset, else one past its highest acknowledged offset): so no
-/// acknowledged message, and no offset past what the producer wrote, stands in for it. Of the
-/// offsets below the end, those not acknowledged are exactly the messages whose
-/// acknowledgement came without an offset (the input topic has no transactions and the
-/// producer is idempotent), so each met fallback is a real message that was kept.
+/// (librdkafka's -1001) is met only by a kept offset of its partition that no acknowledgement
+/// names, below the partition's end (`ends`, else one past its highest acknowledged offset);
+/// why that is exact: lab7-analysis.md, "Acknowledgements without an offset".
 pub(super) fn lost(
     acks: &[(Partition, Offset)],
     ends: &BTreeMap<Partition, Offset>,
@@ -155,8 +148,8 @@ impl Held {
     }
 }
 
-/// The first processing of a partition the worker did not hold (see [`Held`]): work after the revoke,
-/// the bug the article warns of.
+/// The first processing of a partition the worker did not hold (see [`Held`]): work after
+/// the revoke, the bug the article warns of.
 pub(super) fn outside_assignment(logs: &[WorkerLog]) -> Option<String> {
     for log in logs {
         let mut held = Held::default();
@@ -262,14 +255,11 @@ impl<'a> Commits<'a> {
     }
 }
 
-/// The first processing below an offset the group had committed when the processor's assignment of the
-/// partition began. A successful commit is on record in `__consumer_offsets` before it
-/// returns, so an owner that starts afterwards (given the partition, restarted, or rewound
-/// after an aborted transaction) starts at or after it: reading below it redoes committed
-/// work, whatever fault was near. A zombie's processing in an assignment that began before the
-/// commit is not one of these: it never read the commit (the duplicates statement asks whether
-/// its pause explains it). A commit later overtaken by a lower one is the committed offsets
-/// going backwards, their own statement; here it still counts.
+/// The first processing below an offset the group had committed when the processor's
+/// assignment of the partition began: a successful commit is on record before it returns, so
+/// an owner that starts afterwards (given the partition, restarted, or rewound) starts at or
+/// after it, whatever fault was near. A zombie's, in an assignment that began before the
+/// commit, is left to the duplicates statement; a commit later overtaken still counts here.
 pub(super) fn below_committed(logs: &[WorkerLog], commits: &Commits) -> Option<String> {
     for log in logs {
         let mut reset: Option<NaiveDateTime> = None;

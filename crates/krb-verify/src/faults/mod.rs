@@ -295,7 +295,6 @@ pub fn read(
 /// One partition's row of ConsumerGroupCommand's `--describe` table.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct WitnessRow {
-    /// The partition.
     pub partition: Partition,
     /// The group's committed offset, if it has one.
     pub committed: Option<Offset>,
