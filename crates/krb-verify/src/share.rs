@@ -118,7 +118,6 @@ pub const RELEASE_AT: Offset = 3;
 pub const REJECT_AT: Offset = 6;
 
 /// One delivery of a record to a member, from its `acquired` line.
-#[derive(Clone, Debug, PartialEq, Eq)]
 struct Delivery {
     at: NaiveDateTime,
     worker: String,
@@ -313,7 +312,6 @@ fn join(v: &mut Verdict, run: &Run, r: &Records) -> Result<()> {
         .map(|d| d.partition)
         .collect();
     let b_took: BTreeSet<Partition> = r.of_worker(&b.name).map(|d| d.partition).collect();
-    let shared: Vec<Partition> = b_took.intersection(&a_before).copied().collect();
     let revokes = [a, b]
         .iter()
         .flat_map(|l| &l.lines)
@@ -321,7 +319,7 @@ fn join(v: &mut Verdict, run: &Run, r: &Records) -> Result<()> {
         .count();
     v.check(
         Said::NoHandOver,
-        !shared.is_empty() && revokes == 0,
+        !b_took.is_disjoint(&a_before) && revokes == 0,
         vec![
             Said::BRead {
                 partitions: partitions(&b_took),
@@ -432,9 +430,8 @@ fn lock(v: &mut Verdict, run: &Run, r: &Records) -> Result<()> {
     );
     let b_got = r
         .of_worker(&b.name)
-        .find(|d| (d.partition, d.offset) == slow)
-        .cloned();
-    let inside = match (in_it, done, &b_got) {
+        .find(|d| (d.partition, d.offset) == slow);
+    let inside = match (in_it, done, b_got) {
         (Some(s), Some(e), Some(d)) => d.at > s && d.at < e && d.count == 2,
         _ => false,
     };
@@ -449,7 +446,6 @@ fn lock(v: &mut Verdict, run: &Run, r: &Records) -> Result<()> {
             }
             .into(),
             b_got
-                .as_ref()
                 .map_or(Said::BNever, |d| Said::BAcquired {
                     b_at: at(d.at),
                     count: d.count,

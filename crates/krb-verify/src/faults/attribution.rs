@@ -453,11 +453,9 @@ struct Run {
 
 /// Whether the exit `e` (its run `r`) is fault `f`'s doing: the worker said it failed on the
 /// store `f` broke, its run was under way while the store was broken, and it exited after the
-/// fault came. A stopped PostgreSQL cuts every connection, and a worker finds out at its next
-/// use of the database, however late (one that owned nothing, at its next assignment): a run
-/// that began before the database was back may exit at any time after. A node's death (the
-/// output's leader, or any node: each coordinates some transactions) only disturbs the
-/// transactional calls made around it: the worker's last line is within the fault's window.
+/// fault came. A worker finds a cut database connection at its next use, however late; a
+/// node's death disturbs only the transactional calls made around it, so its last line is
+/// within the fault's window (lab7-analysis.md, "Which fault explains a duplicate").
 fn store_victim(f: &Fault, e: &Exit, r: &Run) -> bool {
     let said = |words: &[&str]| {
         e.last_line.starts_with("krb-worker: ") && words.iter().any(|w| e.last_line.contains(w))
