@@ -12,7 +12,7 @@ use krb_log::logline::{Ack, Event, Offset, Partition};
 use krb_log::worker_log::WorkerLog;
 
 use crate::facts::{seconds, summary, Run};
-use crate::messages::{both, partitions, said, Shared};
+use crate::messages::{both, partitions, said, Message, Shared};
 use crate::{shown, Verdict};
 
 said! {
@@ -510,6 +510,17 @@ fn reject(v: &mut Verdict, run: &Run, r: &Records, limit: u16) -> Result<()> {
             .collect()
     };
     let kinds = |o: Offset| r.acks.get(&(0, o)).cloned().unwrap_or_default();
+    // What the broker delivered of offset `o` (`counts`) and how each was acknowledged.
+    let detail = |counts: &[u16], o: Offset| -> Message {
+        vec![
+            Said::Deliveries {
+                list: shown::list(counts),
+            }
+            .into(),
+            acknowledged(&kinds(o)).into(),
+        ]
+        .into()
+    };
     let released = deliveries(RELEASE_AT);
     let want: Vec<u16> = (1..=limit).collect();
     v.check(
@@ -518,25 +529,13 @@ fn reject(v: &mut Verdict, run: &Run, r: &Records, limit: u16) -> Result<()> {
             limit,
         },
         released == want && kinds(RELEASE_AT).iter().all(|k| *k == Ack::Release),
-        vec![
-            Said::Deliveries {
-                list: shown::list(&released),
-            }
-            .into(),
-            acknowledged(&kinds(RELEASE_AT)).into(),
-        ],
+        detail(&released, RELEASE_AT),
     );
     let rejected = deliveries(REJECT_AT);
     v.check(
         Said::Rejected { offset: REJECT_AT },
         rejected == [1] && kinds(REJECT_AT) == [Ack::Reject],
-        vec![
-            Said::Deliveries {
-                list: shown::list(&rejected),
-            }
-            .into(),
-            acknowledged(&kinds(REJECT_AT)).into(),
-        ],
+        detail(&rejected, REJECT_AT),
     );
     accepted_once(v, r, 10, &[RELEASE_AT, REJECT_AT]);
     v.ours = vec![
