@@ -6,11 +6,9 @@ use std::path::Path;
 
 use crate::Effect as Kind;
 use anyhow::{bail, Result};
-use krb_dups::Report;
-use krb_log::logline::Event;
-use krb_log::logline::{Offset, Partition};
-
 use krb_cli::lang::Lang;
+use krb_dups::Report;
+use krb_log::logline::{Event, Offset, Partition};
 
 use crate::facts::{summary, Run};
 use crate::messages::{both, said, Message, Shared};

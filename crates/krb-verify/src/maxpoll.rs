@@ -3,13 +3,10 @@
 
 use anyhow::Result;
 use chrono::NaiveDateTime;
-use krb_dups::Run as Span;
-use krb_log::logline::{Event, Offset, Partition};
-
-use krb_log::logline::format_time;
-use krb_log::overlap::overlaps;
-
 use krb_cli::lang::Lang;
+use krb_dups::Run as Span;
+use krb_log::logline::{format_time, Event, Offset, Partition};
+use krb_log::overlap::overlaps;
 
 use crate::facts::{seconds, summary, Run};
 use crate::messages::{both, said, Message, Shared, Shown};

@@ -217,19 +217,6 @@ impl Records {
     fn of_worker<'a>(&'a self, worker: &'a str) -> impl Iterator<Item = &'a Delivery> + 'a {
         self.deliveries.iter().filter(move |d| d.worker == worker)
     }
-
-    /// The records `worker` acquired whose acknowledgement it never got committed.
-    fn uncommitted(&self, worker: &str) -> BTreeSet<(Partition, Offset)> {
-        self.of_worker(worker)
-            .map(|d| (d.partition, d.offset))
-            .filter(|k| {
-                !self
-                    .committed
-                    .get(k)
-                    .is_some_and(|c| c.iter().any(|(w, _)| w == worker))
-            })
-            .collect()
-    }
 }
 
 /// Lab 8's verdict for a run of `scenario`; `limit` is the group's share.delivery.count.limit
@@ -348,7 +335,15 @@ fn kill(v: &mut Verdict, run: &Run, r: &Records) -> Result<()> {
     let b = run.member("b")?;
     all_processed(v, run, 1000);
     // What a held when it died: acquired, and no acknowledgement of it taken by the broker.
-    let held = r.uncommitted(&a.name);
+    let held: BTreeSet<(Partition, Offset)> = r
+        .of_worker(&a.name)
+        .map(|d| (d.partition, d.offset))
+        .filter(|k| {
+            !r.committed
+                .get(k)
+                .is_some_and(|c| c.iter().any(|(w, _)| *w == a.name))
+        })
+        .collect();
     v.check(
         Said::KilledHolding,
         !held.is_empty(),
