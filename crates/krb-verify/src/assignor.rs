@@ -67,13 +67,7 @@ pub fn verdict(run: &Run, assignor: Assignor, revoke_commit: bool) -> Result<Ver
     let to_c = logs[2].partitions_between(c_start, stopping, assigned);
     let report = &run.report;
     let dup_partitions: BTreeSet<Partition> = report.runs.iter().map(|r| r.partition).collect();
-    v.check(
-        Shared::AllProcessed { count: 3000 },
-        report.unique == 3000,
-        Shared::Unique {
-            count: report.unique,
-        },
-    );
+    v.all_processed(report, 3000);
     v.check(
         Said::CAssigned,
         !to_c.is_empty(),
@@ -104,13 +98,7 @@ pub fn verdict(run: &Run, assignor: Assignor, revoke_commit: bool) -> Result<Ver
         moved: shown::list(&to_c),
     };
     match (cooperative, revoke_commit) {
-        (_, true) => v.check(
-            Shared::NoDuplicates,
-            report.duplicates() == 0,
-            Shared::Duplicates {
-                count: report.duplicates(),
-            },
-        ),
+        (_, true) => v.no_duplicates(report),
         (false, false) => v.check(
             Said::DuplicatesOnMore,
             dup_partitions.len() > to_c.len(),

@@ -120,13 +120,12 @@ pub fn page(records: &[Record], dir: &Path, lang: Lang) -> String {
         );
     }
     out += "</table>\n";
-    let mut labs: Vec<u8> = Vec::new();
-    for r in records {
-        if !labs.contains(&r.lab) {
-            labs.push(r.lab);
-        }
-    }
-    for lab in labs {
+    let mut seen = std::collections::BTreeSet::new();
+    for lab in records
+        .iter()
+        .map(|r| r.lab)
+        .filter(|&lab| seen.insert(lab))
+    {
         let (heading, intro) = match lab {
             deploy::LAB => (
                 deploy::Message::Heading.text(lang),

@@ -234,24 +234,15 @@ fn check(lab: Lab, group: &str, out: &Output, db: Option<&str>) -> Result<ExitCo
     }
     if let Some(file) = &out.record {
         let (n, name, variant) = lab.names();
-        let (verdict, reason) = match verdict {
-            Ok(v) => (Some(v), out.script_failed.clone()),
-            Err(e) => (
-                None,
-                Some(match &out.script_failed {
-                    Some(r) => format!("{r}; krb-verify: {e:#}"),
-                    None => format!("krb-verify: {e:#}"),
-                }),
-            ),
+        let reason = match (&verdict, &out.script_failed) {
+            (Ok(_), r) => r.clone(),
+            (Err(e), Some(r)) => Some(format!("{r}; krb-verify: {e:#}")),
+            (Err(e), None) => Some(format!("krb-verify: {e:#}")),
         };
+        let verdict = verdict.ok();
         let record = Record {
             seconds: out.seconds,
-            status: if verdict.is_some() {
-                "checked"
-            } else {
-                "error"
-            }
-            .into(),
+            status: verdict.as_ref().map_or("error", |_| "checked").into(),
             lab: n,
             name: name.into(),
             variant,
@@ -279,14 +270,15 @@ fn check(lab: Lab, group: &str, out: &Output, db: Option<&str>) -> Result<ExitCo
 fn table(file: &Path, json: Option<&Path>, html: Option<&Path>, logs: &Path) -> Result<ExitCode> {
     let lang = Lang::of_process();
     let records = record::read(file)?;
+    let write = |path: &Path, text: String| {
+        std::fs::write(path, text)
+            .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))
+    };
     if let Some(path) = html {
-        std::fs::write(path, krb_verify::html::page(&records, logs, lang))
-            .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
+        write(path, krb_verify::html::page(&records, logs, lang))?;
     }
     if let Some(path) = json {
-        let doc = serde_json::to_string_pretty(&records)? + "\n";
-        std::fs::write(path, doc)
-            .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
+        write(path, serde_json::to_string_pretty(&records)? + "\n")?;
     }
     print!("{}", record::table_in(&records, lang));
     Ok(held(records.iter().all(Record::held)))
@@ -322,43 +314,28 @@ fn main() -> ExitCode {
 }
 
 fn run(args: Args) -> Result<ExitCode> {
-    match &args.command {
+    let (lab, group, out, db) = match args.command {
         Command::Revoke {
             group,
             revoke_commit,
             out,
-        } => check(
-            Lab::Revoke {
-                revoke_commit: *revoke_commit,
-            },
-            group,
-            out,
-            None,
-        ),
-        Command::Maxpoll { group, out } => check(Lab::Maxpoll, group, out, None),
+        } => (Lab::Revoke { revoke_commit }, group, out, None),
+        Command::Maxpoll { group, out } => (Lab::Maxpoll, group, out, None),
         Command::Share {
             group,
             scenario,
             limit,
             out,
-        } => check(
-            Lab::Share {
-                scenario: *scenario,
-                limit: *limit,
-            },
-            group,
-            out,
-            None,
-        ),
+        } => (Lab::Share { scenario, limit }, group, out, None),
         Command::Assignor {
             group,
             assignor,
             revoke_commit,
             out,
-        } => check(
+        } => (
             Lab::Assignor {
-                assignor: *assignor,
-                revoke_commit: *revoke_commit,
+                assignor,
+                revoke_commit,
             },
             group,
             out,
@@ -368,41 +345,27 @@ fn run(args: Args) -> Result<ExitCode> {
             group,
             static_membership,
             out,
-        } => check(
-            Lab::Static {
-                static_membership: *static_membership,
-            },
-            group,
-            out,
-            None,
-        ),
+        } => (Lab::Static { static_membership }, group, out, None),
         Command::Protocol {
             group,
             protocol,
             out,
-        } => check(
-            Lab::Protocol {
-                protocol: *protocol,
-            },
-            group,
-            out,
-            None,
-        ),
+        } => (Lab::Protocol { protocol }, group, out, None),
         Command::Idempotent {
             group,
             effect,
             scenario,
             db,
             out,
-        } => check(
+        } => (
             Lab::Idempotent {
-                effect: *effect,
-                scenario: *scenario,
+                effect,
+                scenario,
                 postgres: db.as_deref().is_some_and(krb_effect::is_postgres),
             },
             group,
             out,
-            db.as_deref(),
+            db,
         ),
         Command::Faults {
             group,
@@ -410,28 +373,23 @@ fn run(args: Args) -> Result<ExitCode> {
             db,
             recheck,
             out,
-        } => check(
-            Lab::Faults {
-                effect: *effect,
-                recheck: *recheck,
-            },
-            group,
-            out,
-            db.as_deref(),
-        ),
+        } => (Lab::Faults { effect, recheck }, group, out, db),
         Command::Deploy {
             group,
             matrix_row,
             db,
             out,
-        } => check(Lab::Deploy { row: *matrix_row }, group, out, db.as_deref()),
-        Command::DeployRows { group, only, logs } => deploy_rows(group, only.as_deref(), &logs.dir),
-        Command::DeployTable { file } => deploy_table(file),
+        } => (Lab::Deploy { row: matrix_row }, group, out, db),
+        Command::DeployRows { group, only, logs } => {
+            return deploy_rows(&group, only.as_deref(), &logs.dir)
+        }
+        Command::DeployTable { file } => return deploy_table(&file),
         Command::Table {
             file,
             json,
             html,
             logs,
-        } => table(file, json.as_deref(), html.as_deref(), &logs.dir),
-    }
+        } => return table(&file, json.as_deref(), html.as_deref(), &logs.dir),
+    };
+    check(lab, &group, &out, db.as_deref())
 }

@@ -73,9 +73,48 @@ macro_rules! said {
 }
 pub(crate) use said;
 
-/// A message of a verdict: which one, with its values, in no language yet.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub enum Message {
+/// Writes [`Message`]: one variant per enum of words (made from it by `From`), then the parts
+/// and a record's English text.
+macro_rules! message {
+    ($($(#[$meta:meta])* $variant:ident($said:ty)),* $(,)?) => {
+        /// A message of a verdict: which one, with its values, in no language yet.
+        #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+        pub enum Message {
+            $($(#[$meta])* $variant($said),)*
+            /// Several messages, `; ` between them.
+            Parts(Vec<Message>),
+            /// The English text of a record whose message this krb cannot read (an older krb
+            /// wrote none, a newer one a message this one does not know): shown as it is,
+            /// marked under another language. Never written as a message.
+            #[serde(skip)]
+            English(String),
+        }
+
+        impl Message {
+            pub fn text(&self, lang: Lang) -> String {
+                match self {
+                    $(Message::$variant(m) => m.text(lang),)*
+                    Message::Parts(parts) => parts
+                        .iter()
+                        .map(|p| p.text(lang))
+                        .collect::<Vec<_>>()
+                        .join("; "),
+                    Message::English(text) => match lang {
+                        Lang::En => text.clone(),
+                        _ => format!("{text} {UNTRANSLATED}"),
+                    },
+                }
+            }
+        }
+
+        $(impl From<$said> for Message {
+            fn from(m: $said) -> Message {
+                Message::$variant(m)
+            }
+        })*
+    };
+}
+message! {
     /// Words more than one lab says.
     Shared(Shared),
     Lab1(revoke::Said),
@@ -87,40 +126,9 @@ pub enum Message {
     Lab7(faults::Said),
     Lab8(share::Said),
     Lab9(crate::deploy::Message),
-    /// Several messages, `; ` between them.
-    Parts(Vec<Message>),
-    /// The English text of a record whose message this krb cannot read (an older krb wrote
-    /// none, a newer one a message this one does not know): shown as it is, marked under
-    /// another language. Never written as a message.
-    #[serde(skip)]
-    English(String),
 }
 
 impl Message {
-    pub fn text(&self, lang: Lang) -> String {
-        match self {
-            Message::Shared(m) => m.text(lang),
-            Message::Lab1(m) => m.text(lang),
-            Message::Lab2(m) => m.text(lang),
-            Message::Lab3(m) => m.text(lang),
-            Message::Lab4(m) => m.text(lang),
-            Message::Lab5(m) => m.text(lang),
-            Message::Lab6(m) => m.text(lang),
-            Message::Lab7(m) => m.text(lang),
-            Message::Lab8(m) => m.text(lang),
-            Message::Lab9(m) => m.text(lang),
-            Message::Parts(parts) => parts
-                .iter()
-                .map(|p| p.text(lang))
-                .collect::<Vec<_>>()
-                .join("; "),
-            Message::English(text) => match lang {
-                Lang::En => text.clone(),
-                _ => format!("{text} {UNTRANSLATED}"),
-            },
-        }
-    }
-
     /// The message's parts: its own when it is [`Message::Parts`], else itself.
     pub fn parts(self) -> Vec<Message> {
         match self {
@@ -150,29 +158,6 @@ impl Message {
 /// The mark after a record's English text shown under another language: it was not said in
 /// that language.
 pub const UNTRANSLATED: &str = "(en)";
-
-/// Makes each lab's enum a [`Message`].
-macro_rules! into_message {
-    ($($said:ty => $variant:ident),* $(,)?) => {
-        $(impl From<$said> for Message {
-            fn from(m: $said) -> Message {
-                Message::$variant(m)
-            }
-        })*
-    };
-}
-into_message! {
-    Shared => Shared,
-    revoke::Said => Lab1,
-    maxpoll::Said => Lab2,
-    assignor::Said => Lab3,
-    static_lab::Said => Lab4,
-    protocol::Said => Lab5,
-    idempotent::Said => Lab6,
-    faults::Said => Lab7,
-    share::Said => Lab8,
-    crate::deploy::Message => Lab9,
-}
 
 impl From<Vec<Message>> for Message {
     fn from(parts: Vec<Message>) -> Message {

@@ -87,13 +87,7 @@ pub fn checks(v: &mut Verdict, run: &Run, revoke_commit: bool) -> Result<()> {
     let a = run.member("a")?;
     let b = run.member("b")?;
     let report = &run.report;
-    v.check(
-        Shared::AllProcessed { count: 1000 },
-        report.unique == 1000,
-        Shared::Unique {
-            count: report.unique,
-        },
-    );
+    v.all_processed(report, 1000);
     let b_start = b.time_of(0, |e| e == &Event::Start);
     // The rebalance b's join causes, not the revoke of a's clean stop at the end.
     let a_stop = a.find(0, |e| e == &Event::Stop).unwrap_or(a.lines.len());
@@ -161,11 +155,7 @@ pub fn checks(v: &mut Verdict, run: &Run, revoke_commit: bool) -> Result<()> {
     let b_first = b.processed().find(|(p, _)| *p == moved).map(|(_, o)| o);
     let dups = report.duplicates();
     if revoke_commit {
-        v.check(
-            Shared::NoDuplicates,
-            dups == 0,
-            Shared::Duplicates { count: dups },
-        );
+        v.no_duplicates(report);
         let n = last_commit(&a.lines[revoke..reassigned], moved);
         v.check(
             Said::CommittedInRevoke,

@@ -1,19 +1,8 @@
 //! A lab variant's verdict: the article's number, ours, and each "must hold" statement with
 //! whether this run kept it.
 //!
-//! A lab's module checks its statements as messages of its own enum (see
-//! [`crate::messages`]), which say themselves in every language:
-//!
-//! ```text
-//! v.check(Shared::AllProcessed { count: 1000 }, unique == 1000, Shared::Unique { count: unique });
-//! v.check(Said::OneMoved, moved.len() == 1, Said::BAssigned { list: shown::list(&moved) });
-//! v.ours = summary(report).into();
-//! ```
-//!
-//! Both arguments of [`Verdict::check`] are `impl Into<Message>`: a lab's `Said`, a
-//! [`Shared`](crate::messages::Shared), or several in a `Vec<Message>` (shown with `; `
-//! between). A new lab adds its enum to [`Message`] and its examples to
-//! [`crate::messages::examples`]; the tests then render each of its variants in Korean.
+//! A lab checks its statements as messages of its own enum, said in the viewer's language where
+//! they are shown (see [`crate::messages`] and docs/en/internals/messages.md).
 
 use std::collections::BTreeMap;
 
@@ -21,7 +10,7 @@ use krb_cli::lang::Lang;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::messages::{self, Message};
+use crate::messages::{self, Message, Shared};
 
 /// [`Verdict::numbers`]: how many processings repeated one (krb-dups' duplicates).
 pub const DUPLICATES: &str = "duplicates";
@@ -282,6 +271,25 @@ impl Verdict {
             held,
             detail: detail.into(),
         });
+    }
+
+    /// The statement that each of the `count` messages written was processed.
+    pub fn all_processed(&mut self, report: &krb_dups::Report, count: u64) {
+        let unique = report.unique;
+        self.check(
+            Shared::AllProcessed { count },
+            unique == count,
+            Shared::Unique { count: unique },
+        );
+    }
+
+    pub fn no_duplicates(&mut self, report: &krb_dups::Report) {
+        let count = report.duplicates();
+        self.check(
+            Shared::NoDuplicates,
+            count == 0,
+            Shared::Duplicates { count },
+        );
     }
 }
 
