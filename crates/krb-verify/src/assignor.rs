@@ -40,17 +40,16 @@ said! {
 
 pub fn verdict(run: &Run, assignor: Assignor, revoke_commit: bool) -> Result<Verdict> {
     let cooperative = assignor == Assignor::CooperativeSticky;
-    let (_, _, variant) = Lab::Assignor {
-        assignor,
-        revoke_commit,
-    }
-    .names();
     let article = match (cooperative, revoke_commit) {
         (false, false) => Said::OnAll { count: 67, n: 6 },
         (true, false) => Said::OnMoved { count: 24, n: 2 },
         (_, true) => Said::NotMeasured,
     };
-    let mut v = Verdict::new(3, "assignor", &variant, &run.group, article);
+    let lab = Lab::Assignor {
+        assignor,
+        revoke_commit,
+    };
+    let mut v = Verdict::of(lab, &run.group, article);
     let logs = [run.member("a")?, run.member("b")?, run.member("c")?];
     let c_start = logs[2]
         .time_of(0, |e| e == &Event::Start)

@@ -212,14 +212,6 @@ impl Words for Message {
     }
 }
 
-/// `p0, p3`: partitions as a summary names them; empty for none.
-pub fn partitions<'a>(ps: impl IntoIterator<Item = &'a Partition>) -> String {
-    ps.into_iter()
-        .map(|p| format!("p{p}"))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
 said! {
     /// Words more than one lab says.
     pub enum Shared {
@@ -229,7 +221,7 @@ said! {
         Duplicates { count: u64 } => "{count} duplicates", "중복 {count}건";
         Summary { count: u64, partitions: Vec<Partition>, range: Option<(Offset, Offset)> } =>
             |lang| {
-                let on = crate::messages::partitions(partitions);
+                let on = partitions.iter().map(|p| format!("p{p}")).collect::<Vec<_>>().join(", ");
                 let mut text = match (lang, partitions.is_empty(), count) {
                     (Lang::En, true, 1) => "1 duplicate".to_string(),
                     (Lang::En, true, _) => format!("{count} duplicates"),

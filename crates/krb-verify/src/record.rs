@@ -100,34 +100,33 @@ pub fn table(records: &[Record]) -> String {
 pub fn table_in(records: &[Record], lang: Lang) -> String {
     let rows: Vec<([String; 5], String)> = records
         .iter()
-        .map(|r| match &r.verdict {
-            Some(v) => (
-                [
+        .map(|r| {
+            let failures = r
+                .verdict
+                .as_ref()
+                .map(|v| v.failures_in(lang).replace('\n', "; "));
+            let failures = [failures, r.reason.clone()].into_iter().flatten();
+            let failures = failures
+                .filter(|s| !s.is_empty())
+                .collect::<Vec<_>>()
+                .join("; ");
+            let cells = match &r.verdict {
+                Some(v) => [
                     format!("{} {}", v.lab, v.name),
                     v.variant.clone(),
                     v.article.text(lang),
                     v.ours.text(lang),
                     v.count(),
                 ],
-                [
-                    v.failures_in(lang).replace('\n', "; "),
-                    r.reason.clone().unwrap_or_default(),
-                ]
-                .into_iter()
-                .filter(|s| !s.is_empty())
-                .collect::<Vec<_>>()
-                .join("; "),
-            ),
-            None => (
-                [
+                None => [
                     format!("{} {}", r.lab, r.name),
                     r.variant.clone(),
                     String::new(),
                     String::new(),
                     r.status.clone(),
                 ],
-                r.reason.clone().unwrap_or_default(),
-            ),
+            };
+            (cells, failures)
         })
         .collect();
     let header = messages::HEADS.map(|h| h.text(lang).to_string());

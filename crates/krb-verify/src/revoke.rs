@@ -9,7 +9,7 @@ use krb_cli::lang::Lang;
 
 use crate::facts::{assigned, last_commit, last_processed, seconds, summary, Run};
 use crate::messages::{said, Shared};
-use crate::{shown, Verdict};
+use crate::{shown, Lab, Verdict};
 
 said! {
     /// Lab 1's statements and details.
@@ -59,19 +59,16 @@ said! {
 }
 
 pub fn verdict(run: &Run, revoke_commit: bool) -> Result<Verdict> {
-    let (variant, article) = if revoke_commit {
-        ("revcommit", Shared::Duplicates { count: 0 })
+    let article = if revoke_commit {
+        Shared::Duplicates { count: 0 }
     } else {
-        (
-            "nocommit",
-            Shared::Summary {
-                count: 82,
-                partitions: vec![1],
-                range: Some((400, 481)),
-            },
-        )
+        Shared::Summary {
+            count: 82,
+            partitions: vec![1],
+            range: Some((400, 481)),
+        }
     };
-    let mut v = Verdict::new(1, "revoke", variant, &run.group, article);
+    let mut v = Verdict::of(Lab::Revoke { revoke_commit }, &run.group, article);
     checks(&mut v, run, revoke_commit)?;
     let mut ours = summary(&run.report);
     if let Shared::Summary { range, .. } = &mut ours {

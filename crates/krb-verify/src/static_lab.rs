@@ -6,7 +6,7 @@ use krb_log::logline::Event;
 
 use crate::facts::{assigned, revoked, seconds, Run, NO_SECOND_START, NO_SECOND_STOP, NO_STOP};
 use crate::messages::{both, said, Message, Shared};
-use crate::{shown, Verdict};
+use crate::{shown, Lab, Verdict};
 
 said! {
     /// Lab 4's statements, details and numbers.
@@ -44,19 +44,16 @@ said! {
 pub const SESSION_TIMEOUT: f64 = 10.0;
 
 pub fn verdict(run: &Run, static_membership: bool) -> Result<Verdict> {
-    let (variant, article): (_, Message) = if static_membership {
-        (
-            "--static",
-            vec![
-                Said::NoRevokes { count: 0 }.into(),
-                Said::BackAfterStart { seconds: 0.14 }.into(),
-            ]
-            .into(),
-        )
+    let article: Message = if static_membership {
+        vec![
+            Said::NoRevokes { count: 0 }.into(),
+            Said::BackAfterStart { seconds: 0.14 }.into(),
+        ]
+        .into()
     } else {
-        ("dynamic", Said::OtherRevokedTwice.into())
+        Said::OtherRevokedTwice.into()
     };
-    let mut v = Verdict::new(4, "static", variant, &run.group, article);
+    let mut v = Verdict::of(Lab::Static { static_membership }, &run.group, article);
     let a = run.member("a")?;
     let b = run.member("b")?;
     let line = |nth, event: Event, msg| {

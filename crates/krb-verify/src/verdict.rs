@@ -172,6 +172,12 @@ impl Verdict {
         }
     }
 
+    /// A verdict of `lab` with no statement checked yet, named as the lab names it.
+    pub fn of(lab: crate::Lab, group: &str, article: impl Into<Message>) -> Verdict {
+        let (n, name, variant) = lab.names();
+        Verdict::new(n, name, &variant, group, article)
+    }
+
     pub fn held(&self) -> bool {
         self.checks.iter().all(|c| c.held)
     }
