@@ -12,7 +12,6 @@ use crate::messages::{said, Shared};
 use crate::{shown, Assignor, Lab, Verdict};
 
 said! {
-    /// Lab 3's statements, details and numbers.
     pub enum Said {
         CAssigned => "c was assigned partitions", "c가 파티션을 받음";
         OnlyMovedRevoked => "only the partitions that moved to c were revoked", "c로 옮겨 간 파티션만 반납됨";

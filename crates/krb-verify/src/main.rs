@@ -288,24 +288,6 @@ fn parse_row(name: &str) -> Result<krb_verify::deploy::Row, String> {
     krb_verify::deploy::Row::parse(name).map_err(|m| m.text(Lang::of_process()))
 }
 
-fn deploy_rows(group: &str, only: Option<&str>, logs: &Path) -> Result<ExitCode> {
-    let rows = krb_verify::deploy::Row::select(only)
-        .map_err(|m| anyhow::anyhow!(m.text(Lang::of_process())))?;
-    for row in rows {
-        stdout_line(&row.script_line(&format!("{group}-{}", row.name()), logs));
-    }
-    Ok(ExitCode::SUCCESS)
-}
-
-fn deploy_table(file: &Path) -> Result<ExitCode> {
-    let records = record::read(file)?;
-    print!(
-        "{}",
-        krb_verify::deploy::table(&records, Lang::of_process())
-    );
-    Ok(held(records.iter().all(Record::held)))
-}
-
 fn main() -> ExitCode {
     // Every error is the logs' or the command line's: exit 2.
     krb_cli::main(krb_kafka::version_line, |args| {
@@ -381,9 +363,21 @@ fn run(args: Args) -> Result<ExitCode> {
             out,
         } => (Lab::Deploy { row: matrix_row }, group, out, db),
         Command::DeployRows { group, only, logs } => {
-            return deploy_rows(&group, only.as_deref(), &logs.dir)
+            let rows = krb_verify::deploy::Row::select(only.as_deref())
+                .map_err(|m| anyhow::anyhow!(m.text(Lang::of_process())))?;
+            for row in rows {
+                stdout_line(&row.script_line(&format!("{group}-{}", row.name()), &logs.dir));
+            }
+            return Ok(ExitCode::SUCCESS);
         }
-        Command::DeployTable { file } => return deploy_table(&file),
+        Command::DeployTable { file } => {
+            let records = record::read(&file)?;
+            print!(
+                "{}",
+                krb_verify::deploy::table(&records, Lang::of_process())
+            );
+            return Ok(held(records.iter().all(Record::held)));
+        }
         Command::Table {
             file,
             json,

@@ -115,7 +115,6 @@ macro_rules! message {
     };
 }
 message! {
-    /// Words more than one lab says.
     Shared(Shared),
     Lab1(revoke::Said),
     Lab2(maxpoll::Said),
@@ -212,6 +211,14 @@ impl Words for Message {
     }
 }
 
+/// `p0, p3`: partitions as a summary names them; empty for none.
+pub fn partitions<'a>(ps: impl IntoIterator<Item = &'a Partition>) -> String {
+    ps.into_iter()
+        .map(|p| format!("p{p}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 said! {
     /// Words more than one lab says.
     pub enum Shared {
@@ -221,7 +228,7 @@ said! {
         Duplicates { count: u64 } => "{count} duplicates", "중복 {count}건";
         Summary { count: u64, partitions: Vec<Partition>, range: Option<(Offset, Offset)> } =>
             |lang| {
-                let on = partitions.iter().map(|p| format!("p{p}")).collect::<Vec<_>>().join(", ");
+                let on = crate::messages::partitions(partitions);
                 let mut text = match (lang, partitions.is_empty(), count) {
                     (Lang::En, true, 1) => "1 duplicate".to_string(),
                     (Lang::En, true, _) => format!("{count} duplicates"),

@@ -62,7 +62,6 @@ impl Record {
         )
     }
 
-    /// Appends the record to a JSON Lines file.
     pub fn append(&self, path: &Path) -> Result<()> {
         let mut file = std::fs::OpenOptions::new()
             .create(true)
@@ -78,7 +77,6 @@ impl Record {
 /// The largest file of records read: a workshop's labs make a few hundred kilobytes.
 const RECORDS_LIMIT: u64 = 64 << 20;
 
-/// Reads a JSON Lines file of records.
 pub fn read(path: &Path) -> Result<Vec<Record>> {
     let text = krb_log::reader::read_text(path, "the records", RECORDS_LIMIT)?;
     text.lines()
@@ -143,13 +141,10 @@ pub fn table_in(records: &[Record], lang: Lang) -> String {
         let mut out = String::new();
         for row in 0..height {
             let mut text = String::new();
-            for (i, (cell, w)) in wrapped.iter().zip(widths).enumerate() {
+            // The last column's padding goes with the line's trailing spaces.
+            for (cell, w) in wrapped.iter().zip(widths) {
                 let part = cell.get(row).map(String::as_str).unwrap_or("");
-                if i == 4 {
-                    text += part;
-                } else {
-                    text += &format!("{part}{}  ", " ".repeat(w.saturating_sub(width(part))));
-                }
+                text += &format!("{part}{}  ", " ".repeat(w.saturating_sub(width(part))));
             }
             out += text.trim_end();
             out += "\n";

@@ -7,12 +7,11 @@ use krb_log::logline::{Event, Offset, Partition};
 
 use krb_cli::lang::Lang;
 
-use crate::facts::{assigned, last_commit, last_processed, seconds, summary, Run};
+use crate::facts::{assigned, last_commit, last_processed, revoked, seconds, summary, Run};
 use crate::messages::{said, Shared};
 use crate::{shown, Lab, Verdict};
 
 said! {
-    /// Lab 1's statements and details.
     pub enum Said {
         HandedBack => "a handed partitions back after b joined", "b가 들어온 뒤 a가 파티션을 반납함";
         RevokedThenAssigned => "a logged revoked [0, 1], then assigned [..]",
@@ -96,15 +95,12 @@ pub fn checks(v: &mut Verdict, run: &Run, revoke_commit: bool) -> Result<()> {
         .iter()
         .find_map(|l| assigned(&l.event).filter(|ps| !ps.is_empty()).cloned())
         .unwrap_or_default();
+    let list = revoke.and_then(|i| revoked(&a.lines[i].event).map(shown::list));
     v.check(
         Said::HandedBack,
         revoke.is_some(),
-        match revoke.and_then(|i| crate::facts::revoked(&a.lines[i].event)) {
-            Some(ps) => Said::ARevoked {
-                list: shown::list(ps),
-            },
-            None => Said::NoRevoke,
-        },
+        list.clone()
+            .map_or(Said::NoRevoke, |list| Said::ARevoked { list }),
     );
     if v.lab == 1 {
         v.check(
@@ -112,9 +108,7 @@ pub fn checks(v: &mut Verdict, run: &Run, revoke_commit: bool) -> Result<()> {
             revoke.is_some_and(|i| a.lines[i].event == Event::Revoked(vec![0, 1]))
                 && reassigned.is_some(),
             Said::Reassigned {
-                list: revoke
-                    .and_then(|i| crate::facts::revoked(&a.lines[i].event))
-                    .map(shown::list),
+                list,
                 reassigned: reassigned.is_some(),
             },
         );

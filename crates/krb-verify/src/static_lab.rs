@@ -9,7 +9,6 @@ use crate::messages::{both, said, Message, Shared};
 use crate::{shown, Lab, Verdict};
 
 said! {
-    /// Lab 4's statements, details and numbers.
     pub enum Said {
         BackWithinTimeout =>
             "a owned partitions again within the session timeout (10 s) of its stop",

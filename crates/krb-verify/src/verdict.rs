@@ -196,7 +196,6 @@ impl Verdict {
         self.failures_in(Lang::En)
     }
 
-    /// The statements that did not hold, one per line, in `lang`.
     pub fn failures_in(&self, lang: Lang) -> String {
         self.checks
             .iter()
@@ -206,7 +205,6 @@ impl Verdict {
             .join("\n")
     }
 
-    /// The check of `statement`, if it was checked.
     pub fn check_of(&self, statement: impl Into<Message>) -> Option<&Check> {
         let statement = statement.into();
         self.checks.iter().find(|c| c.statement == statement)
