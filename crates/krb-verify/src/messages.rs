@@ -229,13 +229,12 @@ said! {
         Summary { count: u64, partitions: Vec<Partition>, range: Option<(Offset, Offset)> } =>
             |lang| {
                 let on = crate::messages::partitions(partitions);
-                let mut text = match (lang, partitions.is_empty(), count) {
-                    (Lang::En, true, 1) => "1 duplicate".to_string(),
-                    (Lang::En, true, _) => format!("{count} duplicates"),
-                    (Lang::En, false, 1) => format!("1 duplicate on {on}"),
-                    (Lang::En, false, _) => format!("{count} duplicates on {on}"),
-                    (Lang::Ko, true, _) => format!("중복 {count}건"),
-                    (Lang::Ko, false, _) => format!("{on}에서 중복 {count}건"),
+                let s = if *count == 1 { "" } else { "s" };
+                let mut text = match (lang, partitions.is_empty()) {
+                    (Lang::En, true) => format!("{count} duplicate{s}"),
+                    (Lang::En, false) => format!("{count} duplicate{s} on {on}"),
+                    (Lang::Ko, true) => format!("중복 {count}건"),
+                    (Lang::Ko, false) => format!("{on}에서 중복 {count}건"),
                 };
                 if let Some((first, last)) = range {
                     text += &format!(" ({first}..{last})");
