@@ -37,15 +37,11 @@ fn pictures(dir: &Path, group: &str) -> Vec<(String, String)> {
 
 /// A stable anchor for a variant: `lab1-nocommit`, `lab3-range-revoke-commit`, `lab4-static`.
 pub fn anchor(lab: u8, variant: &str) -> String {
-    let mut slug = String::new();
-    for c in variant.chars() {
-        if c.is_ascii_alphanumeric() {
-            slug.push(c.to_ascii_lowercase());
-        } else if !slug.is_empty() && !slug.ends_with('-') {
-            slug.push('-');
-        }
-    }
-    format!("lab{lab}-{}", slug.trim_end_matches('-'))
+    let words: Vec<&str> = variant
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    format!("lab{lab}-{}", words.join("-").to_ascii_lowercase())
 }
 
 /// The page for a lab run's records in `lang`; the timelines are read from `dir` (the logs).

@@ -1,10 +1,6 @@
-//! What krb-verify prints for a person, in English and Korean (`KRB_LANG=ko`).
-//!
-//! A verdict's statements, details, the article's numbers and ours are [`Message`]s: values
-//! (which message, and its arguments) that each lab's module declares once in its [`said!`]
-//! enum, both languages side by side (see docs/en/internals/messages.md). They are made into
-//! text only where they are shown, so a record published in one language is shown in the
-//! viewer's. The frame around them (a verdict's labels, the table's heads) is the pairs below.
+//! What krb-verify prints for a person, in English and Korean (`KRB_LANG=ko`): [`Message`]s,
+//! values made into text only where they are shown, so a record is read in the viewer's language
+//! (docs/en/internals/messages.md). The frame around them is the pairs below.
 
 use std::fmt::{self, Display};
 
@@ -27,11 +23,8 @@ macro_rules! both {
 pub(crate) use both;
 
 /// Declares a lab's messages, each once with its fields and both languages side by side:
-/// `Name { field: Type } => "english {field}", "korean {field}";`. format! checks each
-/// language's `{field}`s, and shows each value by [`Words`] (a missing one as `none`/`없음`).
-/// A message whose words need logic gives them as `|lang| expr` over its borrowed fields.
-/// The macro writes the enum (serde's, for the records), its `text(lang)`, and the names of
-/// its variants (`VARIANTS`), to which the tests hold each lab's examples.
+/// `Name { field: Type } => "english {field}", "korean {field}";` or `=> |lang| expr` (see
+/// docs/en/internals/messages.md).
 macro_rules! said {
     (
         $(#[$meta:meta])*
