@@ -124,8 +124,7 @@ pub fn verdict(
     else {
         bail!("lab 6's verdict is for lab 6, not {lab:?}");
     };
-    let (_, _, variant) = lab.names();
-    let mut v = Verdict::new(6, "idempotent", &variant, &run.group, Said::Idempotent);
+    let mut v = Verdict::of(lab, &run.group, Said::Idempotent);
     let processing = &run.report;
     let messages = scenario.messages();
     v.check(

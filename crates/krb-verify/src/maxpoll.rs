@@ -11,7 +11,7 @@ use krb_log::overlap::overlaps;
 use crate::facts::{seconds, summary, Run};
 use crate::messages::{both, said, Message, Shared, Shown};
 use crate::verdict::{DUPLICATES, MAXPOLL_SECONDS, OVERLAP_SECONDS};
-use crate::{shown, Verdict};
+use crate::{shown, Lab, Verdict};
 
 said! {
     /// Lab 2's statements and details (lab 5 checks them too, and lab 6 one).
@@ -98,7 +98,7 @@ pub fn verdict(run: &Run, committed: &[(Partition, Option<Offset>)]) -> Result<V
         Said::Together { seconds: Some(1.6) }.into(),
         Said::Offset3Twice.into(),
     ];
-    let mut v = Verdict::new(2, "maxpoll", "expel", &run.group, article);
+    let mut v = Verdict::of(Lab::Maxpoll, &run.group, article);
     checks(&mut v, run, committed, true)?;
     Ok(v)
 }
