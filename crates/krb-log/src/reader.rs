@@ -23,7 +23,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 
 use crate::logline::{Event, LogLine};
-use krb_cli::lang::{Lang, Msg};
+use krb_cli::lang::Lang;
 use krb_cli::namespace::Namespace;
 
 /// The folder of the logs, an option of every tool that reads them.
@@ -540,18 +540,14 @@ pub fn group_of(path: &Path) -> Result<Option<String>> {
         }))
 }
 
-/// A log folder that cannot be read (`why`: the system's reason).
-pub const NO_LOG_FOLDER: Msg = Msg {
-    en: "cannot read the log folder {dir}: {why}",
-    ko: "로그 폴더 {dir}을 읽을 수 없습니다: {why}",
-};
-
-/// A group without a log: a group name mistyped, or a folder other than the lab's.
-pub const NO_LOGS: Msg = Msg {
-    en: "no log file {dir}/{group}-*.log: run the group's workers first, or pass --logs DIR",
-    ko: "로그 파일 {dir}/{group}-*.log가 없습니다: 먼저 그룹의 워커를 띄우거나, --logs DIR로 로그 \
-         폴더를 주세요",
-};
+krb_cli::msgs! { ;
+    /// A log folder that cannot be read (`why`: the system's reason).
+    NO_LOG_FOLDER = "cannot read the log folder {dir}: {why}", "로그 폴더 {dir}을 읽을 수 없습니다: {why}";
+    /// A group without a log: a group name mistyped, or a folder other than the lab's.
+    NO_LOGS = "no log file {dir}/{group}-*.log: run the group's workers first, or pass --logs DIR",
+        "로그 파일 {dir}/{group}-*.log가 없습니다: 먼저 그룹의 워커를 띄우거나, --logs DIR로 로그 \
+         폴더를 주세요";
+}
 
 /// [`NO_LOGS`] in the language of the process.
 pub fn no_logs(dir: &Path, group: &str) -> String {
