@@ -26,7 +26,6 @@ pub struct BrokerArgs {
     /// The broker address: --bootstrap, else KRB_BOOTSTRAP, else the file's bootstrap.servers,
     /// else [`DEFAULT_BOOTSTRAP`] (kcat's -b wins over its -F file too).
     pub bootstrap: String,
-    /// The file of --config or KRB_CONFIG.
     pub file: Option<ConfFile>,
     pub properties: Vec<(String, String)>,
     pub namespace: Namespace,
@@ -78,10 +77,6 @@ impl clap::FromArgMatches for BrokerArgs {
         Options::from_arg_matches(matches).map(BrokerArgs::from)
     }
 
-    fn from_arg_matches_mut(matches: &mut clap::ArgMatches) -> Result<Self, clap::Error> {
-        Options::from_arg_matches_mut(matches).map(BrokerArgs::from)
-    }
-
     fn update_from_arg_matches(&mut self, matches: &clap::ArgMatches) -> Result<(), clap::Error> {
         *self = BrokerArgs::from_arg_matches(matches)?;
         Ok(())
@@ -122,7 +117,6 @@ pub fn wait<F: std::future::Future>(request: F) -> F::Output {
     futures_executor::block_on(request)
 }
 
-/// Parses one `-X key=value`.
 pub fn parse_property(s: &str) -> Result<(String, String), String> {
     match s.split_once('=') {
         Some((k, v)) if !k.trim().is_empty() => Ok((k.trim().to_string(), v.to_string())),
@@ -171,7 +165,6 @@ impl BrokerArgs {
         config
     }
 
-    /// What to tell a user whose broker does not answer, in the language of the process.
     pub fn unreachable(&self, err: &KafkaError) -> String {
         UNREACHABLE.fill(
             Lang::of_process(),
