@@ -1,34 +1,7 @@
-//! The worker's log grammar: every line the worker writes, and the parser that reads it back.
-//!
-//! A line is `HH:MM:SS.mmm NAME EVENT`, local time first so that `sort` orders the lines of
-//! several workers by time, as the article does:
-//!
-//! ```text
-//! 09:13:27.040 nocommit-a consumes pay in group nocommit
-//! 09:13:29.854 nocommit-a p1 offset 481
-//! 09:14:36.172 slow-a p0 offset 3 slow start
-//! 09:14:51.679 slow-a p0 offset 3 already applied   (--effect idempotent)
-//! 09:14:51.679 slow-a p0 offset 3 refused           (--effect db-offsets)
-//! 09:13:29.861 nocommit-a assigned [0]
-//! 09:13:29.854 nocommit-a revoked [0, 1]
-//! 09:14:51.682 slow-a lost [0]
-//! 09:13:56.072 revcommit-a commit p1=490
-//! 09:14:51.682 slow-a commit failed: KafkaError{code=UNKNOWN_MEMBER_ID,val=25,str="..."}
-//! 09:14:51.682 slow-a poll error: KafkaError{code=_MAX_POLL_EXCEEDED,val=-147,str="..."}
-//! 09:14:51.682 slow-a transaction aborted: KafkaError{code=UNKNOWN_MEMBER_ID,val=25,str="..."}
-//! 09:13:27.038 start nocommit-b      (common.sh's start and stop, verb first as the article shows)
-//! 09:13:31.002 stop nocommit-b
-//! ```
-//!
-//! A share group's member (krb-share, lab 8) writes the processing lines above and these:
-//!
-//! ```text
-//! 09:20:01.100 share-a consumes pay in share group share
-//! 09:20:01.230 share-a acquired p0 offset 3 delivery 1
-//! 09:20:01.240 share-a accepted p0 offset 3          (or released, rejected)
-//! 09:20:01.250 share-a acks committed p0 [0..3, 7]
-//! 09:20:31.250 share-a acks failed p0 [3]: KafkaError{code=INVALID_RECORD_STATE,val=121,str="..."}
-//! ```
+//! The worker's log grammar: every line the worker writes (`HH:MM:SS.mmm NAME EVENT`, local
+//! time first so that `sort` orders the lines of several workers by time, as the article does),
+//! and the parser that reads it back. Every kind with an example: docs/en/reference.md, "The log
+//! line grammar".
 //!
 //! Writing and parsing live side by side so that a change to one line kind is one change here,
 //! checked by the round-trip tests below; the worker, krb-dups and the labs cannot drift apart.
@@ -44,7 +17,7 @@ use regex::{CaptureLocations, Regex};
 pub type Partition = i32;
 pub type Offset = i64;
 
-/// One event of a worker, the part of a log line after the worker's name (see the module's head).
+/// One event of a worker, the part of a log line after the worker's name.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Event {
     /// Processing of a message ended. Only these count as processed.
@@ -500,7 +473,8 @@ fn record(text: &str, what: &str) -> Result<(Partition, Offset), ParseError> {
     ))
 }
 
-/// A share consumer's own lines (see the head of this module); `Ok(None)` for any other.
+/// A share consumer's own lines (`acquired`, `accepted`, `acks committed`, ...); `Ok(None)` for
+/// any other.
 fn parse_share(text: &str) -> Result<Option<Event>, ParseError> {
     if let Some(rest) = text.strip_prefix("acquired ") {
         let (head, delivery) = rest

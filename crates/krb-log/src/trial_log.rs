@@ -1,31 +1,14 @@
-//! Lab 7's two files beside the workers' logs, written and read here:
+//! Lab 7's files beside the workers' logs, written and read here (each with an example:
+//! docs/en/reference.md, "The log line grammar"): `GROUP.acks`, krb-produce's `--acks FILE`, one
+//! line per message the broker acknowledged in the worker's words (`p3 offset 17`);
+//! `GROUP.faults`, 07-faults.sh's faults as it injects and heals them, verb first as common.sh's
+//! `start` and `stop` lines; `GROUP.committed`, krb-trial watch's samples of the group's
+//! committed offsets in the workers' grammar.
 //!
-//! - `GROUP.acks`, krb-produce's `--acks FILE`: one line per message the broker acknowledged,
-//!   `p3 offset 17`, the worker's words for a message; `p3 offset -1001` when librdkafka
-//!   reported the delivery without an offset.
-//! - `GROUP.faults`, written by 07-faults.sh as it injects each fault (verb first, as common.sh's
-//!   `start` and `stop` lines):
-//!
-//! ```text
-//! 10:02:11.410 begin trial 3 seed 7
-//! 10:02:14.002 fault kill faults-7-3-b
-//! 10:02:16.120 healed kill faults-7-3-b
-//! 10:02:21.533 fault kill-coordinator node-2
-//! 10:02:37.012 exited faults-7-3-a krb-worker: cannot commit the effects to postgres://...
-//! 10:02:41.007 end
-//! ```
-//!
-//! A fault's target is a worker's name, `node-N` or `db`; `healed` says when the runner undid it
-//! (restarted, resumed, brought the node or the database back). `exited` says the runner found a
-//! worker gone that it had not stopped and started it again; the rest of the line is the
-//! worker's log's last line, its last word. A line that does not parse is an error naming
-//! the file and line, and so is a last line without its newline (cut short: `p3 offset 1` of
-//! `p3 offset 17`): these files are written by our own tools, and a check that skipped one
-//! could call a lost message kept.
-//!
-//! - `GROUP.committed`, krb-trial watch's samples of the group's committed offsets, is in the
-//!   workers' grammar (`10:02:14.250 sampler commit p0=120 p1=98`), read by [`read_samples`]:
-//!   a line that is no sample is skipped and named, as a worker's log's are.
+//! A line of the first two that does not parse is an error naming the file and line, and so is
+//! a last line without its newline (cut short: `p3 offset 1` of `p3 offset 17`): these files
+//! are written by our own tools, and a check that skipped one could call a lost message kept. A
+//! line of the samples that is no sample is skipped and named, as a worker's log's are.
 
 use std::collections::HashMap;
 use std::fmt;
