@@ -355,13 +355,14 @@ fn ask<C: ClientContext, T>(
 ) -> Result<T> {
     patiently(timeout, |timeout| {
         let request = Request::new(client, op, timeout)?;
-        send(client.native_ptr(), request.options, request.queue)?;
+        send(client.native_ptr(), request.options.0, request.queue.0)?;
         read(request.answer(kind, what)?.0)
     })
 }
 
 type AdminOptions = rd::rd_kafka_AdminOptions_t;
 type Queue = rd::rd_kafka_queue_t;
+type Event = rd::rd_kafka_event_t;
 
 /// A broker's answer while it loads a group coordinator's state (it has just started, or a
 /// partition of `__consumer_offsets` has just moved to it): the same question asked again
@@ -444,11 +445,11 @@ unsafe fn partitions<'a>(
     }
 }
 
-/// One admin request's result queue and options, destroyed when dropped; it borrows the client
-/// whose `rd_kafka_t` made them, so that they cannot outlive it.
+/// One admin request's result queue and options, destroyed when dropped (the options first);
+/// it borrows the client whose `rd_kafka_t` made them, so that they cannot outlive it.
 struct Request<'a> {
-    queue: *mut Queue,
-    options: *mut AdminOptions,
+    options: Owned<AdminOptions>,
+    queue: Owned<Queue>,
     timeout: Duration,
     _client: PhantomData<&'a ()>,
 }
@@ -459,25 +460,23 @@ impl<'a> Request<'a> {
         op: rd::rd_kafka_admin_op_t,
         timeout: Duration,
     ) -> Result<Request<'a>> {
+        let rk = client.native_ptr();
         // SAFETY: the client's handle is alive while `client` is borrowed, and both the queue
         // and the options are destroyed (Drop) before that borrow ends.
-        let queue = unsafe { rd::rd_kafka_queue_new(client.native_ptr()) };
-        let options = unsafe { rd::rd_kafka_AdminOptions_new(client.native_ptr(), op) };
-        let request = Request {
-            queue,
-            options,
-            timeout,
-            _client: PhantomData,
-        };
-        if queue.is_null() || options.is_null() {
-            bail!("librdkafka could not make an admin request");
-        }
+        let queue = Owned::new(
+            unsafe { rd::rd_kafka_queue_new(rk) },
+            rd::rd_kafka_queue_destroy,
+        )?;
+        let options = Owned::new(
+            unsafe { rd::rd_kafka_AdminOptions_new(rk, op) },
+            rd::rd_kafka_AdminOptions_destroy,
+        )?;
         let mut errstr = [0 as c_char; 512];
         let ms = i32::try_from(timeout.as_millis()).unwrap_or(i32::MAX);
         // SAFETY: options alive; errstr is a buffer of the size given.
         let err = unsafe {
             rd::rd_kafka_AdminOptions_set_request_timeout(
-                options,
+                options.0,
                 ms,
                 errstr.as_mut_ptr(),
                 errstr.len(),
@@ -489,21 +488,28 @@ impl<'a> Request<'a> {
                 text(errstr.as_ptr())
             });
         }
-        Ok(request)
+        Ok(Request {
+            options,
+            queue,
+            timeout,
+            _client: PhantomData,
+        })
     }
 
-    /// Waits for the request's result event, of type `kind`; a request that failed as a whole
-    /// (the broker unreachable, the timeout passed) is an error saying what could not be done.
-    fn answer(&self, kind: rd::rd_kafka_event_type_t, what: &str) -> Result<Event> {
+    /// Waits for the request's result event, of type `kind`, destroyed when dropped (with
+    /// everything its result points to); a request that failed as a whole (the broker
+    /// unreachable, the timeout passed) is an error saying what could not be done.
+    fn answer(&self, kind: rd::rd_kafka_event_type_t, what: &str) -> Result<Owned<Event>> {
         // The request times out on its own after `timeout` and then still posts an event (an
         // error); the margin only guards against one that never comes.
         let ms =
             i32::try_from((self.timeout + Duration::from_secs(5)).as_millis()).unwrap_or(i32::MAX);
         // SAFETY: the queue is alive (owned by self); a non-null event is ours to destroy.
-        let event = Event(unsafe { rd::rd_kafka_queue_poll(self.queue, ms) });
-        if event.0.is_null() {
+        let event = unsafe { rd::rd_kafka_queue_poll(self.queue.0, ms) };
+        if event.is_null() {
             bail!("cannot {what}: no answer within {} s", ms / 1000);
         }
+        let event = Owned(event, rd::rd_kafka_event_destroy);
         // SAFETY: the event is alive; its error string lives as long as it.
         unsafe {
             let err = rd::rd_kafka_event_error(event.0);
@@ -521,33 +527,6 @@ impl<'a> Request<'a> {
     }
 }
 
-impl Drop for Request<'_> {
-    fn drop(&mut self) {
-        // SAFETY: each was made by `new` (or is null), is destroyed once, here, and the client
-        // that made them is still alive (borrowed for 'a).
-        unsafe {
-            if !self.options.is_null() {
-                rd::rd_kafka_AdminOptions_destroy(self.options);
-            }
-            if !self.queue.is_null() {
-                rd::rd_kafka_queue_destroy(self.queue);
-            }
-        }
-    }
-}
-
-/// A result event, destroyed when dropped (with everything its result points to).
-struct Event(*mut rd::rd_kafka_event_t);
-
-impl Drop for Event {
-    fn drop(&mut self) {
-        if !self.0.is_null() {
-            // SAFETY: polled from our queue, destroyed once, here.
-            unsafe { rd::rd_kafka_event_destroy(self.0) };
-        }
-    }
-}
-
 /// An object librdkafka allocated for us, destroyed with `destroy` when dropped.
 struct Owned<T>(*mut T, unsafe extern "C" fn(*mut T));
 
@@ -562,7 +541,7 @@ impl<T> Owned<T> {
 
 impl<T> Drop for Owned<T> {
     fn drop(&mut self) {
-        // SAFETY: non-null (checked in `new`), ours, destroyed once, here.
+        // SAFETY: non-null (checked before it was made), ours, destroyed once, here.
         unsafe { (self.1)(self.0) };
     }
 }

@@ -350,7 +350,7 @@ fn read_lines(
 /// A log read as it grows, its lines numbered from 1 across reads. Each [`Follow::read`] reads
 /// the lines finished since the one before: a line its worker is still writing is read once
 /// its newline is there, so no line is ever read in two pieces.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct Follow {
     path: PathBuf,
     /// Where the first line not yet read starts.
@@ -384,10 +384,7 @@ impl Follow {
     pub fn new(path: &Path) -> Follow {
         Follow {
             path: path.to_path_buf(),
-            position: 0,
-            lines: 0,
-            file: None,
-            searched: 0,
+            ..Follow::default()
         }
     }
 

@@ -86,7 +86,7 @@ fn shifted(event: &Event, by: u32) -> Event {
     event
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct WorkerLog {
     pub path: PathBuf,
     /// The file's name without `.log`: the worker's name.
@@ -153,21 +153,12 @@ impl WorkerLog {
 
     /// A log to be read as it grows, with [`WorkerLog::read_more`]; nothing read yet.
     pub fn follow(path: &Path) -> WorkerLog {
+        let name = path.file_stem().map(|s| shown(s.as_ref()));
         WorkerLog {
             path: path.to_path_buf(),
-            name: path
-                .file_stem()
-                .map(|s| shown(s.as_ref()))
-                .unwrap_or_default(),
-            lines: Vec::new(),
-            librdkafka: Vec::new(),
-            skipped: Vec::new(),
-            remarks: Vec::new(),
-            workers: Workers::default(),
+            name: name.unwrap_or_default(),
             follow: Follow::new(path),
-            previous: None,
-            acked: 0,
-            runs: false,
+            ..WorkerLog::default()
         }
     }
 
