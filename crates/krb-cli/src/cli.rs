@@ -36,17 +36,13 @@ pub fn seconds(what: &str, value: f64) -> Result<Duration> {
 /// missing or what was meant joined to it, then the usage and where to look next.
 pub fn one_line(err: &clap::Error) -> String {
     let text = err.to_string();
-    let mut parts = Vec::new();
-    for line in text.lines() {
-        let line = line.trim();
-        if line.is_empty() {
-            continue;
-        }
-        if line.starts_with("Usage:") || line.starts_with("For more information") {
-            break;
-        }
-        parts.push(line.strip_prefix("error: ").unwrap_or(line));
-    }
+    let parts: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .filter(|line| !line.is_empty())
+        .take_while(|line| !line.starts_with("Usage:") && !line.starts_with("For more information"))
+        .map(|line| line.strip_prefix("error: ").unwrap_or(line))
+        .collect();
     with_usage(Lang::En, parts.join(" "), err)
 }
 
