@@ -262,20 +262,24 @@ impl OffsetCache {
 }
 
 /// Ascending offsets as inclusive ranges: `[0..3, 7]`.
-fn write_ranges(f: &mut fmt::Formatter<'_>, offsets: &[Offset]) -> fmt::Result {
-    f.write_str("[")?;
-    let mut rest = offsets;
-    let mut sep = "";
-    while let Some((&first, _)) = rest.split_first() {
-        let run = rest.windows(2).take_while(|w| w[1] == w[0] + 1).count();
-        match run {
-            0 => write!(f, "{sep}{first}")?,
-            n => write!(f, "{sep}{first}..{}", rest[n])?,
+struct Ranges<'a>(&'a [Offset]);
+
+impl fmt::Display for Ranges<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("[")?;
+        let mut rest = self.0;
+        let mut sep = "";
+        while let Some((&first, _)) = rest.split_first() {
+            let run = rest.windows(2).take_while(|w| w[1] == w[0] + 1).count();
+            match run {
+                0 => write!(f, "{sep}{first}")?,
+                n => write!(f, "{sep}{first}..{}", rest[n])?,
+            }
+            rest = &rest[run + 1..];
+            sep = ", ";
         }
-        rest = &rest[run + 1..];
-        sep = ", ";
+        f.write_str("]")
     }
-    f.write_str("]")
 }
 
 /// A message's offset as a line writes it: one past it, the position after it, is an offset too.
@@ -293,7 +297,7 @@ fn bracketed<'a>(text: &'a str, example: &str) -> Result<&'a str, ParseError> {
         .ok_or_else(|| bad(format!("expected {example}, found {text:?}")))
 }
 
-/// Reads what [`write_ranges`] writes; the offsets must ascend.
+/// Reads what [`Ranges`] writes; the offsets must ascend.
 fn parse_ranges(text: &str) -> Result<Vec<Offset>, ParseError> {
     let inner = bracketed(text, "offsets like [0..3, 7]")?;
     let mut offsets: Vec<Offset> = Vec::new();
@@ -370,18 +374,13 @@ impl fmt::Display for Event {
                 ack,
             } => write!(f, "{} p{partition} offset {offset}", ack.word()),
             Event::AcksCommitted { partition, offsets } => {
-                write!(f, "acks committed p{partition} ")?;
-                write_ranges(f, offsets)
+                write!(f, "acks committed p{partition} {}", Ranges(offsets))
             }
             Event::AcksFailed {
                 partition,
                 offsets,
                 error,
-            } => {
-                write!(f, "acks failed p{partition} ")?;
-                write_ranges(f, offsets)?;
-                write!(f, ": {error}")
-            }
+            } => write!(f, "acks failed p{partition} {}: {error}", Ranges(offsets)),
             Event::Start => f.write_str("start"),
             Event::Stop => f.write_str("stop"),
         }
