@@ -145,22 +145,19 @@ impl Time {
             n => (t.second(), n),
         };
         let millis = nanos / 1_000_000;
-        let digit = |n: u32| b'0' + (n % 10) as u8;
-        let (h, m) = (t.hour(), t.minute());
-        [
-            digit(h / 10),
-            digit(h),
-            b':',
-            digit(m / 10),
-            digit(m),
-            b':',
-            digit(second / 10),
-            digit(second),
-            b'.',
-            digit(millis / 100),
-            digit(millis / 10),
-            digit(millis),
-        ]
+        let numbers = [
+            (0, t.hour(), 2),
+            (3, t.minute(), 2),
+            (6, second, 2),
+            (9, millis, 3),
+        ];
+        let mut text = *b"00:00:00.000";
+        for (at, n, digits) in numbers {
+            for k in 0..digits {
+                text[at + digits - 1 - k] = b'0' + (n / 10u32.pow(k as u32) % 10) as u8;
+            }
+        }
+        text
     }
 }
 
