@@ -14,7 +14,6 @@ use crate::logline::{Event, LogLine};
 use krb_cli::lang::Lang;
 use krb_cli::namespace::Namespace;
 
-/// The folder of the logs, an option of every tool that reads them.
 #[derive(clap::Args, Clone, Debug, PartialEq, Eq)]
 pub struct Logs {
     /// The folder of the logs (KRB_LOGS sets it when this option is absent; scripts/common.sh
@@ -116,14 +115,11 @@ impl fmt::Display for Remark {
 /// before need only tell it the names that change).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Workers {
-    /// The first worker line's name and number.
     first: Option<(Vec<u8>, u64)>,
-    /// The first line of another worker: its name and number.
     other: Option<(Vec<u8>, u64)>,
 }
 
 impl Workers {
-    /// Line `line` is a worker line of `name`.
     pub fn see(&mut self, line: u64, name: &[u8]) {
         match &self.first {
             None => self.first = Some((name.to_vec(), line)),
@@ -248,7 +244,6 @@ pub fn for_each_line_in(
     })
 }
 
-/// What [`for_each_line_in`] read of its range.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Range {
     pub lines: u64,
@@ -257,7 +252,6 @@ pub struct Range {
     pub cut_short: bool,
 }
 
-/// What to do with a last line that has no newline.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Last {
     /// Say it is there: the file is whole, and its writer stopped in the middle of the line.
@@ -266,7 +260,6 @@ enum Last {
     Leave,
 }
 
-/// What [`read_lines`] read.
 struct Lines {
     lines: u64,
     /// Where the first line it left starts: after the last newline it read.
@@ -368,7 +361,6 @@ pub struct Follow {
 /// bound included).
 pub const FOLLOW_CHUNK: u64 = 4 << 20;
 
-/// What a [`Follow::read`] found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Growth {
     /// This many lines were added (maybe none).
@@ -461,7 +453,6 @@ impl Follow {
     }
 }
 
-/// Whether there is a newline at or after byte `from` of `file`.
 fn newline_after(file: &mut File, from: u64) -> std::io::Result<bool> {
     file.seek(SeekFrom::Start(from))?;
     let mut buf = vec![0u8; 1 << 16];
@@ -504,7 +495,6 @@ krb_cli::msgs! { ;
          폴더를 주세요";
 }
 
-/// [`NO_LOGS`] in the language of the process.
 pub fn no_logs(dir: &Path, group: &str) -> String {
     NO_LOGS.fill(
         Lang::of_process(),
