@@ -399,7 +399,6 @@ fn refusal(code: rd::rd_kafka_resp_err_t, message: String) -> anyhow::Error {
     }
 }
 
-/// How long to wait before asking a loading coordinator again.
 const LOADING_PAUSE: Duration = Duration::from_millis(200);
 
 /// `ask`s with the time left of `timeout` until it answers, fails for a reason other than
