@@ -24,7 +24,7 @@ use std::net::{IpAddr, TcpListener};
 
 use anyhow::{anyhow, bail, Context, Result};
 use clap::Parser;
-use krb_cli::lang::{Lang, Msg};
+use krb_cli::lang::Lang;
 use krb_cli::namespace::Namespace;
 use krb_log::reader::Logs;
 
@@ -121,11 +121,11 @@ impl Setup {
     }
 }
 
-/// What krb-live prints when it serves (not the page's words: the page names no address).
-const STARTED: Msg = Msg {
-    en: "krb-live: group {group} from {files} at http://{address}/ (Ctrl-C stops)",
-    ko: "krb-live: 그룹 {group}, 로그 {files}, 주소 http://{address}/ (Ctrl-C로 멈춤)",
-};
+krb_cli::msgs! { ;
+    /// What krb-live prints when it serves (not the page's words: the page names no address).
+    STARTED = "krb-live: group {group} from {files} at http://{address}/ (Ctrl-C stops)",
+        "krb-live: 그룹 {group}, 로그 {files}, 주소 http://{address}/ (Ctrl-C로 멈춤)";
+}
 
 #[cfg(test)]
 mod tests {

@@ -52,6 +52,18 @@ pub struct Label {
 }
 
 impl Label {
+    /// The label of `text` at `size` px whose mark is at `x`: one that would run off the picture
+    /// ends at its mark instead.
+    pub fn at(x: f64, text: &str, size: f64) -> Label {
+        let width = width(text, size);
+        let ends_at_mark = x + 2.0 + width > crate::WIDTH - 4.0;
+        Label {
+            x,
+            width,
+            ends_at_mark,
+        }
+    }
+
     /// The text's left and right edges.
     pub fn span(&self) -> (f64, f64) {
         if self.ends_at_mark {
