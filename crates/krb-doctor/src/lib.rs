@@ -1,11 +1,4 @@
 //! krb-doctor: the Kafka side of scripts/doctor.sh, the participants' pre-flight check.
-//!
-//! - [`check`]: one line per check, `ok`, `warn` or `FAILED`, with a fix.
-//! - [`place`]: whether the broker is on this machine, and so whether a namespace is needed.
-//! - [`versions`]: what the broker's API versions prove about its Kafka release.
-//! - [`clock`]: this machine's clock against the broker's.
-//! - [`probe`]: the Kafka client and what it keeps of librdkafka's events.
-//! - [`login`]: a workshop room's login and what its ACLs let the namespace do.
 
 pub mod check;
 pub mod clock;
@@ -60,12 +53,8 @@ pub fn run(args: &Args, lang: Lang) -> bool {
     };
     let bootstrap = &args.broker.bootstrap;
     let local = place::hosts(bootstrap).iter().all(|h| place::is_local(h));
-    say(place::namespace(
-        bootstrap,
-        args.broker.namespace.ns.as_deref(),
-        local,
-        lang,
-    ));
+    let ns = args.broker.namespace.ns.as_deref();
+    say(place::namespace(bootstrap, ns, local, lang));
     let producer: BaseProducer<Probe> = match args
         .broker
         .config(
@@ -129,10 +118,8 @@ pub fn run(args: &Args, lang: Lang) -> bool {
     let reachable = named.status == Status::Ok;
     say(named);
     let lines = producer.context().api_lines();
-    say(versions::check(
-        &versions::parse(lines.iter().map(String::as_str)),
-        lang,
-    ));
+    let ranges = versions::parse(lines.iter().map(String::as_str));
+    say(versions::check(&ranges, lang));
     if !reachable {
         return ok;
     }
@@ -200,7 +187,6 @@ fn advertised(bootstrap: &str, local: bool, brokers: &[(i32, String, i32)], lang
     )
 }
 
-/// Opens a TCP connection to `at` and closes it.
 fn connect(at: &str) -> std::io::Result<()> {
     let mut last = std::io::Error::other("no address");
     for addr in at.to_socket_addrs()? {

@@ -11,13 +11,10 @@ pub use krb_log::event_words::{
 };
 
 krb_cli::msgs! { OWN;
-    /// The page's title.
     TITLE = "krb-live: group {group}", "krb-live: 그룹 {group}";
     /// What the page follows.
     FOLLOWING = "group {group} from {files}", "그룹 {group}, 로그 {files}";
-    /// The topic the workers consume.
     TOPIC = "topic {topic}", "토픽 {topic}";
-    /// Before any line.
     WAITING = "waiting for the group's first log line", "그룹의 첫 로그 줄을 기다리는 중";
     /// While the server answers.
     LIVE = "live · last line {time}", "실시간 · 마지막 줄 {time}";
@@ -26,7 +23,6 @@ krb_cli::msgs! { OWN;
         "krb-live가 응답하지 않음: 마지막으로 받은 상태를 보여 주는 중";
     /// krb-dups' totals, each a label above its number.
     PROCESSED = "processed", "처리";
-    /// Distinct messages processed.
     UNIQUE = "unique", "고유";
     /// Processings of a message processed before.
     DUPLICATES = "duplicates", "중복";
@@ -37,17 +33,12 @@ krb_cli::msgs! { OWN;
     SHARE_TOTALS =
         "acquired {acquired} ({again} again, delivery count up to {max}) · accepted {accepted}, released {released}, rejected {rejected} · acks committed {committed}, failed {failed}",
         "acquired {acquired}개 (다시 온 것 {again}개, delivery count 최대 {max}) · accept {accepted}, release {released}, reject {rejected} · commit된 acknowledgement {committed}개, 실패 {failed}개";
-    /// The partitions a worker owns now.
     OWNS = "owns {partitions}", "담당: {partitions}";
-    /// A worker that owns none.
     OWNS_NOTHING = "owns no partition", "담당한 파티션 없음";
-    /// The legend: a partition owned.
     LEGEND_OWNED = "partition owned, assigned to revoked", "담당한 파티션, assigned부터 revoked까지";
-    /// The legend: processing.
     LEGEND_PROCESSING = "processing (height: messages per step)", "처리 (높이: 구간당 메시지 수)";
     /// The legend: the offset processed last, a line on the partition's offsets.
     LEGEND_OFFSET = "offset processed last", "마지막으로 처리한 offset";
-    /// The legend: a duplicate.
     LEGEND_DUPLICATE = "duplicate processing", "중복 처리";
     /// The list of what happened.
     FEED = "Latest, newest first", "최근 일, 최신순";
@@ -64,7 +55,6 @@ krb_cli::msgs! { OWN;
     SKIPPED =
         "{n} lines skipped (they look like worker lines but do not parse), as krb-dups skips them: {first}",
         "워커 로그 줄처럼 보이지만 읽을 수 없는 줄 {n}개를 krb-dups처럼 건너뜀: {first}";
-    /// The logs cannot be read.
     ERROR = "cannot read the logs: {error}", "로그를 읽을 수 없음: {error}";
 }
 

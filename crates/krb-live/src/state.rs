@@ -32,8 +32,7 @@ pub struct Span {
 }
 
 /// How a worker's ownership of a partition ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum End {
     /// Handed back in a clean rebalance: `revoked [..]`.
     Revoked,

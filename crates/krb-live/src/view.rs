@@ -86,7 +86,7 @@ pub struct SpanView {
     pub from: i64,
     pub to: Option<i64>,
     /// How: `revoked`, `lost`, `restarted`.
-    pub end: Option<End>,
+    pub end: Option<&'static str>,
 }
 
 /// An event or a duplicate, at a time.
@@ -164,6 +164,14 @@ fn kind_name(kind: Kind) -> &'static str {
     }
 }
 
+fn end_name(end: End) -> &'static str {
+    match end {
+        End::Revoked => "revoked",
+        End::Lost => "lost",
+        End::Restarted => "restarted",
+    }
+}
+
 impl View {
     pub fn of(state: &mut State, group: &str, files: &str) -> View {
         let report = state.report();
@@ -223,7 +231,7 @@ impl View {
                     spans_of.entry(s.partition).or_default().push(SpanView {
                         from: ms(s.from),
                         to: s.to.map(|(t, _)| ms(t)),
-                        end: s.to.map(|(_, e)| e),
+                        end: s.to.map(|(_, e)| end_name(e)),
                     });
                 }
                 let rows = spans_of

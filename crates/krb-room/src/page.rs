@@ -49,22 +49,11 @@ const MAX_OTHERS: usize = 3;
 
 /// What the page shows besides the records: the room, where it is, and the language.
 pub struct Page {
-    /// The room's name.
     pub room: String,
     /// Its participants' topics, as a pattern (`NS-krb-room-monday`).
     pub topics: String,
-    /// The broker it is on.
     pub bootstrap: String,
-    /// The language of the page's words.
     pub lang: Lang,
-}
-
-/// The numbers shown in the table: each picture's rows, in order.
-fn columns() -> Vec<Measure> {
-    spread::pictures()
-        .into_iter()
-        .flat_map(|p| p.rows)
-        .collect()
 }
 
 impl Page {
@@ -81,37 +70,29 @@ impl Page {
             escape_html(&title),
             escape_html(&title)
         );
-        let _ = writeln!(
-            html,
-            "<p id=\"status\">{}</p>",
-            escape_html(&m::STATUS.fill(
-                lang,
-                &[
-                    ("topics", &self.topics),
-                    ("bootstrap", &self.bootstrap),
-                    ("participants", &room.participants.len()),
-                    ("records", &room.records),
-                    ("time", &now),
-                ],
-            ))
+        let para = |attr: &str, text: String| format!("<p {attr}>{}</p>\n", escape_html(&text));
+        let status = m::STATUS.fill(
+            lang,
+            &[
+                ("topics", &self.topics),
+                ("bootstrap", &self.bootstrap),
+                ("participants", &room.participants.len()),
+                ("records", &room.records),
+                ("time", &now),
+            ],
         );
-        let _ = writeln!(
-            html,
-            "<p id=\"names\">{}</p>",
-            escape_html(&m::NAMES.fill(lang, &[("room", &self.room)]))
-        );
+        html += &para("id=\"status\"", status);
+        html += &para("id=\"names\"", m::NAMES.fill(lang, &[("room", &self.room)]));
         if let Some(error) = &room.trouble {
-            let _ = writeln!(
-                html,
-                "<p class=\"trouble\">{}</p>",
-                escape_html(&m::TROUBLE.fill(lang, &[("error", error)]))
+            html += &para(
+                "class=\"trouble\"",
+                m::TROUBLE.fill(lang, &[("error", error)]),
             );
         }
         if room.participants.is_empty() {
-            let _ = writeln!(
-                html,
-                "<p id=\"waiting\">{}</p>",
-                escape_html(&m::WAITING.fill(lang, &[("room", &self.room)]))
+            html += &para(
+                "id=\"waiting\"",
+                m::WAITING.fill(lang, &[("room", &self.room)]),
             );
         } else {
             html += &self.table(room);
@@ -132,14 +113,9 @@ impl Page {
         // Lab 9's decision table, each participant's as their rows drew it, in the matrix's order.
         let order: Vec<String> = deploy::Row::all().iter().map(deploy::Row::name).collect();
         for (name, p) in &room.participants {
-            let mut rows: Vec<(usize, Record)> = p
-                .variants
-                .iter()
-                .filter(|((lab, _), _)| *lab == deploy::LAB)
-                .filter_map(|((_, v), r)| Some((order.iter().position(|o| o == v)?, r.clone())))
+            let rows: Vec<Record> = (order.iter())
+                .filter_map(|v| p.variants.get(&(deploy::LAB, v.clone())).cloned())
                 .collect();
-            rows.sort_by_key(|(i, _)| *i);
-            let rows: Vec<Record> = rows.into_iter().map(|(_, r)| r).collect();
             if !rows.is_empty() {
                 let _ = write!(
                     html,
@@ -165,10 +141,13 @@ impl Page {
         html + "</body></html>\n"
     }
 
-    /// The participants' table.
     fn table(&self, room: &Room) -> String {
         let lang = self.lang;
-        let columns = columns();
+        // The numbers shown: each picture's rows, in order.
+        let columns: Vec<Measure> = spread::pictures()
+            .into_iter()
+            .flat_map(|p| p.rows)
+            .collect();
         let known = lab_variants();
         let variants: Vec<(u8, String)> = room
             .variants()
@@ -318,21 +297,14 @@ impl Page {
             .map(|(lab, variant)| m::AT.fill(self.lang, &[("lab", lab), ("variant", variant)]))
             .collect::<Vec<_>>()
             .join(", ");
-        let text = m::OTHERS.fill(
-            self.lang,
-            &[
-                ("count", &others.len()),
-                ("names", &named),
-                (
-                    "more",
-                    &if others.len() > MAX_OTHERS {
-                        " …"
-                    } else {
-                        ""
-                    },
-                ),
-            ],
-        );
+        let more = if others.len() > MAX_OTHERS {
+            " …"
+        } else {
+            ""
+        };
+        let values: [(&str, &dyn std::fmt::Display); 3] =
+            [("count", &others.len()), ("names", &named), ("more", &more)];
+        let text = m::OTHERS.fill(self.lang, &values);
         format!(
             "<span class=\"others\" data-count=\"{}\">{}</span>",
             others.len(),

@@ -1,9 +1,7 @@
-//! The room's name and its participants' topics on the broker: each participant's records go to
-//! `NS-krb-room-ROOM`, a topic under their own namespace, which in a room with logins only they
-//! may write (their ACLs are on `NS-`). The page takes a record's participant from its topic's
-//! name, never from the record. One partition each, so that the page reads a participant's
-//! records in the order they were published. A participant's records are sent here, to their
-//! topic, once [`crate::publish`] has read and checked them all.
+//! The room's name and its participants' topics, `NS-krb-room-ROOM`: under their own
+//! namespace, which in a room with logins only they may write (their ACLs are on `NS-`). One
+//! partition each, so that the page reads a participant's records in the order they were
+//! published.
 
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -20,7 +18,6 @@ pub fn suffix(room: &str) -> String {
     format!("krb-room-{room}")
 }
 
-/// The topic of participant `ns` in room `room`.
 pub fn name(ns: &str, room: &str) -> String {
     format!("{ns}-{}", suffix(room))
 }
