@@ -5,7 +5,6 @@ use krb_cli::lang::{columns, Lang, Msg};
 
 use crate::messages as m;
 
-/// How a check came out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Status {
     /// As the labs need it.

@@ -156,19 +156,14 @@ fn advertised(bootstrap: &str, local: bool, brokers: &[(i32, String, i32)], lang
     for (id, host, port) in brokers {
         let at = format!("{host}:{port}");
         let failed = |msg: krb_cli::lang::Msg, why: &dyn std::fmt::Display| {
-            Check::failed(
-                m::BROKER,
-                msg.fill(
-                    lang,
-                    &[
-                        ("bootstrap", &bootstrap),
-                        ("id", id),
-                        ("at", &at),
-                        ("why", why),
-                    ],
-                ),
-                m::ADVERTISE_FIX.text(lang),
-            )
+            let values: [(&str, &dyn std::fmt::Display); 4] = [
+                ("bootstrap", &bootstrap),
+                ("id", id),
+                ("at", &at),
+                ("why", why),
+            ];
+            let fix = m::ADVERTISE_FIX.text(lang);
+            Check::failed(m::BROKER, msg.fill(lang, &values), fix)
         };
         if !local && place::is_local(host) {
             return failed(m::NAMED_HERE, &"");

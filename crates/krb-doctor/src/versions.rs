@@ -103,29 +103,21 @@ pub fn check(brokers: &BTreeMap<String, Ranges>, lang: Lang) -> Check {
         return Check::warn(m::KAFKA, m::NO_VERSIONS.text(lang), fix);
     };
     let protocol = if kip848 { m::KIP848 } else { m::NO_KIP848 }.text(lang);
-    match release {
+    let detail = match release {
         Release::AtLeast(v, why) => {
             let detail = m::AT_LEAST.fill(
                 lang,
                 &[("release", &v), ("why", &why), ("protocol", &protocol)],
             );
             if kip848 {
-                Check::ok(m::KAFKA, detail)
-            } else {
-                Check::warn(m::KAFKA, detail, fix)
+                return Check::ok(m::KAFKA, detail);
             }
+            detail
         }
-        Release::Before4(why) => Check::warn(
-            m::KAFKA,
-            m::BEFORE_4.fill(lang, &[("why", &why), ("protocol", &protocol)]),
-            fix,
-        ),
-        Release::Unknown => Check::warn(
-            m::KAFKA,
-            m::UNTOLD.fill(lang, &[("protocol", &protocol)]),
-            fix,
-        ),
-    }
+        Release::Before4(why) => m::BEFORE_4.fill(lang, &[("why", &why), ("protocol", &protocol)]),
+        Release::Unknown => m::UNTOLD.fill(lang, &[("protocol", &protocol)]),
+    };
+    Check::warn(m::KAFKA, detail, fix)
 }
 
 #[cfg(test)]

@@ -250,7 +250,6 @@ pub struct Counts {
     parts: Vec<Part>,
     /// The place in `parts` of partitions below [`DIRECT`], `usize::MAX` for none yet.
     by_partition: Vec<usize>,
-    /// The place in `parts` of every other partition.
     other_partitions: HashMap<Partition, usize>,
     /// The part counted last, looked up first.
     last_part: usize,
@@ -263,9 +262,19 @@ pub struct Counts {
     check_floor: usize,
     /// Completion lines per worker, the last one used looked up first.
     consumers: Vec<(Vec<u8>, u64)>,
-    /// The place of each worker in `consumers`.
     consumer_index: HashMap<Vec<u8>, usize>,
     last_consumer: usize,
+}
+
+impl std::fmt::Debug for Counts {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "Counts {{ {} blocks, {} pairs }}",
+            self.blocks,
+            self.pairs.items.len()
+        )
+    }
 }
 
 impl Counts {

@@ -25,7 +25,6 @@ pub struct Run {
 }
 
 impl Run {
-    /// How many offsets the run spans.
     pub fn len(&self) -> Offset {
         self.last - self.first + 1
     }
@@ -49,7 +48,6 @@ pub struct Report {
     pub gaps: Vec<Run>,
     /// Runs of offsets never processed beyond those listed, and how many offsets they hold.
     pub gaps_not_listed: (u64, u64),
-    /// Completion lines per worker.
     pub consumers: BTreeMap<String, u64>,
     /// With `-v`: who processed each run of `runs`, in the same order.
     pub run_consumers: Vec<Vec<String>>,

@@ -28,7 +28,6 @@ pub enum What {
     Maxpoll(String),
 }
 
-/// What a [`GroupLogs::poll`] found.
 #[derive(Debug)]
 pub enum Poll {
     /// The lines finished since the last poll, in time order, and the lines skipped because

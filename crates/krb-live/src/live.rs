@@ -33,7 +33,6 @@ impl Published {
 /// How long a tick reads before the page shows what was read.
 const READ_BUDGET: Duration = Duration::from_secs(1);
 
-/// A group's run, followed.
 pub struct Live {
     logs: GroupLogs,
     state: State,

@@ -1,9 +1,5 @@
-//! What krb-live's page says, in English and Korean (`KRB_LANG=ko`).
-//!
-//! Only the page's own words are here. An event label that is the log grammar's own line
-//! (`assigned [0]`, `revoked [0, 1]`, `lost [0]`) is shown as the log writes it in both
-//! languages, as krb-timeline draws it: the docs teach those words, and the logs are data. So
-//! are the names of workers, groups and partitions (`p1`) and Kafka's error codes.
+//! What krb-live's page says, in English and Korean (`KRB_LANG=ko`). Log lines, names and error
+//! codes are shown as they are, as krb-timeline draws them.
 
 use krb_cli::lang::{Lang, Msg};
 pub use krb_log::event_words::{
@@ -26,7 +22,6 @@ krb_cli::msgs! { OWN;
     UNIQUE = "unique", "고유";
     /// Processings of a message processed before.
     DUPLICATES = "duplicates", "중복";
-    /// A worker's totals.
     WORKER_TOTALS = "processed {processed}, duplicates {duplicates}",
         "처리 {processed}, 중복 {duplicates}";
     /// A share group member's records (lab 8): what the broker lent it and what it answered.
@@ -40,7 +35,6 @@ krb_cli::msgs! { OWN;
     /// The legend: the offset processed last, a line on the partition's offsets.
     LEGEND_OFFSET = "offset processed last", "마지막으로 처리한 offset";
     LEGEND_DUPLICATE = "duplicate processing", "중복 처리";
-    /// The list of what happened.
     FEED = "Latest, newest first", "최근 일, 최신순";
     /// A duplicate in the list, and a mark's tooltip.
     DUPLICATE_ITEM =
@@ -51,7 +45,6 @@ krb_cli::msgs! { OWN;
         "중복 #{first}–#{last}: {worker} p{partition} offset {from}..{to}";
     /// The time of day the axis starts at.
     ORIGIN = "0 s = {time}", "0초 = {time}";
-    /// Lines the reader skipped.
     SKIPPED =
         "{n} lines skipped (they look like worker lines but do not parse), as krb-dups skips them: {first}",
         "워커 로그 줄처럼 보이지만 읽을 수 없는 줄 {n}개를 krb-dups처럼 건너뜀: {first}";

@@ -31,7 +31,6 @@ pub struct Span {
     pub to: Option<(NaiveDateTime, End)>,
 }
 
-/// How a worker's ownership of a partition ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum End {
     /// Handed back in a clean rebalance: `revoked [..]`.
@@ -103,7 +102,6 @@ pub struct ShareCounts {
     pub acquired: u64,
     /// Of them, deliveries after the first: records another member (or this one) had held.
     pub again: u64,
-    /// The highest delivery count seen.
     pub max_delivery: u16,
     /// Acknowledgements made, by kind.
     pub accepted: u64,

@@ -27,9 +27,7 @@ pub struct View {
     pub last: Option<String>,
     /// Milliseconds from the first line to the latest.
     pub length: i64,
-    /// Milliseconds of one step of processing.
     pub step: i64,
-    /// krb-dups' totals.
     pub processed: u64,
     pub unique: u64,
     pub duplicates: u64,
@@ -40,9 +38,7 @@ pub struct View {
     pub feed: Vec<FeedItem>,
     /// How many lines were skipped, and the first of them.
     pub skipped: u64,
-    /// The first skipped lines, as krb-dups prints them.
     pub skipped_first: Vec<String>,
-    /// Why the logs cannot be read, if they cannot.
     pub error: Option<String>,
 }
 
@@ -89,7 +85,6 @@ pub struct SpanView {
     pub end: Option<&'static str>,
 }
 
-/// An event or a duplicate, at a time.
 #[derive(Clone, Serialize)]
 pub struct Mark {
     /// Milliseconds from the first line.

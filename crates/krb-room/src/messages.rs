@@ -3,7 +3,6 @@
 //! Names are data and stay as they are: participants, labs' and variants' names, topics.
 
 krb_cli::msgs! { TABLE;
-    /// The page's title and heading.
     TITLE = "krb-room: room {room}", "krb-room: 교실 {room}";
     /// Where the records come from, and how many.
     STATUS =
@@ -23,16 +22,13 @@ krb_cli::msgs! { TABLE;
     /// The variant a participant finished last.
     LATEST = "last finished", "마지막으로 끝낸 실습";
     AT = "lab {lab} {variant}", "실습 {lab} {variant}";
-    /// Each variant's result.
     VARIANTS = "variants (✓ held, ✗ failed)", "변형 (✓ 성립, ✗ 실패)";
     /// The variants of a participant's records that no lab has: a few named, all counted.
     OTHERS = "{count} variant(s) no lab has: {names}{more}", "실습에 없는 변형 {count}개: {names}{more}";
     /// A number's column: its lab and variant, then what it counts.
     COLUMN = "lab {lab} {variant}: {what}", "실습 {lab} {variant}: {what}";
     DUPLICATES = "duplicates", "중복";
-    /// Lab 2's overlap.
     OVERLAP = "both in offset 3", "offset 3 동시 처리";
-    /// The pictures' heading.
     SPREAD = "The numbers that vary from run to run, as each run measured them",
         "실행마다 달라지는 숫자 (각 실행이 잰 값)";
     LAB1_DUPLICATES = "Lab 1: duplicates without the commit in the revoke callback",
@@ -40,14 +36,12 @@ krb_cli::msgs! { TABLE;
     LAB2_OVERLAP = "Lab 2: seconds a and b were both in offset 3",
         "실습 2: a와 b가 offset 3을 함께 처리한 시간(초)";
     LAB3_DUPLICATES = "Lab 3: duplicates by assignor", "실습 3: 할당 전략별 중복";
-    /// The article's number in a picture.
     ARTICLE = "article {value}", "글 {value}";
     /// A picture's row before any record of its variant.
     NO_VALUES = "no record yet", "아직 기록 없음";
     /// Messages on the topics that were not records.
     SKIPPED = "Left out: {count} message(s) on the topics that are not lab records",
         "제외됨: 토픽에서 실습 기록이 아닌 메시지 {count}개";
-    /// The broker's error while reading.
     TROUBLE = "reading the topics: {error} (librdkafka retries)",
         "토픽 읽기: {error} (librdkafka가 다시 시도함)";
 }

@@ -1,15 +1,9 @@
 //! The room's page: one self-contained HTML page (no scripts, no fonts or pictures to fetch)
-//! that reloads itself every 2 seconds. A row a participant: the variant they finished last,
-//! each variant held or failed, and the numbers that vary (in `data-value` as krb-verify
-//! recorded them, shown as its `ours` shows them); each failed statement below its row, and the
-//! other names its topic's records gave, if any; then the spread of those numbers as pictures,
-//! and the messages that were not records.
-//!
-//! Its size is bounded whatever participants publish: a column of marks for each of the labs'
-//! own variants only (a variant a record invents is named in its participant's row, a few at
-//! most, not given a column for every participant), a row's failures cut short, and every
-//! list the room keeps bounded where it is kept ([`crate::room`]). Making it takes time
-//! linear in what it shows.
+//! that reloads itself every 2 seconds. Its size is bounded whatever participants publish: a
+//! column of marks for each of the labs' own variants only (a variant a record invents is named
+//! in its participant's row, a few at most), a row's failures cut short, and every list the
+//! room keeps bounded where it is kept ([`crate::room`]). Making it takes time linear in what
+//! it shows.
 
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
@@ -84,16 +78,12 @@ impl Page {
         html += &para("id=\"status\"", status);
         html += &para("id=\"names\"", m::NAMES.fill(lang, &[("room", &self.room)]));
         if let Some(error) = &room.trouble {
-            html += &para(
-                "class=\"trouble\"",
-                m::TROUBLE.fill(lang, &[("error", error)]),
-            );
+            let trouble = m::TROUBLE.fill(lang, &[("error", error)]);
+            html += &para("class=\"trouble\"", trouble);
         }
         if room.participants.is_empty() {
-            html += &para(
-                "id=\"waiting\"",
-                m::WAITING.fill(lang, &[("room", &self.room)]),
-            );
+            let waiting = m::WAITING.fill(lang, &[("room", &self.room)]);
+            html += &para("id=\"waiting\"", waiting);
         } else {
             html += &self.table(room);
         }
@@ -190,20 +180,18 @@ impl Page {
                 self.marks(p, &variants) + &self.others(p, &known)
             );
             for c in &columns {
-                let value = c.value(p);
-                match value {
-                    Some(v) => {
-                        let _ = write!(
-                            html,
-                            "<td class=\"number\" data-participant=\"{n}\" data-lab=\"{}\" data-variant=\"{}\" data-name=\"{}\" data-value=\"{v}\">{}</td>",
-                            c.lab,
-                            escape_html(&c.variant),
-                            c.number,
-                            escape_html(&c.unit.shown(v))
-                        );
-                    }
-                    None => html += "<td class=\"number none\">–</td>",
-                }
+                let Some(v) = c.value(p) else {
+                    html += "<td class=\"number none\">–</td>";
+                    continue;
+                };
+                let _ = write!(
+                    html,
+                    "<td class=\"number\" data-participant=\"{n}\" data-lab=\"{}\" data-variant=\"{}\" data-name=\"{}\" data-value=\"{v}\">{}</td>",
+                    c.lab,
+                    escape_html(&c.variant),
+                    c.number,
+                    escape_html(&c.unit.shown(v))
+                );
             }
             html += "</tr>\n";
             let failures = self.failures(p);

@@ -41,7 +41,6 @@ pub struct Participant {
     pub claimed: BTreeSet<String>,
 }
 
-/// Every participant's records, and what was not a record.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Room {
     pub participants: BTreeMap<String, Participant>,

@@ -12,7 +12,6 @@ use krb_markup::El;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Unit {
-    /// A count: `78`.
     Count,
     /// Seconds, to a tenth as krb-verify's `ours` shows them: `1.6 s`.
     Seconds,
@@ -31,11 +30,9 @@ impl Unit {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Measure {
     pub lab: u8,
-    /// The variant, as its records name it.
     pub variant: String,
     /// The number's name in `Verdict::numbers`.
     pub number: &'static str,
-    /// What the article measured.
     pub article: f64,
     pub unit: Unit,
 }
@@ -120,7 +117,6 @@ pub fn pictures() -> Vec<Picture> {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Scale {
     pub max: f64,
-    /// The distance between ticks.
     pub step: f64,
 }
 
@@ -164,7 +160,6 @@ impl Scale {
         (0..=n).map(|i| i as f64 * self.step).collect()
     }
 
-    /// Where `value` is along a line `length` long.
     pub fn at(&self, value: f64, length: f64) -> f64 {
         value.clamp(0.0, self.max) / self.max * length
     }

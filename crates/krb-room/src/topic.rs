@@ -42,7 +42,6 @@ pub fn parse_room(s: &str) -> Result<String, String> {
     Ok(s.to_string())
 }
 
-/// How long a new topic may take to be served.
 const SERVED_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// Creates `topic` unless it exists, and waits until the broker serves it; returns its
@@ -92,7 +91,6 @@ fn served<C: rdkafka::client::ClientContext>(
     Ok((t.error().is_none() && !partitions.is_empty() && led).then_some(partitions))
 }
 
-/// How long the records may take to be acknowledged.
 const DELIVERY_TIMEOUT: Duration = Duration::from_secs(15);
 
 /// Collects the delivery reports that failed.

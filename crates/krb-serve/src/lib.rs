@@ -152,7 +152,6 @@ krb_cli::msgs! { ;
         "{seconds}초 안에 페이지를 만들지 못했어요. 서버가 바빠요 (2초마다 다시 시도해요)";
 }
 
-/// Why a page could not be made.
 enum Failed {
     Panicked,
     TooSlow,

@@ -43,11 +43,8 @@ pub fn width(text: &str, size: f64) -> f64 {
 /// mark (near the right edge) rather than starting there.
 #[derive(Clone, Copy, Debug)]
 pub struct Label {
-    /// The mark's x.
     pub x: f64,
-    /// The text's width.
     pub width: f64,
-    /// The text ends at the mark.
     pub ends_at_mark: bool,
 }
 
@@ -64,7 +61,6 @@ impl Label {
         }
     }
 
-    /// The text's left and right edges.
     pub fn span(&self) -> (f64, f64) {
         if self.ends_at_mark {
             (self.x - 2.0 - self.width, self.x - 2.0)

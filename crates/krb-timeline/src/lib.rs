@@ -335,12 +335,7 @@ pub fn render(group: &str, run: &mut Run, lang: Lang) -> Result<El> {
     let report = analyse(&mut run.counts, None);
     // The lowest partitions get lanes; the others are counted in the title's corner.
     let lanes_left_out = run.ranges.len().saturating_sub(MAX_LANES);
-    let ranges: BTreeMap<Partition, (Offset, Offset)> = run
-        .ranges
-        .iter()
-        .take(MAX_LANES)
-        .map(|(&p, &r)| (p, r))
-        .collect();
+    let ranges: BTreeMap<_, _> = run.ranges.clone().into_iter().take(MAX_LANES).collect();
     let totals = m::TOTALS.fill(
         lang,
         &[

@@ -1,10 +1,7 @@
-//! What krb-timeline writes in its pictures, in English and Korean (`KRB_LANG=ko`).
-//!
-//! Only krb-timeline's own words are here: the title, the legend, the lanes' texts, the
-//! tooltips, the failure labels and the axis. An event label that is the log grammar's own line
-//! (`assigned [0]`, `revoked [0, 1]`, `lost [0]`, `commit p1=285`) is drawn as the log writes it
-//! in both languages: the docs teach those words, and the logs are data. So are the names of
-//! workers, groups and partitions (`p1`) and the error codes (`UNKNOWN_MEMBER_ID`).
+//! What krb-timeline writes in its pictures, in English and Korean (`KRB_LANG=ko`). An event
+//! label that is the log grammar's own line (`assigned [0]`, `commit p1=285`) is drawn as the log
+//! writes it in both languages: the docs teach those words, and the logs are data. So are names
+//! and error codes.
 
 pub use krb_log::duration::{MINUTES, MINUTES_SECONDS};
 pub use krb_log::event_words::{
