@@ -55,6 +55,7 @@ pub fn run(args: &Args, lang: Lang) -> bool {
     let local = place::hosts(bootstrap).iter().all(|h| place::is_local(h));
     let ns = args.broker.namespace.ns.as_deref();
     say(place::namespace(bootstrap, ns, local, lang));
+    let timeout = clock::DELIVERY_TIMEOUT.as_millis().to_string();
     let producer: BaseProducer<Probe> = match args
         .broker
         .config(
@@ -65,10 +66,7 @@ pub fn run(args: &Args, lang: Lang) -> bool {
                 // The clock's message: one copy acknowledged is enough for a time stamp.
                 ("enable.idempotence", "false".into()),
                 ("acks", "1".into()),
-                (
-                    "message.timeout.ms",
-                    clock::DELIVERY_TIMEOUT.as_millis().to_string(),
-                ),
+                ("message.timeout.ms", timeout),
             ],
         )
         .create_with_context(Probe::default())
@@ -93,18 +91,18 @@ pub fn run(args: &Args, lang: Lang) -> bool {
                 .context()
                 .failure()
                 .unwrap_or_else(|| e.to_string());
+            let seconds = REACH_TIMEOUT.as_secs();
+            let values: [(&str, &dyn std::fmt::Display); 3] = [
+                ("bootstrap", bootstrap),
+                ("seconds", &seconds),
+                ("why", &why),
+            ];
+            let fix = login::refused_fix(&args.broker, &why, lang)
+                .unwrap_or_else(|| m::START_BROKER.text(lang).into());
             say(Check::failed(
                 m::BROKER,
-                m::NO_BROKER.fill(
-                    lang,
-                    &[
-                        ("bootstrap", bootstrap),
-                        ("seconds", &REACH_TIMEOUT.as_secs()),
-                        ("why", &why),
-                    ],
-                ),
-                login::refused_fix(&args.broker, &why, lang)
-                    .unwrap_or_else(|| m::START_BROKER.text(lang).into()),
+                m::NO_BROKER.fill(lang, &values),
+                fix,
             ));
             return ok;
         }

@@ -121,14 +121,9 @@ pub fn send(broker: &BrokerArgs, topic: &str, lines: &[String]) -> Result<usize>
     if lines.is_empty() {
         return Ok(0);
     }
+    let timeout = DELIVERY_TIMEOUT.as_millis().to_string();
     let producer: BaseProducer<Deliveries> = broker
-        .config(
-            "krb-room",
-            &[(
-                "message.timeout.ms",
-                DELIVERY_TIMEOUT.as_millis().to_string(),
-            )],
-        )
+        .config("krb-room", &[("message.timeout.ms", timeout)])
         .create_with_context(Deliveries::default())
         .context("cannot create a producer")?;
     for line in lines {
