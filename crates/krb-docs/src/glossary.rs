@@ -16,7 +16,7 @@
 //! and `--revoke-commit` pass).
 
 use crate::literals::{rust_strings, shell_texts};
-use crate::markdown::{code_spans, lines};
+use crate::markdown::{lines, without_code};
 use crate::{files_under, rel, rust_sources, Docs, Problem};
 use anyhow::{Context, Result};
 use krb_cli::lang::{has_hangul as hangul, is_hangul as hangul_letter};
@@ -47,11 +47,8 @@ pub const VARIANTS: &[(&str, &str)] = &[
 /// the check looks for (each a stem or an inflected syllable, none inside another), and the
 /// word to write instead.
 pub struct Expression {
-    /// As the glossary's row names it, in backquotes.
     pub shown: &'static str,
-    /// What a Korean line must not contain.
     pub forms: &'static [&'static str],
-    /// What to write instead.
     pub word: &'static str,
 }
 
@@ -199,13 +196,10 @@ fn latin_word(text: &str, word: &str) -> bool {
     let lower = without_english(text).to_ascii_lowercase();
     lower.match_indices(word).any(|(start, _)| {
         let before = lower[..start].chars().next_back();
-        let mut rest = &lower[start + word.len()..];
-        for suffix in ["s'", "'s", "s", "'"] {
-            if let Some(r) = rest.strip_prefix(suffix) {
-                rest = r;
-                break;
-            }
-        }
+        let rest = &lower[start + word.len()..];
+        let rest = (["s'", "'s", "s", "'"].iter())
+            .find_map(|suffix| rest.strip_prefix(suffix))
+            .unwrap_or(rest);
         let mut after = rest.chars();
         let ends = match after.next() {
             None => true,
@@ -219,7 +213,7 @@ fn latin_word(text: &str, word: &str) -> bool {
 /// What is wrong with one Korean line: each variant, and a unit `s`. `prose` is the line with
 /// its inline code left out (English quoted as the tools print it), for the Latin variants and
 /// the unit.
-fn line_problems(line: &str, prose: &str) -> Vec<String> {
+fn line_problems(path: &str, number: usize, line: &str, prose: &str) -> Vec<Problem> {
     if !hangul(line) {
         return Vec::new();
     }
@@ -254,7 +248,8 @@ fn line_problems(line: &str, prose: &str) -> Vec<String> {
     if korean_seconds(prose) {
         found.push("`N s` in a Korean line; write `N초`, as the article does".into());
     }
-    found
+    let at = |what| Problem::new(path, number, what);
+    found.into_iter().map(at).collect()
 }
 
 /// Whether `text` has a number of seconds written `N s` among Korean words (`시작 0.01 s 뒤`,
@@ -281,49 +276,37 @@ pub fn page_problems(path: &str, text: &str) -> Vec<Problem> {
     let mut problems = Vec::new();
     for line in lines(text) {
         // A code block's Korean line is a tool's output: all of it is prose.
-        let mut prose = line.text.to_string();
-        if line.block.is_none() && !line.fence {
-            for (range, _) in code_spans(line.text).into_iter().rev() {
-                prose.replace_range(range, " ");
-            }
-        }
-        for what in line_problems(line.text, &prose) {
-            problems.push(Problem::new(path, line.number, what));
-        }
+        let prose = match line.prose() {
+            true => without_code(line.text, " "),
+            false => line.text.to_string(),
+        };
+        problems.extend(line_problems(path, line.number, line.text, &prose));
     }
     problems
 }
 
 /// The problems of a Rust source's Korean literals.
 pub fn source_problems(path: &str, src: &str) -> Vec<Problem> {
-    let mut problems = Vec::new();
-    for (number, text) in rust_strings(src) {
-        for line in text.lines() {
-            for what in line_problems(line, line) {
-                problems.push(Problem::new(path, number, what));
-            }
-        }
-    }
-    problems
+    let strings = rust_strings(src);
+    let lines = (strings.iter()).flat_map(|(n, text)| text.lines().map(move |l| (*n, l)));
+    lines
+        .flat_map(|(n, line)| line_problems(path, n, line, line))
+        .collect()
 }
 
 /// The problems of a script's Korean texts (each hole read as `{}`).
 pub fn script_problems(path: &str, src: &str) -> Vec<Problem> {
-    let mut problems = Vec::new();
-    for (number, text) in shell_texts(src) {
-        for what in line_problems(&text, &text) {
-            problems.push(Problem::new(path, number, what));
-        }
-    }
-    problems
+    let texts = shell_texts(src);
+    (texts.iter())
+        .flat_map(|(n, t)| line_problems(path, *n, t, t))
+        .collect()
 }
 
 /// Check g over the checkout.
 pub fn check(docs: &Docs) -> Result<Vec<Problem>> {
     let mut problems = Vec::new();
     for page in &docs.pages {
-        let korean = page.path.starts_with("docs/ko/") || page.path == "README.ko.md";
-        if korean && page.path != PAGE {
+        if page.lang() == Some("ko") && page.path != PAGE {
             problems.extend(page_problems(&page.path, &page.text));
         }
     }

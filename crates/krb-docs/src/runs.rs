@@ -1,23 +1,18 @@
 //! Check f: the samples and the pages' output held to the tools by running them.
 //!
 //! A sample (`docs/samples/LANG/labN.txt`) is a transcript scripts/samples.sh wrote from a real
-//! run. It keeps the logs that run wrote in `docs/samples/LANG/labN/` and seals the transcript
-//! and the logs in `docs/samples/LANG/labN.sha256` (sha256sum's format). A sample fails when
+//! run; it keeps that run's logs in `labN/` and seals both in `labN.sha256` (sha256sum's
+//! format). A sample fails when its seal is missing or does not match the folder (edited by
+//! hand), or when the tools, run again on the kept logs in its language, print otherwise than it
+//! shows: each `$ krb-dups ...`, and each verdict of a lab krb-verify judges from the logs alone
+//! (labs 1, 3, 4 and 8; its first line names the lab, the variant and the group). The other
+//! labs' verdicts read the broker's committed offsets: the seal alone holds them, as it holds a
+//! sample made before samples.sh kept the logs.
 //!
-//! - its seal is missing, or a file differs from it, or the folder holds a file it does not
-//!   name: the transcript or a log was edited by hand;
-//! - the tools, run again on the kept logs (when it has them: a sample made before samples.sh
-//!   kept them is held by its seal alone) in the sample's language, print something else than
-//!   the transcript shows: each `$ krb-dups ...` command, and each verdict of a lab krb-verify
-//!   judges from the logs alone (labs 1, 3, 4 and 8; its first line names the lab, the variant
-//!   and the group). The other labs' verdicts read the broker's committed offsets; the seal
-//!   holds them, and the lab scripts' own lines, as the run printed them.
-//!
-//! A line of a page's output block (a fenced block that is not `sh` or `bash`, in README*.md and
-//! docs/LANG/*.md, outside the generated blocks that check a holds) must be a line of a sample
-//! or of a snapshot case (`crates/krb-docs/tests/cmd/LANG.md`, run by `cargo test -p krb-docs`)
-//! of the page's language; in a snapshot, `[..]` stands for any text, as trycmd reads it. A
-//! block after a line `<!-- unrun: why -->` is not held: it shows a run that needs a broker.
+//! A line of a page's output block (not `sh` or `bash`, in README*.md and docs/LANG/*.md,
+//! outside the generated blocks) must be a line of a sample or of a snapshot case
+//! ([`SNAPSHOTS`]`/LANG.md`, where `[..]` stands for any text, as trycmd reads it) of the page's
+//! language. A block after a line `<!-- unrun: why -->` shows a run that needs a broker: unheld.
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -37,7 +32,7 @@ pub const UNRUN: &str = "<!-- unrun:";
 /// Where the snapshot cases are, from the root.
 pub const SNAPSHOTS: &str = "crates/krb-docs/tests/cmd";
 
-/// A sample: its language, lab, transcript and the folder of its logs.
+/// A sample: its path, language, lab, transcript and the folder of its logs.
 struct Sample {
     path: String,
     lang: String,
@@ -48,21 +43,16 @@ struct Sample {
 
 impl Sample {
     fn read(root: &Path, file: &Path) -> Result<Option<Sample>> {
-        let path = rel(root, file);
-        let (Some(lang), Some(lab)) = (
-            file.parent()
-                .and_then(|p| p.file_name())
-                .and_then(|n| n.to_str()),
-            file.file_stem().and_then(|n| n.to_str()),
-        ) else {
+        let dir = file.parent().and_then(|p| p.file_name());
+        let [Some(lang), Some(lab)] = [dir, file.file_stem()].map(|n| n?.to_str()) else {
             return Ok(None);
         };
-        let text = std::fs::read_to_string(file).with_context(|| path.clone())?;
+        let path = rel(root, file);
         Ok(Some(Sample {
+            text: std::fs::read_to_string(file).with_context(|| path.clone())?,
             lang: lang.to_string(),
             lab: lab.to_string(),
             logs: file.with_extension(""),
-            text,
             path,
         }))
     }
@@ -154,8 +144,8 @@ fn hex(bytes: &[u8]) -> String {
 
 /// A verdict's first line: `lab 1 revoke nocommit (group nocommit)`, or in Korean
 /// `실습 1 revoke nocommit (그룹 nocommit)`.
-fn verdict_head() -> Regex {
-    Regex::new(r"^(?:lab|실습) \d+ (\S+) (.+) \((?:group|그룹) (\S+)\)$").expect("a valid pattern")
+fn verdict_head() -> &'static Regex {
+    regex!(r"^(?:lab|실습) \d+ (\S+) (.+) \((?:group|그룹) (\S+)\)$")
 }
 
 /// The krb-verify command line of a verdict whose first line names `name`, `variant` and
@@ -206,11 +196,11 @@ fn run(
                 bin.join(tool).display()
             )
         })?;
-    let lines = |b: &[u8]| -> Vec<String> {
+    let lines = |b| {
         String::from_utf8_lossy(b)
             .lines()
             .map(str::to_string)
-            .collect()
+            .collect::<Vec<_>>()
     };
     let (stdout, stderr) = (lines(&out.stdout), lines(&out.stderr));
     // Nothing printed is no output to compare (and none to write into the sample).
@@ -225,8 +215,7 @@ fn run(
     Ok((stdout, stderr))
 }
 
-/// What a tool prints again on a sample's logs: the transcript's line where it begins, the lines,
-/// and the command.
+/// What a tool prints again on a sample's logs: where in the transcript, the lines, the command.
 struct Again {
     at: usize,
     printed: Vec<String>,
@@ -244,10 +233,10 @@ fn again(root: &Path, sample: &Sample, bin: &Path) -> Result<Vec<Again>> {
             }
             let args: Vec<String> = command.split_whitespace().map(str::to_string).collect();
             let (out, err) = run(root, bin, sample, "krb-dups", &args)?;
-            let what = format!("krb-dups {command}");
+            let (printed, what) = ([err, out].concat(), format!("krb-dups {command}"));
             found.push(Again {
                 at: i + 1,
-                printed: [err, out].concat(),
+                printed,
                 what,
             });
         } else if let Some(c) = head.captures(line) {
@@ -383,10 +372,8 @@ fn check_pages(docs: &Docs, samples: &[Sample]) -> Vec<Problem> {
         let Some(lang) = page.lang().filter(|_| read) else {
             continue;
         };
-        if !quotable.contains_key(lang) {
-            quotable.insert(lang, Quotable::read(&docs.root, samples, lang));
-        }
-        let quotable = &quotable[lang];
+        let quotable =
+            (quotable.entry(lang)).or_insert_with(|| Quotable::read(&docs.root, samples, lang));
         let (mut generated, mut unrun, mut skipped) = (false, false, false);
         for line in lines(&page.text) {
             let marker = line.text.trim_start();
