@@ -67,11 +67,11 @@ impl Sample {
 
 /// The samples under `root`.
 fn samples(root: &Path) -> Result<Vec<Sample>> {
-    let mut found = Vec::new();
-    for file in files_under(&root.join("docs").join("samples"), "txt")? {
-        found.extend(Sample::read(root, &file)?);
-    }
-    Ok(found)
+    let files = files_under(&root.join("docs/samples"), "txt")?;
+    files
+        .iter()
+        .filter_map(|f| Sample::read(root, f).transpose())
+        .collect()
 }
 
 /// Check f on every sample and on the pages' output blocks; tools run from `bin`.
@@ -80,13 +80,11 @@ pub fn check(docs: &Docs, bin: &Path) -> Result<Vec<Problem>> {
     let mut problems = Vec::new();
     for sample in &samples {
         let sealed = seal(sample);
-        let sealed_ok = sealed.is_empty();
-        problems.extend(sealed);
-        // A broken seal already says to run samples.sh again; a sample made before
-        // samples.sh kept the logs is held by its seal alone.
-        if sealed_ok && sample.logs.is_dir() {
+        // A broken seal already says to run samples.sh again.
+        if sealed.is_empty() && sample.logs.is_dir() {
             problems.extend(rerun(&docs.root, sample, bin)?);
         }
+        problems.extend(sealed);
     }
     problems.extend(check_pages(docs, &samples));
     Ok(problems)
@@ -96,33 +94,32 @@ pub fn check(docs: &Docs, bin: &Path) -> Result<Vec<Problem>> {
 fn seal(sample: &Sample) -> Vec<Problem> {
     let dir = sample.logs.parent().unwrap_or(Path::new("."));
     let seal = sample.logs.with_extension("sha256");
+    let lab = &sample.lab;
     let problem =
         |what: String| Problem::new(&sample.path, 1, format!("{what}; {}", sample.again()));
     let Ok(text) = std::fs::read_to_string(&seal) else {
-        return vec![problem(format!("no seal {}.sha256", sample.lab))];
+        return vec![problem(format!("no seal {lab}.sha256"))];
     };
     let mut named = HashSet::new();
     let mut problems = Vec::new();
     for line in text.lines() {
         let Some((hash, name)) = line.split_once("  ") else {
             problems.push(problem(format!(
-                "{}.sha256 has a line that is no `HASH  FILE`",
-                sample.lab
+                "{lab}.sha256 has a line that is no `HASH  FILE`"
             )));
             continue;
         };
         named.insert(name.to_string());
         let got = std::fs::read(dir.join(name))
-            .map(|bytes| hex(&Sha256::digest(&bytes)))
+            .map(sha256)
             .unwrap_or_default();
         if got != hash {
             problems.push(problem(format!("{name} differs from its seal")));
         }
     }
-    if !named.contains(&format!("{}.txt", sample.lab)) {
+    if !named.contains(&format!("{lab}.txt")) {
         problems.push(problem(format!(
-            "{}.sha256 does not seal the transcript",
-            sample.lab
+            "{lab}.sha256 does not seal the transcript"
         )));
     }
     let kept = std::fs::read_dir(&sample.logs)
@@ -130,7 +127,7 @@ fn seal(sample: &Sample) -> Vec<Problem> {
         .flatten()
         .flatten();
     for entry in kept {
-        let name = format!("{}/{}", sample.lab, entry.file_name().to_string_lossy());
+        let name = format!("{lab}/{}", entry.file_name().to_string_lossy());
         if !named.contains(&name) {
             problems.push(problem(format!("{name} is not sealed")));
         }
@@ -138,8 +135,10 @@ fn seal(sample: &Sample) -> Vec<Problem> {
     problems
 }
 
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+fn sha256(bytes: impl AsRef<[u8]>) -> String {
+    (Sha256::digest(bytes).iter())
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
 
 /// A verdict's first line: `lab 1 revoke nocommit (group nocommit)`, or in Korean
@@ -182,7 +181,8 @@ fn run(
 ) -> Result<(Vec<String>, Vec<String>)> {
     // The logs' path as seen from `root`, where the tool runs.
     let logs = std::path::absolute(&sample.logs).context("the sample's logs")?;
-    let out = Command::new(bin.join(tool))
+    let program = bin.join(tool);
+    let out = Command::new(&program)
         .args(args)
         .current_dir(root)
         .env("KRB_LOGS", logs)
@@ -193,7 +193,7 @@ fn run(
         .with_context(|| {
             format!(
                 "running {} (cargo build --release builds it)",
-                bin.join(tool).display()
+                program.display()
             )
         })?;
     let lines = |b| {
@@ -215,15 +215,9 @@ fn run(
     Ok((stdout, stderr))
 }
 
-/// What a tool prints again on a sample's logs: where in the transcript, the lines, the command.
-struct Again {
-    at: usize,
-    printed: Vec<String>,
-    what: String,
-}
-
-/// Each `$ krb-dups ...` and each log-only verdict of the sample, run again.
-fn again(root: &Path, sample: &Sample, bin: &Path) -> Result<Vec<Again>> {
+/// Each `$ krb-dups ...` and each log-only verdict of the sample, run again: where its output
+/// begins in the transcript (0-based), what the tool prints now, and the command.
+fn again(root: &Path, sample: &Sample, bin: &Path) -> Result<Vec<(usize, Vec<String>, String)>> {
     let head = verdict_head();
     let mut found = Vec::new();
     for (i, line) in sample.text.lines().enumerate() {
@@ -233,21 +227,11 @@ fn again(root: &Path, sample: &Sample, bin: &Path) -> Result<Vec<Again>> {
             }
             let args: Vec<String> = command.split_whitespace().map(str::to_string).collect();
             let (out, err) = run(root, bin, sample, "krb-dups", &args)?;
-            let (printed, what) = ([err, out].concat(), format!("krb-dups {command}"));
-            found.push(Again {
-                at: i + 1,
-                printed,
-                what,
-            });
+            found.push((i + 1, [err, out].concat(), format!("krb-dups {command}")));
         } else if let Some(c) = head.captures(line) {
             if let Some(args) = verify_args(&c[1], &c[2], &c[3]) {
                 let (printed, _) = run(root, bin, sample, "krb-verify", &args)?;
-                let what = format!("krb-verify {}", args.join(" "));
-                found.push(Again {
-                    at: i,
-                    printed,
-                    what,
-                });
+                found.push((i, printed, format!("krb-verify {}", args.join(" "))));
             }
         }
     }
@@ -258,19 +242,20 @@ fn again(root: &Path, sample: &Sample, bin: &Path) -> Result<Vec<Again>> {
 fn rerun(root: &Path, sample: &Sample, bin: &Path) -> Result<Vec<Problem>> {
     let lines: Vec<&str> = sample.text.lines().collect();
     let mut problems = Vec::new();
-    for Again { at, printed, what } in again(root, sample, bin)? {
-        let differs = printed
+    for (at, printed, what) in again(root, sample, bin)? {
+        let got = |i: usize| lines.get(at + i).copied().unwrap_or("");
+        if let Some((i, want)) = printed
             .iter()
             .enumerate()
-            .find(|(i, want)| lines.get(at + i).copied().unwrap_or("") != want.as_str());
-        if let Some((i, want)) = differs {
-            let got = lines.get(at + i).copied().unwrap_or("");
+            .find(|(i, want)| got(*i) != *want)
+        {
             problems.push(Problem::new(
                 &sample.path,
                 at + i + 1,
                 format!(
-                    "{what} prints `{want}` here, on this sample's logs, not `{got}`; when the \
+                    "{what} prints `{want}` here, on this sample's logs, not `{}`; when the \
                      tool's words changed, scripts/docs.sh writes them here; else {}",
+                    got(i),
                     sample.again()
                 ),
             ));
@@ -291,7 +276,7 @@ pub fn write(docs: &Docs) -> Result<Vec<String>> {
         }
         let mut lines: Vec<String> = sample.text.lines().map(str::to_string).collect();
         // From the last, so that an output of another length leaves the earlier ones in place.
-        for Again { at, printed, .. } in again(&docs.root, &sample, &docs.bin)?.into_iter().rev() {
+        for (at, printed, _) in again(&docs.root, &sample, &docs.bin)?.into_iter().rev() {
             let end = (at + 1..lines.len())
                 .find(|&i| !lines[i].starts_with("  "))
                 .unwrap_or(lines.len());
@@ -310,7 +295,7 @@ pub fn write(docs: &Docs) -> Result<Vec<String>> {
         let sealed = std::fs::read_to_string(&seal)?
             .lines()
             .map(|line| match line.split_once("  ") {
-                Some((_, n)) if n == name => format!("{}  {name}\n", hex(&Sha256::digest(&text))),
+                Some((_, n)) if n == name => format!("{}  {name}\n", sha256(&text)),
                 _ => format!("{line}\n"),
             })
             .collect::<String>();
@@ -393,13 +378,8 @@ fn check_pages(docs: &Docs, samples: &[Sample]) -> Vec<Problem> {
             }
             let output = matches!(line.block, Some(info) if !matches!(info, "sh" | "bash"));
             let text = line.text.trim();
-            if generated
-                || skipped
-                || line.fence
-                || !output
-                || text.is_empty()
-                || text.starts_with("$ ")
-            {
+            // A fence line is in no block: no output.
+            if !output || generated || skipped || text.is_empty() || text.starts_with("$ ") {
                 continue;
             }
             if !quotable.has(line.text) {

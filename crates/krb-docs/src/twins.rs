@@ -15,14 +15,13 @@ pub fn twin_of(path: &str) -> Option<String> {
         "README.md" => Some("README.ko.md".into()),
         "README.ko.md" => Some("README.md".into()),
         p if p.starts_with("docs/en/internals/") => None,
-        p => {
-            if let Some(rest) = p.strip_prefix("docs/en/") {
-                Some(format!("docs/ko/{rest}"))
-            } else {
-                p.strip_prefix("docs/ko/")
-                    .map(|rest| format!("docs/en/{rest}"))
-            }
-        }
+        p => (p
+            .strip_prefix("docs/en/")
+            .map(|rest| format!("docs/ko/{rest}")))
+        .or_else(|| {
+            p.strip_prefix("docs/ko/")
+                .map(|rest| format!("docs/en/{rest}"))
+        }),
     }
 }
 
