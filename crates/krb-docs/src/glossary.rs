@@ -1,19 +1,15 @@
 //! Check g: the Korean pages and the tools' Korean texts speak the article's words, as
-//! docs/ko/glossary.md sets them: no variant the glossary rules out (`커밋` for commit, `기사`
-//! for the article, which calls itself 글), no form of an expression it rules out (`넘겨준` for
-//! 반납, `revoke했` for 반납했, `revoke 콜백` for on_revoke), and no `N s` in a Korean line (the
+//! docs/ko/glossary.md sets them: no variant it rules out (`커밋` for commit, `기사` for the
+//! article, which calls itself 글), no form of an expression it rules out (`넘겨준` for 반납,
+//! `revoke했` for 반납했, `revoke 콜백` for on_revoke), and no `N s` in a Korean line (the
 //! article writes `10.4초`).
 //!
-//! Read are docs/ko/*.md and README.ko.md (the glossary itself aside: it names the variants),
-//! every Korean string literal of `crates/*/src/**/*.rs` outside tests, and every Korean word
-//! of the scripts (`scripts/*.sh`: what echo, printf and `krb_say EN KO` print). A Hangul variant
-//! is one wherever it stands, code blocks too (they show the tools' Korean output); a Latin
-//! variant (`coordinator`, `worker`, `effect`) and a unit `s` only outside inline code, where a
-//! page quotes what the tools print in English; lines without Hangul (help texts, log lines)
-//! are not read. A Latin variant is a whole word, its English plural and possessive too
-//! (`workers`, `worker's`), but not part of a name (`krb-worker`, `worker.py`, `--worker`,
-//! `{worker}`); so is the `revoke` of a ruled-out expression (`on_revoke commit`, the article's,
-//! and `--revoke-commit` pass).
+//! Read are docs/ko/*.md and README.ko.md (the glossary aside: it names the variants), the
+//! Korean string literals of `crates/*/src` outside tests, and the Korean words of
+//! `scripts/*.sh` (what echo, printf and `krb_say EN KO` print). A Hangul variant is one
+//! wherever it stands, code blocks too (the tools' Korean output); a Latin variant (a whole word:
+//! [`latin_word`]) and a unit `s` only outside inline code, where a page quotes the tools'
+//! English; lines without Hangul (help texts, log lines) are not read.
 
 use crate::literals::{rust_strings, shell_texts};
 use crate::markdown::{lines, without_code};
@@ -162,28 +158,16 @@ fn glued(c: char) -> bool {
 /// twice)`). A lone Latin word among Korean ones (`두 worker가`, `| worker |`) stays.
 fn without_english(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
-    let mut stretch = String::new();
-    let flush = |stretch: &mut String, out: &mut String| {
-        let words = stretch
-            .split(|c: char| !c.is_ascii_alphabetic())
-            .filter(|w| w.len() >= 2)
-            .count();
-        if words >= 2 {
-            out.extend(std::iter::repeat_n(' ', stretch.len()));
-        } else {
-            out.push_str(stretch);
+    for piece in text.split_inclusive(hangul_letter) {
+        let letter = piece.chars().next_back().filter(|&c| hangul_letter(c));
+        let stretch = &piece[..piece.len() - letter.map_or(0, char::len_utf8)];
+        let words = stretch.split(|c: char| !c.is_ascii_alphabetic());
+        match words.filter(|w| w.len() >= 2).count() >= 2 {
+            true => out.extend(std::iter::repeat_n(' ', stretch.len())),
+            false => out.push_str(stretch),
         }
-        stretch.clear();
-    };
-    for c in text.chars() {
-        if hangul_letter(c) {
-            flush(&mut stretch, &mut out);
-            out.push(c);
-        } else {
-            stretch.push(c);
-        }
+        out.extend(letter);
     }
-    flush(&mut stretch, &mut out);
     out
 }
 

@@ -53,16 +53,7 @@ fn decode(text: &str) -> String {
 
 /// Whether a target leaves the checkout: a URL (`https:`, `mailto:`) or `//host`.
 fn external(target: &str) -> bool {
-    if target.starts_with("//") {
-        return true;
-    }
-    let scheme: String = target
-        .chars()
-        .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '.' | '-'))
-        .collect();
-    !scheme.is_empty()
-        && target[scheme.len()..].starts_with(':')
-        && scheme.starts_with(|c: char| c.is_ascii_alphabetic())
+    regex!(r"^(?://|[A-Za-z][A-Za-z0-9+.-]*:)").is_match(target)
 }
 
 pub fn check(docs: &Docs) -> Vec<Problem> {
