@@ -70,15 +70,11 @@ impl Room {
             home: home.to_string(),
             port,
         };
-        bash(
-            &format!("a room on port {port} with {}", names.join(", ")),
-            &(own_kafka(home, port)
-                + &room.env()
-                + &format!(
-                    "scripts/room.sh start >/dev/null; scripts/room.sh add {} >/dev/null",
-                    names.join(" ")
-                )),
-        )?;
+        let what = format!("a room on port {port} with {}", names.join(", "));
+        let names = names.join(" ");
+        let start =
+            format!("scripts/room.sh start >/dev/null; scripts/room.sh add {names} >/dev/null");
+        bash(&what, &(own_kafka(home, port) + &room.env() + &start))?;
         Ok(room)
     }
 
@@ -99,13 +95,11 @@ impl Room {
 
     /// What `name`'s handout (NAME.env) sets: KRB_BOOTSTRAP, KRB_NS and KRB_CONFIG.
     pub fn handout(&self, name: &str) -> [(&'static str, String); 3] {
+        let config = format!("{}/{name}.conf", self.dir().display());
         [
             ("KRB_BOOTSTRAP", format!("localhost:{}", self.port)),
             ("KRB_NS", name.to_string()),
-            (
-                "KRB_CONFIG",
-                format!("{}/{name}.conf", self.dir().display()),
-            ),
+            ("KRB_CONFIG", config),
         ]
     }
 }
@@ -179,10 +173,9 @@ impl Drop for PageServer {
 /// unless `env` sets them), and reads where it serves from its first line.
 pub fn serve_room(room: &str, env: &[(&str, &str)]) -> Result<PageServer> {
     let (server, line) = serve("krb-room", &["serve".as_ref(), room.as_ref()], env)?;
+    let head = format!("krb-room: room {room} (topics NS-krb-room-{room} on ");
     ensure!(
-        line.starts_with(&format!(
-            "krb-room: room {room} (topics NS-krb-room-{room} on "
-        )),
+        line.starts_with(&head),
         "krb-room serve did not say where it serves: {line:?}"
     );
     Ok(server)
