@@ -27,9 +27,12 @@ struct Tool {
     flags: BTreeSet<String>,
 }
 
+/// A flag: `--name` or `-X` (one letter).
+const FLAG: &str = "(--[A-Za-z0-9][A-Za-z0-9-]*|-[A-Za-z])";
+
 /// The flags a help text names: every `--name` and `-X` in it.
 pub fn flags_in(help: &str) -> BTreeSet<String> {
-    let re = regex!(r#"(?:^|[\s\[(|,'"`])(--[A-Za-z0-9][A-Za-z0-9-]*|-[A-Za-z])\b"#);
+    let re = regex!(&format!(r#"(?:^|[\s\[(|,'"`]){FLAG}\b"#));
     re.captures_iter(help).map(|c| c[1].to_string()).collect()
 }
 
@@ -65,7 +68,6 @@ struct Function {
     passes_to: Option<String>,
 }
 
-/// The functions scripts/common.sh defines.
 fn functions(common_sh: &str) -> BTreeMap<String, Function> {
     let def = regex!(r"^([a-z_][a-z0-9_]*)\(\)\s*\{(.*)$");
     let pass = regex!(r#"\b(krb-[a-z]+) "\$@""#);
@@ -129,26 +131,13 @@ fn pieces(command: &str) -> Vec<Vec<String>> {
 }
 
 fn is_assignment(word: &str) -> bool {
-    word.split_once('=').is_some_and(|(name, _)| {
-        !name.is_empty()
-            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-            && !name.starts_with(|c: char| c.is_ascii_digit())
-    })
+    regex!(r"^[A-Za-z_][A-Za-z0-9_]*=").is_match(word)
 }
 
 /// The flag a word is, if it is one: `--name`, `-X`.
 fn flag_of(word: &str) -> Option<String> {
     let word = word.trim_start_matches(['[', '(']);
-    if let Some(long) = word.strip_prefix("--") {
-        let name: String = long
-            .chars()
-            .take_while(|c| c.is_ascii_alphanumeric() || *c == '-')
-            .collect();
-        return (name.starts_with(|c: char| c.is_ascii_alphanumeric()))
-            .then(|| format!("--{name}"));
-    }
-    let short = word.strip_prefix('-')?.chars().next()?;
-    short.is_ascii_alphabetic().then(|| format!("-{short}"))
+    Some(regex!(&format!("^{FLAG}")).captures(word)?[1].to_string())
 }
 
 /// What the checks know of the tools: their help, asked once each.

@@ -39,40 +39,40 @@ pub const VARIANTS: &[(&str, &str)] = &[
     ("네임스페이스", "namespace"),
 ];
 
-/// An expression the glossary rules out: its dictionary form as the page names it, the forms
-/// the check looks for (each a stem or an inflected syllable, none inside another), and the
-/// word to write instead.
+/// An expression the glossary rules out: its dictionary form as the page's row names it, the
+/// forms a Korean line must not contain (each a stem or an inflected syllable, none inside
+/// another), and the word to write instead.
 pub struct Expression {
     pub shown: &'static str,
     pub forms: &'static [&'static str],
     pub word: &'static str,
 }
 
+const fn ruled(
+    shown: &'static str,
+    forms: &'static [&'static str],
+    word: &'static str,
+) -> Expression {
+    Expression { shown, forms, word }
+}
+
 /// The Hangul expressions the glossary rules out, in all their forms.
 pub const EXPRESSIONS: &[Expression] = &[
-    Expression {
-        shown: "넘겨주다",
-        forms: &["넘겨주", "넘겨준", "넘겨줘", "넘겨줬", "넘겨줄", "넘겨줍"],
-        word: "반납",
-    },
-    Expression {
-        shown: "내놓다",
-        forms: &["내놓"],
-        word: "반납",
-    },
-    Expression {
-        shown: "불린다",
-        forms: &["불린", "불립", "불려", "불렸", "불리는", "불리고", "불릴"],
-        word: "호출돼요",
-    },
-    Expression {
-        shown: "체크아웃",
-        forms: &["체크아웃"],
-        word: "받은 저장소",
-    },
-    Expression {
-        shown: "이야기하다",
-        forms: &[
+    ruled(
+        "넘겨주다",
+        &["넘겨주", "넘겨준", "넘겨줘", "넘겨줬", "넘겨줄", "넘겨줍"],
+        "반납",
+    ),
+    ruled("내놓다", &["내놓"], "반납"),
+    ruled(
+        "불린다",
+        &["불린", "불립", "불려", "불렸", "불리는", "불리고", "불릴"],
+        "호출돼요",
+    ),
+    ruled("체크아웃", &["체크아웃"], "받은 저장소"),
+    ruled(
+        "이야기하다",
+        &[
             "이야기하",
             "이야기해",
             "이야기합",
@@ -80,23 +80,11 @@ pub const EXPRESSIONS: &[Expression] = &[
             "이야기한",
             "이야기할",
         ],
-        word: "연결하다",
-    },
-    Expression {
-        shown: "돕니다",
-        forms: &["돕니다"],
-        word: "실행돼요",
-    },
-    Expression {
-        shown: "문장",
-        forms: &["문장"],
-        word: "판정 항목",
-    },
-    Expression {
-        shown: "불변식",
-        forms: &["불변식"],
-        word: "판정 항목",
-    },
+        "연결하다",
+    ),
+    ruled("돕니다", &["돕니다"], "실행돼요"),
+    ruled("문장", &["문장"], "판정 항목"),
+    ruled("불변식", &["불변식"], "판정 항목"),
 ];
 
 /// What may follow a whole-word `revoke` ([`glued`] aside), after at most one space, to make an

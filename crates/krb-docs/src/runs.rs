@@ -65,7 +65,6 @@ impl Sample {
     }
 }
 
-/// The samples under `root`.
 fn samples(root: &Path) -> Result<Vec<Sample>> {
     let files = files_under(&root.join("docs/samples"), "txt")?;
     files

@@ -80,41 +80,36 @@ pub fn check(docs: &Docs) -> Vec<Problem> {
 
 fn compare(en: &Page, ko: &Page, problems: &mut Vec<Problem>) {
     let (he, hk) = (headings(&en.text), headings(&ko.text));
-    let differ = he.iter().zip(&hk).position(|(a, b)| a.level != b.level);
-    if let Some(i) = differ {
-        problems.push(Problem::new(
-            &ko.path,
-            hk[i].line,
-            format!(
-                "heading {} `{}` is level {} where {}:{} `{}` is level {}; give both pages the \
-                 same headings, in the same order and levels",
-                i + 1,
-                hk[i].text,
-                hk[i].level,
-                en.path,
-                he[i].line,
-                he[i].text,
-                he[i].level
-            ),
-        ));
-    } else if he.len() != hk.len() {
-        let (long, short, extra) = if he.len() > hk.len() {
-            (en, ko, &he[hk.len()])
-        } else {
-            (ko, en, &hk[he.len()])
+    let (most, least) = (he.len().max(hk.len()), he.len().min(hk.len()));
+    let differ = he
+        .iter()
+        .zip(&hk)
+        .enumerate()
+        .find(|(_, (e, k))| e.level != k.level);
+    if let Some((i, (e, k))) = differ {
+        let what = format!(
+            "heading {} `{}` is level {} where {}:{} `{}` is level {}; give both pages the same \
+             headings, in the same order and levels",
+            i + 1,
+            k.text,
+            k.level,
+            en.path,
+            e.line,
+            e.text,
+            e.level
+        );
+        problems.push(Problem::new(&ko.path, k.line, what));
+    } else if most != least {
+        let (long, short, extra) = match he.len() > hk.len() {
+            true => (en, ko, &he[least]),
+            false => (ko, en, &hk[least]),
         };
-        problems.push(Problem::new(
-            &long.path,
-            extra.line,
-            format!(
-                "heading `{}` has no counterpart in {} ({} headings here, {} there); give both \
-                 pages the same headings",
-                extra.text,
-                short.path,
-                he.len().max(hk.len()),
-                he.len().min(hk.len())
-            ),
-        ));
+        let what = format!(
+            "heading `{}` has no counterpart in {} ({most} headings here, {least} there); give \
+             both pages the same headings",
+            extra.text, short.path
+        );
+        problems.push(Problem::new(&long.path, extra.line, what));
     }
 
     let (ce, ck) = (commands(&en.text), commands(&ko.text));
@@ -137,9 +132,7 @@ fn compare(en: &Page, ko: &Page, problems: &mut Vec<Problem>) {
     }
 
     let names = |p: &Page| -> Vec<(usize, String)> {
-        blocks(&p.text)
-            .0
-            .iter()
+        (blocks(&p.text).0.iter())
             .map(|b| (b.open, b.name()))
             .collect()
     };

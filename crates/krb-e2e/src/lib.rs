@@ -35,7 +35,6 @@ pub const TOOLS: [&str; 13] = [
     "krb-room",
 ];
 
-/// The repository's top folder.
 pub fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../..")
