@@ -45,7 +45,9 @@ pub fn blocks(text: &str) -> (Vec<Block>, Vec<(usize, String)>) {
     let all = lines(text);
     // Markers outside fenced blocks only: a help may show markers.
     let marker = regex!(r"^<!--\s*(/?)krb:(\S*)\s*(.*?)\s*-->$");
-    let markers: Vec<_> = (all.iter().enumerate())
+    let markers: Vec<_> = all
+        .iter()
+        .enumerate()
         .filter(|(_, l)| l.prose())
         .filter_map(|(i, l)| Some((i, marker.captures(l.text.trim())?)))
         .collect();

@@ -169,7 +169,8 @@ fn latin_word(text: &str, word: &str) -> bool {
     lower.match_indices(word).any(|(start, _)| {
         let before = lower[..start].chars().next_back();
         let rest = &lower[start + word.len()..];
-        let rest = (["s'", "'s", "s", "'"].iter())
+        let rest = ["s'", "'s", "s", "'"]
+            .iter()
             .find_map(|suffix| rest.strip_prefix(suffix))
             .unwrap_or(rest);
         let mut after = rest.chars();
@@ -260,7 +261,9 @@ pub fn page_problems(path: &str, text: &str) -> Vec<Problem> {
 /// The problems of a Rust source's Korean literals.
 pub fn source_problems(path: &str, src: &str) -> Vec<Problem> {
     let strings = rust_strings(src);
-    let lines = (strings.iter()).flat_map(|(n, text)| text.lines().map(move |l| (*n, l)));
+    let lines = strings
+        .iter()
+        .flat_map(|(n, text)| text.lines().map(move |l| (*n, l)));
     lines
         .flat_map(|(n, line)| line_problems(path, n, line, line))
         .collect()
@@ -269,7 +272,8 @@ pub fn source_problems(path: &str, src: &str) -> Vec<Problem> {
 /// The problems of a script's Korean texts (each hole read as `{}`).
 pub fn script_problems(path: &str, src: &str) -> Vec<Problem> {
     let texts = shell_texts(src);
-    (texts.iter())
+    texts
+        .iter()
         .flat_map(|(n, t)| line_problems(path, *n, t, t))
         .collect()
 }

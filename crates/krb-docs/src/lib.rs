@@ -129,7 +129,7 @@ pub fn check(docs: &Docs) -> Result<Vec<Problem>> {
     problems.extend(vars::check(docs)?);
     problems.extend(twins::check(docs));
     problems.extend(links::check(docs));
-    problems.extend(runs::check(docs, &docs.bin)?);
+    problems.extend(runs::check(docs)?);
     problems.extend(glossary::check(docs)?);
     problems.extend(samples::check(docs)?);
     problems.sort();

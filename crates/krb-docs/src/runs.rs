@@ -73,15 +73,15 @@ fn samples(root: &Path) -> Result<Vec<Sample>> {
         .collect()
 }
 
-/// Check f on every sample and on the pages' output blocks; tools run from `bin`.
-pub fn check(docs: &Docs, bin: &Path) -> Result<Vec<Problem>> {
+/// Check f on every sample and on the pages' output blocks.
+pub fn check(docs: &Docs) -> Result<Vec<Problem>> {
     let samples = samples(&docs.root)?;
     let mut problems = Vec::new();
     for sample in &samples {
         let sealed = seal(sample);
         // A broken seal already says to run samples.sh again.
         if sealed.is_empty() && sample.logs.is_dir() {
-            problems.extend(rerun(&docs.root, sample, bin)?);
+            problems.extend(rerun(docs, sample)?);
         }
         problems.extend(sealed);
     }
@@ -135,7 +135,8 @@ fn seal(sample: &Sample) -> Vec<Problem> {
 }
 
 fn sha256(bytes: impl AsRef<[u8]>) -> String {
-    (Sha256::digest(bytes).iter())
+    Sha256::digest(bytes)
+        .iter()
         .map(|b| format!("{b:02x}"))
         .collect()
 }
@@ -161,29 +162,24 @@ pub fn verify_args(name: &str, variant: &str, group: &str) -> Option<Vec<String>
         ("share", scenario) => vec!["--scenario", scenario],
         _ => return None,
     };
-    Some(
-        [name, group]
-            .into_iter()
-            .chain(flags)
-            .map(str::to_string)
-            .collect(),
-    )
+    let args = [name, group].into_iter().chain(flags);
+    Some(args.map(str::to_string).collect())
 }
 
-/// Runs `tool args` from `bin` on the sample's logs in its language: (stdout, stderr) lines.
+/// Runs `tool args` from the tools' folder on the sample's logs in its language: (stdout,
+/// stderr) lines.
 fn run(
-    root: &Path,
-    bin: &Path,
+    docs: &Docs,
     sample: &Sample,
     tool: &str,
     args: &[String],
 ) -> Result<(Vec<String>, Vec<String>)> {
-    // The logs' path as seen from `root`, where the tool runs.
+    // The logs' path as seen from the root, where the tool runs.
     let logs = std::path::absolute(&sample.logs).context("the sample's logs")?;
-    let program = bin.join(tool);
+    let program = docs.bin.join(tool);
     let out = Command::new(&program)
         .args(args)
-        .current_dir(root)
+        .current_dir(&docs.root)
         .env("KRB_LOGS", logs)
         .env("KRB_LANG", &sample.lang)
         .env_remove("KRB_NS")
@@ -216,7 +212,7 @@ fn run(
 
 /// Each `$ krb-dups ...` and each log-only verdict of the sample, run again: where its output
 /// begins in the transcript (0-based), what the tool prints now, and the command.
-fn again(root: &Path, sample: &Sample, bin: &Path) -> Result<Vec<(usize, Vec<String>, String)>> {
+fn again(docs: &Docs, sample: &Sample) -> Result<Vec<(usize, Vec<String>, String)>> {
     let head = verdict_head();
     let mut found = Vec::new();
     for (i, line) in sample.text.lines().enumerate() {
@@ -225,11 +221,11 @@ fn again(root: &Path, sample: &Sample, bin: &Path) -> Result<Vec<(usize, Vec<Str
                 continue;
             }
             let args: Vec<String> = command.split_whitespace().map(str::to_string).collect();
-            let (out, err) = run(root, bin, sample, "krb-dups", &args)?;
+            let (out, err) = run(docs, sample, "krb-dups", &args)?;
             found.push((i + 1, [err, out].concat(), format!("krb-dups {command}")));
         } else if let Some(c) = head.captures(line) {
             if let Some(args) = verify_args(&c[1], &c[2], &c[3]) {
-                let (printed, _) = run(root, bin, sample, "krb-verify", &args)?;
+                let (printed, _) = run(docs, sample, "krb-verify", &args)?;
                 found.push((i, printed, format!("krb-verify {}", args.join(" "))));
             }
         }
@@ -238,10 +234,10 @@ fn again(root: &Path, sample: &Sample, bin: &Path) -> Result<Vec<(usize, Vec<Str
 }
 
 /// The sample's lines that differ from what the tools print again on its logs.
-fn rerun(root: &Path, sample: &Sample, bin: &Path) -> Result<Vec<Problem>> {
+fn rerun(docs: &Docs, sample: &Sample) -> Result<Vec<Problem>> {
     let lines: Vec<&str> = sample.text.lines().collect();
     let mut problems = Vec::new();
-    for (at, printed, what) in again(root, sample, bin)? {
+    for (at, printed, what) in again(docs, sample)? {
         let got = |i: usize| lines.get(at + i).copied().unwrap_or("");
         if let Some((i, want)) = printed
             .iter()
@@ -275,7 +271,7 @@ pub fn write(docs: &Docs) -> Result<Vec<String>> {
         }
         let mut lines: Vec<String> = sample.text.lines().map(str::to_string).collect();
         // From the last, so that an output of another length leaves the earlier ones in place.
-        for (at, printed, _) in again(&docs.root, &sample, &docs.bin)?.into_iter().rev() {
+        for (at, printed, _) in again(docs, &sample)?.into_iter().rev() {
             let end = (at + 1..lines.len())
                 .find(|&i| !lines[i].starts_with("  "))
                 .unwrap_or(lines.len());
@@ -356,8 +352,9 @@ fn check_pages(docs: &Docs, samples: &[Sample]) -> Vec<Problem> {
         let Some(lang) = page.lang().filter(|_| read) else {
             continue;
         };
-        let quotable =
-            (quotable.entry(lang)).or_insert_with(|| Quotable::read(&docs.root, samples, lang));
+        let quotable = quotable
+            .entry(lang)
+            .or_insert_with(|| Quotable::read(&docs.root, samples, lang));
         let (mut generated, mut unrun, mut skipped) = (false, false, false);
         for line in lines(&page.text) {
             let marker = line.text.trim_start();

@@ -315,7 +315,8 @@ pub fn committed_offsets(group: &str) -> Result<BTreeMap<Partition, Offset>> {
         "consumer-groups tool failed: {}",
         said(&out)
     );
-    let offsets: BTreeMap<_, _> = (text.lines())
+    let offsets: BTreeMap<_, _> = text
+        .lines()
         .filter_map(
             |line| match line.split_whitespace().collect::<Vec<_>>()[..] {
                 [g, _, p, o, ..] if g == group => Some((p.parse().ok()?, o.parse().ok()?)),
