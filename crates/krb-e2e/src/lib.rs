@@ -124,23 +124,18 @@ pub fn bash(what: &str, snippet: &str) -> Result<String> {
         "target/release has no krb tools: run cargo build --release (scripts/test.sh does)"
     );
     let started = Instant::now();
+    let script = format!("set -euo pipefail; source scripts/common.sh; {snippet}");
     let out = Command::new("bash")
-        .arg("-c")
-        .arg(format!(
-            "set -euo pipefail; source scripts/common.sh; {snippet}"
-        ))
+        .args(["-c", &script])
         .current_dir(&root)
         .output()
         .context("cannot run bash")?;
     let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
-    println!(
-        "{what}: {:.1} s\n{stdout}{stderr}",
-        started.elapsed().as_secs_f64()
-    );
+    let (secs, status) = (started.elapsed().as_secs_f64(), out.status);
+    println!("{what}: {secs:.1} s\n{stdout}{stderr}");
     ensure!(
-        out.status.success(),
-        "{what} failed ({}):\n{stdout}{stderr}",
-        out.status
+        status.success(),
+        "{what} failed ({status}):\n{stdout}{stderr}"
     );
     Ok(stdout)
 }
