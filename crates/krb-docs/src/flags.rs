@@ -280,19 +280,17 @@ pub fn check(docs: &Docs) -> Vec<Problem> {
                     }
                     Some(Ok(found)) => found,
                 };
-                for arg in args.iter().take_while(|a| *a != "--") {
-                    let Some(flag) = flag_of(arg) else { continue };
-                    if flag == "-h" || flag == "--help" || tool.flags.contains(&flag) {
-                        continue;
-                    }
-                    problems.push(Problem::new(
-                        &page.path,
-                        line,
-                        format!(
-                            "`{flag}` in `{command}` is not in {}; fix the command (or the tool)",
-                            tool.source
-                        ),
-                    ));
+                let flags = args
+                    .iter()
+                    .take_while(|a| *a != "--")
+                    .filter_map(|a| flag_of(a));
+                for flag in flags.filter(|f| f != "-h" && f != "--help" && !tool.flags.contains(f))
+                {
+                    let source = &tool.source;
+                    let what = format!(
+                        "`{flag}` in `{command}` is not in {source}; fix the command (or the tool)"
+                    );
+                    problems.push(Problem::new(&page.path, line, what));
                 }
             }
         }

@@ -50,30 +50,20 @@ pub fn compare(
     ran: &[(usize, String)],
 ) -> Vec<Problem> {
     let mut problems = Vec::new();
-    let has = |list: &[(usize, String)], c: &str| list.iter().any(|(_, x)| x == c);
-    for (line, command) in shown {
-        if !has(ran, command) {
-            problems.push(Problem::new(
-                page,
-                *line,
-                format!(
-                    "`{command}` is a command of this page that {sample} never ran; run \
-                     scripts/samples.sh again, or take the command out of the page"
-                ),
-            ));
-        }
+    let lacks = |list: &[(usize, String)], c: &String| !list.iter().any(|(_, x)| x == c);
+    for (line, command) in shown.iter().filter(|(_, c)| lacks(ran, c)) {
+        let what = format!(
+            "`{command}` is a command of this page that {sample} never ran; run \
+             scripts/samples.sh again, or take the command out of the page"
+        );
+        problems.push(Problem::new(page, *line, what));
     }
-    for (line, command) in ran {
-        if !has(shown, command) {
-            problems.push(Problem::new(
-                sample,
-                *line,
-                format!(
-                    "the sample ran `{command}`, which {page}'s commands do not show; show it \
-                     there or run scripts/samples.sh again"
-                ),
-            ));
-        }
+    for (line, command) in ran.iter().filter(|(_, c)| lacks(shown, c)) {
+        let what = format!(
+            "the sample ran `{command}`, which {page}'s commands do not show; show it there or \
+             run scripts/samples.sh again"
+        );
+        problems.push(Problem::new(sample, *line, what));
     }
     if !problems.is_empty() {
         return problems;
