@@ -98,8 +98,9 @@ pub fn anchors(text: &str) -> BTreeSet<String> {
             .find(|a| !found.contains(a));
         found.extend(anchor);
     }
+    let id = regex!(r#"\b(?:id|name)\s*=\s*"([^"]+)""#);
     for line in lines(text).iter().filter(|l| l.block.is_none()) {
-        for caps in regex!(r#"\b(?:id|name)\s*=\s*"([^"]+)""#).captures_iter(line.text) {
+        for caps in id.captures_iter(line.text) {
             found.insert(caps[1].to_string());
         }
     }

@@ -26,9 +26,10 @@ const INTERNALS_PAGE: &str = "reference.md";
 
 /// The variables a text names, each once, with its first line; `KRB_PG_*` (a family) is none.
 fn named(text: &str) -> BTreeMap<String, usize> {
+    let variable = regex!(r"\bKRB_[A-Z0-9_]*[A-Z0-9]\b(\*|_\*)?");
     let mut found = BTreeMap::new();
     for (i, line) in text.lines().enumerate() {
-        for caps in regex!(r"\bKRB_[A-Z0-9_]*[A-Z0-9]\b(\*|_\*)?").captures_iter(line) {
+        for caps in variable.captures_iter(line) {
             if caps.get(1).is_none() {
                 found.entry(caps[0].to_string()).or_insert(i + 1);
             }
