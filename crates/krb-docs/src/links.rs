@@ -84,15 +84,12 @@ pub fn check(docs: &Docs) -> Vec<Problem> {
                     None => std::fs::read_to_string(&on_disk).ok().map(|t| anchors(&t)),
                 });
             if known.as_ref().is_some_and(|a| !a.contains(&anchor)) {
-                problems.push(Problem::new(
-                    &page.path,
-                    line,
-                    format!(
-                        "link {target}: {path} has no heading whose anchor is #{anchor} \
-                         (GitHub's: lowercase, spaces to -, punctuation dropped); fix the anchor \
-                         or the heading"
-                    ),
-                ));
+                let what = format!(
+                    "link {target}: {path} has no heading whose anchor is #{anchor} \
+                     (GitHub's: lowercase, spaces to -, punctuation dropped); fix the anchor \
+                     or the heading"
+                );
+                problems.push(Problem::new(&page.path, line, what));
             }
         }
     }

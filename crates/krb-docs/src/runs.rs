@@ -244,16 +244,13 @@ fn rerun(docs: &Docs, sample: &Sample) -> Result<Vec<Problem>> {
             .enumerate()
             .find(|(i, want)| got(*i) != *want)
         {
-            problems.push(Problem::new(
-                &sample.path,
-                at + i + 1,
-                format!(
-                    "{what} prints `{want}` here, on this sample's logs, not `{}`; when the \
-                     tool's words changed, scripts/docs.sh writes them here; else {}",
-                    got(i),
-                    sample.again()
-                ),
-            ));
+            let wrong = format!(
+                "{what} prints `{want}` here, on this sample's logs, not `{}`; when the \
+                 tool's words changed, scripts/docs.sh writes them here; else {}",
+                got(i),
+                sample.again()
+            );
+            problems.push(Problem::new(&sample.path, at + i + 1, wrong));
         }
     }
     Ok(problems)
@@ -346,10 +343,8 @@ fn check_pages(docs: &Docs, samples: &[Sample]) -> Vec<Problem> {
     let mut quotable = std::collections::HashMap::new();
     let mut problems = Vec::new();
     for page in &docs.pages {
-        let depth = page.path.matches('/').count();
-        let read =
-            page.path.starts_with("README") || (page.path.starts_with("docs/") && depth == 2);
-        let Some(lang) = page.lang().filter(|_| read) else {
+        // README*.md and docs/LANG/*.md: none a folder deeper.
+        let Some(lang) = page.lang().filter(|_| page.path.matches('/').count() < 3) else {
             continue;
         };
         let quotable = quotable
@@ -380,15 +375,12 @@ fn check_pages(docs: &Docs, samples: &[Sample]) -> Vec<Problem> {
             }
             if !quotable.has(line.text) {
                 let shown: String = text.chars().take(100).collect();
-                problems.push(Problem::new(
-                    &page.path,
-                    line.number,
-                    format!(
-                        "`{shown}` is in no sample of docs/samples/{lang} and no snapshot of \
-                         {SNAPSHOTS}/{lang}.md; quote a real run's line, or show the run as a \
-                         generated block (krb:sample)"
-                    ),
-                ));
+                let what = format!(
+                    "`{shown}` is in no sample of docs/samples/{lang} and no snapshot of \
+                     {SNAPSHOTS}/{lang}.md; quote a real run's line, or show the run as a \
+                     generated block (krb:sample)"
+                );
+                problems.push(Problem::new(&page.path, line.number, what));
             }
         }
     }

@@ -77,14 +77,11 @@ pub fn compare(
             format!("{who} a command more times than the other; run scripts/samples.sh again");
         problems.push(Problem::new(file, line, what));
     } else if let Some((_, (line, command))) = shown.iter().zip(ran).find(|(a, b)| a.1 != b.1) {
-        problems.push(Problem::new(
-            sample,
-            *line,
-            format!(
-                "the sample ran `{command}` out of the order of {page}'s commands; run \
-                 scripts/samples.sh again"
-            ),
-        ));
+        let what = format!(
+            "the sample ran `{command}` out of the order of {page}'s commands; run \
+             scripts/samples.sh again"
+        );
+        problems.push(Problem::new(sample, *line, what));
     }
     problems
 }
@@ -111,14 +108,11 @@ pub fn check(docs: &Docs) -> Result<Vec<Problem>> {
                 continue;
             };
             let Some(shown) = page_commands(&page.text) else {
-                problems.push(Problem::new(
-                    &page.path,
-                    open,
-                    format!(
-                        "the page shows {file} but no ```sh block of the commands that made \
-                         it; add one before it"
-                    ),
-                ));
+                let what = format!(
+                    "the page shows {file} but no ```sh block of the commands that made \
+                     it; add one before it"
+                );
+                problems.push(Problem::new(&page.path, open, what));
                 continue;
             };
             problems.extend(compare(&page.path, &shown, &file, &sample_commands(&text)));

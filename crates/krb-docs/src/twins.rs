@@ -47,28 +47,21 @@ pub fn check(docs: &Docs) -> Vec<Problem> {
             continue;
         };
         let Some(twin) = docs.page(&twin_path) else {
-            problems.push(Problem::new(
-                &page.path,
-                1,
-                format!(
-                    "no twin {twin_path}; write it, with the same headings, commands and \
-                     generated blocks"
-                ),
-            ));
+            let what = format!(
+                "no twin {twin_path}; write it, with the same headings, commands and generated \
+                 blocks"
+            );
+            problems.push(Problem::new(&page.path, 1, what));
             continue;
         };
         let links_twin = links(&page.text)
             .iter()
             .any(|(_, target)| resolve(&page.path, target).0 == twin_path);
         if !links_twin {
-            problems.push(Problem::new(
-                &page.path,
-                1,
-                format!(
-                    "no link to its twin {twin_path}; start the page with a link to {}",
-                    relative(&page.path, &twin_path)
-                ),
-            ));
+            let link = relative(&page.path, &twin_path);
+            let what =
+                format!("no link to its twin {twin_path}; start the page with a link to {link}");
+            problems.push(Problem::new(&page.path, 1, what));
         }
         // Each pair once, from its English side.
         if page.lang() == Some("en") {
@@ -119,14 +112,11 @@ fn compare(en: &Page, ko: &Page, problems: &mut Vec<Problem>) {
         let mut said = BTreeSet::new();
         for (line, command) in own {
             if !other.contains(command) && said.insert(command) {
-                problems.push(Problem::new(
-                    &page.path,
-                    *line,
-                    format!(
-                        "command `{command}` is not in {}; show the same commands in both pages",
-                        twin.path
-                    ),
-                ));
+                let what = format!(
+                    "command `{command}` is not in {}; show the same commands in both pages",
+                    twin.path
+                );
+                problems.push(Problem::new(&page.path, *line, what));
             }
         }
     }
@@ -146,16 +136,13 @@ fn compare(en: &Page, ko: &Page, problems: &mut Vec<Problem>) {
         let there = be
             .get(i)
             .map_or("nothing".into(), |(l, n)| format!("`{n}` (line {l})"));
-        problems.push(Problem::new(
-            &ko.path,
-            line,
-            format!(
-                "generated block {} is {here} where {} has {there}; give both pages the same \
-                 generated blocks, in the same order",
-                i + 1,
-                en.path
-            ),
-        ));
+        let what = format!(
+            "generated block {} is {here} where {} has {there}; give both pages the same \
+             generated blocks, in the same order",
+            i + 1,
+            en.path
+        );
+        problems.push(Problem::new(&ko.path, line, what));
     }
 }
 

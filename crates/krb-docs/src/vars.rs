@@ -106,14 +106,11 @@ pub fn check(docs: &Docs) -> Result<Vec<Problem>> {
         let documented: BTreeSet<String> = rows.flat_map(|row| named(row).into_keys()).collect();
         for (var, at) in &reads {
             if !INTERNAL.contains(&var.as_str()) && !documented.contains(var) {
-                problems.push(Problem::new(
-                    table,
-                    1,
-                    format!(
-                        "{var} (read at {at}) has no row in the table of variables; add one: \
-                         name, default, what it does"
-                    ),
-                ));
+                let what = format!(
+                    "{var} (read at {at}) has no row in the table of variables; add one: \
+                     name, default, what it does"
+                );
+                problems.push(Problem::new(table, 1, what));
             }
         }
     }
