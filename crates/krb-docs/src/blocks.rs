@@ -2,19 +2,13 @@
 //! `<!-- krb:sample labN -->` ... `<!-- /krb:sample -->` holds docs/samples/LANG/labN.txt, each
 //! as a ```text block. `krb-docs write` fills them; check a says where one differs.
 
-use std::sync::OnceLock;
-
-use regex::Regex;
-
 use crate::markdown::lines;
 use crate::{Docs, Page, Problem};
 
-/// What a generated block holds.
+/// What a generated block holds: a tool's or script's `--help`, or a lab's sample output.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Kind {
-    /// A tool's or script's `--help`.
     Help,
-    /// A lab's sample output.
     Sample,
 }
 
@@ -27,17 +21,15 @@ impl Kind {
     }
 }
 
-/// A generated block of a page.
+/// A generated block of a page: the tool (`krb-dups`, `krb-verify faults`,
+/// `scripts/01-revoke.sh`) or the lab (`lab2`), the lines of its markers (1-based), and the
+/// lines between them, each ending in a newline.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Block {
     pub kind: Kind,
-    /// The tool (`krb-dups`, `krb-verify faults`, `scripts/01-revoke.sh`) or the lab (`lab2`).
     pub arg: String,
-    /// The line of its opening marker (1-based).
     pub open: usize,
-    /// The line of its closing marker.
     pub close: usize,
-    /// The lines between the markers, each ending in a newline.
     pub body: String,
 }
 
@@ -48,89 +40,73 @@ impl Block {
     }
 }
 
-fn marker() -> &'static Regex {
-    static RE: OnceLock<Regex> = OnceLock::new();
-    RE.get_or_init(|| Regex::new(r"^<!--\s*(/?)krb:(\S*)\s*(.*?)\s*-->$").unwrap())
-}
-
 /// The page's generated blocks, and what is wrong with its markers (line, what).
 pub fn blocks(text: &str) -> (Vec<Block>, Vec<(usize, String)>) {
     let all = lines(text);
+    // Markers outside fenced blocks only: a help may show markers.
+    let marker = regex!(r"^<!--\s*(/?)krb:(\S*)\s*(.*?)\s*-->$");
+    let markers: Vec<_> = all
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| l.prose())
+        .filter_map(|(i, l)| Some((i, marker.captures(l.text.trim())?)))
+        .collect();
     let (mut found, mut wrong) = (Vec::new(), Vec::new());
-    let mut i = 0;
-    while i < all.len() {
-        let line = &all[i];
-        i += 1;
-        if line.block.is_some() || line.fence {
-            continue;
-        }
-        let Some(caps) = marker().captures(line.text.trim()) else {
-            continue;
-        };
+    let mut m = 0;
+    while let Some((i, caps)) = markers.get(m) {
+        m += 1;
+        let line = all[*i].number;
         let kind = match &caps[2] {
             "help" => Kind::Help,
             "sample" => Kind::Sample,
             other => {
-                wrong.push((
-                    line.number,
-                    format!("unknown marker krb:{other}; use krb:help TOOL or krb:sample labN"),
-                ));
+                let what =
+                    format!("unknown marker krb:{other}; use krb:help TOOL or krb:sample labN");
+                wrong.push((line, what));
                 continue;
             }
         };
+        let name = kind.name();
         if &caps[1] == "/" {
-            wrong.push((
-                line.number,
-                format!(
-                    "<!-- /krb:{} --> closes no block; remove it or add its opening marker",
-                    kind.name()
-                ),
-            ));
+            let what = format!(
+                "<!-- /krb:{name} --> closes no block; remove it or add its opening marker"
+            );
+            wrong.push((line, what));
             continue;
         }
         let arg = caps[3].to_string();
         if arg.is_empty() {
             wrong.push((
-                line.number,
-                format!("krb:{} names nothing; write <!-- krb:help TOOL --> or <!-- krb:sample labN -->", kind.name()),
+                line,
+                format!("krb:{name} names nothing; write <!-- krb:help TOOL --> or <!-- krb:sample labN -->"),
             ));
         }
-        // The next marker outside fenced blocks (a help may show markers), of whatever kind,
-        // must be this block's closing one.
-        let close = all[i..]
-            .iter()
-            .position(|l| l.block.is_none() && !l.fence && marker().is_match(l.text.trim()))
-            .map(|at| i + at)
-            .filter(|&at| {
-                marker()
-                    .captures(all[at].text.trim())
-                    .is_some_and(|c| &c[1] == "/" && &c[2] == kind.name())
-            });
-        let Some(close) = close else {
-            wrong.push((
-                line.number,
-                format!(
-                    "krb:{} {arg} has no <!-- /krb:{} --> before the next marker; add it",
-                    kind.name(),
-                    kind.name()
-                ),
-            ));
+        // The next marker, of whatever kind, must be this block's closing one.
+        let Some((close, _)) = markers
+            .get(m)
+            .filter(|(_, c)| &c[1] == "/" && &c[2] == name)
+        else {
+            let what = format!(
+                "krb:{name} {arg} has no <!-- /krb:{name} --> before the next marker; add it"
+            );
+            wrong.push((line, what));
             continue;
         };
-        let body: String = all[i..close]
-            .iter()
-            .map(|l| format!("{}\n", l.text))
-            .collect();
+        m += 1;
         if !arg.is_empty() {
+            let body = all[i + 1..*close]
+                .iter()
+                .map(|l| format!("{}\n", l.text))
+                .collect();
+            let close = all[*close].number;
             found.push(Block {
                 kind,
                 arg,
-                open: line.number,
-                close: all[close].number,
+                open: line,
+                close,
                 body,
             });
         }
-        i = close + 1;
     }
     (found, wrong)
 }
@@ -167,41 +143,40 @@ pub fn fill(
 
 /// What a block should hold, rendered, or why it cannot be made.
 pub fn expected(docs: &Docs, page: &Page, block: &Block) -> Result<String, String> {
-    match block.kind {
-        Kind::Help => docs.helps.help(&block.arg).map(|h| render(&h)),
-        Kind::Sample => {
-            let lab = block
-                .arg
-                .strip_prefix("lab")
-                .filter(|n| matches!(*n, "1" | "2" | "3" | "4" | "5" | "6" | "7" | "8" | "9"));
-            let Some(lab) = lab else {
-                return Err(format!(
-                    "krb:sample {} names no lab; write lab1 to lab9",
-                    block.arg
-                ));
-            };
-            let Some(lang) = page.lang() else {
-                return Err(
-                    "a sample block in a page of no language; put the page under \
-                            docs/en/ or docs/ko/"
-                        .to_string(),
-                );
-            };
-            let file = format!("docs/samples/{lang}/lab{lab}.txt");
-            std::fs::read_to_string(docs.root.join(&file))
-                .map(|s| render(&s))
-                .map_err(|_| format!("no {file}; run scripts/samples.sh {lab}"))
-        }
+    if block.kind == Kind::Help {
+        return docs.helps.help(&block.arg).map(|h| render(&h));
     }
+    let lab = block
+        .arg
+        .strip_prefix("lab")
+        .filter(|n| matches!(n.as_bytes(), [b'1'..=b'9']));
+    let Some(lab) = lab else {
+        return Err(format!(
+            "krb:sample {} names no lab; write lab1 to lab9",
+            block.arg
+        ));
+    };
+    let lang = page.lang().ok_or(
+        "a sample block in a page of no language; put the page under docs/en/ or docs/ko/",
+    )?;
+    let file = format!("docs/samples/{lang}/lab{lab}.txt");
+    std::fs::read_to_string(docs.root.join(&file))
+        .map(|s| render(&s))
+        .map_err(|_| format!("no {file}; run scripts/samples.sh {lab}"))
+}
+
+/// The page's blocks, and its markers' problems.
+fn marked(page: &Page) -> (Vec<Block>, Vec<Problem>) {
+    let (found, wrong) = blocks(&page.text);
+    let wrong = wrong
+        .into_iter()
+        .map(|(line, what)| Problem::new(&page.path, line, what));
+    (found, wrong.collect())
 }
 
 /// The page with every block filled (`krb-docs write`), and what could not be filled.
 pub fn write_page(docs: &Docs, page: &Page) -> (String, Vec<Problem>) {
-    let (found, wrong) = blocks(&page.text);
-    let mut problems: Vec<Problem> = wrong
-        .into_iter()
-        .map(|(line, what)| Problem::new(&page.path, line, what))
-        .collect();
+    let (found, mut problems) = marked(page);
     let text = fill(&page.text, &found, |block| {
         expected(docs, page, block)
             .map_err(|why| problems.push(Problem::new(&page.path, block.open, why)))
@@ -214,31 +189,26 @@ pub fn write_page(docs: &Docs, page: &Page) -> (String, Vec<Problem>) {
 pub fn check(docs: &Docs) -> Vec<Problem> {
     let mut problems = Vec::new();
     for page in &docs.pages {
-        let (found, wrong) = blocks(&page.text);
-        for (line, what) in wrong {
-            problems.push(Problem::new(&page.path, line, what));
-        }
+        let (found, wrong) = marked(page);
+        problems.extend(wrong);
         for block in &found {
-            match expected(docs, page, block) {
-                Err(why) => problems.push(Problem::new(&page.path, block.open, why)),
+            let problem = match expected(docs, page, block) {
+                Err(why) => Problem::new(&page.path, block.open, why),
                 Ok(body) if body != block.body => {
-                    let at = body
+                    let same = body
                         .lines()
                         .zip(block.body.lines())
-                        .position(|(a, b)| a != b)
-                        .unwrap_or_else(|| body.lines().count().min(block.body.lines().count()));
-                    problems.push(Problem::new(
-                        &page.path,
-                        block.open + 1 + at,
-                        format!(
-                            "the {} block is not what it generates (this line differs); run \
-                             scripts/docs.sh (krb-docs write)",
-                            block.name()
-                        ),
-                    ));
+                        .take_while(|(a, b)| a == b);
+                    let what = format!(
+                        "the {} block is not what it generates (this line differs); run \
+                         scripts/docs.sh (krb-docs write)",
+                        block.name()
+                    );
+                    Problem::new(&page.path, block.open + 1 + same.count(), what)
                 }
-                Ok(_) => {}
-            }
+                Ok(_) => continue,
+            };
+            problems.push(problem);
         }
     }
     problems

@@ -1,79 +1,57 @@
 //! Check b: every flag a command of the docs shows exists in that tool's `--help`.
 //!
-//! The commands are those of [`markdown::commands`] (```sh blocks, `$ ` lines) and each inline
-//! `code` that starts with a binary's or a script's name. A command is cut at `|`, `;`, `&` and
-//! parentheses; each piece that starts (after `VAR=value` words) with
-//! - a krb binary (`krb-dups`, `target/release/krb-dups`; not `krb-dups:`) is held to its
-//!   `--help`, or to its subcommand's (`krb-verify faults --recheck`: `krb-verify faults
-//!   --help`);
-//! - a script (`./scripts/01-revoke.sh`, `scripts/lab.sh`, `07-faults.sh`) to its usage
-//!   (`--help`); a usage that takes `[worker options]` takes krb-worker's flags too; a script
-//!   that answers no `--help` (common.sh, env.sh: files to source) is not checked, nor another
-//!   program's (`kafka-topics.sh`), nor what a script passes on (`kafka-local.sh java CLASS
-//!   [ARGS...]`);
-//! - a function of scripts/common.sh (`topic`, `start`, `stop`, `verdict`; in a block or a `$ `
-//!   line, not in inline code, where `start` is a word) to its comment there, and, when it
-//!   passes its arguments on (`krb-worker "$@"`), to that tool's flags.
+//! The commands are those of [`markdown::commands`] and each inline `code` that starts with a
+//! binary's or a script's name, cut at `|`, `;`, `&` and parentheses. A piece that starts (after
+//! `VAR=value` words) with
+//! - a krb binary (`krb-dups`, `target/release/krb-dups`) is held to its `--help`, or its
+//!   subcommand's (`krb-verify faults --recheck`); a crate without a binary (`krb-log`) is none;
+//! - a script (`./scripts/01-revoke.sh`, `07-faults.sh`) to its usage, and to krb-worker's flags
+//!   when it takes `[worker options]`; not a file to source (common.sh, env.sh), another
+//!   program's (`kafka-topics.sh`), nor what a script passes on (`java CLASS [ARGS...]`);
+//! - a function of scripts/common.sh (`topic`, `stop`; in a block or a `$ ` line, not in inline
+//!   code, where `start` is a word) to its comment, and to the flags of the tool it passes its
+//!   arguments on to (`krb-worker "$@"`).
 //!
-//! A krb name that is a crate without a binary (`krb-log`) is no command.
-//!
-//! `-h` and `--help` are every tool's. A flag is `--name` (its `=value` cut off) or `-X` (one
-//! letter; `-Xkey=value` is `-X`).
+//! `-h` and `--help` are every tool's. A flag is `--name` (its `=value` cut off) or `-X`
+//! (`-Xkey=value` is `-X`).
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::sync::OnceLock;
-
-use regex::Regex;
 
 use crate::markdown::{commands, inline_code};
 use crate::{Docs, Problem};
 
-/// What a command's first word names, and the flags it takes.
+/// What a command's first word names, and the flags it takes; `source` names where they are
+/// (`krb-dups --help`, `common.sh's stop`).
 struct Tool {
-    /// How a message names where its flags are: `krb-dups --help`, `common.sh's stop`.
     source: String,
     flags: BTreeSet<String>,
 }
 
-/// A krb binary's name: `krb-dups`, not `krb-dups:` or `krb-postgres-5481`.
-fn binary_name() -> &'static Regex {
-    static RE: OnceLock<Regex> = OnceLock::new();
-    RE.get_or_init(|| Regex::new(r"^krb-[a-z]+$").unwrap())
-}
+/// A flag: `--name` or `-X` (one letter).
+const FLAG: &str = "(--[A-Za-z0-9][A-Za-z0-9-]*|-[A-Za-z])";
 
 /// The flags a help text names: every `--name` and `-X` in it.
 pub fn flags_in(help: &str) -> BTreeSet<String> {
-    static RE: OnceLock<Regex> = OnceLock::new();
-    let re = RE.get_or_init(|| {
-        Regex::new(r#"(?:^|[\s\[(|,'"`])(--[A-Za-z0-9][A-Za-z0-9-]*|-[A-Za-z])\b"#).unwrap()
-    });
+    let re = regex!(&format!(r#"(?:^|[\s\[(|,'"`]){FLAG}\b"#));
     re.captures_iter(help).map(|c| c[1].to_string()).collect()
 }
 
 /// The subcommands a clap help lists under `Commands:`.
 fn subcommands(help: &str) -> BTreeSet<String> {
-    let mut found = BTreeSet::new();
-    let mut inside = false;
-    for line in help.lines() {
-        if line.trim_end() == "Commands:" {
-            inside = true;
-        } else if inside && line.trim().is_empty() {
-            break;
-        } else if inside {
-            if let Some(name) = line.split_whitespace().next() {
-                found.insert(name.to_string());
-            }
-        }
-    }
-    found
+    let lines = help
+        .lines()
+        .skip_while(|l| l.trim_end() != "Commands:")
+        .skip(1);
+    let lines = lines.take_while(|l| !l.trim().is_empty());
+    lines
+        .filter_map(|l| Some(l.split_whitespace().next()?.to_string()))
+        .collect()
 }
 
 /// The arguments of a script that are its own: up to a subcommand its usage shows passing
 /// the rest on (`java CLASS [ARGS...]`: the ARGS are the class's).
 fn passed_on<'w>(usage: &str, args: &'w [String]) -> &'w [String] {
-    static RE: OnceLock<Regex> = OnceLock::new();
-    let re =
-        RE.get_or_init(|| Regex::new(r"\b([a-z][a-z-]*) [A-Z][A-Z_]* \[ARGS\.\.\.\]").unwrap());
+    let re = regex!(r"\b([a-z][a-z-]*) [A-Z][A-Z_]* \[ARGS\.\.\.\]");
     let words: BTreeSet<&str> = re
         .captures_iter(usage)
         .map(|c| c.get(1).map_or("", |m| m.as_str()))
@@ -90,24 +68,18 @@ struct Function {
     passes_to: Option<String>,
 }
 
-/// The functions scripts/common.sh defines.
 fn functions(common_sh: &str) -> BTreeMap<String, Function> {
-    static DEF: OnceLock<Regex> = OnceLock::new();
-    static PASS: OnceLock<Regex> = OnceLock::new();
-    let def = DEF.get_or_init(|| Regex::new(r"^([a-z_][a-z0-9_]*)\(\)\s*\{(.*)$").unwrap());
-    let pass = PASS.get_or_init(|| Regex::new(r#"\b(krb-[a-z]+) "\$@""#).unwrap());
+    let def = regex!(r"^([a-z_][a-z0-9_]*)\(\)\s*\{(.*)$");
+    let pass = regex!(r#"\b(krb-[a-z]+) "\$@""#);
     let lines: Vec<&str> = common_sh.lines().collect();
     let mut found = BTreeMap::new();
     for (i, line) in lines.iter().enumerate() {
         let Some(caps) = def.captures(line) else {
             continue;
         };
-        let comment: Vec<&str> = lines[..i]
-            .iter()
-            .rev()
-            .take_while(|l| l.starts_with('#'))
-            .map(|l| l.trim_start_matches('#').trim())
-            .collect();
+        let start = lines[..i].iter().rposition(|l| !l.starts_with('#'));
+        let comment = lines[start.map_or(0, |j| j + 1)..i].iter();
+        let comment: Vec<&str> = comment.map(|l| l.trim_start_matches('#').trim()).collect();
         let body_end = if caps[2].trim_end().ends_with('}') {
             i + 1
         } else {
@@ -119,7 +91,7 @@ fn functions(common_sh: &str) -> BTreeMap<String, Function> {
         found.insert(
             caps[1].to_string(),
             Function {
-                usage: comment.into_iter().rev().collect::<Vec<_>>().join("\n"),
+                usage: comment.join("\n"),
                 passes_to: pass.captures(&body).map(|c| c[1].to_string()),
             },
         );
@@ -159,26 +131,13 @@ fn pieces(command: &str) -> Vec<Vec<String>> {
 }
 
 fn is_assignment(word: &str) -> bool {
-    word.split_once('=').is_some_and(|(name, _)| {
-        !name.is_empty()
-            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-            && !name.starts_with(|c: char| c.is_ascii_digit())
-    })
+    regex!(r"^[A-Za-z_][A-Za-z0-9_]*=").is_match(word)
 }
 
 /// The flag a word is, if it is one: `--name`, `-X`.
 fn flag_of(word: &str) -> Option<String> {
     let word = word.trim_start_matches(['[', '(']);
-    if let Some(long) = word.strip_prefix("--") {
-        let name: String = long
-            .chars()
-            .take_while(|c| c.is_ascii_alphanumeric() || *c == '-')
-            .collect();
-        return (name.starts_with(|c: char| c.is_ascii_alphanumeric()))
-            .then(|| format!("--{name}"));
-    }
-    let short = word.strip_prefix('-')?.chars().next()?;
-    short.is_ascii_alphabetic().then(|| format!("-{short}"))
+    Some(regex!(&format!("^{FLAG}")).captures(word)?[1].to_string())
 }
 
 /// What the checks know of the tools: their help, asked once each.
@@ -200,7 +159,8 @@ impl Tools<'_> {
         })?;
         let (name, args) = (words[skip].as_str(), &words[skip + 1..]);
         let base = name.rsplit('/').next().unwrap_or(name);
-        if binary_name().is_match(base) {
+        // A krb binary's name: `krb-dups`, not `krb-dups:` or `krb-postgres-5481`.
+        if regex!(r"^krb-[a-z]+$").is_match(base) {
             let answer = self.binary(base, args);
             // A crate without a binary of its name (krb-log) is no command.
             if answer.is_err() && self.docs.root.join("crates").join(base).is_dir() {
@@ -275,8 +235,8 @@ impl Tools<'_> {
                 self.docs
                     .helps
                     .help("krb-worker")
-                    .map(|h| flags_in(&h))
-                    .unwrap_or_default(),
+                    .iter()
+                    .flat_map(|h| flags_in(h)),
             );
         }
         flags
@@ -320,19 +280,17 @@ pub fn check(docs: &Docs) -> Vec<Problem> {
                     }
                     Some(Ok(found)) => found,
                 };
-                for arg in args.iter().take_while(|a| *a != "--") {
-                    let Some(flag) = flag_of(arg) else { continue };
-                    if flag == "-h" || flag == "--help" || tool.flags.contains(&flag) {
-                        continue;
-                    }
-                    problems.push(Problem::new(
-                        &page.path,
-                        line,
-                        format!(
-                            "`{flag}` in `{command}` is not in {}; fix the command (or the tool)",
-                            tool.source
-                        ),
-                    ));
+                let flags = args
+                    .iter()
+                    .take_while(|a| *a != "--")
+                    .filter_map(|a| flag_of(a));
+                for flag in flags.filter(|f| f != "-h" && f != "--help" && !tool.flags.contains(f))
+                {
+                    let source = &tool.source;
+                    let what = format!(
+                        "`{flag}` in `{command}` is not in {source}; fix the command (or the tool)"
+                    );
+                    problems.push(Problem::new(&page.path, line, what));
                 }
             }
         }

@@ -1,22 +1,18 @@
 //! Check g: the Korean pages and the tools' Korean texts speak the article's words, as
-//! docs/ko/glossary.md sets them: no variant the glossary rules out (`커밋` for commit, `기사`
-//! for the article, which calls itself 글), no form of an expression it rules out (`넘겨준` for
-//! 반납, `revoke했` for 반납했, `revoke 콜백` for on_revoke), and no `N s` in a Korean line (the
+//! docs/ko/glossary.md sets them: no variant it rules out (`커밋` for commit, `기사` for the
+//! article, which calls itself 글), no form of an expression it rules out (`넘겨준` for 반납,
+//! `revoke했` for 반납했, `revoke 콜백` for on_revoke), and no `N s` in a Korean line (the
 //! article writes `10.4초`).
 //!
-//! Read are docs/ko/*.md and README.ko.md (the glossary itself aside: it names the variants),
-//! every Korean string literal of `crates/*/src/**/*.rs` outside tests, and every Korean word
-//! of the scripts (`scripts/*.sh`: what echo, printf and `krb_say EN KO` print). A Hangul variant
-//! is one wherever it stands, code blocks too (they show the tools' Korean output); a Latin
-//! variant (`coordinator`, `worker`, `effect`) and a unit `s` only outside inline code, where a
-//! page quotes what the tools print in English; lines without Hangul (help texts, log lines)
-//! are not read. A Latin variant is a whole word, its English plural and possessive too
-//! (`workers`, `worker's`), but not part of a name (`krb-worker`, `worker.py`, `--worker`,
-//! `{worker}`); so is the `revoke` of a ruled-out expression (`on_revoke commit`, the article's,
-//! and `--revoke-commit` pass).
+//! Read are docs/ko/*.md and README.ko.md (the glossary aside: it names the variants), the
+//! Korean string literals of `crates/*/src` outside tests, and the Korean words of
+//! `scripts/*.sh` (what echo, printf and `krb_say EN KO` print). A Hangul variant is one
+//! wherever it stands, code blocks too (the tools' Korean output); a Latin variant (a whole word:
+//! [`latin_word`]) and a unit `s` only outside inline code, where a page quotes the tools'
+//! English; lines without Hangul (help texts, log lines) are not read.
 
 use crate::literals::{rust_strings, shell_texts};
-use crate::markdown::{code_spans, lines};
+use crate::markdown::{lines, without_code};
 use crate::{files_under, rel, rust_sources, Docs, Problem};
 use anyhow::{Context, Result};
 use krb_cli::lang::{has_hangul as hangul, is_hangul as hangul_letter};
@@ -43,43 +39,40 @@ pub const VARIANTS: &[(&str, &str)] = &[
     ("네임스페이스", "namespace"),
 ];
 
-/// An expression the glossary rules out: its dictionary form as the page names it, the forms
-/// the check looks for (each a stem or an inflected syllable, none inside another), and the
-/// word to write instead.
+/// An expression the glossary rules out: its dictionary form as the page's row names it, the
+/// forms a Korean line must not contain (each a stem or an inflected syllable, none inside
+/// another), and the word to write instead.
 pub struct Expression {
-    /// As the glossary's row names it, in backquotes.
     pub shown: &'static str,
-    /// What a Korean line must not contain.
     pub forms: &'static [&'static str],
-    /// What to write instead.
     pub word: &'static str,
+}
+
+const fn ruled(
+    shown: &'static str,
+    forms: &'static [&'static str],
+    word: &'static str,
+) -> Expression {
+    Expression { shown, forms, word }
 }
 
 /// The Hangul expressions the glossary rules out, in all their forms.
 pub const EXPRESSIONS: &[Expression] = &[
-    Expression {
-        shown: "넘겨주다",
-        forms: &["넘겨주", "넘겨준", "넘겨줘", "넘겨줬", "넘겨줄", "넘겨줍"],
-        word: "반납",
-    },
-    Expression {
-        shown: "내놓다",
-        forms: &["내놓"],
-        word: "반납",
-    },
-    Expression {
-        shown: "불린다",
-        forms: &["불린", "불립", "불려", "불렸", "불리는", "불리고", "불릴"],
-        word: "호출돼요",
-    },
-    Expression {
-        shown: "체크아웃",
-        forms: &["체크아웃"],
-        word: "받은 저장소",
-    },
-    Expression {
-        shown: "이야기하다",
-        forms: &[
+    ruled(
+        "넘겨주다",
+        &["넘겨주", "넘겨준", "넘겨줘", "넘겨줬", "넘겨줄", "넘겨줍"],
+        "반납",
+    ),
+    ruled("내놓다", &["내놓"], "반납"),
+    ruled(
+        "불린다",
+        &["불린", "불립", "불려", "불렸", "불리는", "불리고", "불릴"],
+        "호출돼요",
+    ),
+    ruled("체크아웃", &["체크아웃"], "받은 저장소"),
+    ruled(
+        "이야기하다",
+        &[
             "이야기하",
             "이야기해",
             "이야기합",
@@ -87,23 +80,11 @@ pub const EXPRESSIONS: &[Expression] = &[
             "이야기한",
             "이야기할",
         ],
-        word: "연결하다",
-    },
-    Expression {
-        shown: "돕니다",
-        forms: &["돕니다"],
-        word: "실행돼요",
-    },
-    Expression {
-        shown: "문장",
-        forms: &["문장"],
-        word: "판정 항목",
-    },
-    Expression {
-        shown: "불변식",
-        forms: &["불변식"],
-        word: "판정 항목",
-    },
+        "연결하다",
+    ),
+    ruled("돕니다", &["돕니다"], "실행돼요"),
+    ruled("문장", &["문장"], "판정 항목"),
+    ruled("불변식", &["불변식"], "판정 항목"),
 ];
 
 /// What may follow a whole-word `revoke` ([`glued`] aside), after at most one space, to make an
@@ -165,28 +146,16 @@ fn glued(c: char) -> bool {
 /// twice)`). A lone Latin word among Korean ones (`두 worker가`, `| worker |`) stays.
 fn without_english(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
-    let mut stretch = String::new();
-    let flush = |stretch: &mut String, out: &mut String| {
-        let words = stretch
-            .split(|c: char| !c.is_ascii_alphabetic())
-            .filter(|w| w.len() >= 2)
-            .count();
-        if words >= 2 {
-            out.extend(std::iter::repeat_n(' ', stretch.len()));
-        } else {
-            out.push_str(stretch);
+    for piece in text.split_inclusive(hangul_letter) {
+        let letter = piece.chars().next_back().filter(|&c| hangul_letter(c));
+        let stretch = &piece[..piece.len() - letter.map_or(0, char::len_utf8)];
+        let words = stretch.split(|c: char| !c.is_ascii_alphabetic());
+        match words.filter(|w| w.len() >= 2).count() >= 2 {
+            true => out.extend(std::iter::repeat_n(' ', stretch.len())),
+            false => out.push_str(stretch),
         }
-        stretch.clear();
-    };
-    for c in text.chars() {
-        if hangul_letter(c) {
-            flush(&mut stretch, &mut out);
-            out.push(c);
-        } else {
-            stretch.push(c);
-        }
+        out.extend(letter);
     }
-    flush(&mut stretch, &mut out);
     out
 }
 
@@ -199,13 +168,11 @@ fn latin_word(text: &str, word: &str) -> bool {
     let lower = without_english(text).to_ascii_lowercase();
     lower.match_indices(word).any(|(start, _)| {
         let before = lower[..start].chars().next_back();
-        let mut rest = &lower[start + word.len()..];
-        for suffix in ["s'", "'s", "s", "'"] {
-            if let Some(r) = rest.strip_prefix(suffix) {
-                rest = r;
-                break;
-            }
-        }
+        let rest = &lower[start + word.len()..];
+        let rest = ["s'", "'s", "s", "'"]
+            .iter()
+            .find_map(|suffix| rest.strip_prefix(suffix))
+            .unwrap_or(rest);
         let mut after = rest.chars();
         let ends = match after.next() {
             None => true,
@@ -219,7 +186,7 @@ fn latin_word(text: &str, word: &str) -> bool {
 /// What is wrong with one Korean line: each variant, and a unit `s`. `prose` is the line with
 /// its inline code left out (English quoted as the tools print it), for the Latin variants and
 /// the unit.
-fn line_problems(line: &str, prose: &str) -> Vec<String> {
+fn line_problems(path: &str, number: usize, line: &str, prose: &str) -> Vec<Problem> {
     if !hangul(line) {
         return Vec::new();
     }
@@ -254,7 +221,8 @@ fn line_problems(line: &str, prose: &str) -> Vec<String> {
     if korean_seconds(prose) {
         found.push("`N s` in a Korean line; write `N초`, as the article does".into());
     }
-    found
+    let at = |what| Problem::new(path, number, what);
+    found.into_iter().map(at).collect()
 }
 
 /// Whether `text` has a number of seconds written `N s` among Korean words (`시작 0.01 s 뒤`,
@@ -281,49 +249,40 @@ pub fn page_problems(path: &str, text: &str) -> Vec<Problem> {
     let mut problems = Vec::new();
     for line in lines(text) {
         // A code block's Korean line is a tool's output: all of it is prose.
-        let mut prose = line.text.to_string();
-        if line.block.is_none() && !line.fence {
-            for (range, _) in code_spans(line.text).into_iter().rev() {
-                prose.replace_range(range, " ");
-            }
-        }
-        for what in line_problems(line.text, &prose) {
-            problems.push(Problem::new(path, line.number, what));
-        }
+        let prose = match line.prose() {
+            true => without_code(line.text, " "),
+            false => line.text.to_string(),
+        };
+        problems.extend(line_problems(path, line.number, line.text, &prose));
     }
     problems
 }
 
 /// The problems of a Rust source's Korean literals.
 pub fn source_problems(path: &str, src: &str) -> Vec<Problem> {
-    let mut problems = Vec::new();
-    for (number, text) in rust_strings(src) {
-        for line in text.lines() {
-            for what in line_problems(line, line) {
-                problems.push(Problem::new(path, number, what));
-            }
-        }
-    }
-    problems
+    let strings = rust_strings(src);
+    let lines = strings
+        .iter()
+        .flat_map(|(n, text)| text.lines().map(move |l| (*n, l)));
+    lines
+        .flat_map(|(n, line)| line_problems(path, n, line, line))
+        .collect()
 }
 
 /// The problems of a script's Korean texts (each hole read as `{}`).
 pub fn script_problems(path: &str, src: &str) -> Vec<Problem> {
-    let mut problems = Vec::new();
-    for (number, text) in shell_texts(src) {
-        for what in line_problems(&text, &text) {
-            problems.push(Problem::new(path, number, what));
-        }
-    }
-    problems
+    let texts = shell_texts(src);
+    texts
+        .iter()
+        .flat_map(|(n, t)| line_problems(path, *n, t, t))
+        .collect()
 }
 
 /// Check g over the checkout.
 pub fn check(docs: &Docs) -> Result<Vec<Problem>> {
     let mut problems = Vec::new();
     for page in &docs.pages {
-        let korean = page.path.starts_with("docs/ko/") || page.path == "README.ko.md";
-        if korean && page.path != PAGE {
+        if page.lang() == Some("ko") && page.path != PAGE {
             problems.extend(page_problems(&page.path, &page.text));
         }
     }

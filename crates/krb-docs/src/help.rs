@@ -74,15 +74,10 @@ impl Runner {
         };
         // A script goes through bash, not exec: a test that has just written it would otherwise
         // race every fork of the other test threads holding it open (ETXTBSY).
-        let mut command = match first.ends_with(".sh") {
-            true => {
-                let mut bash = Command::new("bash");
-                bash.arg(&program);
-                bash
-            }
-            false => Command::new(&program),
-        };
+        let script = first.ends_with(".sh").then_some(&program);
+        let mut command = Command::new(script.map_or(program.as_path(), |_| Path::new("bash")));
         command
+            .args(script)
             .args(words)
             .arg("--help")
             .current_dir(&self.root)

@@ -1,21 +1,14 @@
-//! krb-docs: writes the docs' generated blocks and holds the docs to the code.
-//!
-//! `krb-docs write` fills every generated block of the pages (README*.md and docs/**/*.md):
-//! a tool's or script's `--help`, a lab's sample output ([`blocks`]). `krb-docs check` reports
-//! every problem, one line each (`FILE:LINE: what is wrong; what to do`):
-//!
-//! - a. a generated block differs from what `write` puts there ([`blocks`]);
-//! - b. a flag shown in a command is not in that tool's `--help` ([`flags`]);
-//! - c. a `KRB_*` variable shown is read nowhere, or one read is not in reference.md ([`vars`]);
-//! - d. an English page and its Korean twin differ in headings, commands or blocks ([`twins`]);
-//! - e. a relative link or an anchor leads nowhere ([`links`]);
-//! - f. a sample is not what scripts/samples.sh wrote, or the tools, run again on its kept logs,
-//!   print otherwise; a line of a page's output block quotes no sample or snapshot ([`runs`]);
-//! - g. a Korean text uses a word the glossary rules out ([`glossary`]);
-//! - h. a sample was not made from exactly the commands its page shows ([`samples`]).
-//!
-//! The pieces: [`markdown`] reads pages, [`literals`] reads the string literals of the Rust
-//! sources, [`help`] runs the tools for their help.
+//! krb-docs: writes the docs' generated blocks and holds the docs to the code. Each check
+//! (a to h, as `krb-docs --help` lists them) is a module; [`markdown`] reads pages,
+//! [`literals`] the tools' string literals, [`help`] runs the tools for their help.
+
+/// A regex compiled once, where it is used.
+macro_rules! regex {
+    ($pattern:expr) => {{
+        static RE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+        RE.get_or_init(|| regex::Regex::new($pattern).expect("a valid pattern"))
+    }};
+}
 
 pub mod blocks;
 pub mod flags;
@@ -34,14 +27,12 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 
-/// One problem: where, what is wrong and what to do.
+/// One problem: the file (from the root, with `/`), the line (1-based), what is wrong; what to
+/// do.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Problem {
-    /// The file, relative to the root, with `/`.
     pub file: String,
-    /// The line, 1-based.
     pub line: usize,
-    /// What is wrong; what to do.
     pub what: String,
 }
 
@@ -61,10 +52,9 @@ impl fmt::Display for Problem {
     }
 }
 
-/// A Markdown page of the docs.
+/// A Markdown page of the docs; its path from the root, with `/` (`docs/en/lab1-revoke.md`).
 #[derive(Clone, Debug)]
 pub struct Page {
-    /// Its path from the root, with `/`: `docs/en/lab1-revoke.md`, `README.ko.md`.
     pub path: String,
     pub text: String,
 }
@@ -75,9 +65,9 @@ impl Page {
         match self.path.as_str() {
             "README.md" => Some("en"),
             "README.ko.md" => Some("ko"),
-            p if p.starts_with("docs/en/") => Some("en"),
-            p if p.starts_with("docs/ko/") => Some("ko"),
-            _ => None,
+            p => ["en", "ko"]
+                .into_iter()
+                .find(|lang| p.starts_with(&format!("docs/{lang}/"))),
         }
     }
 }
@@ -89,18 +79,16 @@ pub trait Helps {
     fn help(&self, tool: &str) -> Result<String, String>;
 }
 
-/// The docs of a checkout: its root, its pages, and how to ask its tools for their help.
+/// The docs of a checkout: its root, its pages (README*.md and docs/**/*.md, by path), how to
+/// ask its tools for their help, and the folder of the built tools (check f runs them).
 pub struct Docs {
     pub root: PathBuf,
-    /// README*.md and docs/**/*.md, by path.
     pub pages: Vec<Page>,
     pub helps: Box<dyn Helps>,
-    /// The folder of the built tools, which check f runs on the samples' logs.
     pub bin: PathBuf,
 }
 
 impl Docs {
-    /// The pages under `root`; the tools in `bin`.
     pub fn read(root: &Path, helps: Box<dyn Helps>, bin: &Path) -> Result<Docs> {
         let mut files: Vec<PathBuf> = std::fs::read_dir(root)
             .with_context(|| format!("reading {}", root.display()))?
@@ -141,7 +129,7 @@ pub fn check(docs: &Docs) -> Result<Vec<Problem>> {
     problems.extend(vars::check(docs)?);
     problems.extend(twins::check(docs));
     problems.extend(links::check(docs));
-    problems.extend(runs::check(docs, &docs.bin)?);
+    problems.extend(runs::check(docs)?);
     problems.extend(glossary::check(docs)?);
     problems.extend(samples::check(docs)?);
     problems.sort();
@@ -201,7 +189,6 @@ pub fn rust_sources(root: &Path) -> Result<Vec<(String, String)>> {
     Ok(found)
 }
 
-/// `path` from `root`, with `/`.
 pub fn rel(root: &Path, path: &Path) -> String {
     let rel = path.strip_prefix(root).unwrap_or(path);
     rel.components()

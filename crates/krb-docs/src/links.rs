@@ -53,16 +53,7 @@ fn decode(text: &str) -> String {
 
 /// Whether a target leaves the checkout: a URL (`https:`, `mailto:`) or `//host`.
 fn external(target: &str) -> bool {
-    if target.starts_with("//") {
-        return true;
-    }
-    let scheme: String = target
-        .chars()
-        .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '.' | '-'))
-        .collect();
-    !scheme.is_empty()
-        && target[scheme.len()..].starts_with(':')
-        && scheme.starts_with(|c: char| c.is_ascii_alphabetic())
+    regex!(r"^(?://|[A-Za-z][A-Za-z0-9+.-]*:)").is_match(target)
 }
 
 pub fn check(docs: &Docs) -> Vec<Problem> {
@@ -93,15 +84,12 @@ pub fn check(docs: &Docs) -> Vec<Problem> {
                     None => std::fs::read_to_string(&on_disk).ok().map(|t| anchors(&t)),
                 });
             if known.as_ref().is_some_and(|a| !a.contains(&anchor)) {
-                problems.push(Problem::new(
-                    &page.path,
-                    line,
-                    format!(
-                        "link {target}: {path} has no heading whose anchor is #{anchor} \
-                         (GitHub's: lowercase, spaces to -, punctuation dropped); fix the anchor \
-                         or the heading"
-                    ),
-                ));
+                let what = format!(
+                    "link {target}: {path} has no heading whose anchor is #{anchor} \
+                     (GitHub's: lowercase, spaces to -, punctuation dropped); fix the anchor \
+                     or the heading"
+                );
+                problems.push(Problem::new(&page.path, line, what));
             }
         }
     }

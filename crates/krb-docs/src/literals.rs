@@ -2,7 +2,6 @@
 //! variables): the string literals of Rust files and the Korean words of bash scripts.
 
 use proc_macro2::{Delimiter, TokenStream, TokenTree};
-use regex::Regex;
 use syn::Lit;
 
 /// The string literals of a Rust source, unescaped, with comments (doc comments too) left out,
@@ -57,11 +56,9 @@ fn literals(tokens: TokenStream, found: &mut Vec<(usize, String)>) -> bool {
 /// without its quotes; `$x`, `${x}`, `$(...)` and backquotes in it read as `{}`. Comments and
 /// here-documents are left out.
 pub fn shell_texts(src: &str) -> Vec<(usize, String)> {
-    let word = Regex::new(r#"'[^']*'|"(?:\\.|[^"\\])*"|[^\s;|&()<>'"]+"#).expect("a valid pattern");
-    let expansion = Regex::new(r"\$\{[^}]*\}|\$\([^)]*\)|`[^`]*`|\$[A-Za-z_0-9@*#?$!-]+")
-        .expect("a valid pattern");
-    let heredoc =
-        Regex::new(r#"<<-?\s*['"]?([A-Za-z_][A-Za-z0-9_]*)['"]?"#).expect("a valid pattern");
+    let word = regex!(r#"'[^']*'|"(?:\\.|[^"\\])*"|[^\s;|&()<>'"]+"#);
+    let expansion = regex!(r"\$\{[^}]*\}|\$\([^)]*\)|`[^`]*`|\$[A-Za-z_0-9@*#?$!-]+");
+    let heredoc = regex!(r#"<<-?\s*['"]?([A-Za-z_][A-Za-z0-9_]*)['"]?"#);
     let mut found = Vec::new();
     let mut until: Option<String> = None;
     for (i, line) in src.lines().enumerate() {

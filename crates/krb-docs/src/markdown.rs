@@ -2,76 +2,65 @@
 //! commands, inline code, links.
 
 use std::collections::BTreeSet;
-use std::sync::OnceLock;
 
-use regex::Regex;
-
-/// One line of a page and the fenced block it is in.
+/// One line of a page (`number` 1-based) and the info string of the fenced block it is in
+/// (`sh`, `text`, empty; `None` outside one). A fence line itself is in no block.
 #[derive(Clone, Debug)]
 pub struct Line<'a> {
-    /// 1-based.
     pub number: usize,
     pub text: &'a str,
-    /// The info string of the fenced block it is in (`sh`, `text`, empty), or `None` outside
-    /// one. A fence line itself is in no block.
     pub block: Option<&'a str>,
-    /// Whether the line opens or closes a fenced block.
     pub fence: bool,
+}
+
+impl Line<'_> {
+    pub(crate) fn prose(&self) -> bool {
+        self.block.is_none() && !self.fence
+    }
 }
 
 /// The lines of a page, each with its fenced block. A fence is a line that starts, after up to
 /// any indentation, with three backquotes.
 pub fn lines(text: &str) -> Vec<Line<'_>> {
-    let mut out = Vec::new();
     let mut block: Option<&str> = None;
-    for (i, line) in text.lines().enumerate() {
-        let trimmed = line.trim_start();
-        if let Some(info) = trimmed.strip_prefix("```") {
-            let info = info.trim_start_matches('`');
+    let mut found = Vec::new();
+    for (i, text) in text.lines().enumerate() {
+        let info = text.trim_start().strip_prefix("```");
+        if let Some(info) = info.map(|i| i.trim_start_matches('`')) {
             block = match block {
                 None => Some(info.split_whitespace().next().unwrap_or("")),
                 Some(_) if info.trim().is_empty() => None,
-                Some(open) => Some(open),
+                open => open,
             };
-            out.push(Line {
-                number: i + 1,
-                text: line,
-                block: None,
-                fence: true,
-            });
-            continue;
         }
-        out.push(Line {
+        let fence = info.is_some();
+        let block = if fence { None } else { block };
+        found.push(Line {
             number: i + 1,
-            text: line,
+            text,
             block,
-            fence: false,
+            fence,
         });
     }
-    out
+    found
 }
 
-/// A heading outside fenced blocks.
+/// A heading outside fenced blocks; `level` 1 for `#`, 2 for `##`, ...
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Heading {
     pub line: usize,
-    /// 1 for `#`, 2 for `##`, ...
     pub level: usize,
     pub text: String,
 }
 
-fn heading_re() -> &'static Regex {
-    static RE: OnceLock<Regex> = OnceLock::new();
-    RE.get_or_init(|| Regex::new(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$").unwrap())
-}
-
 /// The page's ATX headings (`## Goal`), outside fenced blocks.
 pub fn headings(text: &str) -> Vec<Heading> {
+    let re = regex!(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$");
     lines(text)
         .into_iter()
-        .filter(|l| l.block.is_none() && !l.fence)
+        .filter(Line::prose)
         .filter_map(|l| {
-            let caps = heading_re().captures(l.text)?;
+            let caps = re.captures(l.text)?;
             Some(Heading {
                 line: l.number,
                 level: caps[1].len(),
@@ -85,12 +74,8 @@ pub fn headings(text: &str) -> Vec<Heading> {
 /// gone), lowercase, every character but letters, digits, `-`, `_` and spaces dropped, each
 /// space a `-`. Korean letters are letters.
 pub fn slug(heading: &str) -> String {
-    static LINK: OnceLock<Regex> = OnceLock::new();
-    static TAG: OnceLock<Regex> = OnceLock::new();
-    let link = LINK.get_or_init(|| Regex::new(r"!?\[([^\]]*)\]\([^)]*\)").unwrap());
-    let tag = TAG.get_or_init(|| Regex::new(r"<[^>]*>").unwrap());
-    let text = link.replace_all(heading, "$1");
-    let text = tag.replace_all(&text, "");
+    let text = regex!(r"!?\[([^\]]*)\]\([^)]*\)").replace_all(heading, "$1");
+    let text = regex!(r"<[^>]*>").replace_all(&text, "");
     text.trim()
         .to_lowercase()
         .chars()
@@ -102,19 +87,18 @@ pub fn slug(heading: &str) -> String {
 /// The anchors a page has: each heading's slug (a repeated one with `-1`, `-2`, ... as GitHub
 /// numbers them) and each `id="..."` or `name="..."` of its HTML.
 pub fn anchors(text: &str) -> BTreeSet<String> {
-    static ID: OnceLock<Regex> = OnceLock::new();
-    let id = ID.get_or_init(|| Regex::new(r#"\b(?:id|name)\s*=\s*"([^"]+)""#).unwrap());
     let mut found = BTreeSet::new();
     for heading in headings(text) {
         let base = slug(&heading.text);
-        let mut anchor = base.clone();
-        let mut n = 0;
-        while found.contains(&anchor) {
-            n += 1;
-            anchor = format!("{base}-{n}");
-        }
-        found.insert(anchor);
+        let anchor = (0..)
+            .map(|n| match n {
+                0 => base.clone(),
+                n => format!("{base}-{n}"),
+            })
+            .find(|a| !found.contains(a));
+        found.extend(anchor);
     }
+    let id = regex!(r#"\b(?:id|name)\s*=\s*"([^"]+)""#);
     for line in lines(text).iter().filter(|l| l.block.is_none()) {
         for caps in id.captures_iter(line.text) {
             found.insert(caps[1].to_string());
@@ -165,35 +149,16 @@ pub fn commands(text: &str) -> Vec<(usize, String)> {
 /// The code spans of a line: (byte range with the backquotes, the code inside, trimmed). A
 /// span opens with a run of backquotes and closes at the next run of as many.
 pub(crate) fn code_spans(line: &str) -> Vec<(std::ops::Range<usize>, &str)> {
-    let bytes = line.as_bytes();
-    let run = |at: usize| bytes[at..].iter().take_while(|&&b| b == b'`').count();
+    let runs: Vec<_> = regex!("`+").find_iter(line).map(|m| m.range()).collect();
     let mut spans = Vec::new();
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] != b'`' {
-            i += 1;
-            continue;
-        }
-        let n = run(i);
-        let mut j = i + n;
-        let close = loop {
-            match bytes[j..].iter().position(|&b| b == b'`') {
-                None => break None,
-                Some(k) => {
-                    let m = run(j + k);
-                    if m == n {
-                        break Some(j + k);
-                    }
-                    j += k + m;
-                }
-            }
-        };
-        match close {
-            Some(c) => {
-                spans.push((i..c + n, line[i + n..c].trim()));
-                i = c + n;
-            }
-            None => i += n,
+    let mut k = 0;
+    while let Some(open) = runs.get(k) {
+        k += 1;
+        let n = open.len();
+        if let Some(at) = runs[k..].iter().position(|close| close.len() == n) {
+            let close = &runs[k + at];
+            spans.push((open.start..close.end, line[open.end..close.start].trim()));
+            k += at + 1;
         }
     }
     spans
@@ -201,39 +166,35 @@ pub(crate) fn code_spans(line: &str) -> Vec<(std::ops::Range<usize>, &str)> {
 
 /// The inline code spans outside fenced blocks, each with its line.
 pub fn inline_code(text: &str) -> Vec<(usize, String)> {
-    lines(text)
-        .into_iter()
-        .filter(|l| l.block.is_none() && !l.fence)
-        .flat_map(|l| {
+    let mut found = Vec::new();
+    for l in lines(text).iter().filter(|l| l.prose()) {
+        found.extend(
             code_spans(l.text)
                 .into_iter()
-                .map(|(_, code)| (l.number, code.to_string()))
-                .collect::<Vec<_>>()
-        })
-        .collect()
+                .map(|(_, c)| (l.number, c.to_string())),
+        );
+    }
+    found
+}
+
+/// A line outside fenced blocks with its code spans replaced by `by`.
+pub(crate) fn without_code(line: &str, by: &str) -> String {
+    let mut bare = line.to_string();
+    for (range, _) in code_spans(line).into_iter().rev() {
+        bare.replace_range(range, by);
+    }
+    bare
 }
 
 /// The targets of the page's links and images (`[x](target)`, `![x](target)`, `[x]: target`,
 /// `href="target"`, `src="target"`) outside fenced blocks and inline code, each with its line.
 pub fn links(text: &str) -> Vec<(usize, String)> {
-    static INLINE: OnceLock<Regex> = OnceLock::new();
-    static REFERENCE: OnceLock<Regex> = OnceLock::new();
-    static HTML: OnceLock<Regex> = OnceLock::new();
-    let inline = INLINE.get_or_init(|| {
-        Regex::new(r#"\]\(\s*(<[^>]*>|[^)\s]+)(?:\s+(?:"[^"]*"|'[^']*'))?\s*\)"#).unwrap()
-    });
-    let reference =
-        REFERENCE.get_or_init(|| Regex::new(r"^ {0,3}\[[^\]]+\]:\s*(<[^>]*>|\S+)").unwrap());
-    let html = HTML.get_or_init(|| Regex::new(r#"\b(?:href|src)\s*=\s*"([^"]*)""#).unwrap());
+    let inline = regex!(r#"\]\(\s*(<[^>]*>|[^)\s]+)(?:\s+(?:"[^"]*"|'[^']*'))?\s*\)"#);
+    let reference = regex!(r"^ {0,3}\[[^\]]+\]:\s*(<[^>]*>|\S+)");
+    let html = regex!(r#"\b(?:href|src)\s*=\s*"([^"]*)""#);
     let mut found = Vec::new();
-    for line in lines(text)
-        .into_iter()
-        .filter(|l| l.block.is_none() && !l.fence)
-    {
-        let mut bare = line.text.to_string();
-        for (range, _) in code_spans(line.text).into_iter().rev() {
-            bare.replace_range(range, "");
-        }
+    for line in lines(text).iter().filter(|l| l.prose()) {
+        let bare = without_code(line.text, "");
         for re in [inline, reference, html] {
             for caps in re.captures_iter(&bare) {
                 let target = caps[1].trim_start_matches('<').trim_end_matches('>');

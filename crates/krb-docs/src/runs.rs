@@ -1,23 +1,18 @@
 //! Check f: the samples and the pages' output held to the tools by running them.
 //!
 //! A sample (`docs/samples/LANG/labN.txt`) is a transcript scripts/samples.sh wrote from a real
-//! run. It keeps the logs that run wrote in `docs/samples/LANG/labN/` and seals the transcript
-//! and the logs in `docs/samples/LANG/labN.sha256` (sha256sum's format). A sample fails when
+//! run; it keeps that run's logs in `labN/` and seals both in `labN.sha256` (sha256sum's
+//! format). A sample fails when its seal is missing or does not match the folder (edited by
+//! hand), or when the tools, run again on the kept logs in its language, print otherwise than it
+//! shows: each `$ krb-dups ...`, and each verdict of a lab krb-verify judges from the logs alone
+//! (labs 1, 3, 4 and 8; its first line names the lab, the variant and the group). The other
+//! labs' verdicts read the broker's committed offsets: the seal alone holds them, as it holds a
+//! sample made before samples.sh kept the logs.
 //!
-//! - its seal is missing, or a file differs from it, or the folder holds a file it does not
-//!   name: the transcript or a log was edited by hand;
-//! - the tools, run again on the kept logs (when it has them: a sample made before samples.sh
-//!   kept them is held by its seal alone) in the sample's language, print something else than
-//!   the transcript shows: each `$ krb-dups ...` command, and each verdict of a lab krb-verify
-//!   judges from the logs alone (labs 1, 3, 4 and 8; its first line names the lab, the variant
-//!   and the group). The other labs' verdicts read the broker's committed offsets; the seal
-//!   holds them, and the lab scripts' own lines, as the run printed them.
-//!
-//! A line of a page's output block (a fenced block that is not `sh` or `bash`, in README*.md and
-//! docs/LANG/*.md, outside the generated blocks that check a holds) must be a line of a sample
-//! or of a snapshot case (`crates/krb-docs/tests/cmd/LANG.md`, run by `cargo test -p krb-docs`)
-//! of the page's language; in a snapshot, `[..]` stands for any text, as trycmd reads it. A
-//! block after a line `<!-- unrun: why -->` is not held: it shows a run that needs a broker.
+//! A line of a page's output block (not `sh` or `bash`, in README*.md and docs/LANG/*.md,
+//! outside the generated blocks) must be a line of a sample or of a snapshot case
+//! ([`SNAPSHOTS`]`/LANG.md`, where `[..]` stands for any text, as trycmd reads it) of the page's
+//! language. A block after a line `<!-- unrun: why -->` shows a run that needs a broker: unheld.
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -37,7 +32,7 @@ pub const UNRUN: &str = "<!-- unrun:";
 /// Where the snapshot cases are, from the root.
 pub const SNAPSHOTS: &str = "crates/krb-docs/tests/cmd";
 
-/// A sample: its language, lab, transcript and the folder of its logs.
+/// A sample: its path, language, lab, transcript and the folder of its logs.
 struct Sample {
     path: String,
     lang: String,
@@ -48,21 +43,16 @@ struct Sample {
 
 impl Sample {
     fn read(root: &Path, file: &Path) -> Result<Option<Sample>> {
-        let path = rel(root, file);
-        let (Some(lang), Some(lab)) = (
-            file.parent()
-                .and_then(|p| p.file_name())
-                .and_then(|n| n.to_str()),
-            file.file_stem().and_then(|n| n.to_str()),
-        ) else {
+        let dir = file.parent().and_then(|p| p.file_name());
+        let [Some(lang), Some(lab)] = [dir, file.file_stem()].map(|n| n?.to_str()) else {
             return Ok(None);
         };
-        let text = std::fs::read_to_string(file).with_context(|| path.clone())?;
+        let path = rel(root, file);
         Ok(Some(Sample {
+            text: std::fs::read_to_string(file).with_context(|| path.clone())?,
             lang: lang.to_string(),
             lab: lab.to_string(),
             logs: file.with_extension(""),
-            text,
             path,
         }))
     }
@@ -75,28 +65,25 @@ impl Sample {
     }
 }
 
-/// The samples under `root`.
 fn samples(root: &Path) -> Result<Vec<Sample>> {
-    let mut found = Vec::new();
-    for file in files_under(&root.join("docs").join("samples"), "txt")? {
-        found.extend(Sample::read(root, &file)?);
-    }
-    Ok(found)
+    let files = files_under(&root.join("docs/samples"), "txt")?;
+    files
+        .iter()
+        .filter_map(|f| Sample::read(root, f).transpose())
+        .collect()
 }
 
-/// Check f on every sample and on the pages' output blocks; tools run from `bin`.
-pub fn check(docs: &Docs, bin: &Path) -> Result<Vec<Problem>> {
+/// Check f on every sample and on the pages' output blocks.
+pub fn check(docs: &Docs) -> Result<Vec<Problem>> {
     let samples = samples(&docs.root)?;
     let mut problems = Vec::new();
     for sample in &samples {
         let sealed = seal(sample);
-        let sealed_ok = sealed.is_empty();
-        problems.extend(sealed);
-        // A broken seal already says to run samples.sh again; a sample made before
-        // samples.sh kept the logs is held by its seal alone.
-        if sealed_ok && sample.logs.is_dir() {
-            problems.extend(rerun(&docs.root, sample, bin)?);
+        // A broken seal already says to run samples.sh again.
+        if sealed.is_empty() && sample.logs.is_dir() {
+            problems.extend(rerun(docs, sample)?);
         }
+        problems.extend(sealed);
     }
     problems.extend(check_pages(docs, &samples));
     Ok(problems)
@@ -106,33 +93,32 @@ pub fn check(docs: &Docs, bin: &Path) -> Result<Vec<Problem>> {
 fn seal(sample: &Sample) -> Vec<Problem> {
     let dir = sample.logs.parent().unwrap_or(Path::new("."));
     let seal = sample.logs.with_extension("sha256");
+    let lab = &sample.lab;
     let problem =
         |what: String| Problem::new(&sample.path, 1, format!("{what}; {}", sample.again()));
     let Ok(text) = std::fs::read_to_string(&seal) else {
-        return vec![problem(format!("no seal {}.sha256", sample.lab))];
+        return vec![problem(format!("no seal {lab}.sha256"))];
     };
     let mut named = HashSet::new();
     let mut problems = Vec::new();
     for line in text.lines() {
         let Some((hash, name)) = line.split_once("  ") else {
             problems.push(problem(format!(
-                "{}.sha256 has a line that is no `HASH  FILE`",
-                sample.lab
+                "{lab}.sha256 has a line that is no `HASH  FILE`"
             )));
             continue;
         };
         named.insert(name.to_string());
         let got = std::fs::read(dir.join(name))
-            .map(|bytes| hex(&Sha256::digest(&bytes)))
+            .map(sha256)
             .unwrap_or_default();
         if got != hash {
             problems.push(problem(format!("{name} differs from its seal")));
         }
     }
-    if !named.contains(&format!("{}.txt", sample.lab)) {
+    if !named.contains(&format!("{lab}.txt")) {
         problems.push(problem(format!(
-            "{}.sha256 does not seal the transcript",
-            sample.lab
+            "{lab}.sha256 does not seal the transcript"
         )));
     }
     let kept = std::fs::read_dir(&sample.logs)
@@ -140,7 +126,7 @@ fn seal(sample: &Sample) -> Vec<Problem> {
         .flatten()
         .flatten();
     for entry in kept {
-        let name = format!("{}/{}", sample.lab, entry.file_name().to_string_lossy());
+        let name = format!("{lab}/{}", entry.file_name().to_string_lossy());
         if !named.contains(&name) {
             problems.push(problem(format!("{name} is not sealed")));
         }
@@ -148,14 +134,17 @@ fn seal(sample: &Sample) -> Vec<Problem> {
     problems
 }
 
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+fn sha256(bytes: impl AsRef<[u8]>) -> String {
+    Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
 
 /// A verdict's first line: `lab 1 revoke nocommit (group nocommit)`, or in Korean
 /// `실습 1 revoke nocommit (그룹 nocommit)`.
-fn verdict_head() -> Regex {
-    Regex::new(r"^(?:lab|실습) \d+ (\S+) (.+) \((?:group|그룹) (\S+)\)$").expect("a valid pattern")
+fn verdict_head() -> &'static Regex {
+    regex!(r"^(?:lab|실습) \d+ (\S+) (.+) \((?:group|그룹) (\S+)\)$")
 }
 
 /// The krb-verify command line of a verdict whose first line names `name`, `variant` and
@@ -173,28 +162,24 @@ pub fn verify_args(name: &str, variant: &str, group: &str) -> Option<Vec<String>
         ("share", scenario) => vec!["--scenario", scenario],
         _ => return None,
     };
-    Some(
-        [name, group]
-            .into_iter()
-            .chain(flags)
-            .map(str::to_string)
-            .collect(),
-    )
+    let args = [name, group].into_iter().chain(flags);
+    Some(args.map(str::to_string).collect())
 }
 
-/// Runs `tool args` from `bin` on the sample's logs in its language: (stdout, stderr) lines.
+/// Runs `tool args` from the tools' folder on the sample's logs in its language: (stdout,
+/// stderr) lines.
 fn run(
-    root: &Path,
-    bin: &Path,
+    docs: &Docs,
     sample: &Sample,
     tool: &str,
     args: &[String],
 ) -> Result<(Vec<String>, Vec<String>)> {
-    // The logs' path as seen from `root`, where the tool runs.
+    // The logs' path as seen from the root, where the tool runs.
     let logs = std::path::absolute(&sample.logs).context("the sample's logs")?;
-    let out = Command::new(bin.join(tool))
+    let program = docs.bin.join(tool);
+    let out = Command::new(&program)
         .args(args)
-        .current_dir(root)
+        .current_dir(&docs.root)
         .env("KRB_LOGS", logs)
         .env("KRB_LANG", &sample.lang)
         .env_remove("KRB_NS")
@@ -203,14 +188,14 @@ fn run(
         .with_context(|| {
             format!(
                 "running {} (cargo build --release builds it)",
-                bin.join(tool).display()
+                program.display()
             )
         })?;
-    let lines = |b: &[u8]| -> Vec<String> {
+    let lines = |b| {
         String::from_utf8_lossy(b)
             .lines()
             .map(str::to_string)
-            .collect()
+            .collect::<Vec<_>>()
     };
     let (stdout, stderr) = (lines(&out.stdout), lines(&out.stderr));
     // Nothing printed is no output to compare (and none to write into the sample).
@@ -225,16 +210,9 @@ fn run(
     Ok((stdout, stderr))
 }
 
-/// What a tool prints again on a sample's logs: the transcript's line where it begins, the lines,
-/// and the command.
-struct Again {
-    at: usize,
-    printed: Vec<String>,
-    what: String,
-}
-
-/// Each `$ krb-dups ...` and each log-only verdict of the sample, run again.
-fn again(root: &Path, sample: &Sample, bin: &Path) -> Result<Vec<Again>> {
+/// Each `$ krb-dups ...` and each log-only verdict of the sample, run again: where its output
+/// begins in the transcript (0-based), what the tool prints now, and the command.
+fn again(docs: &Docs, sample: &Sample) -> Result<Vec<(usize, Vec<String>, String)>> {
     let head = verdict_head();
     let mut found = Vec::new();
     for (i, line) in sample.text.lines().enumerate() {
@@ -243,22 +221,12 @@ fn again(root: &Path, sample: &Sample, bin: &Path) -> Result<Vec<Again>> {
                 continue;
             }
             let args: Vec<String> = command.split_whitespace().map(str::to_string).collect();
-            let (out, err) = run(root, bin, sample, "krb-dups", &args)?;
-            let what = format!("krb-dups {command}");
-            found.push(Again {
-                at: i + 1,
-                printed: [err, out].concat(),
-                what,
-            });
+            let (out, err) = run(docs, sample, "krb-dups", &args)?;
+            found.push((i + 1, [err, out].concat(), format!("krb-dups {command}")));
         } else if let Some(c) = head.captures(line) {
             if let Some(args) = verify_args(&c[1], &c[2], &c[3]) {
-                let (printed, _) = run(root, bin, sample, "krb-verify", &args)?;
-                let what = format!("krb-verify {}", args.join(" "));
-                found.push(Again {
-                    at: i,
-                    printed,
-                    what,
-                });
+                let (printed, _) = run(docs, sample, "krb-verify", &args)?;
+                found.push((i, printed, format!("krb-verify {}", args.join(" "))));
             }
         }
     }
@@ -266,25 +234,23 @@ fn again(root: &Path, sample: &Sample, bin: &Path) -> Result<Vec<Again>> {
 }
 
 /// The sample's lines that differ from what the tools print again on its logs.
-fn rerun(root: &Path, sample: &Sample, bin: &Path) -> Result<Vec<Problem>> {
+fn rerun(docs: &Docs, sample: &Sample) -> Result<Vec<Problem>> {
     let lines: Vec<&str> = sample.text.lines().collect();
     let mut problems = Vec::new();
-    for Again { at, printed, what } in again(root, sample, bin)? {
-        let differs = printed
+    for (at, printed, what) in again(docs, sample)? {
+        let got = |i: usize| lines.get(at + i).copied().unwrap_or("");
+        if let Some((i, want)) = printed
             .iter()
             .enumerate()
-            .find(|(i, want)| lines.get(at + i).copied().unwrap_or("") != want.as_str());
-        if let Some((i, want)) = differs {
-            let got = lines.get(at + i).copied().unwrap_or("");
-            problems.push(Problem::new(
-                &sample.path,
-                at + i + 1,
-                format!(
-                    "{what} prints `{want}` here, on this sample's logs, not `{got}`; when the \
-                     tool's words changed, scripts/docs.sh writes them here; else {}",
-                    sample.again()
-                ),
-            ));
+            .find(|(i, want)| got(*i) != *want)
+        {
+            let wrong = format!(
+                "{what} prints `{want}` here, on this sample's logs, not `{}`; when the \
+                 tool's words changed, scripts/docs.sh writes them here; else {}",
+                got(i),
+                sample.again()
+            );
+            problems.push(Problem::new(&sample.path, at + i + 1, wrong));
         }
     }
     Ok(problems)
@@ -302,7 +268,7 @@ pub fn write(docs: &Docs) -> Result<Vec<String>> {
         }
         let mut lines: Vec<String> = sample.text.lines().map(str::to_string).collect();
         // From the last, so that an output of another length leaves the earlier ones in place.
-        for Again { at, printed, .. } in again(&docs.root, &sample, &docs.bin)?.into_iter().rev() {
+        for (at, printed, _) in again(docs, &sample)?.into_iter().rev() {
             let end = (at + 1..lines.len())
                 .find(|&i| !lines[i].starts_with("  "))
                 .unwrap_or(lines.len());
@@ -321,7 +287,7 @@ pub fn write(docs: &Docs) -> Result<Vec<String>> {
         let sealed = std::fs::read_to_string(&seal)?
             .lines()
             .map(|line| match line.split_once("  ") {
-                Some((_, n)) if n == name => format!("{}  {name}\n", hex(&Sha256::digest(&text))),
+                Some((_, n)) if n == name => format!("{}  {name}\n", sha256(&text)),
                 _ => format!("{line}\n"),
             })
             .collect::<String>();
@@ -377,16 +343,13 @@ fn check_pages(docs: &Docs, samples: &[Sample]) -> Vec<Problem> {
     let mut quotable = std::collections::HashMap::new();
     let mut problems = Vec::new();
     for page in &docs.pages {
-        let depth = page.path.matches('/').count();
-        let read =
-            page.path.starts_with("README") || (page.path.starts_with("docs/") && depth == 2);
-        let Some(lang) = page.lang().filter(|_| read) else {
+        // README*.md and docs/LANG/*.md: none a folder deeper.
+        let Some(lang) = page.lang().filter(|_| page.path.matches('/').count() < 3) else {
             continue;
         };
-        if !quotable.contains_key(lang) {
-            quotable.insert(lang, Quotable::read(&docs.root, samples, lang));
-        }
-        let quotable = &quotable[lang];
+        let quotable = quotable
+            .entry(lang)
+            .or_insert_with(|| Quotable::read(&docs.root, samples, lang));
         let (mut generated, mut unrun, mut skipped) = (false, false, false);
         for line in lines(&page.text) {
             let marker = line.text.trim_start();
@@ -406,26 +369,18 @@ fn check_pages(docs: &Docs, samples: &[Sample]) -> Vec<Problem> {
             }
             let output = matches!(line.block, Some(info) if !matches!(info, "sh" | "bash"));
             let text = line.text.trim();
-            if generated
-                || skipped
-                || line.fence
-                || !output
-                || text.is_empty()
-                || text.starts_with("$ ")
-            {
+            // A fence line is in no block: no output.
+            if !output || generated || skipped || text.is_empty() || text.starts_with("$ ") {
                 continue;
             }
             if !quotable.has(line.text) {
                 let shown: String = text.chars().take(100).collect();
-                problems.push(Problem::new(
-                    &page.path,
-                    line.number,
-                    format!(
-                        "`{shown}` is in no sample of docs/samples/{lang} and no snapshot of \
-                         {SNAPSHOTS}/{lang}.md; quote a real run's line, or show the run as a \
-                         generated block (krb:sample)"
-                    ),
-                ));
+                let what = format!(
+                    "`{shown}` is in no sample of docs/samples/{lang} and no snapshot of \
+                     {SNAPSHOTS}/{lang}.md; quote a real run's line, or show the run as a \
+                     generated block (krb:sample)"
+                );
+                problems.push(Problem::new(&page.path, line.number, what));
             }
         }
     }

@@ -12,8 +12,8 @@ use std::path::Path;
 use anyhow::{Context, Result};
 
 use crate::blocks::{blocks, Kind};
-use crate::markdown::{commands, lines};
-use crate::{Docs, Page, Problem};
+use crate::markdown::{commands, lines, Line};
+use crate::{files_under, rel, Docs, Problem};
 
 /// The line of a page's command block that samples.sh does itself.
 const SOURCE: &str = "source scripts/common.sh";
@@ -22,17 +22,13 @@ const SOURCE: &str = "source scripts/common.sh";
 /// out, each with its line; `None` when the page has no such block.
 pub fn page_commands(text: &str) -> Option<Vec<(usize, String)>> {
     let all = lines(text);
-    let sh = |l: &crate::markdown::Line| matches!(l.block, Some("sh" | "bash"));
-    let first = all.iter().position(sh)?;
-    let end = all[first..]
-        .iter()
-        .position(|l| !sh(l))
-        .map_or(all.len(), |at| first + at);
-    let (from, to) = (all[first].number, all[end - 1].number);
+    let sh = |l: &&Line| matches!(l.block, Some("sh" | "bash"));
+    let first = all.iter().find(sh)?.number;
+    let last = all[first - 1..].iter().take_while(sh).last()?.number;
     Some(
         commands(text)
             .into_iter()
-            .filter(|(line, command)| (from..=to).contains(line) && command != SOURCE)
+            .filter(|(line, command)| (first..=last).contains(line) && command != SOURCE)
             .collect(),
     )
 }
@@ -54,74 +50,45 @@ pub fn compare(
     ran: &[(usize, String)],
 ) -> Vec<Problem> {
     let mut problems = Vec::new();
-    let has = |list: &[(usize, String)], c: &str| list.iter().any(|(_, x)| x == c);
-    for (line, command) in shown {
-        if !has(ran, command) {
-            problems.push(Problem::new(
-                page,
-                *line,
-                format!(
-                    "`{command}` is a command of this page that {sample} never ran; run \
-                     scripts/samples.sh again, or take the command out of the page"
-                ),
-            ));
-        }
+    let lacks = |list: &[(usize, String)], c: &String| !list.iter().any(|(_, x)| x == c);
+    for (line, command) in shown.iter().filter(|(_, c)| lacks(ran, c)) {
+        let what = format!(
+            "`{command}` is a command of this page that {sample} never ran; run \
+             scripts/samples.sh again, or take the command out of the page"
+        );
+        problems.push(Problem::new(page, *line, what));
     }
-    for (line, command) in ran {
-        if !has(shown, command) {
-            problems.push(Problem::new(
-                sample,
-                *line,
-                format!(
-                    "the sample ran `{command}`, which {page}'s commands do not show; show it \
-                     there or run scripts/samples.sh again"
-                ),
-            ));
-        }
+    for (line, command) in ran.iter().filter(|(_, c)| lacks(shown, c)) {
+        let what = format!(
+            "the sample ran `{command}`, which {page}'s commands do not show; show it there or \
+             run scripts/samples.sh again"
+        );
+        problems.push(Problem::new(sample, *line, what));
     }
-    let order = shown
-        .iter()
-        .zip(ran)
-        .find(|((_, a), (_, b))| a != b)
-        .map(|(_, (line, command))| (*line, command));
-    if problems.is_empty() && shown.len() != ran.len() {
-        let (line, what) = if shown.len() > ran.len() {
-            (
-                shown[ran.len()].0,
-                "the page shows a command more times than",
-            )
-        } else {
-            (
-                ran[shown.len()].0,
-                "the sample ran a command more times than",
-            )
+    if !problems.is_empty() {
+        return problems;
+    }
+    if shown.len() != ran.len() {
+        let (file, line, who) = match shown.len() > ran.len() {
+            true => (page, shown[ran.len()].0, "the page shows"),
+            false => (sample, ran[shown.len()].0, "the sample ran"),
         };
-        let file = if shown.len() > ran.len() {
-            page
-        } else {
-            sample
-        };
-        problems.push(Problem::new(
-            file,
-            line,
-            format!("{what} the other; run scripts/samples.sh again"),
-        ));
-    } else if let (true, Some((line, command))) = (problems.is_empty(), order) {
-        problems.push(Problem::new(
-            sample,
-            line,
-            format!(
-                "the sample ran `{command}` out of the order of {page}'s commands; run \
-                 scripts/samples.sh again"
-            ),
-        ));
+        let what =
+            format!("{who} a command more times than the other; run scripts/samples.sh again");
+        problems.push(Problem::new(file, line, what));
+    } else if let Some((_, (line, command))) = shown.iter().zip(ran).find(|(a, b)| a.1 != b.1) {
+        let what = format!(
+            "the sample ran `{command}` out of the order of {page}'s commands; run \
+             scripts/samples.sh again"
+        );
+        problems.push(Problem::new(sample, *line, what));
     }
     problems
 }
 
 /// The lab of each `krb:sample labN` block of a page.
-fn sample_labs(page: &Page) -> Vec<(usize, String)> {
-    blocks(&page.text)
+fn sample_labs(text: &str) -> Vec<(usize, String)> {
+    blocks(text)
         .0
         .into_iter()
         .filter(|b| b.kind == Kind::Sample)
@@ -134,21 +101,18 @@ pub fn check(docs: &Docs) -> Result<Vec<Problem>> {
     let mut problems = Vec::new();
     for page in &docs.pages {
         let Some(lang) = page.lang() else { continue };
-        for (open, lab) in sample_labs(page) {
+        for (open, lab) in sample_labs(&page.text) {
             let file = format!("docs/samples/{lang}/{lab}.txt");
             // A missing sample or a wrong lab name is check a's.
             let Ok(text) = std::fs::read_to_string(docs.root.join(&file)) else {
                 continue;
             };
             let Some(shown) = page_commands(&page.text) else {
-                problems.push(Problem::new(
-                    &page.path,
-                    open,
-                    format!(
-                        "the page shows {file} but no ```sh block of the commands that made \
-                         it; add one before it"
-                    ),
-                ));
+                let what = format!(
+                    "the page shows {file} but no ```sh block of the commands that made \
+                     it; add one before it"
+                );
+                problems.push(Problem::new(&page.path, open, what));
                 continue;
             };
             problems.extend(compare(&page.path, &shown, &file, &sample_commands(&text)));
@@ -160,17 +124,12 @@ pub fn check(docs: &Docs) -> Result<Vec<Problem>> {
 /// The commands lab `lab` (1 to 9) runs for its sample, as its English page shows them.
 pub fn lab_commands(root: &Path, lab: &str) -> Result<Vec<String>> {
     let arg = format!("lab{lab}");
-    let dir = root.join("docs").join("en");
-    for file in crate::files_under(&dir, "md")? {
+    for file in files_under(&root.join("docs/en"), "md")? {
         let text = std::fs::read_to_string(&file).with_context(|| file.display().to_string())?;
-        let page = Page {
-            path: crate::rel(root, &file),
-            text,
-        };
-        if sample_labs(&page).iter().any(|(_, a)| *a == arg) {
-            return page_commands(&page.text)
+        if sample_labs(&text).iter().any(|(_, a)| *a == arg) {
+            return page_commands(&text)
                 .map(|c| c.into_iter().map(|(_, c)| c).collect())
-                .with_context(|| format!("{} shows no ```sh block of commands", page.path));
+                .with_context(|| format!("{} shows no ```sh block of commands", rel(root, &file)));
         }
     }
     anyhow::bail!("no page of docs/en shows the sample {arg}; give lab 1 to 9")

@@ -15,14 +15,13 @@ pub fn twin_of(path: &str) -> Option<String> {
         "README.md" => Some("README.ko.md".into()),
         "README.ko.md" => Some("README.md".into()),
         p if p.starts_with("docs/en/internals/") => None,
-        p => {
-            if let Some(rest) = p.strip_prefix("docs/en/") {
-                Some(format!("docs/ko/{rest}"))
-            } else {
-                p.strip_prefix("docs/ko/")
-                    .map(|rest| format!("docs/en/{rest}"))
-            }
-        }
+        p => (p
+            .strip_prefix("docs/en/")
+            .map(|rest| format!("docs/ko/{rest}")))
+        .or_else(|| {
+            p.strip_prefix("docs/ko/")
+                .map(|rest| format!("docs/en/{rest}"))
+        }),
     }
 }
 
@@ -48,28 +47,21 @@ pub fn check(docs: &Docs) -> Vec<Problem> {
             continue;
         };
         let Some(twin) = docs.page(&twin_path) else {
-            problems.push(Problem::new(
-                &page.path,
-                1,
-                format!(
-                    "no twin {twin_path}; write it, with the same headings, commands and \
-                     generated blocks"
-                ),
-            ));
+            let what = format!(
+                "no twin {twin_path}; write it, with the same headings, commands and generated \
+                 blocks"
+            );
+            problems.push(Problem::new(&page.path, 1, what));
             continue;
         };
         let links_twin = links(&page.text)
             .iter()
             .any(|(_, target)| resolve(&page.path, target).0 == twin_path);
         if !links_twin {
-            problems.push(Problem::new(
-                &page.path,
-                1,
-                format!(
-                    "no link to its twin {twin_path}; start the page with a link to {}",
-                    relative(&page.path, &twin_path)
-                ),
-            ));
+            let link = relative(&page.path, &twin_path);
+            let what =
+                format!("no link to its twin {twin_path}; start the page with a link to {link}");
+            problems.push(Problem::new(&page.path, 1, what));
         }
         // Each pair once, from its English side.
         if page.lang() == Some("en") {
@@ -81,41 +73,36 @@ pub fn check(docs: &Docs) -> Vec<Problem> {
 
 fn compare(en: &Page, ko: &Page, problems: &mut Vec<Problem>) {
     let (he, hk) = (headings(&en.text), headings(&ko.text));
-    let differ = he.iter().zip(&hk).position(|(a, b)| a.level != b.level);
-    if let Some(i) = differ {
-        problems.push(Problem::new(
-            &ko.path,
-            hk[i].line,
-            format!(
-                "heading {} `{}` is level {} where {}:{} `{}` is level {}; give both pages the \
-                 same headings, in the same order and levels",
-                i + 1,
-                hk[i].text,
-                hk[i].level,
-                en.path,
-                he[i].line,
-                he[i].text,
-                he[i].level
-            ),
-        ));
-    } else if he.len() != hk.len() {
-        let (long, short, extra) = if he.len() > hk.len() {
-            (en, ko, &he[hk.len()])
-        } else {
-            (ko, en, &hk[he.len()])
+    let (most, least) = (he.len().max(hk.len()), he.len().min(hk.len()));
+    let differ = he
+        .iter()
+        .zip(&hk)
+        .enumerate()
+        .find(|(_, (e, k))| e.level != k.level);
+    if let Some((i, (e, k))) = differ {
+        let what = format!(
+            "heading {} `{}` is level {} where {}:{} `{}` is level {}; give both pages the same \
+             headings, in the same order and levels",
+            i + 1,
+            k.text,
+            k.level,
+            en.path,
+            e.line,
+            e.text,
+            e.level
+        );
+        problems.push(Problem::new(&ko.path, k.line, what));
+    } else if most != least {
+        let (long, short, extra) = match he.len() > hk.len() {
+            true => (en, ko, &he[least]),
+            false => (ko, en, &hk[least]),
         };
-        problems.push(Problem::new(
-            &long.path,
-            extra.line,
-            format!(
-                "heading `{}` has no counterpart in {} ({} headings here, {} there); give both \
-                 pages the same headings",
-                extra.text,
-                short.path,
-                he.len().max(hk.len()),
-                he.len().min(hk.len())
-            ),
-        ));
+        let what = format!(
+            "heading `{}` has no counterpart in {} ({most} headings here, {least} there); give \
+             both pages the same headings",
+            extra.text, short.path
+        );
+        problems.push(Problem::new(&long.path, extra.line, what));
     }
 
     let (ce, ck) = (commands(&en.text), commands(&ko.text));
@@ -125,22 +112,17 @@ fn compare(en: &Page, ko: &Page, problems: &mut Vec<Problem>) {
         let mut said = BTreeSet::new();
         for (line, command) in own {
             if !other.contains(command) && said.insert(command) {
-                problems.push(Problem::new(
-                    &page.path,
-                    *line,
-                    format!(
-                        "command `{command}` is not in {}; show the same commands in both pages",
-                        twin.path
-                    ),
-                ));
+                let what = format!(
+                    "command `{command}` is not in {}; show the same commands in both pages",
+                    twin.path
+                );
+                problems.push(Problem::new(&page.path, *line, what));
             }
         }
     }
 
     let names = |p: &Page| -> Vec<(usize, String)> {
-        blocks(&p.text)
-            .0
-            .iter()
+        (blocks(&p.text).0.iter())
             .map(|b| (b.open, b.name()))
             .collect()
     };
@@ -154,16 +136,13 @@ fn compare(en: &Page, ko: &Page, problems: &mut Vec<Problem>) {
         let there = be
             .get(i)
             .map_or("nothing".into(), |(l, n)| format!("`{n}` (line {l})"));
-        problems.push(Problem::new(
-            &ko.path,
-            line,
-            format!(
-                "generated block {} is {here} where {} has {there}; give both pages the same \
-                 generated blocks, in the same order",
-                i + 1,
-                en.path
-            ),
-        ));
+        let what = format!(
+            "generated block {} is {here} where {} has {there}; give both pages the same \
+             generated blocks, in the same order",
+            i + 1,
+            en.path
+        );
+        problems.push(Problem::new(&ko.path, line, what));
     }
 }
 

@@ -6,14 +6,10 @@
 //! crates/*/src (not tests). A documented variable has a table row (a line starting with `|`)
 //! that names it.
 
-use std::collections::BTreeMap;
-use std::sync::OnceLock;
-
-use anyhow::{Context, Result};
-use regex::Regex;
-
 use crate::literals::rust_strings;
 use crate::{files_under, rel, rust_sources, Docs, Problem};
+use anyhow::{Context, Result};
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Variables the tools read that nobody sets by hand: documented only in reference.md's
 /// internals note, nowhere else.
@@ -28,16 +24,12 @@ pub const TABLES: [&str; 2] = ["docs/en/reference.md", "docs/ko/reference.md"];
 /// The page (file name) where the internal variables may be named.
 const INTERNALS_PAGE: &str = "reference.md";
 
-fn variable() -> &'static Regex {
-    static RE: OnceLock<Regex> = OnceLock::new();
-    RE.get_or_init(|| Regex::new(r"\bKRB_[A-Z0-9_]*[A-Z0-9]\b(\*|_\*)?").unwrap())
-}
-
 /// The variables a text names, each once, with its first line; `KRB_PG_*` (a family) is none.
 fn named(text: &str) -> BTreeMap<String, usize> {
+    let variable = regex!(r"\bKRB_[A-Z0-9_]*[A-Z0-9]\b(\*|_\*)?");
     let mut found = BTreeMap::new();
     for (i, line) in text.lines().enumerate() {
-        for caps in variable().captures_iter(line) {
+        for caps in variable.captures_iter(line) {
             if caps.get(1).is_none() {
                 found.entry(caps[0].to_string()).or_insert(i + 1);
             }
@@ -81,27 +73,20 @@ pub fn check(docs: &Docs) -> Result<Vec<Problem>> {
     for page in &docs.pages {
         let in_internals = page.path.rsplit('/').next() == Some(INTERNALS_PAGE);
         for (var, line) in named(&page.text) {
-            if INTERNAL.contains(&var.as_str()) {
-                if !in_internals {
-                    problems.push(Problem::new(
-                        &page.path,
-                        line,
-                        format!(
-                            "{var} is internal (no one sets it by hand); name it only in \
-                             {INTERNALS_PAGE}'s internals note"
-                        ),
-                    ));
-                }
-            } else if !reads.contains_key(&var) {
-                problems.push(Problem::new(
-                    &page.path,
-                    line,
-                    format!(
-                        "{var} is read nowhere in scripts/ or crates/*/src; fix the name, or \
-                         drop it from the page"
-                    ),
-                ));
-            }
+            let what = if INTERNAL.contains(&var.as_str()) && !in_internals {
+                format!(
+                    "{var} is internal (no one sets it by hand); name it only in \
+                     {INTERNALS_PAGE}'s internals note"
+                )
+            } else if !INTERNAL.contains(&var.as_str()) && !reads.contains_key(&var) {
+                format!(
+                    "{var} is read nowhere in scripts/ or crates/*/src; fix the name, or drop it \
+                     from the page"
+                )
+            } else {
+                continue;
+            };
+            problems.push(Problem::new(&page.path, line, what));
         }
     }
     for table in TABLES {
@@ -114,23 +99,18 @@ pub fn check(docs: &Docs) -> Result<Vec<Problem>> {
             ));
             continue;
         };
-        let rows: String = page
+        let rows = page
             .text
             .lines()
-            .filter(|l| l.trim_start().starts_with('|'))
-            .collect::<Vec<_>>()
-            .join("\n");
-        let documented = named(&rows);
+            .filter(|l| l.trim_start().starts_with('|'));
+        let documented: BTreeSet<String> = rows.flat_map(|row| named(row).into_keys()).collect();
         for (var, at) in &reads {
-            if !INTERNAL.contains(&var.as_str()) && !documented.contains_key(var) {
-                problems.push(Problem::new(
-                    table,
-                    1,
-                    format!(
-                        "{var} (read at {at}) has no row in the table of variables; add one: \
-                         name, default, what it does"
-                    ),
-                ));
+            if !INTERNAL.contains(&var.as_str()) && !documented.contains(var) {
+                let what = format!(
+                    "{var} (read at {at}) has no row in the table of variables; add one: \
+                     name, default, what it does"
+                );
+                problems.push(Problem::new(table, 1, what));
             }
         }
     }

@@ -12,7 +12,7 @@ use std::process::{Child, Command, Stdio};
 use std::sync::{Mutex, MutexGuard};
 use std::time::Instant;
 
-use anyhow::{bail, ensure, Context, Result};
+use anyhow::{ensure, Context, Result};
 use krb_cli::lang::Lang;
 use krb_kafka::broker::DEFAULT_BOOTSTRAP;
 use krb_log::logline::{Offset, Partition};
@@ -35,7 +35,6 @@ pub const TOOLS: [&str; 13] = [
     "krb-room",
 ];
 
-/// The repository's top folder.
 pub fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../..")
@@ -70,15 +69,11 @@ impl Room {
             home: home.to_string(),
             port,
         };
-        bash(
-            &format!("a room on port {port} with {}", names.join(", ")),
-            &(own_kafka(home, port)
-                + &room.env()
-                + &format!(
-                    "scripts/room.sh start >/dev/null; scripts/room.sh add {} >/dev/null",
-                    names.join(" ")
-                )),
-        )?;
+        let what = format!("a room on port {port} with {}", names.join(", "));
+        let names = names.join(" ");
+        let start =
+            format!("scripts/room.sh start >/dev/null; scripts/room.sh add {names} >/dev/null");
+        bash(&what, &(own_kafka(home, port) + &room.env() + &start))?;
         Ok(room)
     }
 
@@ -99,16 +94,11 @@ impl Room {
 
     /// What `name`'s handout (NAME.env) sets: KRB_BOOTSTRAP, KRB_NS and KRB_CONFIG.
     pub fn handout(&self, name: &str) -> [(&'static str, String); 3] {
+        let config = format!("{}/{name}.conf", self.dir().display());
         [
             ("KRB_BOOTSTRAP", format!("localhost:{}", self.port)),
             ("KRB_NS", name.to_string()),
-            (
-                "KRB_CONFIG",
-                self.dir()
-                    .join(format!("{name}.conf"))
-                    .display()
-                    .to_string(),
-            ),
+            ("KRB_CONFIG", config),
         ]
     }
 }
@@ -134,35 +124,29 @@ pub fn bash(what: &str, snippet: &str) -> Result<String> {
         "target/release has no krb tools: run cargo build --release (scripts/test.sh does)"
     );
     let started = Instant::now();
+    let script = format!("set -euo pipefail; source scripts/common.sh; {snippet}");
     let out = Command::new("bash")
-        .arg("-c")
-        .arg(format!(
-            "set -euo pipefail; source scripts/common.sh; {snippet}"
-        ))
+        .args(["-c", &script])
         .current_dir(&root)
         .output()
         .context("cannot run bash")?;
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    println!(
-        "{what}: {:.1} s\n{stdout}{stderr}",
-        started.elapsed().as_secs_f64()
-    );
+    let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
+    let (secs, status) = (started.elapsed().as_secs_f64(), out.status);
+    println!("{what}: {secs:.1} s\n{stdout}{stderr}");
     ensure!(
-        out.status.success(),
-        "{what} failed ({}):\n{stdout}{stderr}",
-        out.status
+        status.success(),
+        "{what} failed ({status}):\n{stdout}{stderr}"
     );
     Ok(stdout)
 }
 
 /// What a finished command printed: its stdout, then its stderr.
 pub fn said(out: &std::process::Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
+    text(&out.stdout) + &text(&out.stderr)
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
 }
 
 /// A server of a room's page (`krb-room serve`), killed when dropped.
@@ -183,10 +167,9 @@ impl Drop for PageServer {
 /// unless `env` sets them), and reads where it serves from its first line.
 pub fn serve_room(room: &str, env: &[(&str, &str)]) -> Result<PageServer> {
     let (server, line) = serve("krb-room", &["serve".as_ref(), room.as_ref()], env)?;
+    let head = format!("krb-room: room {room} (topics NS-krb-room-{room} on ");
     ensure!(
-        line.starts_with(&format!(
-            "krb-room: room {room} (topics NS-krb-room-{room} on "
-        )),
+        line.starts_with(&head),
         "krb-room serve did not say where it serves: {line:?}"
     );
     Ok(server)
@@ -205,7 +188,7 @@ fn serve(
     args: &[&std::ffi::OsStr],
     env: &[(&str, &str)],
 ) -> Result<(PageServer, String)> {
-    let mut child = Command::new(root().join("target/release").join(tool))
+    let child = Command::new(root().join("target/release").join(tool))
         .args(args)
         .args(["--port", "0"])
         .env_remove("KRB_NS")
@@ -215,16 +198,15 @@ fn serve(
         .stderr(Stdio::inherit())
         .spawn()
         .with_context(|| format!("cannot run {tool}: build it (cargo build --release)"))?;
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().context("no stdout")?).read_line(&mut line)?;
-    let url = line
-        .split_whitespace()
-        .find(|w| w.starts_with("http://"))
-        .map(String::from);
-    let server = PageServer {
+    // Killed when dropped, also when it says no address.
+    let mut server = PageServer {
         child,
-        url: url.unwrap_or_default(),
+        url: String::new(),
     };
+    let mut line = String::new();
+    BufReader::new(server.child.stdout.take().context("no stdout")?).read_line(&mut line)?;
+    let url = line.split_whitespace().find(|w| w.starts_with("http://"));
+    server.url = url.unwrap_or_default().to_string();
     ensure!(
         !server.url.is_empty(),
         "{tool} did not say where it serves: {line:?}"
@@ -280,15 +262,9 @@ pub fn chromium(url: &str, extra: &[&str]) -> Result<(String, String)> {
         .context(
             "cannot run chromium: install Debian's chromium (scripts/test.sh does, as root)",
         )?;
-    ensure!(
-        out.status.success(),
-        "chromium failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    Ok((
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    ))
+    let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
+    ensure!(out.status.success(), "chromium failed: {stderr}");
+    Ok((stdout, stderr))
 }
 
 /// A 1280x720 screenshot of `url` in `file`, as a projector would show it; fails unless it is a
@@ -302,18 +278,14 @@ pub fn screenshot(url: &str, file: &Path) -> Result<String> {
             "--virtual-time-budget=1000",
         ],
     )?;
-    let png = std::fs::read(file).with_context(|| format!("no screenshot {}", file.display()))?;
+    let shot = file.display();
+    let png = std::fs::read(file).with_context(|| format!("no screenshot {shot}"))?;
+    let n = png.len();
     ensure!(
-        png.starts_with(b"\x89PNG") && png.len() > 20_000,
-        "the screenshot {} is empty ({} bytes)",
-        file.display(),
-        png.len()
+        png.starts_with(b"\x89PNG") && n > 20_000,
+        "the screenshot {shot} is empty ({n} bytes)"
     );
-    println!(
-        "screenshot: {} ({} bytes of PNG)",
-        file.display(),
-        png.len()
-    );
+    println!("screenshot: {shot} ({n} bytes of PNG)");
     Ok(errors)
 }
 
@@ -332,24 +304,25 @@ pub fn committed_offsets(group: &str) -> Result<BTreeMap<Partition, Offset>> {
         ])
         .output()
         .context("cannot run the consumer-groups tool")?;
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = text(&out.stdout);
     ensure!(
         out.status.success(),
-        "consumer-groups tool failed: {text}{}",
-        String::from_utf8_lossy(&out.stderr)
+        "consumer-groups tool failed: {}",
+        said(&out)
     );
-    let mut offsets = BTreeMap::new();
-    for line in text.lines() {
-        let cols: Vec<&str> = line.split_whitespace().collect();
-        if cols.len() >= 4 && cols[0] == group {
-            if let (Ok(p), Ok(o)) = (cols[2].parse(), cols[3].parse()) {
-                offsets.insert(p, o);
-            }
-        }
-    }
-    if offsets.is_empty() {
-        bail!("the consumer-groups tool shows no committed offset for {group}:\n{text}");
-    }
+    let offsets: BTreeMap<_, _> = text
+        .lines()
+        .filter_map(
+            |line| match line.split_whitespace().collect::<Vec<_>>()[..] {
+                [g, _, p, o, ..] if g == group => Some((p.parse().ok()?, o.parse().ok()?)),
+                _ => None,
+            },
+        )
+        .collect();
+    ensure!(
+        !offsets.is_empty(),
+        "the consumer-groups tool shows no committed offset for {group}:\n{text}"
+    );
     Ok(offsets)
 }
 
@@ -366,11 +339,9 @@ pub fn verify(lab: &krb_verify::Lab, group: &str) -> Result<krb_verify::Verdict>
 
 /// The PostgreSQL server scripts/test.sh started (scripts/pg-local.sh), as KRB_PG_URL names it.
 pub fn postgres_url() -> Result<String> {
-    std::env::var("KRB_PG_URL").map_err(|_| {
-        anyhow::anyhow!(
-            "KRB_PG_URL names no PostgreSQL server: run scripts/pg-local.sh start and export KRB_PG_URL=$(scripts/pg-local.sh url)"
-        )
-    })
+    std::env::var("KRB_PG_URL").ok().context(
+        "KRB_PG_URL names no PostgreSQL server: run scripts/pg-local.sh start and export KRB_PG_URL=$(scripts/pg-local.sh url)",
+    )
 }
 
 /// Checks a lab variant whose effects are in the database `db`, as [`verify`] does.
@@ -384,20 +355,12 @@ pub fn verify_db(
         ..Default::default()
     };
     let verdict = krb_verify::verify(*lab, group, &root().join("logs"), &broker, db)?;
-    println!(
-        "lab {} {} {}: article {}; ours {}",
-        verdict.lab,
-        verdict.name,
-        verdict.variant,
-        verdict.article.text(Lang::En),
-        verdict.ours.text(Lang::En)
-    );
+    let head = format!("lab {} {} {}", verdict.lab, verdict.name, verdict.variant);
+    let (article, ours) = (verdict.article.text(Lang::En), verdict.ours.text(Lang::En));
+    println!("{head}: article {article}; ours {ours}");
     ensure!(
         verdict.held(),
-        "lab {} {} {} (group {group}):\n{}",
-        verdict.lab,
-        verdict.name,
-        verdict.variant,
+        "{head} (group {group}):\n{}",
         verdict.failures()
     );
     Ok(verdict)

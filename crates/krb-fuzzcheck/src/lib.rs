@@ -15,6 +15,15 @@ pub mod record;
 pub mod table;
 pub mod trial;
 
+/// A file of this process for `target`'s bytes, one a thread: the replay test runs its targets
+/// side by side.
+fn scratch(target: &str) -> std::path::PathBuf {
+    let thread = format!("{:?}", std::thread::current().id());
+    let thread: String = thread.chars().filter(char::is_ascii_digit).collect();
+    let name = format!("krb-fuzz-{target}-{}-{thread}", std::process::id());
+    std::env::temp_dir().join(name)
+}
+
 /// A target's check: it panics on a broken rule.
 pub type Check = fn(&[u8]);
 

@@ -43,18 +43,13 @@ fn fast_path_agrees(data: &[u8], grammar: Option<&LogLine>) {
     while let [rest @ .., b'\n' | b'\r'] = core {
         core = rest;
     }
+    let read =
+        || grammar.unwrap_or_else(|| panic!("the fast path read {data:?}, the grammar does not"));
     if let Some((name, partition, offset)) = parse_processed(data) {
-        match grammar {
-            Some(line) => {
-                assert_eq!(line.name.as_bytes(), name, "{data:?}");
-                assert_eq!(
-                    line.event,
-                    Event::Processed { partition, offset },
-                    "{data:?}"
-                );
-            }
-            None => panic!("the fast path read {data:?}, the grammar does not"),
-        }
+        let line = read();
+        assert_eq!(line.name.as_bytes(), name, "{data:?}");
+        let event = Event::Processed { partition, offset };
+        assert_eq!(line.event, event, "{data:?}");
     }
     // Followed by another line, as a reader hands the fast path its block, and told a name.
     let mut followed = core.to_vec();
@@ -62,18 +57,15 @@ fn fast_path_agrees(data: &[u8], grammar: Option<&LogLine>) {
     let known = grammar.map_or(&b"w-a"[..], |l| l.name.as_bytes());
     for known in [&b""[..], known] {
         if let Some(c) = parse_processed_prefix(&followed, known).filter(|c| c.len == core.len()) {
-            let line = grammar
-                .unwrap_or_else(|| panic!("the fast path read {data:?}, the grammar does not"));
+            let line = read();
             assert_eq!(
                 (line.name.as_bytes(), line.name.as_bytes() == known),
                 (c.name, c.known)
             );
+            let (partition, offset) = (c.partition, c.offset);
             assert_eq!(
                 line.event,
-                Event::Processed {
-                    partition: c.partition,
-                    offset: c.offset
-                },
+                Event::Processed { partition, offset },
                 "{data:?}"
             );
         }

@@ -2,14 +2,12 @@
 //! disk, with its opening rules, and tabulated in both languages. None may panic; a line that is
 //! not a record is named by its file and number; the table grows with the file.
 
-use std::path::PathBuf;
-
 use krb_cli::lang::Lang;
 use krb_verify::record::{self, table_in};
 
 /// The fuzzer's bytes as a file of records.
 pub fn check(data: &[u8]) {
-    let path = scratch();
+    let path = crate::scratch("table");
     std::fs::write(&path, data).expect("cannot write the fuzz input's file");
     match record::read(&path) {
         Ok(records) => {
@@ -29,11 +27,4 @@ pub fn check(data: &[u8]) {
             assert!(!e.contains('\n'), "{e:?}");
         }
     }
-}
-
-/// One file a thread: the replay test runs its targets side by side.
-fn scratch() -> PathBuf {
-    let thread = format!("{:?}", std::thread::current().id());
-    let thread: String = thread.chars().filter(char::is_ascii_digit).collect();
-    std::env::temp_dir().join(format!("krb-fuzz-table-{}-{thread}", std::process::id()))
 }

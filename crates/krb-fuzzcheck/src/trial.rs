@@ -3,14 +3,12 @@
 //! faults file. The bytes are written to a file of this process, so that the readers' own
 //! opening and line rules run too. None may panic; an acks file read is read whole, a line an acknowledgement.
 
-use std::path::PathBuf;
-
 use krb_log::logline::Offset;
 use krb_log::trial_log::{read_acks, read_samples, FaultLog, NO_OFFSET};
 
 /// The fuzzer's bytes as each of lab 7's files.
 pub fn check(data: &[u8]) {
-    let path = scratch();
+    let path = crate::scratch("trial");
     std::fs::write(&path, data).expect("cannot write the fuzz input's file");
     if let Ok(acks) = read_acks(&path) {
         assert_eq!(acks.len(), data.split(|&b| b == b'\n').count() - 1);
@@ -23,11 +21,4 @@ pub fn check(data: &[u8]) {
     }
     // The faults file's rules are its reader's errors: here only that it reads without a panic.
     let _ = FaultLog::read(&path);
-}
-
-/// One file a thread: the replay test runs its targets side by side.
-fn scratch() -> PathBuf {
-    let thread = format!("{:?}", std::thread::current().id());
-    let thread: String = thread.chars().filter(char::is_ascii_digit).collect();
-    std::env::temp_dir().join(format!("krb-fuzz-trial-{}-{thread}", std::process::id()))
 }
