@@ -1,19 +1,6 @@
-//! Check b: every flag a command of the docs shows exists in that tool's `--help`.
-//!
-//! The commands are those of [`markdown::commands`] and each inline `code` that starts with a
-//! binary's or a script's name, cut at `|`, `;`, `&` and parentheses. A piece that starts (after
-//! `VAR=value` words) with
-//! - a krb binary (`krb-dups`, `target/release/krb-dups`) is held to its `--help`, or its
-//!   subcommand's (`krb-verify faults --recheck`); a crate without a binary (`krb-log`) is none;
-//! - a script (`./scripts/01-revoke.sh`, `07-faults.sh`) to its usage, and to krb-worker's flags
-//!   when it takes `[worker options]`; not a file to source (common.sh, env.sh), another
-//!   program's (`kafka-topics.sh`), nor what a script passes on (`java CLASS [ARGS...]`);
-//! - a function of scripts/common.sh (`topic`, `stop`; in a block or a `$ ` line, not in inline
-//!   code, where `start` is a word) to its comment, and to the flags of the tool it passes its
-//!   arguments on to (`krb-worker "$@"`).
-//!
-//! `-h` and `--help` are every tool's. A flag is `--name` (its `=value` cut off) or `-X`
-//! (`-Xkey=value` is `-X`).
+//! Check b: every flag a command of the docs shows exists in that tool's `--help` (its
+//! subcommand's, a script's usage, a common.sh function's comment). Which pieces are commands and
+//! whose flags each is held to: docs/en/internals/docs-checks.md, "Check b".
 
 use std::collections::{BTreeMap, BTreeSet};
 

@@ -1,15 +1,6 @@
 //! Check g: the Korean pages and the tools' Korean texts speak the article's words, as
-//! docs/ko/glossary.md sets them: no variant it rules out (`커밋` for commit, `기사` for the
-//! article, which calls itself 글), no form of an expression it rules out (`넘겨준` for 반납,
-//! `revoke했` for 반납했, `revoke 콜백` for on_revoke), and no `N s` in a Korean line (the
-//! article writes `10.4초`).
-//!
-//! Read are docs/ko/*.md and README.ko.md (the glossary aside: it names the variants), the
-//! Korean string literals of `crates/*/src` outside tests, and the Korean words of
-//! `scripts/*.sh` (what echo, printf and `krb_say EN KO` print). A Hangul variant is one
-//! wherever it stands, code blocks too (the tools' Korean output); a Latin variant (a whole word:
-//! [`latin_word`]) and a unit `s` only outside inline code, where a page quotes the tools'
-//! English; lines without Hangul (help texts, log lines) are not read.
+//! docs/ko/glossary.md sets them. What is read, and where a variant counts:
+//! docs/en/internals/docs-checks.md, "Check g".
 
 use crate::literals::{rust_strings, shell_texts};
 use crate::markdown::{lines, without_code};

@@ -1,18 +1,6 @@
-//! Check f: the samples and the pages' output held to the tools by running them.
-//!
-//! A sample (`docs/samples/LANG/labN.txt`) is a transcript scripts/samples.sh wrote from a real
-//! run; it keeps that run's logs in `labN/` and seals both in `labN.sha256` (sha256sum's
-//! format). A sample fails when its seal is missing or does not match the folder (edited by
-//! hand), or when the tools, run again on the kept logs in its language, print otherwise than it
-//! shows: each `$ krb-dups ...`, and each verdict of a lab krb-verify judges from the logs alone
-//! (labs 1, 3, 4 and 8; its first line names the lab, the variant and the group). The other
-//! labs' verdicts read the broker's committed offsets: the seal alone holds them, as it holds a
-//! sample made before samples.sh kept the logs.
-//!
-//! A line of a page's output block (not `sh` or `bash`, in README*.md and docs/LANG/*.md,
-//! outside the generated blocks) must be a line of a sample or of a snapshot case
-//! ([`SNAPSHOTS`]`/LANG.md`, where `[..]` stands for any text, as trycmd reads it) of the page's
-//! language. A block after a line `<!-- unrun: why -->` shows a run that needs a broker: unheld.
+//! Check f: the samples and the pages' output held to the tools by running them: a sample's seal,
+//! its `$ krb-dups` and log-only verdicts run again on its kept logs, and each line of a page's
+//! output block found in a sample or a snapshot (docs/en/internals/docs-checks.md, "Check f").
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};

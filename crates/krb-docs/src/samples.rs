@@ -1,11 +1,5 @@
-//! Check h: each sample was made from exactly the commands its page shows.
-//!
-//! A sample (`docs/samples/LANG/labN.txt`) records the commands it ran as its `$ ` lines. The
-//! commands a lab's page shows for it are those of the page's first ```sh block (its Commands
-//! section), `source scripts/common.sh` left out: scripts/samples.sh sources common.sh itself
-//! and runs the others one by one (`krb-docs commands N` prints them). Every page holding a
-//! `krb:sample labN` block is held to the sample of its language: the same commands, in the
-//! same order, none more and none less.
+//! Check h: each sample was made from exactly the commands its page shows: the same commands, in
+//! the same order, none more and none less (docs/en/internals/docs-checks.md, "Check h").
 
 use std::path::Path;
 

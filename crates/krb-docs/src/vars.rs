@@ -1,10 +1,6 @@
 //! Check c: every `KRB_*` variable the docs show is read by a script or a tool, and every one
-//! read is documented in the table of docs/en/reference.md and docs/ko/reference.md (setup.md
-//! keeps to the steps a learner types, and points there).
-//!
-//! Read means named in the code of scripts/*.sh (not in a comment) or in a string literal of
-//! crates/*/src (not tests). A documented variable has a table row (a line starting with `|`)
-//! that names it.
+//! read has a row in the tables of docs/en/reference.md and docs/ko/reference.md
+//! (docs/en/internals/docs-checks.md, "Check c").
 
 use crate::literals::rust_strings;
 use crate::{files_under, rel, rust_sources, Docs, Problem};

@@ -1,11 +1,6 @@
-//! The clock check: this machine's clock against the broker's.
-//!
-//! The broker's time comes from a message it stamps itself: on a scratch topic with
-//! `message.timestamp.type=LogAppendTime` the broker writes its own clock into each message it
-//! appends and returns that time in the produce answer, which librdkafka hands to the delivery
-//! report. The broker stamped it between the moment this machine sent it and the moment the
-//! report arrived, so the difference from their midpoint is the clocks' offset, give or take
-//! half the round trip.
+//! The clock check: this machine's clock against the broker's, read from a message the broker
+//! stamps itself (LogAppendTime), give or take half the round trip
+//! (docs/en/internals/broker-questions.md, "The clock check").
 
 use std::time::{Duration, Instant};
 

@@ -1,13 +1,6 @@
-//! The broker's Kafka version, as far as its API versions prove it.
-//!
-//! A Kafka broker never says its release: the closest it comes is the range of versions of each
-//! API it serves (its ApiVersions answer, which librdkafka logs with `debug=feature` as
-//! `ApiKey Fetch (1) Versions 4..18`). What a range proves is a lower bound: a broker cannot
-//! serve a version its release does not define. The markers below are versions that a release
-//! defines as stable and that the release before it does not define at all, not even as
-//! unstable. They were read from the `ApiKeys` of the kafka-clients jars of 3.9.1, 4.0.0, 4.1.0,
-//! 4.2.0 and 4.3.1 (`oldestVersion()`, `latestVersion(false)` and `latestVersion(true)`), and
-//! the Kafka 4.3.1 broker of scripts/kafka-local.sh serves every one of them.
+//! The broker's Kafka version, as far as its API versions prove it: a lower bound, since a broker
+//! cannot serve a version its release does not define. How the markers below were chosen, and from
+//! what: docs/en/internals/broker-questions.md, "The broker's release".
 
 use std::collections::BTreeMap;
 

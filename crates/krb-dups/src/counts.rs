@@ -1,15 +1,6 @@
 //! How many times each (partition, offset) was processed, in memory that follows the distinct
-//! pairs whatever the offsets are.
-//!
-//! Offsets are counted in blocks of 256 consecutive offsets (one `u32` each, 1 KiB a block),
-//! found by block number in a hash map per partition: a partition read in order costs one map
-//! look-up per 256 lines, at offset 5 or 1,234,567,890 alike. An offset far from the one before
-//! it in its partition, with no block of its own, is kept as a pair of 16 bytes instead. A log
-//! read in order but thinly (an offset or two a block) still makes blocks, so whenever their
-//! number has doubled, each block holding fewer than [`KEEP`] offsets is moved to the pairs.
-//! Memory is then at most 16 bytes a distinct pair, plus the blocks made since the last check
-//! (never more than there were at it, and at least [`FIRST_CHECK`]), plus pairs appended since
-//! they were last sorted and merged (fewer than the sorted ones, or 64 Ki).
+//! pairs whatever the offsets are: blocks of 256 offsets, and 16-byte pairs for offsets far apart
+//! or blocks thinly used (docs/en/internals/fast-path.md, "The count blocks").
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::hash::{BuildHasherDefault, Hasher};

@@ -1,17 +1,8 @@
-//! The broker's consumer groups as they are now: each group's state, type and members, each
-//! member's partitions, and a group's committed offsets.
-//!
-//! rust-rdkafka's `fetch_group_list` speaks only the classic protocol's ListGroups and
-//! DescribeGroups, which show a KIP-848 (`consumer` protocol) group as `Dead` with no members
-//! while it runs (measured on Kafka 4.3.1 with librdkafka 2.12.1). librdkafka's admin API
-//! (`rd_kafka_ListConsumerGroups`, `rd_kafka_DescribeConsumerGroups`,
-//! `rd_kafka_ListConsumerGroupOffsets`) sees both kinds; rust-rdkafka does not wrap it, so this
-//! module calls it through `rdkafka::bindings`. What leaves the module is owned Rust data,
-//! copied out before librdkafka's memory is freed.
-//!
-//! Each request follows librdkafka's examples/describe_consumer_groups.c: a queue of its own,
-//! admin options with a request timeout, the call, one poll of the queue for the result event,
-//! then the event, the options and the queue destroyed (here by `Drop`, on every path).
+//! The broker's consumer groups as they are now (state, type, members, their partitions, committed
+//! offsets), through librdkafka's admin API: rust-rdkafka's classic-only calls show a KIP-848 group
+//! as `Dead` (docs/en/internals/broker-questions.md, "Consumer groups"). What leaves the module is
+//! owned Rust data, copied out before librdkafka's memory is freed; each request's queue, options
+//! and event are destroyed by `Drop`, on every path.
 
 use std::ffi::{c_char, CStr, CString};
 use std::fmt;
@@ -266,11 +257,9 @@ pub fn committed<C: ClientContext>(
 }
 
 /// Sets `settings` (name, value) on group `id` (a share group's share.auto.offset.reset,
-/// share.record.lock.duration.ms, ...) with IncrementalAlterConfigs, one SET a setting. Not
-/// AlterConfigs, which rust-rdkafka wraps: Kafka 4.3.1 answers it for a group with success and
-/// sets nothing (measured: a lock duration below the broker's minimum, and a setting that does
-/// not exist, were both "set", and kafka-configs --describe showed neither), where
-/// IncrementalAlterConfigs checks every setting and says what it refuses.
+/// share.record.lock.duration.ms, ...) with IncrementalAlterConfigs, one SET a setting, which
+/// checks every setting and says what it refuses: AlterConfigs, which rust-rdkafka wraps, sets
+/// nothing for a group and answers success (docs/en/internals/share-groups.md).
 pub fn set_configs<C: ClientContext>(
     client: &Client<C>,
     id: &str,

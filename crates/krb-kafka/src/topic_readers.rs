@@ -1,22 +1,9 @@
-//! Who reads a topic now: the groups with live members that read it, which `krb-topic` will
-//! not delete it from under (issue 23: in a room sharing one broker, no one wipes another's
-//! data). Everything is decided on the names the broker knows: with or without a namespace,
-//! `alice-pay` is protected while a group reads `alice-pay`.
-//!
-//! A group reads topic T when it has at least one member and
-//! - a member's assignment (or, in a `consumer` group, its target assignment) holds a
-//!   partition of T, or
-//! - no member owns any partition and the group has committed an offset of T. A member that has
-//!   just joined owns nothing yet (measured on Kafka 4.3.1: a group's first member shows no
-//!   partitions for a few milliseconds; while a running classic group rebalances, its old
-//!   members show their last partitions and a joining one none), but a group that has read T has
-//!   committed where it is. While members own partitions, those say what the group reads, and
-//!   offsets it committed of another topic earlier do not count.
-//!
-//! A group with members that shows neither (no member owns a partition, nothing committed) and
-//! is not `Stable` is in its first rebalance: it cannot be told what it reads yet, so it is
-//! [`Look::unsure`] and the caller looks again a moment later. A group stable with nothing
-//! assigned and nothing committed reads nothing (its topic does not exist, say).
+//! Who reads a topic now: the groups with live members that read it, which `krb-topic` will not
+//! delete it from under (in a room sharing one broker, no one wipes another's data), decided on the
+//! names the broker knows. A group with members reads T when a member's assignment (or target
+//! assignment) holds a partition of T, or, while no member owns any, it has committed an offset of
+//! T; a group that shows neither and is not `Stable` is [`Look::unsure`]. The rule and what was
+//! measured for it: docs/en/internals/broker-questions.md, "Who reads a topic".
 
 use std::collections::BTreeSet;
 use std::time::Duration;
