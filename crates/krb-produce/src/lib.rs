@@ -1,6 +1,6 @@
 //! krb-produce: the article's round-robin producer (produce.py).
 
-pub mod batch;
+mod payloads;
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -21,7 +21,9 @@ use rdkafka::config::ClientConfig;
 use rdkafka::producer::{BaseProducer, DeliveryResult, Producer, ProducerContext};
 use rdkafka::Message;
 
-use crate::batch::{Batches, Payloads};
+use krb_kafka::produce_batch::Batches;
+
+use crate::payloads::Payloads;
 
 /// krb-produce: send COUNT messages to TOPIC, message i to partition i mod PARTITIONS.
 ///
@@ -238,7 +240,7 @@ pub fn run(args: &Args) -> Result<()> {
         indices.clone().for_each(|i| payloads.push(i));
         let mut taken = 0;
         while !payloads.is_empty() {
-            match batches.send(partition, &payloads) {
+            match batches.send(partition, payloads.payloads()) {
                 Ok(n) => {
                     payloads.consume(n);
                     taken += n;

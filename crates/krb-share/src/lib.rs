@@ -8,7 +8,6 @@
 //! [`krb_log::logline`].
 
 mod args;
-mod ffi;
 mod group_config;
 mod lines;
 
@@ -18,7 +17,7 @@ use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
 pub use args::Args;
-use ffi::{Acquired, Share};
+use krb_kafka::share_consumer::{Acquired, Share};
 use krb_log::logline::{Ack, Event, Offset, Partition};
 use lines::Lines;
 
