@@ -8,7 +8,7 @@ use anyhow::{bail, Context, Result};
 use krb_log::logline::{Offset, Partition};
 
 use crate::messages::{self as m, Said};
-use crate::store::{target, Conn, PgValue};
+use crate::store::{target, Cell, Conn, PgValue};
 use crate::{Kind, Outcome, Row};
 
 /// A database of effects. Effects are staged as they are applied and written by [`Db::flush`],
@@ -119,6 +119,11 @@ fn db_offsets_batch(table: &str) -> String {
          SELECT topic, partition FROM applied",
         batch_rows(7)
     )
+}
+
+/// A row read back as its `N` columns.
+fn columns_of<const N: usize>(table: &str, row: Vec<Cell>) -> Result<[Cell; N]> {
+    <[Cell; N]>::try_from(row).map_err(|_| anyhow::anyhow!("{table}: not {N} columns"))
 }
 
 impl Db {
@@ -414,30 +419,17 @@ impl Db {
                 Ok(vec![Outcome::Applied; rows.len()])
             }
             Kind::Idempotent => {
-                let inserted = self
-                    .conn
-                    .query_arrays(&insert_batch(table, kind), &columns)?
-                    .into_iter()
-                    .map(|r| match <[_; 3]>::try_from(r) {
-                        Ok([topic, partition, offset]) => {
-                            Ok((topic.text(), partition.int()? as Partition, offset.int()?))
-                        }
-                        Err(_) => bail!("{table}: not 3 columns"),
-                    })
-                    .collect::<Result<Vec<_>>>()?;
-                let mut inserted: HashSet<(&str, Partition, Offset)> = inserted
-                    .iter()
-                    .map(|(t, p, o)| (t.as_str(), *p, *o))
-                    .collect();
+                let mut inserted = HashSet::new();
+                for r in self.conn.query_arrays(&insert_batch(table, kind), &columns)? {
+                    let [topic, partition, offset] = columns_of(table, r)?;
+                    inserted.insert((topic.text(), partition.int()? as Partition, offset.int()?));
+                }
                 // A message twice in the batch was inserted the first time.
                 Ok(rows
                     .iter()
-                    .map(|r| {
-                        if inserted.remove(&(r.topic.as_str(), r.partition, r.offset)) {
-                            Outcome::Applied
-                        } else {
-                            Outcome::AlreadyApplied
-                        }
+                    .map(|r| match inserted.remove(&(r.topic.clone(), r.partition, r.offset)) {
+                        true => Outcome::Applied,
+                        false => Outcome::AlreadyApplied,
                     })
                     .collect())
             }
@@ -463,26 +455,16 @@ impl Db {
                     &run_workers,
                 ];
                 params.extend(columns);
-                let applied = self
-                    .conn
-                    .query_arrays(&db_offsets_batch(table), &params)?
-                    .into_iter()
-                    .map(|r| match <[_; 2]>::try_from(r) {
-                        Ok([topic, partition]) => Ok((topic.text(), partition.int()? as Partition)),
-                        Err(_) => bail!("{POSITIONS}: not 2 columns"),
-                    })
-                    .collect::<Result<Vec<_>>>()?;
+                let mut applied = HashSet::new();
+                for r in self.conn.query_arrays(&db_offsets_batch(table), &params)? {
+                    let [topic, partition] = columns_of(POSITIONS, r)?;
+                    applied.insert((topic.text(), partition.int()? as Partition));
+                }
                 Ok(rows
                     .iter()
-                    .map(|r| {
-                        if applied
-                            .iter()
-                            .any(|(t, p)| *p == r.partition && *t == r.topic)
-                        {
-                            Outcome::Applied
-                        } else {
-                            Outcome::Refused
-                        }
+                    .map(|r| match applied.contains(&(r.topic.clone(), r.partition)) {
+                        true => Outcome::Applied,
+                        false => Outcome::Refused,
                     })
                     .collect())
             }
@@ -555,8 +537,7 @@ impl Db {
             })?;
         rows.into_iter()
             .map(|r| {
-                let [topic, partition, offset, payload, worker, at] =
-                    <[_; 6]>::try_from(r).map_err(|_| anyhow::anyhow!("{table}: not 6 columns"))?;
+                let [topic, partition, offset, payload, worker, at] = columns_of(table, r)?;
                 Ok(Row {
                     topic: topic.text(),
                     partition: partition.int()? as Partition,

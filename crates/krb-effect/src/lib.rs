@@ -16,7 +16,7 @@
 //! PostgreSQL, with the same SQL for both.
 
 use anyhow::{bail, Result};
-use krb_cli::lang::{Lang, Msg};
+use krb_cli::lang::Lang;
 use krb_kafka::broker::BrokerArgs;
 use krb_kafka::group_settings::value_name;
 use krb_log::logline::{Offset, Partition};
@@ -86,20 +86,14 @@ pub fn init(url: &str, broker: &BrokerArgs) -> Result<()> {
     }
 }
 
-/// What `init` says when the store is ready.
-pub const MADE: Msg = Msg {
-    en: "made {url}",
-    ko: "빈 저장소를 만듦: {url}",
-};
-
-/// [`MADE`] for `url`, an SQLite file under the current folder shown from there
+/// [`messages::MADE`] for `url`, an SQLite file under the current folder shown from there
 /// (`sqlite:logs/x.db`, as the pages show it, though lab 6 hands the tools an absolute path).
 pub fn made(lang: Lang, url: &str) -> String {
     let url = match url.strip_prefix("sqlite:") {
         Some(path) => format!("sqlite:{}", krb_cli::out::shown(std::path::Path::new(path))),
         None => url.to_string(),
     };
-    MADE.fill(lang, &[("url", &url)])
+    messages::MADE.fill(lang, &[("url", &url)])
 }
 
 /// `kind`'s effects at `url` of processing `topic`'s messages, in krb-dups' report (the
@@ -162,6 +156,6 @@ mod tests {
             made(Lang::Ko, "kafka:eosrev-out"),
             "빈 저장소를 만듦: kafka:eosrev-out"
         );
-        assert!(krb_cli::lang::table_problems(&[MADE]).is_empty());
+        assert!(krb_cli::lang::table_problems(&[messages::MADE]).is_empty());
     }
 }

@@ -12,6 +12,8 @@ use std::fmt::{self, Display};
 use krb_cli::lang::{Lang, Msg};
 
 krb_cli::msgs! { ALL;
+    /// What `init` says when the store is ready.
+    MADE = "made {url}", "빈 저장소를 만듦: {url}";
     URL_NO_TOPIC = "the URL {url} names no topic: use kafka:TOPIC",
         "URL {url}에 토픽 이름이 없습니다: kafka:TOPIC을 쓰세요";
     EOS_NOT_TOPIC = "--effect kafka-eos writes to a Kafka topic, not to {url}: use kafka:TOPIC",
@@ -111,16 +113,11 @@ impl Said {
 
     /// The message in `lang`, without its cause.
     pub fn text(&self, lang: Lang) -> String {
-        let values: Vec<(&str, &dyn Display)> = self
-            .values
-            .iter()
-            .map(|(n, v)| {
-                let ko = self.values_ko.iter().find(|(k, _)| k == n);
-                match ko {
-                    Some((_, v)) if lang == Lang::Ko => (*n, v as &dyn Display),
-                    _ => (*n, v as &dyn Display),
-                }
-            })
+        let ko = self.values_ko.iter().filter(|_| lang == Lang::Ko);
+        // Korean's own values come first: `fill` replaces a placeholder with its first value.
+        let values: Vec<(&str, &dyn Display)> = ko
+            .chain(&self.values)
+            .map(|(n, v)| (*n, v as &dyn Display))
             .collect();
         self.msg.fill(lang, &values)
     }

@@ -162,7 +162,7 @@ fn run(args: Args) -> Result<ExitCode> {
                 return Ok(ExitCode::SUCCESS);
             }
             let lang = krb_cli::lang::Lang::of_process();
-            print!("{}", report::render_in(&summary, lang));
+            print!("{}", report::render(&summary, lang));
             if let Some(path) = json {
                 let text = serde_json::to_string_pretty(&summary)?;
                 std::fs::write(&path, text + "\n")

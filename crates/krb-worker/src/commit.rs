@@ -176,12 +176,7 @@ impl Worker {
             KafkaOffset::Offset(at),
             REWIND_TIMEOUT,
         ) {
-            let owned = consumer
-                .assignment()
-                .context("cannot read the assignment")?
-                .find_partition(&self.topic, partition)
-                .is_some();
-            if owned {
+            if crate::consume::assigned(consumer)?.contains(&partition) {
                 bail!("cannot go on from p{partition}'s stored position {at}: {e}");
             }
         }

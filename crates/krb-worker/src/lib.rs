@@ -185,10 +185,7 @@ fn leave(
             );
         }
     }
-    match worker.take_failure() {
-        Some(e) => Err(e),
-        None => Ok(()),
-    }
+    worker.take_failure().map_or(Ok(()), Err)
 }
 
 /// The exit status when a second SIGTERM or SIGINT ends the worker before its clean stop.
