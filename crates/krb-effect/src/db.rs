@@ -555,6 +555,11 @@ impl Db {
 mod tests {
     use super::*;
 
+    /// The effects of `kind` for `topic` in krb-dups' report: duplicates are rows of one message.
+    fn report(db: &mut Db, kind: Kind, topic: &str) -> Result<krb_dups::Report> {
+        Ok(krb_dups::analyse(&mut crate::db_counts(db, kind, topic)?, None))
+    }
+
     fn row(partition: Partition, offset: Offset, worker: &str) -> Row {
         Row {
             topic: "pay".into(),
@@ -671,12 +676,12 @@ mod tests {
             batch(&mut db, Kind::Plain, &batch_of(&again[..1])),
             [Applied]
         );
-        let plain = crate::report(&mut db, Kind::Plain, "pay").unwrap();
+        let plain = report(&mut db, Kind::Plain, "pay").unwrap();
         assert_eq!(
             plain.render(),
             "processed 4, unique 2, duplicates 2\n  p1: offset 400..401 (2) processed twice\n"
         );
-        let once = crate::report(&mut db, Kind::Idempotent, "pay").unwrap();
+        let once = report(&mut db, Kind::Idempotent, "pay").unwrap();
         assert_eq!(once.render(), "processed 3, unique 3, duplicates 0\n");
         // The rows in the order they were applied: the first of each message is kept.
         let rows = db.rows(Kind::Idempotent, "pay").unwrap();
@@ -730,7 +735,7 @@ mod tests {
             assert!(err.contains("does not follow"), "{err}");
         }
         assert_eq!(b.flush().unwrap(), [Applied]);
-        let effects = crate::report(&mut Db::open(url).unwrap(), kind, "pay").unwrap();
+        let effects = report(&mut Db::open(url).unwrap(), kind, "pay").unwrap();
         assert_eq!(effects.render(), "processed 12, unique 12, duplicates 0\n");
         let rows = a.rows(kind, "pay").unwrap();
         let written: Vec<_> = rows

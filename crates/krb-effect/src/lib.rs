@@ -130,11 +130,6 @@ pub fn is_postgres(url: &str) -> bool {
     matches!(store::target(url), Ok(store::Target::Postgres(_)))
 }
 
-/// The effects of `kind` for `topic` in krb-dups' report: duplicates are rows of one message.
-pub fn report(db: &mut Db, kind: Kind, topic: &str) -> Result<krb_dups::Report> {
-    Ok(krb_dups::analyse(&mut db_counts(db, kind, topic)?, None))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

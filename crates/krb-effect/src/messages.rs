@@ -68,6 +68,8 @@ krb_cli::msgs! { ALL;
         "{seconds}초째 열려 있는 트랜잭션이 {topic} 토픽의 {held}에서 읽기를 막고 있습니다: \
         read_committed로 세면 그 앞에서 멈춰요. 트랜잭션이 commit되거나 abort된 뒤 다시 세세요\
         (프로듀서의 transaction.timeout.ms가 지나면 브로커가 abort합니다)";
+    /// The offsets an open transaction holds back in one partition.
+    HELD = "offsets {from}..{to} of p{p}", "p{p}의 offset {from}..{to}";
     NO_CONSUMER = "cannot create the consumer", "컨슈머를 만들 수 없습니다";
     NO_BEGINNING = "cannot read from the beginning", "처음부터 읽을 수 없습니다";
     TOPIC_NOT_READ = "cannot read {topic}", "{topic} 토픽을 읽을 수 없습니다";
@@ -89,7 +91,6 @@ pub struct Said {
 }
 
 impl Said {
-    /// `msg` with `values` for its placeholders.
     pub fn new(msg: Msg, values: &[(&'static str, &dyn Display)]) -> Said {
         Said {
             msg,

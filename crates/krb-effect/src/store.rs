@@ -52,7 +52,6 @@ impl Cell {
     }
 }
 
-/// An open database.
 pub(crate) enum Conn {
     Sqlite(rusqlite::Connection),
     /// A PostgreSQL client and the statements it prepared (once each: a statement is one round
@@ -74,7 +73,6 @@ fn prepared(
     Ok(statement)
 }
 
-/// What a URL names.
 pub(crate) enum Target {
     Sqlite(PathBuf),
     Postgres(Box<postgres::Config>),

@@ -106,7 +106,6 @@ pub fn consume(
     Ok(())
 }
 
-/// The partitions assigned to the worker now.
 pub(crate) fn assigned(consumer: &BaseConsumer<Worker>) -> Result<Vec<Partition>> {
     let assigned = consumer
         .assignment()

@@ -134,7 +134,6 @@ impl Eos {
         })
     }
 
-    /// Whether a transaction is open.
     pub fn is_open(&self) -> bool {
         self.opened.is_some()
     }
