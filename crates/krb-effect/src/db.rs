@@ -420,17 +420,22 @@ impl Db {
             }
             Kind::Idempotent => {
                 let mut inserted = HashSet::new();
-                for r in self.conn.query_arrays(&insert_batch(table, kind), &columns)? {
+                for r in self
+                    .conn
+                    .query_arrays(&insert_batch(table, kind), &columns)?
+                {
                     let [topic, partition, offset] = columns_of(table, r)?;
                     inserted.insert((topic.text(), partition.int()? as Partition, offset.int()?));
                 }
                 // A message twice in the batch was inserted the first time.
                 Ok(rows
                     .iter()
-                    .map(|r| match inserted.remove(&(r.topic.clone(), r.partition, r.offset)) {
-                        true => Outcome::Applied,
-                        false => Outcome::AlreadyApplied,
-                    })
+                    .map(
+                        |r| match inserted.remove(&(r.topic.clone(), r.partition, r.offset)) {
+                            true => Outcome::Applied,
+                            false => Outcome::AlreadyApplied,
+                        },
+                    )
                     .collect())
             }
             _ => {
@@ -462,10 +467,12 @@ impl Db {
                 }
                 Ok(rows
                     .iter()
-                    .map(|r| match applied.contains(&(r.topic.clone(), r.partition)) {
-                        true => Outcome::Applied,
-                        false => Outcome::Refused,
-                    })
+                    .map(
+                        |r| match applied.contains(&(r.topic.clone(), r.partition)) {
+                            true => Outcome::Applied,
+                            false => Outcome::Refused,
+                        },
+                    )
                     .collect())
             }
         }
@@ -557,7 +564,10 @@ mod tests {
 
     /// The effects of `kind` for `topic` in krb-dups' report: duplicates are rows of one message.
     fn report(db: &mut Db, kind: Kind, topic: &str) -> Result<krb_dups::Report> {
-        Ok(krb_dups::analyse(&mut crate::db_counts(db, kind, topic)?, None))
+        Ok(krb_dups::analyse(
+            &mut crate::db_counts(db, kind, topic)?,
+            None,
+        ))
     }
 
     fn row(partition: Partition, offset: Offset, worker: &str) -> Row {

@@ -116,10 +116,7 @@ mod tests {
 
     #[test]
     fn the_refusal_is_in_both_languages() {
-        assert_eq!(
-            krb_cli::lang::table_problems(ALL),
-            Vec::<String>::new()
-        );
+        assert_eq!(krb_cli::lang::table_problems(ALL), Vec::<String>::new());
     }
 
     fn parse(args: &[&str]) -> Result<Args, clap::Error> {

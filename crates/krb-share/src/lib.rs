@@ -17,7 +17,7 @@ use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
 pub use args::Args;
-use krb_kafka::share_consumer::{Acquired, Share};
+use krb_kafka::share_consumer::Share;
 use krb_log::logline::{Ack, Event, Offset, Partition};
 use lines::Lines;
 
@@ -102,7 +102,7 @@ fn consume(share: &Share, args: &Args, out: &mut Lines, stop: &AtomicBool) -> Re
                         offset: a.offset,
                         ack,
                     });
-                    pending.add(a);
+                    pending.entry(a.partition).or_default().push(a.offset);
                 }
                 Err(e) => out.emit(Event::AcksFailed {
                     partition: a.partition,
@@ -134,23 +134,16 @@ fn fate(args: &Args, offset: Offset) -> Ack {
 }
 
 /// The acknowledgements made since the last commit, by partition.
-#[derive(Default)]
-struct Pending(BTreeMap<Partition, Vec<Offset>>);
-
-impl Pending {
-    fn add(&mut self, a: &Acquired) {
-        self.0.entry(a.partition).or_default().push(a.offset);
-    }
-}
+type Pending = BTreeMap<Partition, Vec<Offset>>;
 
 /// Commits the pending acknowledgements and logs, partition by partition, what the broker
 /// answered. A fatal error ends the worker; any other is logged and the worker goes on (the
 /// records come back to the group when their locks end, as Kafka's semantics say).
 fn commit(share: &Share, pending: &mut Pending, out: &mut Lines) -> Result<()> {
-    if pending.0.is_empty() {
+    if pending.is_empty() {
         return Ok(());
     }
-    let acks = std::mem::take(&mut pending.0);
+    let acks = std::mem::take(pending);
     let answers = share.commit(COMMIT_TIMEOUT);
     let fatal = answers.as_ref().err().filter(|e| e.fatal).cloned();
     for (partition, mut offsets) in acks {

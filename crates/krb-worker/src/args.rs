@@ -227,10 +227,7 @@ mod tests {
 
     #[test]
     fn the_refusals_are_in_both_languages() {
-        assert_eq!(
-            krb_cli::lang::table_problems(ALL),
-            Vec::<String>::new()
-        );
+        assert_eq!(krb_cli::lang::table_problems(ALL), Vec::<String>::new());
     }
 
     #[test]
