@@ -419,24 +419,21 @@ impl Db {
                 Ok(vec![Outcome::Applied; rows.len()])
             }
             Kind::Idempotent => {
-                let mut inserted = HashSet::new();
-                for r in self
+                let batch = self
                     .conn
-                    .query_arrays(&insert_batch(table, kind), &columns)?
-                {
+                    .query_arrays(&insert_batch(table, kind), &columns)?;
+                let mut inserted = HashSet::new();
+                for r in batch {
                     let [topic, partition, offset] = columns_of(table, r)?;
                     inserted.insert((topic.text(), partition.int()? as Partition, offset.int()?));
                 }
                 // A message twice in the batch was inserted the first time.
-                Ok(rows
-                    .iter()
-                    .map(
-                        |r| match inserted.remove(&(r.topic.clone(), r.partition, r.offset)) {
-                            true => Outcome::Applied,
-                            false => Outcome::AlreadyApplied,
-                        },
-                    )
-                    .collect())
+                let outcome =
+                    |r: &Row| match inserted.remove(&(r.topic.clone(), r.partition, r.offset)) {
+                        true => Outcome::Applied,
+                        false => Outcome::AlreadyApplied,
+                    };
+                Ok(rows.iter().copied().map(outcome).collect())
             }
             _ => {
                 // Partitions in one order, so that two workers' batches usually lock the same
@@ -465,15 +462,11 @@ impl Db {
                     let [topic, partition] = columns_of(POSITIONS, r)?;
                     applied.insert((topic.text(), partition.int()? as Partition));
                 }
-                Ok(rows
-                    .iter()
-                    .map(
-                        |r| match applied.contains(&(r.topic.clone(), r.partition)) {
-                            true => Outcome::Applied,
-                            false => Outcome::Refused,
-                        },
-                    )
-                    .collect())
+                let outcome = |r: &Row| match applied.contains(&(r.topic.clone(), r.partition)) {
+                    true => Outcome::Applied,
+                    false => Outcome::Refused,
+                };
+                Ok(rows.iter().copied().map(outcome).collect())
             }
         }
     }

@@ -1,10 +1,7 @@
-//! Runs of messages handed to librdkafka in one call (`rd_kafka_produce_batch`), for krb-produce.
-//!
-//! rust-rdkafka sends one message a call, and each call copies the topic name into a new C
-//! string, looks the topic up under its lock and reads the clock twice: about a third of the
-//! producing thread's time at full speed. One call for a run of messages to one partition takes
-//! the topic's lock and reads the clock once. Delivery reports come back through the producer's
-//! queue as for any other message, to the same context.
+//! Runs of messages handed to librdkafka in one call (`rd_kafka_produce_batch`), for
+//! krb-produce: rust-rdkafka's call a message copied the topic name, looked the topic up and read
+//! the clock for each (docs/en/internals/benchmarks.md). Delivery reports come back through the
+//! producer's queue as for any other message, to the same context.
 
 use std::ffi::CString;
 use std::marker::PhantomData;

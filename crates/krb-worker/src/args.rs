@@ -133,12 +133,10 @@ pub struct Args {
     pub broker: BrokerArgs,
 }
 
-/// How a worker fetches, whatever its pace. librdkafka's defaults keep up to 100,000 messages
-/// a partition and 64 MB in its queue, and when the queue is that full it stops fetching for a
-/// whole second: reading 1,000,000 messages at full speed went in bursts with half-second
-/// gaps (3.5-4.6 s, 154 MB peak). With at most 10,000 messages a partition and 1 MB ahead,
-/// looked at again every 10 ms, the same read takes 1.3-1.8 s in 31 MB, and a worker that
-/// takes time over each message (every lab) never held more than it could use.
+/// How a worker fetches, whatever its pace: with librdkafka's defaults a full queue (100,000
+/// messages a partition) stops fetching for a whole second, and a read at full speed went in
+/// bursts (docs/en/internals/benchmarks.md); a worker that takes time over each message (every
+/// lab) never holds more than it can use.
 const FETCH: [(&str, &str); 4] = [
     ("queued.min.messages", "10000"),
     ("queued.max.messages.kbytes", "1024"),

@@ -232,13 +232,10 @@ fn seek_to_committed(
 }
 
 /// kafka-eos: where each partition of a new assignment starts, its committed offset read here
-/// (none where none was committed: librdkafka's auto.offset.reset then applies). librdkafka
-/// 2.15.0 reads it on its own too, but when the broker answers that a transaction still holds
-/// the offset (UNSTABLE_OFFSET_COMMIT) and the assignment changes before it asks again, it
-/// starts the partition at auto.offset.reset, from the beginning: the whole partition processed
-/// again, its output produced twice (docs/en/internals/eos-cooperative-restart-at-zero.md).
-/// Read here, the answer waits for the transaction to end; a start that cannot be read ends the
-/// worker.
+/// (none where none was committed: librdkafka's auto.offset.reset then applies). librdkafka's
+/// own read can start it from the beginning while a transaction holds the offset
+/// (docs/en/internals/eos-cooperative-restart-at-zero.md); this one waits for the transaction to
+/// end, and a start that cannot be read ends the worker.
 pub(crate) fn committed_starts(
     consumer: &BaseConsumer<Worker>,
     assigned: &TopicPartitionList,
