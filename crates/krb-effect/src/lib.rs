@@ -1,19 +1,8 @@
-//! What a message's processing leaves behind, in a database a person can inspect: the effect the
-//! article's last advice ("make the processing itself idempotent") is about.
-//!
-//! - `plain`: one row per processing, no key: a duplicate processing is a duplicate row, the
-//!   at-least-once baseline where a business would see it.
-//! - `idempotent`: the same row keyed by (topic, partition, offset), inserted or left as it is:
-//!   a second processing of a message finds its row and changes nothing.
-//! - `db-offsets`: Kafka's "store offsets outside Kafka": the row and the partition's next
-//!   position in one transaction, the position moved only from where this worker read it, so a
-//!   zombie's late transaction is refused and rolled back.
-//! - `kafka-eos`: Kafka's own exactly-once: the effect is a message to an output topic
-//!   (`kafka:TOPIC`), produced by the worker in a transaction with the consumed offsets, and
-//!   read back here as a read_committed consumer sees it.
-//!
-//! The store is SQLite (built from source by rusqlite, so a fresh machine needs nothing) or
-//! PostgreSQL, with the same SQL for both.
+//! What a message's processing leaves behind (krb-worker's `--effect`, whose help says each
+//! kind), in a store a person can inspect: the effect the article's last advice ("make the
+//! processing itself idempotent") is about. The store is SQLite (built from source by rusqlite,
+//! so a fresh machine needs nothing) or PostgreSQL with the same SQL, or for kafka-eos an output
+//! topic read back as a read_committed consumer sees it.
 
 use anyhow::{bail, Result};
 use krb_cli::lang::Lang;

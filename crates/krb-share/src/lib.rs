@@ -1,11 +1,6 @@
-//! Lab 8's worker: a member of a share group (KIP-932) on librdkafka's share consumer.
-//!
-//! It acknowledges explicitly, record by record, and commits its acknowledgements
-//! synchronously (every `--commit-every` records and at the end of each batch), so that each
-//! log line says what the broker was told and what it answered. A record counts as done for
-//! the broker only once its acknowledgement is committed (`acks committed`); until then its
-//! lock may end and the broker may give it to another member. Every line follows
-//! [`krb_log::logline`].
+//! Lab 8's worker, a member of a share group (KIP-932) on librdkafka's share consumer, as its
+//! help ([`Args`]) says. It commits its acknowledgements synchronously so that each log line
+//! says what the broker was told and what it answered. Every line follows [`krb_log::logline`].
 
 mod args;
 mod group_config;

@@ -128,11 +128,11 @@ fn add(s: &mut Summary, group: &str, t: &Stats) {
     }
 }
 
-/// Kinds in the report's order, those never injected left out.
-fn kinds(s: &Summary) -> Vec<(&'static str, &KindTotal)> {
-    FaultKind::ALL
-        .iter()
-        .filter_map(|k| s.kinds.get(k.name()).map(|t| (k.name(), t)))
+/// `say` of each kind, in the report's order, those never injected left out.
+fn each(s: &Summary, say: impl Fn(&str, &KindTotal) -> String) -> Vec<String> {
+    let kinds = FaultKind::ALL.iter().map(|k| k.name());
+    kinds
+        .filter_map(|k| Some(say(k, s.kinds.get(k)?)))
         .collect()
 }
 
@@ -179,22 +179,18 @@ pub fn render(s: &Summary, lang: Lang) -> String {
         ),
         (
             t(INJECTED),
-            kinds(s)
-                .iter()
-                .map(|(k, t)| format!("{k} {}", t.injected))
-                .collect::<Vec<_>>()
-                .join(", "),
+            each(s, |k, t| format!("{k} {}", t.injected)).join(", "),
         ),
         (t(ACKNOWLEDGED), s.counts.produced.to_string()),
         (t(LOST), s.counts.lost.to_string()),
         (
             t(BY_CAUSE),
-            kinds(s)
-                .iter()
-                .map(|(k, t)| format!("{k} {} (≤ {})", t.duplicates, t.bound))
-                .chain([NO_FAULT.fill(lang, &[("count", &s.counts.unexplained)])])
-                .collect::<Vec<_>>()
-                .join(", "),
+            [
+                each(s, |k, t| format!("{k} {} (≤ {})", t.duplicates, t.bound)),
+                vec![NO_FAULT.fill(lang, &[("count", &s.counts.unexplained)])],
+            ]
+            .concat()
+            .join(", "),
         ),
     ];
     if let Some(d) = s.counts.effect_duplicates {
@@ -202,14 +198,11 @@ pub fn render(s: &Summary, lang: Lang) -> String {
     }
     rows.push((
         t(BY_KIND),
-        kinds(s)
-            .iter()
-            .map(|(k, t)| match t.slowest_recovery {
-                Some(r) => KIND_SECONDS.fill(lang, &[("kind", k), ("seconds", &format!("{r:.1}"))]),
-                None => format!("{k} -"),
-            })
-            .collect::<Vec<_>>()
-            .join(", "),
+        each(s, |k, t| match t.slowest_recovery {
+            Some(r) => KIND_SECONDS.fill(lang, &[("kind", &k), ("seconds", &format!("{r:.1}"))]),
+            None => format!("{k} -"),
+        })
+        .join(", "),
     ));
     if let Some(w) = &s.slowest {
         rows.push((
