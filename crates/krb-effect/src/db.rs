@@ -121,6 +121,13 @@ fn db_offsets_batch(table: &str) -> String {
     )
 }
 
+/// `kind`'s table, if it writes rows to a database.
+fn table_of(kind: Kind) -> Result<&'static str> {
+    let kind_name = krb_kafka::group_settings::value_name(kind);
+    let no_rows = || Said::new(m::NO_ROWS, &[("kind", &kind_name)]).into();
+    kind.table().ok_or_else(no_rows)
+}
+
 /// A row read back as its `N` columns.
 fn columns_of<const N: usize>(table: &str, row: Vec<Cell>) -> Result<[Cell; N]> {
     <[Cell; N]>::try_from(row).map_err(|_| anyhow::anyhow!("{table}: not {N} columns"))
@@ -194,12 +201,7 @@ impl Db {
     /// since the last flush must follow each other, on increasing offsets.
     pub fn apply(&mut self, kind: Kind, row: Row, read_from: Option<Offset>) -> Result<()> {
         self.usable()?;
-        if kind.table().is_none() {
-            bail!(
-                "the effect kind {} writes no rows to a database",
-                krb_kafka::group_settings::value_name(kind)
-            );
-        }
+        table_of(kind)?;
         if kind == Kind::DbOffsets {
             self.stage_run(&row, read_from)?;
         }
@@ -517,12 +519,7 @@ impl Db {
 
     /// The rows of `kind`'s table for `topic`, in the order they were written.
     pub fn rows(&mut self, kind: Kind, topic: &str) -> Result<Vec<Row>> {
-        let Some(table) = kind.table() else {
-            bail!(Said::new(
-                m::NO_ROWS,
-                &[("kind", &krb_kafka::group_settings::value_name(kind))]
-            ));
-        };
+        let table = table_of(kind)?;
         let rows = self
             .conn
             .query(
