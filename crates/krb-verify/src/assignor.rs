@@ -12,7 +12,6 @@ use crate::messages::{said, Shared};
 use crate::{shown, Assignor, Lab, Verdict};
 
 said! {
-    /// Lab 3's statements, details and numbers.
     pub enum Said {
         CAssigned => "c was assigned partitions", "c가 파티션을 받음";
         OnlyMovedRevoked => "only the partitions that moved to c were revoked", "c로 옮겨 간 파티션만 반납됨";
@@ -40,17 +39,16 @@ said! {
 
 pub fn verdict(run: &Run, assignor: Assignor, revoke_commit: bool) -> Result<Verdict> {
     let cooperative = assignor == Assignor::CooperativeSticky;
-    let (_, _, variant) = Lab::Assignor {
-        assignor,
-        revoke_commit,
-    }
-    .names();
     let article = match (cooperative, revoke_commit) {
         (false, false) => Said::OnAll { count: 67, n: 6 },
         (true, false) => Said::OnMoved { count: 24, n: 2 },
         (_, true) => Said::NotMeasured,
     };
-    let mut v = Verdict::new(3, "assignor", &variant, &run.group, article);
+    let lab = Lab::Assignor {
+        assignor,
+        revoke_commit,
+    };
+    let mut v = Verdict::of(lab, &run.group, article);
     let logs = [run.member("a")?, run.member("b")?, run.member("c")?];
     let c_start = logs[2]
         .time_of(0, |e| e == &Event::Start)
@@ -67,13 +65,7 @@ pub fn verdict(run: &Run, assignor: Assignor, revoke_commit: bool) -> Result<Ver
     let to_c = logs[2].partitions_between(c_start, stopping, assigned);
     let report = &run.report;
     let dup_partitions: BTreeSet<Partition> = report.runs.iter().map(|r| r.partition).collect();
-    v.check(
-        Shared::AllProcessed { count: 3000 },
-        report.unique == 3000,
-        Shared::Unique {
-            count: report.unique,
-        },
-    );
+    v.all_processed(report, 3000);
     v.check(
         Said::CAssigned,
         !to_c.is_empty(),
@@ -104,13 +96,7 @@ pub fn verdict(run: &Run, assignor: Assignor, revoke_commit: bool) -> Result<Ver
         moved: shown::list(&to_c),
     };
     match (cooperative, revoke_commit) {
-        (_, true) => v.check(
-            Shared::NoDuplicates,
-            report.duplicates() == 0,
-            Shared::Duplicates {
-                count: report.duplicates(),
-            },
-        ),
+        (_, true) => v.no_duplicates(report),
         (false, false) => v.check(
             Said::DuplicatesOnMore,
             dup_partitions.len() > to_c.len(),

@@ -21,31 +21,19 @@ use rdkafka::consumer::{BaseConsumer, Consumer};
 #[cfg(feature = "kafka")]
 use rdkafka::TopicPartitionList;
 
-/// A member's log the lab needs and the folder does not hold.
-pub const NO_MEMBER_LOG: Msg = Msg {
-    en: "no log {name}.log of group {group}",
-    ko: "{group} 그룹의 로그 {name}.log가 없습니다",
-};
+krb_cli::msgs! { ;
+    /// A member's log the lab needs and the folder does not hold.
+    NO_MEMBER_LOG = "no log {name}.log of group {group}", "{group} 그룹의 로그 {name}.log가 없습니다";
+    NO_START = "{member}'s log has no start line", "{member}의 로그에 start 줄이 없습니다";
+    NO_STOP = "{member}'s log has no stop line", "{member}의 로그에 stop 줄이 없습니다";
+    NO_SECOND_START = "{member}'s log has no second start line",
+        "{member}의 로그에 두 번째 start 줄이 없습니다";
+    NO_SECOND_STOP = "{member}'s log has no second stop line",
+        "{member}의 로그에 두 번째 stop 줄이 없습니다";
+}
 /// The lines a lab's verdict starts from, missing from a member's log (a group another lab
 /// ran, or a run stopped early): a start, a stop, and a restart's second ones.
-pub const NO_LINE: [Msg; 4] = [
-    Msg {
-        en: "{member}'s log has no start line",
-        ko: "{member}의 로그에 start 줄이 없습니다",
-    },
-    Msg {
-        en: "{member}'s log has no stop line",
-        ko: "{member}의 로그에 stop 줄이 없습니다",
-    },
-    Msg {
-        en: "{member}'s log has no second start line",
-        ko: "{member}의 로그에 두 번째 start 줄이 없습니다",
-    },
-    Msg {
-        en: "{member}'s log has no second stop line",
-        ko: "{member}의 로그에 두 번째 stop 줄이 없습니다",
-    },
-];
+pub const NO_LINE: [Msg; 4] = [NO_START, NO_STOP, NO_SECOND_START, NO_SECOND_STOP];
 
 /// A group's logs, read and aligned once, and krb-dups' report of them.
 pub struct Run {

@@ -37,51 +37,40 @@ fn pictures(dir: &Path, group: &str) -> Vec<(String, String)> {
 
 /// A stable anchor for a variant: `lab1-nocommit`, `lab3-range-revoke-commit`, `lab4-static`.
 pub fn anchor(lab: u8, variant: &str) -> String {
-    let mut slug = String::new();
-    for c in variant.chars() {
-        if c.is_ascii_alphanumeric() {
-            slug.push(c.to_ascii_lowercase());
-        } else if !slug.is_empty() && !slug.ends_with('-') {
-            slug.push('-');
-        }
-    }
-    format!("lab{lab}-{}", slug.trim_end_matches('-'))
+    let words: Vec<&str> = variant
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    format!("lab{lab}-{}", words.join("-").to_ascii_lowercase())
 }
 
-/// The run's line under the title: the namespace, when it ended, how long its variants took.
-fn run_line(records: &[Record], lang: Lang) -> String {
-    let mut parts = Vec::new();
-    if let Some(ns) = records.iter().find_map(|r| r.namespace.as_deref()) {
-        parts.push(NAMESPACE.fill(lang, &[("ns", &ns)]));
-    }
+/// The page for a lab run's records in `lang`; the timelines are read from `dir` (the logs).
+pub fn page(records: &[Record], dir: &Path, lang: Lang) -> String {
+    let held = records.iter().filter(|r| r.held()).count();
+    let ns = records.iter().find_map(|r| r.namespace.as_deref());
     let times: Vec<&str> = records.iter().filter_map(|r| r.ended.as_deref()).collect();
-    if let (Some(first), Some(last)) = (times.iter().min(), times.iter().max()) {
+    let last = times.iter().max();
+    // The run's line under the title: the namespace, when it ended, how long its variants took.
+    let mut run: Vec<String> = ns
+        .map(|ns| NAMESPACE.fill(lang, &[("ns", &ns)]))
+        .into_iter()
+        .collect();
+    if let (Some(first), Some(last)) = (times.iter().min(), last) {
         let last_time = last.split_once(' ').map_or(*last, |(_, t)| t);
-        parts.push(if first == last {
+        run.push(if first == last {
             first.to_string()
         } else {
             format!("{first} – {last_time}")
         });
     }
     let total: f64 = records.iter().map(|r| r.seconds).sum();
-    parts.push(TOOK.fill(lang, &[("duration", &length(total, lang))]));
-    parts.join(" · ")
-}
-
-/// The page for a lab run's records in `lang`; the timelines are read from `dir` (the logs).
-pub fn page(records: &[Record], dir: &Path, lang: Lang) -> String {
-    let held = records.iter().filter(|r| r.held()).count();
-    let run = run_line(records, lang);
-    let title = match records.iter().find_map(|r| r.namespace.as_deref()) {
+    run.push(TOOK.fill(lang, &[("duration", &length(total, lang))]));
+    let run = run.join(" · ");
+    let title = match ns {
         Some(ns) => format!("{} · {ns}", PAGE_TITLE.text(lang)),
         None => PAGE_TITLE.text(lang).to_string(),
     };
-    let when = records
-        .iter()
-        .filter_map(|r| r.ended.as_deref())
-        .max()
-        .map(|t| format!(" · {t}"))
-        .unwrap_or_default();
+    let when = last.map(|t| format!(" · {t}")).unwrap_or_default();
     let heads: String = messages::HEADS
         .iter()
         .chain([&TIME])
@@ -120,13 +109,12 @@ pub fn page(records: &[Record], dir: &Path, lang: Lang) -> String {
         );
     }
     out += "</table>\n";
-    let mut labs: Vec<u8> = Vec::new();
-    for r in records {
-        if !labs.contains(&r.lab) {
-            labs.push(r.lab);
-        }
-    }
-    for lab in labs {
+    let mut seen = std::collections::BTreeSet::new();
+    for lab in records
+        .iter()
+        .map(|r| r.lab)
+        .filter(|&lab| seen.insert(lab))
+    {
         let (heading, intro) = match lab {
             deploy::LAB => (
                 deploy::Message::Heading.text(lang),

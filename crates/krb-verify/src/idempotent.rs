@@ -6,11 +6,9 @@ use std::path::Path;
 
 use crate::Effect as Kind;
 use anyhow::{bail, Result};
-use krb_dups::Report;
-use krb_log::logline::Event;
-use krb_log::logline::{Offset, Partition};
-
 use krb_cli::lang::Lang;
+use krb_dups::Report;
+use krb_log::logline::{Event, Offset, Partition};
 
 use crate::facts::{summary, Run};
 use crate::messages::{both, said, Message, Shared};
@@ -126,8 +124,7 @@ pub fn verdict(
     else {
         bail!("lab 6's verdict is for lab 6, not {lab:?}");
     };
-    let (_, _, variant) = lab.names();
-    let mut v = Verdict::new(6, "idempotent", &variant, &run.group, Said::Idempotent);
+    let mut v = Verdict::of(lab, &run.group, Said::Idempotent);
     let processing = &run.report;
     let messages = scenario.messages();
     v.check(
@@ -145,67 +142,48 @@ pub fn verdict(
         .filter(|l| matches!(l.event, Event::AlreadyApplied { .. }))
         .map(|l| u64::from(l.times))
         .sum();
+    // Duplicate processings, and duplicate rows (or output messages).
+    let (dups, rows) = (processing.duplicates(), effects.duplicates());
     match kind {
-        Kind::Plain | Kind::None => {
-            v.check(
-                Said::EffectsRepeat,
-                effects.duplicates() == processing.duplicates()
-                    && effects.runs == processing.runs
-                    && processing.duplicates() > 0,
-                Said::ProcessingsRows {
-                    processings: processing.duplicates(),
-                    rows: effects.duplicates(),
-                },
-            );
-        }
-        Kind::Idempotent => {
-            v.check(
-                Said::NoEffectTwice,
-                effects.duplicates() == 0,
-                Said::Rows {
-                    count: effects.duplicates(),
-                },
-            );
-            v.check(
-                Said::SecondsAlreadyApplied,
-                already == processing.duplicates(),
-                Said::AlreadyLines {
-                    count: already,
-                    processings: processing.duplicates(),
-                },
-            );
-            if scenario == Scenario::Maxpoll {
-                let late = late_offset_3(run, |e| matches!(e, Event::AlreadyApplied { .. }))?;
-                v.check(
-                    Said::LateAlreadyApplied,
-                    processing.duplicates() > 0 && late,
-                    vec![
-                        Said::Processings {
-                            count: processing.duplicates(),
-                        }
-                        .into(),
-                        Said::LateApplied { logged: late }.into(),
-                    ],
-                );
-            }
-        }
-        Kind::DbOffsets => {
-            v.check(
-                Said::NoEffectTwice,
-                effects.duplicates() == 0,
-                Said::Rows {
-                    count: effects.duplicates(),
-                },
-            );
-            match scenario {
-                Scenario::Revoke => v.check(
+        Kind::Plain | Kind::None => v.check(
+            Said::EffectsRepeat,
+            rows == dups && effects.runs == processing.runs && dups > 0,
+            Said::ProcessingsRows {
+                processings: dups,
+                rows,
+            },
+        ),
+        Kind::Idempotent | Kind::DbOffsets => {
+            v.check(Said::NoEffectTwice, rows == 0, Said::Rows { count: rows });
+            match (kind, scenario) {
+                (Kind::Idempotent, _) => {
+                    v.check(
+                        Said::SecondsAlreadyApplied,
+                        already == dups,
+                        Said::AlreadyLines {
+                            count: already,
+                            processings: dups,
+                        },
+                    );
+                    if scenario == Scenario::Maxpoll {
+                        let late =
+                            late_offset_3(run, |e| matches!(e, Event::AlreadyApplied { .. }))?;
+                        v.check(
+                            Said::LateAlreadyApplied,
+                            dups > 0 && late,
+                            vec![
+                                Said::Processings { count: dups }.into(),
+                                Said::LateApplied { logged: late }.into(),
+                            ],
+                        );
+                    }
+                }
+                (_, Scenario::Revoke) => v.check(
                     Said::NothingTwice,
-                    processing.duplicates() == 0,
-                    Said::Processings {
-                        count: processing.duplicates(),
-                    },
+                    dups == 0,
+                    Said::Processings { count: dups },
                 ),
-                Scenario::Maxpoll => {
+                (_, Scenario::Maxpoll) => {
                     let late = late_offset_3(run, |e| matches!(e, Event::Refused { .. }))?;
                     v.check(Said::LateRefused, late, Said::Refused { refused: late });
                 }
@@ -214,30 +192,19 @@ pub fn verdict(
         Kind::KafkaEos => {
             v.check(
                 Said::OutputOnce,
-                effects.duplicates() == 0,
-                Said::OutputDuplicates {
-                    count: effects.duplicates(),
-                },
+                rows == 0,
+                Said::OutputDuplicates { count: rows },
             );
             if scenario == Scenario::Maxpoll {
                 let a = run.member("a")?;
-                let aborted: Vec<&String> = a
-                    .lines
-                    .iter()
-                    .filter_map(|l| match &l.event {
-                        Event::TxnAborted(why) => Some(why),
-                        _ => None,
-                    })
-                    .collect();
+                let aborted = a.lines.iter().find_map(|l| match &l.event {
+                    Event::TxnAborted(why) => Some(why.clone()),
+                    _ => None,
+                });
                 v.check(
                     Said::LateAborted,
-                    !aborted.is_empty(),
-                    match aborted.first() {
-                        Some(why) => Said::Aborted {
-                            why: why.to_string(),
-                        },
-                        None => Said::NoAbort,
-                    },
+                    aborted.is_some(),
+                    aborted.map_or(Said::NoAbort, |why| Said::Aborted { why }),
                 );
                 v.check(
                     maxpoll::Said::FinalCommitted,

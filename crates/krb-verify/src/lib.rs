@@ -2,15 +2,6 @@
 //! workers' logs (read through krb-log's reader), krb-dups' analysis, and the broker's
 //! committed offsets. The lab scripts print these verdicts, the lab command tabulates them and
 //! the end-to-end tests assert them, so a statement is written once.
-//!
-//! - [`verdict`]: the verdict type, as text, a row and JSON.
-//! - [`facts`]: what every lab reads from a run.
-//! - one module per lab: [`revoke`], [`maxpoll`], [`assignor`], [`static_lab`], [`protocol`],
-//!   [`idempotent`], [`faults`], [`share`], [`deploy`].
-//! - [`record`]: the lab command's results file and its table.
-//! - [`html`]: the same as one self-contained page, with the timelines, for a screen.
-//! - [`messages`]: what it prints, in English and Korean (`KRB_LANG=ko`); [`page_text`]: the
-//!   page's own words.
 
 pub mod assignor;
 pub mod deploy;
@@ -84,17 +75,11 @@ pub enum Lab {
 impl Lab {
     /// The lab's number, name and variant, as its verdict names them.
     pub fn names(self) -> (u8, &'static str, String) {
+        let pick = |on: bool, yes: &str, no: &str| if on { yes } else { no }.to_string();
         match self {
-            Lab::Revoke { revoke_commit } => (
-                1,
-                "revoke",
-                if revoke_commit {
-                    "revcommit"
-                } else {
-                    "nocommit"
-                }
-                .into(),
-            ),
+            Lab::Revoke { revoke_commit } => {
+                (1, "revoke", pick(revoke_commit, "revcommit", "nocommit"))
+            }
             Lab::Maxpoll => (2, "maxpoll", "expel".into()),
             Lab::Assignor {
                 assignor,
@@ -102,26 +87,11 @@ impl Lab {
             } => (
                 3,
                 "assignor",
-                format!(
-                    "{}{}",
-                    value_name(assignor),
-                    if revoke_commit {
-                        " --revoke-commit"
-                    } else {
-                        ""
-                    }
-                ),
+                value_name(assignor) + &pick(revoke_commit, " --revoke-commit", ""),
             ),
-            Lab::Static { static_membership } => (
-                4,
-                "static",
-                if static_membership {
-                    "--static"
-                } else {
-                    "dynamic"
-                }
-                .into(),
-            ),
+            Lab::Static { static_membership } => {
+                (4, "static", pick(static_membership, "--static", "dynamic"))
+            }
             Lab::Protocol { protocol } => (5, "protocol", value_name(protocol)),
             Lab::Idempotent {
                 effect,
@@ -134,7 +104,7 @@ impl Lab {
                     "{} {}{}",
                     value_name(effect),
                     value_name(scenario),
-                    if postgres { " postgres" } else { "" }
+                    pick(postgres, " postgres", "")
                 ),
             ),
             Lab::Faults { effect, .. } => (7, "faults", value_name(effect)),
@@ -157,6 +127,12 @@ pub fn verify(
     // Labs 7 and 9 place faults and restarts between completion lines: they need each one.
     let runs = !matches!(lab, Lab::Faults { .. } | Lab::Deploy { .. });
     let run = Run::read(dir, group, &broker.namespace, runs)?;
+    let store = |kind| {
+        db.map_or_else(
+            || idempotent::default_store(kind, group, dir),
+            str::to_string,
+        )
+    };
     let mut verdict = match lab {
         Lab::Revoke { revoke_commit } => revoke::verdict(&run, revoke_commit)?,
         Lab::Maxpoll => maxpoll::verdict(&run, &facts::committed(broker, group, group, 1)?)?,
@@ -167,16 +143,11 @@ pub fn verify(
         Lab::Static { static_membership } => static_lab::verdict(&run, static_membership)?,
         Lab::Share { scenario, limit } => share::verdict(&run, scenario, limit)?,
         Lab::Deploy { row } => {
-            let effects = if row.idempotent {
-                let kind = krb_effect::Kind::Idempotent;
-                let url = match db {
-                    Some(url) => url.to_string(),
-                    None => idempotent::default_store(kind, group, dir),
-                };
-                Some(krb_effect::count(&url, kind, group, broker)?)
-            } else {
-                None
-            };
+            let kind = krb_effect::Kind::Idempotent;
+            let effects = row
+                .idempotent
+                .then(|| krb_effect::count(&store(kind), kind, group, broker))
+                .transpose()?;
             deploy::verdict(
                 &run,
                 row,
@@ -187,19 +158,12 @@ pub fn verify(
         Lab::Idempotent {
             effect, scenario, ..
         } => {
-            let url = match db {
-                Some(url) => url.to_string(),
-                None => idempotent::default_store(effect, group, dir),
+            let (topic, partitions) = match scenario {
+                idempotent::Scenario::Revoke => ("pay", 2),
+                idempotent::Scenario::Maxpoll => (group, 1),
             };
-            let topic = match scenario {
-                idempotent::Scenario::Revoke => "pay",
-                idempotent::Scenario::Maxpoll => group,
-            };
-            let effects = krb_effect::count(&url, effect, topic, broker)?;
-            let committed = match scenario {
-                idempotent::Scenario::Revoke => facts::committed(broker, group, topic, 2)?,
-                idempotent::Scenario::Maxpoll => facts::committed(broker, group, topic, 1)?,
-            };
+            let effects = krb_effect::count(&store(effect), effect, topic, broker)?;
+            let committed = facts::committed(broker, group, topic, partitions)?;
             idempotent::verdict(&run, &effects, &committed, lab)?
         }
         Lab::Faults { effect, recheck } => {

@@ -227,31 +227,20 @@ fn held(yes: bool) -> ExitCode {
 fn check(lab: Lab, group: &str, out: &Output, db: Option<&str>) -> Result<ExitCode> {
     let lang = Lang::of_process();
     let verdict = krb_verify::verify(lab, group, &out.logs.dir, &out.broker, db);
-    if let Ok(v) = &verdict {
-        for s in &v.skipped {
-            stderr_line(&format!("krb-verify: {s}"));
-        }
+    for s in verdict.iter().flat_map(|v| &v.skipped) {
+        stderr_line(&format!("krb-verify: {s}"));
     }
     if let Some(file) = &out.record {
         let (n, name, variant) = lab.names();
-        let (verdict, reason) = match verdict {
-            Ok(v) => (Some(v), out.script_failed.clone()),
-            Err(e) => (
-                None,
-                Some(match &out.script_failed {
-                    Some(r) => format!("{r}; krb-verify: {e:#}"),
-                    None => format!("krb-verify: {e:#}"),
-                }),
-            ),
+        let reason = match (&verdict, &out.script_failed) {
+            (Ok(_), r) => r.clone(),
+            (Err(e), Some(r)) => Some(format!("{r}; krb-verify: {e:#}")),
+            (Err(e), None) => Some(format!("krb-verify: {e:#}")),
         };
+        let verdict = verdict.ok();
         let record = Record {
             seconds: out.seconds,
-            status: if verdict.is_some() {
-                "checked"
-            } else {
-                "error"
-            }
-            .into(),
+            status: verdict.as_ref().map_or("error", |_| "checked").into(),
             lab: n,
             name: name.into(),
             variant,
@@ -279,14 +268,15 @@ fn check(lab: Lab, group: &str, out: &Output, db: Option<&str>) -> Result<ExitCo
 fn table(file: &Path, json: Option<&Path>, html: Option<&Path>, logs: &Path) -> Result<ExitCode> {
     let lang = Lang::of_process();
     let records = record::read(file)?;
+    let write = |path: &Path, text: String| {
+        std::fs::write(path, text)
+            .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))
+    };
     if let Some(path) = html {
-        std::fs::write(path, krb_verify::html::page(&records, logs, lang))
-            .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
+        write(path, krb_verify::html::page(&records, logs, lang))?;
     }
     if let Some(path) = json {
-        let doc = serde_json::to_string_pretty(&records)? + "\n";
-        std::fs::write(path, doc)
-            .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
+        write(path, serde_json::to_string_pretty(&records)? + "\n")?;
     }
     print!("{}", record::table_in(&records, lang));
     Ok(held(records.iter().all(Record::held)))
@@ -294,24 +284,6 @@ fn table(file: &Path, json: Option<&Path>, html: Option<&Path>, logs: &Path) -> 
 
 fn parse_row(name: &str) -> Result<krb_verify::deploy::Row, String> {
     krb_verify::deploy::Row::parse(name).map_err(|m| m.text(Lang::of_process()))
-}
-
-fn deploy_rows(group: &str, only: Option<&str>, logs: &Path) -> Result<ExitCode> {
-    let rows = krb_verify::deploy::Row::select(only)
-        .map_err(|m| anyhow::anyhow!(m.text(Lang::of_process())))?;
-    for row in rows {
-        stdout_line(&row.script_line(&format!("{group}-{}", row.name()), logs));
-    }
-    Ok(ExitCode::SUCCESS)
-}
-
-fn deploy_table(file: &Path) -> Result<ExitCode> {
-    let records = record::read(file)?;
-    print!(
-        "{}",
-        krb_verify::deploy::table(&records, Lang::of_process())
-    );
-    Ok(held(records.iter().all(Record::held)))
 }
 
 fn main() -> ExitCode {
@@ -322,43 +294,28 @@ fn main() -> ExitCode {
 }
 
 fn run(args: Args) -> Result<ExitCode> {
-    match &args.command {
+    let (lab, group, out, db) = match args.command {
         Command::Revoke {
             group,
             revoke_commit,
             out,
-        } => check(
-            Lab::Revoke {
-                revoke_commit: *revoke_commit,
-            },
-            group,
-            out,
-            None,
-        ),
-        Command::Maxpoll { group, out } => check(Lab::Maxpoll, group, out, None),
+        } => (Lab::Revoke { revoke_commit }, group, out, None),
+        Command::Maxpoll { group, out } => (Lab::Maxpoll, group, out, None),
         Command::Share {
             group,
             scenario,
             limit,
             out,
-        } => check(
-            Lab::Share {
-                scenario: *scenario,
-                limit: *limit,
-            },
-            group,
-            out,
-            None,
-        ),
+        } => (Lab::Share { scenario, limit }, group, out, None),
         Command::Assignor {
             group,
             assignor,
             revoke_commit,
             out,
-        } => check(
+        } => (
             Lab::Assignor {
-                assignor: *assignor,
-                revoke_commit: *revoke_commit,
+                assignor,
+                revoke_commit,
             },
             group,
             out,
@@ -368,41 +325,27 @@ fn run(args: Args) -> Result<ExitCode> {
             group,
             static_membership,
             out,
-        } => check(
-            Lab::Static {
-                static_membership: *static_membership,
-            },
-            group,
-            out,
-            None,
-        ),
+        } => (Lab::Static { static_membership }, group, out, None),
         Command::Protocol {
             group,
             protocol,
             out,
-        } => check(
-            Lab::Protocol {
-                protocol: *protocol,
-            },
-            group,
-            out,
-            None,
-        ),
+        } => (Lab::Protocol { protocol }, group, out, None),
         Command::Idempotent {
             group,
             effect,
             scenario,
             db,
             out,
-        } => check(
+        } => (
             Lab::Idempotent {
-                effect: *effect,
-                scenario: *scenario,
+                effect,
+                scenario,
                 postgres: db.as_deref().is_some_and(krb_effect::is_postgres),
             },
             group,
             out,
-            db.as_deref(),
+            db,
         ),
         Command::Faults {
             group,
@@ -410,28 +353,35 @@ fn run(args: Args) -> Result<ExitCode> {
             db,
             recheck,
             out,
-        } => check(
-            Lab::Faults {
-                effect: *effect,
-                recheck: *recheck,
-            },
-            group,
-            out,
-            db.as_deref(),
-        ),
+        } => (Lab::Faults { effect, recheck }, group, out, db),
         Command::Deploy {
             group,
             matrix_row,
             db,
             out,
-        } => check(Lab::Deploy { row: *matrix_row }, group, out, db.as_deref()),
-        Command::DeployRows { group, only, logs } => deploy_rows(group, only.as_deref(), &logs.dir),
-        Command::DeployTable { file } => deploy_table(file),
+        } => (Lab::Deploy { row: matrix_row }, group, out, db),
+        Command::DeployRows { group, only, logs } => {
+            let rows = krb_verify::deploy::Row::select(only.as_deref())
+                .map_err(|m| anyhow::anyhow!(m.text(Lang::of_process())))?;
+            for row in rows {
+                stdout_line(&row.script_line(&format!("{group}-{}", row.name()), &logs.dir));
+            }
+            return Ok(ExitCode::SUCCESS);
+        }
+        Command::DeployTable { file } => {
+            let records = record::read(&file)?;
+            print!(
+                "{}",
+                krb_verify::deploy::table(&records, Lang::of_process())
+            );
+            return Ok(held(records.iter().all(Record::held)));
+        }
         Command::Table {
             file,
             json,
             html,
             logs,
-        } => table(file, json.as_deref(), html.as_deref(), &logs.dir),
-    }
+        } => return table(&file, json.as_deref(), html.as_deref(), &logs.dir),
+    };
+    check(lab, &group, &out, db.as_deref())
 }

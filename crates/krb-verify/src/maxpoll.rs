@@ -3,31 +3,15 @@
 
 use anyhow::Result;
 use chrono::NaiveDateTime;
-use krb_dups::Run as Span;
-use krb_log::logline::{Event, Offset, Partition};
-
-use krb_log::logline::format_time;
-use krb_log::overlap::overlaps;
-
 use krb_cli::lang::Lang;
+use krb_dups::Run as Span;
+use krb_log::logline::{format_time, Event, Offset, Partition};
+use krb_log::overlap::overlaps;
 
 use crate::facts::{seconds, summary, Run};
 use crate::messages::{both, said, Message, Shared, Shown};
 use crate::verdict::{DUPLICATES, MAXPOLL_SECONDS, OVERLAP_SECONDS};
-use crate::{shown, Verdict};
-
-/// The article's numbers for lab 2.
-pub fn article() -> Message {
-    vec![
-        Said::Maxpoll {
-            seconds: Some(10.4),
-        }
-        .into(),
-        Said::Together { seconds: Some(1.6) }.into(),
-        Said::Offset3Twice.into(),
-    ]
-    .into()
-}
+use crate::{shown, Lab, Verdict};
 
 said! {
     /// Lab 2's statements and details (lab 5 checks them too, and lab 6 one).
@@ -106,7 +90,15 @@ said! {
 
 /// Lab 2's verdict for a run, with the group's committed offsets read from the broker.
 pub fn verdict(run: &Run, committed: &[(Partition, Option<Offset>)]) -> Result<Verdict> {
-    let mut v = Verdict::new(2, "maxpoll", "expel", &run.group, article());
+    let article: Vec<Message> = vec![
+        Said::Maxpoll {
+            seconds: Some(10.4),
+        }
+        .into(),
+        Said::Together { seconds: Some(1.6) }.into(),
+        Said::Offset3Twice.into(),
+    ];
+    let mut v = Verdict::of(Lab::Maxpoll, &run.group, article);
     checks(&mut v, run, committed, true)?;
     Ok(v)
 }
@@ -149,7 +141,6 @@ pub fn checks(
             offset: 3,
         }
     });
-    let a_done = done.map(|i| a.lines[i].at);
     let b_assigned = b.time_of(0, |e| e == &Event::Assigned(vec![0]));
     let b_did_3 = b.processed().any(|(p, o)| (p, o) == (0, 3));
     let overlap = overlaps(&run.logs)
@@ -161,51 +152,51 @@ pub fn checks(
             matches!(e, Event::Commit(_) | Event::CommitFailed(_))
         })
     });
-    let commit: Message = after_done.map_or(Said::NoCommit.into(), |i| {
+    let data = |i: usize| -> Message {
         Shared::Data {
             text: a.lines[i].event.to_string(),
         }
         .into()
-    });
+    };
+    let commit = after_done.map_or(Said::NoCommit.into(), data);
     let loss =
         after_done.and_then(|i| a.find(i + 1, |e| matches!(e, Event::Lost(_) | Event::Revoked(_))));
-    let handed = Handover {
-        b_assigned,
-        a_done,
-        a_lost: loss.map(|i| a.lines[i].at),
-        a_gave_up: loss.map(|i| given_up(&a.lines[i].event)),
-        a_again: loss
-            .and_then(|i| a.find(i + 1, |e| e == &Event::Assigned(vec![0])))
-            .map(|i| a.lines[i].at),
-        overlap,
-        b_did_3,
+    let a_lost = loss.map(|i| a.lines[i].at);
+    let at = |t: Option<NaiveDateTime>| t.map(|t| format_time(t.time()));
+    // How p0 changed hands: a's `lost [0]`, or its `revoked [0]` (it rejoined in time), and a
+    // assigned [0] again after it (it rejoined first).
+    let handed = match overlap {
+        Some(seconds) => Said::TogetherFor {
+            seconds,
+            b_processed: b_did_3,
+        },
+        None => Said::HandedAt {
+            b_at: at(b_assigned),
+            done_at: at(done.map(|i| a.lines[i].at)),
+            gave_up: Box::new(given_up(
+                loss.map_or(&Event::Lost(vec![0]), |i| &a.lines[i].event),
+            )),
+            lost_at: at(a_lost),
+            again_at: loss
+                .and_then(|i| a.find(i + 1, |e| e == &Event::Assigned(vec![0])))
+                .map(|i| at(Some(a.lines[i].at))),
+        },
     };
     if classic {
-        v.check(
-            Said::BTookOffset3,
-            overlap.is_some() && b_did_3,
-            handed.shown(),
-        );
-        let failed = after_done.and_then(|i| match &a.lines[i].event {
-            Event::CommitFailed(e) => Some(e.as_str()),
-            _ => None,
+        v.check(Said::BTookOffset3, overlap.is_some() && b_did_3, handed);
+        let failed = after_done.is_some_and(|i| {
+            matches!(&a.lines[i].event, Event::CommitFailed(e)
+                if e.starts_with("KafkaError{code=UNKNOWN_MEMBER_ID,"))
         });
-        v.check(
-            Said::CommitFailed,
-            failed.is_some_and(|e| e.starts_with("KafkaError{code=UNKNOWN_MEMBER_ID,")),
-            commit,
-        );
+        v.check(Said::CommitFailed, failed, commit);
     } else {
         // librdkafka 2.15 sends the consumer protocol's leave only once the assignment is given
         // up, at the poll after the slow message: until then a owns p0 and the broker keeps it.
         // Then p0 goes to whichever member asks first, b or a itself rejoining.
         v.check(
             Said::ConsumerKept,
-            overlap.is_none()
-                && handed
-                    .a_lost
-                    .is_some_and(|lost| handed.b_assigned.is_none_or(|b| b >= lost)),
-            handed.shown(),
+            overlap.is_none() && a_lost.is_some_and(|lost| b_assigned.is_none_or(|b| b >= lost)),
+            handed,
         );
         let committed_4 = after_done.is_some_and(
             |i| matches!(&a.lines[i].event, Event::Commit(ps) if ps.contains(&(0, 4))),
@@ -226,34 +217,28 @@ pub fn checks(
     v.check(
         Said::PollError,
         poll_error.is_some(),
-        poll_error.map_or(Shared::Nothing, |i| Shared::Data {
-            text: a.lines[i].event.to_string(),
-        }),
+        poll_error.map_or(Shared::Nothing.into(), data),
     );
     let report = &run.report;
     let processed = Shared::Data {
         text: report.render().trim_end().replace('\n', ";"),
     };
-    if classic {
-        v.check(
-            Said::AllOffset3Twice,
-            report.unique == 10
-                && report.runs
-                    == vec![Span {
-                        partition: 0,
-                        first: 3,
-                        last: 3,
-                        times: 2,
-                    }],
-            processed,
-        );
-    } else {
-        v.check(
-            Said::ConsumerAllOnce,
-            report.unique == 10 && report.runs.is_empty(),
-            processed,
-        );
-    }
+    // Offset 3 twice when a was expelled, nothing twice when it was not.
+    let twice = Span {
+        partition: 0,
+        first: 3,
+        last: 3,
+        times: 2,
+    };
+    let (statement, runs) = match classic {
+        true => (Said::AllOffset3Twice, vec![twice]),
+        false => (Said::ConsumerAllOnce, vec![]),
+    };
+    v.check(
+        statement,
+        report.unique == 10 && report.runs == runs,
+        processed,
+    );
     v.check(
         Said::FinalCommitted,
         committed == [(0, Some(10))],
@@ -293,42 +278,6 @@ pub fn checks(
     ]
     .into();
     Ok(())
-}
-
-/// When p0 changed hands in lab 2, as its statements show it.
-struct Handover {
-    b_assigned: Option<NaiveDateTime>,
-    a_done: Option<NaiveDateTime>,
-    a_lost: Option<NaiveDateTime>,
-    /// How a gave [0] up: its `lost [0]` line, or its `revoked [0]` (it rejoined in time).
-    a_gave_up: Option<Message>,
-    /// a assigned [0] again after its lost [0] (it rejoined first).
-    a_again: Option<NaiveDateTime>,
-    overlap: Option<f64>,
-    b_did_3: bool,
-}
-
-impl Handover {
-    fn shown(&self) -> Said {
-        let at = |t: Option<NaiveDateTime>| t.map(|t| format_time(t.time()));
-        match self.overlap {
-            Some(o) => Said::TogetherFor {
-                seconds: o,
-                b_processed: self.b_did_3,
-            },
-            None => Said::HandedAt {
-                b_at: at(self.b_assigned),
-                done_at: at(self.a_done),
-                gave_up: Box::new(
-                    self.a_gave_up
-                        .clone()
-                        .unwrap_or_else(|| given_up(&Event::Lost(vec![0]))),
-                ),
-                lost_at: at(self.a_lost),
-                again_at: self.a_again.is_some().then(|| at(self.a_again)),
-            },
-        }
-    }
 }
 
 /// a's `lost [0]` as the log writes it, its `revoked [0]` as lab 3 counts a revoke.

@@ -1,10 +1,6 @@
-//! What krb-verify prints for a person, in English and Korean (`KRB_LANG=ko`).
-//!
-//! A verdict's statements, details, the article's numbers and ours are [`Message`]s: values
-//! (which message, and its arguments) that each lab's module declares once in its [`said!`]
-//! enum, both languages side by side (see docs/en/internals/messages.md). They are made into
-//! text only where they are shown, so a record published in one language is shown in the
-//! viewer's. The frame around them (a verdict's labels, the table's heads) is the pairs below.
+//! What krb-verify prints for a person, in English and Korean (`KRB_LANG=ko`): [`Message`]s,
+//! values made into text only where they are shown, so a record is read in the viewer's language
+//! (docs/en/internals/messages.md). The frame around them is the pairs below.
 
 use std::fmt::{self, Display};
 
@@ -27,11 +23,8 @@ macro_rules! both {
 pub(crate) use both;
 
 /// Declares a lab's messages, each once with its fields and both languages side by side:
-/// `Name { field: Type } => "english {field}", "korean {field}";`. format! checks each
-/// language's `{field}`s, and shows each value by [`Words`] (a missing one as `none`/`없음`).
-/// A message whose words need logic gives them as `|lang| expr` over its borrowed fields.
-/// The macro writes the enum (serde's, for the records), its `text(lang)`, and the names of
-/// its variants (`VARIANTS`), to which the tests hold each lab's examples.
+/// `Name { field: Type } => "english {field}", "korean {field}";` or `=> |lang| expr` (see
+/// docs/en/internals/messages.md).
 macro_rules! said {
     (
         $(#[$meta:meta])*
@@ -73,10 +66,48 @@ macro_rules! said {
 }
 pub(crate) use said;
 
-/// A message of a verdict: which one, with its values, in no language yet.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub enum Message {
-    /// Words more than one lab says.
+/// Writes [`Message`]: one variant per enum of words (made from it by `From`), then the parts
+/// and a record's English text.
+macro_rules! message {
+    ($($(#[$meta:meta])* $variant:ident($said:ty)),* $(,)?) => {
+        /// A message of a verdict: which one, with its values, in no language yet.
+        #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+        pub enum Message {
+            $($(#[$meta])* $variant($said),)*
+            /// Several messages, `; ` between them.
+            Parts(Vec<Message>),
+            /// The English text of a record whose message this krb cannot read (an older krb
+            /// wrote none, a newer one a message this one does not know): shown as it is,
+            /// marked under another language. Never written as a message.
+            #[serde(skip)]
+            English(String),
+        }
+
+        impl Message {
+            pub fn text(&self, lang: Lang) -> String {
+                match self {
+                    $(Message::$variant(m) => m.text(lang),)*
+                    Message::Parts(parts) => parts
+                        .iter()
+                        .map(|p| p.text(lang))
+                        .collect::<Vec<_>>()
+                        .join("; "),
+                    Message::English(text) => match lang {
+                        Lang::En => text.clone(),
+                        _ => format!("{text} {UNTRANSLATED}"),
+                    },
+                }
+            }
+        }
+
+        $(impl From<$said> for Message {
+            fn from(m: $said) -> Message {
+                Message::$variant(m)
+            }
+        })*
+    };
+}
+message! {
     Shared(Shared),
     Lab1(revoke::Said),
     Lab2(maxpoll::Said),
@@ -87,40 +118,9 @@ pub enum Message {
     Lab7(faults::Said),
     Lab8(share::Said),
     Lab9(crate::deploy::Message),
-    /// Several messages, `; ` between them.
-    Parts(Vec<Message>),
-    /// The English text of a record whose message this krb cannot read (an older krb wrote
-    /// none, a newer one a message this one does not know): shown as it is, marked under
-    /// another language. Never written as a message.
-    #[serde(skip)]
-    English(String),
 }
 
 impl Message {
-    pub fn text(&self, lang: Lang) -> String {
-        match self {
-            Message::Shared(m) => m.text(lang),
-            Message::Lab1(m) => m.text(lang),
-            Message::Lab2(m) => m.text(lang),
-            Message::Lab3(m) => m.text(lang),
-            Message::Lab4(m) => m.text(lang),
-            Message::Lab5(m) => m.text(lang),
-            Message::Lab6(m) => m.text(lang),
-            Message::Lab7(m) => m.text(lang),
-            Message::Lab8(m) => m.text(lang),
-            Message::Lab9(m) => m.text(lang),
-            Message::Parts(parts) => parts
-                .iter()
-                .map(|p| p.text(lang))
-                .collect::<Vec<_>>()
-                .join("; "),
-            Message::English(text) => match lang {
-                Lang::En => text.clone(),
-                _ => format!("{text} {UNTRANSLATED}"),
-            },
-        }
-    }
-
     /// The message's parts: its own when it is [`Message::Parts`], else itself.
     pub fn parts(self) -> Vec<Message> {
         match self {
@@ -150,29 +150,6 @@ impl Message {
 /// The mark after a record's English text shown under another language: it was not said in
 /// that language.
 pub const UNTRANSLATED: &str = "(en)";
-
-/// Makes each lab's enum a [`Message`].
-macro_rules! into_message {
-    ($($said:ty => $variant:ident),* $(,)?) => {
-        $(impl From<$said> for Message {
-            fn from(m: $said) -> Message {
-                Message::$variant(m)
-            }
-        })*
-    };
-}
-into_message! {
-    Shared => Shared,
-    revoke::Said => Lab1,
-    maxpoll::Said => Lab2,
-    assignor::Said => Lab3,
-    static_lab::Said => Lab4,
-    protocol::Said => Lab5,
-    idempotent::Said => Lab6,
-    faults::Said => Lab7,
-    share::Said => Lab8,
-    crate::deploy::Message => Lab9,
-}
 
 impl From<Vec<Message>> for Message {
     fn from(parts: Vec<Message>) -> Message {
@@ -245,13 +222,12 @@ said! {
         Summary { count: u64, partitions: Vec<Partition>, range: Option<(Offset, Offset)> } =>
             |lang| {
                 let on = crate::messages::partitions(partitions);
-                let mut text = match (lang, partitions.is_empty(), count) {
-                    (Lang::En, true, 1) => "1 duplicate".to_string(),
-                    (Lang::En, true, _) => format!("{count} duplicates"),
-                    (Lang::En, false, 1) => format!("1 duplicate on {on}"),
-                    (Lang::En, false, _) => format!("{count} duplicates on {on}"),
-                    (Lang::Ko, true, _) => format!("중복 {count}건"),
-                    (Lang::Ko, false, _) => format!("{on}에서 중복 {count}건"),
+                let s = if *count == 1 { "" } else { "s" };
+                let mut text = match (lang, partitions.is_empty()) {
+                    (Lang::En, true) => format!("{count} duplicate{s}"),
+                    (Lang::En, false) => format!("{count} duplicate{s} on {on}"),
+                    (Lang::Ko, true) => format!("중복 {count}건"),
+                    (Lang::Ko, false) => format!("{on}에서 중복 {count}건"),
                 };
                 if let Some((first, last)) = range {
                     text += &format!(" ({first}..{last})");

@@ -14,8 +14,7 @@ krb_cli::msgs! { ;
 
 /// Lab `lab`'s heading, and what happened in it and what to look at.
 pub fn lab_text(lab: u8) -> (Msg, Msg) {
-    let index = usize::from(lab.clamp(1, 9)) - 1;
-    LABS[index]
+    LABS[usize::from(lab.clamp(1, 9)) - 1]
 }
 
 // Labs 1 to 8, then one for a lab this page does not know: a heading, and what happened in it

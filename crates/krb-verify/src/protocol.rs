@@ -6,7 +6,7 @@ use krb_log::logline::{Event, Offset, Partition};
 
 use crate::facts::{revoked, Run, NO_LINE};
 use crate::messages::{both, said, Message, Shared};
-use crate::{maxpoll, revoke, shown, Protocol, Verdict};
+use crate::{maxpoll, revoke, shown, Lab, Protocol, Verdict};
 
 said! {
     /// Lab 5's own statements and numbers (it checks lab 1's and lab 2's too).
@@ -42,17 +42,12 @@ pub fn verdict(
     protocol: Protocol,
 ) -> Result<Verdict> {
     let classic = protocol == Protocol::Classic;
-    let mut v = Verdict::new(
-        5,
-        "protocol",
-        &krb_kafka::group_settings::value_name(protocol),
-        &lab1.group,
-        if classic {
-            Said::SeeLabs
-        } else {
-            Said::NotInArticle
-        },
-    );
+    let article = if classic {
+        Said::SeeLabs
+    } else {
+        Said::NotInArticle
+    };
+    let mut v = Verdict::of(Lab::Protocol { protocol }, &lab1.group, article);
     revoke::checks(&mut v, lab1, false)?;
     let first = v.ours.clone();
     // Both parts name their numbers alike (duplicates): each keeps its part's name before it.

@@ -62,7 +62,6 @@ impl Record {
         )
     }
 
-    /// Appends the record to a JSON Lines file.
     pub fn append(&self, path: &Path) -> Result<()> {
         let mut file = std::fs::OpenOptions::new()
             .create(true)
@@ -78,7 +77,6 @@ impl Record {
 /// The largest file of records read: a workshop's labs make a few hundred kilobytes.
 const RECORDS_LIMIT: u64 = 64 << 20;
 
-/// Reads a JSON Lines file of records.
 pub fn read(path: &Path) -> Result<Vec<Record>> {
     let text = krb_log::reader::read_text(path, "the records", RECORDS_LIMIT)?;
     text.lines()
@@ -100,34 +98,33 @@ pub fn table(records: &[Record]) -> String {
 pub fn table_in(records: &[Record], lang: Lang) -> String {
     let rows: Vec<([String; 5], String)> = records
         .iter()
-        .map(|r| match &r.verdict {
-            Some(v) => (
-                [
+        .map(|r| {
+            let failures = r
+                .verdict
+                .as_ref()
+                .map(|v| v.failures_in(lang).replace('\n', "; "));
+            let failures = [failures, r.reason.clone()].into_iter().flatten();
+            let failures = failures
+                .filter(|s| !s.is_empty())
+                .collect::<Vec<_>>()
+                .join("; ");
+            let cells = match &r.verdict {
+                Some(v) => [
                     format!("{} {}", v.lab, v.name),
                     v.variant.clone(),
                     v.article.text(lang),
                     v.ours.text(lang),
                     v.count(),
                 ],
-                [
-                    v.failures_in(lang).replace('\n', "; "),
-                    r.reason.clone().unwrap_or_default(),
-                ]
-                .into_iter()
-                .filter(|s| !s.is_empty())
-                .collect::<Vec<_>>()
-                .join("; "),
-            ),
-            None => (
-                [
+                None => [
                     format!("{} {}", r.lab, r.name),
                     r.variant.clone(),
                     String::new(),
                     String::new(),
                     r.status.clone(),
                 ],
-                r.reason.clone().unwrap_or_default(),
-            ),
+            };
+            (cells, failures)
         })
         .collect();
     let header = messages::HEADS.map(|h| h.text(lang).to_string());
@@ -144,13 +141,10 @@ pub fn table_in(records: &[Record], lang: Lang) -> String {
         let mut out = String::new();
         for row in 0..height {
             let mut text = String::new();
-            for (i, (cell, w)) in wrapped.iter().zip(widths).enumerate() {
+            // The last column's padding goes with the line's trailing spaces.
+            for (cell, w) in wrapped.iter().zip(widths) {
                 let part = cell.get(row).map(String::as_str).unwrap_or("");
-                if i == 4 {
-                    text += part;
-                } else {
-                    text += &format!("{part}{}  ", " ".repeat(w.saturating_sub(width(part))));
-                }
+                text += &format!("{part}{}  ", " ".repeat(w.saturating_sub(width(part))));
             }
             out += text.trim_end();
             out += "\n";

@@ -7,12 +7,11 @@ use krb_log::logline::{Event, Offset, Partition};
 
 use krb_cli::lang::Lang;
 
-use crate::facts::{assigned, last_commit, last_processed, seconds, summary, Run};
+use crate::facts::{assigned, last_commit, last_processed, revoked, seconds, summary, Run};
 use crate::messages::{said, Shared};
-use crate::{shown, Verdict};
+use crate::{shown, Lab, Verdict};
 
 said! {
-    /// Lab 1's statements and details.
     pub enum Said {
         HandedBack => "a handed partitions back after b joined", "b가 들어온 뒤 a가 파티션을 반납함";
         RevokedThenAssigned => "a logged revoked [0, 1], then assigned [..]",
@@ -59,19 +58,16 @@ said! {
 }
 
 pub fn verdict(run: &Run, revoke_commit: bool) -> Result<Verdict> {
-    let (variant, article) = if revoke_commit {
-        ("revcommit", Shared::Duplicates { count: 0 })
+    let article = if revoke_commit {
+        Shared::Duplicates { count: 0 }
     } else {
-        (
-            "nocommit",
-            Shared::Summary {
-                count: 82,
-                partitions: vec![1],
-                range: Some((400, 481)),
-            },
-        )
+        Shared::Summary {
+            count: 82,
+            partitions: vec![1],
+            range: Some((400, 481)),
+        }
     };
-    let mut v = Verdict::new(1, "revoke", variant, &run.group, article);
+    let mut v = Verdict::of(Lab::Revoke { revoke_commit }, &run.group, article);
     checks(&mut v, run, revoke_commit)?;
     let mut ours = summary(&run.report);
     if let Shared::Summary { range, .. } = &mut ours {
@@ -87,13 +83,7 @@ pub fn checks(v: &mut Verdict, run: &Run, revoke_commit: bool) -> Result<()> {
     let a = run.member("a")?;
     let b = run.member("b")?;
     let report = &run.report;
-    v.check(
-        Shared::AllProcessed { count: 1000 },
-        report.unique == 1000,
-        Shared::Unique {
-            count: report.unique,
-        },
-    );
+    v.all_processed(report, 1000);
     let b_start = b.time_of(0, |e| e == &Event::Start);
     // The rebalance b's join causes, not the revoke of a's clean stop at the end.
     let a_stop = a.find(0, |e| e == &Event::Stop).unwrap_or(a.lines.len());
@@ -105,15 +95,12 @@ pub fn checks(v: &mut Verdict, run: &Run, revoke_commit: bool) -> Result<()> {
         .iter()
         .find_map(|l| assigned(&l.event).filter(|ps| !ps.is_empty()).cloned())
         .unwrap_or_default();
+    let list = revoke.and_then(|i| revoked(&a.lines[i].event).map(shown::list));
     v.check(
         Said::HandedBack,
         revoke.is_some(),
-        match revoke.and_then(|i| crate::facts::revoked(&a.lines[i].event)) {
-            Some(ps) => Said::ARevoked {
-                list: shown::list(ps),
-            },
-            None => Said::NoRevoke,
-        },
+        list.clone()
+            .map_or(Said::NoRevoke, |list| Said::ARevoked { list }),
     );
     if v.lab == 1 {
         v.check(
@@ -121,9 +108,7 @@ pub fn checks(v: &mut Verdict, run: &Run, revoke_commit: bool) -> Result<()> {
             revoke.is_some_and(|i| a.lines[i].event == Event::Revoked(vec![0, 1]))
                 && reassigned.is_some(),
             Said::Reassigned {
-                list: revoke
-                    .and_then(|i| crate::facts::revoked(&a.lines[i].event))
-                    .map(shown::list),
+                list,
                 reassigned: reassigned.is_some(),
             },
         );
@@ -161,11 +146,7 @@ pub fn checks(v: &mut Verdict, run: &Run, revoke_commit: bool) -> Result<()> {
     let b_first = b.processed().find(|(p, _)| *p == moved).map(|(_, o)| o);
     let dups = report.duplicates();
     if revoke_commit {
-        v.check(
-            Shared::NoDuplicates,
-            dups == 0,
-            Shared::Duplicates { count: dups },
-        );
+        v.no_duplicates(report);
         let n = last_commit(&a.lines[revoke..reassigned], moved);
         v.check(
             Said::CommittedInRevoke,

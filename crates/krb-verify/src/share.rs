@@ -12,7 +12,7 @@ use krb_log::logline::{Ack, Event, Offset, Partition};
 use krb_log::worker_log::WorkerLog;
 
 use crate::facts::{seconds, summary, Run};
-use crate::messages::{both, partitions, said, Shared};
+use crate::messages::{both, partitions, said, Message, Shared};
 use crate::{shown, Verdict};
 
 said! {
@@ -111,25 +111,13 @@ pub enum Scenario {
     Reject,
 }
 
-/// The lab's offsets of the lock and reject scenarios (10 records on one partition), as
-/// 08-share.sh passes them to the workers.
+/// The lock scenario's slow offset, and the reject scenario's offsets released each time and
+/// rejected (10 records on one partition), as 08-share.sh passes them to the workers.
 pub const SLOW_AT: Offset = 3;
-/// The offset the reject scenario releases each time.
 pub const RELEASE_AT: Offset = 3;
-/// The offset the reject scenario rejects.
 pub const REJECT_AT: Offset = 6;
 
-/// What each scenario's number beside ours is: the consumer-group lab it mirrors.
-fn article(scenario: Scenario) -> Said {
-    match scenario {
-        Scenario::Join | Scenario::Kill => Said::Lab1,
-        Scenario::Lock => Said::Lab2,
-        Scenario::Reject => Said::NotInArticle,
-    }
-}
-
 /// One delivery of a record to a member, from its `acquired` line.
-#[derive(Clone, Debug, PartialEq, Eq)]
 struct Delivery {
     at: NaiveDateTime,
     worker: String,
@@ -144,7 +132,7 @@ struct Delivery {
 #[derive(Default)]
 struct Records {
     deliveries: Vec<Delivery>,
-    acks: BTreeMap<(Partition, Offset), Vec<(String, Ack)>>,
+    acks: BTreeMap<(Partition, Offset), Vec<Ack>>,
     committed: BTreeMap<(Partition, Offset), Vec<(String, Ack)>>,
 }
 
@@ -153,43 +141,39 @@ impl Records {
         let mut r = Records::default();
         for log in logs {
             let worker = &log.name;
-            // What the worker acknowledged and has not yet had committed, and how.
-            let mut pending: BTreeMap<(Partition, Offset), Ack> = BTreeMap::new();
-            // What it acquired: an offset committed that it neither acquired nor acknowledged
-            // bears on no statement, and is not kept (a line may commit a million of them).
-            let acquired: BTreeSet<(Partition, Offset)> = log
-                .lines
-                .iter()
-                .filter_map(|l| match l.event {
-                    Event::Acquired {
-                        partition, offset, ..
-                    } => Some((partition, offset)),
-                    _ => None,
-                })
-                .collect();
-            for line in &log.lines {
-                match &line.event {
+            let first = r.deliveries.len();
+            r.deliveries
+                .extend(log.lines.iter().filter_map(|line| match line.event {
                     Event::Acquired {
                         partition,
                         offset,
                         delivery,
-                    } => r.deliveries.push(Delivery {
+                    } => Some(Delivery {
                         at: line.at,
                         worker: worker.clone(),
-                        partition: *partition,
-                        offset: *offset,
-                        count: *delivery,
+                        partition,
+                        offset,
+                        count: delivery,
                     }),
+                    _ => None,
+                }));
+            // What it acquired: an offset committed that it neither acquired nor acknowledged
+            // bears on no statement, and is not kept (a line may commit a million of them).
+            let acquired: BTreeSet<(Partition, Offset)> = r.deliveries[first..]
+                .iter()
+                .map(|d| (d.partition, d.offset))
+                .collect();
+            // What the worker acknowledged and has not yet had committed, and how.
+            let mut pending: BTreeMap<(Partition, Offset), Ack> = BTreeMap::new();
+            for line in &log.lines {
+                match &line.event {
                     Event::Acknowledged {
                         partition,
                         offset,
                         ack,
                     } => {
                         pending.insert((*partition, *offset), *ack);
-                        r.acks
-                            .entry((*partition, *offset))
-                            .or_default()
-                            .push((worker.clone(), *ack));
+                        r.acks.entry((*partition, *offset)).or_default().push(*ack);
                     }
                     Event::AcksCommitted { partition, offsets } => {
                         for o in offsets {
@@ -233,26 +217,19 @@ impl Records {
     fn of_worker<'a>(&'a self, worker: &'a str) -> impl Iterator<Item = &'a Delivery> + 'a {
         self.deliveries.iter().filter(move |d| d.worker == worker)
     }
-
-    /// The records `worker` acquired whose acknowledgement it never got committed.
-    fn uncommitted(&self, worker: &str) -> BTreeSet<(Partition, Offset)> {
-        self.of_worker(worker)
-            .map(|d| (d.partition, d.offset))
-            .filter(|k| {
-                !self
-                    .committed
-                    .get(k)
-                    .is_some_and(|c| c.iter().any(|(w, _)| w == worker))
-            })
-            .collect()
-    }
 }
 
 /// Lab 8's verdict for a run of `scenario`; `limit` is the group's share.delivery.count.limit
 /// (the reject scenario's), as the script set it.
 pub fn verdict(run: &Run, scenario: Scenario, limit: u16) -> Result<Verdict> {
     let variant = krb_kafka::group_settings::value_name(scenario);
-    let mut v = Verdict::new(8, "share", &variant, &run.group, article(scenario));
+    // The number beside ours: the consumer-group lab the scenario mirrors.
+    let article = match scenario {
+        Scenario::Join | Scenario::Kill => Said::Lab1,
+        Scenario::Lock => Said::Lab2,
+        Scenario::Reject => Said::NotInArticle,
+    };
+    let mut v = Verdict::new(8, "share", &variant, &run.group, article);
     let records = Records::of(&run.logs);
     match scenario {
         Scenario::Join => join(&mut v, run, &records)?,
@@ -264,7 +241,6 @@ pub fn verdict(run: &Run, scenario: Scenario, limit: u16) -> Result<Verdict> {
     Ok(v)
 }
 
-/// "all N records processed".
 fn all_processed(v: &mut Verdict, run: &Run, n: u64) {
     v.check(
         Said::AllRecords { count: n },
@@ -281,7 +257,7 @@ fn accepted_once(v: &mut Verdict, r: &Records, n: u64, except: &[Offset]) {
     let accepted: BTreeSet<(Partition, Offset)> = r
         .acks
         .iter()
-        .filter(|(_, acks)| acks.iter().any(|(_, a)| *a == Ack::Accept))
+        .filter(|(_, acks)| acks.contains(&Ack::Accept))
         .map(|(k, _)| *k)
         .collect();
     let acceptances = |k: &(Partition, Offset)| {
@@ -323,7 +299,6 @@ fn join(v: &mut Verdict, run: &Run, r: &Records) -> Result<()> {
         .map(|d| d.partition)
         .collect();
     let b_took: BTreeSet<Partition> = r.of_worker(&b.name).map(|d| d.partition).collect();
-    let shared: Vec<Partition> = b_took.intersection(&a_before).copied().collect();
     let revokes = [a, b]
         .iter()
         .flat_map(|l| &l.lines)
@@ -331,7 +306,7 @@ fn join(v: &mut Verdict, run: &Run, r: &Records) -> Result<()> {
         .count();
     v.check(
         Said::NoHandOver,
-        !shared.is_empty() && revokes == 0,
+        !b_took.is_disjoint(&a_before) && revokes == 0,
         vec![
             Said::BRead {
                 partitions: partitions(&b_took),
@@ -360,7 +335,15 @@ fn kill(v: &mut Verdict, run: &Run, r: &Records) -> Result<()> {
     let b = run.member("b")?;
     all_processed(v, run, 1000);
     // What a held when it died: acquired, and no acknowledgement of it taken by the broker.
-    let held = r.uncommitted(&a.name);
+    let held: BTreeSet<(Partition, Offset)> = r
+        .of_worker(&a.name)
+        .map(|d| (d.partition, d.offset))
+        .filter(|k| {
+            !r.committed
+                .get(k)
+                .is_some_and(|c| c.iter().any(|(w, _)| *w == a.name))
+        })
+        .collect();
     v.check(
         Said::KilledHolding,
         !held.is_empty(),
@@ -442,9 +425,8 @@ fn lock(v: &mut Verdict, run: &Run, r: &Records) -> Result<()> {
     );
     let b_got = r
         .of_worker(&b.name)
-        .find(|d| (d.partition, d.offset) == slow)
-        .cloned();
-    let inside = match (in_it, done, &b_got) {
+        .find(|d| (d.partition, d.offset) == slow);
+    let inside = match (in_it, done, b_got) {
         (Some(s), Some(e), Some(d)) => d.at > s && d.at < e && d.count == 2,
         _ => false,
     };
@@ -459,7 +441,6 @@ fn lock(v: &mut Verdict, run: &Run, r: &Records) -> Result<()> {
             }
             .into(),
             b_got
-                .as_ref()
                 .map_or(Said::BNever, |d| Said::BAcquired {
                     b_at: at(d.at),
                     count: d.count,
@@ -468,24 +449,24 @@ fn lock(v: &mut Verdict, run: &Run, r: &Records) -> Result<()> {
         ],
     );
     // What the broker said to a's acknowledgement of offset 3, made after its lock had ended.
+    let of_slow = |p: &Partition, offsets: &Vec<Offset>| *p == slow.0 && offsets.contains(&slow.1);
     let late = done.and_then(|e| {
-        a.lines.iter().find_map(|l| match &l.event {
-            Event::AcksCommitted { partition, offsets }
-                if l.at >= e && *partition == slow.0 && offsets.contains(&slow.1) =>
-            {
-                Some(Said::LateCommitted)
-            }
-            Event::AcksFailed {
-                partition,
-                offsets,
-                error,
-            } if l.at >= e && *partition == slow.0 && offsets.contains(&slow.1) => {
-                Some(Said::LateFailed {
+        a.lines
+            .iter()
+            .filter(|l| l.at >= e)
+            .find_map(|l| match &l.event {
+                Event::AcksCommitted { partition, offsets } if of_slow(partition, offsets) => {
+                    Some(Said::LateCommitted)
+                }
+                Event::AcksFailed {
+                    partition,
+                    offsets,
+                    error,
+                } if of_slow(partition, offsets) => Some(Said::LateFailed {
                     code: krb_log::rendered_error::rendered_code(error).to_string(),
-                })
-            }
-            _ => None,
-        })
+                }),
+                _ => None,
+            })
     });
     let late = late.unwrap_or(Said::LateUnanswered);
     v.check(
@@ -523,11 +504,17 @@ fn reject(v: &mut Verdict, run: &Run, r: &Records, limit: u16) -> Result<()> {
             .map(|d| d.count)
             .collect()
     };
-    let kinds = |o: Offset| -> Vec<Ack> {
-        r.acks
-            .get(&(0, o))
-            .map(|a| a.iter().map(|(_, k)| *k).collect())
-            .unwrap_or_default()
+    let kinds = |o: Offset| r.acks.get(&(0, o)).cloned().unwrap_or_default();
+    // What the broker delivered of offset `o` (`counts`) and how each was acknowledged.
+    let detail = |counts: &[u16], o: Offset| -> Message {
+        vec![
+            Said::Deliveries {
+                list: shown::list(counts),
+            }
+            .into(),
+            acknowledged(&kinds(o)).into(),
+        ]
+        .into()
     };
     let released = deliveries(RELEASE_AT);
     let want: Vec<u16> = (1..=limit).collect();
@@ -537,25 +524,13 @@ fn reject(v: &mut Verdict, run: &Run, r: &Records, limit: u16) -> Result<()> {
             limit,
         },
         released == want && kinds(RELEASE_AT).iter().all(|k| *k == Ack::Release),
-        vec![
-            Said::Deliveries {
-                list: shown::list(&released),
-            }
-            .into(),
-            acknowledged(&kinds(RELEASE_AT)).into(),
-        ],
+        detail(&released, RELEASE_AT),
     );
     let rejected = deliveries(REJECT_AT);
     v.check(
         Said::Rejected { offset: REJECT_AT },
         rejected == [1] && kinds(REJECT_AT) == [Ack::Reject],
-        vec![
-            Said::Deliveries {
-                list: shown::list(&rejected),
-            }
-            .into(),
-            acknowledged(&kinds(REJECT_AT)).into(),
-        ],
+        detail(&rejected, REJECT_AT),
     );
     accepted_once(v, r, 10, &[RELEASE_AT, REJECT_AT]);
     v.ours = vec![
@@ -585,39 +560,32 @@ fn processed_twice(run: &Run) -> BTreeSet<(Partition, Offset)> {
 
 /// How a record was acknowledged: `release, release`, or never.
 fn acknowledged(kinds: &[Ack]) -> Said {
-    if kinds.is_empty() {
-        return Said::NeverAcknowledged;
-    }
     let words: Vec<&str> = kinds.iter().map(|k| k.word()).collect();
-    Said::Acknowledged {
-        kinds: words.join(", "),
+    match words[..] {
+        [] => Said::NeverAcknowledged,
+        _ => Said::Acknowledged {
+            kinds: words.join(", "),
+        },
     }
 }
 
 /// `p0 100..119, p1 7` (or none): records as ranges.
 fn ranges(records: &BTreeSet<(Partition, Offset)>) -> Option<String> {
-    let mut out: Vec<String> = Vec::new();
-    let mut run: Option<(Partition, Offset, Offset)> = None;
+    let mut runs: Vec<(Partition, Offset, Offset)> = Vec::new();
     for &(p, o) in records {
-        run = match run {
-            Some((rp, first, last)) if rp == p && last + 1 == o => Some((p, first, o)),
-            Some(done) => {
-                out.push(range(done));
-                Some((p, o, o))
-            }
-            None => Some((p, o, o)),
-        };
+        match runs.last_mut() {
+            Some((rp, _, last)) if *rp == p && *last + 1 == o => *last = o,
+            _ => runs.push((p, o, o)),
+        }
     }
-    out.extend(run.map(range));
-    (!out.is_empty()).then(|| out.join(", "))
-}
-
-fn range((p, first, last): (Partition, Offset, Offset)) -> String {
-    if first == last {
-        format!("p{p} {first}")
-    } else {
-        format!("p{p} {first}..{last}")
-    }
+    let shown: Vec<String> = runs
+        .iter()
+        .map(|(p, first, last)| match first == last {
+            true => format!("p{p} {first}"),
+            false => format!("p{p} {first}..{last}"),
+        })
+        .collect();
+    (!shown.is_empty()).then(|| shown.join(", "))
 }
 
 /// `a` of `GROUP-a`.

@@ -4,12 +4,11 @@
 use anyhow::Result;
 use krb_log::logline::Event;
 
-use crate::facts::{assigned, revoked, seconds, Run, NO_LINE};
-use crate::messages::{both, said, Shared};
-use crate::{shown, Verdict};
+use crate::facts::{assigned, revoked, seconds, Run, NO_SECOND_START, NO_SECOND_STOP, NO_STOP};
+use crate::messages::{both, said, Message, Shared};
+use crate::{shown, Lab, Verdict};
 
 said! {
-    /// Lab 4's statements, details and numbers.
     pub enum Said {
         BackWithinTimeout =>
             "a owned partitions again within the session timeout (10 s) of its stop",
@@ -44,31 +43,25 @@ said! {
 pub const SESSION_TIMEOUT: f64 = 10.0;
 
 pub fn verdict(run: &Run, static_membership: bool) -> Result<Verdict> {
-    let (variant, article) = if static_membership {
-        (
-            "--static",
-            vec![
-                Said::NoRevokes { count: 0 }.into(),
-                Said::BackAfterStart { seconds: 0.14 }.into(),
-            ]
-            .into(),
-        )
+    let article: Message = if static_membership {
+        vec![
+            Said::NoRevokes { count: 0 }.into(),
+            Said::BackAfterStart { seconds: 0.14 }.into(),
+        ]
+        .into()
     } else {
-        ("dynamic", Said::OtherRevokedTwice.into())
+        Said::OtherRevokedTwice.into()
     };
-    let article: crate::messages::Message = article;
-    let mut v = Verdict::new(4, "static", variant, &run.group, article);
+    let mut v = Verdict::of(Lab::Static { static_membership }, &run.group, article);
     let a = run.member("a")?;
     let b = run.member("b")?;
-    let stopped = a
-        .time_of(0, |e| e == &Event::Stop)
-        .ok_or_else(|| Run::missing(NO_LINE[1], "a"))?;
-    let restart = a
-        .time_of(1, |e| e == &Event::Start)
-        .ok_or_else(|| Run::missing(NO_LINE[2], "a"))?;
-    let end = a
-        .time_of(1, |e| e == &Event::Stop)
-        .ok_or_else(|| Run::missing(NO_LINE[3], "a"))?;
+    let line = |nth, event: Event, msg| {
+        a.time_of(nth, |e| e == &event)
+            .ok_or_else(|| Run::missing(msg, "a"))
+    };
+    let stopped = line(0, Event::Stop, NO_STOP)?;
+    let restart = line(1, Event::Start, NO_SECOND_START)?;
+    let end = line(1, Event::Stop, NO_SECOND_STOP)?;
     let before = a
         .lines
         .iter()

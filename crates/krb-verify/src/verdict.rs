@@ -1,19 +1,8 @@
 //! A lab variant's verdict: the article's number, ours, and each "must hold" statement with
 //! whether this run kept it.
 //!
-//! A lab's module checks its statements as messages of its own enum (see
-//! [`crate::messages`]), which say themselves in every language:
-//!
-//! ```text
-//! v.check(Shared::AllProcessed { count: 1000 }, unique == 1000, Shared::Unique { count: unique });
-//! v.check(Said::OneMoved, moved.len() == 1, Said::BAssigned { list: shown::list(&moved) });
-//! v.ours = summary(report).into();
-//! ```
-//!
-//! Both arguments of [`Verdict::check`] are `impl Into<Message>`: a lab's `Said`, a
-//! [`Shared`](crate::messages::Shared), or several in a `Vec<Message>` (shown with `; `
-//! between). A new lab adds its enum to [`Message`] and its examples to
-//! [`crate::messages::examples`]; the tests then render each of its variants in Korean.
+//! A lab checks its statements as messages of its own enum, said in the viewer's language where
+//! they are shown (see [`crate::messages`] and docs/en/internals/messages.md).
 
 use std::collections::BTreeMap;
 
@@ -21,7 +10,7 @@ use krb_cli::lang::Lang;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::messages::{self, Message};
+use crate::messages::{self, Message, Shared};
 
 /// [`Verdict::numbers`]: how many processings repeated one (krb-dups' duplicates).
 pub const DUPLICATES: &str = "duplicates";
@@ -183,6 +172,12 @@ impl Verdict {
         }
     }
 
+    /// A verdict of `lab` with no statement checked yet, named as the lab names it.
+    pub fn of(lab: crate::Lab, group: &str, article: impl Into<Message>) -> Verdict {
+        let (n, name, variant) = lab.names();
+        Verdict::new(n, name, &variant, group, article)
+    }
+
     pub fn held(&self) -> bool {
         self.checks.iter().all(|c| c.held)
     }
@@ -201,7 +196,6 @@ impl Verdict {
         self.failures_in(Lang::En)
     }
 
-    /// The statements that did not hold, one per line, in `lang`.
     pub fn failures_in(&self, lang: Lang) -> String {
         self.checks
             .iter()
@@ -211,7 +205,6 @@ impl Verdict {
             .join("\n")
     }
 
-    /// The check of `statement`, if it was checked.
     pub fn check_of(&self, statement: impl Into<Message>) -> Option<&Check> {
         let statement = statement.into();
         self.checks.iter().find(|c| c.statement == statement)
@@ -282,6 +275,25 @@ impl Verdict {
             held,
             detail: detail.into(),
         });
+    }
+
+    /// The statement that each of the `count` messages written was processed.
+    pub fn all_processed(&mut self, report: &krb_dups::Report, count: u64) {
+        let unique = report.unique;
+        self.check(
+            Shared::AllProcessed { count },
+            unique == count,
+            Shared::Unique { count: unique },
+        );
+    }
+
+    pub fn no_duplicates(&mut self, report: &krb_dups::Report) {
+        let count = report.duplicates();
+        self.check(
+            Shared::NoDuplicates,
+            count == 0,
+            Shared::Duplicates { count },
+        );
     }
 }
 

@@ -1,35 +1,10 @@
-//! Which fault explains which duplicate, and each fault's bound, both read from the logs.
-//!
-//! A fault explains only work its own victim had in flight, work a later owner had to do
-//! again because nobody had committed it:
-//!
-//! - a kill or a pause: its victim's processings since its last successful commit of their
-//!   partition, in the assignment it held when the fault came; a pause also what its zombie
-//!   processed from the pause until its next rebalance event (the work it did again, or did
-//!   first and a new owner did again);
-//! - a node's failure or a rolling restart: the processings in flight at a `lost`, `commit
-//!   failed` or `transaction aborted` line of any worker within the fault's window (from the
-//!   fault until [`AFTERMATH_SEC`] after it was healed), those of the partitions it lost for a
-//!   `lost` line;
-//! - a clean stop, join or leave: the processings in flight at a `commit failed` or
-//!   `transaction aborted` line of any worker in its window (the rebalance it causes ends a
-//!   generation, and what was sent with the old one is refused); with `--revoke-commit` the
-//!   victim commits what it hands over;
-//! - the group's forming, before any fault: the workers that start with the trial join one
-//!   after another, and each rebalance ends a generation, as a join does; the processings in
-//!   flight at a `commit failed` or `transaction aborted` line within [`FORMING_SEC`] of an
-//!   `assigned` or `revoked` line before the first fault (but the group's first assignment,
-//!   which ends none);
-//! - a store's fault: the processings in flight at the exit of each worker that exited on a
-//!   store failure it caused (see [`store_victim`]), from its last commit to its restart; the
-//!   output topic's leader killed (kafka-eos) also what a node's failure explains, since the
-//!   node may lead input partitions or coordinate the group. A node's failure or a rolling
-//!   restart may cause a kafka-eos store failure too: a node coordinates each worker's
-//!   transactions, so it explains the exits that the output's leader's death would.
-//!
-//! A fault's bound is the size of what it may explain, so a fault on a worker that owned
-//! nothing explains nothing. A worker that exited on its own (the runner's `exited` lines) and
-//! that no store fault explains is itself unexplained: a worker that gives up is a finding.
+//! Which fault explains which duplicate, and each fault's bound, both read from the logs. A
+//! fault explains only work in flight that a later owner did again because nobody had
+//! committed it: its own victim's, or any worker's cut short at a `lost`, `commit failed` or
+//! `transaction aborted` line in its window. Each kind's rule, and why, is in
+//! docs/en/internals/lab7-analysis.md ("Which fault explains a duplicate"). A fault's bound is
+//! the size of what it may explain; a worker that exited on its own and that no store fault
+//! explains is itself unexplained: a worker that gives up is a finding.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -285,12 +260,32 @@ impl<'a> Trial<'a> {
             .iter()
             .map(|e| {
                 let log = *named.get(e.worker.as_str())?;
+                let lines = &logs[log].lines;
                 let starts = starts.entry(log).or_insert_with(|| {
-                    (0..logs[log].lines.len())
-                        .filter(|&i| logs[log].lines[i].event == Event::Start)
+                    (0..lines.len())
+                        .filter(|&i| lines[i].event == Event::Start)
                         .collect()
                 });
-                run(logs, log, starts, e)
+                // The runner writes its `exited` line, then starts the worker, whose log opens
+                // with `start`.
+                let next = starts.partition_point(|&s| lines[s].at < e.found);
+                let restart = starts.get(next).copied().unwrap_or(lines.len());
+                let began = match next.checked_sub(1) {
+                    Some(s) => lines[starts[s]].at,
+                    None => lines.first()?.at,
+                };
+                let last = lines[..restart]
+                    .iter()
+                    .rev()
+                    .find(|l| !matches!(l.event, Event::Start | Event::Stop))
+                    .map(|l| l.at);
+                Some(Run {
+                    log,
+                    began,
+                    restart,
+                    last,
+                    in_flight: Vec::new(),
+                })
             })
             .collect();
         let ends: Vec<_> = runs
@@ -351,13 +346,10 @@ impl<'a> Trial<'a> {
     /// work. Work below what was committed when the fault came (`commits`: by any worker, or
     /// seen by the sampler) was in nobody's flight.
     fn explains(&self, f: &Fault, commits: &Commits, x: &mut Explains) {
-        // A node's failure cuts short the work in flight at a `lost`, `commit failed` or
-        // `transaction aborted` line of any worker in its window. A worker's fault makes the
-        // group rebalance and so ends a generation: under cooperative-sticky and KIP-848 the
-        // workers that keep their partitions go on across it, and a commit or a transaction's
-        // offsets sent with the generation that ended are refused (ILLEGAL_GENERATION), so it
-        // cuts short the work in flight at their `commit failed` and `transaction aborted` lines
-        // in its window.
+        // A node's failure cuts short the work in flight at any worker's `lost`, `commit
+        // failed` or `transaction aborted` line in its window; a worker's fault, at the last two
+        // only: it ends a generation, and what was sent with that one is refused
+        // (ILLEGAL_GENERATION).
         let until = f.healed + TimeDelta::seconds(AFTERMATH_SEC);
         self.disturbed(f.at, until, !f.kind.on_worker(), x);
         if !f.kind.on_worker() {
@@ -459,38 +451,11 @@ struct Run {
     in_flight: Vec<usize>,
 }
 
-/// The run `e` ended, if the worker (log `log`, its `start` lines `starts`) has lines before
-/// the exit.
-fn run(logs: &[WorkerLog], log: usize, starts: &[usize], e: &Exit) -> Option<Run> {
-    let lines = &logs[log].lines;
-    // The runner writes its `exited` line, then starts the worker, whose log opens with `start`.
-    let next = starts.partition_point(|&s| lines[s].at < e.found);
-    let restart = starts.get(next).copied().unwrap_or(lines.len());
-    let began = match next.checked_sub(1) {
-        Some(s) => lines[starts[s]].at,
-        None => lines.first()?.at,
-    };
-    let last = lines[..restart]
-        .iter()
-        .rev()
-        .find(|l| !matches!(l.event, Event::Start | Event::Stop))
-        .map(|l| l.at);
-    Some(Run {
-        log,
-        began,
-        restart,
-        last,
-        in_flight: Vec::new(),
-    })
-}
-
 /// Whether the exit `e` (its run `r`) is fault `f`'s doing: the worker said it failed on the
 /// store `f` broke, its run was under way while the store was broken, and it exited after the
-/// fault came. A stopped PostgreSQL cuts every connection, and a worker finds out at its next
-/// use of the database, however late (one that owned nothing, at its next assignment): a run
-/// that began before the database was back may exit at any time after. A node's death (the
-/// output's leader, or any node: each coordinates some transactions) only disturbs the
-/// transactional calls made around it: the worker's last line is within the fault's window.
+/// fault came. A worker finds a cut database connection at its next use, however late; a
+/// node's death disturbs only the transactional calls made around it, so its last line is
+/// within the fault's window (lab7-analysis.md, "Which fault explains a duplicate").
 fn store_victim(f: &Fault, e: &Exit, r: &Run) -> bool {
     let said = |words: &[&str]| {
         e.last_line.starts_with("krb-worker: ") && words.iter().any(|w| e.last_line.contains(w))

@@ -3,7 +3,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::Effect as Kind;
+use crate::{shown, Effect as Kind};
 use chrono::NaiveDateTime;
 use krb_log::logline::{format_time, Event, Offset, Partition};
 use krb_log::worker_log::WorkerLog;
@@ -40,12 +40,9 @@ pub(super) fn kept(logs: &[WorkerLog], effect: Kind) -> Kept {
 }
 
 /// The messages the store keeps where the store decides, since it holds the offsets with the
-/// effects: with db-offsets those whose effect is in the database and whose partition's
-/// position there is past them (a COMMIT the stopping server made and never answered leaves
-/// both, and no log line); with kafka-eos those whose output the read_committed topic holds (a
-/// worker killed inside commit_transaction after EndTxn reached the coordinator leaves a
-/// transaction the broker commits). None for the other effects: their store holds no offsets,
-/// and the logs decide alone.
+/// effects (db-offsets: the effect in the database and the position there past it; kafka-eos:
+/// the output in the read_committed topic), why in lab7-analysis.md, "Kept by the store". None
+/// for the other effects: their store holds no offsets, and the logs decide alone.
 pub(super) fn kept_by_store(
     effect: Kind,
     effects: Option<&BTreeMap<(Partition, Offset), u64>>,
@@ -67,28 +64,22 @@ pub(super) fn kept_by_store(
 }
 
 /// Acknowledged messages not kept.
+#[derive(Default)]
 pub(super) struct Lost {
     pub(super) count: u64,
     pub(super) first: Option<String>,
 }
 
 /// The acknowledged messages missing from `kept`. An acknowledgement without an offset
-/// (librdkafka's -1001: a retried batch the broker had already written) is met only by a kept
-/// offset of its partition that no acknowledgement names and that lies below the partition's
-/// end (`ends`, Kafka's log end offset, else one past its highest acknowledged offset): so no
-/// acknowledged message, and no offset past what the producer wrote, stands in for it. Of the
-/// offsets below the end, those not acknowledged are exactly the messages whose
-/// acknowledgement came without an offset (the input topic has no transactions and the
-/// producer is idempotent), so each met fallback is a real message that was kept.
+/// (librdkafka's -1001) is met only by a kept offset of its partition that no acknowledgement
+/// names, below the partition's end (`ends`, else one past its highest acknowledged offset);
+/// why that is exact: lab7-analysis.md, "Acknowledgements without an offset".
 pub(super) fn lost(
     acks: &[(Partition, Offset)],
     ends: &BTreeMap<Partition, Offset>,
     kept: &Kept,
 ) -> Lost {
-    let mut lost = Lost {
-        count: 0,
-        first: None,
-    };
+    let mut lost = Lost::default();
     let known: BTreeSet<(Partition, Offset)> =
         acks.iter().copied().filter(|(_, o)| *o >= 0).collect();
     for &(p, o) in &known {
@@ -155,37 +146,27 @@ impl Held {
     pub(super) fn owns(&self, p: Partition) -> bool {
         self.0.contains(&p)
     }
-
-    /// The partitions held.
-    pub(super) fn partitions(&self) -> Vec<Partition> {
-        self.0.iter().copied().collect()
-    }
 }
 
-/// Processings of a partition the worker did not hold (see [`Held`]): work after the revoke,
-/// the bug the article warns of.
-pub(super) fn outside_assignment(logs: &[WorkerLog]) -> Vec<String> {
-    let mut found = Vec::new();
+/// The first processing of a partition the worker did not hold (see [`Held`]): work after
+/// the revoke, the bug the article warns of.
+pub(super) fn outside_assignment(logs: &[WorkerLog]) -> Option<String> {
     for log in logs {
         let mut held = Held::default();
         for (i, e) in log.lines.iter().enumerate() {
             held.apply(&e.event);
             if let Some((p, o)) = e.event.completion().filter(|(p, _)| !held.owns(*p)) {
-                found.push(format!(
-                    "{} processed p{p} offset {o} holding [{}] ({}.log, event {})",
+                return Some(format!(
+                    "{} processed p{p} offset {o} holding {} ({}.log, event {})",
                     log.name,
-                    held.partitions()
-                        .iter()
-                        .map(|p| p.to_string())
-                        .collect::<Vec<_>>()
-                        .join(", "),
+                    shown::list(&held.0),
                     log.name,
                     i + 1
                 ));
             }
         }
     }
-    found
+    None
 }
 
 /// Ends an assignment: the worker (re)started, was assigned or lost partitions, or rewound.
@@ -201,11 +182,10 @@ pub(super) fn ends_assignment(e: &Event) -> bool {
     )
 }
 
-/// Jepsen's nonmonotonic poll: a partition's offset that did not go up within an assignment
-/// of it. Its run starts over only for the partitions that left or were given (see
+/// Jepsen's nonmonotonic poll: the first offset of a partition that did not go up within an
+/// assignment of it. Its run starts over only for the partitions that left or were given (see
 /// [`Held::apply`]), and for all at an aborted transaction, which rewinds every partition.
-pub(super) fn nonmonotonic(logs: &[WorkerLog]) -> Vec<String> {
-    let mut found = Vec::new();
+pub(super) fn nonmonotonic(logs: &[WorkerLog]) -> Option<String> {
     for log in logs {
         let mut held = Held::default();
         let mut last: BTreeMap<Partition, Offset> = BTreeMap::new();
@@ -220,7 +200,7 @@ pub(super) fn nonmonotonic(logs: &[WorkerLog]) -> Vec<String> {
                 let before = last.insert(p, o).filter(|before| *before >= o);
                 // A line written again at once is the same offset again.
                 if let Some(before) = before.or((e.times > 1).then_some(o)) {
-                    found.push(format!(
+                    return Some(format!(
                         "{} processed p{p} offset {o} after offset {before} in one assignment ({}.log, event {})",
                         log.name,
                         log.name,
@@ -230,7 +210,7 @@ pub(super) fn nonmonotonic(logs: &[WorkerLog]) -> Vec<String> {
             }
         }
     }
-    found
+    None
 }
 
 /// Committed offsets someone other than the workers saw: when, who, and what.
@@ -275,16 +255,12 @@ impl<'a> Commits<'a> {
     }
 }
 
-/// Processings below an offset the group had committed when the processor's assignment of the
-/// partition began. A successful commit is on record in `__consumer_offsets` before it
-/// returns, so an owner that starts afterwards (given the partition, restarted, or rewound
-/// after an aborted transaction) starts at or after it: reading below it redoes committed
-/// work, whatever fault was near. A zombie's processing in an assignment that began before the
-/// commit is not one of these: it never read the commit (the duplicates statement asks whether
-/// its pause explains it). A commit later overtaken by a lower one is the committed offsets
-/// going backwards, their own statement; here it still counts.
-pub(super) fn below_committed(logs: &[WorkerLog], commits: &Commits) -> Vec<String> {
-    let mut found = Vec::new();
+/// The first processing below an offset the group had committed when the processor's
+/// assignment of the partition began: a successful commit is on record before it returns, so
+/// an owner that starts afterwards (given the partition, restarted, or rewound) starts at or
+/// after it, whatever fault was near. A zombie's, in an assignment that began before the
+/// commit, is left to the duplicates statement; a commit later overtaken still counts here.
+pub(super) fn below_committed(logs: &[WorkerLog], commits: &Commits) -> Option<String> {
     for log in logs {
         let mut reset: Option<NaiveDateTime> = None;
         let mut assigned: BTreeMap<Partition, NaiveDateTime> = BTreeMap::new();
@@ -300,7 +276,7 @@ pub(super) fn below_committed(logs: &[WorkerLog], commits: &Commits) -> Vec<Stri
                         continue;
                     };
                     if let Some((next, by)) = commits.high(p, began).filter(|(next, _)| *next > o) {
-                        found.push(format!(
+                        return Some(format!(
                             "{} processed p{p} offset {o} in an assignment that began at {}, after p{p}={next} was committed ({by}) ({}.log, event {})",
                             log.name,
                             format_time(began.time()),
@@ -312,12 +288,11 @@ pub(super) fn below_committed(logs: &[WorkerLog], commits: &Commits) -> Vec<Stri
             }
         }
     }
-    found
+    None
 }
 
-/// Commits of a position whose previous offset the committing worker had not processed.
-pub(super) fn commits_ahead(logs: &[WorkerLog]) -> Vec<String> {
-    let mut found = Vec::new();
+/// The first commit of a position whose previous offset the committing worker had not processed.
+pub(super) fn commits_ahead(logs: &[WorkerLog]) -> Option<String> {
     for log in logs {
         let mut done: BTreeSet<(Partition, Offset)> = BTreeSet::new();
         for e in &log.lines {
@@ -329,7 +304,7 @@ pub(super) fn commits_ahead(logs: &[WorkerLog]) -> Vec<String> {
                     // Positions are offsets from 0 (the grammar reads no other): o - 1 is one.
                     let last = o.saturating_sub(1);
                     if !done.contains(&(*p, last)) {
-                        found.push(format!(
+                        return Some(format!(
                             "{} committed p{p}={o} without having processed p{p} offset {last}",
                             log.name,
                         ));
@@ -338,22 +313,19 @@ pub(super) fn commits_ahead(logs: &[WorkerLog]) -> Vec<String> {
             }
         }
     }
-    found
+    None
 }
 
 /// The first sample in which a partition's committed offset is lower than in the one before.
 pub(super) fn sampled_backwards(samples: &[Vec<(Partition, Offset)>]) -> Option<String> {
     let mut high: BTreeMap<Partition, Offset> = BTreeMap::new();
     for (i, sample) in samples.iter().enumerate() {
-        for (p, o) in sample {
-            match high.get(p) {
-                Some(h) if o < h => {
-                    return Some(format!("sample {} read p{p}={o} after p{p}={h}", i + 1))
-                }
-                _ => {
-                    high.insert(*p, *o);
-                }
+        for &(p, o) in sample {
+            let h = high.entry(p).or_insert(o);
+            if o < *h {
+                return Some(format!("sample {} read p{p}={o} after p{p}={h}", i + 1));
             }
+            *h = o;
         }
     }
     None
@@ -362,11 +334,10 @@ pub(super) fn sampled_backwards(samples: &[Vec<(Partition, Offset)>]) -> Option<
 /// Each partition's highest processed offset.
 pub(super) fn final_positions(logs: &[WorkerLog]) -> BTreeMap<Partition, Offset> {
     let mut end = BTreeMap::new();
-    for log in logs {
-        for (p, o) in log.processed() {
-            let e = end.entry(p).or_insert(o);
-            *e = (*e).max(o);
-        }
+    for (p, o) in logs.iter().flat_map(|log| log.processed()) {
+        end.entry(p)
+            .and_modify(|e: &mut Offset| *e = o.max(*e))
+            .or_insert(o);
     }
     end
 }

@@ -121,7 +121,6 @@ said! {
 
 /// Everything one trial left behind.
 pub struct Trial {
-    /// The group's worker logs.
     pub run: Run,
     /// Every (partition, offset) the broker acknowledged to the producer.
     pub acks: Vec<(Partition, Offset)>,
@@ -153,7 +152,6 @@ pub struct Trial {
 /// One fault's share of a trial, for the run's report.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct FaultStat {
-    /// Its kind's name.
     pub kind: String,
     /// The worker's name or `node-N`.
     pub target: String,
@@ -186,7 +184,6 @@ pub struct Counts {
 }
 
 impl Counts {
-    /// Adds another trial's counts.
     pub fn add(&mut self, other: &Counts) {
         self.produced += other.produced;
         self.lost += other.lost;
@@ -204,7 +201,6 @@ impl Counts {
 pub struct Stats {
     /// Seconds from begin to end.
     pub seconds: f64,
-    /// What it counted.
     #[serde(flatten)]
     pub counts: Counts,
     /// The faults, in order.
@@ -246,10 +242,7 @@ pub fn read(
         .map(|(p, _)| p.saturating_add(1))
         .max()
         .unwrap_or(1);
-    let url = match db {
-        Some(url) => url.to_string(),
-        None => default_store(effect, group, dir),
-    };
+    let url = db.map_or_else(|| default_store(effect, group, dir), str::to_string);
     let stored = match effect {
         Kind::DbOffsets => Some(
             krb_effect::Db::open(&url)?
@@ -302,7 +295,6 @@ pub fn read(
 /// One partition's row of ConsumerGroupCommand's `--describe` table.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct WitnessRow {
-    /// The partition.
     pub partition: Partition,
     /// The group's committed offset, if it has one.
     pub committed: Option<Offset>,
@@ -383,21 +375,22 @@ pub fn verdict(t: &Trial) -> (Verdict, Stats) {
         }
         None => Said::NothingLost,
     };
+    let acknowledged = t.acks.len();
     let lost = invariants::lost(&t.acks, &t.ends, &kept);
     stats.counts.lost = lost.count;
     let unknown = t.acks.iter().filter(|(_, o)| *o < 0).count();
     v.check(
         statement,
-        lost.count == 0 && !t.acks.is_empty(),
-        match &lost.first {
+        lost.count == 0 && acknowledged > 0,
+        match lost.first {
             None => Said::AllProcessed {
-                acknowledged: t.acks.len(),
+                acknowledged,
                 unknown,
             },
             Some(first) => Said::NeverProcessed {
                 lost: lost.count,
-                acknowledged: t.acks.len(),
-                first: first.clone(),
+                acknowledged,
+                first,
             },
         },
     );
@@ -407,33 +400,17 @@ pub fn verdict(t: &Trial) -> (Verdict, Stats) {
         stats.counts.lost = stats.counts.lost.max(missing.count);
         v.check(
             Said::EveryEffect,
-            missing.count == 0 && !t.acks.is_empty(),
-            match &missing.first {
-                None => Said::EachEffect {
-                    acknowledged: t.acks.len(),
-                },
+            missing.count == 0 && acknowledged > 0,
+            match missing.first {
+                None => Said::EachEffect { acknowledged },
                 Some(first) => Said::WithoutEffect {
                     missing: missing.count,
-                    acknowledged: t.acks.len(),
-                    first: first.clone(),
+                    acknowledged,
+                    first,
                 },
             },
         );
     }
-
-    let backwards = invariants::nonmonotonic(&t.run.logs);
-    v.check(
-        Said::OnlyUp,
-        backwards.is_empty(),
-        found(&backwards, Said::NoneDown),
-    );
-
-    let outside = invariants::outside_assignment(&t.run.logs);
-    v.check(
-        Said::OnlyHeld,
-        outside.is_empty(),
-        found(&outside, Said::InAssignment),
-    );
 
     // The witness read the group after the final stop.
     let witnessed: Vec<(Partition, Offset)> = t
@@ -452,27 +429,34 @@ pub fn verdict(t: &Trial) -> (Verdict, Stats) {
             witnessed.as_slice(),
         )])
         .collect();
-    let commits = invariants::Commits::new(&t.run.logs, &seen);
-    let redone = invariants::below_committed(&t.run.logs, &commits);
-    v.check(
-        Said::NoneBelowCommitted,
-        redone.is_empty(),
-        found(&redone, Said::AtOrAfter),
-    );
-
-    let ahead = invariants::commits_ahead(&t.run.logs);
-    v.check(
-        Said::NoCommitAhead,
-        ahead.is_empty(),
-        found(&ahead, Said::Follows),
-    );
+    let (logs, commits) = (&t.run.logs, invariants::Commits::new(&t.run.logs, &seen));
+    for (statement, wrong, held) in [
+        (Said::OnlyUp, invariants::nonmonotonic(logs), Said::NoneDown),
+        (
+            Said::OnlyHeld,
+            invariants::outside_assignment(logs),
+            Said::InAssignment,
+        ),
+        (
+            Said::NoneBelowCommitted,
+            invariants::below_committed(logs, &commits),
+            Said::AtOrAfter,
+        ),
+        (
+            Said::NoCommitAhead,
+            invariants::commits_ahead(logs),
+            Said::Follows,
+        ),
+    ] {
+        v.check(statement, wrong.is_none(), found(wrong, held));
+    }
 
     let back = invariants::sampled_backwards(&t.samples);
     v.check(
         Said::NeverBackwards,
         back.is_none() && !t.samples.is_empty(),
         found(
-            back.as_slice(),
+            back,
             Said::Samples {
                 count: t.samples.len(),
             },
@@ -500,7 +484,7 @@ pub fn verdict(t: &Trial) -> (Verdict, Stats) {
         statement,
         mismatch.is_none(),
         found(
-            mismatch.as_slice(),
+            mismatch,
             Said::Final {
                 partitions: end.len(),
                 committed: end
@@ -514,10 +498,9 @@ pub fn verdict(t: &Trial) -> (Verdict, Stats) {
 
     let blame = attribution::attribute(&t.run.logs, &t.faults, &commits, &processings);
     stats.counts.unexplained = blame.unexplained;
-    let ats: Vec<NaiveDateTime> = t.faults.faults.iter().map(|f| f.at).collect();
-    stats.faults = t
-        .faults
-        .faults
+    let faults = &t.faults.faults;
+    let ats: Vec<NaiveDateTime> = faults.iter().map(|f| f.at).collect();
+    stats.faults = faults
         .iter()
         .zip(&blame.per_fault)
         .zip(recoveries(&ats, &processings))
@@ -587,10 +570,10 @@ pub fn verdict(t: &Trial) -> (Verdict, Stats) {
         }
     }
 
-    let kinds: BTreeSet<&str> = t.faults.faults.iter().map(|f| f.kind.name()).collect();
+    let kinds: BTreeSet<&str> = faults.iter().map(|f| f.kind.name()).collect();
     v.ours = vec![
         Said::Faults {
-            count: t.faults.faults.len(),
+            count: faults.len(),
             kinds: kinds.into_iter().collect::<Vec<_>>().join(", "),
         }
         .into(),
@@ -609,11 +592,8 @@ pub fn verdict(t: &Trial) -> (Verdict, Stats) {
 }
 
 /// The first thing an invariant found wrong, as it words it; else what held.
-fn found(wrong: &[String], held: Said) -> crate::messages::Message {
-    match wrong.first() {
-        Some(text) => Shared::Data { text: text.clone() }.into(),
-        None => held.into(),
-    }
+fn found(wrong: Option<String>, held: Said) -> crate::messages::Message {
+    wrong.map_or(held.into(), |text| Shared::Data { text }.into())
 }
 
 /// Every completed processing of each message, in time order.
