@@ -36,17 +36,13 @@ pub fn seconds(what: &str, value: f64) -> Result<Duration> {
 /// missing or what was meant joined to it, then the usage and where to look next.
 pub fn one_line(err: &clap::Error) -> String {
     let text = err.to_string();
-    let mut parts = Vec::new();
-    for line in text.lines() {
-        let line = line.trim();
-        if line.is_empty() {
-            continue;
-        }
-        if line.starts_with("Usage:") || line.starts_with("For more information") {
-            break;
-        }
-        parts.push(line.strip_prefix("error: ").unwrap_or(line));
-    }
+    let parts: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .filter(|line| !line.is_empty())
+        .take_while(|line| !line.starts_with("Usage:") && !line.starts_with("For more information"))
+        .map(|line| line.strip_prefix("error: ").unwrap_or(line))
+        .collect();
     with_usage(Lang::En, parts.join(" "), err)
 }
 
@@ -94,17 +90,20 @@ pub mod says {
 /// `text`, then the usage clap gives (its `Usage:` line without the word) and where to look next.
 fn with_usage(lang: Lang, text: String, err: &clap::Error) -> String {
     match err.get(ContextKind::Usage) {
-        Some(ContextValue::StyledStr(usage)) => {
-            let usage = usage.to_string();
-            let usage = usage.trim().trim_start_matches("Usage:").trim();
-            format!("{text} {}", says::TAIL.fill(lang, &[("usage", &usage)]))
-        }
+        Some(ContextValue::StyledStr(usage)) => with_tail(lang, text, usage),
         _ => {
             let tail = says::TAIL.text(lang);
             let help = &tail[tail.rfind("; ").map_or(0, |i| i + 2)..];
             format!("{text} ({help}")
         }
     }
+}
+
+/// `text`, then clap's `usage` without its word `Usage:`, and where to look next.
+fn with_tail(lang: Lang, text: String, usage: &impl std::fmt::Display) -> String {
+    let usage = usage.to_string();
+    let usage = usage.trim().trim_start_matches("Usage:").trim();
+    format!("{text} {}", says::TAIL.fill(lang, &[("usage", &usage)]))
 }
 
 /// A value parser's reason in Korean where it is clap's or Rust's own (a number out of its
@@ -147,7 +146,7 @@ pub fn one_line_in(lang: Lang, err: &clap::Error) -> String {
         Some(ContextValue::StyledStr(s)) => Some(s.to_string()),
         Some(ContextValue::StyledStrs(v)) => Some(
             v.iter()
-                .map(ToString::to_string)
+                .map(|s| s.to_string())
                 .collect::<Vec<_>>()
                 .join(", "),
         ),
@@ -245,12 +244,7 @@ pub fn error_line(lang: Lang, command: &clap::Command, err: &clap::Error) -> Opt
                 let arg = command.get_name();
                 says::NO_SUBCOMMAND.fill(lang, &[("arg", &arg), ("valid", &valid)])
             };
-            let usage = command.clone().render_usage().to_string();
-            let usage = usage.trim().trim_start_matches("Usage:").trim().to_string();
-            Some(format!(
-                "{said} {}",
-                says::TAIL.fill(lang, &[("usage", &usage)])
-            ))
+            Some(with_tail(lang, said, &command.clone().render_usage()))
         }
         _ => Some(one_line_in(lang, err)),
     }

@@ -10,7 +10,6 @@ use std::fmt::Display;
 
 use anyhow::{bail, Result};
 
-/// A language a tool can speak.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Lang {
     /// English, the default.
@@ -58,7 +57,7 @@ impl Lang {
         Lang::from_env().unwrap_or_default()
     }
 
-    /// `en` or `ko`, as HTML's `lang` attribute writes it.
+    /// As HTML's `lang` attribute writes it.
     pub fn code(self) -> &'static str {
         match self {
             Lang::En => "en",
@@ -77,17 +76,14 @@ pub fn has_hangul(text: &str) -> bool {
     text.chars().any(is_hangul)
 }
 
-/// One message in both languages.
+/// One message in both languages, the two templates with the same placeholders.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Msg {
-    /// The English template.
     pub en: &'static str,
-    /// The Korean template, with the same placeholders.
     pub ko: &'static str,
 }
 
 impl Msg {
-    /// The template in `lang`.
     pub fn text(&self, lang: Lang) -> &'static str {
         match lang {
             Lang::En => self.en,
@@ -95,7 +91,7 @@ impl Msg {
         }
     }
 
-    /// The template in `lang` with each `{name}` replaced by its value.
+    /// The template with each `{name}` replaced by its value.
     pub fn fill(&self, lang: Lang, values: &[(&str, &dyn Display)]) -> String {
         let mut text = self.text(lang).to_string();
         for (name, value) in values {
@@ -163,6 +159,7 @@ pub fn columns(text: &str) -> usize {
 /// has the same placeholders. One line per message that does not.
 pub fn table_problems(table: &[Msg]) -> Vec<String> {
     let mut problems = Vec::new();
+    let mut seen = std::collections::BTreeSet::new();
     for msg in table {
         let mut en = placeholders(msg.en);
         let mut ko = placeholders(msg.ko);
@@ -180,9 +177,6 @@ pub fn table_problems(table: &[Msg]) -> Vec<String> {
                 msg.en, msg.ko
             ));
         }
-    }
-    let mut seen = std::collections::BTreeSet::new();
-    for msg in table {
         if !seen.insert(msg.en) {
             problems.push(format!("{:?}: in the table twice", msg.en));
         }

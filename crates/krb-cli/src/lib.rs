@@ -1,11 +1,5 @@
-//! The krb tools' command lines and languages, shared by every tool, those that talk to Kafka
-//! (through krb-kafka) and those that only read logs (through krb-log).
-//!
-//! - [`main`]: every tool's entry point, the one place its error is said and its exit chosen.
-//! - [`cli`]: command lines whose bad input is one line and exit 2.
-//! - [`lang`]: English or Korean for what a person reads (`KRB_LANG`), and message tables.
-//! - [`namespace`]: `KRB_NS`, many people's topics and groups apart on one broker.
-//! - [`out`]: whole lines to stdout and stderr, each in one write.
+//! The krb tools' command lines, languages and output, shared by every tool, those that talk to
+//! Kafka (through krb-kafka) and those that only read logs (through krb-log).
 
 use std::process::{ExitCode, Termination};
 

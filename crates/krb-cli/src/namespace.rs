@@ -4,7 +4,7 @@
 //! types, and the log files named after them, stay the article's: `krb-produce pay 1000 2`
 //! writes to `alice-pay`, and `krb-dups nocommit` reads the logs of group `alice-nocommit`.
 
-use crate::lang::{Lang, Msg};
+use crate::lang::Lang;
 
 /// The namespace option every tool that names topics or groups takes.
 #[derive(clap::Args, Clone, Debug, Default, PartialEq, Eq)]
@@ -32,13 +32,13 @@ impl Namespace {
     }
 }
 
-/// A namespace that is none (`value`: the one given, quoted).
-pub const BAD: Msg = Msg {
-    en: "a namespace is 1 to 100 letters, digits, '.', '_' or '-' (it starts every topic and \
+crate::msgs! { ;
+    /// A namespace that is none (`value`: the one given, quoted).
+    BAD = "a namespace is 1 to 100 letters, digits, '.', '_' or '-' (it starts every topic and \
          group name), got {value}: e.g. KRB_NS=alice",
-    ko: "namespace는 글자, 숫자, '.', '_', '-'로 된 1~100자입니다(모든 토픽과 그룹 이름 앞에 \
-         붙어요). 받은 값: {value}. 예: KRB_NS=alice",
-};
+        "namespace는 글자, 숫자, '.', '_', '-'로 된 1~100자입니다(모든 토픽과 그룹 이름 앞에 \
+         붙어요). 받은 값: {value}. 예: KRB_NS=alice";
+}
 
 /// Checks a namespace: it becomes part of topic names, so it takes only what a topic name may
 /// hold (letters, digits, `.`, `_`, `-`), and it names a folder of logs, so not `.` or `..`.

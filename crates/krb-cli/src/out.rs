@@ -10,10 +10,7 @@ use std::path::Path;
 
 /// Writes `line` and a newline to `w` as one buffer, then flushes.
 pub fn write_line(w: &mut impl Write, line: &str) -> io::Result<()> {
-    let mut bytes = Vec::with_capacity(line.len() + 1);
-    bytes.extend_from_slice(line.as_bytes());
-    bytes.push(b'\n');
-    w.write_all(&bytes)?;
+    w.write_all(format!("{line}\n").as_bytes())?;
     w.flush()
 }
 

@@ -10,7 +10,7 @@ use rdkafka::error::{KafkaError, RDKafkaErrorCode};
 use rdkafka::ClientConfig;
 
 use crate::conf_file::{self, ConfFile};
-use krb_cli::lang::{Lang, Msg};
+use krb_cli::lang::Lang;
 use krb_cli::namespace::Namespace;
 
 /// The broker of the article's compose.yaml and of scripts/kafka-local.sh.
@@ -26,7 +26,6 @@ pub struct BrokerArgs {
     /// The broker address: --bootstrap, else KRB_BOOTSTRAP, else the file's bootstrap.servers,
     /// else [`DEFAULT_BOOTSTRAP`] (kcat's -b wins over its -F file too).
     pub bootstrap: String,
-    /// The file of --config or KRB_CONFIG.
     pub file: Option<ConfFile>,
     pub properties: Vec<(String, String)>,
     pub namespace: Namespace,
@@ -78,10 +77,6 @@ impl clap::FromArgMatches for BrokerArgs {
         Options::from_arg_matches(matches).map(BrokerArgs::from)
     }
 
-    fn from_arg_matches_mut(matches: &mut clap::ArgMatches) -> Result<Self, clap::Error> {
-        Options::from_arg_matches_mut(matches).map(BrokerArgs::from)
-    }
-
     fn update_from_arg_matches(&mut self, matches: &clap::ArgMatches) -> Result<(), clap::Error> {
         *self = BrokerArgs::from_arg_matches(matches)?;
         Ok(())
@@ -102,22 +97,19 @@ impl clap::Args for BrokerArgs {
     }
 }
 
-/// A broker that does not answer (`err` is librdkafka's, as it says it).
-pub const UNREACHABLE: Msg = Msg {
-    en: "cannot reach a Kafka broker at {bootstrap} ({err}): start one (scripts/kafka-local.sh \
+krb_cli::msgs! { ;
+    /// A broker that does not answer (`err` is librdkafka's, as it says it).
+    UNREACHABLE = "cannot reach a Kafka broker at {bootstrap} ({err}): start one (scripts/kafka-local.sh \
          start, or docker compose -p kreb up -d) or point --bootstrap / KRB_BOOTSTRAP at yours",
-    ko: "{bootstrap}의 Kafka 브로커에 연결할 수 없습니다({err}): 브로커를 띄우거나\
+        "{bootstrap}의 Kafka 브로커에 연결할 수 없습니다({err}): 브로커를 띄우거나\
          (scripts/kafka-local.sh start, 또는 docker compose -p kreb up -d) --bootstrap이나 \
-         KRB_BOOTSTRAP으로 쓰는 브로커를 지정하세요",
-};
-
-/// A topic the broker does not have (`name`: as Kafka knows it; `topic`: as the lab calls it).
-pub const NO_TOPIC: Msg = Msg {
-    en: "topic {name} does not exist on {bootstrap}: create it first (topic {topic} PARTITIONS, \
+         KRB_BOOTSTRAP으로 쓰는 브로커를 지정하세요";
+    /// A topic the broker does not have (`name`: as Kafka knows it; `topic`: as the lab calls it).
+    NO_TOPIC = "topic {name} does not exist on {bootstrap}: create it first (topic {topic} PARTITIONS, \
          or krb-topic {topic} PARTITIONS)",
-    ko: "{bootstrap}에 {name} 토픽이 없습니다: 먼저 만드세요(topic {topic} PARTITIONS, 또는 \
-         krb-topic {topic} PARTITIONS)",
-};
+        "{bootstrap}에 {name} 토픽이 없습니다: 먼저 만드세요(topic {topic} PARTITIONS, 또는 \
+         krb-topic {topic} PARTITIONS)";
+}
 
 /// Waits for an admin request: rust-rdkafka's admin client answers through futures, served by
 /// its own thread, so a plain executor is enough.
@@ -125,7 +117,6 @@ pub fn wait<F: std::future::Future>(request: F) -> F::Output {
     futures_executor::block_on(request)
 }
 
-/// Parses one `-X key=value`.
 pub fn parse_property(s: &str) -> Result<(String, String), String> {
     match s.split_once('=') {
         Some((k, v)) if !k.trim().is_empty() => Ok((k.trim().to_string(), v.to_string())),
@@ -174,7 +165,6 @@ impl BrokerArgs {
         config
     }
 
-    /// What to tell a user whose broker does not answer, in the language of the process.
     pub fn unreachable(&self, err: &KafkaError) -> String {
         UNREACHABLE.fill(
             Lang::of_process(),

@@ -6,8 +6,8 @@
 //! while it runs (measured on Kafka 4.3.1 with librdkafka 2.12.1). librdkafka's admin API
 //! (`rd_kafka_ListConsumerGroups`, `rd_kafka_DescribeConsumerGroups`,
 //! `rd_kafka_ListConsumerGroupOffsets`) sees both kinds; rust-rdkafka does not wrap it, so this
-//! module calls it through `rdkafka::bindings`. Every `unsafe` block of the crate is here; what
-//! leaves the module is owned Rust data, copied out before librdkafka's memory is freed.
+//! module calls it through `rdkafka::bindings`. What leaves the module is owned Rust data,
+//! copied out before librdkafka's memory is freed.
 //!
 //! Each request follows librdkafka's examples/describe_consumer_groups.c: a queue of its own,
 //! admin options with a request timeout, the call, one poll of the queue for the result event,
@@ -76,7 +76,7 @@ pub struct Listing {
     pub kind: Kind,
 }
 
-/// A topic's partition: (topic, partition).
+/// (topic, partition).
 pub type TopicPartition = (String, i32);
 
 /// A member of a group and the partitions it owns. A `consumer` group's member also has a
@@ -100,21 +100,22 @@ pub struct Group {
 
 /// Every classic and `consumer` group on the cluster (every broker is asked).
 pub fn list<C: ClientContext>(client: &Client<C>, timeout: Duration) -> Result<Vec<Listing>> {
-    patiently(timeout, |timeout| {
-        let request = Request::new(
-            client,
-            rd::rd_kafka_admin_op_t::RD_KAFKA_ADMIN_OP_LISTCONSUMERGROUPS,
-            timeout,
-        )?;
-        // Share and streams groups are not consumer groups: describing one would fail.
-        let kinds = [
-            rd::rd_kafka_consumer_group_type_t::RD_KAFKA_CONSUMER_GROUP_TYPE_CLASSIC,
-            rd::rd_kafka_consumer_group_type_t::RD_KAFKA_CONSUMER_GROUP_TYPE_CONSUMER,
-        ];
-        // SAFETY: the options are alive (owned by `request`); librdkafka copies the array.
+    use rd::rd_kafka_consumer_group_type_t::*;
+    // Share and streams groups are not consumer groups: describing one would fail.
+    let kinds = [
+        RD_KAFKA_CONSUMER_GROUP_TYPE_CLASSIC,
+        RD_KAFKA_CONSUMER_GROUP_TYPE_CONSUMER,
+    ];
+    let op = rd::rd_kafka_admin_op_t::RD_KAFKA_ADMIN_OP_LISTCONSUMERGROUPS;
+    let answer = (
+        rd::RD_KAFKA_EVENT_LISTCONSUMERGROUPS_RESULT,
+        "list the consumer groups",
+    );
+    let send = |rk, options, queue| {
+        // SAFETY: the options are alive (owned by the request); librdkafka copies the array.
         let error = unsafe {
             rd::rd_kafka_AdminOptions_set_match_consumer_group_types(
-                request.options,
+                options,
                 kinds.as_ptr(),
                 kinds.len(),
             )
@@ -123,37 +124,29 @@ pub fn list<C: ClientContext>(client: &Client<C>, timeout: Duration) -> Result<V
         if let Some(message) = unsafe { take_error(error) } {
             bail!("cannot ask for the consumer groups: {message}");
         }
-        // SAFETY: the client (borrowed for `request`'s lifetime) and the queue and options (owned by
-        // `request`) outlive the call; librdkafka keeps none of the arguments.
-        unsafe {
-            rd::rd_kafka_ListConsumerGroups(client.native_ptr(), request.options, request.queue)
-        };
-        let event = request.answer(
-            rd::RD_KAFKA_EVENT_LISTCONSUMERGROUPS_RESULT,
-            "list the consumer groups",
-        )?;
-        // SAFETY: the event is alive and of this type; the result, the arrays and the listings it
-        // points to live as long as the event, which outlives this block (dropped at the end of the
-        // function), and everything is copied into owned values.
-        unsafe {
-            let result = rd::rd_kafka_event_ListConsumerGroups_result(event.0);
-            // A broker that did not answer leaves groups unlisted: a partial list would be a wrong
-            // answer to "does anyone read this topic", so it is an error.
-            let mut count = 0;
-            let errors = rd::rd_kafka_ListConsumerGroups_result_errors(result, &mut count);
-            if let Some(error) = slice(errors, count).first() {
-                return Err(refused(*error, "cannot list every consumer group"));
-            }
-            let valid = rd::rd_kafka_ListConsumerGroups_result_valid(result, &mut count);
-            Ok(slice(valid, count)
-                .iter()
-                .map(|listing| Listing {
-                    id: text(rd::rd_kafka_ConsumerGroupListing_group_id(*listing)),
-                    state: State::from_raw(rd::rd_kafka_ConsumerGroupListing_state(*listing)),
-                    kind: Kind::from_raw(rd::rd_kafka_ConsumerGroupListing_type(*listing)),
-                })
-                .collect())
+        // SAFETY: as every `send` (see `ask`).
+        unsafe { rd::rd_kafka_ListConsumerGroups(rk, options, queue) };
+        Ok(())
+    };
+    // SAFETY: as every `read` (see `ask`).
+    ask(client, op, answer, timeout, send, |event| unsafe {
+        let result = rd::rd_kafka_event_ListConsumerGroups_result(event);
+        // A broker that did not answer leaves groups unlisted: a partial list would be a wrong
+        // answer to "does anyone read this topic", so it is an error.
+        let mut count = 0;
+        let errors = rd::rd_kafka_ListConsumerGroups_result_errors(result, &mut count);
+        if let Some(error) = slice(errors, count).first() {
+            return Err(refused(*error, "cannot list every consumer group"));
         }
+        let valid = rd::rd_kafka_ListConsumerGroups_result_valid(result, &mut count);
+        Ok(slice(valid, count)
+            .iter()
+            .map(|listing| Listing {
+                id: text(rd::rd_kafka_ConsumerGroupListing_group_id(*listing)),
+                state: State::from_raw(rd::rd_kafka_ConsumerGroupListing_state(*listing)),
+                kind: Kind::from_raw(rd::rd_kafka_ConsumerGroupListing_type(*listing)),
+            })
+            .collect())
     })
 }
 
@@ -163,75 +156,62 @@ pub fn describe<C: ClientContext>(
     ids: &[String],
     timeout: Duration,
 ) -> Result<Vec<Group>> {
-    patiently(timeout, |timeout| {
-        if ids.is_empty() {
-            return Ok(Vec::new());
-        }
-        let names = ids
-            .iter()
-            .map(|id| CString::new(id.as_str()))
-            .collect::<Result<Vec<_>, _>>()?;
-        let mut pointers: Vec<*const c_char> = names.iter().map(|n| n.as_ptr()).collect();
-        let request = Request::new(
-            client,
-            rd::rd_kafka_admin_op_t::RD_KAFKA_ADMIN_OP_DESCRIBECONSUMERGROUPS,
-            timeout,
-        )?;
-        // SAFETY: `names` owns the strings `pointers` points to and lives past the call, which
-        // copies each name (rd_strdup); client, queue and options as in `list`.
-        unsafe {
-            rd::rd_kafka_DescribeConsumerGroups(
-                client.native_ptr(),
-                pointers.as_mut_ptr(),
-                pointers.len(),
-                request.options,
-                request.queue,
-            )
-        };
-        let event = request.answer(
-            rd::RD_KAFKA_EVENT_DESCRIBECONSUMERGROUPS_RESULT,
-            "describe the consumer groups",
-        )?;
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let names = ids
+        .iter()
+        .map(|id| CString::new(id.as_str()))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut pointers: Vec<*const c_char> = names.iter().map(|n| n.as_ptr()).collect();
+    let op = rd::rd_kafka_admin_op_t::RD_KAFKA_ADMIN_OP_DESCRIBECONSUMERGROUPS;
+    let answer = (
+        rd::RD_KAFKA_EVENT_DESCRIBECONSUMERGROUPS_RESULT,
+        "describe the consumer groups",
+    );
+    let (ptrs, len) = (pointers.as_mut_ptr(), pointers.len());
+    // SAFETY: `names` owns the strings `pointers` points to and lives past the call, which
+    // copies each name (rd_strdup); the rest as every `send` (see `ask`).
+    let send = |rk, options: *mut _, queue| unsafe {
+        rd::rd_kafka_DescribeConsumerGroups(rk, ptrs, len, options, queue);
+        Ok(())
+    };
+    // SAFETY: as every `read` (see `ask`).
+    ask(client, op, answer, timeout, send, |event| unsafe {
         let mut groups = Vec::new();
-        // SAFETY: as in `list`: every description, member, assignment and partition list lives as
-        // long as the event, which outlives this block; all is copied out.
-        unsafe {
-            let result = rd::rd_kafka_event_DescribeConsumerGroups_result(event.0);
-            let mut count = 0;
-            let described = rd::rd_kafka_DescribeConsumerGroups_result_groups(result, &mut count);
-            for group in slice(described, count) {
-                let id = text(rd::rd_kafka_ConsumerGroupDescription_group_id(*group));
-                let error = rd::rd_kafka_ConsumerGroupDescription_error(*group);
-                if !error.is_null() {
-                    // Deleted since it was listed (or never there): nobody is in it.
-                    if RDKafkaErrorCode::from(rd::rd_kafka_error_code(error))
-                        == RDKafkaErrorCode::GroupIdNotFound
-                    {
-                        continue;
-                    }
-                    return Err(refused(
-                        error,
-                        &format!("cannot describe consumer group {id}"),
-                    ));
+        let result = rd::rd_kafka_event_DescribeConsumerGroups_result(event);
+        let mut count = 0;
+        let described = rd::rd_kafka_DescribeConsumerGroups_result_groups(result, &mut count);
+        for group in slice(described, count) {
+            let id = text(rd::rd_kafka_ConsumerGroupDescription_group_id(*group));
+            let error = rd::rd_kafka_ConsumerGroupDescription_error(*group);
+            if !error.is_null() {
+                // Deleted since it was listed (or never there): nobody is in it.
+                if RDKafkaErrorCode::from(rd::rd_kafka_error_code(error))
+                    == RDKafkaErrorCode::GroupIdNotFound
+                {
+                    continue;
                 }
-                let members = (0..rd::rd_kafka_ConsumerGroupDescription_member_count(*group))
-                    .map(|i| rd::rd_kafka_ConsumerGroupDescription_member(*group, i))
-                    .filter(|member| !member.is_null())
-                    .map(|member| Member {
-                        client_id: text(rd::rd_kafka_MemberDescription_client_id(member)),
-                        assigned: assignment(rd::rd_kafka_MemberDescription_assignment(member)),
-                        target: assignment(rd::rd_kafka_MemberDescription_target_assignment(
-                            member,
-                        )),
-                    })
-                    .collect();
-                groups.push(Group {
-                    id,
-                    state: State::from_raw(rd::rd_kafka_ConsumerGroupDescription_state(*group)),
-                    kind: Kind::from_raw(rd::rd_kafka_ConsumerGroupDescription_type(*group)),
-                    members,
-                });
+                return Err(refused(
+                    error,
+                    &format!("cannot describe consumer group {id}"),
+                ));
             }
+            let members = (0..rd::rd_kafka_ConsumerGroupDescription_member_count(*group))
+                .map(|i| rd::rd_kafka_ConsumerGroupDescription_member(*group, i))
+                .filter(|member| !member.is_null())
+                .map(|member| Member {
+                    client_id: text(rd::rd_kafka_MemberDescription_client_id(member)),
+                    assigned: assignment(rd::rd_kafka_MemberDescription_assignment(member)),
+                    target: assignment(rd::rd_kafka_MemberDescription_target_assignment(member)),
+                })
+                .collect();
+            groups.push(Group {
+                id,
+                state: State::from_raw(rd::rd_kafka_ConsumerGroupDescription_state(*group)),
+                kind: Kind::from_raw(rd::rd_kafka_ConsumerGroupDescription_type(*group)),
+                members,
+            });
         }
         Ok(groups)
     })
@@ -243,55 +223,41 @@ pub fn committed<C: ClientContext>(
     id: &str,
     timeout: Duration,
 ) -> Result<Vec<(TopicPartition, i64)>> {
-    patiently(timeout, |timeout| {
-        let name = CString::new(id)?;
-        // SAFETY: the name is copied into the new object; no partitions (null) asks for all.
-        let mut wanted = Owned::new(
-            unsafe { rd::rd_kafka_ListConsumerGroupOffsets_new(name.as_ptr(), std::ptr::null()) },
-            rd::rd_kafka_ListConsumerGroupOffsets_destroy,
-        )?;
-        let request = Request::new(
-            client,
-            rd::rd_kafka_admin_op_t::RD_KAFKA_ADMIN_OP_LISTCONSUMERGROUPOFFSETS,
-            timeout,
-        )?;
-        // SAFETY: librdkafka takes exactly one group (a one-element array, alive for the call) and
-        // copies it; client, queue and options as in `list`.
-        unsafe {
-            rd::rd_kafka_ListConsumerGroupOffsets(
-                client.native_ptr(),
-                &mut wanted.0,
-                1,
-                request.options,
-                request.queue,
-            )
-        };
-        let event = request.answer(
-            rd::RD_KAFKA_EVENT_LISTCONSUMERGROUPOFFSETS_RESULT,
-            "read the committed offsets",
-        )?;
+    let name = CString::new(id)?;
+    // SAFETY: the name is copied into the new object; no partitions (null) asks for all.
+    let mut wanted = Owned::new(
+        unsafe { rd::rd_kafka_ListConsumerGroupOffsets_new(name.as_ptr(), std::ptr::null()) },
+        rd::rd_kafka_ListConsumerGroupOffsets_destroy,
+    )?;
+    let op = rd::rd_kafka_admin_op_t::RD_KAFKA_ADMIN_OP_LISTCONSUMERGROUPOFFSETS;
+    let answer = (
+        rd::RD_KAFKA_EVENT_LISTCONSUMERGROUPOFFSETS_RESULT,
+        "read the committed offsets",
+    );
+    let wanted: *mut _ = &mut wanted.0;
+    // SAFETY: librdkafka takes exactly one group (a one-element array, alive for the call) and
+    // copies it; the rest as every `send` (see `ask`).
+    let send = |rk, options: *mut _, queue| unsafe {
+        rd::rd_kafka_ListConsumerGroupOffsets(rk, wanted, 1, options, queue);
+        Ok(())
+    };
+    // SAFETY: as every `read` (see `ask`).
+    ask(client, op, answer, timeout, send, |event| unsafe {
         let mut offsets = Vec::new();
-        // SAFETY: as in `list`: the group results and their partition lists live as long as the
-        // event, which outlives this block; all is copied out.
-        unsafe {
-            let result = rd::rd_kafka_event_ListConsumerGroupOffsets_result(event.0);
-            let mut count = 0;
-            let results = rd::rd_kafka_ListConsumerGroupOffsets_result_groups(result, &mut count);
-            for group in slice(results, count) {
-                let error = rd::rd_kafka_group_result_error(*group);
-                if !error.is_null() {
-                    let what = format!("cannot read the committed offsets of group {id}");
-                    return Err(refused(error, &what));
-                }
-                let list = rd::rd_kafka_group_result_partitions(*group);
-                if list.is_null() {
-                    continue;
-                }
-                for p in slice((*list).elems, (*list).cnt as usize) {
-                    // A partition asked for but never committed comes back with offset -1001.
-                    if p.offset >= 0 {
-                        offsets.push(((text(p.topic), p.partition), p.offset));
-                    }
+        let result = rd::rd_kafka_event_ListConsumerGroupOffsets_result(event);
+        let mut count = 0;
+        let results = rd::rd_kafka_ListConsumerGroupOffsets_result_groups(result, &mut count);
+        for group in slice(results, count) {
+            let error = rd::rd_kafka_group_result_error(*group);
+            if !error.is_null() {
+                let what = format!("cannot read the committed offsets of group {id}");
+                return Err(refused(error, &what));
+            }
+            let list = rd::rd_kafka_group_result_partitions(*group);
+            for p in partitions(list) {
+                // A partition asked for but never committed comes back with offset -1001.
+                if p.offset >= 0 {
+                    offsets.push(((text(p.topic), p.partition), p.offset));
                 }
             }
         }
@@ -311,77 +277,92 @@ pub fn set_configs<C: ClientContext>(
     settings: &[(String, String)],
     timeout: Duration,
 ) -> Result<()> {
-    patiently(timeout, |timeout| {
-        let name = CString::new(id)?;
-        // SAFETY: the name is copied into the new object.
-        let mut resource = Owned::new(
-            unsafe {
-                rd::rd_kafka_ConfigResource_new(
-                    rd::rd_kafka_ResourceType_t::RD_KAFKA_RESOURCE_GROUP,
-                    name.as_ptr(),
-                )
-            },
-            rd::rd_kafka_ConfigResource_destroy,
-        )?;
-        for (key, value) in settings {
-            let (key_c, value_c) = (CString::new(key.as_str())?, CString::new(value.as_str())?);
-            // SAFETY: the resource is alive (owned above); both strings are copied.
-            let error = unsafe {
-                rd::rd_kafka_ConfigResource_add_incremental_config(
-                    resource.0,
-                    key_c.as_ptr(),
-                    rd::rd_kafka_AlterConfigOpType_t::RD_KAFKA_ALTER_CONFIG_OP_TYPE_SET,
-                    value_c.as_ptr(),
-                )
-            };
-            // SAFETY: a non-null error is ours to read and destroy, once.
-            if let Some(message) = unsafe { take_error(error) } {
-                bail!("cannot set {key}={value} on group {id}: {message}");
-            }
-        }
-        let request = Request::new(
-            client,
-            rd::rd_kafka_admin_op_t::RD_KAFKA_ADMIN_OP_INCREMENTALALTERCONFIGS,
-            timeout,
-        )?;
-        // SAFETY: a one-element array of a live resource, which librdkafka copies; client, queue
-        // and options as in `list`.
+    let name = CString::new(id)?;
+    // SAFETY: the name is copied into the new object.
+    let mut resource = Owned::new(
         unsafe {
-            rd::rd_kafka_IncrementalAlterConfigs(
-                client.native_ptr(),
-                &mut resource.0,
-                1,
-                request.options,
-                request.queue,
+            rd::rd_kafka_ConfigResource_new(
+                rd::rd_kafka_ResourceType_t::RD_KAFKA_RESOURCE_GROUP,
+                name.as_ptr(),
+            )
+        },
+        rd::rd_kafka_ConfigResource_destroy,
+    )?;
+    for (key, value) in settings {
+        let (key_c, value_c) = (CString::new(key.as_str())?, CString::new(value.as_str())?);
+        // SAFETY: the resource is alive (owned above); both strings are copied.
+        let error = unsafe {
+            rd::rd_kafka_ConfigResource_add_incremental_config(
+                resource.0,
+                key_c.as_ptr(),
+                rd::rd_kafka_AlterConfigOpType_t::RD_KAFKA_ALTER_CONFIG_OP_TYPE_SET,
+                value_c.as_ptr(),
             )
         };
-        let event = request.answer(
-            rd::RD_KAFKA_EVENT_INCREMENTALALTERCONFIGS_RESULT,
-            "set the group's settings",
-        )?;
-        // SAFETY: as in `list`: the result's resources live as long as the event, which outlives
-        // this block; their error texts are copied out.
-        unsafe {
-            let result = rd::rd_kafka_event_IncrementalAlterConfigs_result(event.0);
-            let mut count = 0;
-            let resources =
-                rd::rd_kafka_IncrementalAlterConfigs_result_resources(result, &mut count);
-            for r in slice(resources, count) {
-                let code = rd::rd_kafka_ConfigResource_error(*r);
-                if code != rd::rd_kafka_resp_err_t::RD_KAFKA_RESP_ERR_NO_ERROR {
-                    return Err(refusal(
-                        code,
-                        format!(
-                            "the broker refused group {id}'s settings: {}",
-                            error_text(code, rd::rd_kafka_ConfigResource_error_string(*r))
-                        ),
-                    ));
-                }
+        // SAFETY: a non-null error is ours to read and destroy, once.
+        if let Some(message) = unsafe { take_error(error) } {
+            bail!("cannot set {key}={value} on group {id}: {message}");
+        }
+    }
+    let op = rd::rd_kafka_admin_op_t::RD_KAFKA_ADMIN_OP_INCREMENTALALTERCONFIGS;
+    let answer = (
+        rd::RD_KAFKA_EVENT_INCREMENTALALTERCONFIGS_RESULT,
+        "set the group's settings",
+    );
+    let resource: *mut _ = &mut resource.0;
+    // SAFETY: a one-element array of a live resource, which librdkafka copies; the rest as
+    // every `send` (see `ask`).
+    let send = |rk, options: *mut _, queue| unsafe {
+        rd::rd_kafka_IncrementalAlterConfigs(rk, resource, 1, options, queue);
+        Ok(())
+    };
+    // SAFETY: as every `read` (see `ask`).
+    ask(client, op, answer, timeout, send, |event| unsafe {
+        let result = rd::rd_kafka_event_IncrementalAlterConfigs_result(event);
+        let mut count = 0;
+        let resources = rd::rd_kafka_IncrementalAlterConfigs_result_resources(result, &mut count);
+        for r in slice(resources, count) {
+            let code = rd::rd_kafka_ConfigResource_error(*r);
+            if code != rd::rd_kafka_resp_err_t::RD_KAFKA_RESP_ERR_NO_ERROR {
+                return Err(refusal(
+                    code,
+                    format!(
+                        "the broker refused group {id}'s settings: {}",
+                        error_text(code, rd::rd_kafka_ConfigResource_error_string(*r))
+                    ),
+                ));
             }
         }
         Ok(())
     })
 }
+
+/// One admin request, asked again while the coordinator loads (see [`patiently`]): `send`
+/// sends it with the client's handle and the request's options and queue, then the result
+/// event, of `answer`'s type (and `what` could not be done if it fails), is handed to `read`.
+///
+/// What `send` is handed outlives its call: the client is borrowed for the request, the queue
+/// and options are the request's; librdkafka keeps none of the arguments. What `read` is handed
+/// is alive and of that type, and everything it points to lives as long as it, past the call:
+/// `read` copies everything it keeps into owned values.
+fn ask<C: ClientContext, T>(
+    client: &Client<C>,
+    op: rd::rd_kafka_admin_op_t,
+    (kind, what): (rd::rd_kafka_event_type_t, &str),
+    timeout: Duration,
+    send: impl Fn(*mut rd::rd_kafka_t, *mut AdminOptions, *mut Queue) -> Result<()>,
+    read: impl Fn(*mut rd::rd_kafka_event_t) -> Result<T>,
+) -> Result<T> {
+    patiently(timeout, |timeout| {
+        let request = Request::new(client, op, timeout)?;
+        send(client.native_ptr(), request.options.0, request.queue.0)?;
+        read(request.answer(kind, what)?.0)
+    })
+}
+
+type AdminOptions = rd::rd_kafka_AdminOptions_t;
+type Queue = rd::rd_kafka_queue_t;
+type Event = rd::rd_kafka_event_t;
 
 /// A broker's answer while it loads a group coordinator's state (it has just started, or a
 /// partition of `__consumer_offsets` has just moved to it): the same question asked again
@@ -418,7 +399,6 @@ fn refusal(code: rd::rd_kafka_resp_err_t, message: String) -> anyhow::Error {
     }
 }
 
-/// How long to wait before asking a loading coordinator again.
 const LOADING_PAUSE: Duration = Duration::from_millis(200);
 
 /// `ask`s with the time left of `timeout` until it answers, fails for a reason other than
@@ -445,21 +425,30 @@ unsafe fn assignment(assignment: *const rd::rd_kafka_MemberAssignment_t) -> Vec<
     if assignment.is_null() {
         return Vec::new();
     }
-    let list = rd::rd_kafka_MemberAssignment_partitions(assignment);
-    if list.is_null() {
-        return Vec::new();
-    }
-    slice((*list).elems, (*list).cnt as usize)
+    partitions(rd::rd_kafka_MemberAssignment_partitions(assignment))
         .iter()
         .map(|p| (text(p.topic), p.partition))
         .collect()
 }
 
-/// One admin request's result queue and options, destroyed when dropped; it borrows the client
-/// whose `rd_kafka_t` made them, so that they cannot outlive it.
+/// The elements of a partition list (none for a null one).
+///
+/// # Safety
+/// `list` is null or alive, with its elements, as long as the slice is used.
+unsafe fn partitions<'a>(
+    list: *const rd::rd_kafka_topic_partition_list_t,
+) -> &'a [rd::rd_kafka_topic_partition_t] {
+    match list.as_ref() {
+        Some(list) => slice(list.elems, list.cnt as usize),
+        None => &[],
+    }
+}
+
+/// One admin request's result queue and options, destroyed when dropped (the options first);
+/// it borrows the client whose `rd_kafka_t` made them, so that they cannot outlive it.
 struct Request<'a> {
-    queue: *mut rd::rd_kafka_queue_t,
-    options: *mut rd::rd_kafka_AdminOptions_t,
+    options: Owned<AdminOptions>,
+    queue: Owned<Queue>,
     timeout: Duration,
     _client: PhantomData<&'a ()>,
 }
@@ -470,25 +459,23 @@ impl<'a> Request<'a> {
         op: rd::rd_kafka_admin_op_t,
         timeout: Duration,
     ) -> Result<Request<'a>> {
+        let rk = client.native_ptr();
         // SAFETY: the client's handle is alive while `client` is borrowed, and both the queue
         // and the options are destroyed (Drop) before that borrow ends.
-        let queue = unsafe { rd::rd_kafka_queue_new(client.native_ptr()) };
-        let options = unsafe { rd::rd_kafka_AdminOptions_new(client.native_ptr(), op) };
-        let request = Request {
-            queue,
-            options,
-            timeout,
-            _client: PhantomData,
-        };
-        if queue.is_null() || options.is_null() {
-            bail!("librdkafka could not make an admin request");
-        }
+        let queue = Owned::new(
+            unsafe { rd::rd_kafka_queue_new(rk) },
+            rd::rd_kafka_queue_destroy,
+        )?;
+        let options = Owned::new(
+            unsafe { rd::rd_kafka_AdminOptions_new(rk, op) },
+            rd::rd_kafka_AdminOptions_destroy,
+        )?;
         let mut errstr = [0 as c_char; 512];
         let ms = i32::try_from(timeout.as_millis()).unwrap_or(i32::MAX);
         // SAFETY: options alive; errstr is a buffer of the size given.
         let err = unsafe {
             rd::rd_kafka_AdminOptions_set_request_timeout(
-                options,
+                options.0,
                 ms,
                 errstr.as_mut_ptr(),
                 errstr.len(),
@@ -500,21 +487,28 @@ impl<'a> Request<'a> {
                 text(errstr.as_ptr())
             });
         }
-        Ok(request)
+        Ok(Request {
+            options,
+            queue,
+            timeout,
+            _client: PhantomData,
+        })
     }
 
-    /// Waits for the request's result event, of type `kind`; a request that failed as a whole
-    /// (the broker unreachable, the timeout passed) is an error saying what could not be done.
-    fn answer(&self, kind: rd::rd_kafka_event_type_t, what: &str) -> Result<Event> {
+    /// Waits for the request's result event, of type `kind`, destroyed when dropped (with
+    /// everything its result points to); a request that failed as a whole (the broker
+    /// unreachable, the timeout passed) is an error saying what could not be done.
+    fn answer(&self, kind: rd::rd_kafka_event_type_t, what: &str) -> Result<Owned<Event>> {
         // The request times out on its own after `timeout` and then still posts an event (an
         // error); the margin only guards against one that never comes.
         let ms =
             i32::try_from((self.timeout + Duration::from_secs(5)).as_millis()).unwrap_or(i32::MAX);
         // SAFETY: the queue is alive (owned by self); a non-null event is ours to destroy.
-        let event = Event(unsafe { rd::rd_kafka_queue_poll(self.queue, ms) });
-        if event.0.is_null() {
+        let event = unsafe { rd::rd_kafka_queue_poll(self.queue.0, ms) };
+        if event.is_null() {
             bail!("cannot {what}: no answer within {} s", ms / 1000);
         }
+        let event = Owned(event, rd::rd_kafka_event_destroy);
         // SAFETY: the event is alive; its error string lives as long as it.
         unsafe {
             let err = rd::rd_kafka_event_error(event.0);
@@ -532,33 +526,6 @@ impl<'a> Request<'a> {
     }
 }
 
-impl Drop for Request<'_> {
-    fn drop(&mut self) {
-        // SAFETY: each was made by `new` (or is null), is destroyed once, here, and the client
-        // that made them is still alive (borrowed for 'a).
-        unsafe {
-            if !self.options.is_null() {
-                rd::rd_kafka_AdminOptions_destroy(self.options);
-            }
-            if !self.queue.is_null() {
-                rd::rd_kafka_queue_destroy(self.queue);
-            }
-        }
-    }
-}
-
-/// A result event, destroyed when dropped (with everything its result points to).
-struct Event(*mut rd::rd_kafka_event_t);
-
-impl Drop for Event {
-    fn drop(&mut self) {
-        if !self.0.is_null() {
-            // SAFETY: polled from our queue, destroyed once, here.
-            unsafe { rd::rd_kafka_event_destroy(self.0) };
-        }
-    }
-}
-
 /// An object librdkafka allocated for us, destroyed with `destroy` when dropped.
 struct Owned<T>(*mut T, unsafe extern "C" fn(*mut T));
 
@@ -573,7 +540,7 @@ impl<T> Owned<T> {
 
 impl<T> Drop for Owned<T> {
     fn drop(&mut self) {
-        // SAFETY: non-null (checked in `new`), ours, destroyed once, here.
+        // SAFETY: non-null (checked before it was made), ours, destroyed once, here.
         unsafe { (self.1)(self.0) };
     }
 }

@@ -78,7 +78,6 @@ pub fn format_line(
     format!("%{level}|{secs}.{millis:03}|{fac}|{name}| {text}")
 }
 
-/// Prints a log line of client `name` to stderr, stamped now.
 fn print_line(level: i32, fac: &str, name: &str, text: &str) {
     let now = chrono::Utc::now();
     let (secs, millis) = (now.timestamp(), now.timestamp_subsec_millis());
@@ -86,7 +85,6 @@ fn print_line(level: i32, fac: &str, name: &str, text: &str) {
 }
 
 impl<'a> LogThread<'a> {
-    /// Starts serving `client`'s log lines, which go to stderr from now on.
     pub fn start<C: ClientContext>(client: &'a Client<C>) -> LogThread<'a> {
         let rk = client.native_ptr();
         // SAFETY: rk is a live client; the new queue is owned by this LogThread.

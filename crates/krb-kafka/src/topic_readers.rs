@@ -42,7 +42,6 @@ pub struct Look {
     pub unsure: Vec<String>,
 }
 
-/// How one group stands to a topic.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Stand {
     Reads,

@@ -2,19 +2,12 @@
 //! (`9.5초`, `6분 31초`). The timeline's axis and the report's times say it in the same words.
 
 use crate::event_words::SECONDS;
-use krb_cli::lang::{Lang, Msg};
+use krb_cli::lang::Lang;
 
-pub const MINUTES: Msg = Msg {
-    en: "{minutes} min",
-    ko: "{minutes}분",
-};
-pub const MINUTES_SECONDS: Msg = Msg {
-    en: "{minutes} min {seconds} s",
-    ko: "{minutes}분 {seconds}초",
-};
-
-/// Every word above, for the tests.
-pub const ALL: &[Msg] = &[MINUTES, MINUTES_SECONDS];
+krb_cli::msgs! { ALL;
+    MINUTES = "{minutes} min", "{minutes}분";
+    MINUTES_SECONDS = "{minutes} min {seconds} s", "{minutes}분 {seconds}초";
+}
 
 /// How long something took: to a tenth of a second under a minute, else in whole minutes and
 /// seconds.

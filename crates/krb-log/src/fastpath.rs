@@ -31,7 +31,6 @@ fn number_prefix<T: TryFrom<i64>, const SIGNED: bool>(bytes: &[u8]) -> Option<(T
     Some((T::try_from(value).ok()?, i))
 }
 
-/// Every byte of a word set to `b`.
 const fn splat(b: u8) -> u64 {
     u64::from_le_bytes([b; 8])
 }
@@ -78,10 +77,8 @@ fn time_of_day_prefix(text: &[u8]) -> bool {
 /// which the caller hands to [`LogLine::parse`] to tell other events, foreign lines and errors
 /// apart. The name it returns is ASCII.
 pub fn parse_processed(line: &[u8]) -> Option<(&[u8], Partition, Offset)> {
-    let mut end = line.len();
-    while end > 0 && matches!(line[end - 1], b'\n' | b'\r') {
-        end -= 1;
-    }
+    let newlines = line.iter().rev().take_while(|b| matches!(b, b'\n' | b'\r'));
+    let end = line.len() - newlines.count();
     let c = parse_processed_prefix(&line[..end], b"")?;
     (c.len == end).then_some((c.name, c.partition, c.offset))
 }
@@ -152,14 +149,11 @@ pub fn commit_prefix<'a>(text: &'a [u8], known: &[u8]) -> Option<CommitLine<'a>>
     })
 }
 
-/// A commit line read by [`commit_prefix`].
+/// A commit line read by [`commit_prefix`], its fields as [`Completion`]'s.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CommitLine<'a> {
-    /// The worker's name: ASCII, unless it is the `known` name the caller passed.
     pub name: &'a [u8],
-    /// Where its last number ends: the length of the line, when the text is one line.
     pub len: usize,
-    /// Whether the name is the `known` name the caller passed.
     pub known: bool,
 }
 
@@ -170,7 +164,7 @@ pub struct Completion<'a> {
     pub name: &'a [u8],
     pub partition: Partition,
     pub offset: Offset,
-    /// Where the offset ends: the length of the line, when the text is one line.
+    /// Where the line's last number ends: the length of the line, when the text is one line.
     pub len: usize,
     /// Whether the name is the `known` name the caller passed.
     pub known: bool,

@@ -1,34 +1,7 @@
-//! The worker's log grammar: every line the worker writes, and the parser that reads it back.
-//!
-//! A line is `HH:MM:SS.mmm NAME EVENT`, local time first so that `sort` orders the lines of
-//! several workers by time, as the article does:
-//!
-//! ```text
-//! 09:13:27.040 nocommit-a consumes pay in group nocommit
-//! 09:13:29.854 nocommit-a p1 offset 481
-//! 09:14:36.172 slow-a p0 offset 3 slow start
-//! 09:14:51.679 slow-a p0 offset 3 already applied   (--effect idempotent)
-//! 09:14:51.679 slow-a p0 offset 3 refused           (--effect db-offsets)
-//! 09:13:29.861 nocommit-a assigned [0]
-//! 09:13:29.854 nocommit-a revoked [0, 1]
-//! 09:14:51.682 slow-a lost [0]
-//! 09:13:56.072 revcommit-a commit p1=490
-//! 09:14:51.682 slow-a commit failed: KafkaError{code=UNKNOWN_MEMBER_ID,val=25,str="..."}
-//! 09:14:51.682 slow-a poll error: KafkaError{code=_MAX_POLL_EXCEEDED,val=-147,str="..."}
-//! 09:14:51.682 slow-a transaction aborted: KafkaError{code=UNKNOWN_MEMBER_ID,val=25,str="..."}
-//! 09:13:27.038 start nocommit-b      (common.sh's start and stop, verb first as the article shows)
-//! 09:13:31.002 stop nocommit-b
-//! ```
-//!
-//! A share group's member (krb-share, lab 8) writes the processing lines above and these:
-//!
-//! ```text
-//! 09:20:01.100 share-a consumes pay in share group share
-//! 09:20:01.230 share-a acquired p0 offset 3 delivery 1
-//! 09:20:01.240 share-a accepted p0 offset 3          (or released, rejected)
-//! 09:20:01.250 share-a acks committed p0 [0..3, 7]
-//! 09:20:31.250 share-a acks failed p0 [3]: KafkaError{code=INVALID_RECORD_STATE,val=121,str="..."}
-//! ```
+//! The worker's log grammar: every line the worker writes (`HH:MM:SS.mmm NAME EVENT`, local
+//! time first so that `sort` orders the lines of several workers by time, as the article does),
+//! and the parser that reads it back. Every kind with an example: docs/en/reference.md, "The log
+//! line grammar".
 //!
 //! Writing and parsing live side by side so that a change to one line kind is one change here,
 //! checked by the round-trip tests below; the worker, krb-dups and the labs cannot drift apart.
@@ -41,93 +14,86 @@ use chrono::format::{Item, Parsed, StrftimeItems};
 use chrono::{NaiveTime, Timelike};
 use regex::{CaptureLocations, Regex};
 
-/// A partition number, as librdkafka numbers them.
 pub type Partition = i32;
-/// A message offset within a partition.
 pub type Offset = i64;
 
 /// One event of a worker, the part of a log line after the worker's name.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Event {
-    /// Processing of a message ended: `p1 offset 481`. Only these count as processed.
+    /// Processing of a message ended. Only these count as processed.
     Processed {
         partition: Partition,
         offset: Offset,
     },
-    /// Processing of a message ended and found its effect already there (`--effect
-    /// idempotent`): `p0 offset 3 already applied`. A processing all the same: krb-dups counts it.
+    /// Processing ended and found its effect already there (`--effect idempotent`): a
+    /// processing all the same, krb-dups counts it.
     AlreadyApplied {
         partition: Partition,
         offset: Offset,
     },
-    /// Processing of a message ended but its transaction was rolled back (`--effect
-    /// db-offsets`): the partition's position in the database had moved on from where this
-    /// worker read it. `p0 offset 3 refused`. A processing all the same: krb-dups counts it.
+    /// Processing ended but its transaction was rolled back (`--effect db-offsets`): the
+    /// partition's position in the database had moved on from where this worker read it. A
+    /// processing all the same, krb-dups counts it.
     Refused {
         partition: Partition,
         offset: Offset,
     },
-    /// Processing of the `--slow-at` message began: `p0 offset 3 slow start`.
+    /// Processing of the `--slow-at` message began.
     SlowStart {
         partition: Partition,
         offset: Offset,
     },
-    /// The worker's first line: what it consumes, in which group: `consumes pay in group
-    /// nocommit`. A group's logs are `GROUP-*.log`; this line tells group `a`'s logs from group
-    /// `a-b`'s.
-    Consumes { topic: String, group: String },
-    /// The group gave the worker these partitions: `assigned [0, 1]`.
+    /// The worker's first line. A group's logs are `GROUP-*.log`; this line tells group `a`'s
+    /// logs from group `a-b`'s.
+    Consumes {
+        topic: String,
+        group: String,
+    },
     Assigned(Vec<Partition>),
-    /// The worker handed these partitions back in a clean rebalance: `revoked [0, 1]`.
+    /// Handed back in a clean rebalance.
     Revoked(Vec<Partition>),
-    /// The worker lost these partitions without handing them back: `lost [0]`.
+    /// Lost without being handed back.
     Lost(Vec<Partition>),
-    /// A synchronous commit succeeded with these next positions: `commit p0=512 p1=490`.
+    /// A synchronous commit succeeded with these next positions.
     Commit(Vec<(Partition, Offset)>),
-    /// A commit failed; the text is a rendered Kafka error.
+    /// The texts below are rendered Kafka errors.
     CommitFailed(String),
-    /// `poll()` returned an error; the text is a rendered Kafka error.
     PollError(String),
     /// `--effect kafka-eos`: the open transaction was aborted, its output and its offsets
-    /// discarded; the text is a rendered Kafka error (why the broker refused it, or
-    /// `_ASSIGNMENT_LOST` when the partitions were lost).
+    /// discarded (`_ASSIGNMENT_LOST` when the partitions were lost).
     TxnAborted(String),
-    /// A share consumer's first line: `consumes pay in share group share`.
-    ShareConsumes { topic: String, group: String },
-    /// A share consumer acquired a record, for the `delivery`-th time (the broker's count):
-    /// `acquired p0 offset 3 delivery 1`.
+    ShareConsumes {
+        topic: String,
+        group: String,
+    },
     Acquired {
         partition: Partition,
         offset: Offset,
         /// How many times the broker has delivered it, this time included.
         delivery: u16,
     },
-    /// A share consumer acknowledged a record to the broker (not yet committed):
-    /// `accepted p0 offset 3`, `released ...`, `rejected ...`.
+    /// Acknowledged to the broker, not yet committed.
     Acknowledged {
         partition: Partition,
         offset: Offset,
         ack: Ack,
     },
-    /// The broker took these acknowledgements of one partition: `acks committed p0 [0..3, 7]`
-    /// (ranges inclusive).
+    /// The broker took these acknowledgements of one partition (ranges inclusive).
     AcksCommitted {
         partition: Partition,
-        /// The offsets acknowledged, ascending.
+        /// Ascending.
         offsets: Vec<Offset>,
     },
-    /// The broker refused these acknowledgements of one partition; the text is a rendered
-    /// Kafka error: `acks failed p0 [3]: KafkaError{...}`.
     AcksFailed {
         partition: Partition,
-        /// The offsets whose acknowledgement failed, ascending.
+        /// Ascending.
         offsets: Vec<Offset>,
         error: String,
     },
-    /// common.sh's `start` launched the worker: `09:13:27.038 start nocommit-b`, the line the
-    /// article's script echoes, also written to the worker's log.
+    /// common.sh's `start` launched the worker: the line the article's script echoes, also
+    /// written to the worker's log.
     Start,
-    /// common.sh's `stop` sent it SIGTERM: `09:13:31.002 stop nocommit-b`.
+    /// common.sh's `stop` sent it SIGTERM.
     Stop,
 }
 
@@ -143,7 +109,6 @@ pub enum Ack {
 }
 
 impl Ack {
-    /// The verb of its log line.
     pub fn word(self) -> &'static str {
         match self {
             Ack::Accept => "accepted",
@@ -153,7 +118,6 @@ impl Ack {
     }
 }
 
-/// A whole log line: when, who, what.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LogLine {
     /// Local wall-clock time, kept to the millisecond.
@@ -163,7 +127,6 @@ pub struct LogLine {
     pub event: Event,
 }
 
-/// Formats a time the way every log line starts: `09:13:29.854`.
 pub fn format_time(time: NaiveTime) -> String {
     Time(time).to_string()
 }
@@ -182,21 +145,19 @@ impl Time {
             n => (t.second(), n),
         };
         let millis = nanos / 1_000_000;
-        let digit = |n: u32| b'0' + (n % 10) as u8;
-        [
-            digit(t.hour() / 10),
-            digit(t.hour()),
-            b':',
-            digit(t.minute() / 10),
-            digit(t.minute()),
-            b':',
-            digit(second / 10),
-            digit(second),
-            b'.',
-            digit(millis / 100),
-            digit(millis / 10),
-            digit(millis),
-        ]
+        let numbers = [
+            (0, t.hour(), 2),
+            (3, t.minute(), 2),
+            (6, second, 2),
+            (9, millis, 3),
+        ];
+        let mut text = *b"00:00:00.000";
+        for (at, n, digits) in numbers {
+            for k in 0..digits {
+                text[at + digits - 1 - k] = b'0' + (n / 10u32.pow(k as u32) % 10) as u8;
+            }
+        }
+        text
     }
 }
 
@@ -249,7 +210,6 @@ impl fmt::Display for Line<'_> {
     }
 }
 
-/// How a line's time is written and read.
 const TIME_FORMAT: &str = "%H:%M:%S%.3f";
 
 /// The current local time, truncated to the millisecond as it is written.
@@ -293,43 +253,30 @@ impl OffsetCache {
         let minute = utc.timestamp().div_euclid(60);
         match self.0 {
             Some((m, offset)) if m == minute => offset,
-            _ => {
-                let offset = lookup(utc);
-                self.0 = Some((minute, offset));
-                offset
-            }
+            _ => self.0.insert((minute, lookup(utc))).1,
         }
     }
-}
-
-/// `verb` and the partitions in Python's list style, which the article's logs show: `[]`,
-/// `[0]`, `[0, 1]`.
-fn write_list(f: &mut fmt::Formatter<'_>, verb: &str, partitions: &[Partition]) -> fmt::Result {
-    write!(f, "{verb} [")?;
-    for (i, p) in partitions.iter().enumerate() {
-        if i > 0 {
-            f.write_str(", ")?;
-        }
-        write!(f, "{p}")?;
-    }
-    f.write_str("]")
 }
 
 /// Ascending offsets as inclusive ranges: `[0..3, 7]`.
-fn write_ranges(f: &mut fmt::Formatter<'_>, offsets: &[Offset]) -> fmt::Result {
-    f.write_str("[")?;
-    let mut rest = offsets;
-    let mut sep = "";
-    while let Some((&first, _)) = rest.split_first() {
-        let run = rest.windows(2).take_while(|w| w[1] == w[0] + 1).count();
-        match run {
-            0 => write!(f, "{sep}{first}")?,
-            n => write!(f, "{sep}{first}..{}", rest[n])?,
+struct Ranges<'a>(&'a [Offset]);
+
+impl fmt::Display for Ranges<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("[")?;
+        let mut rest = self.0;
+        let mut sep = "";
+        while let Some((&first, _)) = rest.split_first() {
+            let run = rest.windows(2).take_while(|w| w[1] == w[0] + 1).count();
+            match run {
+                0 => write!(f, "{sep}{first}")?,
+                n => write!(f, "{sep}{first}..{}", rest[n])?,
+            }
+            rest = &rest[run + 1..];
+            sep = ", ";
         }
-        rest = &rest[run + 1..];
-        sep = ", ";
+        f.write_str("]")
     }
-    f.write_str("]")
 }
 
 /// A message's offset as a line writes it: one past it, the position after it, is an offset too.
@@ -340,12 +287,16 @@ fn offset(text: &str) -> Option<Offset> {
 /// The most offsets one acknowledgement line may hold.
 pub const MAX_RANGE: i64 = 1 << 20;
 
-/// Reads what [`write_ranges`] writes; the offsets must ascend.
-fn parse_ranges(text: &str) -> Result<Vec<Offset>, ParseError> {
-    let inner = text
-        .strip_prefix('[')
+/// The text inside `[...]`, or an error that shows `example`.
+fn bracketed<'a>(text: &'a str, example: &str) -> Result<&'a str, ParseError> {
+    text.strip_prefix('[')
         .and_then(|t| t.strip_suffix(']'))
-        .ok_or_else(|| bad(format!("expected offsets like [0..3, 7], found {text:?}")))?;
+        .ok_or_else(|| bad(format!("expected {example}, found {text:?}")))
+}
+
+/// Reads what [`Ranges`] writes; the offsets must ascend.
+fn parse_ranges(text: &str) -> Result<Vec<Offset>, ParseError> {
+    let inner = bracketed(text, "offsets like [0..3, 7]")?;
     let mut offsets: Vec<Offset> = Vec::new();
     if inner.trim().is_empty() {
         return Ok(offsets);
@@ -354,10 +305,8 @@ fn parse_ranges(text: &str) -> Result<Vec<Offset>, ParseError> {
         offset(t).ok_or_else(|| bad(format!("{t:?} is not an offset (0 to {})", Offset::MAX - 1)))
     };
     for item in inner.split(", ") {
-        let (first, last) = match item.split_once("..") {
-            Some((a, b)) => (number(a)?, number(b)?),
-            None => (number(item)?, number(item)?),
-        };
+        let (first, last) = item.split_once("..").unwrap_or((item, item));
+        let (first, last) = (number(first)?, number(last)?);
         if first > last || offsets.last().is_some_and(|&l| l >= first) {
             return Err(bad(format!("offsets out of order in {text:?}")));
         }
@@ -386,15 +335,21 @@ impl fmt::Display for Event {
                 write!(f, "p{partition} offset {offset} refused")
             }
             Event::Consumes { topic, group } => write!(f, "consumes {topic} in group {group}"),
-            Event::Assigned(ps) => write_list(f, "assigned", ps),
-            Event::Revoked(ps) => write_list(f, "revoked", ps),
-            Event::Lost(ps) => write_list(f, "lost", ps),
+            // Python's list style, which the article's logs show: `[]`, `[0]`, `[0, 1]`.
+            Event::Assigned(ps) | Event::Revoked(ps) | Event::Lost(ps) => {
+                let verb = match self {
+                    Event::Assigned(_) => "assigned",
+                    Event::Revoked(_) => "revoked",
+                    _ => "lost",
+                };
+                let ps: Vec<String> = ps.iter().map(Partition::to_string).collect();
+                write!(f, "{verb} [{}]", ps.join(", "))
+            }
             Event::Commit(positions) => {
                 f.write_str("commit")?;
-                for (p, o) in positions {
-                    write!(f, " p{p}={o}")?;
-                }
-                Ok(())
+                positions
+                    .iter()
+                    .try_for_each(|(p, o)| write!(f, " p{p}={o}"))
             }
             Event::CommitFailed(err) => write!(f, "commit failed: {err}"),
             Event::PollError(err) => write!(f, "poll error: {err}"),
@@ -416,18 +371,13 @@ impl fmt::Display for Event {
                 ack,
             } => write!(f, "{} p{partition} offset {offset}", ack.word()),
             Event::AcksCommitted { partition, offsets } => {
-                write!(f, "acks committed p{partition} ")?;
-                write_ranges(f, offsets)
+                write!(f, "acks committed p{partition} {}", Ranges(offsets))
             }
             Event::AcksFailed {
                 partition,
                 offsets,
                 error,
-            } => {
-                write!(f, "acks failed p{partition} ")?;
-                write_ranges(f, offsets)?;
-                write!(f, ": {error}")
-            }
+            } => write!(f, "acks failed p{partition} {}: {error}", Ranges(offsets)),
             Event::Start => f.write_str("start"),
             Event::Stop => f.write_str("stop"),
         }
@@ -468,26 +418,17 @@ fn offset_regex() -> &'static Regex {
     })
 }
 
+fn partition(text: &str) -> Result<Partition, ParseError> {
+    text.parse()
+        .map_err(|_| bad(format!("{text:?} is not a partition number")))
+}
+
 fn parse_list(text: &str) -> Result<Vec<Partition>, ParseError> {
-    let inner = text
-        .strip_prefix('[')
-        .and_then(|t| t.strip_suffix(']'))
-        .ok_or_else(|| {
-            bad(format!(
-                "expected a partition list like [0, 1], found {text:?}"
-            ))
-        })?;
+    let inner = bracketed(text, "a partition list like [0, 1]")?;
     if inner.trim().is_empty() {
         return Ok(Vec::new());
     }
-    inner
-        .split(',')
-        .map(|p| {
-            p.trim()
-                .parse()
-                .map_err(|_| bad(format!("{:?} is not a partition number", p.trim())))
-        })
-        .collect()
+    inner.split(',').map(|p| partition(p.trim())).collect()
 }
 
 fn parse_positions(text: &str) -> Result<Vec<(Partition, Offset)>, ParseError> {
@@ -504,9 +445,7 @@ fn parse_positions(text: &str) -> Result<Vec<(Partition, Offset)>, ParseError> {
                 .strip_prefix('p')
                 .and_then(|rest| rest.split_once('='))
                 .ok_or_else(|| bad(format!("expected pP=OFFSET, found {item:?}")))?;
-            let p = p
-                .parse()
-                .map_err(|_| bad(format!("{p:?} is not a partition number")))?;
+            let p = partition(p)?;
             let o = o
                 .parse()
                 .ok()
@@ -530,7 +469,8 @@ fn record(text: &str, what: &str) -> Result<(Partition, Offset), ParseError> {
     ))
 }
 
-/// A share consumer's own lines (see the head of this module); `Ok(None)` for any other.
+/// A share consumer's own lines (`acquired`, `accepted`, `acks committed`, ...); `Ok(None)` for
+/// any other.
 fn parse_share(text: &str) -> Result<Option<Event>, ParseError> {
     if let Some(rest) = text.strip_prefix("acquired ") {
         let (head, delivery) = rest
@@ -580,10 +520,11 @@ fn parse_share(text: &str) -> Result<Option<Event>, ParseError> {
             .split_once("]: ")
             .ok_or_else(|| bad(format!("malformed acks failed event {text:?}")))?;
         let (partition, offsets) = acks(&format!("{head}]"))?;
+        let error = error.to_string();
         return Ok(Some(Event::AcksFailed {
             partition,
             offsets,
-            error: error.to_string(),
+            error,
         }));
     }
     Ok(None)
@@ -652,23 +593,25 @@ impl Event {
                 ))),
             };
         }
-        if let Some(rest) = text.strip_prefix("assigned ") {
-            return parse_list(rest).map(|l| Some(Event::Assigned(l)));
+        let lists: [(&str, fn(_) -> _); 3] = [
+            ("assigned ", Event::Assigned),
+            ("revoked ", Event::Revoked),
+            ("lost ", Event::Lost),
+        ];
+        for (word, event) in lists {
+            if let Some(rest) = text.strip_prefix(word) {
+                return parse_list(rest).map(|l| Some(event(l)));
+            }
         }
-        if let Some(rest) = text.strip_prefix("revoked ") {
-            return parse_list(rest).map(|l| Some(Event::Revoked(l)));
-        }
-        if let Some(rest) = text.strip_prefix("lost ") {
-            return parse_list(rest).map(|l| Some(Event::Lost(l)));
-        }
-        if let Some(rest) = text.strip_prefix("commit failed: ") {
-            return Ok(Some(Event::CommitFailed(rest.to_string())));
-        }
-        if let Some(rest) = text.strip_prefix("poll error: ") {
-            return Ok(Some(Event::PollError(rest.to_string())));
-        }
-        if let Some(rest) = text.strip_prefix("transaction aborted: ") {
-            return Ok(Some(Event::TxnAborted(rest.to_string())));
+        let errors: [(&str, fn(_) -> _); 3] = [
+            ("commit failed: ", Event::CommitFailed),
+            ("poll error: ", Event::PollError),
+            ("transaction aborted: ", Event::TxnAborted),
+        ];
+        for (words, event) in errors {
+            if let Some(rest) = text.strip_prefix(words) {
+                return Ok(Some(event(rest.to_string())));
+            }
         }
         if let Some(rest) = text.strip_prefix("commit ") {
             return parse_positions(rest).map(|p| Some(Event::Commit(p)));
@@ -683,13 +626,9 @@ impl LogLine {
     /// `Ok(None)` for lines that are not the worker's (librdkafka's `%4|...` warnings, a
     /// script's `start NAME`, blank lines); `Err` for a line that starts with a time and a
     /// name and looks like an event but does not parse, and for a worker's line whose time is
-    /// no time (`09:00:00.2xx g-a p0 offset 1`): left out without a word, its message would
-    /// read as never processed.
-    ///
-    /// A line that reads as a worker's once its white space is one space between words (a
-    /// tab after the time, a space before it, two between the name and the event) is an
-    /// error too: no worker writes it so, and left out without a word its message would read as
-    /// never processed.
+    /// no time (`09:00:00.2xx g-a p0 offset 1`) or whose white space is not one space between
+    /// words (a tab after the time, a space before it): no worker writes it so, and left out
+    /// without a word its message would read as never processed.
     pub fn parse(line: &str) -> Result<Option<LogLine>, ParseError> {
         let Some((clock, name, text)) = split_line(line) else {
             return misplaced_space(line);
@@ -768,8 +707,7 @@ fn line_regex() -> &'static Regex {
     RE.get_or_init(|| Regex::new(r"^([0-9]\S*) (\S+) (.*)$").expect("the line pattern is valid"))
 }
 
-/// A line's time word, name and the text after the name: `HH:MM:SS.mmm NAME TEXT`. `None` for
-/// a line of another shape.
+/// A line's time word, name and the text after the name; `None` for a line of another shape.
 fn split_line(line: &str) -> Option<(&str, &str, &str)> {
     thread_local! {
         // One set of capture slots per thread, reused: a tool reads many lines.

@@ -1,19 +1,7 @@
 //! The one reader of worker logs: every tool reads a log's lines through this module, so none
-//! can skip, split or number lines differently from another.
-//!
-//! - [`for_each_line_in`] reads a file, or one byte range of it, in large blocks and hands each
-//!   line over as bytes, numbered from 1 (krb-dups counts with it, in parallel ranges).
-//! - [`Follow`] reads a log as it grows, its finished lines only, through the same block loop;
-//!   [`for_each_line`] is a follow that reads a whole file at once.
-//! - [`group_files`] finds a group's logs, `DIR/GROUP-*.log`, and leaves out those whose worker
-//!   says it is in another group (group `a`'s `a-*.log` also matches group `a-b`'s logs, and a
-//!   worker in a namespace names its group as Kafka knows it: `alice-a`).
-//! - [`Skipped`] is a line that looks like a worker's but does not parse, or a last line cut
-//!   short: tools report it as `FILE:LINE: skipped: why` and go on. [`Remark`] is what is wrong
-//!   with a file whose lines are read all the same: another worker's lines in it, or none at all
-//!   ([`Workers`] finds both).
-//! - [`open`] opens a log, and refuses anything but a regular file: a FIFO would block every
-//!   tool that reads it, for good.
+//! can skip, split or number lines differently from another. A line that looks like a worker's
+//! but does not parse, or a last line cut short, is [`Skipped`]: tools report it as
+//! `FILE:LINE: skipped: why` and go on.
 
 use std::fmt;
 use std::fs::File;
@@ -23,10 +11,9 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 
 use crate::logline::{Event, LogLine};
-use krb_cli::lang::{Lang, Msg};
+use krb_cli::lang::Lang;
 use krb_cli::namespace::Namespace;
 
-/// The folder of the logs, an option of every tool that reads them.
 #[derive(clap::Args, Clone, Debug, PartialEq, Eq)]
 pub struct Logs {
     /// The folder of the logs (KRB_LOGS sets it when this option is absent; scripts/common.sh
@@ -49,7 +36,6 @@ impl Logs {
     }
 }
 
-/// A line left out because it looks like a worker line but does not parse.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Skipped {
     pub path: PathBuf,
@@ -60,13 +46,8 @@ pub struct Skipped {
 
 impl fmt::Display for Skipped {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}:{}: skipped: {}",
-            shown(&self.path),
-            self.line,
-            self.reason
-        )
+        let (path, line, reason) = (shown(&self.path), self.line, &self.reason);
+        write!(f, "{path}:{line}: skipped: {reason}")
     }
 }
 
@@ -89,17 +70,13 @@ impl Skipped {
 /// from a file prints through it: a worker named with ESC would otherwise drive the terminal.
 pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
     if !text.chars().any(char::is_control) {
-        return std::borrow::Cow::Borrowed(text);
+        return text.into();
     }
-    let mut out = String::with_capacity(text.len() + 8);
-    for c in text.chars() {
-        if c.is_control() {
-            out.extend(c.escape_debug());
-        } else {
-            out.push(c);
-        }
-    }
-    std::borrow::Cow::Owned(out)
+    let each = |c: char| match c.is_control() {
+        true => c.escape_debug().to_string(),
+        false => c.to_string(),
+    };
+    text.chars().map(each).collect::<String>().into()
 }
 
 /// A file's path as text, named whatever its bytes: each byte that is not UTF-8 written `\xff`
@@ -119,17 +96,15 @@ pub fn shown(path: &Path) -> String {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Remark {
     pub path: PathBuf,
-    /// The line it is about, from 1; `None` for the whole file.
+    /// From 1; `None` for the whole file.
     pub line: Option<u64>,
     pub what: String,
 }
 
 impl fmt::Display for Remark {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.line {
-            Some(line) => write!(f, "{}:{line}: {}", shown(&self.path), self.what),
-            None => write!(f, "{}: {}", shown(&self.path), self.what),
-        }
+        let line = self.line.map(|l| format!(":{l}")).unwrap_or_default();
+        write!(f, "{}{line}: {}", shown(&self.path), self.what)
     }
 }
 
@@ -140,14 +115,11 @@ impl fmt::Display for Remark {
 /// before need only tell it the names that change).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Workers {
-    /// The first worker line's name and number.
     first: Option<(Vec<u8>, u64)>,
-    /// The first line of another worker: its name and number.
     other: Option<(Vec<u8>, u64)>,
 }
 
 impl Workers {
-    /// Line `line` is a worker line of `name`.
     pub fn see(&mut self, line: u64, name: &[u8]) {
         match &self.first {
             None => self.first = Some((name.to_vec(), line)),
@@ -170,23 +142,17 @@ impl Workers {
     /// such), or no worker line at all.
     pub fn remarks(&self, path: &Path) -> Vec<Remark> {
         let text = |name: &[u8]| printable(&String::from_utf8_lossy(name)).into_owned();
-        match (&self.first, &self.other) {
-            (None, _) => vec![Remark {
-                path: path.to_path_buf(),
-                line: None,
-                what: "no worker line in it: the log is empty".into(),
-            }],
-            (Some((first, _)), Some((other, line))) => vec![Remark {
-                path: path.to_path_buf(),
-                line: Some(*line),
-                what: format!(
-                    "a line of worker {}, in the log of worker {}: a log holds one worker's lines (read all the same)",
-                    text(other),
-                    text(first)
-                ),
-            }],
-            (Some(_), None) => Vec::new(),
-        }
+        let (line, what) = match (&self.first, &self.other) {
+            (None, _) => (None, "no worker line in it: the log is empty".into()),
+            (Some((first, _)), Some((other, line))) => (Some(*line), format!(
+                "a line of worker {}, in the log of worker {}: a log holds one worker's lines (read all the same)",
+                text(other),
+                text(first)
+            )),
+            (Some(_), None) => return Vec::new(),
+        };
+        let path = path.to_path_buf();
+        vec![Remark { path, line, what }]
     }
 }
 
@@ -250,9 +216,8 @@ pub fn parse_bytes(line: &[u8]) -> Result<Option<LogLine>, crate::logline::Parse
     }
 }
 
-/// Calls `each(line_number, line)` for every line of `path`, reading it in large blocks: the
-/// whole file at once, as a [`Follow`] that reads it to its end. Returns its last line when it
-/// has no newline, which is not read (see [`Skipped::cut_short`]).
+/// Calls `each(line_number, line)` for every line of `path`, as a [`Follow`] that reads it to
+/// its end. Returns its last line when it has no newline, which is not read.
 pub fn for_each_line(path: &Path, each: impl FnMut(u64, &[u8])) -> Result<Option<Skipped>> {
     match Follow::new(path).read_to_end(each)? {
         (Growth::Gone, _) => bail!("cannot read {}: no such file", shown(path)),
@@ -260,11 +225,11 @@ pub fn for_each_line(path: &Path, each: impl FnMut(u64, &[u8])) -> Result<Option
     }
 }
 
-/// Reads the lines of `path` that start at a byte in `from..to`, in large blocks, and says how
-/// many there were. At each line start `fast(n, text)` may take the line itself, reading it
-/// before anyone has looked for its end, and say how long it was (its newline included); every
-/// other line goes to `each(n, line)`, `n` counting from 1 within the range. A last line
-/// without a newline goes to neither (see [`Range::cut_short`]).
+/// Reads the lines of `path` that start at a byte in `from..to` (krb-dups counts in parallel
+/// ranges), in large blocks, and says how many there were. At each line start `fast(n, text)`
+/// may take the line itself, reading it before anyone has looked for its end, and say how long
+/// it was (its newline included); every other line goes to `each(n, line)`, `n` counting from
+/// 1 within the range. A last line without a newline goes to neither (see [`Range::cut_short`]).
 pub fn for_each_line_in(
     path: &Path,
     from: u64,
@@ -279,7 +244,6 @@ pub fn for_each_line_in(
     })
 }
 
-/// What [`for_each_line_in`] read of its range.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Range {
     pub lines: u64,
@@ -288,7 +252,6 @@ pub struct Range {
     pub cut_short: bool,
 }
 
-/// What to do with a last line that has no newline.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Last {
     /// Say it is there: the file is whole, and its writer stopped in the middle of the line.
@@ -297,7 +260,6 @@ enum Last {
     Leave,
 }
 
-/// What [`read_lines`] read.
 struct Lines {
     lines: u64,
     /// Where the first line it left starts: after the last newline it read.
@@ -352,10 +314,9 @@ fn read_lines(
                     to_end: false,
                 });
             }
-            let taken = if skip_partial {
-                None
-            } else {
-                fast(number + 1, &buf[start..end])
+            let taken = match skip_partial {
+                true => None,
+                false => fast(number + 1, &buf[start..end]),
             };
             let len = match taken {
                 Some(len) => len,
@@ -369,11 +330,8 @@ fn read_lines(
                     nl + 1
                 }
             };
-            if skip_partial {
-                skip_partial = false;
-            } else {
-                number += 1;
-            }
+            number += u64::from(!skip_partial);
+            skip_partial = false;
             position += len as u64;
             start += len;
         }
@@ -385,12 +343,11 @@ fn read_lines(
 /// A log read as it grows, its lines numbered from 1 across reads. Each [`Follow::read`] reads
 /// the lines finished since the one before: a line its worker is still writing is read once
 /// its newline is there, so no line is ever read in two pieces.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct Follow {
     path: PathBuf,
     /// Where the first line not yet read starts.
     position: u64,
-    /// How many lines were read.
     lines: u64,
     /// The file read so far, (device, inode), to tell a file written anew under the same name
     /// (a lab run again deletes its old logs) from one that grew.
@@ -404,7 +361,6 @@ pub struct Follow {
 /// bound included).
 pub const FOLLOW_CHUNK: u64 = 4 << 20;
 
-/// What a [`Follow::read`] found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Growth {
     /// This many lines were added (maybe none).
@@ -420,10 +376,7 @@ impl Follow {
     pub fn new(path: &Path) -> Follow {
         Follow {
             path: path.to_path_buf(),
-            position: 0,
-            lines: 0,
-            file: None,
-            searched: 0,
+            ..Follow::default()
         }
     }
 
@@ -467,14 +420,12 @@ impl Follow {
             return Ok((Growth::Replaced, None));
         }
         self.file = Some(id);
-        if last == Last::Leave && self.searched > self.position {
-            match newline_after(&mut file, self.searched).with_context(cannot)? {
-                Some(_) => {}
-                None => {
-                    self.searched = self.searched.max(meta.len());
-                    return Ok((Growth::Lines(0), None));
-                }
-            }
+        if last == Last::Leave
+            && self.searched > self.position
+            && !newline_after(&mut file, self.searched).with_context(cannot)?
+        {
+            self.searched = self.searched.max(meta.len());
+            return Ok((Growth::Lines(0), None));
         }
         let before = self.lines;
         let to = match last {
@@ -502,24 +453,19 @@ impl Follow {
     }
 }
 
-/// Where the first newline at or after byte `from` of `file` is, if there is one.
-fn newline_after(file: &mut File, from: u64) -> std::io::Result<Option<u64>> {
+fn newline_after(file: &mut File, from: u64) -> std::io::Result<bool> {
     file.seek(SeekFrom::Start(from))?;
     let mut buf = vec![0u8; 1 << 16];
-    let mut at = from;
     loop {
-        let n = file.read(&mut buf)?;
-        if n == 0 {
-            return Ok(None);
+        match file.read(&mut buf)? {
+            0 => return Ok(false),
+            n if memchr::memchr(b'\n', &buf[..n]).is_some() => return Ok(true),
+            _ => {}
         }
-        if let Some(i) = memchr::memchr(b'\n', &buf[..n]) {
-            return Ok(Some(at + i as u64));
-        }
-        at += n as u64;
     }
 }
 
-/// How much of a log's start is searched for the worker's `consumes TOPIC in [share] group GROUP` line.
+/// How much of a log's start is searched for the worker's `consumes` line.
 const HEAD: u64 = 64 << 10;
 
 /// The group a log's worker said it joined, from the first `consumes` line near its start;
@@ -540,20 +486,15 @@ pub fn group_of(path: &Path) -> Result<Option<String>> {
         }))
 }
 
-/// A log folder that cannot be read (`why`: the system's reason).
-pub const NO_LOG_FOLDER: Msg = Msg {
-    en: "cannot read the log folder {dir}: {why}",
-    ko: "로그 폴더 {dir}을 읽을 수 없습니다: {why}",
-};
+krb_cli::msgs! { ;
+    /// A log folder that cannot be read (`why`: the system's reason).
+    NO_LOG_FOLDER = "cannot read the log folder {dir}: {why}", "로그 폴더 {dir}을 읽을 수 없습니다: {why}";
+    /// A group without a log: a group name mistyped, or a folder other than the lab's.
+    NO_LOGS = "no log file {dir}/{group}-*.log: run the group's workers first, or pass --logs DIR",
+        "로그 파일 {dir}/{group}-*.log가 없습니다: 먼저 그룹의 워커를 띄우거나, --logs DIR로 로그 \
+         폴더를 주세요";
+}
 
-/// A group without a log: a group name mistyped, or a folder other than the lab's.
-pub const NO_LOGS: Msg = Msg {
-    en: "no log file {dir}/{group}-*.log: run the group's workers first, or pass --logs DIR",
-    ko: "로그 파일 {dir}/{group}-*.log가 없습니다: 먼저 그룹의 워커를 띄우거나, --logs DIR로 로그 \
-         폴더를 주세요",
-};
-
-/// [`NO_LOGS`] in the language of the process.
 pub fn no_logs(dir: &Path, group: &str) -> String {
     NO_LOGS.fill(
         Lang::of_process(),
@@ -564,8 +505,10 @@ pub fn no_logs(dir: &Path, group: &str) -> String {
 /// Log files that matched a group's pattern but whose worker is in another group, with that group.
 pub type OtherGroups = Vec<(PathBuf, String)>;
 
-/// A group's logs: `DIR/GROUP-*.log` sorted by name, and those of them whose worker said it is in
-/// another group than `ns`'s name of GROUP, which are not the group's.
+/// A group's logs: `DIR/GROUP-*.log` sorted by name, and those of them whose worker said it is
+/// in another group than `ns`'s name of GROUP, which are not the group's (group `a`'s `a-*.log`
+/// also matches group `a-b`'s logs, and a worker in a namespace names its group as Kafka knows
+/// it: `alice-a`).
 pub fn group_files(dir: &Path, group: &str, ns: &Namespace) -> Result<(Vec<PathBuf>, OtherGroups)> {
     use std::os::unix::ffi::OsStrExt;
     let prefix = format!("{group}-");

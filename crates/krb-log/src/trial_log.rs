@@ -1,34 +1,14 @@
-//! Lab 7's two files beside the workers' logs, written and read here:
+//! Lab 7's files beside the workers' logs, written and read here (each with an example:
+//! docs/en/reference.md, "The log line grammar"): `GROUP.acks`, krb-produce's `--acks FILE`, one
+//! line per message the broker acknowledged in the worker's words (`p3 offset 17`);
+//! `GROUP.faults`, 07-faults.sh's faults as it injects and heals them, verb first as common.sh's
+//! `start` and `stop` lines; `GROUP.committed`, krb-trial watch's samples of the group's
+//! committed offsets in the workers' grammar.
 //!
-//! - `GROUP.acks`, krb-produce's `--acks FILE`: one line per message the broker acknowledged,
-//!   `p3 offset 17`, the worker's words for a message; `p3 offset -1001` when librdkafka
-//!   reported the delivery without an offset.
-//! - `GROUP.faults`, written by 07-faults.sh as it injects each fault (verb first, as common.sh's
-//!   `start` and `stop` lines):
-//!
-//! ```text
-//! 10:02:11.410 begin trial 3 seed 7
-//! 10:02:14.002 fault kill faults-7-3-b
-//! 10:02:16.120 healed kill faults-7-3-b
-//! 10:02:21.533 fault kill-coordinator node-2
-//! 10:02:33.980 healed kill-coordinator node-2
-//! 10:02:35.101 fault restart-db db
-//! 10:02:36.900 healed restart-db db
-//! 10:02:37.012 exited faults-7-3-a krb-worker: cannot commit the effects to postgres://...
-//! 10:02:41.007 end
-//! ```
-//!
-//! A fault's target is a worker's name, `node-N` or `db`; `healed` says when the runner undid it
-//! (restarted, resumed, brought the node or the database back). `exited` says the runner found a
-//! worker gone that it had not stopped and started it again; the rest of the line is the
-//! worker's log's last line, its last word. A line that does not parse is an error naming
-//! the file and line, and so is a last line without its newline (cut short: `p3 offset 1` of
-//! `p3 offset 17`): these files are written by our own tools, and a check that skipped one
-//! could call a lost message kept.
-//!
-//! - `GROUP.committed`, krb-trial watch's samples of the group's committed offsets, is in the
-//!   workers' grammar (`10:02:14.250 sampler commit p0=120 p1=98`), read by [`read_samples`]:
-//!   a line that is no sample is skipped and named, as a worker's log's are.
+//! A line of the first two that does not parse is an error naming the file and line, and so is
+//! a last line without its newline (cut short: `p3 offset 1` of `p3 offset 17`): these files
+//! are written by our own tools, and a check that skipped one could call a lost message kept. A
+//! line of the samples that is no sample is skipped and named, as a worker's log's are.
 
 use std::collections::HashMap;
 use std::fmt;
@@ -47,7 +27,6 @@ pub const TRIAL_FILE_LIMIT: u64 = 256 << 20;
 /// librdkafka's offset for a delivery reported without one (`RD_KAFKA_OFFSET_INVALID`).
 pub const NO_OFFSET: Offset = -1001;
 
-/// One acknowledged message: `p3 offset 17`.
 pub fn ack_line(partition: Partition, offset: Offset) -> String {
     format!("p{partition} offset {offset}")
 }
@@ -76,7 +55,7 @@ fn whole(path: &Path, text: &str) -> Result<()> {
     )
 }
 
-/// Reads an acks file: every acknowledged (partition, offset), in file order.
+/// Every acknowledged (partition, offset), in file order.
 pub fn read_acks(path: &Path) -> Result<Vec<(Partition, Offset)>> {
     let text = read_text(path, "the producer's acknowledgements", TRIAL_FILE_LIMIT)?;
     whole(path, &text)?;
@@ -95,10 +74,8 @@ pub fn read_acks(path: &Path) -> Result<Vec<(Partition, Offset)>> {
         .collect()
 }
 
-/// A sampler's file read back ([`read_samples`]).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Samples {
-    /// Each sample's committed positions, in file order.
     pub samples: Vec<Vec<(Partition, Offset)>>,
     /// When each sample was read (its line's time): a commit the sampler saw is committed from
     /// then, though the worker that made it was killed before it could say so.
@@ -136,62 +113,52 @@ pub fn read_samples(path: &Path) -> Result<Samples> {
     Ok(read)
 }
 
-/// What a fault does. The names are the runner's and the report's.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum FaultKind {
+/// Declares [`FaultKind`], each kind with its word in the files, the runner and the report, and
+/// `FaultKind::ALL`, every kind in the report's order.
+macro_rules! fault_kinds {
+    ($($(#[$doc:meta])* $kind:ident = $name:literal,)*) => {
+        /// What a fault does.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub enum FaultKind {
+            $($(#[$doc])* $kind,)*
+        }
+
+        impl FaultKind {
+            pub const ALL: [FaultKind; [$($name),*].len()] = [$(FaultKind::$kind),*];
+
+            pub fn name(self) -> &'static str {
+                match self {
+                    $(FaultKind::$kind => $name,)*
+                }
+            }
+        }
+    };
+}
+
+fault_kinds! {
     /// A worker killed with SIGKILL, later started again.
-    Kill,
+    Kill = "kill",
     /// A worker stopped with SIGSTOP past its session timeout, later resumed (SIGCONT).
-    Pause,
+    Pause = "pause",
     /// A worker stopped cleanly (SIGTERM), later started again.
-    Stop,
+    Stop = "stop",
     /// A new worker started.
-    Join,
+    Join = "join",
     /// A worker stopped cleanly for good.
-    Leave,
+    Leave = "leave",
     /// The node that coordinates the group killed, later started again.
-    KillCoordinator,
+    KillCoordinator = "kill-coordinator",
     /// The node that leads a partition killed, later started again.
-    KillLeader,
+    KillLeader = "kill-leader",
     /// Every node restarted cleanly, one at a time.
-    Roll,
+    Roll = "roll",
     /// The effects' PostgreSQL database stopped (its connections cut), later started again.
-    RestartDb,
+    RestartDb = "restart-db",
     /// The node that leads kafka-eos's output topic killed, later started again.
-    KillOutputLeader,
+    KillOutputLeader = "kill-output-leader",
 }
 
 impl FaultKind {
-    /// Every kind, in the report's order.
-    pub const ALL: [FaultKind; 10] = [
-        FaultKind::Kill,
-        FaultKind::Pause,
-        FaultKind::Stop,
-        FaultKind::Join,
-        FaultKind::Leave,
-        FaultKind::KillCoordinator,
-        FaultKind::KillLeader,
-        FaultKind::Roll,
-        FaultKind::RestartDb,
-        FaultKind::KillOutputLeader,
-    ];
-
-    /// The kind's word in the files, the runner and the report.
-    pub fn name(self) -> &'static str {
-        match self {
-            FaultKind::Kill => "kill",
-            FaultKind::Pause => "pause",
-            FaultKind::Stop => "stop",
-            FaultKind::Join => "join",
-            FaultKind::Leave => "leave",
-            FaultKind::KillCoordinator => "kill-coordinator",
-            FaultKind::KillLeader => "kill-leader",
-            FaultKind::Roll => "roll",
-            FaultKind::RestartDb => "restart-db",
-            FaultKind::KillOutputLeader => "kill-output-leader",
-        }
-    }
-
     pub fn parse(name: &str) -> Option<FaultKind> {
         FaultKind::ALL.into_iter().find(|k| k.name() == name)
     }
@@ -220,15 +187,13 @@ impl fmt::Display for FaultKind {
     }
 }
 
-/// One fault as it happened.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Fault {
     pub kind: FaultKind,
-    /// The worker's name, or `node-N`.
+    /// A worker's name, `node-N` or `db`.
     pub target: String,
-    /// When it was injected.
     pub at: NaiveDateTime,
-    /// When it was undone; the time it was injected for a fault with nothing to undo.
+    /// When it was undone; `at` for a fault with nothing to undo.
     pub healed: NaiveDateTime,
 }
 
@@ -242,25 +207,20 @@ pub struct Exit {
     pub last_line: String,
 }
 
-/// A faults file read back: when the trial began and ended, its faults and its workers' exits,
-/// each in order.
+/// A faults file read back, its faults and exits each in order.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FaultLog {
     pub begin: NaiveDateTime,
     /// The `end` line's time (the last line's when the trial did not end).
     pub end: NaiveDateTime,
-    /// The faults, in the order they were injected.
     pub faults: Vec<Fault>,
-    /// The workers found exited, in the order they were found.
     pub exits: Vec<Exit>,
 }
 
-/// An `exited` line: `worker` found gone at `at`, its log's last line `last_line`.
 pub fn exit_line(worker: &str, last_line: &str, at: chrono::NaiveTime) -> String {
     format!("{} exited {worker} {last_line}", format_time(at))
 }
 
-/// A `fault` or `healed` line.
 pub fn fault_line(healed: bool, kind: FaultKind, target: &str, at: chrono::NaiveTime) -> String {
     let verb = if healed { "healed" } else { "fault" };
     format!("{} {verb} {kind} {target}", format_time(at))

@@ -38,11 +38,10 @@ pub fn nearest(near: NaiveDateTime, time: NaiveTime) -> NaiveDateTime {
 /// One worker line, on its day, or completion lines in a row: copies, or a run.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Entry {
-    /// When: the (first) line's time of day on its day.
+    /// The (first) line's time of day on its day.
     pub at: NaiveDateTime,
-    /// The worker's name.
     pub name: String,
-    /// What happened (in the first line).
+    /// The first line's.
     pub event: Event,
     /// How many lines in a row it stands for: a completion line written again in the same
     /// millisecond is counted, not kept again (10M copies of one line are one entry); so is, in
@@ -50,14 +49,14 @@ pub struct Entry {
     /// and partition (a run: 10M lines of a long run are one entry a poll's batch). Every other
     /// line is an entry of its own, 1.
     pub times: u32,
-    /// Whether its lines are a run, each one offset past the line before, not copies.
+    /// Its lines are a run, each one offset past the line before, not copies.
     pub run: bool,
     /// When its last line was: `at`, but for a run.
     pub last: NaiveDateTime,
 }
 
 impl Entry {
-    /// The event of its `k`th line (from 0).
+    /// From 0.
     pub fn nth(&self, k: u32) -> Event {
         shifted(&self.event, if self.run { k } else { 0 })
     }
@@ -87,25 +86,19 @@ fn shifted(event: &Event, by: u32) -> Event {
     event
 }
 
-/// One worker's log, parsed.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct WorkerLog {
-    /// The file.
     pub path: PathBuf,
     /// The file's name without `.log`: the worker's name.
     pub name: String,
     /// The lines that follow the grammar, in file order.
     pub lines: Vec<Entry>,
-    /// librdkafka's own lines (`%4|...`), as text.
+    /// librdkafka's own lines (`%4|...`).
     pub librdkafka: Vec<String>,
-    /// Lines that look like worker lines but do not parse, and a last line cut short, left out.
     pub skipped: Vec<Skipped>,
-    /// What is wrong with the file, its lines read all the same: another worker's lines in it,
-    /// or no worker line at all. Only for a whole file ([`WorkerLog::read_file`]).
+    /// Only for a whole file ([`WorkerLog::read_file`]).
     pub remarks: Vec<Remark>,
-    /// Whose lines the log holds.
     workers: Workers,
-    /// Where the reading is.
     follow: Follow,
     /// When the last line read was, to place the next one on its day.
     previous: Option<NaiveDateTime>,
@@ -123,21 +116,17 @@ pub struct WorkerLog {
 pub const MAX_ACKED: i64 = 4 * crate::logline::MAX_RANGE;
 
 impl WorkerLog {
-    /// Reads `DIR/NAME.log`. A line that looks like a worker line but does not parse, and a
-    /// last line cut short, is skipped and kept in [`WorkerLog::skipped`]; another worker's
-    /// lines, or none, are said in [`WorkerLog::remarks`]. Only a file that cannot be read (or
-    /// is not a regular file) is an error.
+    /// Reads `DIR/NAME.log`. Only a file that cannot be read (or is not a regular file) is an
+    /// error; what is wrong in it is in [`WorkerLog::skipped`] and [`WorkerLog::remarks`].
     pub fn read(dir: &Path, name: &str) -> Result<WorkerLog> {
         WorkerLog::read_file(&dir.join(format!("{name}.log")))
     }
 
-    /// Reads one log file (see [`WorkerLog::read`]): a log followed, read to its end at once,
-    /// its runs of completion lines each one entry.
+    /// Reads one log file (see [`WorkerLog::read`]), its runs of completion lines each one entry.
     pub fn read_file(path: &Path) -> Result<WorkerLog> {
         WorkerLog::read_whole(path, true)
     }
 
-    /// Reads one log file, each run of completion lines one entry if `runs`.
     fn read_whole(path: &Path, runs: bool) -> Result<WorkerLog> {
         let mut log = WorkerLog {
             runs,
@@ -164,26 +153,16 @@ impl WorkerLog {
 
     /// A log to be read as it grows, with [`WorkerLog::read_more`]; nothing read yet.
     pub fn follow(path: &Path) -> WorkerLog {
+        let name = path.file_stem().map(|s| shown(s.as_ref()));
         WorkerLog {
             path: path.to_path_buf(),
-            name: path
-                .file_stem()
-                .map(|s| shown(s.as_ref()))
-                .unwrap_or_default(),
-            lines: Vec::new(),
-            librdkafka: Vec::new(),
-            skipped: Vec::new(),
-            remarks: Vec::new(),
-            workers: Workers::default(),
+            name: name.unwrap_or_default(),
             follow: Follow::new(path),
-            previous: None,
-            acked: 0,
-            runs: false,
+            ..WorkerLog::default()
         }
     }
 
-    /// Reads the lines finished since the last read (see [`Follow::read`]) and adds them to
-    /// [`WorkerLog::lines`], [`WorkerLog::librdkafka`] and [`WorkerLog::skipped`].
+    /// Reads the lines finished since the last read (see [`Follow::read`]).
     pub fn read_more(&mut self) -> Result<Growth> {
         let mut follow = self.follow.clone();
         let growth = follow.read(|number, bytes| self.add(number, bytes))?;
@@ -200,12 +179,10 @@ impl WorkerLog {
         )
     }
 
-    /// When the last line read was, on its day.
     pub fn last_at(&self) -> Option<NaiveDateTime> {
         self.previous
     }
 
-    /// Adds line `number`, read as bytes.
     fn add(&mut self, number: u64, bytes: &[u8]) {
         match parse_bytes(bytes).and_then(|line| self.bounded(line)) {
             Ok(Some(line)) => {
@@ -271,7 +248,7 @@ impl WorkerLog {
         Ok(line)
     }
 
-    /// What the reader said of the log: its skipped lines and its remarks, one line each.
+    /// Its skipped lines and its remarks, one line each.
     pub fn notes(&self) -> Vec<String> {
         self.skipped
             .iter()
@@ -325,12 +302,11 @@ impl WorkerLog {
         Ok(logs)
     }
 
-    /// Index of the first line at or after `from` whose event matches.
     pub fn find(&self, from: usize, pred: impl Fn(&Event) -> bool) -> Option<usize> {
         (from..self.lines.len()).find(|&i| self.lines[i].events().any(|e| pred(&e)))
     }
 
-    /// Time of the `nth` (0-based) line whose event matches.
+    /// From 0.
     pub fn time_of(&self, nth: usize, pred: impl Fn(&Event) -> bool) -> Option<NaiveDateTime> {
         self.lines
             .iter()
@@ -340,7 +316,7 @@ impl WorkerLog {
             .map(|(at, _)| at)
     }
 
-    /// Completed (partition, offset) pairs, in order, whatever their effect did.
+    /// Whatever their effect did.
     pub fn processed(&self) -> impl Iterator<Item = (Partition, Offset)> + '_ {
         self.lines
             .iter()
@@ -348,7 +324,6 @@ impl WorkerLog {
             .filter_map(|(_, e)| e.completion())
     }
 
-    /// Partitions in the rebalance events of `kind` at or after `from` and before `to`.
     pub fn partitions_between(
         &self,
         from: NaiveDateTime,
