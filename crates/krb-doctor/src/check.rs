@@ -5,7 +5,6 @@ use krb_cli::lang::{columns, Lang, Msg};
 
 use crate::messages as m;
 
-/// How a check came out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Status {
     /// As the labs need it.
@@ -16,7 +15,6 @@ pub enum Status {
     Failed,
 }
 
-/// One check's outcome.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Check {
     pub status: Status,
@@ -37,21 +35,16 @@ impl Check {
     }
 
     pub fn warn(name: Msg, detail: impl Into<String>, fix: impl Into<String>) -> Check {
-        Check {
-            status: Status::Warn,
-            name,
-            detail: detail.into(),
-            fix: Some(fix.into()),
-        }
+        Check::ok(name, detail).with(Status::Warn, fix)
     }
 
     pub fn failed(name: Msg, detail: impl Into<String>, fix: impl Into<String>) -> Check {
-        Check {
-            status: Status::Failed,
-            name,
-            detail: detail.into(),
-            fix: Some(fix.into()),
-        }
+        Check::ok(name, detail).with(Status::Failed, fix)
+    }
+
+    fn with(mut self, status: Status, fix: impl Into<String>) -> Check {
+        (self.status, self.fix) = (status, Some(fix.into()));
+        self
     }
 
     /// `ok     broker: ...`, `FAILED broker: ...; fix: ...` in `lang`: the status in a column

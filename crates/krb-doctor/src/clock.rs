@@ -53,7 +53,6 @@ fn seconds(ms: i64, lang: Lang) -> String {
     m::SECONDS.fill(lang, &[("seconds", &format!("{:.3}", ms as f64 / 1000.0))])
 }
 
-/// The check's line for a measurement.
 pub fn judge(sample: Sample, tolerance: i64, lang: Lang) -> Check {
     let (offset, plus_minus) = (sample.offset(), sample.uncertainty());
     let how = match offset {
@@ -71,21 +70,14 @@ pub fn judge(sample: Sample, tolerance: i64, lang: Lang) -> Check {
     let tolerance_text = seconds(tolerance, lang);
     let values: [(&str, &dyn std::fmt::Display); 2] =
         [("detail", &detail), ("tolerance", &tolerance_text)];
-    if plus_minus > tolerance {
-        Check::warn(
-            m::CLOCK,
-            m::CLOCK_SLOW.fill(lang, &values),
-            m::CLOCK_SLOW_FIX.text(lang),
-        )
+    let (why, fix) = if plus_minus > tolerance {
+        (m::CLOCK_SLOW, m::CLOCK_SLOW_FIX)
     } else if offset.abs() - plus_minus > tolerance {
-        Check::warn(
-            m::CLOCK,
-            m::CLOCK_FAR.fill(lang, &values),
-            m::CLOCK_FAR_FIX.text(lang),
-        )
+        (m::CLOCK_FAR, m::CLOCK_FAR_FIX)
     } else {
-        Check::ok(m::CLOCK, detail)
-    }
+        return Check::ok(m::CLOCK, detail);
+    };
+    Check::warn(m::CLOCK, why.fill(lang, &values), fix.text(lang))
 }
 
 /// Measures the clocks on a scratch topic of the person's namespace (named for this process, so

@@ -1,11 +1,4 @@
 //! krb-doctor: the Kafka side of scripts/doctor.sh, the participants' pre-flight check.
-//!
-//! - [`check`]: one line per check, `ok`, `warn` or `FAILED`, with a fix.
-//! - [`place`]: whether the broker is on this machine, and so whether a namespace is needed.
-//! - [`versions`]: what the broker's API versions prove about its Kafka release.
-//! - [`clock`]: this machine's clock against the broker's.
-//! - [`probe`]: the Kafka client and what it keeps of librdkafka's events.
-//! - [`login`]: a workshop room's login and what its ACLs let the namespace do.
 
 pub mod check;
 pub mod clock;
@@ -60,12 +53,9 @@ pub fn run(args: &Args, lang: Lang) -> bool {
     };
     let bootstrap = &args.broker.bootstrap;
     let local = place::hosts(bootstrap).iter().all(|h| place::is_local(h));
-    say(place::namespace(
-        bootstrap,
-        args.broker.namespace.ns.as_deref(),
-        local,
-        lang,
-    ));
+    let ns = args.broker.namespace.ns.as_deref();
+    say(place::namespace(bootstrap, ns, local, lang));
+    let timeout = clock::DELIVERY_TIMEOUT.as_millis().to_string();
     let producer: BaseProducer<Probe> = match args
         .broker
         .config(
@@ -76,10 +66,7 @@ pub fn run(args: &Args, lang: Lang) -> bool {
                 // The clock's message: one copy acknowledged is enough for a time stamp.
                 ("enable.idempotence", "false".into()),
                 ("acks", "1".into()),
-                (
-                    "message.timeout.ms",
-                    clock::DELIVERY_TIMEOUT.as_millis().to_string(),
-                ),
+                ("message.timeout.ms", timeout),
             ],
         )
         .create_with_context(Probe::default())
@@ -104,18 +91,18 @@ pub fn run(args: &Args, lang: Lang) -> bool {
                 .context()
                 .failure()
                 .unwrap_or_else(|| e.to_string());
+            let seconds = REACH_TIMEOUT.as_secs();
+            let values: [(&str, &dyn std::fmt::Display); 3] = [
+                ("bootstrap", bootstrap),
+                ("seconds", &seconds),
+                ("why", &why),
+            ];
+            let fix = login::refused_fix(&args.broker, &why, lang)
+                .unwrap_or_else(|| m::START_BROKER.text(lang).into());
             say(Check::failed(
                 m::BROKER,
-                m::NO_BROKER.fill(
-                    lang,
-                    &[
-                        ("bootstrap", bootstrap),
-                        ("seconds", &REACH_TIMEOUT.as_secs()),
-                        ("why", &why),
-                    ],
-                ),
-                login::refused_fix(&args.broker, &why, lang)
-                    .unwrap_or_else(|| m::START_BROKER.text(lang).into()),
+                m::NO_BROKER.fill(lang, &values),
+                fix,
             ));
             return ok;
         }
@@ -129,10 +116,8 @@ pub fn run(args: &Args, lang: Lang) -> bool {
     let reachable = named.status == Status::Ok;
     say(named);
     let lines = producer.context().api_lines();
-    say(versions::check(
-        &versions::parse(lines.iter().map(String::as_str)),
-        lang,
-    ));
+    let ranges = versions::parse(lines.iter().map(String::as_str));
+    say(versions::check(&ranges, lang));
     if !reachable {
         return ok;
     }
@@ -169,19 +154,14 @@ fn advertised(bootstrap: &str, local: bool, brokers: &[(i32, String, i32)], lang
     for (id, host, port) in brokers {
         let at = format!("{host}:{port}");
         let failed = |msg: krb_cli::lang::Msg, why: &dyn std::fmt::Display| {
-            Check::failed(
-                m::BROKER,
-                msg.fill(
-                    lang,
-                    &[
-                        ("bootstrap", &bootstrap),
-                        ("id", id),
-                        ("at", &at),
-                        ("why", why),
-                    ],
-                ),
-                m::ADVERTISE_FIX.text(lang),
-            )
+            let values: [(&str, &dyn std::fmt::Display); 4] = [
+                ("bootstrap", &bootstrap),
+                ("id", id),
+                ("at", &at),
+                ("why", why),
+            ];
+            let fix = m::ADVERTISE_FIX.text(lang);
+            Check::failed(m::BROKER, msg.fill(lang, &values), fix)
         };
         if !local && place::is_local(host) {
             return failed(m::NAMED_HERE, &"");
@@ -200,7 +180,6 @@ fn advertised(bootstrap: &str, local: bool, brokers: &[(i32, String, i32)], lang
     )
 }
 
-/// Opens a TCP connection to `at` and closes it.
 fn connect(at: &str) -> std::io::Result<()> {
     let mut last = std::io::Error::other("no address");
     for addr in at.to_socket_addrs()? {

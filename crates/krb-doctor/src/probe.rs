@@ -43,7 +43,6 @@ impl Probe {
             .clone()
     }
 
-    /// The delivery report, once it has come.
     pub fn take_report(&self) -> Option<Report> {
         self.report.lock().unwrap_or_else(|e| e.into_inner()).take()
     }

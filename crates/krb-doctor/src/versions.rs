@@ -40,52 +40,15 @@ pub fn parse<'a>(lines: impl IntoIterator<Item = &'a str>) -> BTreeMap<String, R
     brokers
 }
 
-/// A version of an API that a release is the first to define.
-struct Marker {
-    release: &'static str,
-    key: i16,
-    api: &'static str,
-    version: i16,
-}
-
-/// Newest release first.
-const MARKERS: &[Marker] = &[
-    Marker {
-        release: "4.3",
-        key: 35,
-        api: "DescribeLogDirs",
-        version: 5,
-    },
-    Marker {
-        release: "4.2",
-        key: 2,
-        api: "ListOffsets",
-        version: 11,
-    },
-    Marker {
-        release: "4.1",
-        key: 1,
-        api: "Fetch",
-        version: 18,
-    },
-    Marker {
-        release: "4.1",
-        key: 0,
-        api: "Produce",
-        version: 13,
-    },
-    Marker {
-        release: "4.0",
-        key: 3,
-        api: "Metadata",
-        version: 13,
-    },
-    Marker {
-        release: "4.0",
-        key: 68,
-        api: "ConsumerGroupHeartbeat",
-        version: 1,
-    },
+/// Versions of an API that a release is the first to define: (release, API key, API, version),
+/// newest release first.
+const MARKERS: &[(&str, i16, &str, i16)] = &[
+    ("4.3", 35, "DescribeLogDirs", 5),
+    ("4.2", 2, "ListOffsets", 11),
+    ("4.1", 1, "Fetch", 18),
+    ("4.1", 0, "Produce", 13),
+    ("4.0", 3, "Metadata", 13),
+    ("4.0", 68, "ConsumerGroupHeartbeat", 1),
 ];
 
 const FETCH: i16 = 1;
@@ -106,22 +69,11 @@ pub enum Release {
 
 /// The newest release a marker proves; else whether the broker predates 4.0.
 pub fn release(ranges: &Ranges, lang: Lang) -> Release {
-    for marker in MARKERS {
-        if ranges
-            .get(&marker.key)
-            .is_some_and(|&(_, max)| max >= marker.version)
-        {
-            return Release::AtLeast(
-                marker.release,
-                m::NEW_IN.fill(
-                    lang,
-                    &[
-                        ("api", &marker.api),
-                        ("version", &marker.version),
-                        ("release", &marker.release),
-                    ],
-                ),
-            );
+    for &(release, key, api, version) in MARKERS {
+        if ranges.get(&key).is_some_and(|&(_, max)| max >= version) {
+            let values: [(&str, &dyn std::fmt::Display); 3] =
+                [("api", &api), ("version", &version), ("release", &release)];
+            return Release::AtLeast(release, m::NEW_IN.fill(lang, &values));
         }
     }
     match ranges.get(&FETCH) {
@@ -151,29 +103,21 @@ pub fn check(brokers: &BTreeMap<String, Ranges>, lang: Lang) -> Check {
         return Check::warn(m::KAFKA, m::NO_VERSIONS.text(lang), fix);
     };
     let protocol = if kip848 { m::KIP848 } else { m::NO_KIP848 }.text(lang);
-    match release {
+    let detail = match release {
         Release::AtLeast(v, why) => {
             let detail = m::AT_LEAST.fill(
                 lang,
                 &[("release", &v), ("why", &why), ("protocol", &protocol)],
             );
             if kip848 {
-                Check::ok(m::KAFKA, detail)
-            } else {
-                Check::warn(m::KAFKA, detail, fix)
+                return Check::ok(m::KAFKA, detail);
             }
+            detail
         }
-        Release::Before4(why) => Check::warn(
-            m::KAFKA,
-            m::BEFORE_4.fill(lang, &[("why", &why), ("protocol", &protocol)]),
-            fix,
-        ),
-        Release::Unknown => Check::warn(
-            m::KAFKA,
-            m::UNTOLD.fill(lang, &[("protocol", &protocol)]),
-            fix,
-        ),
-    }
+        Release::Before4(why) => m::BEFORE_4.fill(lang, &[("why", &why), ("protocol", &protocol)]),
+        Release::Unknown => m::UNTOLD.fill(lang, &[("protocol", &protocol)]),
+    };
+    Check::warn(m::KAFKA, detail, fix)
 }
 
 #[cfg(test)]

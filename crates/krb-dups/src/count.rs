@@ -89,7 +89,6 @@ struct RangeCount {
     workers: Workers,
 }
 
-/// Counts the lines of one byte range.
 fn count_range(path: &Path, from: u64, to: u64) -> Result<RangeCount> {
     let mut counts = Counts::new();
     let mut errors = Vec::new();

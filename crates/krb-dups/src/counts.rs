@@ -59,18 +59,14 @@ impl Hasher for BlockHasher {
 /// Where [`Part::add`] counted an offset.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Added {
-    /// In a block that was there.
     InBlock,
-    /// In a block it made.
     NewBlock,
     /// Nowhere: the offset is far from the one before and has no block; keep it as a pair.
     Pair,
 }
 
-/// One partition's blocks.
 struct Part {
     partition: Partition,
-    /// Block number to its place in `blocks`.
     index: HashMap<i64, usize, BuildHasherDefault<BlockHasher>>,
     blocks: Vec<(i64, Block)>,
     /// How many of the first `blocks` a check found full enough: they only fill further, so
@@ -99,8 +95,7 @@ impl Part {
 
     /// Adds `n` to `offset`'s count in its block. A block is made only for a partition's first
     /// offset and for a partition read in order (the offset before was in this block or the one
-    /// before it); any other offset
-    /// without a block is left to the caller to keep as a pair.
+    /// before it); any other offset without a block is left to the caller to keep as a pair.
     #[inline]
     fn add(&mut self, offset: Offset, n: u32, free: &mut Vec<Block>) -> Added {
         let number = block_of(offset);
@@ -228,20 +223,13 @@ impl Pairs {
             return;
         }
         self.items.sort_unstable_by_key(|p| (p.partition, p.offset));
-        let mut kept = 0;
-        for i in 0..self.items.len() {
-            let p = self.items[i];
-            if kept > 0
-                && (self.items[kept - 1].partition, self.items[kept - 1].offset)
-                    == (p.partition, p.offset)
-            {
-                self.items[kept - 1].count += p.count;
-            } else {
-                self.items[kept] = p;
-                kept += 1;
-            }
-        }
-        self.items.truncate(kept);
+        // `b` is the pair kept, `a` a later one with the same key.
+        self.items.dedup_by(|a, b| {
+            let same = (a.partition, a.offset) == (b.partition, b.offset);
+            b.count += if same { a.count } else { 0 };
+            same
+        });
+        let kept = self.items.len();
         if self.items.capacity() > kept + kept / 4 {
             self.items.shrink_to_fit();
         }
@@ -262,7 +250,6 @@ pub struct Counts {
     parts: Vec<Part>,
     /// The place in `parts` of partitions below [`DIRECT`], `usize::MAX` for none yet.
     by_partition: Vec<usize>,
-    /// The place in `parts` of every other partition.
     other_partitions: HashMap<Partition, usize>,
     /// The part counted last, looked up first.
     last_part: usize,
@@ -275,7 +262,6 @@ pub struct Counts {
     check_floor: usize,
     /// Completion lines per worker, the last one used looked up first.
     consumers: Vec<(Vec<u8>, u64)>,
-    /// The place of each worker in `consumers`.
     consumer_index: HashMap<Vec<u8>, usize>,
     last_consumer: usize,
 }
@@ -310,7 +296,6 @@ impl Counts {
         }
     }
 
-    /// Counts one completion of (partition, offset) by the worker `name`.
     pub fn add(&mut self, name: &[u8], partition: Partition, offset: Offset) {
         if name != self.last_name() {
             self.last_consumer = self.consumer_slot(name);
@@ -393,7 +378,6 @@ impl Counts {
         slot
     }
 
-    /// The place of `partition`'s part, found in the table or the map.
     fn slot_of(&self, partition: Partition) -> Option<usize> {
         match usize::try_from(partition).ok().filter(|&p| p < DIRECT) {
             Some(p) => self
@@ -421,7 +405,6 @@ impl Counts {
         self.next_check = (2 * self.blocks).max(self.blocks + self.check_floor);
     }
 
-    /// Adds another count of other lines to this one.
     pub fn merge(&mut self, other: Counts) {
         for (name, n) in other.consumers {
             let slot = self.consumer_slot(&name);
@@ -464,7 +447,6 @@ impl Counts {
         self.pairs.tidy();
     }
 
-    /// Completion lines per worker, by name.
     pub fn consumers(&self) -> BTreeMap<String, u64> {
         self.consumers
             .iter()
@@ -529,7 +511,6 @@ impl Counts {
         }
     }
 
-    /// How many times (partition, offset) was processed.
     pub fn get(&mut self, partition: Partition, offset: Offset) -> u32 {
         self.pairs.compact();
         let in_blocks = self.part(partition).map_or(0, |p| p.get(offset));

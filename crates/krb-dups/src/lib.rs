@@ -1,14 +1,6 @@
 //! krb-dups: count duplicate processing in a group's worker logs (the article's dups.py).
-//!
-//! A message counts as processed when its worker logged the completion line
-//! (`NAME pP offset O`); a duplicate is the same partition and offset processed more than once.
 //! Beyond the article it also finds gaps (offsets never processed), names who processed each
 //! duplicate (`-v`) and writes the analysis as JSON (`--json`).
-//!
-//! - [`count`]: a log's completion lines read in large blocks, in parallel, through
-//!   krb-log's reader and its byte-level fast path.
-//! - [`counts`]: the counts per (partition, offset), in memory that follows the distinct pairs.
-//! - [`report`]: runs, gaps, attribution, and the article's text and JSON.
 
 pub mod count;
 pub mod counts;

@@ -25,7 +25,6 @@ pub struct Run {
 }
 
 impl Run {
-    /// How many offsets the run spans.
     pub fn len(&self) -> Offset {
         self.last - self.first + 1
     }
@@ -49,7 +48,6 @@ pub struct Report {
     pub gaps: Vec<Run>,
     /// Runs of offsets never processed beyond those listed, and how many offsets they hold.
     pub gaps_not_listed: (u64, u64),
-    /// Completion lines per worker.
     pub consumers: BTreeMap<String, u64>,
     /// With `-v`: who processed each run of `runs`, in the same order.
     pub run_consumers: Vec<Vec<String>>,
@@ -121,14 +119,10 @@ pub fn analyse(counts: &mut Counts, end: Option<&BTreeMap<Partition, Offset>>) -
     }
     if let Some(end) = end {
         for (&partition, &next) in end {
+            // Each gap is before or after the partition's processed offsets: none joins another.
             let mut gap = |first: Offset, last: Offset| {
                 if first <= last {
-                    gaps.push(Run {
-                        partition,
-                        first,
-                        last,
-                        times: 0,
-                    });
+                    extend(&mut gaps, partition, first, last, 0);
                 }
             };
             match seen.get(&partition) {
@@ -189,7 +183,7 @@ fn times_word(times: u32) -> String {
 }
 
 impl Report {
-    /// Processed minus unique: every processing beyond the first.
+    /// Every processing beyond the first.
     pub fn duplicates(&self) -> u64 {
         self.processed - self.unique
     }
@@ -268,11 +262,6 @@ impl Report {
             runs: u64,
             offsets: u64,
         }
-        impl NotListed {
-            fn is_none(&self) -> bool {
-                self.runs == 0
-            }
-        }
         #[derive(Serialize)]
         struct Doc<'a> {
             processed: u64,
@@ -280,8 +269,8 @@ impl Report {
             duplicates: u64,
             runs: &'a [Run],
             gaps: &'a [Run],
-            #[serde(skip_serializing_if = "NotListed::is_none")]
-            gaps_not_listed: NotListed,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            gaps_not_listed: Option<NotListed>,
             consumers: &'a BTreeMap<String, u64>,
             #[serde(skip_serializing_if = "<[_]>::is_empty")]
             run_consumers: &'a [Vec<String>],
@@ -292,10 +281,10 @@ impl Report {
             duplicates: self.duplicates(),
             runs: &self.runs,
             gaps: &self.gaps,
-            gaps_not_listed: NotListed {
+            gaps_not_listed: (self.gaps_not_listed.0 > 0).then_some(NotListed {
                 runs: self.gaps_not_listed.0,
                 offsets: self.gaps_not_listed.1,
-            },
+            }),
             consumers: &self.consumers,
             run_consumers: &self.run_consumers,
         })

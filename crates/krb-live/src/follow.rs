@@ -18,20 +18,16 @@ pub struct Line {
     pub worker: String,
     /// When, on the day [`WorkerLog`] places it, aligned across the group's logs.
     pub at: NaiveDateTime,
-    /// What happened.
     pub what: What,
 }
 
-/// What a line says.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum What {
-    /// A line of the worker's grammar.
     Event(Event),
     /// librdkafka's MAXPOLL warning, its line as librdkafka wrote it.
     Maxpoll(String),
 }
 
-/// What a [`GroupLogs::poll`] found.
 #[derive(Debug)]
 pub enum Poll {
     /// The lines finished since the last poll, in time order, and the lines skipped because
@@ -44,16 +40,15 @@ pub enum Poll {
 
 /// The logs of a group, `DIR/GROUP-*.log` as krb-dups finds them, followed.
 pub struct GroupLogs {
-    dir: PathBuf,
-    group: String,
-    ns: Namespace,
+    pub(crate) dir: PathBuf,
+    pub(crate) group: String,
+    pub(crate) ns: Namespace,
     logs: Vec<WorkerLog>,
     /// The first line of the group's first log: every other log is placed on its day.
     near: Option<NaiveDateTime>,
 }
 
 impl GroupLogs {
-    /// The group's logs in `dir`; none read yet.
     pub fn new(dir: &Path, group: &str, ns: &Namespace) -> GroupLogs {
         GroupLogs {
             dir: dir.to_path_buf(),

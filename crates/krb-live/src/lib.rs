@@ -1,16 +1,5 @@
-//! krb-live: a live view of a consumer group while its lab runs.
-//!
-//! It follows the group's logs (`DIR/GROUP-*.log`, new ones as workers start, each as it grows)
-//! through krb-log's one reader and grammar, and serves a page on localhost that shows, for
-//! each worker, the partitions it owns over time, its processing, its rebalance events, and
-//! each duplicate processing as it happens, with krb-dups' count.
-//!
-//! - [`follow`]: the group's logs read as they grow, and when a new run begins.
-//! - [`state`]: what the lines say, line by line: ownership, processing, events, duplicates.
-//! - [`view`]: the state as the page gets it, as JSON.
-//! - [`live`]: the follower, which reads the logs every 200 ms and publishes each change.
-//! - [`page`] and `page.html`: the page, self-contained; [`messages`]: its words.
-//! - [`server`]: the page and its state over HTTP (axum on tokio).
+//! krb-live: a live view of a consumer group while its lab runs (what it shows: its `Args`'
+//! help). The logs are read through krb-log's one reader and grammar, and counted by krb-dups.
 
 pub mod follow;
 pub mod live;
@@ -24,7 +13,7 @@ use std::net::{IpAddr, TcpListener};
 
 use anyhow::{anyhow, bail, Context, Result};
 use clap::Parser;
-use krb_cli::lang::{Lang, Msg};
+use krb_cli::lang::Lang;
 use krb_cli::namespace::Namespace;
 use krb_log::reader::Logs;
 
@@ -70,7 +59,6 @@ pub struct Setup {
 }
 
 impl Setup {
-    /// Checks the command line and `KRB_LANG`.
     pub fn new(args: Args) -> Result<Setup> {
         let lang = Lang::from_env()?;
         if args.group.is_empty() || args.group.contains('/') {
@@ -121,11 +109,11 @@ impl Setup {
     }
 }
 
-/// What krb-live prints when it serves (not the page's words: the page names no address).
-const STARTED: Msg = Msg {
-    en: "krb-live: group {group} from {files} at http://{address}/ (Ctrl-C stops)",
-    ko: "krb-live: 그룹 {group}, 로그 {files}, 주소 http://{address}/ (Ctrl-C로 멈춤)",
-};
+krb_cli::msgs! { ;
+    /// What krb-live prints when it serves (not the page's words: the page names no address).
+    STARTED = "krb-live: group {group} from {files} at http://{address}/ (Ctrl-C stops)",
+        "krb-live: 그룹 {group}, 로그 {files}, 주소 http://{address}/ (Ctrl-C로 멈춤)";
+}
 
 #[cfg(test)]
 mod tests {

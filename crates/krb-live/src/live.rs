@@ -1,7 +1,7 @@
 //! The follower: every [`TICK`], reads what the group's logs gained into the [`State`] and, when
 //! anything changed, publishes the page's state as JSON for the server to hand out.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -21,7 +21,6 @@ pub const TICK: Duration = Duration::from_millis(200);
 pub struct Published(Arc<Mutex<Arc<String>>>);
 
 impl Published {
-    /// The latest state.
     pub fn get(&self) -> Arc<String> {
         self.0.lock().unwrap_or_else(|e| e.into_inner()).clone()
     }
@@ -34,23 +33,15 @@ impl Published {
 /// How long a tick reads before the page shows what was read.
 const READ_BUDGET: Duration = Duration::from_secs(1);
 
-/// A group's run, followed.
 pub struct Live {
-    dir: PathBuf,
-    group: String,
-    ns: Namespace,
     logs: GroupLogs,
     state: State,
     error: Option<String>,
 }
 
 impl Live {
-    /// Follows `group`'s logs in `dir`; nothing read yet.
     pub fn new(dir: &Path, group: &str, ns: &Namespace) -> Live {
         Live {
-            dir: dir.to_path_buf(),
-            group: group.to_string(),
-            ns: ns.clone(),
             logs: GroupLogs::new(dir, group, ns),
             state: State::new(),
             error: None,
@@ -81,7 +72,7 @@ impl Live {
             match self.logs.poll()? {
                 Poll::Restart => {
                     // A new run: what was read is the old run's. Read the new one from its start.
-                    self.logs = GroupLogs::new(&self.dir, &self.group, &self.ns);
+                    self.logs = GroupLogs::new(&self.logs.dir, &self.logs.group, &self.logs.ns);
                     self.state = State::new();
                     changed = true;
                 }
@@ -100,15 +91,13 @@ impl Live {
         }
     }
 
-    /// The page's state now.
     pub fn view(&mut self) -> View {
-        let files = format!("{}/{}-*.log", shown(&self.dir), self.group);
-        let mut view = View::of(&mut self.state, &self.group, &files);
+        let files = format!("{}/{}-*.log", shown(&self.logs.dir), self.logs.group);
+        let mut view = View::of(&mut self.state, &self.logs.group, &files);
         view.error = self.error.clone();
         view
     }
 
-    /// The page's state now, as JSON.
     pub fn json(&mut self) -> String {
         serde_json::to_string(&self.view()).unwrap_or_else(|e| {
             // Only a bug can make the view unserialisable: say so on the page.

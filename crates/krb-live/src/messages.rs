@@ -1,9 +1,5 @@
-//! What krb-live's page says, in English and Korean (`KRB_LANG=ko`).
-//!
-//! Only the page's own words are here. An event label that is the log grammar's own line
-//! (`assigned [0]`, `revoked [0, 1]`, `lost [0]`) is shown as the log writes it in both
-//! languages, as krb-timeline draws it: the docs teach those words, and the logs are data. So
-//! are the names of workers, groups and partitions (`p1`) and Kafka's error codes.
+//! What krb-live's page says, in English and Korean (`KRB_LANG=ko`). Log lines, names and error
+//! codes are shown as they are, as krb-timeline draws them.
 
 use krb_cli::lang::{Lang, Msg};
 pub use krb_log::event_words::{
@@ -11,13 +7,10 @@ pub use krb_log::event_words::{
 };
 
 krb_cli::msgs! { OWN;
-    /// The page's title.
     TITLE = "krb-live: group {group}", "krb-live: 그룹 {group}";
     /// What the page follows.
     FOLLOWING = "group {group} from {files}", "그룹 {group}, 로그 {files}";
-    /// The topic the workers consume.
     TOPIC = "topic {topic}", "토픽 {topic}";
-    /// Before any line.
     WAITING = "waiting for the group's first log line", "그룹의 첫 로그 줄을 기다리는 중";
     /// While the server answers.
     LIVE = "live · last line {time}", "실시간 · 마지막 줄 {time}";
@@ -26,30 +19,22 @@ krb_cli::msgs! { OWN;
         "krb-live가 응답하지 않음: 마지막으로 받은 상태를 보여 주는 중";
     /// krb-dups' totals, each a label above its number.
     PROCESSED = "processed", "처리";
-    /// Distinct messages processed.
     UNIQUE = "unique", "고유";
     /// Processings of a message processed before.
     DUPLICATES = "duplicates", "중복";
-    /// A worker's totals.
     WORKER_TOTALS = "processed {processed}, duplicates {duplicates}",
         "처리 {processed}, 중복 {duplicates}";
     /// A share group member's records (lab 8): what the broker lent it and what it answered.
     SHARE_TOTALS =
         "acquired {acquired} ({again} again, delivery count up to {max}) · accepted {accepted}, released {released}, rejected {rejected} · acks committed {committed}, failed {failed}",
         "acquired {acquired}개 (다시 온 것 {again}개, delivery count 최대 {max}) · accept {accepted}, release {released}, reject {rejected} · commit된 acknowledgement {committed}개, 실패 {failed}개";
-    /// The partitions a worker owns now.
     OWNS = "owns {partitions}", "담당: {partitions}";
-    /// A worker that owns none.
     OWNS_NOTHING = "owns no partition", "담당한 파티션 없음";
-    /// The legend: a partition owned.
     LEGEND_OWNED = "partition owned, assigned to revoked", "담당한 파티션, assigned부터 revoked까지";
-    /// The legend: processing.
     LEGEND_PROCESSING = "processing (height: messages per step)", "처리 (높이: 구간당 메시지 수)";
     /// The legend: the offset processed last, a line on the partition's offsets.
     LEGEND_OFFSET = "offset processed last", "마지막으로 처리한 offset";
-    /// The legend: a duplicate.
     LEGEND_DUPLICATE = "duplicate processing", "중복 처리";
-    /// The list of what happened.
     FEED = "Latest, newest first", "최근 일, 최신순";
     /// A duplicate in the list, and a mark's tooltip.
     DUPLICATE_ITEM =
@@ -60,11 +45,9 @@ krb_cli::msgs! { OWN;
         "중복 #{first}–#{last}: {worker} p{partition} offset {from}..{to}";
     /// The time of day the axis starts at.
     ORIGIN = "0 s = {time}", "0초 = {time}";
-    /// Lines the reader skipped.
     SKIPPED =
         "{n} lines skipped (they look like worker lines but do not parse), as krb-dups skips them: {first}",
         "워커 로그 줄처럼 보이지만 읽을 수 없는 줄 {n}개를 krb-dups처럼 건너뜀: {first}";
-    /// The logs cannot be read.
     ERROR = "cannot read the logs: {error}", "로그를 읽을 수 없음: {error}";
 }
 

@@ -8,7 +8,6 @@ use crate::messages;
 
 const TEMPLATE: &str = include_str!("page.html");
 
-/// The page in one language.
 pub struct Page {
     lang: Lang,
     words: String,
@@ -25,7 +24,6 @@ fn script_safe(json: &str) -> String {
 }
 
 impl Page {
-    /// The page with its words in `lang`.
     pub fn new(lang: Lang) -> Page {
         let words = serde_json::Value::Object(messages::words(lang)).to_string();
         Page {
@@ -40,6 +38,7 @@ impl Page {
         TEMPLATE
             .replace("{{lang}}", self.lang.code())
             .replace("{{words}}", &self.words)
+            .replace("{{committed}}", krb_timeline::COMMITTED)
             .replace("{{state}}", &script_safe(state))
     }
 }

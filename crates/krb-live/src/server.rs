@@ -13,13 +13,11 @@ use axum::Router;
 use crate::live::Published;
 use crate::page::Page;
 
-/// What the server hands out.
 struct Site {
     page: Page,
     published: Published,
 }
 
-/// Serves the page and its state on `listener` until Ctrl-C.
 pub fn serve(listener: TcpListener, page: Page, published: Published) -> Result<()> {
     let site = Arc::new(Site { page, published });
     let app = Router::new()

@@ -25,15 +25,12 @@ pub const LANE_MARKS: usize = 1000;
 /// A partition a worker owned, from an assigned line to a revoked or lost one (or to now).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Span {
-    /// The partition.
     pub partition: Partition,
-    /// When it was assigned.
     pub from: NaiveDateTime,
     /// When the worker gave it up, and how; `None` while it owns it.
     pub to: Option<(NaiveDateTime, End)>,
 }
 
-/// How a worker's ownership of a partition ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum End {
     /// Handed back in a clean rebalance: `revoked [..]`.
@@ -45,37 +42,26 @@ pub enum End {
     Restarted,
 }
 
-/// A kind of event shown on a worker's lane.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
     /// common.sh started the worker.
     Start,
     /// common.sh stopped it.
     Stop,
-    /// `assigned [..]`.
     Assigned,
-    /// `revoked [..]`.
     Revoked,
-    /// `lost [..]`.
     Lost,
     /// librdkafka's MAXPOLL warning: the worker leaves its group.
     Maxpoll,
-    /// `commit failed: ..`.
     CommitFailed,
-    /// `poll error: ..`.
     PollError,
-    /// `transaction aborted: ..`.
     TxnAborted,
 }
 
-/// An event of a worker.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Happening {
-    /// When.
     pub at: NaiveDateTime,
-    /// Whose.
     pub worker: String,
-    /// What kind.
     pub kind: Kind,
     /// Its text as the log has it: the event's line (`assigned [0, 1]`), the Kafka error, or
     /// librdkafka's line.
@@ -85,13 +71,9 @@ pub struct Happening {
 /// One processing of a message that had been processed before: a duplicate.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Duplicate {
-    /// When its processing ended.
     pub at: NaiveDateTime,
-    /// Who processed it.
     pub worker: String,
-    /// The message's partition.
     pub partition: Partition,
-    /// The message's offset.
     pub offset: Offset,
     /// Which processing of the message this was: 2 for the second.
     pub times: u32,
@@ -99,14 +81,11 @@ pub struct Duplicate {
     pub n: u64,
 }
 
-/// One worker's partitions and processing.
 #[derive(Clone, Debug, Default)]
 pub struct Worker {
     /// The partitions it owned, in the order it was given them.
     pub spans: Vec<Span>,
-    /// Its processings, completions counted.
     pub processed: u64,
-    /// Of them, duplicates.
     pub duplicates: u64,
     /// Per partition and step ([`STEP_MS`] from the first line): processings, of them
     /// duplicates, and the offset processed last.
@@ -117,20 +96,16 @@ pub struct Worker {
     pub share: Option<ShareCounts>,
 }
 
-/// A share group member's records: acquired, acknowledged, committed.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct ShareCounts {
     /// Records acquired (`acquired` lines).
     pub acquired: u64,
     /// Of them, deliveries after the first: records another member (or this one) had held.
     pub again: u64,
-    /// The highest delivery count seen.
     pub max_delivery: u16,
     /// Acknowledgements made, by kind.
     pub accepted: u64,
-    /// Released.
     pub released: u64,
-    /// Rejected.
     pub rejected: u64,
     /// Acknowledgements the broker took (`acks committed`).
     pub committed: u64,
@@ -139,7 +114,6 @@ pub struct ShareCounts {
 }
 
 impl Worker {
-    /// The partitions it owns now.
     pub fn owns(&self) -> Vec<Partition> {
         let mut owned: Vec<Partition> = self
             .spans
@@ -161,35 +135,29 @@ impl Worker {
     }
 }
 
-/// The group's run as read so far.
 #[derive(Default)]
 pub struct State {
     /// The first line's time: the time axis' zero.
     pub origin: Option<NaiveDateTime>,
-    /// The latest line's time.
     pub last: Option<NaiveDateTime>,
     /// The topic the workers said they consume.
     pub topic: Option<String>,
-    /// The workers, by name.
     pub workers: BTreeMap<String, Worker>,
     /// The duplicate processings, in the order they were read: each worker's latest
     /// [`LANE_MARKS`] at least (see [`keep_latest`]).
     pub duplicates: Vec<Duplicate>,
-    /// How many duplicate processings there were.
     pub duplicates_seen: u64,
     /// The workers' events, in the order they were read: each worker's latest [`LANE_MARKS`]
     /// at least.
     pub events: Vec<Happening>,
     /// The first lines skipped because they look like worker lines but do not parse.
     pub skipped: Vec<Skipped>,
-    /// How many were skipped.
     pub skipped_count: u64,
     /// Each partition's lowest and highest offset, processed or committed.
     pub offsets: BTreeMap<Partition, (Offset, Offset)>,
     /// Each partition's committed position: per step, the last commit's time and the offset
     /// the group reads next.
     pub committed: BTreeMap<Partition, BTreeMap<i64, (NaiveDateTime, Offset)>>,
-    /// Every processing, as krb-dups counts them.
     counts: Counts,
     /// How many events and duplicates make [`keep_latest`] look again.
     events_next: usize,
@@ -197,7 +165,6 @@ pub struct State {
 }
 
 impl State {
-    /// Nothing read yet.
     pub fn new() -> State {
         State {
             counts: Counts::new(),
@@ -210,14 +177,12 @@ impl State {
         analyse(&mut self.counts, None)
     }
 
-    /// Adds lines skipped by the reader.
     pub fn skip(&mut self, skipped: Vec<Skipped>) {
         self.skipped_count += skipped.len() as u64;
         let room = SKIPPED_KEPT.saturating_sub(self.skipped.len());
         self.skipped.extend(skipped.into_iter().take(room));
     }
 
-    /// Adds one line.
     pub fn add(&mut self, line: Line) {
         let Line { worker, at, what } = line;
         self.origin = Some(self.origin.map_or(at, |o| o.min(at)));

@@ -16,30 +16,21 @@ const MAX_STEPS: i64 = 600;
 /// At most this many items in the list of the latest.
 const FEED: usize = 40;
 
-/// The page's state.
 #[derive(Serialize)]
 pub struct View {
-    /// The group, as typed.
     pub group: String,
     /// The logs followed: `DIR/GROUP-*.log`.
     pub files: String,
-    /// The topic the workers consume.
     pub topic: Option<String>,
     /// The first line's time of day, the axis' zero.
     pub origin: Option<String>,
-    /// The latest line's time of day.
     pub last: Option<String>,
     /// Milliseconds from the first line to the latest.
     pub length: i64,
-    /// Milliseconds of one step of processing.
     pub step: i64,
-    /// krb-dups' totals.
     pub processed: u64,
-    /// krb-dups' unique.
     pub unique: u64,
-    /// krb-dups' duplicates.
     pub duplicates: u64,
-    /// The workers, by name.
     pub workers: Vec<WorkerView>,
     /// The partitions' offsets and committed positions.
     pub partitions: BTreeMap<Partition, PartitionView>,
@@ -47,24 +38,16 @@ pub struct View {
     pub feed: Vec<FeedItem>,
     /// How many lines were skipped, and the first of them.
     pub skipped: u64,
-    /// The first skipped lines, as krb-dups prints them.
     pub skipped_first: Vec<String>,
-    /// Why the logs cannot be read, if they cannot.
     pub error: Option<String>,
 }
 
-/// One worker's lane.
 #[derive(Serialize)]
 pub struct WorkerView {
-    /// Its name.
     pub name: String,
-    /// Its processings.
     pub processed: u64,
-    /// Of them, duplicates.
     pub duplicates: u64,
-    /// The partitions it owns now.
     pub owns: Vec<Partition>,
-    /// Its last assigned line's partitions.
     pub last_assigned: Option<Vec<Partition>>,
     /// A share group member's records (none for a consumer group's worker).
     pub share: Option<ShareCounts>,
@@ -84,12 +67,9 @@ pub struct PartitionView {
     pub committed: Vec<[i64; 2]>,
 }
 
-/// One partition of a worker.
 #[derive(Serialize)]
 pub struct Row {
-    /// The partition.
     pub partition: Partition,
-    /// When the worker owned it.
     pub spans: Vec<SpanView>,
     /// Its processing: `[step start, processings, duplicates, offset processed last]` for
     /// each step with any.
@@ -99,29 +79,23 @@ pub struct Row {
 /// A partition owned from `from` to `to` (or to the latest line).
 #[derive(Serialize)]
 pub struct SpanView {
-    /// Assigned at.
     pub from: i64,
-    /// Given up at.
     pub to: Option<i64>,
     /// How: `revoked`, `lost`, `restarted`.
     pub end: Option<&'static str>,
 }
 
-/// An event or a duplicate, at a time.
 #[derive(Clone, Serialize)]
 pub struct Mark {
     /// Milliseconds from the first line.
     pub at: i64,
-    /// Its time of day.
     pub clock: String,
-    /// Whose.
     pub worker: String,
     /// `start`, `stop`, `assigned`, `revoked`, `lost`, `maxpoll`, `commitFailed`,
     /// `pollError`, `txnAborted` or `duplicate`.
     pub kind: &'static str,
     /// The log's text: the line (`assigned [0]`), the Kafka error, librdkafka's line.
     pub text: String,
-    /// A failure's Kafka error code.
     pub code: Option<String>,
     /// A duplicate's partition, offset, processings so far and number.
     pub duplicate: Option<[i64; 4]>,
@@ -193,14 +167,7 @@ fn end_name(end: End) -> &'static str {
     }
 }
 
-/// The latest `n` of `marks` (in time order), oldest first.
-fn latest(mut marks: Vec<Mark>, n: usize) -> Vec<Mark> {
-    let from = marks.len().saturating_sub(n);
-    marks.split_off(from)
-}
-
 impl View {
-    /// The page's state of `state`, for group `group` read from `files`.
     pub fn of(state: &mut State, group: &str, files: &str) -> View {
         let report = state.report();
         let origin = state.origin;
@@ -293,7 +260,7 @@ impl View {
                     last_assigned: w.last_assigned.clone(),
                     share: w.share,
                     rows,
-                    marks: latest(own, LANE_MARKS),
+                    marks: own[own.len().saturating_sub(LANE_MARKS)..].to_vec(),
                 }
             })
             .collect();

@@ -101,14 +101,15 @@ fn trouble(shared: &Shared, error: String) {
     room.trouble = Some(error);
 }
 
-/// The room's topics in `metadata` that are served (each partition with a leader) and not yet
-/// in `reading`.
-fn new_topics(
+/// Adds the room's new topics to the consumer's assignment, each from its beginning: those in
+/// `metadata` that are served (each partition with a leader) and not yet in `reading`.
+fn assign_new(
+    consumer: &BaseConsumer,
     room: &str,
     metadata: &Metadata,
-    reading: &BTreeSet<String>,
-) -> Vec<(String, Vec<i32>)> {
-    metadata
+    reading: &mut BTreeSet<String>,
+) -> Result<()> {
+    let new: Vec<(String, Vec<i32>)> = metadata
         .topics()
         .iter()
         .filter(|t| topic::owner(room, t.name()).is_some() && !reading.contains(t.name()))
@@ -121,17 +122,7 @@ fn new_topics(
             let partitions = t.partitions().iter().map(|p| p.id()).collect();
             (t.name().to_string(), partitions)
         })
-        .collect()
-}
-
-/// Adds the room's new topics to the consumer's assignment, each from its beginning.
-fn assign_new(
-    consumer: &BaseConsumer,
-    room: &str,
-    metadata: &Metadata,
-    reading: &mut BTreeSet<String>,
-) -> Result<()> {
-    let new = new_topics(room, metadata, reading);
+        .collect();
     if new.is_empty() {
         return Ok(());
     }

@@ -1,15 +1,9 @@
 //! The room's page: one self-contained HTML page (no scripts, no fonts or pictures to fetch)
-//! that reloads itself every 2 seconds. A row a participant: the variant they finished last,
-//! each variant held or failed, and the numbers that vary (in `data-value` as krb-verify
-//! recorded them, shown as its `ours` shows them); each failed statement below its row, and the
-//! other names its topic's records gave, if any; then the spread of those numbers as pictures,
-//! and the messages that were not records.
-//!
-//! Its size is bounded whatever participants publish: a column of marks for each of the labs'
-//! own variants only (a variant a record invents is named in its participant's row, a few at
-//! most, not given a column for every participant), a row's failures cut short, and every
-//! list the room keeps bounded where it is kept ([`crate::room`]). Making it takes time
-//! linear in what it shows.
+//! that reloads itself every 2 seconds. Its size is bounded whatever participants publish: a
+//! column of marks for each of the labs' own variants only (a variant a record invents is named
+//! in its participant's row, a few at most), a row's failures cut short, and every list the
+//! room keeps bounded where it is kept ([`crate::room`]). Making it takes time linear in what
+//! it shows.
 
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
@@ -49,22 +43,11 @@ const MAX_OTHERS: usize = 3;
 
 /// What the page shows besides the records: the room, where it is, and the language.
 pub struct Page {
-    /// The room's name.
     pub room: String,
     /// Its participants' topics, as a pattern (`NS-krb-room-monday`).
     pub topics: String,
-    /// The broker it is on.
     pub bootstrap: String,
-    /// The language of the page's words.
     pub lang: Lang,
-}
-
-/// The numbers shown in the table: each picture's rows, in order.
-fn columns() -> Vec<Measure> {
-    spread::pictures()
-        .into_iter()
-        .flat_map(|p| p.rows)
-        .collect()
 }
 
 impl Page {
@@ -81,38 +64,26 @@ impl Page {
             escape_html(&title),
             escape_html(&title)
         );
-        let _ = writeln!(
-            html,
-            "<p id=\"status\">{}</p>",
-            escape_html(&m::STATUS.fill(
-                lang,
-                &[
-                    ("topics", &self.topics),
-                    ("bootstrap", &self.bootstrap),
-                    ("participants", &room.participants.len()),
-                    ("records", &room.records),
-                    ("time", &now),
-                ],
-            ))
+        let para = |attr: &str, text: String| format!("<p {attr}>{}</p>\n", escape_html(&text));
+        let status = m::STATUS.fill(
+            lang,
+            &[
+                ("topics", &self.topics),
+                ("bootstrap", &self.bootstrap),
+                ("participants", &room.participants.len()),
+                ("records", &room.records),
+                ("time", &now),
+            ],
         );
-        let _ = writeln!(
-            html,
-            "<p id=\"names\">{}</p>",
-            escape_html(&m::NAMES.fill(lang, &[("room", &self.room)]))
-        );
+        html += &para("id=\"status\"", status);
+        html += &para("id=\"names\"", m::NAMES.fill(lang, &[("room", &self.room)]));
         if let Some(error) = &room.trouble {
-            let _ = writeln!(
-                html,
-                "<p class=\"trouble\">{}</p>",
-                escape_html(&m::TROUBLE.fill(lang, &[("error", error)]))
-            );
+            let trouble = m::TROUBLE.fill(lang, &[("error", error)]);
+            html += &para("class=\"trouble\"", trouble);
         }
         if room.participants.is_empty() {
-            let _ = writeln!(
-                html,
-                "<p id=\"waiting\">{}</p>",
-                escape_html(&m::WAITING.fill(lang, &[("room", &self.room)]))
-            );
+            let waiting = m::WAITING.fill(lang, &[("room", &self.room)]);
+            html += &para("id=\"waiting\"", waiting);
         } else {
             html += &self.table(room);
         }
@@ -132,14 +103,9 @@ impl Page {
         // Lab 9's decision table, each participant's as their rows drew it, in the matrix's order.
         let order: Vec<String> = deploy::Row::all().iter().map(deploy::Row::name).collect();
         for (name, p) in &room.participants {
-            let mut rows: Vec<(usize, Record)> = p
-                .variants
-                .iter()
-                .filter(|((lab, _), _)| *lab == deploy::LAB)
-                .filter_map(|((_, v), r)| Some((order.iter().position(|o| o == v)?, r.clone())))
+            let rows: Vec<Record> = (order.iter())
+                .filter_map(|v| p.variants.get(&(deploy::LAB, v.clone())).cloned())
                 .collect();
-            rows.sort_by_key(|(i, _)| *i);
-            let rows: Vec<Record> = rows.into_iter().map(|(_, r)| r).collect();
             if !rows.is_empty() {
                 let _ = write!(
                     html,
@@ -165,10 +131,13 @@ impl Page {
         html + "</body></html>\n"
     }
 
-    /// The participants' table.
     fn table(&self, room: &Room) -> String {
         let lang = self.lang;
-        let columns = columns();
+        // The numbers shown: each picture's rows, in order.
+        let columns: Vec<Measure> = spread::pictures()
+            .into_iter()
+            .flat_map(|p| p.rows)
+            .collect();
         let known = lab_variants();
         let variants: Vec<(u8, String)> = room
             .variants()
@@ -211,20 +180,18 @@ impl Page {
                 self.marks(p, &variants) + &self.others(p, &known)
             );
             for c in &columns {
-                let value = c.value(p);
-                match value {
-                    Some(v) => {
-                        let _ = write!(
-                            html,
-                            "<td class=\"number\" data-participant=\"{n}\" data-lab=\"{}\" data-variant=\"{}\" data-name=\"{}\" data-value=\"{v}\">{}</td>",
-                            c.lab,
-                            escape_html(&c.variant),
-                            c.number,
-                            escape_html(&c.unit.shown(v))
-                        );
-                    }
-                    None => html += "<td class=\"number none\">–</td>",
-                }
+                let Some(v) = c.value(p) else {
+                    html += "<td class=\"number none\">–</td>";
+                    continue;
+                };
+                let _ = write!(
+                    html,
+                    "<td class=\"number\" data-participant=\"{n}\" data-lab=\"{}\" data-variant=\"{}\" data-name=\"{}\" data-value=\"{v}\">{}</td>",
+                    c.lab,
+                    escape_html(&c.variant),
+                    c.number,
+                    escape_html(&c.unit.shown(v))
+                );
             }
             html += "</tr>\n";
             let failures = self.failures(p);
@@ -318,21 +285,14 @@ impl Page {
             .map(|(lab, variant)| m::AT.fill(self.lang, &[("lab", lab), ("variant", variant)]))
             .collect::<Vec<_>>()
             .join(", ");
-        let text = m::OTHERS.fill(
-            self.lang,
-            &[
-                ("count", &others.len()),
-                ("names", &named),
-                (
-                    "more",
-                    &if others.len() > MAX_OTHERS {
-                        " …"
-                    } else {
-                        ""
-                    },
-                ),
-            ],
-        );
+        let more = if others.len() > MAX_OTHERS {
+            " …"
+        } else {
+            ""
+        };
+        let values: [(&str, &dyn std::fmt::Display); 3] =
+            [("count", &others.len()), ("names", &named), ("more", &more)];
+        let text = m::OTHERS.fill(self.lang, &values);
         format!(
             "<span class=\"others\" data-count=\"{}\">{}</span>",
             others.len(),

@@ -1,14 +1,8 @@
-//! The room as its participants' topics tell it so far: each participant's latest record of each
-//! variant, and their latest record of all (where they are), in the order the records were
-//! published. A participant is the owner of the topic a record was read from, never the name the
-//! record gives: a record naming someone else is shown as the owner's and flagged. A message that
-//! is not a record is kept as a line that says where it was and why, to be shown, and is
-//! otherwise left out.
-//!
-//! Anyone who can write a topic of the room writes what the page is made of, so a record is
-//! checked before it is kept ([`check`]): its size, every text in it, and its numbers, each in
-//! range for what it counts. What the room keeps is bounded too: a participant's variants, the
-//! other names their records gave, the lines of what was skipped.
+//! The room as its participants' topics tell it so far. A participant is the owner of the topic
+//! a record was read from, never the name the record gives: a record naming someone else is
+//! shown as the owner's and flagged. Anyone who can write a topic of the room writes what the
+//! page is made of, so a record is checked before it is kept ([`check`]), and what the room keeps
+//! is bounded.
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
@@ -36,7 +30,6 @@ pub const MAX_SKIPPED: usize = 100;
 /// The most characters of why a message was skipped.
 const MAX_WHY: usize = 200;
 
-/// One participant's records.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Participant {
     /// The record published last: the variant they finished last.
@@ -48,17 +41,13 @@ pub struct Participant {
     pub claimed: BTreeSet<String>,
 }
 
-/// Every participant's records, and what was not a record.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Room {
-    /// The participants, by name.
     pub participants: BTreeMap<String, Participant>,
     /// The latest [`MAX_SKIPPED`] messages that were not records: where each was and why, in
     /// the topics' order.
     pub skipped: VecDeque<String>,
-    /// How many messages were skipped in all.
     pub skipped_count: usize,
-    /// How many records were read.
     pub records: usize,
     /// The broker's last error while reading, until the next message comes.
     pub trouble: Option<String>,
@@ -119,7 +108,7 @@ impl Room {
 
     /// Every variant any participant has a record of, by lab, a lab's variants by name.
     pub fn variants(&self) -> Vec<(u8, String)> {
-        let seen: BTreeSet<&(u8, String)> = self
+        let seen: BTreeSet<_> = self
             .participants
             .values()
             .flat_map(|p| p.variants.keys())
@@ -287,10 +276,8 @@ pub fn lab_variants() -> BTreeSet<(u8, String)> {
     labs.extend(each(|protocol| Lab::Protocol { protocol }));
     labs.extend(each(|scenario| Lab::Share { scenario, limit: 0 }));
     labs.into_iter()
-        .map(|lab| {
-            let (n, _, variant) = lab.names();
-            (n, variant)
-        })
+        .map(Lab::names)
+        .map(|(n, _, v)| (n, v))
         .collect()
 }
 

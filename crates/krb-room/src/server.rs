@@ -20,14 +20,12 @@ use crate::page::Page;
 /// hundreds of participants is made in a small part of it.
 pub const BUDGET: Duration = Duration::from_secs(2);
 
-/// What the server hands out.
 struct Site {
     page: Page,
     room: Shared,
     pages: Pages,
 }
 
-/// Serves the page on `listener` until Ctrl-C.
 pub fn serve(listener: TcpListener, page: Page, room: Shared) -> Result<()> {
     let site = Site {
         pages: Pages::new(BUDGET, page.lang),

@@ -10,17 +10,14 @@ use crate::messages;
 use crate::room::{Participant, Room};
 use krb_markup::El;
 
-/// How a number is shown.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Unit {
-    /// A count: `78`.
     Count,
     /// Seconds, to a tenth as krb-verify's `ours` shows them: `1.6 s`.
     Seconds,
 }
 
 impl Unit {
-    /// `value` as a person reads it.
     pub fn shown(self, value: f64) -> String {
         match self {
             Unit::Count => format!("{value:.0}"),
@@ -32,21 +29,23 @@ impl Unit {
 /// One variant's number, and the article's for it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Measure {
-    /// The lab.
     pub lab: u8,
-    /// The variant, as its records name it.
     pub variant: String,
     /// The number's name in `Verdict::numbers`.
     pub number: &'static str,
-    /// What the article measured.
     pub article: f64,
-    /// How it is shown.
     pub unit: Unit,
 }
 
 impl Measure {
-    fn of(lab: Lab, number: &'static str, article: f64, unit: Unit) -> Measure {
+    fn of(lab: Lab, number: &'static str, article: f64) -> Measure {
         let (n, _, variant) = lab.names();
+        // The pictures' numbers: duplicates, else seconds together.
+        let unit = if number == DUPLICATES {
+            Unit::Count
+        } else {
+            Unit::Seconds
+        };
         Measure {
             lab: n,
             variant,
@@ -75,11 +74,9 @@ impl Measure {
     }
 }
 
-/// One picture: its title and its rows, on one scale.
+/// One picture: its rows, one a variant, on one scale.
 pub struct Picture {
-    /// What it shows.
     pub title: Msg,
-    /// One row a variant.
     pub rows: Vec<Measure>,
 }
 
@@ -87,43 +84,30 @@ pub struct Picture {
 /// duplicates by assignor. The article's numbers are those krb-verify's verdicts quote (82 on
 /// p1, 1.6 s together in offset 3, 67 and 24).
 pub fn pictures() -> Vec<Picture> {
+    let lab1 = Lab::Revoke {
+        revoke_commit: false,
+    };
     let lab3 = |assignor| Lab::Assignor {
         assignor,
         revoke_commit: false,
     };
+    let picture = |title, rows| Picture { title, rows };
     vec![
-        Picture {
-            title: messages::LAB1_DUPLICATES,
-            rows: vec![Measure::of(
-                Lab::Revoke {
-                    revoke_commit: false,
-                },
-                DUPLICATES,
-                82.0,
-                Unit::Count,
-            )],
-        },
-        Picture {
-            title: messages::LAB2_OVERLAP,
-            rows: vec![Measure::of(
-                Lab::Maxpoll,
-                OVERLAP_SECONDS,
-                1.6,
-                Unit::Seconds,
-            )],
-        },
-        Picture {
-            title: messages::LAB3_DUPLICATES,
-            rows: vec![
-                Measure::of(lab3(Assignor::Range), DUPLICATES, 67.0, Unit::Count),
-                Measure::of(
-                    lab3(Assignor::CooperativeSticky),
-                    DUPLICATES,
-                    24.0,
-                    Unit::Count,
-                ),
+        picture(
+            messages::LAB1_DUPLICATES,
+            vec![Measure::of(lab1, DUPLICATES, 82.0)],
+        ),
+        picture(
+            messages::LAB2_OVERLAP,
+            vec![Measure::of(Lab::Maxpoll, OVERLAP_SECONDS, 1.6)],
+        ),
+        picture(
+            messages::LAB3_DUPLICATES,
+            vec![
+                Measure::of(lab3(Assignor::Range), DUPLICATES, 67.0),
+                Measure::of(lab3(Assignor::CooperativeSticky), DUPLICATES, 24.0),
             ],
-        },
+        ),
     ]
 }
 
@@ -132,14 +116,12 @@ pub fn pictures() -> Vec<Picture> {
 /// values, its end is a finite number and it has at most [`MAX_TICKS`] ticks.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Scale {
-    /// The right end.
     pub max: f64,
-    /// The distance between ticks.
     pub step: f64,
 }
 
 impl Scale {
-    /// The scale for `values` (0 to 1 when there is none above 0).
+    /// 0 to 1 when no value is above 0.
     pub fn new(values: impl IntoIterator<Item = f64>) -> Scale {
         let top = values
             .into_iter()
@@ -178,7 +160,6 @@ impl Scale {
         (0..=n).map(|i| i as f64 * self.step).collect()
     }
 
-    /// Where `value` is along a line `length` long.
     pub fn at(&self, value: f64, length: f64) -> f64 {
         value.clamp(0.0, self.max) / self.max * length
     }
@@ -204,9 +185,7 @@ pub const WIDTH: f64 = 580.0;
 const LEFT: f64 = 170.0;
 /// Where it ends, room for the last tick's label to its right.
 const RIGHT: f64 = WIDTH - 30.0;
-/// A dot's radius.
 const DOT: f64 = 7.0;
-/// The height of one line of dots.
 const LEVEL: f64 = 26.0;
 /// Text size: large enough for a projector, at a scale of 1.
 const TEXT: f64 = 16.0;

@@ -1,9 +1,7 @@
-//! The room's name and its participants' topics on the broker: each participant's records go to
-//! `NS-krb-room-ROOM`, a topic under their own namespace, which in a room with logins only they
-//! may write (their ACLs are on `NS-`). The page takes a record's participant from its topic's
-//! name, never from the record. One partition each, so that the page reads a participant's
-//! records in the order they were published. A participant's records are sent here, to their
-//! topic, once [`crate::publish`] has read and checked them all.
+//! The room's name and its participants' topics, `NS-krb-room-ROOM`: under their own
+//! namespace, which in a room with logins only they may write (their ACLs are on `NS-`). One
+//! partition each, so that the page reads a participant's records in the order they were
+//! published.
 
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -20,7 +18,6 @@ pub fn suffix(room: &str) -> String {
     format!("krb-room-{room}")
 }
 
-/// The topic of participant `ns` in room `room`.
 pub fn name(ns: &str, room: &str) -> String {
     format!("{ns}-{}", suffix(room))
 }
@@ -45,7 +42,6 @@ pub fn parse_room(s: &str) -> Result<String, String> {
     Ok(s.to_string())
 }
 
-/// How long a new topic may take to be served.
 const SERVED_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// Creates `topic` unless it exists, and waits until the broker serves it; returns its
@@ -95,7 +91,6 @@ fn served<C: rdkafka::client::ClientContext>(
     Ok((t.error().is_none() && !partitions.is_empty() && led).then_some(partitions))
 }
 
-/// How long the records may take to be acknowledged.
 const DELIVERY_TIMEOUT: Duration = Duration::from_secs(15);
 
 /// Collects the delivery reports that failed.
@@ -126,14 +121,9 @@ pub fn send(broker: &BrokerArgs, topic: &str, lines: &[String]) -> Result<usize>
     if lines.is_empty() {
         return Ok(0);
     }
+    let timeout = DELIVERY_TIMEOUT.as_millis().to_string();
     let producer: BaseProducer<Deliveries> = broker
-        .config(
-            "krb-room",
-            &[(
-                "message.timeout.ms",
-                DELIVERY_TIMEOUT.as_millis().to_string(),
-            )],
-        )
+        .config("krb-room", &[("message.timeout.ms", timeout)])
         .create_with_context(Deliveries::default())
         .context("cannot create a producer")?;
     for line in lines {

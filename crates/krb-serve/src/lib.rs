@@ -92,7 +92,6 @@ pub fn fresh(content_type: &'static str, body: String) -> impl IntoResponse {
     )
 }
 
-/// An HTML page, fresh.
 pub fn html(body: String) -> impl IntoResponse {
     fresh("text/html; charset=utf-8", body)
 }
@@ -111,7 +110,6 @@ pub struct Pages {
 }
 
 impl Pages {
-    /// Pages made within `budget` each, their error pages in `lang`.
     pub fn new(budget: Duration, lang: Lang) -> Pages {
         Pages {
             turn: Arc::new(Semaphore::new(1)),
@@ -145,7 +143,15 @@ impl Pages {
     }
 }
 
-/// Why a page could not be made.
+krb_cli::msgs! { ;
+    PANICKED =
+        "the page could not be made: the server's error output says why (trying again every 2 s)",
+        "페이지를 만들지 못했어요. 이유는 서버의 오류 출력에 있어요 (2초마다 다시 시도해요)";
+    TOO_SLOW =
+        "the page was not made within {seconds} s: the server is busy (trying again every 2 s)",
+        "{seconds}초 안에 페이지를 만들지 못했어요. 서버가 바빠요 (2초마다 다시 시도해요)";
+}
+
 enum Failed {
     Panicked,
     TooSlow,
@@ -154,20 +160,9 @@ enum Failed {
 impl Failed {
     /// What went wrong, in a line in `lang`, and that the page will come back.
     fn text(&self, budget: Duration, lang: Lang) -> String {
-        let seconds = budget.as_secs_f64();
-        match (self, lang) {
-            (Failed::Panicked, Lang::En) => {
-                "the page could not be made: the server's error output says why (trying again every 2 s)".into()
-            }
-            (Failed::Panicked, Lang::Ko) => {
-                "페이지를 만들지 못했어요. 이유는 서버의 오류 출력에 있어요 (2초마다 다시 시도해요)".into()
-            }
-            (Failed::TooSlow, Lang::En) => format!(
-                "the page was not made within {seconds} s: the server is busy (trying again every 2 s)"
-            ),
-            (Failed::TooSlow, Lang::Ko) => format!(
-                "{seconds}초 안에 페이지를 만들지 못했어요. 서버가 바빠요 (2초마다 다시 시도해요)"
-            ),
+        match self {
+            Failed::Panicked => PANICKED.text(lang).into(),
+            Failed::TooSlow => TOO_SLOW.fill(lang, &[("seconds", &budget.as_secs_f64())]),
         }
     }
 

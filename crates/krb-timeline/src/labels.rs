@@ -43,16 +43,24 @@ pub fn width(text: &str, size: f64) -> f64 {
 /// mark (near the right edge) rather than starting there.
 #[derive(Clone, Copy, Debug)]
 pub struct Label {
-    /// The mark's x.
     pub x: f64,
-    /// The text's width.
     pub width: f64,
-    /// The text ends at the mark.
     pub ends_at_mark: bool,
 }
 
 impl Label {
-    /// The text's left and right edges.
+    /// The label of `text` at `size` px whose mark is at `x`: one that would run off the picture
+    /// ends at its mark instead.
+    pub fn at(x: f64, text: &str, size: f64) -> Label {
+        let width = width(text, size);
+        let ends_at_mark = x + 2.0 + width > crate::WIDTH - 4.0;
+        Label {
+            x,
+            width,
+            ends_at_mark,
+        }
+    }
+
     pub fn span(&self) -> (f64, f64) {
         if self.ends_at_mark {
             (self.x - 2.0 - self.width, self.x - 2.0)

@@ -1,24 +1,8 @@
-//! krb-timeline: a lab run drawn as an SVG timeline.
-//!
-//! Time runs left to right. Each partition has a lane in which every completed message is a
-//! dot at the height of its offset, in its consumer's colour, so a consumer that re-reads from
-//! the last commit shows as a line of dots that steps back down; a message processed more than
-//! once is ringed in red. A `--slow-at` message is a bar from its slow start to its completion,
-//! so two consumers in one message at once are seen side by side. Each consumer has a lane
-//! below with its rebalance events, commits, failures and librdkafka's MAXPOLL warning, their
-//! labels in rows that never overprint ([`labels`]); a time axis in seconds runs below
-//! ([`axis`]). When two consumers were in one message at once (lab 2), the interval is marked
-//! in the partition's lane with its length. The group's committed position is a step line in
-//! each partition's lane: the dots above it are what a hand-over would process again.
+//! krb-timeline: a lab run drawn as an SVG timeline (what it draws: its `Args`' help).
 //!
 //! What is kept is what is drawn, not every line: the logs are read twice, a chunk at a time,
-//! first for the counts, the ranges and the events, then for the dots, one a pixel.
-//!
-//! The picture speaks English or Korean ([`Lang`], from `KRB_LANG` in the binary): its own
-//! words are in [`messages`]; the event labels that are log lines (`assigned [0]`, `revoked [0,
-//! 1]`, `lost [0]`, `commit p1=285`) stay as the log writes them in both languages, since the
-//! docs teach those words and the logs are data. Every text is at least 14 px at the SVG's
-//! 1200 px width, to be read on a projector.
+//! first for the counts, the ranges and the events, then for the dots, one a pixel. Every text
+//! is at least 14 px at the SVG's 1200 px width, to be read on a projector.
 
 pub mod axis;
 pub mod labels;
@@ -66,8 +50,7 @@ pub struct Args {
 }
 
 const WIDTH: f64 = 1200.0;
-/// The left margin, where the lanes' names and offsets are written: at least this, wider when
-/// a name needs it.
+/// The left margin, for the lanes' names and offsets: at least this, wider when a name needs it.
 const LEFT: f64 = 120.0;
 const RIGHT: f64 = 30.0;
 const TOP: f64 = 76.0;
@@ -76,11 +59,10 @@ const COLOURS: [&str; 6] = [
     "#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2",
 ];
 const DUPLICATE: &str = "#d62728";
-/// The committed position's step line.
-const COMMITTED: &str = "fill:none;stroke:#222;stroke-width:1.5";
-/// Text sizes in pixels, at the SVG's 1200 px width: none below 14, so that a picture shown at
-/// a page's width on a projector can be read from the back of the room. [`TEXT_SIZE`] is the
-/// root's, for every text that sets none (the legend, the lanes' offsets, the times).
+/// The committed position's step line, drawn so by the timeline and the live page alike.
+pub const COMMITTED: &str = "fill:none;stroke:#222;stroke-width:1.5";
+/// Text sizes in pixels, none below 14 (see above). [`TEXT_SIZE`] is for every text that sets
+/// none (the legend, the lanes' offsets, the times).
 const TEXT_SIZE: f64 = 14.0;
 const TITLE_SIZE: f64 = 20.0;
 const LANE_NAME_SIZE: f64 = 16.0;
@@ -103,22 +85,17 @@ fn millis(t: NaiveDateTime) -> f64 {
     t.and_utc().timestamp_millis() as f64
 }
 
-/// The group's run as the picture needs it: what is drawn, not every line.
 #[derive(Default)]
 pub struct Run {
     /// The consumers' logs without their completions, which are counted here as they are read
     /// and drawn from a second reading: each keeps the lines its lane draws, each slow
     /// message's completion (for [`overlaps`]) and librdkafka's MAXPOLL warnings.
     pub consumers: Vec<WorkerLog>,
-    /// Their files, read again for the dots.
     files: Vec<PathBuf>,
-    /// Every processing, as krb-dups counts them.
     counts: Counts,
     /// Each partition's lowest and highest offset, processed or committed.
     ranges: BTreeMap<Partition, (Offset, Offset)>,
-    /// Each partition's commits, in time order.
     commits: BTreeMap<Partition, Vec<(NaiveDateTime, Offset)>>,
-    /// The first line's time and the last's.
     span: Option<(NaiveDateTime, NaiveDateTime)>,
 }
 
@@ -213,9 +190,8 @@ pub fn read(dir: &Path, group: &str, ns: &Namespace) -> Result<Run> {
 }
 
 /// The label of an event in a consumer's lane, or `None` for events drawn elsewhere. A
-/// rebalance event or a commit is labelled with its log line as the log writes it (`assigned
-/// [0]`, `revoked [0, 1]`, `lost [0]`, `commit p1=285`), in either language: the docs teach
-/// those words and the logs are data. The other labels are krb-timeline's words, in `lang`.
+/// rebalance event or a commit is labelled with its log line in either language: the docs teach
+/// those words and the logs are data.
 fn label(event: &Event, lang: Lang) -> Option<(&'static str, String)> {
     let failed = |msg: Msg, e: &str| msg.fill(lang, &[("code", &rendered_code(e))]);
     Some(match event {
@@ -254,7 +230,6 @@ const MAX_DOTS: usize = 5000;
 /// bars.
 #[derive(Default)]
 struct Lane {
-    /// Its top, and its lowest and highest offsets.
     top: f64,
     lo: Offset,
     hi: Offset,
@@ -269,7 +244,6 @@ struct Lane {
 }
 
 impl Lane {
-    /// The height of `offset` in the lane.
     fn y(&self, offset: Offset) -> f64 {
         let share = (offset - self.lo) as f64 / ((self.hi - self.lo).max(1) as f64);
         self.top + PARTITION_LANE - 14.0 - share * (PARTITION_LANE - 28.0)
@@ -342,26 +316,17 @@ fn committed(
     Some(d + &format!("H{end:.1}"))
 }
 
-/// A text with a white outline drawn under its letters, so that a line behind it stops short of
-/// them.
-fn halo(text: &str) -> El {
-    El::new(r#"text stroke="white" stroke-width="4" stroke-linejoin="round" paint-order="stroke""#)
-        .text(text)
-}
-
-/// A line from (x1, y1) to (x2, y2).
 fn line(x1: f64, x2: f64, y1: f64, y2: f64, stroke: &str) -> El {
     let el = El::new("line").set("x1", x1).set("x2", x2);
     el.set("y1", y1).set("y2", y2).set("stroke", stroke)
 }
 
-/// What a picture left out, said at its right edge.
 fn left_out(text: &str) -> El {
     let el = El::new(r##"text class="left-out" text-anchor="end" fill="#666""##);
     el.text(text).set("x", WIDTH - RIGHT)
 }
 
-/// Draws the group's run, its words in `lang`: the logs are read again for the dots.
+/// Draws the group's run: the logs are read again for the dots.
 pub fn render(group: &str, run: &mut Run, lang: Lang) -> Result<El> {
     let Some((first, last)) = run.span else {
         bail!(messages::NO_LINE.fill(lang, &[("group", &group)]));
@@ -370,12 +335,7 @@ pub fn render(group: &str, run: &mut Run, lang: Lang) -> Result<El> {
     let report = analyse(&mut run.counts, None);
     // The lowest partitions get lanes; the others are counted in the title's corner.
     let lanes_left_out = run.ranges.len().saturating_sub(MAX_LANES);
-    let ranges: BTreeMap<Partition, (Offset, Offset)> = run
-        .ranges
-        .iter()
-        .take(MAX_LANES)
-        .map(|(&p, &r)| (p, r))
-        .collect();
+    let ranges: BTreeMap<_, _> = run.ranges.clone().into_iter().take(MAX_LANES).collect();
     let totals = m::TOTALS.fill(
         lang,
         &[
@@ -461,16 +421,8 @@ pub fn render(group: &str, run: &mut Run, lang: Lang) -> Result<El> {
     let together = overlaps(consumers);
     let mut lanes: BTreeMap<Partition, Lane> = BTreeMap::new();
     for (k, (&p, &(lo, hi))) in ranges.iter().enumerate() {
-        let top = TOP + PARTITION_LANE * k as f64;
-        lanes.insert(
-            p,
-            Lane {
-                top,
-                lo,
-                hi,
-                ..Lane::default()
-            },
-        );
+        let lane = lanes.entry(p).or_default();
+        (lane.top, lane.lo, lane.hi) = (TOP + PARTITION_LANE * k as f64, lo, hi);
     }
     // The dots, from a second reading of the logs: one a pixel per consumer and kind, so a log
     // of 10M lines draws no more than one of 100k, and no more than MAX_DOTS a lane.
@@ -593,13 +545,7 @@ pub fn render(group: &str, run: &mut Run, lang: Lang) -> Result<El> {
                     ("seconds", &format!("{:.1}", o.seconds())),
                 ],
             );
-            let width = labels::width(&text, LABEL_SIZE);
-            let label = labels::Label {
-                x: x(o.from),
-                width,
-                ends_at_mark: x(o.from) + 2.0 + width > WIDTH - 4.0,
-            };
-            let (text_x, _) = label.span();
+            let (text_x, _) = labels::Label::at(x(o.from), &text, LABEL_SIZE).span();
             let bar = El::new(r#"rect height="5" opacity="0.7""#)
                 .set("x", x(o.from))
                 .set("y", y0 + 6.0)
@@ -622,19 +568,14 @@ pub fn render(group: &str, run: &mut Run, lang: Lang) -> Result<El> {
 
     // Consumer lanes: events with labels, in rows so that none overprints another.
     for (i, c) in consumers.iter().enumerate() {
+        let base = y0 + BASELINE;
         let mut lane = El::new(r#"g class="lane lane-consumer""#)
             .set("data-consumer", c.name.clone())
-            .child(line(
-                left,
-                left + plot,
-                y0 + BASELINE,
-                y0 + BASELINE,
-                colour(i),
-            ))
+            .child(line(left, left + plot, base, base, colour(i)))
             .child(
                 El::new(r#"text x="10""#)
                     .text(&c.name)
-                    .set("y", y0 + BASELINE - 3.0)
+                    .set("y", base - 3.0)
                     .set("font-size", LANE_NAME_SIZE)
                     .set("fill", colour(i)),
             );
@@ -649,15 +590,7 @@ pub fn render(group: &str, run: &mut Run, lang: Lang) -> Result<El> {
         marks.sort_by_key(|a| a.0);
         let boxes: Vec<labels::Label> = marks
             .iter()
-            .map(|(t, _, text)| {
-                let width = labels::width(text, LABEL_SIZE);
-                labels::Label {
-                    x: x(*t),
-                    width,
-                    // A label that would run off the picture ends at its mark instead.
-                    ends_at_mark: x(*t) + 2.0 + width > WIDTH - 4.0,
-                }
-            })
+            .map(|(t, _, text)| labels::Label::at(x(*t), text, LABEL_SIZE))
             .collect();
         let rows = labels::place(&boxes, LABEL_ROWS);
         // A mark's line runs down from its label's row, through the rows below: drawn row by
@@ -675,15 +608,16 @@ pub fn render(group: &str, run: &mut Run, lang: Lang) -> Result<El> {
             );
             let stroke = if strong { DUPLICATE } else { colour(i) };
             let ty = row.map(|r| y0 + LABEL_TOP + LABEL_ROW * r as f64);
-            let y1 = ty.map_or(y0 + BASELINE - 10.0, |ty| ty + 3.0);
+            let y1 = ty.map_or(base - 10.0, |ty| ty + 3.0);
             let mut mark = El::new("g")
                 .set("class", format!("event event-{kind}"))
                 .child(El::new("title").text(&text))
-                .child(line(x(t), x(t), y1, y0 + BASELINE, stroke));
+                .child(line(x(t), x(t), y1, base, stroke));
             // A label with no clear row is left to the mark's tooltip.
             if let Some(ty) = ty {
                 mark = mark.child(
-                    halo(&text)
+                    El::new(r#"text stroke="white" stroke-width="4" stroke-linejoin="round" paint-order="stroke""#)
+                        .text(&text)
                         .set("class", "label")
                         .set("x", b.span().0)
                         .set("y", ty)

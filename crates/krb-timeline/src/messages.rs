@@ -1,10 +1,7 @@
-//! What krb-timeline writes in its pictures, in English and Korean (`KRB_LANG=ko`).
-//!
-//! Only krb-timeline's own words are here: the title, the legend, the lanes' texts, the
-//! tooltips, the failure labels and the axis. An event label that is the log grammar's own line
-//! (`assigned [0]`, `revoked [0, 1]`, `lost [0]`, `commit p1=285`) is drawn as the log writes it
-//! in both languages: the docs teach those words, and the logs are data. So are the names of
-//! workers, groups and partitions (`p1`) and the error codes (`UNKNOWN_MEMBER_ID`).
+//! What krb-timeline writes in its pictures, in English and Korean (`KRB_LANG=ko`). An event
+//! label that is the log grammar's own line (`assigned [0]`, `commit p1=285`) is drawn as the log
+//! writes it in both languages: the docs teach those words, and the logs are data. So are names
+//! and error codes.
 
 pub use krb_log::duration::{MINUTES, MINUTES_SECONDS};
 pub use krb_log::event_words::{
@@ -19,19 +16,15 @@ krb_cli::msgs! { ALL + [
 ];
     /// What krb-timeline prints when it has drawn the picture.
     WROTE = "wrote {path}", "그림 저장: {path}";
-    /// The SVG's `<title>`.
     DOC_TITLE = "krb timeline of group {group}", "그룹 {group}의 krb 타임라인";
     /// krb-dups' totals line (`processed 1082, unique 1000, duplicates 82`), in the title.
     TOTALS = "processed {processed}, unique {unique}, duplicates {duplicates}",
         "처리 {processed}, 고유 {unique}, 중복 {duplicates}";
-    /// The legend's ringed dot.
     LEGEND_DUPLICATE = "processed more than once", "두 번 이상 처리됨";
-    /// The legend's bar.
     LEGEND_SLOW = "slow message, start to end", "느린 메시지, 시작부터 끝까지";
     /// Two consumers in one message at once (lab 2).
     OVERLAP = "{a} and {b} both in offset {offset}: {seconds} s",
         "{a}, {b} 둘 다 offset {offset} 처리 중: {seconds}초";
-    /// A dot's tooltip.
     DOT = "{name} p{partition} offset {offset}", "{name} p{partition} offset {offset} 처리";
     /// A hollow dot's tooltip: a processing that wrote nothing, and why.
     DOT_WHY = "{name} p{partition} offset {offset} {why}",
@@ -44,7 +37,6 @@ krb_cli::msgs! { ALL + [
     /// A picture with more partitions than it draws lanes for.
     LANES_LEFT_OUT = "{count} more partitions not drawn: {max} lanes at most",
         "파티션 {count}개는 그리지 않았어요: 줄은 {max}개까지예요";
-    /// A slow message's bar's tooltip.
     BAR = "{name} p{partition} offset {offset}, slow", "{name} p{partition} offset {offset} 처리, 느림";
     /// Why a dot is hollow: the effect was already there.
     ALREADY_APPLIED = "already applied", "이미 반영됨";
