@@ -132,9 +132,24 @@ pub fn check(docs: &Docs) -> Result<Vec<Problem>> {
     problems.extend(runs::check(docs)?);
     problems.extend(glossary::check(docs)?);
     problems.extend(samples::check(docs)?);
+    problems.extend(conflicts(docs));
     problems.sort();
     problems.dedup();
     Ok(problems)
+}
+
+/// A merge's conflict markers left in a page: no other check reads them as wrong (290be61
+/// committed a pair that stayed unseen).
+fn conflicts(docs: &Docs) -> Vec<Problem> {
+    let marker = |line: &str| line.starts_with("<<<<<<< ") || line.starts_with(">>>>>>> ");
+    let mut problems = Vec::new();
+    for page in &docs.pages {
+        for (i, _) in page.text.lines().enumerate().filter(|(_, l)| marker(l)) {
+            let what = "a merge's conflict marker: keep what the page should say, drop the markers";
+            problems.push(Problem::new(&page.path, i + 1, what));
+        }
+    }
+    problems
 }
 
 /// Writes the tools' words into the samples (a reword), then fills every generated block: the

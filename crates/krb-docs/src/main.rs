@@ -26,12 +26,11 @@ use krb_docs::Docs;
 /// flag in a command of the docs that its tool's --help does not name; (c) a KRB_* variable
 /// shown that nothing reads, or one read that docs/en/reference.md and docs/ko/reference.md
 /// do not document; (d) an English page and its Korean twin that differ in headings, commands or
-/// generated blocks; (e) a relative link or #anchor that leads nowhere; (f) a sample that is
-/// not what scripts/samples.sh wrote (its seal, LAB.sha256), or whose krb-dups and log-only
-/// krb-verify output differs from what those tools print on its kept logs now, or a line of a
-/// page's output block that quotes no sample or snapshot case of its language; (g) a Korean
-/// text with a word docs/ko/glossary.md rules
-/// out; (h) a sample whose `$ ` lines are not exactly the commands of its page's first sh block
+/// generated blocks; (e) a relative link or #anchor that leads nowhere, or a merge's conflict
+/// marker; (f) a sample that is not what scripts/samples.sh wrote (its seal, LAB.sha256), or
+/// whose krb-dups and log-only krb-verify output differs from what those tools print on its
+/// kept logs now, or a line of a page's output block that quotes no sample or snapshot case of
+/// its language; (g) a Korean text with a word docs/ko/glossary.md rules out; (h) a sample whose `$ ` lines are not exactly the commands of its page's first sh block
 /// (`source scripts/common.sh` aside), in order: the commands `krb-docs commands N` prints.
 ///
 /// Exit status: check 0 when it finds nothing, 1 when it finds a problem; write 0, or 1 when a

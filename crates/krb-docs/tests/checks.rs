@@ -334,6 +334,26 @@ fn e_a_link_or_an_anchor_to_nowhere() {
     );
 }
 
+#[test]
+fn e_a_merges_conflict_markers_left_in_a_page() {
+    let root = fixture();
+    edit(
+        &root,
+        "docs/en/setup.md",
+        "\n",
+        "\n<<<<<<< HEAD\nours\n=======\ntheirs\n>>>>>>> main\n",
+    );
+    let found = problems(&root);
+    assert_eq!(found.len(), 2, "{found:#?}");
+    for (problem, at) in found
+        .iter()
+        .zip(["docs/en/setup.md:2:", "docs/en/setup.md:6:"])
+    {
+        assert!(problem.starts_with(at), "{found:#?}");
+        assert!(problem.contains("a merge's conflict marker"), "{found:#?}");
+    }
+}
+
 /// Seals `docs/samples/LANG/lab1.txt` and its logs again, as scripts/samples.sh does.
 fn seal(root: &Path, lang: &str) {
     let dir = root.join("docs/samples").join(lang);

@@ -8,7 +8,7 @@ use anyhow::{bail, Context, Result};
 use krb_log::logline::{Offset, Partition};
 
 use crate::messages::{self as m, Said};
-use crate::store::{target, Conn, PgValue};
+use crate::store::{target, Cell, Conn, PgValue};
 use crate::{Kind, Outcome, Row};
 
 /// A database of effects. Effects are staged as they are applied and written by [`Db::flush`],
@@ -121,6 +121,18 @@ fn db_offsets_batch(table: &str) -> String {
     )
 }
 
+/// `kind`'s table, if it writes rows to a database.
+fn table_of(kind: Kind) -> Result<&'static str> {
+    let kind_name = krb_kafka::group_settings::value_name(kind);
+    let no_rows = || Said::new(m::NO_ROWS, &[("kind", &kind_name)]).into();
+    kind.table().ok_or_else(no_rows)
+}
+
+/// A row read back as its `N` columns.
+fn columns_of<const N: usize>(table: &str, row: Vec<Cell>) -> Result<[Cell; N]> {
+    <[Cell; N]>::try_from(row).map_err(|_| anyhow::anyhow!("{table}: not {N} columns"))
+}
+
 impl Db {
     fn new(conn: Conn, url: &str) -> Db {
         Db {
@@ -189,12 +201,7 @@ impl Db {
     /// since the last flush must follow each other, on increasing offsets.
     pub fn apply(&mut self, kind: Kind, row: Row, read_from: Option<Offset>) -> Result<()> {
         self.usable()?;
-        if kind.table().is_none() {
-            bail!(
-                "the effect kind {} writes no rows to a database",
-                krb_kafka::group_settings::value_name(kind)
-            );
-        }
+        table_of(kind)?;
         if kind == Kind::DbOffsets {
             self.stage_run(&row, read_from)?;
         }
@@ -414,32 +421,21 @@ impl Db {
                 Ok(vec![Outcome::Applied; rows.len()])
             }
             Kind::Idempotent => {
-                let inserted = self
+                let batch = self
                     .conn
-                    .query_arrays(&insert_batch(table, kind), &columns)?
-                    .into_iter()
-                    .map(|r| match <[_; 3]>::try_from(r) {
-                        Ok([topic, partition, offset]) => {
-                            Ok((topic.text(), partition.int()? as Partition, offset.int()?))
-                        }
-                        Err(_) => bail!("{table}: not 3 columns"),
-                    })
-                    .collect::<Result<Vec<_>>>()?;
-                let mut inserted: HashSet<(&str, Partition, Offset)> = inserted
-                    .iter()
-                    .map(|(t, p, o)| (t.as_str(), *p, *o))
-                    .collect();
+                    .query_arrays(&insert_batch(table, kind), &columns)?;
+                let mut inserted = HashSet::new();
+                for r in batch {
+                    let [topic, partition, offset] = columns_of(table, r)?;
+                    inserted.insert((topic.text(), partition.int()? as Partition, offset.int()?));
+                }
                 // A message twice in the batch was inserted the first time.
-                Ok(rows
-                    .iter()
-                    .map(|r| {
-                        if inserted.remove(&(r.topic.as_str(), r.partition, r.offset)) {
-                            Outcome::Applied
-                        } else {
-                            Outcome::AlreadyApplied
-                        }
-                    })
-                    .collect())
+                let outcome =
+                    |r: &Row| match inserted.remove(&(r.topic.clone(), r.partition, r.offset)) {
+                        true => Outcome::Applied,
+                        false => Outcome::AlreadyApplied,
+                    };
+                Ok(rows.iter().copied().map(outcome).collect())
             }
             _ => {
                 // Partitions in one order, so that two workers' batches usually lock the same
@@ -463,28 +459,16 @@ impl Db {
                     &run_workers,
                 ];
                 params.extend(columns);
-                let applied = self
-                    .conn
-                    .query_arrays(&db_offsets_batch(table), &params)?
-                    .into_iter()
-                    .map(|r| match <[_; 2]>::try_from(r) {
-                        Ok([topic, partition]) => Ok((topic.text(), partition.int()? as Partition)),
-                        Err(_) => bail!("{POSITIONS}: not 2 columns"),
-                    })
-                    .collect::<Result<Vec<_>>>()?;
-                Ok(rows
-                    .iter()
-                    .map(|r| {
-                        if applied
-                            .iter()
-                            .any(|(t, p)| *p == r.partition && *t == r.topic)
-                        {
-                            Outcome::Applied
-                        } else {
-                            Outcome::Refused
-                        }
-                    })
-                    .collect())
+                let mut applied = HashSet::new();
+                for r in self.conn.query_arrays(&db_offsets_batch(table), &params)? {
+                    let [topic, partition] = columns_of(POSITIONS, r)?;
+                    applied.insert((topic.text(), partition.int()? as Partition));
+                }
+                let outcome = |r: &Row| match applied.contains(&(r.topic.clone(), r.partition)) {
+                    true => Outcome::Applied,
+                    false => Outcome::Refused,
+                };
+                Ok(rows.iter().copied().map(outcome).collect())
             }
         }
     }
@@ -535,12 +519,7 @@ impl Db {
 
     /// The rows of `kind`'s table for `topic`, in the order they were written.
     pub fn rows(&mut self, kind: Kind, topic: &str) -> Result<Vec<Row>> {
-        let Some(table) = kind.table() else {
-            bail!(Said::new(
-                m::NO_ROWS,
-                &[("kind", &krb_kafka::group_settings::value_name(kind))]
-            ));
-        };
+        let table = table_of(kind)?;
         let rows = self
             .conn
             .query(
@@ -555,8 +534,7 @@ impl Db {
             })?;
         rows.into_iter()
             .map(|r| {
-                let [topic, partition, offset, payload, worker, at] =
-                    <[_; 6]>::try_from(r).map_err(|_| anyhow::anyhow!("{table}: not 6 columns"))?;
+                let [topic, partition, offset, payload, worker, at] = columns_of(table, r)?;
                 Ok(Row {
                     topic: topic.text(),
                     partition: partition.int()? as Partition,
@@ -573,6 +551,14 @@ impl Db {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The effects of `kind` for `topic` in krb-dups' report: duplicates are rows of one message.
+    fn report(db: &mut Db, kind: Kind, topic: &str) -> Result<krb_dups::Report> {
+        Ok(krb_dups::analyse(
+            &mut crate::db_counts(db, kind, topic)?,
+            None,
+        ))
+    }
 
     fn row(partition: Partition, offset: Offset, worker: &str) -> Row {
         Row {
@@ -690,12 +676,12 @@ mod tests {
             batch(&mut db, Kind::Plain, &batch_of(&again[..1])),
             [Applied]
         );
-        let plain = crate::report(&mut db, Kind::Plain, "pay").unwrap();
+        let plain = report(&mut db, Kind::Plain, "pay").unwrap();
         assert_eq!(
             plain.render(),
             "processed 4, unique 2, duplicates 2\n  p1: offset 400..401 (2) processed twice\n"
         );
-        let once = crate::report(&mut db, Kind::Idempotent, "pay").unwrap();
+        let once = report(&mut db, Kind::Idempotent, "pay").unwrap();
         assert_eq!(once.render(), "processed 3, unique 3, duplicates 0\n");
         // The rows in the order they were applied: the first of each message is kept.
         let rows = db.rows(Kind::Idempotent, "pay").unwrap();
@@ -749,7 +735,7 @@ mod tests {
             assert!(err.contains("does not follow"), "{err}");
         }
         assert_eq!(b.flush().unwrap(), [Applied]);
-        let effects = crate::report(&mut Db::open(url).unwrap(), kind, "pay").unwrap();
+        let effects = report(&mut Db::open(url).unwrap(), kind, "pay").unwrap();
         assert_eq!(effects.render(), "processed 12, unique 12, duplicates 0\n");
         let rows = a.rows(kind, "pay").unwrap();
         let written: Vec<_> = rows

@@ -7,6 +7,7 @@
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Result};
+use krb_cli::lang::Lang;
 use krb_kafka::broker::BrokerArgs;
 use krb_log::logline::{Event, Offset, Partition};
 use rdkafka::consumer::{BaseConsumer, Consumer};
@@ -49,30 +50,6 @@ struct Unstable {
     high: Offset,
 }
 
-impl Unstable {
-    /// The offsets it holds back, as Korean writes them: `p0의 offset 7..11`.
-    fn ko(&self) -> String {
-        format!(
-            "p{}의 offset {}..{}",
-            self.partition,
-            self.stable,
-            self.high - 1
-        )
-    }
-}
-
-impl std::fmt::Display for Unstable {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "offsets {}..{} of p{}",
-            self.stable,
-            self.high - 1,
-            self.partition
-        )
-    }
-}
-
 /// The partitions of `output` a transaction still open holds back. Each consumer asks the
 /// broker for the partition's end at its own isolation level: read_committed's is the last
 /// stable offset, read_uncommitted's the high watermark.
@@ -106,17 +83,24 @@ fn unstable(
 
 /// What to tell a user whose count an open transaction would cut short.
 fn open_transaction(output: &str, held: &[Unstable]) -> Said {
-    let en: Vec<String> = held.iter().map(Unstable::to_string).collect();
-    let ko: Vec<String> = held.iter().map(Unstable::ko).collect();
+    let held_in = |lang| {
+        let each = held.iter().map(|u| {
+            let last = u.high - 1;
+            let values: [(&str, &dyn std::fmt::Display); 3] =
+                [("from", &u.stable), ("to", &last), ("p", &u.partition)];
+            m::HELD.fill(lang, &values)
+        });
+        each.collect::<Vec<_>>().join(", ")
+    };
     Said::new(
         m::OPEN_TRANSACTION,
         &[
             ("seconds", &SETTLE_TIMEOUT.as_secs()),
-            ("held", &en.join(", ")),
+            ("held", &held_in(Lang::En)),
             ("topic", &output),
         ],
     )
-    .ko("held", ko.join(", "))
+    .ko("held", held_in(Lang::Ko))
 }
 
 /// Makes `output` again, empty, with one partition replicated as the cluster's

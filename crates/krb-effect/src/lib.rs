@@ -1,22 +1,11 @@
-//! What a message's processing leaves behind, in a database a person can inspect: the effect the
-//! article's last advice ("make the processing itself idempotent") is about.
-//!
-//! - `plain`: one row per processing, no key: a duplicate processing is a duplicate row, the
-//!   at-least-once baseline where a business would see it.
-//! - `idempotent`: the same row keyed by (topic, partition, offset), inserted or left as it is:
-//!   a second processing of a message finds its row and changes nothing.
-//! - `db-offsets`: Kafka's "store offsets outside Kafka": the row and the partition's next
-//!   position in one transaction, the position moved only from where this worker read it, so a
-//!   zombie's late transaction is refused and rolled back.
-//! - `kafka-eos`: Kafka's own exactly-once: the effect is a message to an output topic
-//!   (`kafka:TOPIC`), produced by the worker in a transaction with the consumed offsets, and
-//!   read back here as a read_committed consumer sees it.
-//!
-//! The store is SQLite (built from source by rusqlite, so a fresh machine needs nothing) or
-//! PostgreSQL, with the same SQL for both.
+//! What a message's processing leaves behind (krb-worker's `--effect`, whose help says each
+//! kind), in a store a person can inspect: the effect the article's last advice ("make the
+//! processing itself idempotent") is about. The store is SQLite (built from source by rusqlite,
+//! so a fresh machine needs nothing) or PostgreSQL with the same SQL, or for kafka-eos an output
+//! topic read back as a read_committed consumer sees it.
 
 use anyhow::{bail, Result};
-use krb_cli::lang::{Lang, Msg};
+use krb_cli::lang::Lang;
 use krb_kafka::broker::BrokerArgs;
 use krb_kafka::group_settings::value_name;
 use krb_log::logline::{Offset, Partition};
@@ -86,20 +75,14 @@ pub fn init(url: &str, broker: &BrokerArgs) -> Result<()> {
     }
 }
 
-/// What `init` says when the store is ready.
-pub const MADE: Msg = Msg {
-    en: "made {url}",
-    ko: "빈 저장소를 만듦: {url}",
-};
-
-/// [`MADE`] for `url`, an SQLite file under the current folder shown from there
+/// [`messages::MADE`] for `url`, an SQLite file under the current folder shown from there
 /// (`sqlite:logs/x.db`, as the pages show it, though lab 6 hands the tools an absolute path).
 pub fn made(lang: Lang, url: &str) -> String {
     let url = match url.strip_prefix("sqlite:") {
         Some(path) => format!("sqlite:{}", krb_cli::out::shown(std::path::Path::new(path))),
         None => url.to_string(),
     };
-    MADE.fill(lang, &[("url", &url)])
+    messages::MADE.fill(lang, &[("url", &url)])
 }
 
 /// `kind`'s effects at `url` of processing `topic`'s messages, in krb-dups' report (the
@@ -136,11 +119,6 @@ pub fn is_postgres(url: &str) -> bool {
     matches!(store::target(url), Ok(store::Target::Postgres(_)))
 }
 
-/// The effects of `kind` for `topic` in krb-dups' report: duplicates are rows of one message.
-pub fn report(db: &mut Db, kind: Kind, topic: &str) -> Result<krb_dups::Report> {
-    Ok(krb_dups::analyse(&mut db_counts(db, kind, topic)?, None))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -162,6 +140,6 @@ mod tests {
             made(Lang::Ko, "kafka:eosrev-out"),
             "빈 저장소를 만듦: kafka:eosrev-out"
         );
-        assert!(krb_cli::lang::table_problems(&[MADE]).is_empty());
+        assert!(krb_cli::lang::table_problems(&[messages::MADE]).is_empty());
     }
 }

@@ -12,6 +12,8 @@ use std::fmt::{self, Display};
 use krb_cli::lang::{Lang, Msg};
 
 krb_cli::msgs! { ALL;
+    /// What `init` says when the store is ready.
+    MADE = "made {url}", "빈 저장소를 만듦: {url}";
     URL_NO_TOPIC = "the URL {url} names no topic: use kafka:TOPIC",
         "URL {url}에 토픽 이름이 없습니다: kafka:TOPIC을 쓰세요";
     EOS_NOT_TOPIC = "--effect kafka-eos writes to a Kafka topic, not to {url}: use kafka:TOPIC",
@@ -66,6 +68,8 @@ krb_cli::msgs! { ALL;
         "{seconds}초째 열려 있는 트랜잭션이 {topic} 토픽의 {held}에서 읽기를 막고 있습니다: \
         read_committed로 세면 그 앞에서 멈춰요. 트랜잭션이 commit되거나 abort된 뒤 다시 세세요\
         (프로듀서의 transaction.timeout.ms가 지나면 브로커가 abort합니다)";
+    /// The offsets an open transaction holds back in one partition.
+    HELD = "offsets {from}..{to} of p{p}", "p{p}의 offset {from}..{to}";
     NO_CONSUMER = "cannot create the consumer", "컨슈머를 만들 수 없습니다";
     NO_BEGINNING = "cannot read from the beginning", "처음부터 읽을 수 없습니다";
     TOPIC_NOT_READ = "cannot read {topic}", "{topic} 토픽을 읽을 수 없습니다";
@@ -87,7 +91,6 @@ pub struct Said {
 }
 
 impl Said {
-    /// `msg` with `values` for its placeholders.
     pub fn new(msg: Msg, values: &[(&'static str, &dyn Display)]) -> Said {
         Said {
             msg,
@@ -111,16 +114,11 @@ impl Said {
 
     /// The message in `lang`, without its cause.
     pub fn text(&self, lang: Lang) -> String {
-        let values: Vec<(&str, &dyn Display)> = self
-            .values
-            .iter()
-            .map(|(n, v)| {
-                let ko = self.values_ko.iter().find(|(k, _)| k == n);
-                match ko {
-                    Some((_, v)) if lang == Lang::Ko => (*n, v as &dyn Display),
-                    _ => (*n, v as &dyn Display),
-                }
-            })
+        let ko = self.values_ko.iter().filter(|_| lang == Lang::Ko);
+        // Korean's own values come first: `fill` replaces a placeholder with its first value.
+        let values: Vec<(&str, &dyn Display)> = ko
+            .chain(&self.values)
+            .map(|(n, v)| (*n, v as &dyn Display))
             .collect();
         self.msg.fill(lang, &values)
     }

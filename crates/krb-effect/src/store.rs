@@ -52,7 +52,6 @@ impl Cell {
     }
 }
 
-/// An open database.
 pub(crate) enum Conn {
     Sqlite(rusqlite::Connection),
     /// A PostgreSQL client and the statements it prepared (once each: a statement is one round
@@ -74,7 +73,6 @@ fn prepared(
     Ok(statement)
 }
 
-/// What a URL names.
 pub(crate) enum Target {
     Sqlite(PathBuf),
     Postgres(Box<postgres::Config>),
@@ -128,13 +126,8 @@ impl Conn {
                     .map_err(|e| Said::new(m::NO_BUSY_TIMEOUT, &[]).because(e))?;
                 // Write-ahead logging: a commit appends to the log instead of syncing the file
                 // twice, and readers do not block the writer. With synchronous = NORMAL a commit
-                // reaches the operating system, not the disk: it survives the worker's crash, but
-                // the machine's crash can take the last commits back (the file stays whole).
-                // db-offsets loses a row with its position, and the worker starts from that
-                // position, so the message is processed again. plain and idempotent keep their
-                // position in Kafka, which may be committed past the lost rows: those messages
-                // are not processed again and their effects are gone. synchronous = FULL would
-                // sync the log at every commit.
+                // survives the worker's crash, not the machine's: what that loses per effect
+                // is in docs/en/internals/worker-failures.md (Durability).
                 conn.query_row("PRAGMA journal_mode = WAL", [], |_| Ok(()))
                     .and_then(|_| conn.pragma_update(None, "synchronous", "NORMAL"))
                     .map_err(|e| Said::new(m::NOT_SET_UP, &[("path", &shown)]).because(e))?;

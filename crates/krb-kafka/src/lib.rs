@@ -1,5 +1,5 @@
 //! The krb tools' Kafka plumbing: every use of librdkafka's C API (the workspace's `unsafe`
-//! FFI outside krb-share's share consumer) is in this crate.
+//! FFI) is in this crate.
 //!
 //! - [`broker`]: the broker address (`--bootstrap`, `KRB_BOOTSTRAP`, `localhost:9481`) and `-X`.
 //! - [`conf_file`]: librdkafka's settings from a file (`-F`).
@@ -7,6 +7,8 @@
 //! - [`group_admin`]: the broker's consumer groups now (classic and KIP-848): members, partitions,
 //!   committed offsets, through librdkafka's admin API.
 //! - [`kafka_error`]: Kafka errors rendered as the article shows them.
+//! - [`produce_batch`]: runs of messages handed to librdkafka in one call (krb-produce).
+//! - [`share_consumer`]: librdkafka's share consumer, KIP-932 (krb-share).
 //! - [`rdlog`]: librdkafka's own log lines, printed live in librdkafka's format.
 //! - [`topic_readers`]: which groups with live members read a topic (what krb-topic will not delete).
 //! - [`signals`]: a worker's clean stop on the first signal, a forced one on the second.
@@ -22,7 +24,11 @@ pub mod group_settings;
 #[cfg(feature = "client")]
 pub mod kafka_error;
 #[cfg(feature = "client")]
+pub mod produce_batch;
+#[cfg(feature = "client")]
 pub mod rdlog;
+#[cfg(feature = "client")]
+pub mod share_consumer;
 #[cfg(feature = "client")]
 pub mod signals;
 #[cfg(feature = "client")]

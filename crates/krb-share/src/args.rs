@@ -3,17 +3,18 @@
 
 use anyhow::{bail, Result};
 use clap::Parser;
-use krb_cli::lang::{Lang, Msg};
+use krb_cli::lang::Lang;
 use krb_kafka::broker::BrokerArgs;
 use krb_kafka::worker::WorkerArgs;
 use krb_log::logline::Offset;
 
-/// One offset given both fates.
-pub const SAME_OFFSET: Msg = Msg {
-    en: "--release-at and --reject-at name the same offset: a record is acknowledged one way",
-    ko: "--release-at과 --reject-at이 같은 offset을 가리켜요: 레코드 하나는 한 가지로만 \
-         acknowledge돼요",
-};
+krb_cli::msgs! { ALL;
+    /// One offset given both fates.
+    SAME_OFFSET =
+        "--release-at and --reject-at name the same offset: a record is acknowledged one way",
+        "--release-at과 --reject-at이 같은 offset을 가리켜요: 레코드 하나는 한 가지로만 \
+        acknowledge돼요";
+}
 
 /// krb-share: a member of a share group (KIP-932) that logs every record it acquires,
 /// processes and acknowledges.
@@ -115,10 +116,7 @@ mod tests {
 
     #[test]
     fn the_refusal_is_in_both_languages() {
-        assert_eq!(
-            krb_cli::lang::table_problems(&[SAME_OFFSET]),
-            Vec::<String>::new()
-        );
+        assert_eq!(krb_cli::lang::table_problems(ALL), Vec::<String>::new());
     }
 
     fn parse(args: &[&str]) -> Result<Args, clap::Error> {

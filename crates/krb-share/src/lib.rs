@@ -1,14 +1,8 @@
-//! Lab 8's worker: a member of a share group (KIP-932) on librdkafka's share consumer.
-//!
-//! It acknowledges explicitly, record by record, and commits its acknowledgements
-//! synchronously (every `--commit-every` records and at the end of each batch), so that each
-//! log line says what the broker was told and what it answered. A record counts as done for
-//! the broker only once its acknowledgement is committed (`acks committed`); until then its
-//! lock may end and the broker may give it to another member. Every line follows
-//! [`krb_log::logline`].
+//! Lab 8's worker, a member of a share group (KIP-932) on librdkafka's share consumer, as its
+//! help ([`Args`]) says. It commits its acknowledgements synchronously so that each log line
+//! says what the broker was told and what it answered. Every line follows [`krb_log::logline`].
 
 mod args;
-mod ffi;
 mod group_config;
 mod lines;
 
@@ -18,7 +12,7 @@ use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
 pub use args::Args;
-use ffi::{Acquired, Share};
+use krb_kafka::share_consumer::Share;
 use krb_log::logline::{Ack, Event, Offset, Partition};
 use lines::Lines;
 
@@ -103,7 +97,7 @@ fn consume(share: &Share, args: &Args, out: &mut Lines, stop: &AtomicBool) -> Re
                         offset: a.offset,
                         ack,
                     });
-                    pending.add(a);
+                    pending.entry(a.partition).or_default().push(a.offset);
                 }
                 Err(e) => out.emit(Event::AcksFailed {
                     partition: a.partition,
@@ -135,23 +129,16 @@ fn fate(args: &Args, offset: Offset) -> Ack {
 }
 
 /// The acknowledgements made since the last commit, by partition.
-#[derive(Default)]
-struct Pending(BTreeMap<Partition, Vec<Offset>>);
-
-impl Pending {
-    fn add(&mut self, a: &Acquired) {
-        self.0.entry(a.partition).or_default().push(a.offset);
-    }
-}
+type Pending = BTreeMap<Partition, Vec<Offset>>;
 
 /// Commits the pending acknowledgements and logs, partition by partition, what the broker
 /// answered. A fatal error ends the worker; any other is logged and the worker goes on (the
 /// records come back to the group when their locks end, as Kafka's semantics say).
 fn commit(share: &Share, pending: &mut Pending, out: &mut Lines) -> Result<()> {
-    if pending.0.is_empty() {
+    if pending.is_empty() {
         return Ok(());
     }
-    let acks = std::mem::take(&mut pending.0);
+    let acks = std::mem::take(pending);
     let answers = share.commit(COMMIT_TIMEOUT);
     let fatal = answers.as_ref().err().filter(|e| e.fatal).cloned();
     for (partition, mut offsets) in acks {

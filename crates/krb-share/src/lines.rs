@@ -7,7 +7,6 @@ use std::io::Write;
 
 use krb_log::logline::{Event, Line};
 
-/// Where the lines go.
 pub struct Lines {
     name: String,
     /// Lines gathered but not yet written; `None`: each line is written at once.
@@ -36,7 +35,6 @@ impl Lines {
         }
     }
 
-    /// Writes what was gathered.
     pub fn flush(&mut self) {
         if let Some(block) = self.gathered.as_mut().filter(|b| !b.is_empty()) {
             // A closed pipe is not an error, as for every line the tools write.

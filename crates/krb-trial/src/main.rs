@@ -132,26 +132,20 @@ fn run(args: Args) -> Result<ExitCode> {
             for step in plan(seed, trial, shape) {
                 println!("{step}");
             }
-            Ok(ExitCode::SUCCESS)
         }
         Command::Watch {
             group,
             partitions,
             file,
             broker,
-        } => krb_trial::watch::watch(&broker, &group, &group, partitions, &file)
-            .map(|_| ExitCode::SUCCESS),
+        } => krb_trial::watch::watch(&broker, &group, &group, partitions, &file)?,
         Command::Leader {
             topic,
             partition,
             broker,
-        } => {
-            println!("{}", cluster::leader(&broker, &topic, partition)?);
-            Ok(ExitCode::SUCCESS)
-        }
+        } => println!("{}", cluster::leader(&broker, &topic, partition)?),
         Command::Insync { timeout, broker } => {
-            cluster::insync(&broker, std::time::Duration::from_secs(timeout))
-                .map(|()| ExitCode::SUCCESS)
+            cluster::insync(&broker, std::time::Duration::from_secs(timeout))?
         }
         Command::Report { file, json, worst } => {
             let summary = report::summarise(&report::read(&file)?);
@@ -162,15 +156,16 @@ fn run(args: Args) -> Result<ExitCode> {
                 return Ok(ExitCode::SUCCESS);
             }
             let lang = krb_cli::lang::Lang::of_process();
-            print!("{}", report::render_in(&summary, lang));
+            print!("{}", report::render(&summary, lang));
             if let Some(path) = json {
                 let text = serde_json::to_string_pretty(&summary)?;
                 std::fs::write(&path, text + "\n")
                     .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
             }
-            Ok(ExitCode::from(u8::from(!summary.failed.is_empty())))
+            return Ok(ExitCode::from(u8::from(!summary.failed.is_empty())));
         }
     }
+    Ok(ExitCode::SUCCESS)
 }
 
 fn main() -> ExitCode {

@@ -128,55 +128,38 @@ fn add(s: &mut Summary, group: &str, t: &Stats) {
     }
 }
 
-/// Kinds in the report's order, those never injected left out.
-fn kinds(s: &Summary) -> Vec<(&'static str, &KindTotal)> {
-    FaultKind::ALL
-        .iter()
-        .filter_map(|k| s.kinds.get(k.name()).map(|t| (k.name(), t)))
+/// `say` of each kind, in the report's order, those never injected left out.
+fn each(s: &Summary, say: impl Fn(&str, &KindTotal) -> String) -> Vec<String> {
+    let kinds = FaultKind::ALL.iter().map(|k| k.name());
+    kinds
+        .filter_map(|k| Some(say(k, s.kinds.get(k)?)))
         .collect()
 }
 
 /// The table's words, English and Korean; fault kinds and groups are names, shown as they are.
 mod words {
-    use krb_cli::lang::Msg;
-
-    const fn m(en: &'static str, ko: &'static str) -> Msg {
-        Msg { en, ko }
+    krb_cli::msgs! { ALL;
+        HEAD = "| lab 7 | faults |", "| 실습 7 | faults |";
+        TRIALS = "trials", "시험";
+        TRIALS_HELD = "{trials} ({held} held)", "{trials}번 ({held}번 성립)";
+        TIME = "time per trial", "시험 한 번의 시간";
+        TIME_VALUE = "{mean} s on average, {max} s the longest", "평균 {mean}초, 가장 길게 {max}초";
+        INJECTED = "faults injected", "넣은 장애";
+        ACKNOWLEDGED = "messages acknowledged", "브로커가 확인한 메시지";
+        LOST = "lost (must be 0)", "잃은 메시지 (0이어야 함)";
+        BY_CAUSE = "duplicate processings by cause (bound)", "원인별 중복 처리 (한도)";
+        NO_FAULT = "no fault {count} (≤ 0)", "장애 없음 {count} (≤ 0)";
+        EFFECTS = "duplicate effects in the store", "저장소에 두 번 반영된 것";
+        BY_KIND = "slowest recovery by kind", "종류별로 가장 느린 회복";
+        KIND_SECONDS = "{kind} {seconds} s", "{kind} {seconds}초";
+        SLOWEST = "slowest recovery", "가장 느린 회복";
+        SLOWEST_VALUE = "{seconds} s ({kind} {target} in {group})", "{seconds}초 ({group}의 {kind} {target})";
+        FAILED = "FAILED trials", "실패한 시험";
     }
-    pub const HEAD: Msg = m("| lab 7 | faults |", "| 실습 7 | faults |");
-    pub const TRIALS: Msg = m("trials", "시험");
-    pub const TRIALS_HELD: Msg = m("{trials} ({held} held)", "{trials}번 ({held}번 성립)");
-    pub const TIME: Msg = m("time per trial", "시험 한 번의 시간");
-    pub const TIME_VALUE: Msg = m(
-        "{mean} s on average, {max} s the longest",
-        "평균 {mean}초, 가장 길게 {max}초",
-    );
-    pub const INJECTED: Msg = m("faults injected", "넣은 장애");
-    pub const ACKNOWLEDGED: Msg = m("messages acknowledged", "브로커가 확인한 메시지");
-    pub const LOST: Msg = m("lost (must be 0)", "잃은 메시지 (0이어야 함)");
-    pub const BY_CAUSE: Msg = m(
-        "duplicate processings by cause (bound)",
-        "원인별 중복 처리 (한도)",
-    );
-    pub const NO_FAULT: Msg = m("no fault {count} (≤ 0)", "장애 없음 {count} (≤ 0)");
-    pub const EFFECTS: Msg = m("duplicate effects in the store", "저장소에 두 번 반영된 것");
-    pub const BY_KIND: Msg = m("slowest recovery by kind", "종류별로 가장 느린 회복");
-    pub const KIND_SECONDS: Msg = m("{kind} {seconds} s", "{kind} {seconds}초");
-    pub const SLOWEST: Msg = m("slowest recovery", "가장 느린 회복");
-    pub const SLOWEST_VALUE: Msg = m(
-        "{seconds} s ({kind} {target} in {group})",
-        "{seconds}초 ({group}의 {kind} {target})",
-    );
-    pub const FAILED: Msg = m("FAILED trials", "실패한 시험");
 }
 
-/// The table, in Markdown, as the README shows it.
-pub fn render(s: &Summary) -> String {
-    render_in(s, Lang::En)
-}
-
-/// [`render`] in `lang`.
-pub fn render_in(s: &Summary, lang: Lang) -> String {
+/// The table in `lang`, in Markdown, as the README shows it.
+pub fn render(s: &Summary, lang: Lang) -> String {
     use words::*;
     let t = |msg: Msg| msg.text(lang).to_string();
     let mut rows: Vec<(String, String)> = vec![
@@ -196,22 +179,18 @@ pub fn render_in(s: &Summary, lang: Lang) -> String {
         ),
         (
             t(INJECTED),
-            kinds(s)
-                .iter()
-                .map(|(k, t)| format!("{k} {}", t.injected))
-                .collect::<Vec<_>>()
-                .join(", "),
+            each(s, |k, t| format!("{k} {}", t.injected)).join(", "),
         ),
         (t(ACKNOWLEDGED), s.counts.produced.to_string()),
         (t(LOST), s.counts.lost.to_string()),
         (
             t(BY_CAUSE),
-            kinds(s)
-                .iter()
-                .map(|(k, t)| format!("{k} {} (≤ {})", t.duplicates, t.bound))
-                .chain([NO_FAULT.fill(lang, &[("count", &s.counts.unexplained)])])
-                .collect::<Vec<_>>()
-                .join(", "),
+            [
+                each(s, |k, t| format!("{k} {} (≤ {})", t.duplicates, t.bound)),
+                vec![NO_FAULT.fill(lang, &[("count", &s.counts.unexplained)])],
+            ]
+            .concat()
+            .join(", "),
         ),
     ];
     if let Some(d) = s.counts.effect_duplicates {
@@ -219,14 +198,11 @@ pub fn render_in(s: &Summary, lang: Lang) -> String {
     }
     rows.push((
         t(BY_KIND),
-        kinds(s)
-            .iter()
-            .map(|(k, t)| match t.slowest_recovery {
-                Some(r) => KIND_SECONDS.fill(lang, &[("kind", k), ("seconds", &format!("{r:.1}"))]),
-                None => format!("{k} -"),
-            })
-            .collect::<Vec<_>>()
-            .join(", "),
+        each(s, |k, t| match t.slowest_recovery {
+            Some(r) => KIND_SECONDS.fill(lang, &[("kind", &k), ("seconds", &format!("{r:.1}"))]),
+            None => format!("{k} -"),
+        })
+        .join(", "),
     ));
     if let Some(w) = &s.slowest {
         rows.push((
@@ -317,7 +293,7 @@ mod tests {
         assert_eq!((kill.injected, kill.duplicates, kill.bound), (2, 10, 40));
         assert_eq!(kill.slowest_recovery, Some(2.5));
         assert_eq!(s.worst.as_deref(), Some("t1"));
-        let table = render(&s);
+        let table = render(&s, Lang::En);
         assert!(
             table.contains("| faults injected | kill 2, pause 1 |"),
             "{table}"
@@ -330,7 +306,7 @@ mod tests {
             table.contains("| slowest recovery | 4.0 s (pause g-b in t1) |"),
             "{table}"
         );
-        let ko = render_in(&s, Lang::Ko);
+        let ko = render(&s, Lang::Ko);
         for row in [
             "| 실습 7 | faults |",
             "| 시험 | 2번 (2번 성립) |",
@@ -346,25 +322,7 @@ mod tests {
             .filter(|w| !["faults", "kill", "pause", "g-b", "t"].contains(w))
             .collect();
         assert!(left.is_empty(), "{left:?} in {ko}");
-        let all = [
-            words::HEAD,
-            words::TRIALS,
-            words::TRIALS_HELD,
-            words::TIME,
-            words::TIME_VALUE,
-            words::INJECTED,
-            words::ACKNOWLEDGED,
-            words::LOST,
-            words::BY_CAUSE,
-            words::NO_FAULT,
-            words::EFFECTS,
-            words::BY_KIND,
-            words::KIND_SECONDS,
-            words::SLOWEST,
-            words::SLOWEST_VALUE,
-            words::FAILED,
-        ];
-        assert!(krb_cli::lang::table_problems(&all).is_empty());
+        assert!(krb_cli::lang::table_problems(words::ALL).is_empty());
     }
 
     #[test]
@@ -375,7 +333,7 @@ mod tests {
         ]);
         assert_eq!(s.failed, vec!["t2".to_string()]);
         assert_eq!(s.worst.as_deref(), Some("t2"));
-        assert!(render(&s).contains("| FAILED trials | t2 |"));
+        assert!(render(&s, Lang::En).contains("| FAILED trials | t2 |"));
     }
 
     #[test]

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use anyhow::{bail, Result};
 use clap::Parser;
-use krb_cli::lang::{Lang, Msg};
+use krb_cli::lang::Lang;
 use krb_effect::Kind as EffectKind;
 use krb_kafka::broker::BrokerArgs;
 use krb_kafka::group_settings::value_name;
@@ -14,29 +14,28 @@ use krb_kafka::worker::WorkerArgs;
 
 use crate::cadence::Cadence;
 
-/// An effect with no store named.
-pub const EFFECT_NEEDS_DB: Msg = Msg {
-    en: "--effect {effect} writes to a database: pass --db sqlite:PATH or --db \
-         postgres://USER@HOST:PORT/DB (tables made by krb-effects init), or, for kafka-eos, --db \
-         kafka:TOPIC",
-    ko: "--effect {effect}는 데이터베이스에 써요: --db sqlite:PATH나 --db \
-         postgres://USER@HOST:PORT/DB(테이블은 krb-effects init이 만들어요)를, kafka-eos라면 --db \
-         kafka:TOPIC을 주세요",
-};
-/// --assignor under KIP-848's protocol.
-pub const ASSIGNOR_CLASSIC: Msg = Msg {
-    en: "--assignor is a classic-protocol setting; with --group-protocol consumer the broker \
-         assigns (use -X group.remote.assignor=uniform|range)",
-    ko: "--assignor는 classic 프로토콜의 설정이에요. --group-protocol consumer에서는 브로커가 \
-         할당해요(-X group.remote.assignor=uniform|range를 쓰세요)",
-};
-/// --session-timeout-ms under KIP-848's protocol.
-pub const SESSION_CLASSIC: Msg = Msg {
-    en: "--session-timeout-ms is a classic-protocol setting; with --group-protocol consumer the \
-         broker's group.consumer.session.timeout.ms applies",
-    ko: "--session-timeout-ms는 classic 프로토콜의 설정이에요. --group-protocol consumer에서는 \
-         브로커의 group.consumer.session.timeout.ms가 적용돼요",
-};
+krb_cli::msgs! { ALL;
+    /// An effect with no store named.
+    EFFECT_NEEDS_DB =
+        "--effect {effect} writes to a database: pass --db sqlite:PATH or --db \
+        postgres://USER@HOST:PORT/DB (tables made by krb-effects init), or, for kafka-eos, --db \
+        kafka:TOPIC",
+        "--effect {effect}는 데이터베이스에 써요: --db sqlite:PATH나 --db \
+        postgres://USER@HOST:PORT/DB(테이블은 krb-effects init이 만들어요)를, kafka-eos라면 --db \
+        kafka:TOPIC을 주세요";
+    /// --assignor under KIP-848's protocol.
+    ASSIGNOR_CLASSIC =
+        "--assignor is a classic-protocol setting; with --group-protocol consumer the broker \
+        assigns (use -X group.remote.assignor=uniform|range)",
+        "--assignor는 classic 프로토콜의 설정이에요. --group-protocol consumer에서는 브로커가 \
+        할당해요(-X group.remote.assignor=uniform|range를 쓰세요)";
+    /// --session-timeout-ms under KIP-848's protocol.
+    SESSION_CLASSIC =
+        "--session-timeout-ms is a classic-protocol setting; with --group-protocol consumer the \
+        broker's group.consumer.session.timeout.ms applies",
+        "--session-timeout-ms는 classic 프로토콜의 설정이에요. --group-protocol consumer에서는 \
+        브로커의 group.consumer.session.timeout.ms가 적용돼요";
+}
 
 /// krb-worker: a manual-commit Kafka consumer that logs every step of a rebalance.
 ///
@@ -134,12 +133,10 @@ pub struct Args {
     pub broker: BrokerArgs,
 }
 
-/// How a worker fetches, whatever its pace. librdkafka's defaults keep up to 100,000 messages
-/// a partition and 64 MB in its queue, and when the queue is that full it stops fetching for a
-/// whole second: reading 1,000,000 messages at full speed went in bursts with half-second
-/// gaps (3.5-4.6 s, 154 MB peak). With at most 10,000 messages a partition and 1 MB ahead,
-/// looked at again every 10 ms, the same read takes 1.3-1.8 s in 31 MB, and a worker that
-/// takes time over each message (every lab) never held more than it could use.
+/// How a worker fetches, whatever its pace: with librdkafka's defaults a full queue (100,000
+/// messages a partition) stops fetching for a whole second, and a read at full speed went in
+/// bursts (docs/en/internals/benchmarks.md); a worker that takes time over each message (every
+/// lab) never holds more than it can use.
 const FETCH: [(&str, &str); 4] = [
     ("queued.min.messages", "10000"),
     ("queued.max.messages.kbytes", "1024"),
@@ -228,10 +225,7 @@ mod tests {
 
     #[test]
     fn the_refusals_are_in_both_languages() {
-        assert_eq!(
-            krb_cli::lang::table_problems(&[EFFECT_NEEDS_DB, ASSIGNOR_CLASSIC, SESSION_CLASSIC]),
-            Vec::<String>::new()
-        );
+        assert_eq!(krb_cli::lang::table_problems(ALL), Vec::<String>::new());
     }
 
     #[test]

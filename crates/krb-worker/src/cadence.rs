@@ -4,7 +4,6 @@
 
 use std::time::{Duration, Instant};
 
-/// The worker's commit cadence.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Cadence {
     /// Commit after this many processed messages.

@@ -8,6 +8,7 @@ use anyhow::{anyhow, bail, Context, Result};
 use krb_kafka::kafka_error::render_commit_error;
 use krb_log::logline::{Event, Offset, Partition};
 use rdkafka::consumer::{BaseConsumer, CommitMode, Consumer};
+use rdkafka::error::KafkaResult;
 use rdkafka::{Offset as KafkaOffset, TopicPartitionList};
 
 use crate::eos::{lost_reason, Eos, Failed};
@@ -175,12 +176,7 @@ impl Worker {
             KafkaOffset::Offset(at),
             REWIND_TIMEOUT,
         ) {
-            let owned = consumer
-                .assignment()
-                .context("cannot read the assignment")?
-                .find_partition(&self.topic, partition)
-                .is_some();
-            if owned {
+            if crate::consume::assigned(consumer)?.contains(&partition) {
                 bail!("cannot go on from p{partition}'s stored position {at}: {e}");
             }
         }
@@ -236,13 +232,10 @@ fn seek_to_committed(
 }
 
 /// kafka-eos: where each partition of a new assignment starts, its committed offset read here
-/// (none where none was committed: librdkafka's auto.offset.reset then applies). librdkafka
-/// 2.15.0 reads it on its own too, but when the broker answers that a transaction still holds
-/// the offset (UNSTABLE_OFFSET_COMMIT) and the assignment changes before it asks again, it
-/// starts the partition at auto.offset.reset, from the beginning: the whole partition processed
-/// again, its output produced twice (docs/en/internals/eos-cooperative-restart-at-zero.md).
-/// Read here, the answer waits for the transaction to end; a start that cannot be read ends the
-/// worker.
+/// (none where none was committed: librdkafka's auto.offset.reset then applies). librdkafka's
+/// own read can start it from the beginning while a transaction holds the offset
+/// (docs/en/internals/eos-cooperative-restart-at-zero.md); this one waits for the transaction to
+/// end, and a start that cannot be read ends the worker.
 pub(crate) fn committed_starts(
     consumer: &BaseConsumer<Worker>,
     assigned: &TopicPartitionList,
@@ -279,17 +272,30 @@ fn answer(
     doing: &str,
     when: &str,
 ) -> Result<Vec<(Partition, Option<Offset>)>> {
+    judge(
+        committed
+            .elements()
+            .iter()
+            .map(|e| (e.partition(), e.error(), e.offset())),
+        doing,
+        when,
+    )
+}
+
+/// [`answer`] on each partition's error and offset.
+fn judge(
+    committed: impl Iterator<Item = (Partition, KafkaResult<()>, KafkaOffset)>,
+    doing: &str,
+    when: &str,
+) -> Result<Vec<(Partition, Option<Offset>)>> {
     committed
-        .elements()
-        .iter()
-        .map(|e| match (e.error(), e.offset()) {
+        .map(|(p, error, offset)| match (error, offset) {
             (Err(err), _) => bail!(
-                "cannot {doing} p{}'s committed offset {when}: the broker's answer for it is \
-                 {err}; the worker stops rather than read it from its beginning",
-                e.partition()
+                "cannot {doing} p{p}'s committed offset {when}: the broker's answer for it is \
+                 {err}; the worker stops rather than read it from its beginning"
             ),
-            (Ok(()), KafkaOffset::Offset(o)) => Ok((e.partition(), Some(o))),
-            (Ok(()), _) => Ok((e.partition(), None)),
+            (Ok(()), KafkaOffset::Offset(o)) => Ok((p, Some(o))),
+            (Ok(()), _) => Ok((p, None)),
         })
         .collect()
 }
@@ -297,7 +303,7 @@ fn answer(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use rdkafka::bindings::rd_kafka_resp_err_t;
+    use rdkafka::error::{KafkaError, RDKafkaErrorCode};
 
     #[test]
     fn a_partition_the_committed_answer_holds_an_error_for_is_not_read_from_its_beginning() {
@@ -311,12 +317,12 @@ mod tests {
         assert_eq!(read, vec![(0, Some(40)), (1, None)]);
         // The answer holds an error for p1 (another producer's transaction holds offsets of it
         // past librdkafka's retries): no offset either, but not one never committed.
-        // SAFETY: the list holds two elements; only the second's error code is written.
-        unsafe {
-            (*(*committed.ptr()).elems.add(1)).err =
-                rd_kafka_resp_err_t::RD_KAFKA_RESP_ERR_UNSTABLE_OFFSET_COMMIT;
-        }
-        let err = answer(&committed, "read", "to start it from")
+        let unstable = KafkaError::OffsetFetch(RDKafkaErrorCode::UnstableOffsetCommit);
+        let answered = [
+            (0, Ok(()), KafkaOffset::Offset(40)),
+            (1, Err(unstable), KafkaOffset::Invalid),
+        ];
+        let err = judge(answered.into_iter(), "read", "to start it from")
             .unwrap_err()
             .to_string();
         assert!(

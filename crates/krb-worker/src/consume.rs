@@ -40,6 +40,12 @@ pub fn consume(
     // --test-zombie: the message held back, until the zombie has processed one after a revoke.
     let mut held: Option<OwnedMessage> = None;
     let mut zombie = args.test_zombie;
+    let commit_if_due = |since_commit: &mut SinceCommit| {
+        if since_commit.due(cadence, Instant::now()) || worker.transaction_due() {
+            worker.commit(consumer, None);
+            since_commit.committed(Instant::now());
+        }
+    };
     while !stop.load(Ordering::Relaxed) {
         let polled = match consumer.poll(Duration::ZERO) {
             Some(polled) => Some(polled),
@@ -47,10 +53,7 @@ pub fn consume(
                 // Nothing is waiting: what was applied goes in before the worker waits.
                 worker.flush_effects(consumer, &[])?;
                 lines::flush();
-                if since_commit.due(cadence, Instant::now()) || worker.transaction_due() {
-                    worker.commit(consumer, None);
-                    since_commit.committed(Instant::now());
-                }
+                commit_if_due(&mut since_commit);
                 consumer.poll(POLL)
             }
         };
@@ -60,13 +63,7 @@ pub fn consume(
         let revoked = std::mem::take(&mut *lock(&worker.revoked));
         if let Some(h) = held.take_if(|_| !revoked.is_empty()) {
             let p = h.partition();
-            let owned = consumer
-                .assignment()
-                .context("cannot read the assignment")?
-                .elements()
-                .iter()
-                .any(|e| e.partition() == p);
-            match zombie_step(p, owned, &revoked) {
+            match zombie_step(p, assigned(consumer)?.contains(&p), &revoked) {
                 ZombieStep::Process => {
                     zombie = false;
                     process(consumer, args, h)?;
@@ -79,10 +76,7 @@ pub fn consume(
             None => continue,
             Some(Err(KafkaError::PartitionEOF(p))) => {
                 at_end.insert(p);
-                let assigned = consumer
-                    .assignment()
-                    .context("cannot read the assignment")?;
-                let assigned: Vec<_> = assigned.elements().iter().map(|e| e.partition()).collect();
+                let assigned = assigned(consumer)?;
                 if !assigned.is_empty() && assigned.iter().all(|p| at_end.contains(p)) {
                     break;
                 }
@@ -104,15 +98,19 @@ pub fn consume(
             process(consumer, args, message)?;
         }
         since_commit.processed();
-        if since_commit.due(cadence, Instant::now()) || worker.transaction_due() {
-            worker.commit(consumer, None);
-            since_commit.committed(Instant::now());
-        }
+        commit_if_due(&mut since_commit);
         if let Some(e) = worker.take_failure() {
             return Err(e);
         }
     }
     Ok(())
+}
+
+pub(crate) fn assigned(consumer: &BaseConsumer<Worker>) -> Result<Vec<Partition>> {
+    let assigned = consumer
+        .assignment()
+        .context("cannot read the assignment")?;
+    Ok(assigned.elements().iter().map(|e| e.partition()).collect())
 }
 
 /// What `--test-zombie` does with the message it holds once revoke callbacks have run.

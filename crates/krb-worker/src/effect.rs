@@ -86,33 +86,22 @@ impl Effects {
             return Ok(Vec::new());
         };
         let stored = db.positions(topic)?;
-        let mut starts = Vec::new();
         for p in partitions {
             match stored.get(p) {
-                Some(&o) => {
-                    self.read_from.insert(*p, o);
-                    starts.push((*p, o));
-                }
-                None => {
-                    self.read_from.remove(p);
-                }
-            }
+                Some(&o) => self.read_from.insert(*p, o),
+                None => self.read_from.remove(p),
+            };
         }
-        Ok(starts)
+        Ok(partitions
+            .iter()
+            .filter_map(|p| Some((*p, *stored.get(p)?)))
+            .collect())
     }
 
     /// db-offsets: reads `partition`'s stored position again (after a refusal: it moved away from
     /// what this worker had read) as the one its next transaction moves on from.
     pub fn reread(&mut self, topic: &str, partition: Partition) -> Result<Option<Offset>> {
-        let Some(db) = self.db.as_mut().filter(|_| self.kind == Kind::DbOffsets) else {
-            return Ok(None);
-        };
-        let at = db.positions(topic)?.get(&partition).copied();
-        match at {
-            Some(o) => self.read_from.insert(partition, o),
-            None => self.read_from.remove(&partition),
-        };
-        Ok(at)
+        Ok(self.starts(topic, &[partition])?.first().map(|(_, o)| *o))
     }
 
     /// The database's URL (empty without one), for a line that says what to do with it.

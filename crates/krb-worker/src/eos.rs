@@ -36,13 +36,9 @@ const GRACE: Duration = Duration::from_secs(10);
 pub const OPEN_AT_MOST: Duration = Duration::from_secs(5);
 
 /// The transactional producer's first retry backoff (librdkafka's default is 100 ms, doubling
-/// up to retry.backoff.max.ms, 1 s). librdkafka 2.12.1 sends a transaction's AddOffsetsToTxn
-/// as soon as send_offsets_to_transaction is called; while the broker still writes the last
-/// transaction's markers it answers CONCURRENT_TRANSACTIONS, and librdkafka asks again after
-/// this backoff (AddPartitionsToTxn after a fixed 20 ms). The markers took 5-30 ms here, so at
-/// 100 ms every transaction waited 100 ms: 1,209 messages/s at a transaction every 100 messages,
-/// 6,527 at 5 ms (scripts/bench-effects.sh; the Java client, Transactions V2, has no
-/// AddOffsetsToTxn). Produce retries back off from 5 ms too, still doubling up to 1 s.
+/// up to 1 s): while the broker still writes the last transaction's markers (5-30 ms) it answers
+/// the next one's AddOffsetsToTxn with CONCURRENT_TRANSACTIONS, and at 100 ms every transaction
+/// waited 100 ms (docs/en/internals/benchmarks.md). Produce retries back off from 5 ms too.
 const RETRY_BACKOFF_MS: u32 = 5;
 
 /// How many times a retriable error is retried before it ends the worker.
@@ -134,7 +130,6 @@ impl Eos {
         })
     }
 
-    /// Whether a transaction is open.
     pub fn is_open(&self) -> bool {
         self.opened.is_some()
     }
@@ -235,11 +230,8 @@ impl Eos {
     }
 
     /// Waits until every message produced has its delivery report, served by the producer's
-    /// own thread. rust-rdkafka's `commit_transaction` flushes first, and its flush, finding
-    /// messages in flight, polls the producer's queue for up to 100 ms: the delivery reports it
-    /// waits for go to the ThreadedProducer's thread instead, so every transaction with a
-    /// message still in flight lost those 100 ms (seen in librdkafka's debug=eos timings: 100 ms
-    /// between send_offsets_to_transaction returning and commit_transaction being called).
+    /// own thread: rust-rdkafka's `commit_transaction` flushes first, polling for up to 100 ms
+    /// for reports that thread takes (docs/en/internals/benchmarks.md).
     fn delivered(&self) -> KafkaResult<()> {
         let deadline = Instant::now() + TIMEOUT;
         while self.producer.in_flight_count() > 0 {

@@ -28,10 +28,9 @@ use anyhow::{bail, Context, Result};
 pub use args::Args;
 use effect::Effects;
 use eos::Eos;
-pub use krb_kafka::group_settings::{Assignor, GroupProtocol};
 use krb_kafka::rdlog::LogThread;
 use krb_log::logline::{Event, Line, Partition};
-pub use positions::Positions;
+use positions::Positions;
 use rdkafka::client::ClientContext;
 use rdkafka::consumer::{BaseConsumer, Consumer};
 
@@ -185,14 +184,8 @@ fn leave(
             );
         }
     }
-    match worker.take_failure() {
-        Some(e) => Err(e),
-        None => Ok(()),
-    }
+    worker.take_failure().map_or(Ok(()), Err)
 }
-
-/// The exit status when a second SIGTERM or SIGINT ends the worker before its clean stop.
-pub use krb_kafka::signals::FORCED_EXIT;
 
 /// How long each poll of the closing loop waits (at 100 ms, the last one made every worker
 /// exit up to 100 ms after it had left its group).

@@ -21,7 +21,6 @@ fn gathered() -> std::sync::MutexGuard<'static, Option<Vec<u8>>> {
     GATHERED.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// From now on, gather lines into blocks.
 pub fn gather() {
     gathered().get_or_insert_with(|| Vec::with_capacity(BLOCK));
 }
@@ -40,7 +39,6 @@ pub fn line(line: &Line<'_>) {
     }
 }
 
-/// Writes the lines gathered so far.
 pub fn flush() {
     if let Some(block) = gathered().as_mut() {
         write_block(block);

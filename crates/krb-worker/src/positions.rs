@@ -4,7 +4,6 @@ use std::collections::BTreeMap;
 
 use krb_log::logline::{Offset, Partition};
 
-/// What the worker has processed and committed, per owned partition.
 #[derive(Debug, Default)]
 pub struct Positions {
     /// Next offset to read after what was processed.
@@ -14,7 +13,6 @@ pub struct Positions {
 }
 
 impl Positions {
-    /// Records that `offset` of `partition` was processed.
     pub fn processed(&mut self, partition: Partition, offset: Offset) {
         self.processed.insert(partition, offset + 1);
     }
@@ -37,7 +35,6 @@ impl Positions {
             .collect()
     }
 
-    /// Records a successful commit.
     pub fn committed(&mut self, positions: &[(Partition, Offset)]) {
         self.committed.extend(positions.iter().copied());
     }

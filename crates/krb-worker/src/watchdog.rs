@@ -1,11 +1,7 @@
-//! A bound on calls that may not return. librdkafka's transactional calls take a timeout, yet one
-//! was seen blocked inside `rd_kafka_send_offsets_to_transaction` for six minutes past its 30 s
-//! after the group's coordinator died (librdkafka never checks a coordinator request's
-//! timeout: confluentinc/librdkafka#5456, open, its fix proposed in #5457). A blocked thread
-//! cannot be woken, and a worker stuck there holds its partitions' work while the group waits.
-//! The watchdog ends the process instead, with one line that says what was stuck. Nothing is
-//! committed by exiting: the open transaction is aborted by the broker (or fenced by the next
-//! producer with the same transactional.id).
+//! A bound on calls that may not return: a transactional call was seen blocked for minutes past
+//! its timeout (confluentinc/librdkafka#5456; docs/en/internals/worker-failures.md). A blocked
+//! thread cannot be woken, so the watchdog ends the process, with one line that says what was
+//! stuck; nothing is committed by exiting (the broker aborts the open transaction).
 
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};

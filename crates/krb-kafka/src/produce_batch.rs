@@ -1,10 +1,7 @@
-//! Runs of messages handed to librdkafka in one call (`rd_kafka_produce_batch`).
-//!
-//! rust-rdkafka sends one message a call, and each call copies the topic name into a new C
-//! string, looks the topic up under its lock and reads the clock twice: about a third of the
-//! producing thread's time at full speed. One call for a run of messages to one partition takes
-//! the topic's lock and reads the clock once. Delivery reports come back through the producer's
-//! queue as for any other message, to the same context.
+//! Runs of messages handed to librdkafka in one call (`rd_kafka_produce_batch`), for
+//! krb-produce: rust-rdkafka's call a message copied the topic name, looked the topic up and read
+//! the clock for each (docs/en/internals/benchmarks.md). Delivery reports come back through the
+//! producer's queue as for any other message, to the same context.
 
 use std::ffi::CString;
 use std::marker::PhantomData;
@@ -38,7 +35,7 @@ impl<'p> Batches<'p> {
     /// }
     /// let producer: BaseProducer<Boxed> =
     ///     rdkafka::ClientConfig::new().create_with_context(Boxed).unwrap();
-    /// let _ = krb_produce::batch::Batches::new(&producer, "pay");
+    /// let _ = krb_kafka::produce_batch::Batches::new(&producer, "pay");
     /// ```
     pub fn new<C: ProducerContext<DeliveryOpaque = ()>>(
         producer: &'p BaseProducer<C>,
@@ -61,14 +58,19 @@ impl<'p> Batches<'p> {
         })
     }
 
-    /// Offers `run`'s messages to librdkafka for `partition` (copied: the run can be reused at
-    /// once). Returns how many it took, always the first ones: it stops taking at a full queue,
-    /// and the rest is to be offered again once deliveries have made room. Any other refusal is
-    /// the error of the first message refused; librdkafka goes on past a refused message, so
-    /// the ones it took after it are in flight all the same, and [`Refused`] counts them.
-    pub fn send(&self, partition: i32, run: &Payloads) -> Result<usize, Refused> {
+    /// Offers the `run` of payloads to librdkafka for `partition` (copied: the run can be reused
+    /// at once). Returns how many it took, always the first ones: it stops taking at a full
+    /// queue, and the rest is to be offered again once deliveries have made room. Any other
+    /// refusal is the error of the first message refused; librdkafka goes on past a refused
+    /// message, so the ones it took after it are in flight all the same, and [`Refused`] counts
+    /// them.
+    pub fn send<'r>(
+        &self,
+        partition: i32,
+        run: impl IntoIterator<Item = &'r [u8]>,
+    ) -> Result<usize, Refused> {
         let mut messages: Vec<rdsys::rd_kafka_message_t> = run
-            .payloads()
+            .into_iter()
             .map(|payload| rdsys::rd_kafka_message_t {
                 err: rdsys::rd_kafka_resp_err_t::RD_KAFKA_RESP_ERR_NO_ERROR,
                 rkt: ptr::null_mut(),
@@ -116,7 +118,6 @@ impl<'p> Batches<'p> {
 pub struct Refused {
     /// Its place in the run.
     pub index: usize,
-    /// librdkafka's error for it.
     pub error: RDKafkaErrorCode,
     /// How many of the run's messages librdkafka took, before and after it: they are in
     /// flight, and their deliveries are to be waited for.
@@ -127,47 +128,6 @@ impl Drop for Batches<'_> {
     fn drop(&mut self) {
         // SAFETY: created by rd_kafka_topic_new and destroyed once, before the producer.
         unsafe { rdsys::rd_kafka_topic_destroy(self.rkt.as_ptr()) }
-    }
-}
-
-/// The payloads of a run of messages, written one after another into one buffer.
-#[derive(Default)]
-pub struct Payloads {
-    text: Vec<u8>,
-    ends: Vec<usize>,
-}
-
-impl Payloads {
-    pub fn clear(&mut self) {
-        self.text.clear();
-        self.ends.clear();
-    }
-
-    /// Adds the article's payload of message `i`: its number in decimal.
-    pub fn push(&mut self, i: u64) {
-        krb_log::decimal::push(&mut self.text, i);
-        self.ends.push(self.text.len());
-    }
-
-    /// Drops the first `n` payloads (taken by librdkafka), keeping the rest in order.
-    pub fn consume(&mut self, n: usize) {
-        let Some(&cut) = n.checked_sub(1).and_then(|last| self.ends.get(last)) else {
-            return;
-        };
-        self.text.drain(..cut);
-        self.ends.drain(..n);
-        self.ends.iter_mut().for_each(|end| *end -= cut);
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.ends.is_empty()
-    }
-
-    pub fn payloads(&self) -> impl Iterator<Item = &[u8]> {
-        let starts = std::iter::once(0).chain(self.ends.iter().copied());
-        starts
-            .zip(&self.ends)
-            .map(|(start, &end)| &self.text[start..end])
     }
 }
 
@@ -218,20 +178,15 @@ mod tests {
     }
 
     /// The messages `texts`, as a run.
-    fn run(texts: &[&str]) -> Payloads {
-        let mut run = Payloads::default();
-        for text in texts {
-            run.text.extend_from_slice(text.as_bytes());
-            run.ends.push(run.text.len());
-        }
-        run
+    fn run<'t>(texts: &'t [&str]) -> impl Iterator<Item = &'t [u8]> {
+        texts.iter().map(|t| t.as_bytes())
     }
 
     #[test]
     fn a_full_queue_takes_the_first_messages() {
         let producer = producer(&[("queue.buffering.max.messages", "2")]);
         let batches = Batches::new(&producer, "krb-batch-test").unwrap();
-        assert_eq!(batches.send(0, &run(&["0", "1", "2", "3"])), Ok(2));
+        assert_eq!(batches.send(0, run(&["0", "1", "2", "3"])), Ok(2));
         assert_eq!(queued(&producer), 2);
     }
 
@@ -245,7 +200,7 @@ mod tests {
             error: RDKafkaErrorCode::MessageSizeTooLarge,
             taken: 3,
         };
-        assert_eq!(batches.send(0, &run(&["0", &big, "2", "3"])), Err(refused));
+        assert_eq!(batches.send(0, run(&["0", &big, "2", "3"])), Err(refused));
         assert_eq!(
             queued(&producer),
             3,
@@ -267,31 +222,9 @@ mod tests {
             taken: 2,
         };
         assert_eq!(
-            batches.send(0, &run(&["0", &big, "2", "3", "4"])),
+            batches.send(0, run(&["0", &big, "2", "3", "4"])),
             Err(refused)
         );
         assert_eq!(queued(&producer), 2);
-    }
-
-    #[test]
-    fn a_run_holds_each_payload_in_decimal_and_drops_what_was_taken() {
-        let mut run = Payloads::default();
-        for i in [0, 7, 10, 123, u64::MAX] {
-            run.push(i);
-        }
-        let text = |run: &Payloads| -> Vec<String> {
-            run.payloads()
-                .map(|p| String::from_utf8(p.to_vec()).unwrap())
-                .collect()
-        };
-        assert_eq!(text(&run), ["0", "7", "10", "123", &u64::MAX.to_string()]);
-        run.consume(0);
-        assert_eq!(run.payloads().count(), 5);
-        run.consume(2);
-        assert_eq!(text(&run), ["10", "123", &u64::MAX.to_string()]);
-        run.consume(3);
-        assert!(run.is_empty());
-        run.push(42);
-        assert_eq!(text(&run), ["42"]);
     }
 }

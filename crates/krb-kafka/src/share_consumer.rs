@@ -1,12 +1,11 @@
 //! librdkafka's share consumer (KIP-932, `rd_kafka_share_*`, a preview in 2.15.0), which
-//! rust-rdkafka does not wrap. Every `unsafe` block of the crate is here, with the same care as
-//! krb-kafka's group_admin.rs: each handle is owned by one Rust value and freed once by its `Drop`;
-//! every pointer librdkafka returns is checked before use; what leaves the module is owned Rust
-//! data (a record's partition, offset, delivery count) or a borrow that cannot outlive the batch
-//! that owns it. The handle is not thread-safe (librdkafka's own words): `Share` is neither
-//! `Send` nor `Sync`, so the compiler keeps it on the thread that made it, and its calls take
-//! `&self` (a batch borrows it while its records wait to be acknowledged); only `close`, which
-//! no live batch may outlast, takes `&mut self`.
+//! rust-rdkafka does not wrap, for krb-share. Each handle is owned by one Rust value and freed
+//! once by its `Drop`; every pointer librdkafka returns is checked before use; what leaves the
+//! module is owned Rust data or a borrow that cannot outlive the batch that owns it. The handle
+//! is not thread-safe (librdkafka's own words): `Share` is neither `Send` nor `Sync`, so the
+//! compiler keeps it on the thread that made it, and its calls take `&self` (a batch borrows it
+//! while its records wait to be acknowledged); only `close`, which no live batch may outlast,
+//! takes `&mut self`.
 
 use std::ffi::{c_char, c_int, CString};
 use std::marker::PhantomData;
@@ -14,20 +13,18 @@ use std::ptr;
 use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
-use krb_kafka::group_admin::text as text_of;
-use krb_kafka::kafka_error;
 use krb_log::logline::{Ack, Offset, Partition};
 use rdkafka::bindings as rd;
 use rdkafka::ClientConfig;
 
+use crate::group_admin::text as text_of;
+use crate::kafka_error;
+
 /// A Kafka error as the log writes it: `KafkaError{code=...,val=...,str="..."}`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Error {
-    /// librdkafka's error code.
-    pub code: i32,
-    /// Rendered for a log line.
     pub rendered: String,
-    /// A fatal error: the handle can do nothing more.
+    /// The handle can do nothing more.
     pub fatal: bool,
 }
 
@@ -53,7 +50,6 @@ fn take_error(error: *mut rd::rd_kafka_error_t) -> Result<(), Error> {
         (code, text, fatal)
     };
     Err(Error {
-        code,
         rendered: kafka_error::render(code, &text),
         fatal,
     })
@@ -66,7 +62,6 @@ fn code_error(err: rd::rd_kafka_resp_err_t) -> Result<(), Error> {
         return Ok(());
     }
     Err(Error {
-        code,
         rendered: kafka_error::render(code, &kafka_error::error_description(code)),
         fatal: false,
     })
@@ -110,10 +105,8 @@ impl Share {
         })
     }
 
-    /// Subscribes to `topic`.
     pub fn subscribe(&self, topic: &str) -> Result<(), Error> {
         let name = CString::new(topic).map_err(|_| Error {
-            code: -186,
             rendered: kafka_error::render(-186, "topic name holds a NUL byte"),
             fatal: false,
         })?;
@@ -147,16 +140,11 @@ impl Share {
 
     /// Acknowledges `record` of the last batch.
     pub fn acknowledge(&self, record: &Record<'_>, ack: Ack) -> Result<(), Error> {
+        use rd::rd_kafka_share_AcknowledgeType_t as T;
         let kind = match ack {
-            Ack::Accept => {
-                rd::rd_kafka_share_AcknowledgeType_t::RD_KAFKA_SHARE_ACKNOWLEDGE_TYPE_ACCEPT
-            }
-            Ack::Release => {
-                rd::rd_kafka_share_AcknowledgeType_t::RD_KAFKA_SHARE_ACKNOWLEDGE_TYPE_RELEASE
-            }
-            Ack::Reject => {
-                rd::rd_kafka_share_AcknowledgeType_t::RD_KAFKA_SHARE_ACKNOWLEDGE_TYPE_REJECT
-            }
+            Ack::Accept => T::RD_KAFKA_SHARE_ACKNOWLEDGE_TYPE_ACCEPT,
+            Ack::Release => T::RD_KAFKA_SHARE_ACKNOWLEDGE_TYPE_RELEASE,
+            Ack::Reject => T::RD_KAFKA_SHARE_ACKNOWLEDGE_TYPE_REJECT,
         };
         // SAFETY: the record borrows a live batch of this handle (its lifetime says so).
         code_error(unsafe {
@@ -217,15 +205,11 @@ pub struct Batch<'a> {
 }
 
 impl Batch<'_> {
-    /// How many records it holds.
-    fn len(&self) -> usize {
-        // SAFETY: NULL or a live batch (NULL counts 0).
-        unsafe { rd::rd_kafka_messages_count(self.messages) }
-    }
-
     /// Its records, in the order librdkafka gave them.
     pub fn records(&self) -> impl Iterator<Item = Record<'_>> + '_ {
-        (0..self.len()).filter_map(move |i| {
+        // SAFETY: NULL or a live batch (NULL counts 0).
+        let count = unsafe { rd::rd_kafka_messages_count(self.messages) };
+        (0..count).filter_map(move |i| {
             // SAFETY: i < count, on a live non-NULL batch (count is 0 for NULL).
             let message = unsafe { rd::rd_kafka_messages_get(self.messages, i) };
             (!message.is_null()).then_some(Record {
@@ -261,18 +245,16 @@ pub struct Acquired {
 }
 
 impl Record<'_> {
-    /// Its partition, offset, delivery count and error.
     pub fn acquired(&self) -> Acquired {
         // SAFETY: a non-NULL message of a live batch (checked in `records`).
         unsafe {
             let m = &*self.message;
             let delivery = rd::rd_kafka_message_delivery_count(self.message);
-            let error = code_error(m.err).err();
             Acquired {
                 partition: m.partition,
                 offset: m.offset,
                 delivery: u16::try_from(delivery).unwrap_or(0),
-                error,
+                error: code_error(m.err).err(),
             }
         }
     }
