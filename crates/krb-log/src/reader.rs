@@ -238,10 +238,7 @@ pub fn for_each_line_in(
     each: impl FnMut(u64, &[u8]),
 ) -> Result<Range> {
     let mut file = open(path).with_context(|| format!("cannot read {}", shown(path)))?;
-    read_lines(&mut file, path, from, to, Last::Read, fast, each).map(|read| Range {
-        lines: read.lines,
-        cut_short: read.cut_short,
-    })
+    read_lines(&mut file, path, from, to, Last::Read, fast, each).map(|(range, _, _)| range)
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -260,17 +257,9 @@ enum Last {
     Leave,
 }
 
-struct Lines {
-    lines: u64,
-    /// Where the first line it left starts: after the last newline it read.
-    end: u64,
-    /// With [`Last::Read`]: the file ends with a line without a newline, in the range, not read.
-    cut_short: bool,
-    /// It read to the file's end, not stopping at the range's.
-    to_end: bool,
-}
-
-/// The block loop under [`for_each_line_in`] and [`Follow`] (see the first).
+/// The block loop under [`for_each_line_in`] and [`Follow`] (see the first). Beside the range
+/// read it says where the first line it left starts (after the last newline it read) and
+/// whether it read to the file's end, not stopping at the range's.
 fn read_lines(
     file: &mut File,
     path: &Path,
@@ -279,7 +268,7 @@ fn read_lines(
     last: Last,
     mut fast: impl FnMut(u64, &[u8]) -> Option<usize>,
     mut each: impl FnMut(u64, &[u8]),
-) -> Result<Lines> {
+) -> Result<(Range, u64, bool)> {
     let cannot = || format!("cannot read {}", shown(path));
     // A range that starts inside a line leaves that line to the range before it: start one byte
     // early and drop everything up to the first newline.
@@ -296,23 +285,22 @@ fn read_lines(
         }
         let n = file.read(&mut buf[filled..]).with_context(cannot)?;
         if n == 0 {
-            return Ok(Lines {
+            let cut_short = filled > 0 && !skip_partial && position < to && last == Last::Read;
+            let range = Range {
                 lines: number,
-                end: position,
-                cut_short: filled > 0 && !skip_partial && position < to && last == Last::Read,
-                to_end: true,
-            });
+                cut_short,
+            };
+            return Ok((range, position, true));
         }
         let end = filled + n;
         let mut start = 0;
         loop {
             if !skip_partial && position >= to {
-                return Ok(Lines {
+                let range = Range {
                     lines: number,
-                    end: position,
                     cut_short: false,
-                    to_end: false,
-                });
+                };
+                return Ok((range, position, false));
             }
             let taken = match skip_partial {
                 true => None,
@@ -432,7 +420,7 @@ impl Follow {
             Last::Leave => self.position.saturating_add(FOLLOW_CHUNK),
             Last::Read => u64::MAX,
         };
-        let read = read_lines(
+        let (read, end, to_end) = read_lines(
             &mut file,
             &self.path,
             self.position,
@@ -442,9 +430,9 @@ impl Follow {
             |n, line| each(before + n, line),
         )?;
         self.lines += read.lines;
-        self.position = read.end;
-        if read.to_end {
-            self.searched = meta.len().max(read.end);
+        self.position = end;
+        if to_end {
+            self.searched = meta.len().max(end);
         }
         let cut = read
             .cut_short

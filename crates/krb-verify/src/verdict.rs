@@ -319,4 +319,64 @@ mod tests {
              held   all processed (unique 1000)\n  FAILED b began at a's commit (b's first 7\nb's last 9)\n"
         );
     }
+
+    /// Pins the record's JSON and the errors a bad record reads with (krb-room and
+    /// `krb-verify table` show them), whatever shape the types take.
+    #[test]
+    fn a_record_writes_and_refuses_as_it_did() {
+        let mut v = Verdict::new(1, "revoke", "nocommit", "g", "82 duplicates");
+        v.ours = Shared::Duplicates { count: 3 }.into();
+        v.check(Shared::NoDuplicates, false, "3 twice");
+        v.skipped.push("a.log:2: skipped: x".into());
+        v.number(DUPLICATES, 3.0);
+        let line = serde_json::to_string(&v).unwrap();
+        assert_eq!(
+            line,
+            r#"{"lab":1,"name":"revoke","variant":"nocommit","group":"g","article":"82 duplicates","article_said":{"Shared":{"Data":{"text":"82 duplicates"}}},"ours":"3 duplicates","ours_said":{"Shared":{"Duplicates":{"count":3}}},"checks":[{"statement":"no duplicates","said":{"Shared":"NoDuplicates"},"held":false,"detail":"3 twice","detail_said":{"Shared":{"Data":{"text":"3 twice"}}}}],"skipped":["a.log:2: skipped: x"],"numbers":{"duplicates":3.0}}"#
+        );
+        assert_eq!(serde_json::from_str::<Verdict>(&line).unwrap(), v);
+        let bad = |json: &str| {
+            serde_json::from_str::<Verdict>(json)
+                .unwrap_err()
+                .to_string()
+        };
+        let good = r#""lab":1,"name":"n","variant":"v","group":"g""#;
+        for (json, error) in [
+            (
+                format!(r#"{{{good},"ours":"o","checks":[]}}"#),
+                "missing field `article` at line 1 column 69",
+            ),
+            (
+                format!(r#"{{{good},"article":5,"ours":"o","checks":[]}}"#),
+                "invalid type: integer `5`, expected a string at line 1 column 57",
+            ),
+            (
+                format!(
+                    r#"{{{good},"article":"a","ours":"o","checks":[{{"held":true,"detail":"d"}}]}}"#
+                ),
+                "missing field `statement` at line 1 column 107",
+            ),
+            (
+                format!(
+                    r#"{{{good},"article":"a","ours":"o","checks":[{{"statement":"s","held":1,"detail":"d"}}]}}"#
+                ),
+                "invalid type: integer `1`, expected a boolean at line 1 column 106",
+            ),
+            (
+                format!(r#"{{{good},"article":"a","ours":"o","checks":[],"numbers":{{"x":"y"}}}}"#),
+                "invalid type: string \"y\", expected f64 at line 1 column 101",
+            ),
+            (
+                r#"{"lab":300,"name":"n"}"#.to_string(),
+                "invalid value: integer `300`, expected u8 at line 1 column 10",
+            ),
+        ] {
+            assert_eq!(bad(&json), error, "{json}");
+        }
+        // A message this krb does not know reads as its English text.
+        let unknown =
+            format!(r#"{{{good},"article":"a","article_said":{{"No":1}},"ours":"o","checks":[]}}"#);
+        let read: Verdict = serde_json::from_str(&unknown).unwrap();
+        assert_eq!(read.article, Message::English("a".into()));
+    }
 }
