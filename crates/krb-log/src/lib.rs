@@ -10,5 +10,6 @@ pub mod overlap;
 pub mod properties;
 pub mod reader;
 pub mod rendered_error;
+pub mod stdout_lines;
 pub mod trial_log;
 pub mod worker_log;

@@ -4,7 +4,6 @@
 
 mod args;
 mod group_config;
-mod lines;
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -14,7 +13,7 @@ use anyhow::{bail, Context, Result};
 pub use args::Args;
 use krb_kafka::share_consumer::Share;
 use krb_log::logline::{Ack, Event, Offset, Partition};
-use lines::Lines;
+use krb_log::stdout_lines::{self as lines, emit};
 
 /// How long one poll waits for records: the stop flag is looked at between two.
 const POLL: Duration = Duration::from_millis(500);
@@ -33,25 +32,32 @@ pub fn run(args: Args) -> Result<()> {
         &group,
         &args.group_settings(),
     )?;
-    let mut out = Lines::new(&args.worker.name, !args.worker.gathers());
-    out.emit(Event::ShareConsumes {
-        topic: topic.clone(),
-        group,
-    });
+    let _written = lines::FlushOnDrop;
+    if args.worker.gathers() {
+        lines::gather();
+    }
+    emit(
+        &args.worker.name,
+        Event::ShareConsumes {
+            topic: topic.clone(),
+            group,
+        },
+    );
     let mut share = Share::new(&args.config())?;
     share
         .subscribe(&topic)
         .with_context(|| format!("cannot subscribe to {topic}"))?;
-    let consumed = consume(&share, &args, &mut out, &stop);
+    let consumed = consume(&share, &args, &stop);
     let closed = share.close();
-    out.flush();
+    lines::flush();
     consumed?;
     closed.with_context(|| "cannot leave the share group cleanly".to_string())?;
     Ok(())
 }
 
 /// Polls, processes, acknowledges and commits until `stop`.
-fn consume(share: &Share, args: &Args, out: &mut Lines, stop: &AtomicBool) -> Result<()> {
+fn consume(share: &Share, args: &Args, stop: &AtomicBool) -> Result<()> {
+    let name = &args.worker.name;
     let mut pending = Pending::default();
     let mut since_commit = 0;
     while !stop.load(Ordering::SeqCst) {
@@ -59,7 +65,7 @@ fn consume(share: &Share, args: &Args, out: &mut Lines, stop: &AtomicBool) -> Re
             Ok(batch) => batch,
             Err(e) if e.fatal => bail!("the share consumer failed: {e}"),
             Err(e) => {
-                out.emit(Event::PollError(e.rendered));
+                emit(name, Event::PollError(e.rendered));
                 continue;
             }
         };
@@ -67,15 +73,18 @@ fn consume(share: &Share, args: &Args, out: &mut Lines, stop: &AtomicBool) -> Re
         for (a, _) in &records {
             match &a.error {
                 // librdkafka has acknowledged it already, by the error's kind.
-                Some(e) => out.emit(Event::PollError(format!(
-                    "p{} offset {}: {e}",
-                    a.partition, a.offset
-                ))),
-                None => out.emit(Event::Acquired {
-                    partition: a.partition,
-                    offset: a.offset,
-                    delivery: a.delivery,
-                }),
+                Some(e) => emit(
+                    name,
+                    Event::PollError(format!("p{} offset {}: {e}", a.partition, a.offset)),
+                ),
+                None => emit(
+                    name,
+                    Event::Acquired {
+                        partition: a.partition,
+                        offset: a.offset,
+                        delivery: a.delivery,
+                    },
+                ),
             }
         }
         for (a, record) in records.iter().filter(|(a, _)| a.error.is_none()) {
@@ -83,35 +92,45 @@ fn consume(share: &Share, args: &Args, out: &mut Lines, stop: &AtomicBool) -> Re
             let ack = if stop.load(Ordering::SeqCst) {
                 Ack::Release
             } else {
-                args.worker.process(a.partition, a.offset, |e| out.emit(e));
-                out.emit(Event::Processed {
-                    partition: a.partition,
-                    offset: a.offset,
-                });
+                args.worker
+                    .process(a.partition, a.offset, |e| emit(name, e));
+                emit(
+                    name,
+                    Event::Processed {
+                        partition: a.partition,
+                        offset: a.offset,
+                    },
+                );
                 fate(args, a.offset)
             };
             match share.acknowledge(record, ack) {
                 Ok(()) => {
-                    out.emit(Event::Acknowledged {
-                        partition: a.partition,
-                        offset: a.offset,
-                        ack,
-                    });
+                    emit(
+                        name,
+                        Event::Acknowledged {
+                            partition: a.partition,
+                            offset: a.offset,
+                            ack,
+                        },
+                    );
                     pending.entry(a.partition).or_default().push(a.offset);
                 }
-                Err(e) => out.emit(Event::AcksFailed {
-                    partition: a.partition,
-                    offsets: vec![a.offset],
-                    error: e.rendered,
-                }),
+                Err(e) => emit(
+                    name,
+                    Event::AcksFailed {
+                        partition: a.partition,
+                        offsets: vec![a.offset],
+                        error: e.rendered,
+                    },
+                ),
             }
             since_commit += 1;
             if args.commit_every.is_some_and(|n| since_commit >= n) {
-                commit(share, &mut pending, out)?;
+                commit(share, &mut pending, name)?;
                 since_commit = 0;
             }
         }
-        commit(share, &mut pending, out)?;
+        commit(share, &mut pending, name)?;
         since_commit = 0;
     }
     Ok(())
@@ -134,7 +153,7 @@ type Pending = BTreeMap<Partition, Vec<Offset>>;
 /// Commits the pending acknowledgements and logs, partition by partition, what the broker
 /// answered. A fatal error ends the worker; any other is logged and the worker goes on (the
 /// records come back to the group when their locks end, as Kafka's semantics say).
-fn commit(share: &Share, pending: &mut Pending, out: &mut Lines) -> Result<()> {
+fn commit(share: &Share, pending: &mut Pending, name: &str) -> Result<()> {
     if pending.is_empty() {
         return Ok(());
     }
@@ -152,16 +171,19 @@ fn commit(share: &Share, pending: &mut Pending, out: &mut Lines) -> Result<()> {
                 None => Err("the broker's answer named no such partition".to_string()),
             },
         };
-        out.emit(match answer {
-            Ok(()) => Event::AcksCommitted { partition, offsets },
-            Err(error) => Event::AcksFailed {
-                partition,
-                offsets,
-                error,
+        emit(
+            name,
+            match answer {
+                Ok(()) => Event::AcksCommitted { partition, offsets },
+                Err(error) => Event::AcksFailed {
+                    partition,
+                    offsets,
+                    error,
+                },
             },
-        });
+        );
     }
-    out.flush();
+    lines::flush();
     match fatal {
         Some(e) => bail!("the share consumer failed: {e}"),
         None => Ok(()),

@@ -15,7 +15,6 @@ mod commit;
 mod consume;
 mod effect;
 mod eos;
-mod lines;
 mod positions;
 mod rebalance;
 mod watchdog;
@@ -29,25 +28,11 @@ pub use args::Args;
 use effect::Effects;
 use eos::Eos;
 use krb_kafka::rdlog::LogThread;
-use krb_log::logline::{Event, Line, Partition};
+use krb_log::logline::{Event, Partition};
+use krb_log::stdout_lines::{self as lines, emit, emit_at};
 use positions::Positions;
 use rdkafka::client::ClientContext;
 use rdkafka::consumer::{BaseConsumer, Consumer};
-
-/// Writes one log line to stdout, whole and at once (so `tail -f` is live).
-fn emit(name: &str, event: Event) {
-    emit_at(krb_log::logline::now(), name, event);
-}
-
-/// Writes one log line of an event that happened at `time` (a message processed before the
-/// flush that decided its effect).
-fn emit_at(time: chrono::NaiveTime, name: &str, event: Event) {
-    lines::line(&Line {
-        time,
-        name,
-        event: &event,
-    });
-}
 
 /// The consumer's context: the rebalance callbacks, the positions they commit and the effects
 /// whose positions (db-offsets) say where an assigned partition starts.

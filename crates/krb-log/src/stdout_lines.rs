@@ -1,4 +1,4 @@
-//! The worker's log lines on stdout. Every write holds whole lines only, so librdkafka's lines,
+//! A worker's log lines on stdout (krb-worker's and krb-share's). Every write holds whole lines only, so librdkafka's lines,
 //! which another thread writes to the same file, never land inside one. A worker that waits
 //! between messages (`--delay`, as every lab does) writes each line as it happens. One that
 //! does not (`--delay 0`: a benchmark, a pipeline) gathers its lines and writes them in blocks,
@@ -9,7 +9,7 @@
 use std::io::Write;
 use std::sync::Mutex;
 
-use krb_log::logline::Line;
+use crate::logline::{Event, Line};
 
 /// How many bytes of lines a block holds before it is written.
 const BLOCK: usize = 64 << 10;
@@ -25,8 +25,19 @@ pub fn gather() {
     gathered().get_or_insert_with(|| Vec::with_capacity(BLOCK));
 }
 
-/// Writes `line` (and its newline), now or with its block.
-pub fn line(line: &Line<'_>) {
+/// Writes one line of worker `name`'s `event`, stamped now.
+pub fn emit(name: &str, event: Event) {
+    emit_at(crate::logline::now(), name, event);
+}
+
+/// Writes one line of an event that happened at `time` (a message processed before the flush
+/// that decided its effect), now or with its block.
+pub fn emit_at(time: chrono::NaiveTime, name: &str, event: Event) {
+    let line = Line {
+        time,
+        name,
+        event: &event,
+    };
     let mut gathered = gathered();
     match gathered.as_mut() {
         Some(block) => {
