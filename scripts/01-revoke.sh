@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Lab 1: a consumer that does not commit in its revoke callback makes the next owner re-read.
+# Lab 1: a consumer that does not commit in on_revoke makes the next owner re-read.
 #
 #   01-revoke.sh GROUP [--revoke-commit] [worker options]
 #

@@ -3,7 +3,7 @@
 #
 #   05-protocol.sh GROUP [--protocol classic|consumer]
 #
-# Runs lab 1 (01-revoke.sh, no revoke commit) in group GROUP on topic pay, then lab 2
+# Runs lab 1 (01-revoke.sh, no on_revoke commit) in group GROUP on topic pay, then lab 2
 # (02-maxpoll.sh) in group GROUP_maxpoll, both under group.protocol PROTOCOL (default
 # consumer); then krb-verify checks lab 1's and lab 2's statements that hold under either
 # protocol, and how the hand-over differs.

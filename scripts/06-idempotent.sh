@@ -3,7 +3,7 @@
 #
 #   06-idempotent.sh GROUP --effect plain|idempotent|db-offsets|kafka-eos [--scenario revoke|maxpoll] [--db URL]
 #
-# Runs lab 1's scenario (01-revoke.sh: topic pay, 1000 messages, b joins, no revoke commit) or
+# Runs lab 1's scenario (01-revoke.sh: topic pay, 1000 messages, b joins, no on_revoke commit) or
 # lab 2's (02-maxpoll.sh: topic GROUP, the expelled slow consumer) with each processing also
 # writing its effect to a database, by default the SQLite file logs/GROUP.db (--db
 # postgres://... for PostgreSQL): plain, a row per processing; idempotent, a row per message (a

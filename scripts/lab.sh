@@ -15,7 +15,7 @@ every statement of every lab held. Each script's output is in logs/lab-N-VARIANT
 table, every statement and every timeline are in logs/report.html, one page for a projector.
 
 The labs:
-  1  revoke    no commit in the revoke callback gives duplicates; a synchronous one gives none
+  1  revoke    no commit in on_revoke gives duplicates; a synchronous one gives none
   2  maxpoll   a consumer slower than max.poll.interval.ms is expelled; its commit fails
   3  assignor  eager (range) revokes every partition, cooperative-sticky only those that move
   4  static    restarting a consumer: two rebalances, or none with static membership

@@ -17,7 +17,7 @@ use crate::{maxpoll, Lab, Verdict};
 /// The scenario lab 6 runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Scenario {
-    /// Lab 1's: 1000 messages on 2 partitions, b joins, no revoke commit.
+    /// Lab 1's: 1000 messages on 2 partitions, b joins, no on_revoke commit.
     Revoke,
     /// Lab 2's: the expelled slow consumer, 10 messages on 1 partition.
     Maxpoll,

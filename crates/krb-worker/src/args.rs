@@ -48,7 +48,7 @@ krb_cli::msgs! { ALL;
 ///   09:13:56.072 revcommit-a commit p1=490
 ///
 /// librdkafka's own warnings go to stderr in librdkafka's format. SIGTERM or SIGINT stop it
-/// cleanly: it leaves the group (the revoke callback runs) and exits 0; a second signal ends it
+/// cleanly: it leaves the group (on_revoke runs) and exits 0; a second signal ends it
 /// at once with exit status 130.
 ///
 /// When the broker goes away the worker keeps running: librdkafka logs each failed connection
@@ -74,7 +74,7 @@ pub struct Args {
     #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..))]
     pub commit_interval_ms: Option<u64>,
 
-    /// Commit synchronously in the revoke callback, up to what was processed, before handing
+    /// Commit synchronously in on_revoke, up to what was processed, before handing
     /// partitions back (never when they were lost).
     #[arg(long)]
     pub revoke_commit: bool,
@@ -110,7 +110,7 @@ pub struct Args {
     /// in one transaction; an assigned partition starts at the database's position, and a
     /// transaction that finds the position moved on is rolled back: `pP offset O refused`) or
     /// kafka-eos (a message to the output topic in a Kafka transaction with the consumed
-    /// offsets, committed every --commit-every messages and on revoke, aborted when the
+    /// offsets, committed every --commit-every messages and in on_revoke, aborted when the
     /// partitions are lost or the broker refuses it: `transaction aborted: KafkaError{...}`).
     #[arg(long, value_enum, default_value = "none")]
     pub effect: EffectKind,
