@@ -12,7 +12,6 @@ use anyhow::{bail, Result};
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Lang {
-    /// English, the default.
     #[default]
     En,
     /// Korean, the article's language.
@@ -30,7 +29,6 @@ impl Lang {
         }
     }
 
-    /// The language of this process: `KRB_LANG` when it is set, else the locale's.
     pub fn from_env() -> Result<Lang> {
         Lang::from_vars(|name| std::env::var(name).ok())
     }

@@ -22,7 +22,6 @@ impl std::fmt::Display for Usage {
 
 impl std::error::Error for Usage {}
 
-/// `err` as a [`Usage`] error.
 pub fn usage(err: impl Into<anyhow::Error>) -> anyhow::Error {
     Usage(err.into()).into()
 }

@@ -51,10 +51,7 @@ pub fn page(records: &[Record], dir: &Path, lang: Lang) -> String {
     let times: Vec<&str> = records.iter().filter_map(|r| r.ended.as_deref()).collect();
     let last = times.iter().max();
     // The run's line under the title: the namespace, when it ended, how long its variants took.
-    let mut run: Vec<String> = ns
-        .map(|ns| NAMESPACE.fill(lang, &[("ns", &ns)]))
-        .into_iter()
-        .collect();
+    let mut run = Vec::from_iter(ns.map(|ns| NAMESPACE.fill(lang, &[("ns", &ns)])));
     if let (Some(first), Some(last)) = (times.iter().min(), last) {
         let last_time = last.split_once(' ').map_or(*last, |(_, t)| t);
         run.push(if first == last {
@@ -66,10 +63,8 @@ pub fn page(records: &[Record], dir: &Path, lang: Lang) -> String {
     let total: f64 = records.iter().map(|r| r.seconds).sum();
     run.push(TOOK.fill(lang, &[("duration", &length(total, lang))]));
     let run = run.join(" · ");
-    let title = match ns {
-        Some(ns) => format!("{} · {ns}", PAGE_TITLE.text(lang)),
-        None => PAGE_TITLE.text(lang).to_string(),
-    };
+    let title =
+        PAGE_TITLE.text(lang).to_string() + &ns.map_or(String::new(), |ns| format!(" · {ns}"));
     let when = last.map(|t| format!(" · {t}")).unwrap_or_default();
     let heads: String = messages::HEADS
         .iter()

@@ -20,14 +20,6 @@ pub mod shown;
 pub mod static_lab;
 pub mod verdict;
 
-#[cfg(feature = "kafka")]
-use std::path::Path;
-
-#[cfg(feature = "kafka")]
-use anyhow::Result;
-#[cfg(feature = "kafka")]
-use krb_kafka::broker::BrokerArgs;
-
 pub use facts::Run;
 use krb_kafka::group_settings::value_name;
 pub use krb_kafka::group_settings::{Assignor, Effect, GroupProtocol as Protocol};
@@ -120,10 +112,10 @@ impl Lab {
 pub fn verify(
     lab: Lab,
     group: &str,
-    dir: &Path,
-    broker: &BrokerArgs,
+    dir: &std::path::Path,
+    broker: &krb_kafka::broker::BrokerArgs,
     db: Option<&str>,
-) -> Result<Verdict> {
+) -> anyhow::Result<Verdict> {
     // Labs 7 and 9 place faults and restarts between completion lines: they need each one.
     let runs = !matches!(lab, Lab::Faults { .. } | Lab::Deploy { .. });
     let run = Run::read(dir, group, &broker.namespace, runs)?;

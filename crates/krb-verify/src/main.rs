@@ -224,8 +224,7 @@ fn held(yes: bool) -> ExitCode {
     ExitCode::from(u8::from(!yes))
 }
 
-fn check(lab: Lab, group: &str, out: &Output, db: Option<&str>) -> Result<ExitCode> {
-    let lang = Lang::of_process();
+fn check(lab: Lab, group: &str, out: &Output, db: Option<&str>, lang: Lang) -> Result<ExitCode> {
     let verdict = krb_verify::verify(lab, group, &out.logs.dir, &out.broker, db);
     for s in verdict.iter().flat_map(|v| &v.skipped) {
         stderr_line(&format!("krb-verify: {s}"));
@@ -265,23 +264,6 @@ fn check(lab: Lab, group: &str, out: &Output, db: Option<&str>) -> Result<ExitCo
     Ok(held(v.held()))
 }
 
-fn table(file: &Path, json: Option<&Path>, html: Option<&Path>, logs: &Path) -> Result<ExitCode> {
-    let lang = Lang::of_process();
-    let records = record::read(file)?;
-    let write = |path: &Path, text: String| {
-        std::fs::write(path, text)
-            .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))
-    };
-    if let Some(path) = html {
-        write(path, krb_verify::html::page(&records, logs, lang))?;
-    }
-    if let Some(path) = json {
-        write(path, serde_json::to_string_pretty(&records)? + "\n")?;
-    }
-    print!("{}", record::table_in(&records, lang));
-    Ok(held(records.iter().all(Record::held)))
-}
-
 fn parse_row(name: &str) -> Result<krb_verify::deploy::Row, String> {
     krb_verify::deploy::Row::parse(name).map_err(|m| m.text(Lang::of_process()))
 }
@@ -294,6 +276,7 @@ fn main() -> ExitCode {
 }
 
 fn run(args: Args) -> Result<ExitCode> {
+    let lang = Lang::of_process();
     let (lab, group, out, db) = match args.command {
         Command::Revoke {
             group,
@@ -362,7 +345,7 @@ fn run(args: Args) -> Result<ExitCode> {
         } => (Lab::Deploy { row: matrix_row }, group, out, db),
         Command::DeployRows { group, only, logs } => {
             let rows = krb_verify::deploy::Row::select(only.as_deref())
-                .map_err(|m| anyhow::anyhow!(m.text(Lang::of_process())))?;
+                .map_err(|m| anyhow::anyhow!(m.text(lang)))?;
             for row in rows {
                 stdout_line(&row.script_line(&format!("{group}-{}", row.name()), &logs.dir));
             }
@@ -370,10 +353,7 @@ fn run(args: Args) -> Result<ExitCode> {
         }
         Command::DeployTable { file } => {
             let records = record::read(&file)?;
-            print!(
-                "{}",
-                krb_verify::deploy::table(&records, Lang::of_process())
-            );
+            print!("{}", krb_verify::deploy::table(&records, lang));
             return Ok(held(records.iter().all(Record::held)));
         }
         Command::Table {
@@ -381,7 +361,21 @@ fn run(args: Args) -> Result<ExitCode> {
             json,
             html,
             logs,
-        } => return table(&file, json.as_deref(), html.as_deref(), &logs.dir),
+        } => {
+            let records = record::read(&file)?;
+            let write = |path: &Path, text: String| {
+                std::fs::write(path, text)
+                    .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))
+            };
+            if let Some(path) = html {
+                write(&path, krb_verify::html::page(&records, &logs.dir, lang))?;
+            }
+            if let Some(path) = json {
+                write(&path, serde_json::to_string_pretty(&records)? + "\n")?;
+            }
+            print!("{}", record::table_in(&records, lang));
+            return Ok(held(records.iter().all(Record::held)));
+        }
     };
-    check(lab, &group, &out, db.as_deref())
+    check(lab, &group, &out, db.as_deref(), lang)
 }

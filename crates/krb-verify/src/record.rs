@@ -41,10 +41,6 @@ impl Record {
     }
 
     /// What the lab command prints as the variant ends: `31.5 s, 7/7 held`, or what went wrong.
-    pub fn summary(&self) -> String {
-        self.summary_in(Lang::En)
-    }
-
     pub fn summary_in(&self, lang: Lang) -> String {
         let held = |v: &Verdict| format!("{} {}", v.count(), messages::HELD.text(lang));
         let what = match (&self.verdict, &self.reason) {
@@ -101,10 +97,9 @@ pub fn table_in(records: &[Record], lang: Lang) -> String {
         .map(|r| {
             let failures = r
                 .verdict
-                .as_ref()
-                .map(|v| v.failures_in(lang).replace('\n', "; "));
-            let failures = [failures, r.reason.clone()].into_iter().flatten();
-            let failures = failures
+                .iter()
+                .map(|v| v.failures_in(lang).replace('\n', "; "))
+                .chain(r.reason.clone())
                 .filter(|s| !s.is_empty())
                 .collect::<Vec<_>>()
                 .join("; ");
@@ -155,13 +150,8 @@ pub fn table_in(records: &[Record], lang: Lang) -> String {
     for (cells, failures) in &rows {
         out += &line(cells);
         if !failures.is_empty() {
-            for (i, part) in wrap(
-                &messages::NOT_HELD.fill(lang, &[("failures", failures)]),
-                COLUMNS - 4,
-            )
-            .iter()
-            .enumerate()
-            {
+            let said = messages::NOT_HELD.fill(lang, &[("failures", failures)]);
+            for (i, part) in wrap(&said, COLUMNS - 4).iter().enumerate() {
                 out += &format!("{}{part}\n", if i == 0 { "    " } else { "      " });
             }
         }
@@ -199,32 +189,26 @@ fn wrap(text: &str, limit: usize) -> Vec<String> {
     let mut lines: Vec<String> = Vec::new();
     let mut current = String::new();
     for word in text.split(' ') {
-        loop {
-            let used = width(&current);
-            let need = width(word) + usize::from(used > 0);
-            if used + need <= limit {
-                if used > 0 {
-                    current.push(' ');
-                }
-                current += word;
-                break;
-            }
-            if used > 0 {
+        let used = width(&current);
+        if used > 0 && used + 1 + width(word) <= limit {
+            current.push(' ');
+            current += word;
+            continue;
+        }
+        if used > 0 {
+            lines.push(std::mem::take(&mut current));
+        }
+        // A word that fits is taken whole; a longer one is cut, in one pass: measuring the rest
+        // again at each cut was a square of the word.
+        let mut used = 0;
+        for c in word.chars() {
+            let w = width(c.encode_utf8(&mut [0; 4]));
+            if used + w > limit && used > 0 {
                 lines.push(std::mem::take(&mut current));
-                continue;
+                used = 0;
             }
-            // In one pass: measuring the rest again at each cut was a square of the word.
-            let mut used = 0;
-            for c in word.chars() {
-                let w = width(c.encode_utf8(&mut [0; 4]));
-                if used + w > limit && used > 0 {
-                    lines.push(std::mem::take(&mut current));
-                    used = 0;
-                }
-                current.push(c);
-                used += w;
-            }
-            break;
+            current.push(c);
+            used += w;
         }
     }
     if !current.is_empty() || lines.is_empty() {
@@ -355,9 +339,9 @@ mod tests {
         let back = read(&path).unwrap();
         assert_eq!(back, vec![checked.clone(), error.clone()]);
         assert!(!checked.held() && !error.held());
-        assert_eq!(checked.summary(), "31.5 s, 1/2 held");
+        assert_eq!(checked.summary_in(Lang::En), "31.5 s, 1/2 held");
         assert_eq!(
-            error.summary(),
+            error.summary_in(Lang::En),
             "1.0 s, error: the script failed: no broker"
         );
         assert_eq!(
