@@ -42,7 +42,7 @@ pub fn one_line(err: &clap::Error) -> String {
         .take_while(|line| !line.starts_with("Usage:") && !line.starts_with("For more information"))
         .map(|line| line.strip_prefix("error: ").unwrap_or(line))
         .collect();
-    with_usage(Lang::En, parts.join(" "), err)
+    with_usage(Lang::En, parts.join(" "), err.get(ContextKind::Usage))
 }
 
 /// What clap says, in Korean; the English templates are clap's own words, which English keeps.
@@ -73,20 +73,13 @@ pub mod says {
     }
 }
 
-/// `text`, then the usage clap gives (its `Usage:` line without the word) and where to look next.
-fn with_usage(lang: Lang, text: String, err: &clap::Error) -> String {
-    match err.get(ContextKind::Usage) {
-        Some(ContextValue::StyledStr(usage)) => with_tail(lang, text, usage),
-        _ => {
-            let tail = says::TAIL.text(lang);
-            let help = &tail[tail.rfind("; ").map_or(0, |i| i + 2)..];
-            format!("{text} ({help}")
-        }
-    }
-}
-
-/// `text`, then clap's `usage` without its word `Usage:`, and where to look next.
-fn with_tail(lang: Lang, text: String, usage: &impl std::fmt::Display) -> String {
+/// `text`, then clap's `usage` without its word `Usage:` (none with a refused value) and where
+/// to look next.
+fn with_usage(lang: Lang, text: String, usage: Option<impl std::fmt::Display>) -> String {
+    let Some(usage) = usage else {
+        let tail = says::TAIL.text(lang);
+        return format!("{text} ({}", &tail[tail.rfind("; ").map_or(0, |i| i + 2)..]);
+    };
     let usage = usage.to_string();
     let usage = usage.trim().trim_start_matches("Usage:").trim();
     format!("{text} {}", says::TAIL.fill(lang, &[("usage", &usage)]))
@@ -118,10 +111,8 @@ fn reason_ko(reason: &str) -> String {
     .to_string()
 }
 
-/// clap's error as one line in `lang`: in English [`one_line`], clap's own words; in Korean
-/// the same error said from clap's context (the argument, the value, the choices), by kind,
-/// with clap's usage. No English is left in a Korean line but the arguments themselves and an
-/// option's own reason, which is the tool's (and Korean where the tool says it in Korean).
+/// clap's error as one line in `lang`: [`one_line`] in English; in Korean said from clap's
+/// context by kind, no English left but the arguments and an option's own reason (the tool's).
 pub fn one_line_in(lang: Lang, err: &clap::Error) -> String {
     if lang == Lang::En {
         return one_line(err);
@@ -185,7 +176,7 @@ pub fn one_line_in(lang: Lang, err: &clap::Error) -> String {
         Some(similar) => format!("{said}; {}", says::SIMILAR.fill(lang, &[("arg", &similar)])),
         None => said,
     };
-    with_usage(lang, said, err)
+    with_usage(lang, said, err.get(ContextKind::Usage))
 }
 
 /// What `--version` prints after the name of a tool that never talks to Kafka: its own version,
@@ -194,10 +185,9 @@ pub fn version_line(own: &str) -> String {
     format!("{own} (does not use librdkafka)")
 }
 
-/// What a tool says on stderr for clap's error `err` on `command`'s line: [`one_line_in`];
-/// or nothing where clap prints and exits itself: help and version (0), and in English the
-/// help clap shows for a command line that gives nothing a tool needs (2), which in Korean is
-/// one line naming the subcommands.
+/// What a tool says on stderr for clap's error `err` on `command`'s line: [`one_line_in`]; or
+/// nothing where clap prints and exits itself: help and version (0), and in English the help
+/// for a command line that gives nothing a tool needs (2), in Korean one line of subcommands.
 pub fn error_line(lang: Lang, command: &clap::Command, err: &clap::Error) -> Option<String> {
     match err.kind() {
         ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => None,
@@ -215,7 +205,7 @@ pub fn error_line(lang: Lang, command: &clap::Command, err: &clap::Error) -> Opt
                 let arg = command.get_name();
                 says::NO_SUBCOMMAND.fill(lang, &[("arg", &arg), ("valid", &valid)])
             };
-            Some(with_tail(lang, said, &command.clone().render_usage()))
+            Some(with_usage(lang, said, Some(command.clone().render_usage())))
         }
         _ => Some(one_line_in(lang, err)),
     }

@@ -119,17 +119,13 @@ macro_rules! msgs {
 }
 
 /// The `{name}` placeholders of a template, in order.
-pub fn placeholders(template: &str) -> Vec<&str> {
-    let mut names = Vec::new();
-    let mut rest = template;
-    while let Some(open) = rest.find('{') {
-        let Some(close) = rest[open..].find('}') else {
-            break;
-        };
-        names.push(&rest[open + 1..open + close]);
-        rest = &rest[open + close + 1..];
-    }
-    names
+pub fn placeholders(mut template: &str) -> Vec<&str> {
+    std::iter::from_fn(|| {
+        let (name, rest) = template.split_once('{')?.1.split_once('}')?;
+        template = rest;
+        Some(name)
+    })
+    .collect()
 }
 
 /// How many terminal columns `text` takes: Hangul and the other East Asian wide letters take

@@ -10,7 +10,7 @@ use krb_log::duration::length;
 use krb_markup::escape_html;
 
 use crate::deploy;
-use crate::messages;
+use crate::messages::{self, FAILED, HELD};
 use crate::page_text::{lab_text, NAMESPACE, PAGE_TITLE, SUMMARY, TIME, TOOK};
 use crate::record::Record;
 
@@ -153,11 +153,8 @@ fn variant(out: &mut String, r: &Record, dir: &Path, lang: Lang) {
     if let Some(v) = &r.verdict {
         *out += "<ul>\n";
         for c in &v.checks {
-            let (class, mark) = if c.held {
-                ("held", messages::HELD)
-            } else {
-                ("failed", messages::FAILED)
-            };
+            let class = if c.held { "held" } else { "failed" };
+            let mark = if c.held { HELD } else { FAILED };
             let _ = writeln!(
                 out,
                 "<li class=\"{class}\"><b>{}</b> {} ({})</li>",

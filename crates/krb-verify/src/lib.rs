@@ -119,12 +119,7 @@ pub fn verify(
     // Labs 7 and 9 place faults and restarts between completion lines: they need each one.
     let runs = !matches!(lab, Lab::Faults { .. } | Lab::Deploy { .. });
     let run = Run::read(dir, group, &broker.namespace, runs)?;
-    let store = |kind| {
-        db.map_or_else(
-            || idempotent::default_store(kind, group, dir),
-            str::to_string,
-        )
-    };
+    let store = |kind| db.map_or_else(|| idempotent::default_store(kind, group, dir), String::from);
     let mut verdict = match lab {
         Lab::Revoke { revoke_commit } => revoke::verdict(&run, revoke_commit)?,
         Lab::Maxpoll => maxpoll::verdict(&run, &facts::committed(broker, group, group, 1)?)?,

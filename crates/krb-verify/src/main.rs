@@ -224,46 +224,6 @@ fn held(yes: bool) -> ExitCode {
     ExitCode::from(u8::from(!yes))
 }
 
-fn check(lab: Lab, group: &str, out: &Output, db: Option<&str>, lang: Lang) -> Result<ExitCode> {
-    let verdict = krb_verify::verify(lab, group, &out.logs.dir, &out.broker, db);
-    for s in verdict.iter().flat_map(|v| &v.skipped) {
-        stderr_line(&format!("krb-verify: {s}"));
-    }
-    if let Some(file) = &out.record {
-        let (n, name, variant) = lab.names();
-        let reason = match (&verdict, &out.script_failed) {
-            (Ok(_), r) => r.clone(),
-            (Err(e), Some(r)) => Some(format!("{r}; krb-verify: {e:#}")),
-            (Err(e), None) => Some(format!("krb-verify: {e:#}")),
-        };
-        let verdict = verdict.ok();
-        let record = Record {
-            seconds: out.seconds,
-            status: verdict.as_ref().map_or("error", |_| "checked").into(),
-            lab: n,
-            name: name.into(),
-            variant,
-            reason,
-            verdict,
-            ended: Some(chrono::Local::now().format("%Y-%m-%d %H:%M:%S").to_string()),
-            namespace: out.broker.namespace.ns.clone(),
-        };
-        record.append(file)?;
-        stdout_line(&record.summary_in(lang));
-        return Ok(held(record.held()));
-    }
-    let v = verdict?;
-    let text = if out.json {
-        serde_json::to_string(&v).unwrap_or_default()
-    } else if out.row {
-        v.row()
-    } else {
-        v.render_in(lang).trim_end().to_string()
-    };
-    stdout_line(&text);
-    Ok(held(v.held()))
-}
-
 fn parse_row(name: &str) -> Result<krb_verify::deploy::Row, String> {
     krb_verify::deploy::Row::parse(name).map_err(|m| m.text(Lang::of_process()))
 }
@@ -377,5 +337,41 @@ fn run(args: Args) -> Result<ExitCode> {
             return Ok(held(records.iter().all(Record::held)));
         }
     };
-    check(lab, &group, &out, db.as_deref(), lang)
+    let verdict = krb_verify::verify(lab, &group, &out.logs.dir, &out.broker, db.as_deref());
+    for s in verdict.iter().flat_map(|v| &v.skipped) {
+        stderr_line(&format!("krb-verify: {s}"));
+    }
+    if let Some(file) = &out.record {
+        let (n, name, variant) = lab.names();
+        let reason = match (&verdict, &out.script_failed) {
+            (Ok(_), r) => r.clone(),
+            (Err(e), Some(r)) => Some(format!("{r}; krb-verify: {e:#}")),
+            (Err(e), None) => Some(format!("krb-verify: {e:#}")),
+        };
+        let verdict = verdict.ok();
+        let record = Record {
+            seconds: out.seconds,
+            status: verdict.as_ref().map_or("error", |_| "checked").into(),
+            lab: n,
+            name: name.into(),
+            variant,
+            reason,
+            verdict,
+            ended: Some(chrono::Local::now().format("%Y-%m-%d %H:%M:%S").to_string()),
+            namespace: out.broker.namespace.ns.clone(),
+        };
+        record.append(file)?;
+        stdout_line(&record.summary_in(lang));
+        return Ok(held(record.held()));
+    }
+    let v = verdict?;
+    let text = if out.json {
+        serde_json::to_string(&v).unwrap_or_default()
+    } else if out.row {
+        v.row()
+    } else {
+        v.render_in(lang).trim_end().to_string()
+    };
+    stdout_line(&text);
+    Ok(held(v.held()))
 }

@@ -59,13 +59,12 @@ impl Record {
     }
 
     pub fn append(&self, path: &Path) -> Result<()> {
-        let mut file = std::fs::OpenOptions::new()
+        let line = serde_json::to_string(self).context("cannot write a record as JSON")? + "\n";
+        std::fs::OpenOptions::new()
             .create(true)
             .append(true)
             .open(path)
-            .with_context(|| format!("cannot write {}", path.display()))?;
-        let line = serde_json::to_string(self).context("cannot write a record as JSON")? + "\n";
-        file.write_all(line.as_bytes())
+            .and_then(|mut file| file.write_all(line.as_bytes()))
             .with_context(|| format!("cannot write {}", path.display()))
     }
 }
@@ -182,8 +181,7 @@ fn fit(widths: &mut [usize; 5]) {
     widths[3] = (room - widths[2]).min(ours);
 }
 
-/// `text` in lines of at most `limit` terminal columns, broken between words (a longer word is
-/// cut).
+/// `text` in lines of at most `limit` terminal columns, broken between words; a longer word is cut.
 fn wrap(text: &str, limit: usize) -> Vec<String> {
     let limit = limit.max(2);
     let mut lines: Vec<String> = Vec::new();
@@ -198,8 +196,7 @@ fn wrap(text: &str, limit: usize) -> Vec<String> {
         if used > 0 {
             lines.push(std::mem::take(&mut current));
         }
-        // A word that fits is taken whole; a longer one is cut, in one pass: measuring the rest
-        // again at each cut was a square of the word.
+        // Cut in one pass: measuring the rest again at each cut was a square of the word.
         let mut used = 0;
         for c in word.chars() {
             let w = width(c.encode_utf8(&mut [0; 4]));

@@ -10,7 +10,7 @@ use krb_cli::lang::Lang;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::messages::{self, Message, Shared};
+use crate::messages::{self, Message, Shared, FAILED_LINE, HELD_LINE};
 
 /// [`Verdict::numbers`]: how many processings repeated one (krb-dups' duplicates).
 pub const DUPLICATES: &str = "duplicates";
@@ -184,11 +184,8 @@ impl Verdict {
 
     /// `H/T`: how many statements held, of how many.
     pub fn count(&self) -> String {
-        format!(
-            "{}/{}",
-            self.checks.iter().filter(|c| c.held).count(),
-            self.checks.len()
-        )
+        let held = self.checks.iter().filter(|c| c.held).count();
+        format!("{held}/{}", self.checks.len())
     }
 
     /// The statements that did not hold, one per line.
@@ -245,11 +242,7 @@ impl Verdict {
             messages::OURS_LINE.fill(lang, &[("text", &self.ours.text(lang))]),
         ];
         for c in &self.checks {
-            let line = if c.held {
-                messages::HELD_LINE
-            } else {
-                messages::FAILED_LINE
-            };
+            let line = if c.held { HELD_LINE } else { FAILED_LINE };
             lines.push(line.fill(
                 lang,
                 &[
