@@ -134,6 +134,7 @@ pub fn one_line_in(lang: Lang, err: &clap::Error) -> String {
     };
     let arg = text(ContextKind::InvalidArg);
     let value = text(ContextKind::InvalidValue);
+    let sub = text(ContextKind::InvalidSubcommand).unwrap_or_default();
     let said = match (err.kind(), &arg, &value) {
         (ErrorKind::ValueValidation, Some(arg), Some(value)) => {
             let reason = std::error::Error::source(err)
@@ -161,12 +162,8 @@ pub fn one_line_in(lang: Lang, err: &clap::Error) -> String {
         (ErrorKind::TooManyValues, Some(arg), Some(value)) => {
             says::TOO_MANY.fill(lang, &[("arg", arg), ("value", value)])
         }
-        (ErrorKind::InvalidSubcommand, ..) => {
-            let sub = text(ContextKind::InvalidSubcommand).unwrap_or_default();
-            says::UNKNOWN_SUBCOMMAND.fill(lang, &[("arg", &sub)])
-        }
+        (ErrorKind::InvalidSubcommand, ..) => says::UNKNOWN_SUBCOMMAND.fill(lang, &[("arg", &sub)]),
         (ErrorKind::MissingSubcommand, ..) => {
-            let sub = text(ContextKind::InvalidSubcommand).unwrap_or_default();
             let valid = choices(ContextKind::ValidSubcommand);
             says::NO_SUBCOMMAND.fill(lang, &[("arg", &sub), ("valid", &valid)])
         }

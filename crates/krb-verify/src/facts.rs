@@ -70,17 +70,13 @@ impl Run {
 }
 
 pub fn revoked(e: &Event) -> Option<&Vec<Partition>> {
-    match e {
-        Event::Revoked(ps) => Some(ps),
-        _ => None,
-    }
+    let Event::Revoked(ps) = e else { return None };
+    Some(ps)
 }
 
 pub fn assigned(e: &Event) -> Option<&Vec<Partition>> {
-    match e {
-        Event::Assigned(ps) => Some(ps),
-        _ => None,
-    }
+    let Event::Assigned(ps) = e else { return None };
+    Some(ps)
 }
 
 /// The last committed position of `partition` in `lines`.

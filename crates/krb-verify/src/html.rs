@@ -84,10 +84,7 @@ pub fn page(records: &[Record], dir: &Path, lang: Lang) -> String {
         escape_html(&SUMMARY.fill(lang, &[("held", &held), ("all", &records.len())])),
     );
     for r in records {
-        let (article, ours, count) = match &r.verdict {
-            Some(v) => (v.article.text(lang), v.ours.text(lang), v.count()),
-            None => (String::new(), String::new(), r.status.clone()),
-        };
+        let [article, ours, count] = r.results(lang);
         let class = if r.held() { "held" } else { "failed" };
         let _ = writeln!(
             out,
@@ -105,11 +102,7 @@ pub fn page(records: &[Record], dir: &Path, lang: Lang) -> String {
     }
     out += "</table>\n";
     let mut seen = std::collections::BTreeSet::new();
-    for lab in records
-        .iter()
-        .map(|r| r.lab)
-        .filter(|&lab| seen.insert(lab))
-    {
+    for lab in records.iter().map(|r| r.lab).filter(|&n| seen.insert(n)) {
         let (heading, intro) = match lab {
             deploy::LAB => (
                 deploy::Message::Heading.text(lang),

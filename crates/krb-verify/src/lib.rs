@@ -92,12 +92,7 @@ impl Lab {
             } => (
                 6,
                 "idempotent",
-                format!(
-                    "{} {}{}",
-                    value_name(effect),
-                    value_name(scenario),
-                    pick(postgres, " postgres", "")
-                ),
+                value_name(effect) + " " + &value_name(scenario) + &pick(postgres, " postgres", ""),
             ),
             Lab::Faults { effect, .. } => (7, "faults", value_name(effect)),
             Lab::Share { scenario, .. } => (8, "share", value_name(scenario)),
@@ -135,12 +130,8 @@ pub fn verify(
                 .idempotent
                 .then(|| krb_effect::count(&store(kind), kind, group, broker))
                 .transpose()?;
-            deploy::verdict(
-                &run,
-                row,
-                deploy::produced(broker, group)?,
-                effects.as_ref(),
-            )?
+            let produced = deploy::produced(broker, group)?;
+            deploy::verdict(&run, row, produced, effects.as_ref())?
         }
         Lab::Idempotent {
             effect, scenario, ..

@@ -5,6 +5,7 @@ use anyhow::Result;
 use clap::{Args as ClapArgs, Parser, Subcommand};
 use krb_cli::lang::Lang;
 use krb_cli::out::{stderr_line, stdout_line};
+use krb_cli::usage;
 use krb_kafka::broker::BrokerArgs;
 use krb_log::reader::Logs;
 use krb_verify::record::{self, Record};
@@ -184,7 +185,6 @@ enum Command {
         /// timelines (read from --logs) inline.
         #[arg(long, value_name = "FILE")]
         html: Option<PathBuf>,
-        /// Where the timelines are.
         #[command(flatten)]
         logs: Logs,
     },
@@ -230,9 +230,7 @@ fn parse_row(name: &str) -> Result<krb_verify::deploy::Row, String> {
 
 fn main() -> ExitCode {
     // Every error is the logs' or the command line's: exit 2.
-    krb_cli::main(krb_kafka::version_line, |args| {
-        run(args).map_err(krb_cli::usage)
-    })
+    krb_cli::main(krb_kafka::version_line, |args| run(args).map_err(usage))
 }
 
 fn run(args: Args) -> Result<ExitCode> {

@@ -40,6 +40,14 @@ impl Record {
         self.verdict.as_ref().is_some_and(|v| v.held()) && self.reason.is_none()
     }
 
+    /// The article's number, ours, and how many statements held; or none, and the status.
+    pub fn results(&self, lang: Lang) -> [String; 3] {
+        match &self.verdict {
+            Some(v) => [v.article.text(lang), v.ours.text(lang), v.count()],
+            None => [String::new(), String::new(), self.status.clone()],
+        }
+    }
+
     /// What the lab command prints as the variant ends: `31.5 s, 7/7 held`, or what went wrong.
     pub fn summary_in(&self, lang: Lang) -> String {
         let held = |v: &Verdict| format!("{} {}", v.count(), messages::HELD.text(lang));
@@ -102,23 +110,12 @@ pub fn table_in(records: &[Record], lang: Lang) -> String {
                 .filter(|s| !s.is_empty())
                 .collect::<Vec<_>>()
                 .join("; ");
-            let cells = match &r.verdict {
-                Some(v) => [
-                    format!("{} {}", v.lab, v.name),
-                    v.variant.clone(),
-                    v.article.text(lang),
-                    v.ours.text(lang),
-                    v.count(),
-                ],
-                None => [
-                    format!("{} {}", r.lab, r.name),
-                    r.variant.clone(),
-                    String::new(),
-                    String::new(),
-                    r.status.clone(),
-                ],
+            let (lab, variant) = match &r.verdict {
+                Some(v) => (format!("{} {}", v.lab, v.name), &v.variant),
+                None => (format!("{} {}", r.lab, r.name), &r.variant),
             };
-            (cells, failures)
+            let [article, ours, held] = r.results(lang);
+            ([lab, variant.clone(), article, ours, held], failures)
         })
         .collect();
     let header = messages::HEADS.map(|h| h.text(lang).to_string());
