@@ -155,8 +155,7 @@ pub fn table_problems(table: &[Msg]) -> Vec<String> {
     let mut problems = Vec::new();
     let mut seen = std::collections::BTreeSet::new();
     for msg in table {
-        let mut en = placeholders(msg.en);
-        let mut ko = placeholders(msg.ko);
+        let [mut en, mut ko] = [msg.en, msg.ko].map(placeholders);
         en.sort_unstable();
         ko.sort_unstable();
         if en != ko {

@@ -53,12 +53,9 @@ impl Run {
 
     /// The log of member `GROUP-member`.
     pub fn member(&self, member: &str) -> Result<&WorkerLog> {
-        let name = format!("{}-{member}", self.group);
+        let (group, name) = (&self.group, format!("{}-{member}", self.group));
         self.logs.iter().find(|l| l.name == name).with_context(|| {
-            NO_MEMBER_LOG.fill(
-                Lang::of_process(),
-                &[("name", &name), ("group", &self.group)],
-            )
+            NO_MEMBER_LOG.fill(Lang::of_process(), &[("name", &name), ("group", group)])
         })
     }
 

@@ -147,13 +147,12 @@ fn variant(out: &mut String, r: &Record, dir: &Path, lang: Lang) {
         *out += "<ul>\n";
         for c in &v.checks {
             let class = if c.held { "held" } else { "failed" };
-            let mark = if c.held { HELD } else { FAILED };
+            let mark = if c.held { HELD } else { FAILED }.text(lang);
+            let statement = escape_html(&c.statement.text(lang));
+            let detail = escape_html(&c.detail.text(lang));
             let _ = writeln!(
                 out,
-                "<li class=\"{class}\"><b>{}</b> {} ({})</li>",
-                mark.text(lang),
-                escape_html(&c.statement.text(lang)),
-                escape_html(&c.detail.text(lang))
+                "<li class=\"{class}\"><b>{mark}</b> {statement} ({detail})</li>"
             );
         }
         *out += "</ul>\n";

@@ -1,7 +1,6 @@
-//! krb-verify: checks a lab's "must hold" statements against what the lab left behind: the
-//! workers' logs (read through krb-log's reader), krb-dups' analysis, and the broker's
-//! committed offsets. The lab scripts print these verdicts, the lab command tabulates them and
-//! the end-to-end tests assert them, so a statement is written once.
+//! krb-verify: checks a lab's "must hold" statements against what the lab left behind (workers'
+//! logs, krb-dups' analysis, the broker's committed offsets), once for the lab scripts that print
+//! the verdicts, the lab command that tabulates them and the end-to-end tests that assert them.
 
 pub mod assignor;
 pub mod deploy;

@@ -57,13 +57,8 @@ impl Record {
             (None, Some(r)) => format!("{}: {r}", messages::ERROR.text(lang)),
             (None, None) => messages::ERROR.text(lang).into(),
         };
-        messages::SECONDS.fill(
-            lang,
-            &[
-                ("seconds", &format!("{:.1}", self.seconds)),
-                ("what", &what),
-            ],
-        )
+        let seconds = format!("{:.1}", self.seconds);
+        messages::SECONDS.fill(lang, &[("seconds", &seconds), ("what", &what)])
     }
 
     pub fn append(&self, path: &Path) -> Result<()> {

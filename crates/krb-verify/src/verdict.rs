@@ -1,8 +1,6 @@
-//! A lab variant's verdict: the article's number, ours, and each "must hold" statement with
-//! whether this run kept it.
-//!
-//! A lab checks its statements as messages of its own enum, said in the viewer's language where
-//! they are shown (see [`crate::messages`] and docs/en/internals/messages.md).
+//! A lab variant's verdict: the article's number, ours, and whether this run kept each "must hold"
+//! statement, each a message of its lab's own enum, said in the viewer's language where it is
+//! shown (see [`crate::messages`] and docs/en/internals/messages.md).
 
 use std::collections::BTreeMap;
 
@@ -209,16 +207,10 @@ impl Verdict {
 
     /// One tab-separated row: lab, variant, article, ours, held, failures.
     pub fn row(&self) -> String {
-        format!(
-            "{} {}\t{}\t{}\t{}\t{}\t{}",
-            self.lab,
-            self.name,
-            self.variant,
-            self.article.text(Lang::En),
-            self.ours.text(Lang::En),
-            self.count(),
-            self.failures().replace('\n', "; ")
-        )
+        let head = format!("{} {}\t{}", self.lab, self.name, self.variant);
+        let (article, ours) = (self.article.text(Lang::En), self.ours.text(Lang::En));
+        let failures = self.failures().replace('\n', "; ");
+        format!("{head}\t{article}\t{ours}\t{}\t{failures}", self.count())
     }
 
     /// The verdict for a person: the article's number, ours, then each statement with `held`
@@ -243,13 +235,8 @@ impl Verdict {
         ];
         for c in &self.checks {
             let line = if c.held { HELD_LINE } else { FAILED_LINE };
-            lines.push(line.fill(
-                lang,
-                &[
-                    ("statement", &c.statement.text(lang)),
-                    ("detail", &c.detail.text(lang)),
-                ],
-            ));
+            let (statement, detail) = (c.statement.text(lang), c.detail.text(lang));
+            lines.push(line.fill(lang, &[("statement", &statement), ("detail", &detail)]));
         }
         lines.join("\n") + "\n"
     }
