@@ -91,11 +91,10 @@ impl Msg {
 
     /// The template with each `{name}` replaced by its value.
     pub fn fill(&self, lang: Lang, values: &[(&str, &dyn Display)]) -> String {
-        let mut text = self.text(lang).to_string();
-        for (name, value) in values {
-            text = text.replace(&format!("{{{name}}}"), &value.to_string());
-        }
-        text
+        let text = self.text(lang).to_string();
+        values.iter().fold(text, |text, (name, value)| {
+            text.replace(&format!("{{{name}}}"), &value.to_string())
+        })
     }
 }
 

@@ -24,8 +24,8 @@ krb_cli::msgs! { ;
     NO_SECOND_STOP = "{member}'s log has no second stop line",
         "{member}의 로그에 두 번째 stop 줄이 없습니다";
 }
-/// The lines a lab's verdict starts from, missing from a member's log (a group another lab
-/// ran, or a run stopped early): a start, a stop, and a restart's second ones.
+/// A line a lab's verdict starts from, missing from a member's log (another lab's group, a run
+/// stopped early): a start, a stop, and a restart's second ones.
 pub const NO_LINE: [Msg; 4] = [NO_START, NO_STOP, NO_SECOND_START, NO_SECOND_STOP];
 
 /// A group's logs, read and aligned once, and krb-dups' report of them.

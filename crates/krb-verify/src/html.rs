@@ -62,10 +62,11 @@ pub fn page(records: &[Record], dir: &Path, lang: Lang) -> String {
     }
     let total: f64 = records.iter().map(|r| r.seconds).sum();
     run.push(TOOK.fill(lang, &[("duration", &length(total, lang))]));
-    let run = run.join(" · ");
+    let run = escape_html(&run.join(" · "));
     let title =
         PAGE_TITLE.text(lang).to_string() + &ns.map_or(String::new(), |ns| format!(" · {ns}"));
-    let when = last.map(|t| format!(" · {t}")).unwrap_or_default();
+    let title = escape_html(&title);
+    let when = escape_html(&last.map(|t| format!(" · {t}")).unwrap_or_default());
     let heads: String = messages::HEADS
         .iter()
         .chain([&TIME])
@@ -73,30 +74,23 @@ pub fn page(records: &[Record], dir: &Path, lang: Lang) -> String {
         .collect();
     let mut out = format!(
         "<!DOCTYPE html>\n<html lang=\"{}\"><head><meta charset=\"utf-8\">\
-         <title>{}{}</title><style>{STYLE}</style></head><body>\n\
-         <h1>{}</h1>\n<p id=\"run\">{}</p>\n<p id=\"summary\">{}</p>\n\
+         <title>{title}{when}</title><style>{STYLE}</style></head><body>\n\
+         <h1>{title}</h1>\n<p id=\"run\">{run}</p>\n<p id=\"summary\">{}</p>\n\
          <table id=\"results\"><tr>{heads}</tr>\n",
         lang.code(),
-        escape_html(&title),
-        escape_html(&when),
-        escape_html(&title),
-        escape_html(&run),
         escape_html(&SUMMARY.fill(lang, &[("held", &held), ("all", &records.len())])),
     );
     for r in records {
-        let [article, ours, count] = r.results(lang);
+        let [article, ours, count] = r.results(lang).map(|cell| escape_html(&cell));
+        let (name, variant) = (escape_html(&r.name), escape_html(&r.variant));
         let class = if r.held() { "held" } else { "failed" };
         let _ = writeln!(
             out,
-            "<tr class=\"variant-row\"><td>{} {}</td><td><a href=\"#{}\">{}</a></td><td>{}</td>\
-             <td>{}</td><td class=\"{class}\">{}</td><td class=\"time\">{}</td></tr>",
+            "<tr class=\"variant-row\"><td>{} {name}</td><td><a href=\"#{}\">{variant}</a></td>\
+             <td>{article}</td><td>{ours}</td><td class=\"{class}\">{count}</td>\
+             <td class=\"time\">{}</td></tr>",
             r.lab,
-            escape_html(&r.name),
             anchor(r.lab, &r.variant),
-            escape_html(&r.variant),
-            escape_html(&article),
-            escape_html(&ours),
-            escape_html(&count),
             length(r.seconds, lang)
         );
     }
@@ -113,12 +107,9 @@ pub fn page(records: &[Record], dir: &Path, lang: Lang) -> String {
                 (heading.text(lang).into(), intro.text(lang).into())
             }
         };
-        let _ = writeln!(
-            out,
-            "<section id=\"lab{lab}\"><h2>{}</h2>\n<p class=\"intro\">{}</p>",
-            escape_html(&heading),
-            escape_html(&intro)
-        );
+        let (heading, intro) = (escape_html(&heading), escape_html(&intro));
+        let _ = writeln!(out, "<section id=\"lab{lab}\"><h2>{heading}</h2>");
+        let _ = writeln!(out, "<p class=\"intro\">{intro}</p>");
         // Lab 9's decision table, its rows side by side, before each row's statements.
         if lab == deploy::LAB {
             out += &deploy::html(records, lang);
@@ -133,12 +124,11 @@ pub fn page(records: &[Record], dir: &Path, lang: Lang) -> String {
 
 /// One variant: its statements, held or FAILED, and its timelines.
 fn variant(out: &mut String, r: &Record, dir: &Path, lang: Lang) {
+    let (id, variant) = (anchor(r.lab, &r.variant), escape_html(&r.variant));
+    let duration = length(r.seconds, lang);
     let _ = writeln!(
         out,
-        "<article id=\"{}\"><h3>{} <span class=\"duration\">{}</span></h3>",
-        anchor(r.lab, &r.variant),
-        escape_html(&r.variant),
-        length(r.seconds, lang)
+        "<article id=\"{id}\"><h3>{variant} <span class=\"duration\">{duration}</span></h3>"
     );
     if let Some(reason) = &r.reason {
         let _ = writeln!(out, "<p class=\"failed\">{}</p>", escape_html(reason));

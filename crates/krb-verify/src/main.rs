@@ -219,7 +219,6 @@ struct Output {
     broker: BrokerArgs,
 }
 
-/// Exit 0 when every statement held, 1 when one did not.
 fn held(yes: bool) -> ExitCode {
     ExitCode::from(u8::from(!yes))
 }

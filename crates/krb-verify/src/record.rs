@@ -132,8 +132,7 @@ pub fn table_in(records: &[Record], lang: Lang) -> String {
                 let part = cell.get(row).map(String::as_str).unwrap_or("");
                 text += &format!("{part}{}  ", " ".repeat(w.saturating_sub(width(part))));
             }
-            out += text.trim_end();
-            out += "\n";
+            out.extend([text.trim_end(), "\n"]);
         }
         out
     };
@@ -157,8 +156,7 @@ pub const COLUMNS: usize = 120;
 /// record's long name does not pad every row of the table to it (rows times width, issue 42).
 const NAME_COLUMN: usize = COLUMNS / 3;
 
-/// Narrows the name columns to [`NAME_COLUMN`], then the article's and our columns, in
-/// proportion, until the table fits [`COLUMNS`].
+/// Narrows the name columns to [`NAME_COLUMN`], then article and ours in proportion, to [`COLUMNS`].
 fn fit(widths: &mut [usize; 5]) {
     for i in [0, 1, 4] {
         widths[i] = widths[i].min(NAME_COLUMN);
