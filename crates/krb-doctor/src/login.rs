@@ -16,10 +16,7 @@ pub fn username(args: &BrokerArgs) -> Option<String> {
     let file = args.file.iter().flat_map(|f| &f.properties);
     let file = file.map(|p| (&p.key, &p.value));
     let x = args.properties.iter().map(|(k, v)| (k, v));
-    let (_, user) = file
-        .chain(x)
-        .filter(|(k, _)| *k == "sasl.username")
-        .last()?;
+    let (_, user) = file.chain(x).rfind(|(k, _)| *k == "sasl.username")?;
     Some(user.clone())
 }
 
