@@ -6,13 +6,12 @@
 //! Writing and parsing live side by side so that a change to one line kind is one change here,
 //! checked by the round-trip tests below; the worker, krb-dups and the labs cannot drift apart.
 
-use std::cell::RefCell;
 use std::fmt;
-use std::sync::OnceLock;
+use std::sync::LazyLock;
 
 use chrono::format::{Item, Parsed, StrftimeItems};
 use chrono::{NaiveTime, Timelike};
-use regex::{CaptureLocations, Regex};
+use regex::Regex;
 
 pub type Partition = i32;
 pub type Offset = i64;
@@ -410,13 +409,10 @@ impl fmt::Display for ParseError {
 
 impl std::error::Error for ParseError {}
 
-fn offset_regex() -> &'static Regex {
-    static RE: OnceLock<Regex> = OnceLock::new();
-    RE.get_or_init(|| {
-        Regex::new(r"^p(-?\d+) offset (-?\d+)( slow start| already applied| refused)?$")
-            .expect("the offset pattern is valid")
-    })
-}
+static OFFSET_LINE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^p(-?\d+) offset (-?\d+)( slow start| already applied| refused)?$")
+        .expect("the offset pattern is valid")
+});
 
 fn partition(text: &str) -> Result<Partition, ParseError> {
     text.parse()
@@ -472,10 +468,11 @@ fn record(text: &str, what: &str) -> Result<(Partition, Offset), ParseError> {
 /// A share consumer's own lines (`acquired`, `accepted`, `acks committed`, ...); `Ok(None)` for
 /// any other.
 fn parse_share(text: &str) -> Result<Option<Event>, ParseError> {
+    let malformed = |what| bad(format!("malformed {what} event {text:?}"));
     if let Some(rest) = text.strip_prefix("acquired ") {
         let (head, delivery) = rest
             .rsplit_once(" delivery ")
-            .ok_or_else(|| bad(format!("malformed acquired event {text:?}")))?;
+            .ok_or_else(|| malformed("acquired"))?;
         let (partition, offset) = record(head, "acquired")?;
         let delivery = delivery
             .parse()
@@ -488,24 +485,21 @@ fn parse_share(text: &str) -> Result<Option<Event>, ParseError> {
             delivery,
         }));
     }
-    for ack in [Ack::Accept, Ack::Release, Ack::Reject] {
-        if let Some(rest) = text
-            .strip_prefix(ack.word())
-            .and_then(|t| t.strip_prefix(' '))
-        {
-            let (partition, offset) = record(rest, ack.word())?;
-            return Ok(Some(Event::Acknowledged {
-                partition,
-                offset,
-                ack,
-            }));
-        }
+    let (word, rest) = text.split_once(' ').unwrap_or_default();
+    let ack_kinds = [Ack::Accept, Ack::Release, Ack::Reject];
+    if let Some(ack) = ack_kinds.into_iter().find(|a| a.word() == word) {
+        let (partition, offset) = record(rest, word)?;
+        return Ok(Some(Event::Acknowledged {
+            partition,
+            offset,
+            ack,
+        }));
     }
     let acks = |rest: &str| -> Result<(Partition, Vec<Offset>), ParseError> {
         let (p, list) = rest
             .strip_prefix('p')
             .and_then(|t| t.split_once(' '))
-            .ok_or_else(|| bad(format!("malformed acknowledgement event {text:?}")))?;
+            .ok_or_else(|| malformed("acknowledgement"))?;
         let partition = p
             .parse()
             .map_err(|_| bad(format!("{p:?} is not a partition number in {text:?}")))?;
@@ -515,19 +509,19 @@ fn parse_share(text: &str) -> Result<Option<Event>, ParseError> {
         let (partition, offsets) = acks(rest)?;
         return Ok(Some(Event::AcksCommitted { partition, offsets }));
     }
-    if let Some(rest) = text.strip_prefix("acks failed ") {
-        let (head, error) = rest
-            .split_once("]: ")
-            .ok_or_else(|| bad(format!("malformed acks failed event {text:?}")))?;
-        let (partition, offsets) = acks(&format!("{head}]"))?;
-        let error = error.to_string();
-        return Ok(Some(Event::AcksFailed {
-            partition,
-            offsets,
-            error,
-        }));
-    }
-    Ok(None)
+    let Some(rest) = text.strip_prefix("acks failed ") else {
+        return Ok(None);
+    };
+    let (head, error) = rest
+        .split_once("]: ")
+        .ok_or_else(|| malformed("acks failed"))?;
+    let (partition, offsets) = acks(&format!("{head}]"))?;
+    let error = error.to_string();
+    Ok(Some(Event::AcksFailed {
+        partition,
+        offsets,
+        error,
+    }))
 }
 
 fn bad(reason: String) -> ParseError {
@@ -551,7 +545,7 @@ impl Event {
     /// (`pN offset`, `assigned [`, `commit`, ...) but does not parse.
     pub fn parse(text: &str) -> Result<Option<Event>, ParseError> {
         if text.starts_with('p') && text.contains(" offset ") {
-            let caps = offset_regex()
+            let caps = OFFSET_LINE
                 .captures(text)
                 .ok_or_else(|| bad(format!("malformed processing event {text:?}")))?;
             let partition = caps[1]
@@ -574,24 +568,21 @@ impl Event {
             return Ok(Some(event));
         }
         if let Some(rest) = text.strip_prefix("consumes ") {
-            let (kind, split) = match rest.split_once(" in share group ") {
-                Some(split) => ("share group", Some(split)),
-                None => ("group", rest.split_once(" in group ")),
-            };
-            return match split {
-                Some((topic, group))
-                    if !topic.is_empty() && !topic.contains(' ') && !group.is_empty() =>
-                {
-                    let (topic, group) = (topic.to_string(), group.to_string());
-                    Ok(Some(match kind {
-                        "group" => Event::Consumes { topic, group },
-                        _ => Event::ShareConsumes { topic, group },
-                    }))
-                }
-                _ => Err(bad(format!(
-                    "expected consumes TOPIC in {kind} GROUP, found {text:?}"
-                ))),
-            };
+            let share = rest.contains(" in share group ");
+            let kind = if share { "share group" } else { "group" };
+            let (topic, group) = rest
+                .split_once(&format!(" in {kind} "))
+                .filter(|(t, g)| !t.is_empty() && !t.contains(' ') && !g.is_empty())
+                .ok_or_else(|| {
+                    bad(format!(
+                        "expected consumes TOPIC in {kind} GROUP, found {text:?}"
+                    ))
+                })?;
+            let (topic, group) = (topic.to_string(), group.to_string());
+            return Ok(Some(match share {
+                true => Event::ShareConsumes { topic, group },
+                false => Event::Consumes { topic, group },
+            }));
         }
         let lists: [(&str, fn(_) -> _); 3] = [
             ("assigned ", Event::Assigned),
@@ -692,37 +683,24 @@ fn parse_time(text: &str) -> Option<NaiveTime> {
     if !shape {
         return None;
     }
-    static ITEMS: OnceLock<Vec<Item<'static>>> = OnceLock::new();
-    let items = ITEMS.get_or_init(|| StrftimeItems::new(TIME_FORMAT).collect());
+    static ITEMS: LazyLock<Vec<Item<'static>>> =
+        LazyLock::new(|| StrftimeItems::new(TIME_FORMAT).collect());
     let mut parsed = Parsed::new();
-    chrono::format::parse(&mut parsed, text, items.iter()).ok()?;
+    chrono::format::parse(&mut parsed, text, ITEMS.iter()).ok()?;
     parsed.to_naive_time().ok()
 }
 
-/// The shape of every worker line: a word that starts like a time (a digit), a name free of
-/// white space, the event. Whether the word is a time is the parser's question, asked once the
-/// rest reads as an event.
-fn line_regex() -> &'static Regex {
-    static RE: OnceLock<Regex> = OnceLock::new();
-    RE.get_or_init(|| Regex::new(r"^([0-9]\S*) (\S+) (.*)$").expect("the line pattern is valid"))
-}
-
 /// A line's time word, name and the text after the name; `None` for a line of another shape.
+/// Every worker line is a word that starts like a time (a digit), a name, the event, one space
+/// between; whether the word is a time is the parser's question, asked once the rest reads as
+/// an event.
 fn split_line(line: &str) -> Option<(&str, &str, &str)> {
-    thread_local! {
-        // One set of capture slots per thread, reused: a tool reads many lines.
-        static SLOTS: RefCell<CaptureLocations> = RefCell::new(line_regex().capture_locations());
-    }
     let line = line.trim_end_matches(['\r', '\n']);
-    let (clock, name, text) = SLOTS.with_borrow_mut(|slots| {
-        line_regex().captures_read(slots, line)?;
-        Some((slots.get(1)?, slots.get(2)?, slots.get(3)?))
-    })?;
-    Some((
-        &line[clock.0..clock.1],
-        &line[name.0..name.1],
-        &line[text.0..text.1],
-    ))
+    let (clock, rest) = line.split_once(' ')?;
+    let (name, text) = rest.split_once(' ')?;
+    let word = |w: &str| !w.is_empty() && !w.contains(char::is_whitespace);
+    let shaped = clock.starts_with(|c: char| c.is_ascii_digit()) && word(clock) && word(name);
+    (shaped && !text.contains('\n')).then_some((clock, name, text))
 }
 
 #[cfg(test)]
