@@ -1,11 +1,9 @@
-//! The worker's log grammar: every line the worker writes (`HH:MM:SS.mmm NAME EVENT`, local
-//! time first so that `sort` orders the lines of several workers by time, as the article does),
-//! and the parser that reads it back. Every kind with an example: docs/en/reference.md, "The log
-//! line grammar".
-//!
-//! Writing and parsing live side by side so that a change to one line kind is one change here,
-//! checked by the round-trip tests below; the worker, krb-dups and the labs cannot drift apart.
+//! The worker's log grammar (`HH:MM:SS.mmm NAME EVENT`, local time first so that `sort` orders
+//! several workers' lines by time, as the article does): each line kind's writer and reader side
+//! by side, held together by the round-trip tests below, so the worker, krb-dups and the labs
+//! cannot drift apart. Every kind with an example: docs/en/reference.md, "The log line grammar".
 
+use std::cell::RefCell;
 use std::fmt;
 use std::sync::LazyLock;
 
@@ -175,9 +173,8 @@ pub struct Line<'a> {
 }
 
 impl Line<'_> {
-    /// Appends the line and a newline to `out`: the text [`Display`](fmt::Display) writes, the
-    /// line a worker writes for each message without the formatting machinery (which was a
-    /// tenth of a worker's time at full speed).
+    /// Appends what [`Display`](fmt::Display) writes and a newline, a message's line without the
+    /// formatting machinery (a tenth of a worker's time at full speed).
     pub fn write_to(&self, out: &mut Vec<u8>) {
         match self.event {
             Event::Processed { partition, offset } => {
@@ -220,17 +217,14 @@ pub fn now() -> NaiveTime {
 fn local_time(utc: chrono::DateTime<chrono::Utc>) -> NaiveTime {
     use chrono::{Offset, TimeZone};
     thread_local! {
-        static OFFSET: std::cell::Cell<OffsetCache> = const { std::cell::Cell::new(OffsetCache(None)) };
+        static OFFSET: RefCell<OffsetCache> = const { RefCell::new(OffsetCache(None)) };
     }
-    let offset = OFFSET.with(|cell| {
-        let mut cache = cell.get();
-        let offset = cache.offset(utc, |utc| {
+    let offset = OFFSET.with_borrow_mut(|cache| {
+        cache.offset(utc, |utc| {
             chrono::Local
                 .offset_from_utc_datetime(&utc.naive_utc())
                 .fix()
-        });
-        cell.set(cache);
-        offset
+        })
     });
     let t = utc.with_timezone(&offset).time();
     t.with_nanosecond(t.nanosecond() / 1_000_000 * 1_000_000)
@@ -240,7 +234,6 @@ fn local_time(utc: chrono::DateTime<chrono::Utc>) -> NaiveTime {
 /// The local offset of the current minute. Looked up once a minute (offsets change on whole
 /// minutes): chrono's lookup read the clock a second time and was a tenth of a worker's time
 /// at full speed, line by line.
-#[derive(Clone, Copy)]
 struct OffsetCache(Option<(i64, chrono::FixedOffset)>);
 
 impl OffsetCache {
@@ -539,10 +532,8 @@ impl Event {
         }
     }
 
-    /// Parses the part of a line after the worker's name.
-    ///
-    /// `Ok(None)` means the text is no event of ours at all; `Err` means it starts like one
-    /// (`pN offset`, `assigned [`, `commit`, ...) but does not parse.
+    /// The part of a line after the worker's name: `Ok(None)` for no event of ours at all, `Err`
+    /// for a text that starts like one (`pN offset`, `assigned [`, `commit`, ...) but does not parse.
     pub fn parse(text: &str) -> Result<Option<Event>, ParseError> {
         if text.starts_with('p') && text.contains(" offset ") {
             let caps = OFFSET_LINE
@@ -612,8 +603,6 @@ impl Event {
 }
 
 impl LogLine {
-    /// Parses one line of a worker's log file.
-    ///
     /// `Ok(None)` for lines that are not the worker's (librdkafka's `%4|...` warnings, a
     /// script's `start NAME`, blank lines); `Err` for a line that starts with a time and a
     /// name and looks like an event but does not parse, and for a worker's line whose time is

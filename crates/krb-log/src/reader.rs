@@ -162,16 +162,12 @@ impl Workers {
 pub fn open(path: &Path) -> std::io::Result<File> {
     use std::os::unix::fs::FileTypeExt;
     let kind = std::fs::metadata(path)?.file_type();
-    let what = if kind.is_file() {
-        return File::open(path);
-    } else if kind.is_fifo() {
-        "a FIFO"
-    } else if kind.is_dir() {
-        "a folder"
-    } else if kind.is_socket() {
-        "a socket"
-    } else {
-        "a device"
+    let what = match kind {
+        _ if kind.is_file() => return File::open(path),
+        _ if kind.is_fifo() => "a FIFO",
+        _ if kind.is_dir() => "a folder",
+        _ if kind.is_socket() => "a socket",
+        _ => "a device",
     };
     Err(std::io::Error::new(
         std::io::ErrorKind::InvalidInput,
@@ -366,10 +362,6 @@ impl Follow {
             path: path.to_path_buf(),
             ..Follow::default()
         }
-    }
-
-    pub fn path(&self) -> &Path {
-        &self.path
     }
 
     /// Calls `each(line_number, line)` for each line finished since the last read, those that

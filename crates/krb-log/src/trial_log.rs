@@ -19,7 +19,7 @@ use chrono::{NaiveDateTime, NaiveTime};
 
 use crate::logline::{format_time, Event, LogLine, Offset, Partition};
 use crate::reader::{for_each_line, parse_bytes, read_text, shown, Skipped};
-use crate::worker_log::{day_zero, nearest};
+use crate::worker_log::{nearest, place};
 
 /// The largest trial file read (an acks file of a million messages is 20 MB).
 pub const TRIAL_FILE_LIMIT: u64 = 256 << 20;
@@ -266,10 +266,7 @@ impl FaultLog {
             };
             let time = chrono::NaiveTime::parse_from_str(time, "%H:%M:%S%.3f")
                 .with_context(|| format!("line {number}: {time:?} is not a time HH:MM:SS.mmm"))?;
-            let at = match previous {
-                None => day_zero().and_time(time),
-                Some(p) => nearest(p, time),
-            };
+            let at = place(previous, time);
             previous = Some(at);
             let rest: Vec<&str> = words.collect();
             match (verb, rest.as_slice()) {

@@ -22,6 +22,12 @@ pub fn day_zero() -> NaiveDate {
     NaiveDate::from_ymd_opt(2000, 1, 1).expect("a valid date")
 }
 
+/// `time` on the day after a line at `previous`: within 12 hours of it, or on day 0 for the
+/// first line.
+pub fn place(previous: Option<NaiveDateTime>, time: NaiveTime) -> NaiveDateTime {
+    previous.map_or(day_zero().and_time(time), |p| nearest(p, time))
+}
+
 /// `time` on the day that puts it within 12 hours of `near`.
 pub fn nearest(near: NaiveDateTime, time: NaiveTime) -> NaiveDateTime {
     let at = near.date().and_time(time);
@@ -186,10 +192,7 @@ impl WorkerLog {
     fn add(&mut self, number: u64, bytes: &[u8]) {
         match parse_bytes(bytes).and_then(|line| self.bounded(line)) {
             Ok(Some(line)) => {
-                let at = match self.previous {
-                    None => day_zero().and_time(line.time),
-                    Some(previous) => nearest(previous, line.time),
-                };
+                let at = place(self.previous, line.time);
                 self.previous = Some(at);
                 self.workers.see(number, line.name.as_bytes());
                 match self.lines.last_mut() {
