@@ -41,12 +41,14 @@ fn at_least_ten(x: u64) -> u64 {
     (((x & splat(0x7f)) + splat(0x80 - 10)) | x) & splat(0x80)
 }
 
-/// `HH:MM:SS.mmm ` at the start of the text, ASCII digits: its hours, minutes, seconds and
-/// milliseconds, in any range (the shape only). Read as two overlapping words, `HH:MM:SS` and
-/// `:SS.mmm `, rather than byte by byte: it is the first thing every line meets.
+/// Whether `HH:MM:SS.mmm ` opens the text, a valid time of day (a leap second is left to the
+/// full parser). Read as two overlapping words, `HH:MM:SS` and `:SS.mmm `, rather than byte by
+/// byte: it is the first thing every line meets.
 #[inline(always)]
-fn clock_prefix(text: &[u8]) -> Option<(u32, u32, u32, u32)> {
-    let head = text.first_chunk::<13>()?;
+fn time_of_day_prefix(text: &[u8]) -> bool {
+    let Some(head) = text.first_chunk::<13>() else {
+        return false;
+    };
     let word = |from: usize| u64::from_le_bytes(*head[from..].first_chunk().expect("13 bytes"));
     // Each byte XOR its pattern byte: a digit becomes its value, a separator zero.
     let hms = word(0) ^ u64::from_le_bytes(*b"00:00:00");
@@ -56,19 +58,10 @@ fn clock_prefix(text: &[u8]) -> Option<(u32, u32, u32, u32)> {
     if (at_least_ten(hms) | at_least_ten(tail)) != 0
         || ((hms & HMS_SEPARATORS) | (tail & TAIL_SEPARATORS)) != 0
     {
-        return None;
+        return false;
     }
-    let digit = |word: u64, at: u32| ((word >> (8 * at)) & 0xff) as u32;
-    let two = |at: u32| digit(hms, at) * 10 + digit(hms, at + 1);
-    let millis = digit(tail, 4) * 100 + digit(tail, 5) * 10 + digit(tail, 6);
-    Some((two(0), two(3), two(6), millis))
-}
-
-/// Whether `HH:MM:SS.mmm ` opens the text, a valid time of day (a leap second is left to the
-/// full parser).
-#[inline(always)]
-fn time_of_day_prefix(text: &[u8]) -> bool {
-    clock_prefix(text).is_some_and(|(h, m, s, _)| h < 24 && m < 60 && s < 60)
+    let two = |at: u32| ((hms >> (8 * at)) & 0xff) * 10 + ((hms >> (8 * at + 8)) & 0xff);
+    two(0) < 24 && two(3) < 60 && two(6) < 60
 }
 
 /// The fast path for the line kind that fills a log: a completion line, read straight from
@@ -112,14 +105,9 @@ fn head(text: &[u8], known: &[u8]) -> Option<(usize, bool)> {
     if !known.is_empty() && rest.get(known.len()) == Some(&b' ') && starts_with(rest, known) {
         return Some((known.len(), true));
     }
-    let mut end = 0;
-    while end < rest.len() && rest[end] != b' ' {
-        if !rest[end].is_ascii_graphic() {
-            return None;
-        }
-        end += 1;
-    }
-    (end > 0 && end < rest.len()).then_some((end, false))
+    // The name ends at its first byte that is not ASCII and visible, which must be a space.
+    let end = rest.iter().position(|b| !b.is_ascii_graphic())?;
+    (end > 0 && rest[end] == b' ').then_some((end, false))
 }
 
 /// A commit line (`NAME commit p0=512 p1=490`), the other kind a log is full of, recognised
