@@ -52,15 +52,17 @@ impl fmt::Display for Skipped {
 }
 
 impl Skipped {
+    pub fn new(path: &Path, line: u64, reason: String) -> Skipped {
+        let path = path.to_path_buf();
+        Skipped { path, line, reason }
+    }
+
     /// Line `line` of `path`, the file's last, has no newline: its writer stopped in the middle
     /// of it (a worker killed mid-line), so what it says may be cut short (`p0 offset 12` of
     /// `p0 offset 123`). It is not read.
     pub fn cut_short(path: &Path, line: u64) -> Skipped {
-        Skipped {
-            path: path.to_path_buf(),
-            line,
-            reason: "the last line has no newline: cut short by its writer, not read".into(),
-        }
+        let reason = "the last line has no newline: cut short by its writer, not read";
+        Skipped::new(path, line, reason.into())
     }
 }
 

@@ -102,11 +102,7 @@ pub fn read_samples(path: &Path) -> Result<Samples> {
                 .to_string(),
             Err(e) => e.reason,
         };
-        read.skipped.push(Skipped {
-            path: path.to_path_buf(),
-            line: number,
-            reason,
-        });
+        read.skipped.push(Skipped::new(path, number, reason));
     })
     .context("cannot read the sampler's committed offsets")?;
     read.skipped.extend(cut);
@@ -170,14 +166,8 @@ impl FaultKind {
 
     /// A fault of a worker (the others are the cluster's or the store's).
     pub fn on_worker(self) -> bool {
-        matches!(
-            self,
-            FaultKind::Kill
-                | FaultKind::Pause
-                | FaultKind::Stop
-                | FaultKind::Join
-                | FaultKind::Leave
-        )
+        use FaultKind::*;
+        matches!(self, Kill | Pause | Stop | Join | Leave)
     }
 }
 

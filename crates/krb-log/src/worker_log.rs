@@ -224,11 +224,9 @@ impl WorkerLog {
                 .librdkafka
                 .push(String::from_utf8_lossy(bytes).trim_end().to_string()),
             Ok(None) => {}
-            Err(e) => self.skipped.push(Skipped {
-                path: self.path.clone(),
-                line: number,
-                reason: e.to_string(),
-            }),
+            Err(e) => self
+                .skipped
+                .push(Skipped::new(&self.path, number, e.reason)),
         }
     }
 
@@ -293,11 +291,7 @@ impl WorkerLog {
             .iter()
             .map(|f| WorkerLog::read_whole(f, runs))
             .collect::<Result<Vec<_>>>()?;
-        if let Some(near) = logs
-            .iter()
-            .find_map(|l| l.lines.first())
-            .map(|first| first.at)
-        {
+        if let Some(near) = logs.iter().find_map(|l| Some(l.lines.first()?.at)) {
             for log in &mut logs {
                 log.align(near);
             }
