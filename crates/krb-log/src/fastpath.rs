@@ -1,14 +1,12 @@
-//! The fast path for the line kind that fills a log, the completion line (`NAME pP offset O`),
-//! read straight from bytes for krb-dups. Every trick for speed lives here; the grammar in
-//! [`crate::logline`] stays the readable reference, and the property tests below hold this
-//! module to it on near misses and on any text.
+//! The completion line (`NAME pP offset O`), the kind that fills a log, read straight from bytes
+//! for krb-dups: every trick for speed lives here, held to [`crate::logline`]'s readable grammar
+//! by the property tests below (docs/en/internals/fast-path.md).
 
 use crate::logline::{Offset, Partition};
 
-/// the value and how many bytes it took; `None` when there is none, it does not fit `T`, or it
-/// has more than 18 digits (those go to the full parser). `SIGNED`: a leading `-` is read (a
-/// partition's); an offset has none, and one written with it goes to the full parser, which
-/// says why it is no offset.
+/// The number `bytes` start with and its length; `None` when there is none, it does not fit `T`
+/// or has more than 18 digits (left to the full parser). `SIGNED`: a leading `-` is read (a
+/// partition's); an offset's is left to the full parser, which says why it is no offset.
 #[inline(always)]
 fn number_prefix<T: TryFrom<i64>, const SIGNED: bool>(bytes: &[u8]) -> Option<(T, usize)> {
     let start = usize::from(SIGNED && bytes.first() == Some(&b'-'));
@@ -64,11 +62,9 @@ fn time_of_day_prefix(text: &[u8]) -> bool {
     two(0) < 24 && two(3) < 60 && two(6) < 60
 }
 
-/// The fast path for the line kind that fills a log: a completion line, read straight from
-/// bytes. `Some((name, partition, offset))` only for a line that [`LogLine::parse`] reads as
-/// [`Event::Processed`] (a property test holds the two together); `None` for anything else,
-/// which the caller hands to [`LogLine::parse`] to tell other events, foreign lines and errors
-/// apart. The name it returns is ASCII.
+/// `Some((name, partition, offset))`, the name ASCII, only for a line that [`LogLine::parse`]
+/// reads as [`Event::Processed`] (a property test holds the two together); `None` for anything
+/// else, which the caller hands to [`LogLine::parse`].
 pub fn parse_processed(line: &[u8]) -> Option<(&[u8], Partition, Offset)> {
     let newlines = line.iter().rev().take_while(|b| matches!(b, b'\n' | b'\r'));
     let end = line.len() - newlines.count();
@@ -111,11 +107,9 @@ fn head(text: &[u8], known: &[u8]) -> Option<(usize, bool)> {
 }
 
 /// A commit line (`NAME commit p0=512 p1=490`), the other kind a log is full of, recognised
-/// without the full parser: the length of the line up to its last number, only for a line that
+/// without the full parser as [`parse_processed_prefix`] reads a completion: only a line that
 /// [`LogLine::parse`](crate::logline::LogLine::parse) reads as a commit (a property test holds
-/// the two together), with the worker's name and whether it is `known` (as
-/// [`parse_processed_prefix`] has them). Like [`parse_processed_prefix`], the text may go on
-/// past the line.
+/// the two together), its length up to its last number.
 #[inline]
 pub fn commit_prefix<'a>(text: &'a [u8], known: &[u8]) -> Option<CommitLine<'a>> {
     let (name_end, is_known) = head(text, known)?;
@@ -158,12 +152,9 @@ pub struct Completion<'a> {
     pub known: bool,
 }
 
-/// [`parse_processed`] on text that starts with a line and may go on past it, so that a reader
-/// can parse a line before it has looked for the line's end.
-///
-/// `known` is empty or a worker's name read before, by this function or [`LogLine::parse`]
-/// (so free of white space): one worker's log repeats its name line after line, and a name
-/// equal to `known` is taken by one comparison instead of being checked byte by byte again.
+/// [`parse_processed`] on text that may go on past the line, read before its end is looked for.
+/// `known` is empty or a name read before (so free of white space): a log repeats its name line
+/// after line, and one equal to `known` is taken by one comparison, not checked byte by byte.
 #[inline]
 pub fn parse_processed_prefix<'a>(text: &'a [u8], known: &[u8]) -> Option<Completion<'a>> {
     let (name_end, is_known) = head(text, known)?;

@@ -66,10 +66,9 @@ impl Skipped {
     }
 }
 
-/// `text` safe to print on a terminal: each control character (ESC, BEL, NUL, a newline...)
-/// written as Rust writes it in a quoted text (`\u{1b}`, `\0`, `\n`), as the skipped lines'
-/// quoted text is, everything else as it is (Hangul included). Every name and text a tool took
-/// from a file prints through it: a worker named with ESC would otherwise drive the terminal.
+/// `text` safe to print on a terminal: each control character (ESC, NUL, a newline...) as Rust
+/// quotes it (`\u{1b}`, `\0`, `\n`), the rest (Hangul included) as it is. Every name and text a
+/// tool took from a file prints through it: a worker named with ESC would drive the terminal.
 pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
     if !text.chars().any(char::is_control) {
         return text.into();
@@ -110,11 +109,9 @@ impl fmt::Display for Remark {
     }
 }
 
-/// Whose lines a log holds. A log is one worker's: `start NAME` appends one worker's output and
-/// its start and stop lines to `NAME.log`, and every tool takes a log's lines for one worker's.
-/// The worker is the one its first worker line names; [`Workers::see`] is told the name of
-/// each worker line (a reader that reads a name once and then only compares it with the one
-/// before need only tell it the names that change).
+/// Whose lines a log holds: one worker's (`start NAME` appends its output to `NAME.log`), the one
+/// its first worker line names. [`Workers::see`] is told each worker line's name (or only the
+/// names that change, by a reader that compares each name with the one before).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Workers {
     first: Option<(Vec<u8>, u64)>,
@@ -178,9 +175,8 @@ pub fn open(path: &Path) -> std::io::Result<File> {
 }
 
 /// The whole text of `path`, a regular file (see [`open`]) of at most `limit` bytes; `what`
-/// names it in the error. Every file a tool reads whole (a config file, a table of records, a
-/// trial's files) is read through this: a FIFO would block the tool for good, and a file too
-/// large for what it is would fill the memory.
+/// names it in the error. Every file a tool reads whole goes through this: a FIFO would block
+/// the tool for good, and a file too large for what it is would fill the memory.
 pub fn read_text(path: &Path, what: &str, limit: u64) -> Result<String> {
     let mut text = String::new();
     open(path)
@@ -195,9 +191,8 @@ pub fn read_text(path: &Path, what: &str, limit: u64) -> Result<String> {
     Ok(text)
 }
 
-/// Parses one line read as bytes. A worker writes UTF-8 only, so a worker's line that holds
-/// bytes that are not (read as U+FFFD) is an error, wherever they are: in its name, its event
-/// or its time.
+/// One line read as bytes. A worker writes UTF-8 only: a worker's line with bytes that are not
+/// (read as U+FFFD), in its name, its event or its time, is an error.
 pub fn parse_bytes(line: &[u8]) -> Result<Option<LogLine>, crate::logline::ParseError> {
     if let Ok(text) = std::str::from_utf8(line) {
         return LogLine::parse(text);
@@ -487,10 +482,9 @@ pub fn no_logs(dir: &Path, group: &str) -> String {
 /// Log files that matched a group's pattern but whose worker is in another group, with that group.
 pub type OtherGroups = Vec<(PathBuf, String)>;
 
-/// A group's logs: `DIR/GROUP-*.log` sorted by name, and those of them whose worker said it is
-/// in another group than `ns`'s name of GROUP, which are not the group's (group `a`'s `a-*.log`
-/// also matches group `a-b`'s logs, and a worker in a namespace names its group as Kafka knows
-/// it: `alice-a`).
+/// A group's logs, `DIR/GROUP-*.log` sorted by name, less those whose worker said it is in a
+/// group other than `ns`'s name of GROUP (group `a`'s `a-*.log` also matches group `a-b`'s, and
+/// a worker in a namespace names its group as Kafka knows it: `alice-a`).
 pub fn group_files(dir: &Path, group: &str, ns: &Namespace) -> Result<(Vec<PathBuf>, OtherGroups)> {
     use std::os::unix::ffi::OsStrExt;
     let prefix = format!("{group}-");

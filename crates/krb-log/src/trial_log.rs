@@ -1,14 +1,11 @@
-//! Lab 7's files beside the workers' logs, written and read here (each with an example:
-//! docs/en/reference.md, "The log line grammar"): `GROUP.acks`, krb-produce's `--acks FILE`, one
-//! line per message the broker acknowledged in the worker's words (`p3 offset 17`);
-//! `GROUP.faults`, 07-faults.sh's faults as it injects and heals them, verb first as common.sh's
-//! `start` and `stop` lines; `GROUP.committed`, krb-trial watch's samples of the group's
-//! committed offsets in the workers' grammar.
+//! Lab 7's files beside the workers' logs (examples: docs/en/reference.md, "The log line
+//! grammar"): `GROUP.acks`, krb-produce's `--acks FILE`, each acknowledged message in the
+//! worker's words (`p3 offset 17`); `GROUP.faults`, 07-faults.sh's faults, verb first as
+//! common.sh's `start` lines; `GROUP.committed`, krb-trial watch's samples of committed offsets.
 //!
-//! A line of the first two that does not parse is an error naming the file and line, and so is
-//! a last line without its newline (cut short: `p3 offset 1` of `p3 offset 17`): these files
-//! are written by our own tools, and a check that skipped one could call a lost message kept. A
-//! line of the samples that is no sample is skipped and named, as a worker's log's are.
+//! A line of the first two that does not parse, or a last line cut short, is an error naming the
+//! file and line: our own tools write them, and a check that skipped one could call a lost
+//! message kept. A line of the samples that is no sample is skipped and named, as in a log.
 
 use std::collections::HashMap;
 use std::fmt;

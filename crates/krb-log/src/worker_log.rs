@@ -1,11 +1,8 @@
-//! A worker's log read back through the one reader, every line placed on a day.
-//!
-//! Log lines carry the time of day only. A line's day is the one that puts it within 12 hours
-//! of the line before it: a time more than 12 hours before the previous line is on the next day
-//! (a run across midnight), and one more than 12 hours after it on the day before. The first
-//! line of a log is on day 0; in a group, each other log is moved by whole days so that its first
-//! line is within 12 hours of the first line of the first log. So every comparison of times,
-//! within a log and across a group's logs, holds for any run shorter than 12 hours.
+//! A worker's log read back through the one reader, every line placed on a day: lines carry the
+//! time of day only, so a line's day is the one within 12 hours of the line before it (a run
+//! across midnight goes on to the next day). A log's first line is on day 0; a group's other logs
+//! are moved by whole days so that each first line is within 12 hours of the first log's. So
+//! every comparison of times, in a log and across a group's, holds for runs under 12 hours.
 
 use std::iter::repeat_n;
 use std::path::{Path, PathBuf};
@@ -115,10 +112,9 @@ pub struct WorkerLog {
     runs: bool,
 }
 
-/// The most offsets a log's acknowledgement lines may hold together. A lab 8 member
-/// acknowledges a thousand records at most; without this bound, lines of
-/// [`crate::logline::MAX_RANGE`] offsets each (50 bytes a line) would make a small file fill
-/// the memory of every tool that reads it.
+/// The most offsets a log's acknowledgement lines may hold together. A lab 8 member acknowledges
+/// a thousand records at most; unbounded, lines of [`crate::logline::MAX_RANGE`] offsets each
+/// (50 bytes a line) would make a small file fill the memory of every tool that reads it.
 pub const MAX_ACKED: i64 = 4 * crate::logline::MAX_RANGE;
 
 impl WorkerLog {
