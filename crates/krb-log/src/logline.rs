@@ -517,7 +517,7 @@ fn parse_share(text: &str) -> Result<Option<Event>, ParseError> {
     }))
 }
 
-fn bad(reason: String) -> ParseError {
+pub(crate) fn bad(reason: String) -> ParseError {
     ParseError { reason }
 }
 

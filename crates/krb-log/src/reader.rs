@@ -200,12 +200,10 @@ pub fn parse_bytes(line: &[u8]) -> Result<Option<LogLine>, crate::logline::Parse
     let text = String::from_utf8_lossy(line);
     match LogLine::parse(&text)? {
         None => Ok(None),
-        Some(_) => Err(crate::logline::ParseError {
-            reason: format!(
-                "bytes that are not UTF-8 (read as U+FFFD) in {:?}",
-                text.trim_end_matches(['\r', '\n'])
-            ),
-        }),
+        Some(_) => Err(crate::logline::bad(format!(
+            "bytes that are not UTF-8 (read as U+FFFD) in {:?}",
+            text.trim_end_matches(['\r', '\n'])
+        ))),
     }
 }
 
@@ -270,7 +268,7 @@ fn read_lines(
     file.seek(SeekFrom::Start(position)).with_context(cannot)?;
     let mut buf = vec![0u8; 1 << 20];
     let mut filled = 0;
-    let mut number = 0u64;
+    let mut lines = 0u64;
     loop {
         if filled == buf.len() {
             // A line longer than the buffer: make room for it.
@@ -279,25 +277,21 @@ fn read_lines(
         let n = file.read(&mut buf[filled..]).with_context(cannot)?;
         if n == 0 {
             let cut_short = filled > 0 && !skip_partial && position < to && last == Last::Read;
-            let range = Range {
-                lines: number,
-                cut_short,
-            };
-            return Ok((range, position, true));
+            return Ok((Range { lines, cut_short }, position, true));
         }
         let end = filled + n;
         let mut start = 0;
         loop {
             if !skip_partial && position >= to {
                 let range = Range {
-                    lines: number,
+                    lines,
                     cut_short: false,
                 };
                 return Ok((range, position, false));
             }
             let taken = match skip_partial {
                 true => None,
-                false => fast(number + 1, &buf[start..end]),
+                false => fast(lines + 1, &buf[start..end]),
             };
             let len = match taken {
                 Some(len) => len,
@@ -306,12 +300,12 @@ fn read_lines(
                         break;
                     };
                     if !skip_partial {
-                        each(number + 1, &buf[start..start + nl]);
+                        each(lines + 1, &buf[start..start + nl]);
                     }
                     nl + 1
                 }
             };
-            number += u64::from(!skip_partial);
+            lines += u64::from(!skip_partial);
             skip_partial = false;
             position += len as u64;
             start += len;

@@ -235,11 +235,9 @@ impl WorkerLog {
             _ => 0,
         };
         if self.acked + offsets > MAX_ACKED {
-            return Err(ParseError {
-                reason: format!(
-                    "more than {MAX_ACKED} acknowledged offsets in the log with this line: no member acknowledges so many"
-                ),
-            });
+            return Err(crate::logline::bad(format!(
+                "more than {MAX_ACKED} acknowledged offsets in the log with this line: no member acknowledges so many"
+            )));
         }
         self.acked += offsets;
         Ok(line)
