@@ -141,12 +141,11 @@ impl Time {
             n if n >= 1_000_000_000 => (t.second() + 1, n - 1_000_000_000),
             n => (t.second(), n),
         };
-        let millis = nanos / 1_000_000;
         let numbers = [
             (0, t.hour(), 2),
             (3, t.minute(), 2),
             (6, second, 2),
-            (9, millis, 3),
+            (9, nanos / 1_000_000, 3),
         ];
         let mut text = *b"00:00:00.000";
         for (at, n, digits) in numbers {

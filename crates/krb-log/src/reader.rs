@@ -30,9 +30,8 @@ pub struct Logs {
 
 impl Logs {
     pub fn at(dir: &Path) -> Logs {
-        Logs {
-            dir: dir.to_path_buf(),
-        }
+        let dir = dir.to_path_buf();
+        Logs { dir }
     }
 }
 
@@ -448,11 +447,8 @@ pub fn group_of(path: &Path) -> Result<Option<String>> {
         .with_context(|| format!("cannot read {}", shown(path)))?;
     Ok(head
         .split(|&b| b == b'\n')
-        .find_map(|line| match parse_bytes(line) {
-            Ok(Some(LogLine {
-                event: Event::Consumes { group, .. } | Event::ShareConsumes { group, .. },
-                ..
-            })) => Some(group),
+        .find_map(|line| match parse_bytes(line).ok()??.event {
+            Event::Consumes { group, .. } | Event::ShareConsumes { group, .. } => Some(group),
             _ => None,
         }))
 }
