@@ -346,6 +346,20 @@ mod tests {
             }
         }
 
+        /// The clock's bounds, which the generated lines reach too rarely to hold.
+        #[test]
+        fn the_clock_s_bounds_agree_with_the_grammar() {
+            for clock in [
+                "23:59:59.999",
+                "24:00:00.000",
+                "00:60:00.000",
+                "00:00:60.000",
+            ] {
+                agrees(&format!("{clock} a p0 offset 1\n"));
+                commit_agrees(&format!("{clock} a commit p0=1\n"));
+            }
+        }
+
         proptest! {
             #[test]
             fn commit_lines_agree_with_the_grammar(
