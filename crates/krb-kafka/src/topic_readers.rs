@@ -131,13 +131,12 @@ pub fn members(n: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::group_admin::{Kind, Member};
+    use crate::group_admin::Member;
     use std::collections::BTreeMap;
 
     fn member(assigned: &[(&str, i32)], target: &[(&str, i32)]) -> Member {
         let owned = |ps: &[(&str, i32)]| ps.iter().map(|(t, p)| (t.to_string(), *p)).collect();
         Member {
-            client_id: "krb-worker".into(),
             assigned: owned(assigned),
             target: owned(target),
         }
@@ -147,7 +146,6 @@ mod tests {
         Group {
             id: id.into(),
             state,
-            kind: Kind::Classic,
             members,
         }
     }
@@ -215,8 +213,7 @@ mod tests {
 
     #[test]
     fn a_consumer_groups_target_assignment_counts_as_its_members_partitions() {
-        let mut kip848 = group("kip848", State::Unknown, vec![member(&[], &[("pay", 0)])]);
-        kip848.kind = Kind::Consumer;
+        let kip848 = group("kip848", State::Unknown, vec![member(&[], &[("pay", 0)])]);
         let look = Commits::new(&[]).decide("pay", &[kip848]);
         assert_eq!(readers(&look), [("kip848", 1)]);
     }
