@@ -92,12 +92,10 @@ fn live_members(admin: &AdminClient<DefaultClientContext>, name: &str) -> Option
 /// The one line that refuses to delete group `name`, which has `members` live members (None:
 /// the broker said it has members but not how many).
 fn refusal(lang: Lang, name: &str, members: Option<usize>) -> String {
-    let members = members.filter(|n| *n > 0);
-    let has = match lang {
-        Lang::En => members.map_or("live members".to_string(), topic_readers::members),
-        Lang::Ko => members.map_or("살아 있는 구성원".to_string(), |n| {
-            format!("살아 있는 구성원 {n}명")
-        }),
+    let has = match (members.filter(|n| *n > 0), lang) {
+        (Some(n), _) => topic_readers::members(lang, n),
+        (None, Lang::En) => "live members".to_string(),
+        (None, Lang::Ko) => "살아 있는 구성원".to_string(),
     };
     m::REFUSED.fill(lang, &[("group", &name), ("has", &has)])
 }

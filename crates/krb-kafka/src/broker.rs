@@ -202,25 +202,20 @@ impl BrokerArgs {
         let metadata = client
             .fetch_metadata(None, REACH_TIMEOUT)
             .map_err(|e| anyhow::anyhow!(self.unreachable(&e)))?;
-        let missing = || {
-            anyhow::anyhow!(NO_TOPIC.fill(
-                Lang::of_process(),
-                &[
-                    ("name", &name),
-                    ("bootstrap", &self.bootstrap),
-                    ("topic", &topic)
-                ]
-            ))
-        };
-        let Some(t) = metadata.topics().iter().find(|t| t.name() == name) else {
-            return Err(missing());
-        };
-        match t.error() {
-            None => Ok(t.partitions().len()),
-            Some(e) if RDKafkaErrorCode::from(e) == RDKafkaErrorCode::UnknownTopicOrPartition => {
-                Err(missing())
+        let t = metadata.topics().iter().find(|t| t.name() == name);
+        match t.map(|t| (t.partitions().len(), t.error().map(RDKafkaErrorCode::from))) {
+            Some((partitions, None)) => Ok(partitions),
+            None | Some((_, Some(RDKafkaErrorCode::UnknownTopicOrPartition))) => {
+                Err(anyhow::anyhow!(NO_TOPIC.fill(
+                    Lang::of_process(),
+                    &[
+                        ("name", &name),
+                        ("bootstrap", &self.bootstrap),
+                        ("topic", &topic)
+                    ]
+                )))
             }
-            Some(e) => Err(KafkaError::MetadataFetch(e.into()))
+            Some((_, Some(e))) => Err(KafkaError::MetadataFetch(e))
                 .with_context(|| format!("cannot describe topic {name} on {}", self.bootstrap)),
         }
     }

@@ -8,7 +8,7 @@ use std::ffi::{c_char, CStr, CString};
 use std::fmt;
 use std::time::{Duration, Instant};
 
-use anyhow::{bail, Result};
+use anyhow::{bail, ensure, Result};
 use rdkafka::bindings as rd;
 use rdkafka::client::{Client, ClientContext};
 use rdkafka::error::RDKafkaErrorCode;
@@ -346,19 +346,20 @@ fn ask<C: ClientContext, T>(
         let ms = i32::try_from((timeout + Duration::from_secs(5)).as_millis()).unwrap_or(i32::MAX);
         // SAFETY: the queue is alive; a non-null event is ours to destroy.
         let event = unsafe { rd::rd_kafka_queue_poll(queue.0, ms) };
-        if event.is_null() {
-            bail!("cannot {what}: no answer within {} s", ms / 1000);
-        }
+        ensure!(
+            !event.is_null(),
+            "cannot {what}: no answer within {} s",
+            ms / 1000
+        );
         let event = Owned(event, rd::rd_kafka_event_destroy);
         // SAFETY: the event is alive; its error string lives as long as it.
         unsafe {
             let err = rd::rd_kafka_event_error(event.0);
-            if err != rd::rd_kafka_resp_err_t::RD_KAFKA_RESP_ERR_NO_ERROR {
-                bail!(
-                    "cannot {what}: {}",
-                    error_text(err, rd::rd_kafka_event_error_string(event.0))
-                );
-            }
+            ensure!(
+                err == rd::rd_kafka_resp_err_t::RD_KAFKA_RESP_ERR_NO_ERROR,
+                "cannot {what}: {}",
+                error_text(err, rd::rd_kafka_event_error_string(event.0))
+            );
             if rd::rd_kafka_event_type(event.0) != kind {
                 bail!("cannot {what}: librdkafka answered with another kind of event");
             }
@@ -437,15 +438,15 @@ unsafe fn assignment(assignment: *const rd::rd_kafka_MemberAssignment_t) -> Vec<
         .collect()
 }
 
-/// The elements of a partition list (none for a null one).
+/// The elements of a partition list (none for a null one): krb-share's too.
 ///
 /// # Safety
 /// `list` is null or alive, with its elements, as long as the slice is used.
-unsafe fn partitions<'a>(
+pub(crate) unsafe fn partitions<'a>(
     list: *const rd::rd_kafka_topic_partition_list_t,
 ) -> &'a [rd::rd_kafka_topic_partition_t] {
     match list.as_ref() {
-        Some(list) => slice(list.elems, list.cnt as usize),
+        Some(list) => slice(list.elems, usize::try_from(list.cnt).unwrap_or(0)),
         None => &[],
     }
 }
@@ -455,9 +456,7 @@ struct Owned<T>(*mut T, unsafe extern "C" fn(*mut T));
 
 impl<T> Owned<T> {
     fn new(ptr: *mut T, destroy: unsafe extern "C" fn(*mut T)) -> Result<Owned<T>> {
-        if ptr.is_null() {
-            bail!("librdkafka could not make an admin request");
-        }
+        ensure!(!ptr.is_null(), "librdkafka could not make an admin request");
         Ok(Owned(ptr, destroy))
     }
 }

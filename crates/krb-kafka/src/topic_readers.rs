@@ -9,6 +9,7 @@ use std::collections::BTreeSet;
 use std::time::Duration;
 
 use anyhow::Result;
+use krb_cli::lang::Lang;
 use rdkafka::client::{Client, ClientContext};
 
 use crate::group_admin::{self, Group, State};
@@ -106,25 +107,30 @@ pub fn look<C: ClientContext>(client: &Client<C>, topic: &str, timeout: Duration
     })
 }
 
-/// "group g (1 live member)", "groups g (2 live members) and h (1 live member)".
-pub fn named(readers: &[Reader]) -> String {
+/// "group g (1 live member)", "groups g (2 live members) and h (1 live member)"; in Korean
+/// "g 그룹(살아 있는 구성원 2명), h 그룹(살아 있는 구성원 1명)".
+pub fn named(lang: Lang, readers: &[Reader]) -> String {
     let each: Vec<String> = readers
         .iter()
-        .map(|r| format!("{} ({})", r.group, members(r.members)))
+        .map(|r| match lang {
+            Lang::En => format!("{} ({})", r.group, members(lang, r.members)),
+            Lang::Ko => format!("{} 그룹({})", r.group, members(lang, r.members)),
+        })
         .collect();
-    match each.as_slice() {
-        [one] => format!("group {one}"),
-        [init @ .., last] => format!("groups {} and {last}", init.join(", ")),
-        [] => "no group".to_string(),
+    match (lang, each.as_slice()) {
+        (Lang::Ko, _) => each.join(", "),
+        (Lang::En, [one]) => format!("group {one}"),
+        (Lang::En, [init @ .., last]) => format!("groups {} and {last}", init.join(", ")),
+        (Lang::En, []) => "no group".to_string(),
     }
 }
 
-/// "1 live member", "2 live members".
-pub fn members(n: usize) -> String {
-    if n == 1 {
-        "1 live member".to_string()
-    } else {
-        format!("{n} live members")
+/// "1 live member", "2 live members", "살아 있는 구성원 2명".
+pub fn members(lang: Lang, n: usize) -> String {
+    match (lang, n) {
+        (Lang::En, 1) => "1 live member".to_string(),
+        (Lang::En, _) => format!("{n} live members"),
+        (Lang::Ko, _) => format!("살아 있는 구성원 {n}명"),
     }
 }
 
@@ -281,11 +287,11 @@ mod tests {
             members: n,
         };
         assert_eq!(
-            named(&[r("alice-nocommit", 2)]),
+            named(Lang::En, &[r("alice-nocommit", 2)]),
             "group alice-nocommit (2 live members)"
         );
         assert_eq!(
-            named(&[r("a", 1), r("b", 2), r("c", 3)]),
+            named(Lang::En, &[r("a", 1), r("b", 2), r("c", 3)]),
             "groups a (1 live member), b (2 live members) and c (3 live members)"
         );
     }

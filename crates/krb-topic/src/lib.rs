@@ -5,7 +5,7 @@ pub mod messages;
 
 use std::time::{Duration, Instant};
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, ensure, Context, Result};
 use clap::Parser;
 use krb_cli::lang::Lang;
 use krb_kafka::broker::{wait, BrokerArgs, REACH_TIMEOUT};
@@ -68,8 +68,16 @@ pub fn run(args: &Args) -> Result<()> {
     let (admin, options) = args.broker.admin("krb-topic")?;
     let name = args.broker.name(&args.topic);
     if let (Some(messages), Some(partitions)) = (args.expect, args.partitions) {
-        let (found, held) = contents(&admin, &name)?
+        let leaders = served(&admin, &name)?
             .ok_or_else(|| anyhow::anyhow!(m::NO_TOPIC.fill(lang, &[("topic", &name)])))?;
+        let (found, mut held) = (leaders.len() as i32, 0);
+        for p in 0..found {
+            let (low, high) = admin
+                .inner()
+                .fetch_watermarks(&name, p, REACH_TIMEOUT)
+                .with_context(|| format!("cannot read the offsets of {name} p{p}"))?;
+            held += high - low;
+        }
         bail_if_differs(lang, &name, (partitions, messages), (found, held))?;
         println!(
             "{}",
@@ -124,10 +132,8 @@ pub fn run(args: &Args) -> Result<()> {
         }
         std::thread::sleep(Duration::from_millis(100));
     }
-    bail!(m::NO_LEADER.fill(
-        lang,
-        &[("topic", &name), ("seconds", &RECREATE_TIMEOUT.as_secs())]
-    ))
+    let seconds = RECREATE_TIMEOUT.as_secs();
+    bail!(m::NO_LEADER.fill(lang, &[("topic", &name), ("seconds", &seconds)]))
 }
 
 /// What a topic the lab did not make must be: `want` (partitions, messages) against `found`.
@@ -151,23 +157,6 @@ fn bail_if_differs(lang: Lang, name: &str, want: (i32, i64), found: (i32, i64)) 
     Ok(())
 }
 
-/// Topic `name`'s partitions and the messages they hold, or None when the broker does not
-/// serve it.
-fn contents(admin: &AdminClient<DefaultClientContext>, name: &str) -> Result<Option<(i32, i64)>> {
-    let Some(leaders) = served(admin, name)? else {
-        return Ok(None);
-    };
-    let mut messages = 0;
-    for p in 0..leaders.len() as i32 {
-        let (low, high) = admin
-            .inner()
-            .fetch_watermarks(name, p, REACH_TIMEOUT)
-            .with_context(|| format!("cannot read the offsets of {name} p{p}"))?;
-        messages += high - low;
-    }
-    Ok(Some((leaders.len() as i32, messages)))
-}
-
 /// Fails, naming them, when groups with live members read topic `name`. A group in its first
 /// rebalance cannot be told what it reads yet: it is asked again until it can, for
 /// [`UNSURE_TIMEOUT`] at most (a classic group's first rebalance takes
@@ -180,34 +169,25 @@ fn unread(lang: Lang, admin: &AdminClient<DefaultClientContext>, name: &str) -> 
         let look = topic_readers::look(admin.inner(), name, REACH_TIMEOUT).with_context(|| {
             format!("cannot tell whether a group reads topic {name} (--force deletes it anyway)")
         })?;
-        if !look.readers.is_empty() {
-            bail!(refusal(lang, name, &look.readers));
-        }
+        ensure!(look.readers.is_empty(), refusal(lang, name, &look.readers));
         if look.unsure.is_empty() {
             return Ok(());
         }
-        if start.elapsed() >= UNSURE_TIMEOUT {
-            bail!(unsure(lang, name, &look.unsure));
-        }
+        ensure!(
+            start.elapsed() < UNSURE_TIMEOUT,
+            unsure(lang, name, &look.unsure)
+        );
         std::thread::sleep(Duration::from_millis(250));
     }
 }
 
 /// The one line that refuses to delete topic `name`, which `readers` read.
 fn refusal(lang: Lang, name: &str, readers: &[Reader]) -> String {
-    let msg = if readers.len() == 1 {
-        m::REFUSED_ONE
-    } else {
-        m::REFUSED_MANY
+    let msg = match readers {
+        [_] => m::REFUSED_ONE,
+        _ => m::REFUSED_MANY,
     };
-    let named = match lang {
-        Lang::En => topic_readers::named(readers),
-        Lang::Ko => readers
-            .iter()
-            .map(|r| format!("{} 그룹(살아 있는 구성원 {}명)", r.group, r.members))
-            .collect::<Vec<_>>()
-            .join(", "),
-    };
+    let named = topic_readers::named(lang, readers);
     msg.fill(lang, &[("topic", &name), ("readers", &named)])
 }
 
@@ -255,10 +235,8 @@ fn delete(
         }
         std::thread::sleep(Duration::from_millis(100));
     }
-    bail!(m::STILL_SERVED.fill(
-        lang,
-        &[("topic", &name), ("seconds", &RECREATE_TIMEOUT.as_secs())]
-    ))
+    let seconds = RECREATE_TIMEOUT.as_secs();
+    bail!(m::STILL_SERVED.fill(lang, &[("topic", &name), ("seconds", &seconds)]))
 }
 
 /// The leader of each partition of topic `name` as the broker serves it, or None when it does
