@@ -51,13 +51,7 @@ pub fn run(args: &Args) -> Result<()> {
         };
         match result {
             Err((_, code))
-                if (start.elapsed() < COORDINATOR_TIMEOUT
-                    && matches!(
-                        code,
-                        RDKafkaErrorCode::NotCoordinator
-                            | RDKafkaErrorCode::CoordinatorNotAvailable
-                            | RDKafkaErrorCode::CoordinatorLoadInProgress
-                    ))
+                if (group_admin::loading(code) && start.elapsed() < COORDINATOR_TIMEOUT)
                     || (code == RDKafkaErrorCode::NonEmptyGroup
                         && start.elapsed() < Duration::from_secs(args.wait)) =>
             {

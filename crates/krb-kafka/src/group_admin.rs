@@ -398,12 +398,20 @@ unsafe fn refused(error: *const rd::rd_kafka_error_t, what: &str) -> anyhow::Err
 
 /// The error for a refusal with `code`: [`Loading`] when asking again will do.
 fn refusal(code: rd::rd_kafka_resp_err_t, message: String) -> anyhow::Error {
-    match RDKafkaErrorCode::from(code) {
-        RDKafkaErrorCode::CoordinatorLoadInProgress
-        | RDKafkaErrorCode::CoordinatorNotAvailable
-        | RDKafkaErrorCode::NotCoordinator => Loading(message).into(),
-        _ => anyhow::anyhow!(message),
+    if loading(code.into()) {
+        Loading(message).into()
+    } else {
+        anyhow::anyhow!(message)
     }
+}
+
+/// Whether `code` refuses while a coordinator loads or moves (see [`Loading`]): krb-group's too.
+pub fn loading(code: RDKafkaErrorCode) -> bool {
+    use RDKafkaErrorCode::*;
+    matches!(
+        code,
+        CoordinatorLoadInProgress | CoordinatorNotAvailable | NotCoordinator
+    )
 }
 
 const LOADING_PAUSE: Duration = Duration::from_millis(200);
@@ -497,12 +505,9 @@ pub unsafe fn text(ptr: *const c_char) -> String {
 /// # Safety
 /// As [`text`] for `message`.
 unsafe fn error_text(code: rd::rd_kafka_resp_err_t, message: *const c_char) -> String {
-    let message = text(message);
-    if message.is_empty() {
-        RDKafkaErrorCode::from(code).to_string()
-    } else {
-        message
-    }
+    Some(text(message))
+        .filter(|m| !m.is_empty())
+        .unwrap_or_else(|| RDKafkaErrorCode::from(code).to_string())
 }
 
 /// A librdkafka error object (none for null) as the [`refused`] error of `what`, destroyed.

@@ -67,9 +67,6 @@ fn code_error(err: rd::rd_kafka_resp_err_t) -> Result<(), Error> {
     })
 }
 
-/// The broker's answer to a commit of acknowledgements, partition by partition.
-pub type Answers = Vec<(Partition, Result<(), Error>)>;
-
 /// A share consumer: one `rd_kafka_share_t`, closed and destroyed by `Drop` (or by
 /// [`Share::close`] first).
 pub struct Share {
@@ -154,7 +151,7 @@ impl Share {
 
     /// Sends every acknowledgement not yet sent and waits up to `timeout` for the broker's
     /// answers: each partition's result (an empty list when none were pending).
-    pub fn commit(&self, timeout: Duration) -> Result<Answers, Error> {
+    pub fn commit(&self, timeout: Duration) -> Result<Vec<(Partition, Result<(), Error>)>, Error> {
         let mut list: *mut rd::rd_kafka_topic_partition_list_t = ptr::null_mut();
         let ms = c_int::try_from(timeout.as_millis()).unwrap_or(c_int::MAX);
         // SAFETY: librdkafka sets `list` to one we must destroy, or leaves it NULL.

@@ -47,16 +47,15 @@ fn stand(
     if group.members.is_empty() {
         return Ok(Stand::Not);
     }
-    let owned = || {
-        group
-            .members
-            .iter()
-            .flat_map(|m| m.assigned.iter().chain(&m.target))
-    };
-    if owned().any(|(t, _)| t == topic) {
+    let owned: Vec<_> = group
+        .members
+        .iter()
+        .flat_map(|m| m.assigned.iter().chain(&m.target))
+        .collect();
+    if owned.iter().any(|(t, _)| t == topic) {
         return Ok(Stand::Reads);
     }
-    if owned().next().is_some() {
+    if !owned.is_empty() {
         return Ok(Stand::Not);
     }
     let topics = committed(&group.id)?;

@@ -104,6 +104,15 @@ impl Deliveries {
         failed.0 += 1;
         failed.1.get_or_insert(error);
     }
+
+    /// Writes to --acks, if given: a write that fails is a failed delivery.
+    fn write_acks(&self, write: impl FnOnce(&mut BufWriter<File>) -> std::io::Result<()>) {
+        let Some(acks) = &self.acks else { return };
+        let mut acks = acks.lock().unwrap_or_else(|e| e.into_inner());
+        if let Err(e) = write(&mut acks) {
+            self.fail(format!("cannot write to --acks: {e}"));
+        }
+    }
 }
 
 impl ClientContext for Deliveries {}
@@ -114,15 +123,7 @@ impl ProducerContext for Deliveries {
     fn delivery(&self, result: &DeliveryResult<'_>, _: ()) {
         match result {
             Err((err, _)) => self.fail(err.to_string()),
-            Ok(message) => {
-                let Some(acks) = &self.acks else { return };
-                let mut acks = acks.lock().unwrap_or_else(|e| e.into_inner());
-                if let Err(e) =
-                    writeln!(acks, "{}", ack_line(message.partition(), message.offset()))
-                {
-                    self.fail(format!("cannot write to --acks: {e}"));
-                }
-            }
+            Ok(m) => self.write_acks(|w| writeln!(w, "{}", ack_line(m.partition(), m.offset()))),
         }
     }
 }
@@ -259,12 +260,7 @@ pub fn run(args: &Args) -> Result<()> {
         )
     })?;
     let deliveries = producer.context();
-    if let Some(acks) = &deliveries.acks {
-        let mut acks = acks.lock().unwrap_or_else(|e| e.into_inner());
-        if let Err(e) = acks.flush() {
-            deliveries.fail(format!("cannot write to --acks: {e}"));
-        }
-    }
+    deliveries.write_acks(|w| w.flush());
     let (failed, first) = deliveries
         .failed
         .lock()

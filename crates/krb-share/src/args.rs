@@ -104,7 +104,6 @@ impl Args {
         settings
     }
 
-    /// The worker's librdkafka configuration.
     pub fn config(&self) -> rdkafka::ClientConfig {
         self.worker.config(&self.broker, &[])
     }

@@ -75,21 +75,16 @@ fn consume(share: &Share, args: &Args, stop: &AtomicBool) -> Result<()> {
         };
         let records: Vec<_> = batch.records().collect();
         for a in &records {
-            match &a.error {
+            let acquired = match &a.error {
                 // librdkafka has acknowledged it already, by the error's kind.
-                Some(e) => emit(
-                    name,
-                    Event::PollError(format!("p{} offset {}: {e}", a.partition, a.offset)),
-                ),
-                None => emit(
-                    name,
-                    Event::Acquired {
-                        partition: a.partition,
-                        offset: a.offset,
-                        delivery: a.delivery,
-                    },
-                ),
-            }
+                Some(e) => Event::PollError(format!("p{} offset {}: {e}", a.partition, a.offset)),
+                None => Event::Acquired {
+                    partition: a.partition,
+                    offset: a.offset,
+                    delivery: a.delivery,
+                },
+            };
+            emit(name, acquired);
         }
         for a in records.iter().filter(|a| a.error.is_none()) {
             let (partition, offset) = (a.partition, a.offset);
@@ -133,12 +128,10 @@ fn consume(share: &Share, args: &Args, stop: &AtomicBool) -> Result<()> {
 
 /// How a processed record is acknowledged.
 fn fate(args: &Args, offset: Offset) -> Ack {
-    if args.release_at == Some(offset) {
-        Ack::Release
-    } else if args.reject_at == Some(offset) {
-        Ack::Reject
-    } else {
-        Ack::Accept
+    match Some(offset) {
+        o if o == args.release_at => Ack::Release,
+        o if o == args.reject_at => Ack::Reject,
+        _ => Ack::Accept,
     }
 }
 
