@@ -73,7 +73,6 @@ pub fn run(args: &Args) -> Result<()> {
     }
 }
 
-/// How many members group `name` has now, if the broker says.
 fn live_members(admin: &AdminClient<DefaultClientContext>, name: &str) -> Option<usize> {
     let described =
         group_admin::describe(admin.inner(), &[name.to_string()], REACH_TIMEOUT).ok()?;

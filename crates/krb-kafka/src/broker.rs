@@ -54,8 +54,9 @@ struct Options {
     namespace: Namespace,
 }
 
-impl From<Options> for BrokerArgs {
-    fn from(o: Options) -> BrokerArgs {
+impl clap::FromArgMatches for BrokerArgs {
+    fn from_arg_matches(matches: &clap::ArgMatches) -> Result<Self, clap::Error> {
+        let o = Options::from_arg_matches(matches)?;
         // An empty KRB_BOOTSTRAP is unset, as an empty KRB_CONFIG is: it would not reach the
         // file's broker, or the default, otherwise.
         let bootstrap = o
@@ -63,18 +64,12 @@ impl From<Options> for BrokerArgs {
             .filter(|b| !b.is_empty())
             .or_else(|| o.config.as_ref()?.bootstrap().map(String::from))
             .unwrap_or_else(|| DEFAULT_BOOTSTRAP.to_string());
-        BrokerArgs {
+        Ok(BrokerArgs {
             bootstrap,
             file: o.config,
             properties: o.properties,
             namespace: o.namespace,
-        }
-    }
-}
-
-impl clap::FromArgMatches for BrokerArgs {
-    fn from_arg_matches(matches: &clap::ArgMatches) -> Result<Self, clap::Error> {
-        Options::from_arg_matches(matches).map(BrokerArgs::from)
+        })
     }
 
     fn update_from_arg_matches(&mut self, matches: &clap::ArgMatches) -> Result<(), clap::Error> {
@@ -84,10 +79,6 @@ impl clap::FromArgMatches for BrokerArgs {
 }
 
 impl clap::Args for BrokerArgs {
-    fn group_id() -> Option<clap::Id> {
-        Options::group_id()
-    }
-
     fn augment_args(cmd: clap::Command) -> clap::Command {
         Options::augment_args(cmd)
     }

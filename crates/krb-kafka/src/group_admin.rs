@@ -46,7 +46,6 @@ pub struct Listing {
     pub state: State,
 }
 
-/// (topic, partition).
 pub type TopicPartition = (String, i32);
 
 /// A member of a group and the partitions it owns. A `consumer` group's member also has a
@@ -152,9 +151,8 @@ pub fn describe<C: ClientContext>(
             let error = rd::rd_kafka_ConsumerGroupDescription_error(*group);
             if !error.is_null() {
                 // Deleted since it was listed (or never there): nobody is in it.
-                if RDKafkaErrorCode::from(rd::rd_kafka_error_code(error))
-                    == RDKafkaErrorCode::GroupIdNotFound
-                {
+                let code = RDKafkaErrorCode::from(rd::rd_kafka_error_code(error));
+                if code == RDKafkaErrorCode::GroupIdNotFound {
                     continue;
                 }
                 let what = format!("cannot describe consumer group {id}");
@@ -178,7 +176,6 @@ pub fn describe<C: ClientContext>(
     })
 }
 
-/// Every partition the group `id` has committed an offset for, with the offset.
 pub fn committed<C: ClientContext>(
     client: &Client<C>,
     id: &str,
@@ -234,14 +231,10 @@ pub fn set_configs<C: ClientContext>(
     timeout: Duration,
 ) -> Result<()> {
     let name = CString::new(id)?;
+    let group = rd::rd_kafka_ResourceType_t::RD_KAFKA_RESOURCE_GROUP;
     // SAFETY: the name is copied into the new object.
     let mut resource = Owned::new(
-        unsafe {
-            rd::rd_kafka_ConfigResource_new(
-                rd::rd_kafka_ResourceType_t::RD_KAFKA_RESOURCE_GROUP,
-                name.as_ptr(),
-            )
-        },
+        unsafe { rd::rd_kafka_ConfigResource_new(group, name.as_ptr()) },
         rd::rd_kafka_ConfigResource_destroy,
     )?;
     for (key, value) in settings {
@@ -279,24 +272,19 @@ pub fn set_configs<C: ClientContext>(
         for r in slice(resources, count) {
             let code = rd::rd_kafka_ConfigResource_error(*r);
             if code != rd::rd_kafka_resp_err_t::RD_KAFKA_RESP_ERR_NO_ERROR {
-                return Err(refusal(
-                    code,
-                    format!(
-                        "the broker refused group {id}'s settings: {}",
-                        error_text(code, rd::rd_kafka_ConfigResource_error_string(*r))
-                    ),
-                ));
+                let why = error_text(code, rd::rd_kafka_ConfigResource_error_string(*r));
+                let what = format!("the broker refused group {id}'s settings: {why}");
+                return Err(refusal(code, what));
             }
         }
         Ok(())
     })
 }
 
-/// One admin request, asked again while the coordinator loads (see [`patiently`]): `send`
-/// sends it with the client's handle and the request's options and queue, then the result
-/// event, of `answer`'s type (and `what` could not be done if it fails), is handed to `read`. A
-/// request that failed as a whole (the broker unreachable, the timeout passed) is an error
-/// saying what could not be done.
+/// One admin request, asked again while the coordinator loads (see [`patiently`]): `send` sends
+/// it with the client's handle and the request's options and queue; the result event, of type
+/// `kind`, goes to `read`. A request that fails as a whole (the broker unreachable, the timeout
+/// passed) is the error "cannot `what`: ...".
 ///
 /// What `send` is handed outlives its call: the client is borrowed for the request, the queue
 /// and options are the request's; librdkafka keeps none of the arguments. What `read` is handed

@@ -42,15 +42,10 @@ impl<'p> Batches<'p> {
         topic: &str,
     ) -> Result<Self> {
         let name = CString::new(topic).map_err(|_| anyhow!("topic {topic:?} contains a NUL"))?;
+        let rk = producer.client().native_ptr();
         // SAFETY: the client pointer is valid while `producer` is borrowed; a null topic
         // configuration takes the producer's defaults.
-        let rkt = unsafe {
-            rdsys::rd_kafka_topic_new(
-                producer.client().native_ptr(),
-                name.as_ptr(),
-                ptr::null_mut(),
-            )
-        };
+        let rkt = unsafe { rdsys::rd_kafka_topic_new(rk, name.as_ptr(), ptr::null_mut()) };
         let rkt = NonNull::new(rkt).ok_or_else(|| anyhow!("librdkafka refused topic {topic}"))?;
         Ok(Batches {
             rkt,

@@ -42,17 +42,15 @@ fn take_error(error: *mut rd::rd_kafka_error_t) -> Result<(), Error> {
         return Ok(());
     }
     // SAFETY: a non-NULL error returned by librdkafka, ours to read and destroy, once.
-    let (code, text, fatal) = unsafe {
+    unsafe {
         let code = rd::rd_kafka_error_code(error) as i32;
-        let text = text_of(rd::rd_kafka_error_string(error));
-        let fatal = rd::rd_kafka_error_is_fatal(error) != 0;
+        let failed = Error {
+            rendered: kafka_error::render(code, &text_of(rd::rd_kafka_error_string(error))),
+            fatal: rd::rd_kafka_error_is_fatal(error) != 0,
+        };
         rd::rd_kafka_error_destroy(error);
-        (code, text, fatal)
-    };
-    Err(Error {
-        rendered: kafka_error::render(code, &text),
-        fatal,
-    })
+        Err(failed)
+    }
 }
 
 /// A response code as an error (NO_ERROR: none).
@@ -66,6 +64,9 @@ fn code_error(err: rd::rd_kafka_resp_err_t) -> Result<(), Error> {
         fatal: false,
     })
 }
+
+/// The broker's answer to a commit of acknowledgements, partition by partition.
+pub type Answers = Vec<(Partition, Result<(), Error>)>;
 
 /// A share consumer: one `rd_kafka_share_t`, closed and destroyed by `Drop` (or by
 /// [`Share::close`] first).
@@ -135,7 +136,6 @@ impl Share {
         Ok(batch)
     }
 
-    /// Acknowledges `record` of the last batch.
     pub fn acknowledge(&self, record: &Record<'_>, ack: Ack) -> Result<(), Error> {
         use rd::rd_kafka_share_AcknowledgeType_t as T;
         let kind = match ack {
@@ -151,7 +151,7 @@ impl Share {
 
     /// Sends every acknowledgement not yet sent and waits up to `timeout` for the broker's
     /// answers: each partition's result (an empty list when none were pending).
-    pub fn commit(&self, timeout: Duration) -> Result<Vec<(Partition, Result<(), Error>)>, Error> {
+    pub fn commit(&self, timeout: Duration) -> Result<Answers, Error> {
         let mut list: *mut rd::rd_kafka_topic_partition_list_t = ptr::null_mut();
         let ms = c_int::try_from(timeout.as_millis()).unwrap_or(c_int::MAX);
         // SAFETY: librdkafka sets `list` to one we must destroy, or leaves it NULL.

@@ -1,9 +1,7 @@
 //! Who reads a topic now: the groups with live members that read it, which `krb-topic` will not
 //! delete it from under (in a room sharing one broker, no one wipes another's data), decided on the
-//! names the broker knows. A group with members reads T when a member's assignment (or target
-//! assignment) holds a partition of T, or, while no member owns any, it has committed an offset of
-//! T; a group that shows neither and is not `Stable` is [`Look::unsure`]. The rule and what was
-//! measured for it: docs/en/internals/broker-questions.md, "Who reads a topic".
+//! names the broker knows. The rule ([`decide`]) and what was measured for it:
+//! docs/en/internals/broker-questions.md, "Who reads a topic".
 
 use std::collections::BTreeSet;
 use std::time::Duration;
@@ -21,10 +19,8 @@ pub struct Reader {
     pub members: usize,
 }
 
-/// What the broker shows about a topic's readers.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Look {
-    /// The groups with live members that read the topic.
     pub readers: Vec<Reader>,
     /// Groups with live members in their first rebalance: what they read is not known yet.
     pub unsure: Vec<String>,

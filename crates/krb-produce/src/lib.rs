@@ -128,12 +128,6 @@ impl ProducerContext for Deliveries {
     }
 }
 
-/// How long the producer waits when its queue is full, before it tries again.
-const QUEUE_FULL_WAIT: Duration = Duration::from_millis(1);
-
-/// How long the producer waits for the last deliveries.
-const FLUSH_TIMEOUT: Duration = Duration::from_secs(60);
-
 krb_cli::msgs! { ALL;
     /// A message librdkafka refused to queue (`why`: its error).
     NOT_SENT = "cannot send message {i} to {topic}: {why}",
@@ -147,6 +141,8 @@ krb_cli::msgs! { ALL;
         "{topic} 토픽으로 보낸 메시지 {sent}개 중 {failed}개가 전달되지 않았어요(첫 오류: {why})";
 }
 
+const QUEUE_FULL_WAIT: Duration = Duration::from_millis(1);
+const FLUSH_TIMEOUT: Duration = Duration::from_secs(60);
 /// How long the producer serves delivery reports before it looks again whether any is due.
 const FLUSH_STEP: Duration = Duration::from_millis(1);
 
@@ -173,7 +169,6 @@ fn config(args: &Args) -> ClientConfig {
         .config("krb-produce", &[("enable.idempotence", "true".into())])
 }
 
-/// Sends the messages and waits for every delivery report.
 pub fn run(args: &Args) -> Result<()> {
     let interval = args
         .interval_sec
@@ -184,9 +179,7 @@ pub fn run(args: &Args) -> Result<()> {
         let file = File::create(path);
         file.with_context(|| format!("cannot write the acknowledgements to {}", path.display()))
     });
-    let acks = acks
-        .transpose()?
-        .map(|file| Mutex::new(BufWriter::new(file)));
+    let acks = acks.transpose()?;
     let stop = Arc::new(AtomicBool::new(false));
     signal_hook::flag::register(signal_hook::consts::SIGTERM, Arc::clone(&stop))
         .context("cannot handle SIGTERM")?;
@@ -194,7 +187,7 @@ pub fn run(args: &Args) -> Result<()> {
     // made, not librdkafka's broker thread, which sets the pace.
     let producer: BaseProducer<Deliveries> = config(args)
         .create_with_context(Deliveries {
-            acks,
+            acks: acks.map(|file| Mutex::new(BufWriter::new(file))),
             ..Deliveries::default()
         })
         .context(
@@ -253,12 +246,9 @@ pub fn run(args: &Args) -> Result<()> {
         }
     }
     drop(batches);
-    wait_for_deliveries(&producer, FLUSH_TIMEOUT).with_context(|| {
-        NOT_IN_TIME.fill(
-            lang,
-            &[("topic", &topic), ("seconds", &FLUSH_TIMEOUT.as_secs())],
-        )
-    })?;
+    let seconds = FLUSH_TIMEOUT.as_secs();
+    wait_for_deliveries(&producer, FLUSH_TIMEOUT)
+        .with_context(|| NOT_IN_TIME.fill(lang, &[("topic", &topic), ("seconds", &seconds)]))?;
     let deliveries = producer.context();
     deliveries.write_acks(|w| w.flush());
     let (failed, first) = deliveries

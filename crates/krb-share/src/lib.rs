@@ -19,7 +19,6 @@ use krb_log::stdout_lines::{self as lines, emit};
 /// How long one poll waits for records: the stop flag is looked at between two.
 const POLL: Duration = Duration::from_millis(500);
 
-/// How long a commit of acknowledgements waits for the broker.
 const COMMIT_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// Runs the worker until SIGTERM or SIGINT (its arguments checked by [`Args::validate`]).
@@ -59,7 +58,6 @@ pub fn run(args: Args) -> Result<()> {
     closed.context("cannot leave the share group cleanly")
 }
 
-/// Polls, processes, acknowledges and commits until `stop`.
 fn consume(share: &Share, args: &Args, stop: &AtomicBool) -> Result<()> {
     let name = &args.worker.name;
     let mut pending = Pending::default();
@@ -126,7 +124,6 @@ fn consume(share: &Share, args: &Args, stop: &AtomicBool) -> Result<()> {
     Ok(())
 }
 
-/// How a processed record is acknowledged.
 fn fate(args: &Args, offset: Offset) -> Ack {
     match Some(offset) {
         o if o == args.release_at => Ack::Release,

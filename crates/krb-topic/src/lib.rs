@@ -173,10 +173,9 @@ fn unread(lang: Lang, admin: &AdminClient<DefaultClientContext>, name: &str) -> 
         if look.unsure.is_empty() {
             return Ok(());
         }
-        ensure!(
-            start.elapsed() < UNSURE_TIMEOUT,
-            unsure(lang, name, &look.unsure)
-        );
+        if start.elapsed() >= UNSURE_TIMEOUT {
+            bail!(unsure(lang, name, &look.unsure));
+        }
         std::thread::sleep(Duration::from_millis(250));
     }
 }

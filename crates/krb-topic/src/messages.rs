@@ -1,7 +1,5 @@
-//! What krb-topic says to a person, in English and Korean (`KRB_LANG=ko` or a Korean locale):
-//! its check (`--expect`), a lab's first step, which a learner meets when the topic was not
-//! made or not filled; what --delete did; and its refusals and errors. `Created topic T.` stays
-//! the article's: kafka-topics.sh prints it on create, and nothing on delete.
+//! What krb-topic says to a person, in English and Korean (`KRB_LANG=ko` or a Korean locale).
+//! `Created topic T.` stays the article's: kafka-topics.sh prints it on create, nothing on delete.
 
 krb_cli::msgs! { ALL;
     READY = "Topic {topic}: {partitions} partitions, {messages} messages.",
