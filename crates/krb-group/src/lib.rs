@@ -7,11 +7,9 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context, Result};
 use clap::Parser;
 use krb_cli::lang::Lang;
-use krb_kafka::broker::{wait, BrokerArgs, REACH_TIMEOUT};
+use krb_kafka::broker::{wait, Admin, BrokerArgs, REACH_TIMEOUT};
 use krb_kafka::{group_admin, topic_readers};
 use messages as m;
-use rdkafka::admin::AdminClient;
-use rdkafka::client::DefaultClientContext;
 use rdkafka::error::RDKafkaErrorCode;
 
 /// krb-group: delete consumer group GROUP and its committed offsets.
@@ -73,7 +71,7 @@ pub fn run(args: &Args) -> Result<()> {
     }
 }
 
-fn live_members(admin: &AdminClient<DefaultClientContext>, name: &str) -> Option<usize> {
+fn live_members(admin: &Admin, name: &str) -> Option<usize> {
     let described =
         group_admin::describe(admin.inner(), &[name.to_string()], REACH_TIMEOUT).ok()?;
     described

@@ -16,6 +16,9 @@ use krb_cli::namespace::Namespace;
 /// The broker of the article's compose.yaml and of scripts/kafka-local.sh.
 pub const DEFAULT_BOOTSTRAP: &str = "localhost:9481";
 
+/// An admin client (rust-rdkafka's), as every tool makes it with [`BrokerArgs::admin`].
+pub type Admin = AdminClient<DefaultClientContext>;
+
 /// How long a tool waits for the broker's first answer before it says it cannot reach it.
 pub const REACH_TIMEOUT: Duration = Duration::from_secs(10);
 
@@ -164,11 +167,8 @@ impl BrokerArgs {
     }
 
     /// An admin client for a broker that answered, and options that wait for the broker's reply.
-    pub fn admin(
-        &self,
-        client_id: &str,
-    ) -> Result<(AdminClient<DefaultClientContext>, AdminOptions)> {
-        let admin: AdminClient<DefaultClientContext> = self
+    pub fn admin(&self, client_id: &str) -> Result<(Admin, AdminOptions)> {
+        let admin: Admin = self
             .config(client_id, &[])
             .create()
             .context("cannot create an admin client")?;

@@ -12,7 +12,6 @@ use rdkafka::client::{Client, ClientContext};
 
 use crate::group_admin::{self, Group, State};
 
-/// A group that reads the topic, and how many live members it has.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Reader {
     pub group: String,

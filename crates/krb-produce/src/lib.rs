@@ -93,7 +93,6 @@ pub fn runs(
 /// ones to `--acks`.
 #[derive(Default)]
 struct Deliveries {
-    /// How many failed, and the first one's error.
     failed: Mutex<(u64, Option<String>)>,
     acks: Option<Mutex<BufWriter<File>>>,
 }

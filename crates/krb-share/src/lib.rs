@@ -26,10 +26,9 @@ pub fn run(args: Args) -> Result<()> {
     let stop = krb_kafka::signals::stop_flag()?;
     let topic = args.broker.name(&args.worker.topic);
     let group = args.broker.name(&args.worker.group);
-    // The share group's own settings, set with Kafka's admin API before joining: librdkafka's
-    // share consumer takes none as a client property, and share.auto.offset.reset must be in
-    // place before the group first reads a partition (latest, the broker's default, would skip
-    // every record already in the topic). The broker checks each against its limits
+    // The share group's own settings, set before joining: librdkafka's share consumer takes none
+    // as a client property, and share.auto.offset.reset=latest, the broker's default, would skip
+    // every record already in the topic. The broker checks each against its limits
     // (group.share.min.* and group.share.max.*) and its refusal is the error.
     let (admin, _) = args.broker.admin("krb-share")?;
     args.broker

@@ -8,11 +8,10 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, ensure, Context, Result};
 use clap::Parser;
 use krb_cli::lang::Lang;
-use krb_kafka::broker::{wait, BrokerArgs, REACH_TIMEOUT};
+use krb_kafka::broker::{wait, Admin, BrokerArgs, REACH_TIMEOUT};
 use krb_kafka::topic_readers::{self, Reader};
 use messages as m;
-use rdkafka::admin::{AdminClient, AdminOptions, NewTopic, TopicReplication};
-use rdkafka::client::DefaultClientContext;
+use rdkafka::admin::{AdminOptions, NewTopic, TopicReplication};
 use rdkafka::error::RDKafkaErrorCode;
 
 /// krb-topic: create TOPIC with PARTITIONS partitions (replication factor 1, or --replication N).
@@ -163,7 +162,7 @@ fn bail_if_differs(lang: Lang, name: &str, want: (i32, i64), found: (i32, i64)) 
 /// group.initial.rebalance.delay.ms, 3 s by default, 0 on kafka-local.sh's broker). One that
 /// still cannot be told then may read the topic: it is not deleted (a rebalance that long is a
 /// member stuck in it, whose partitions come back when it is through).
-fn unread(lang: Lang, admin: &AdminClient<DefaultClientContext>, name: &str) -> Result<()> {
+fn unread(lang: Lang, admin: &Admin, name: &str) -> Result<()> {
     let start = Instant::now();
     loop {
         let look = topic_readers::look(admin.inner(), name, REACH_TIMEOUT).with_context(|| {
@@ -212,12 +211,7 @@ fn unsure(lang: Lang, name: &str, groups: &[String]) -> String {
 /// so a topic deleted and created again at once can still be served as the old one for a
 /// moment, then not at all, then as the new one. A client started in that moment is told the
 /// topic does not exist, or consumes the old one.
-fn delete(
-    lang: Lang,
-    admin: &AdminClient<DefaultClientContext>,
-    options: &AdminOptions,
-    name: &str,
-) -> Result<bool> {
+fn delete(lang: Lang, admin: &Admin, options: &AdminOptions, name: &str) -> Result<bool> {
     let deleted =
         wait(admin.delete_topics(&[name], options)).context("cannot delete the old topic")?;
     match deleted.into_iter().next() {
@@ -240,7 +234,7 @@ fn delete(
 
 /// The leader of each partition of topic `name` as the broker serves it, or None when it does
 /// not. Asks for every topic: a request naming one lets a broker create it.
-fn served(admin: &AdminClient<DefaultClientContext>, name: &str) -> Result<Option<Vec<i32>>> {
+fn served(admin: &Admin, name: &str) -> Result<Option<Vec<i32>>> {
     let metadata = admin
         .inner()
         .fetch_metadata(None, Duration::from_secs(5))
