@@ -334,11 +334,9 @@ fn ask<C: ClientContext, T>(
         let ms = i32::try_from((timeout + Duration::from_secs(5)).as_millis()).unwrap_or(i32::MAX);
         // SAFETY: the queue is alive; a non-null event is ours to destroy.
         let event = unsafe { rd::rd_kafka_queue_poll(queue.0, ms) };
-        ensure!(
-            !event.is_null(),
-            "cannot {what}: no answer within {} s",
-            ms / 1000
-        );
+        if event.is_null() {
+            bail!("cannot {what}: no answer within {} s", ms / 1000);
+        }
         let event = Owned(event, rd::rd_kafka_event_destroy);
         // SAFETY: the event is alive; its error string lives as long as it.
         unsafe {
