@@ -1,8 +1,9 @@
 use std::path::PathBuf;
 
+use anyhow::Context;
 use clap::{Parser, Subcommand};
 use krb_cli::out::stdout_line;
-use krb_docs::help::{own_folder, Runner};
+use krb_docs::help::Runner;
 use krb_docs::Docs;
 
 /// krb-docs: write the docs' generated blocks, and check the docs against the code.
@@ -76,25 +77,27 @@ fn main() -> std::process::ExitCode {
 
 /// Runs the command: how many problems it printed. An error is the checkout's (exit 2).
 fn run(args: Args) -> anyhow::Result<usize> {
-    if let Command::Commands { lab, root } = &args.command {
-        krb_docs::samples::lab_commands(root, lab)?
-            .iter()
-            .for_each(|c| stdout_line(c));
-        return Ok(0);
-    }
-    let (Command::Write { root } | Command::Check { root } | Command::Commands { root, .. }) =
-        &args.command;
-    let bin = own_folder()?;
-    let docs = Docs::read(root, Box::new(Runner::new(root, &bin)), &bin)?;
-    let problems = match args.command {
-        Command::Write { .. } => krb_docs::write(&docs).map(|(changed, problems)| {
-            for page in changed {
-                stdout_line(&format!("wrote {page}"));
+    let root = match &args.command {
+        Command::Commands { lab, root } => {
+            for command in krb_docs::samples::lab_commands(root, lab)? {
+                stdout_line(&command);
             }
-            problems
-        }),
-        Command::Check { .. } | Command::Commands { .. } => krb_docs::check(&docs),
-    }?;
+            return Ok(0);
+        }
+        Command::Write { root } | Command::Check { root } => root,
+    };
+    let me = std::env::current_exe().context("finding krb-docs' own folder")?;
+    let bin = me.parent().context("krb-docs' own folder")?;
+    let docs = Docs::read(root, Box::new(Runner::new(root, bin)), bin)?;
+    let problems = if let Command::Write { .. } = args.command {
+        let (changed, problems) = krb_docs::write(&docs)?;
+        changed
+            .iter()
+            .for_each(|page| stdout_line(&format!("wrote {page}")));
+        problems
+    } else {
+        krb_docs::check(&docs)?
+    };
     for problem in &problems {
         stdout_line(&problem.to_string());
     }
