@@ -24,29 +24,19 @@ pub fn flags_in(help: &str) -> BTreeSet<String> {
 }
 
 /// The subcommands a clap help lists under `Commands:`.
-fn subcommands(help: &str) -> BTreeSet<String> {
-    let lines = help
-        .lines()
-        .skip_while(|l| l.trim_end() != "Commands:")
-        .skip(1);
-    let lines = lines.take_while(|l| !l.trim().is_empty());
-    lines
-        .filter_map(|l| Some(l.split_whitespace().next()?.to_string()))
-        .collect()
+fn subcommands(help: &str) -> BTreeSet<&str> {
+    let after = help.lines().skip_while(|l| l.trim_end() != "Commands:");
+    let listed = after.skip(1).take_while(|l| !l.trim().is_empty());
+    listed.flat_map(|l| l.split_whitespace().next()).collect()
 }
 
 /// The arguments of a script that are its own: up to a subcommand its usage shows passing
 /// the rest on (`java CLASS [ARGS...]`: the ARGS are the class's).
 fn passed_on<'w>(usage: &str, args: &'w [String]) -> &'w [String] {
     let re = regex!(r"\b([a-z][a-z-]*) [A-Z][A-Z_]* \[ARGS\.\.\.\]");
-    let words: BTreeSet<&str> = re
-        .captures_iter(usage)
-        .map(|c| c.get(1).map_or("", |m| m.as_str()))
-        .collect();
-    match args.iter().position(|a| words.contains(a.as_str())) {
-        Some(i) => &args[..=i],
-        None => args,
-    }
+    let passes_on = |a: &String| re.captures_iter(usage).any(|c| &c[1] == a);
+    let last = args.iter().position(passes_on);
+    last.map_or(args, |i| &args[..=i])
 }
 
 /// A function of scripts/common.sh: its comment and the tool it passes its arguments to.
@@ -194,7 +184,7 @@ impl Tools<'_> {
         let sub = args
             .iter()
             .position(|a| !a.starts_with('-'))
-            .filter(|&i| subcommands(&help).contains(&args[i]));
+            .filter(|&i| subcommands(&help).contains(args[i].as_str()));
         let (key, rest) = match sub {
             None => (name.to_string(), args),
             Some(i) => (format!("{name} {}", args[i]), &args[i + 1..]),

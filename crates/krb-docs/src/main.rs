@@ -77,27 +77,26 @@ fn main() -> std::process::ExitCode {
 
 /// Runs the command: how many problems it printed. An error is the checkout's (exit 2).
 fn run(args: Args) -> anyhow::Result<usize> {
-    let root = match &args.command {
-        Command::Commands { lab, root } => {
-            for command in krb_docs::samples::lab_commands(root, lab)? {
-                stdout_line(&command);
-            }
-            return Ok(0);
-        }
-        Command::Write { root } | Command::Check { root } => root,
-    };
+    if let Command::Commands { lab, root } = &args.command {
+        krb_docs::samples::lab_commands(root, lab)?
+            .iter()
+            .for_each(|c| stdout_line(c));
+        return Ok(0);
+    }
+    let (Command::Write { root } | Command::Check { root } | Command::Commands { root, .. }) =
+        &args.command;
     let me = std::env::current_exe().context("finding krb-docs' own folder")?;
     let bin = me.parent().context("krb-docs' own folder")?;
     let docs = Docs::read(root, Box::new(Runner::new(root, bin)), bin)?;
-    let problems = if let Command::Write { .. } = args.command {
-        let (changed, problems) = krb_docs::write(&docs)?;
-        changed
-            .iter()
-            .for_each(|page| stdout_line(&format!("wrote {page}")));
-        problems
-    } else {
-        krb_docs::check(&docs)?
-    };
+    let problems = match args.command {
+        Command::Write { .. } => krb_docs::write(&docs).map(|(changed, problems)| {
+            for page in changed {
+                stdout_line(&format!("wrote {page}"));
+            }
+            problems
+        }),
+        Command::Check { .. } | Command::Commands { .. } => krb_docs::check(&docs),
+    }?;
     for problem in &problems {
         stdout_line(&problem.to_string());
     }

@@ -166,15 +166,12 @@ pub(crate) fn code_spans(line: &str) -> Vec<(std::ops::Range<usize>, &str)> {
 
 /// The inline code spans outside fenced blocks, each with its line.
 pub fn inline_code(text: &str) -> Vec<(usize, String)> {
-    let prose = lines(text).into_iter().filter(Line::prose);
-    let spans = prose.flat_map(|l| {
-        code_spans(l.text)
-            .into_iter()
-            .map(move |(_, c)| (l.number, c))
-    });
-    spans
-        .map(|(number, code)| (number, code.to_string()))
-        .collect()
+    let mut found = Vec::new();
+    for l in lines(text).into_iter().filter(Line::prose) {
+        let spans = code_spans(l.text).into_iter();
+        found.extend(spans.map(|(_, c)| (l.number, c.to_string())));
+    }
+    found
 }
 
 /// A line outside fenced blocks with its code spans replaced by `by`.

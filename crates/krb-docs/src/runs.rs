@@ -322,19 +322,14 @@ fn check_pages(docs: &Docs, samples: &[Sample]) -> Vec<Problem> {
         let (mut generated, mut unrun, mut skipped) = (false, false, false);
         for line in lines(&page.text) {
             let marker = line.text.trim_start();
-            if marker.starts_with("<!-- /krb:") {
-                generated = false;
-            } else if marker.starts_with("<!-- krb:") {
-                generated = true;
-            }
+            generated =
+                (generated || marker.starts_with("<!-- krb:")) && !marker.starts_with("<!-- /krb:");
             if line.fence {
                 skipped |= unrun;
                 unrun = false;
             } else if line.block.is_none() {
                 skipped = false;
-                if !marker.is_empty() {
-                    unrun = marker.starts_with(UNRUN);
-                }
+                unrun = (unrun && marker.is_empty()) || marker.starts_with(UNRUN);
             }
             let output = matches!(line.block, Some(info) if !matches!(info, "sh" | "bash"));
             let text = line.text.trim();
