@@ -5,7 +5,7 @@
 //! - `invariants.rs`: the statements every trial must keep, whatever its faults.
 //! - `attribution.rs`: which fault explains which duplicate, and each fault's bound.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 #[cfg(feature = "kafka")]
 use std::path::Path;
 
@@ -15,7 +15,7 @@ use chrono::NaiveDateTime;
 #[cfg(feature = "kafka")]
 use krb_kafka::broker::BrokerArgs;
 use krb_log::logline::{Offset, Partition};
-use krb_log::trial_log::FaultLog;
+use krb_log::trial_log::{Fault, FaultLog};
 use krb_log::worker_log::WorkerLog;
 #[cfg(feature = "kafka")]
 use krb_log::{
@@ -108,8 +108,6 @@ said! {
             "스스로 끝난 워커 {count}개, 모두 장애로 망가진 저장소에서 끝남";
         EffectsOf { effects: u64, messages: usize } => "{effects} effects of {messages} messages",
             "메시지 {messages}개의 반영 {effects}개";
-        /// The article: it says nothing about faults; its labs are clean rebalances on one
-        /// broker.
         NotInArticle => "not in the article (one broker, clean rebalances)",
             "글에 없음 (브로커 하나, 깨끗한 리밸런스)";
         Faults { count: usize, kinds: String } => "{count} faults ({kinds})",
@@ -376,19 +374,19 @@ pub fn verdict(t: &Trial) -> (Verdict, Stats) {
         None => Said::NothingLost,
     };
     let acknowledged = t.acks.len();
-    let lost = invariants::lost(&t.acks, &t.ends, &kept);
-    stats.counts.lost = lost.count;
+    let (lost, first) = invariants::lost(&t.acks, &t.ends, &kept);
+    stats.counts.lost = lost;
     let unknown = t.acks.iter().filter(|(_, o)| *o < 0).count();
     v.check(
         statement,
-        lost.count == 0 && acknowledged > 0,
-        match lost.first {
+        lost == 0 && acknowledged > 0,
+        match first {
             None => Said::AllProcessed {
                 acknowledged,
                 unknown,
             },
             Some(first) => Said::NeverProcessed {
-                lost: lost.count,
+                lost,
                 acknowledged,
                 first,
             },
@@ -396,15 +394,15 @@ pub fn verdict(t: &Trial) -> (Verdict, Stats) {
     );
     if let Some(effects) = &t.effects {
         let stored: invariants::Kept = effects.keys().copied().collect();
-        let missing = invariants::lost(&t.acks, &t.ends, &stored);
-        stats.counts.lost = stats.counts.lost.max(missing.count);
+        let (missing, first) = invariants::lost(&t.acks, &t.ends, &stored);
+        stats.counts.lost = stats.counts.lost.max(missing);
         v.check(
             Said::EveryEffect,
-            missing.count == 0 && acknowledged > 0,
-            match missing.first {
+            missing == 0 && acknowledged > 0,
+            match first {
                 None => Said::EachEffect { acknowledged },
                 Some(first) => Said::WithoutEffect {
-                    missing: missing.count,
+                    missing,
                     acknowledged,
                     first,
                 },
@@ -464,22 +462,17 @@ pub fn verdict(t: &Trial) -> (Verdict, Stats) {
     );
 
     let end = invariants::final_positions(&t.run.logs);
-    let (statement, mismatch) = match &t.stored {
-        Some(stored) => (
-            Said::FinalInDatabase,
-            invariants::final_mismatch(&end, &[("the database", stored)]),
-        ),
+    let (statement, readers) = match &t.stored {
+        Some(stored) => (Said::FinalInDatabase, vec![("the database", stored)]),
         None => (
             Said::FinalCommitted,
-            invariants::final_mismatch(
-                &end,
-                &[
-                    ("librdkafka", &t.committed),
-                    ("ConsumerGroupCommand", &t.witness),
-                ],
-            ),
+            vec![
+                ("librdkafka", &t.committed),
+                ("ConsumerGroupCommand", &t.witness),
+            ],
         ),
     };
+    let mismatch = invariants::final_mismatch(&end, &readers);
     v.check(
         statement,
         mismatch.is_none(),
@@ -499,11 +492,10 @@ pub fn verdict(t: &Trial) -> (Verdict, Stats) {
     let blame = attribution::attribute(&t.run.logs, &t.faults, &commits, &processings);
     stats.counts.unexplained = blame.unexplained;
     let faults = &t.faults.faults;
-    let ats: Vec<NaiveDateTime> = faults.iter().map(|f| f.at).collect();
     stats.faults = faults
         .iter()
         .zip(&blame.per_fault)
-        .zip(recoveries(&ats, &processings))
+        .zip(recoveries(faults, &processings))
         .map(|((f, (dups, bound)), recovery)| FaultStat {
             kind: f.kind.name().into(),
             target: f.target.clone(),
@@ -513,15 +505,11 @@ pub fn verdict(t: &Trial) -> (Verdict, Stats) {
             bound: *bound,
         })
         .collect();
-    let over: Vec<_> = stats
-        .faults
-        .iter()
-        .filter(|f| f.duplicates > f.bound)
-        .collect();
+    let over = stats.faults.iter().find(|f| f.duplicates > f.bound);
     v.check(
         Said::Explained,
-        blame.unexplained == 0 && over.is_empty(),
-        if let Some(f) = over.first() {
+        blame.unexplained == 0 && over.is_none(),
+        if let Some(f) = over {
             Said::Over {
                 kind: f.kind.clone(),
                 target: f.target.clone(),
@@ -618,57 +606,44 @@ fn processings(logs: &[WorkerLog]) -> BTreeMap<(Partition, Offset), Vec<Processi
     all
 }
 
-/// For each of `ats`, seconds from it until every partition processed after it had its first
-/// processing after it; none when some partition processed nothing after it. One pass over the
-/// processings in time order, the faults in time order beside it: each partition's next
-/// processing moves on as the time passes it, and the answer is the latest of them.
+/// For each of `faults`, seconds from it until every partition processed after it had its first
+/// processing after it; none when some partition processed nothing after it. The processings in
+/// time order, the faults in time order beside them: the shortest run of processings from a
+/// fault on that holds every partition ends at the answer, and only moves on as the faults do.
 fn recoveries(
-    ats: &[NaiveDateTime],
+    faults: &[Fault],
     processings: &BTreeMap<(Partition, Offset), Vec<Processing>>,
 ) -> Vec<Option<f64>> {
-    let mut times: BTreeMap<Partition, Vec<NaiveDateTime>> = BTreeMap::new();
-    for ((p, _), list) in processings {
-        times
-            .entry(*p)
-            .or_default()
-            .extend(list.iter().map(|x| x.at));
-    }
-    let mut passing: Vec<(NaiveDateTime, Partition)> = Vec::new();
-    // Each partition's next processing: its place in `times`, and how many partitions have it.
-    let mut next: BTreeMap<NaiveDateTime, usize> = BTreeMap::new();
-    for (p, list) in &mut times {
-        list.sort_unstable();
-        passing.extend(list.iter().map(|at| (*at, *p)));
-        *next.entry(list[0]).or_default() += 1;
-    }
+    let mut passing: Vec<(NaiveDateTime, Partition)> = processings
+        .iter()
+        .flat_map(|((p, _), list)| list.iter().map(move |x| (x.at, *p)))
+        .collect();
     passing.sort_unstable();
-    let (mut place, mut passed, mut over) = (BTreeMap::new(), 0, 0);
-    let mut order: Vec<usize> = (0..ats.len()).collect();
-    order.sort_by_key(|&i| ats[i]);
-    let mut found = vec![None; ats.len()];
+    let mut order: Vec<usize> = (0..faults.len()).collect();
+    order.sort_by_key(|&i| faults[i].at);
+    // The run is `passing[from..to]`; `held` counts each partition's processings in it.
+    let mut held: HashMap<Partition, usize> = processings.keys().map(|&(p, _)| (p, 0)).collect();
+    let (partitions, mut covered, mut from, mut to) = (held.len(), 0, 0, 0);
+    let mut found = vec![None; faults.len()];
     for i in order {
-        while let Some(&(at, p)) = passing.get(passed).filter(|(at, _)| *at < ats[i]) {
-            passed += 1;
-            // `at` was p's next processing; the one after it is now.
-            if let Some(n) = next.get_mut(&at) {
+        let at = faults[i].at;
+        while passing.get(from).is_some_and(|x| x.0 < at) {
+            if from < to {
+                let n = held.entry(passing[from].1).or_insert(0);
                 *n -= 1;
-                if *n == 0 {
-                    next.remove(&at);
-                }
+                covered -= usize::from(*n == 0);
             }
-            let k = place.entry(p).or_insert(0);
-            *k += 1;
-            match times[&p].get(*k) {
-                Some(t) => *next.entry(*t).or_default() += 1,
-                None => over += 1,
-            }
+            from += 1;
         }
-        if over == 0 {
-            found[i] = Some(
-                next.keys()
-                    .next_back()
-                    .map_or(0.0, |last| seconds(ats[i], *last)),
-            );
+        to = to.max(from);
+        while covered < partitions && to < passing.len() {
+            let n = held.entry(passing[to].1).or_insert(0);
+            covered += usize::from(*n == 0);
+            *n += 1;
+            to += 1;
+        }
+        if covered == partitions {
+            found[i] = Some(to.checked_sub(1).map_or(0.0, |k| seconds(at, passing[k].0)));
         }
     }
     found
