@@ -93,10 +93,7 @@ pub(super) fn attribute(
     // The group's forming's, which a worker's fault's come before.
     explains.push(t.forming(faults));
     let on_worker = |i: usize| faults.get(i).is_none_or(|f| f.kind.on_worker());
-    let explained: BTreeSet<usize> = explains
-        .iter()
-        .flat_map(|x| x.exits.iter().copied())
-        .collect();
+    let explained: BTreeSet<_> = explains.iter().flat_map(|x| &x.exits).collect();
     let unexplained_exits = exits
         .iter()
         .enumerate()
@@ -145,8 +142,7 @@ pub(super) fn attribute(
             };
             // A zombie's own processing is its pause's (its bound counts it), even of work a
             // kill cut before: the kill's is the owner's redo (owner, zombie, redo).
-            let zombie = zombie_of(k).or_else(|| zombie_of(b));
-            match zombie_of(k).or(cut(true)).or(zombie).or(cut(false)) {
+            match zombie_of(k).or(cut(true)).or(zombie_of(b)).or(cut(false)) {
                 Some(i) => per_fault[i].0 += 1,
                 None => {
                     unexplained += 1;
@@ -198,10 +194,8 @@ fn zombies(
         if current.replace(log) != Some(log) {
             open.clear();
         }
-        while let Some(&(l, from, i, to, held)) = windows.get(next) {
-            if (l, from) > (log, at) {
-                break;
-            }
+        while let Some(&(l, _, i, to, held)) = windows.get(next).filter(|w| (w.0, w.1) <= (log, at))
+        {
             if l == log {
                 open.insert(i, (to, held));
             }
@@ -270,10 +264,7 @@ impl<'a> Trial<'a> {
                 // with `start`.
                 let next = starts.partition_point(|&s| lines[s].at < e.found);
                 let restart = starts.get(next).copied().unwrap_or(lines.len());
-                let began = match next.checked_sub(1) {
-                    Some(s) => lines[starts[s]].at,
-                    None => lines.first()?.at,
-                };
+                let began = lines.get(next.checked_sub(1).map_or(0, |s| starts[s]))?.at;
                 let last = lines[..restart]
                     .iter()
                     .rev()
@@ -355,18 +346,12 @@ impl<'a> Trial<'a> {
         if !f.kind.on_worker() {
             let from = self.found.partition_point(|&i| self.exits[i].found < f.at);
             for &i in &self.found[from..] {
-                let Some(r) = self.runs[i]
-                    .as_ref()
-                    .filter(|r| store_victim(f, &self.exits[i], r))
-                else {
-                    continue;
-                };
-                x.exits.insert(i);
-                if r.last.is_none() {
-                    continue;
-                }
-                for &line in &r.in_flight {
-                    x.in_flight.entry((r.log, line)).or_insert(f.at);
+                let run = self.runs[i].as_ref();
+                if let Some(r) = run.filter(|r| store_victim(f, &self.exits[i], r)) {
+                    x.exits.insert(i);
+                    for &line in &r.in_flight {
+                        x.in_flight.entry((r.log, line)).or_insert(f.at);
+                    }
                 }
             }
         }
