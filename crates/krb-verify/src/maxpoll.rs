@@ -113,27 +113,19 @@ pub fn checks(
     committed: &[(Partition, Option<Offset>)],
     classic: bool,
 ) -> Result<()> {
-    let a = run.member("a")?;
-    let b = run.member("b")?;
+    let (a, b) = (run.member("a")?, run.member("b")?);
     let slow_start = a.time_of(0, |e| {
         e == &Event::SlowStart {
             partition: 0,
             offset: 3,
         }
     });
-    let after = slow_start
-        .zip(a.maxpoll())
-        .map(|(s, m)| seconds(s, m))
-        .unwrap_or(f64::NAN);
+    // None: no slow start or no warning, no number to show.
+    let after = slow_start.zip(a.maxpoll()).map(|(s, m)| seconds(s, m));
     v.check(
         Said::MaxpollWarning,
-        (9.5..=12.0).contains(&after),
-        // No slow start or no warning: no number to show.
-        if after.is_nan() {
-            Shared::Nothing
-        } else {
-            Shared::Seconds { seconds: after }
-        },
+        after.is_some_and(|after| (9.5..=12.0).contains(&after)),
+        after.map_or(Shared::Nothing, |seconds| Shared::Seconds { seconds }),
     );
     let done = a.find(0, |e| {
         e == &Event::Processed {
@@ -263,16 +255,13 @@ pub fn checks(
             text: shown::list(commits.iter().map(|(_, o)| *o)),
         },
     );
-    v.number(MAXPOLL_SECONDS, after);
+    v.number(MAXPOLL_SECONDS, after.unwrap_or(f64::NAN));
     if let Some(o) = overlap {
         v.number(OVERLAP_SECONDS, o);
     }
     v.number(DUPLICATES, report.duplicates() as f64);
     v.ours = vec![
-        Said::Maxpoll {
-            seconds: (!after.is_nan()).then_some(after),
-        }
-        .into(),
+        Said::Maxpoll { seconds: after }.into(),
         Said::Together { seconds: overlap }.into(),
         summary(report).into(),
     ]
