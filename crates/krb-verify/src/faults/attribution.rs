@@ -1,10 +1,7 @@
-//! Which fault explains which duplicate, and each fault's bound, both read from the logs. A
-//! fault explains only work in flight that a later owner did again because nobody had
-//! committed it: its own victim's, or any worker's cut short at a `lost`, `commit failed` or
-//! `transaction aborted` line in its window. Each kind's rule, and why, is in
-//! docs/en/internals/lab7-analysis.md ("Which fault explains a duplicate"). A fault's bound is
-//! the size of what it may explain; a worker that exited on its own and that no store fault
-//! explains is itself unexplained: a worker that gives up is a finding.
+//! Which fault explains which duplicate (only work in flight that a later owner did again because
+//! nobody had committed it), and each fault's bound, the size of what it may explain, both read
+//! from the logs: each kind's rule, and why, in docs/en/internals/lab7-analysis.md ("Which fault
+//! explains a duplicate"). An exit no store fault explains is itself unexplained.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -21,10 +18,9 @@ use super::Processing;
 /// commit because of it: the group finds its coordinator again and rebalances.
 const AFTERMATH_SEC: i64 = 10;
 
-/// How far from a rebalance's `assigned` or `revoked` line a commit of the generation it ended
-/// may be refused: the workers send their next transaction's offsets (every 20 messages in
-/// lab 7) within a second of it, and the line may come a few milliseconds after they learn of
-/// it.
+/// How far from a rebalance's `assigned` or `revoked` line a commit of the generation it ended may
+/// be refused: the workers send their next transaction's offsets (every 20 messages in lab 7)
+/// within a second of it, and the line may come a few milliseconds after they learn of it.
 const FORMING_SEC: i64 = 1;
 
 /// One processing, as a place in the logs: (log, line).
@@ -72,12 +68,9 @@ struct Disturbance {
     in_flight: Vec<usize>,
 }
 
-/// Gives each duplicate processing to a fault, looking past the earlier processings a zombie did
-/// (one may come between the work a kill cut short and its redo) to the latest that none did:
-/// first the pause whose zombie did this one in its window (the latest), then a worker fault
-/// whose victim had that one in flight (the earliest fault), then a pause whose zombie did that
-/// one, then a node's fault in whose window that one was in flight at a `lost` or failed commit
-/// (the earliest); else it is unexplained.
+/// Gives each duplicate processing to a fault, in the order lab7-analysis.md gives: the latest
+/// pause whose zombie did it, the earliest worker fault that cut short the processing it redoes,
+/// the pause whose zombie did that one, the earliest node's fault that cut that one short.
 pub(super) fn attribute(
     logs: &[WorkerLog],
     log: &FaultLog,
@@ -120,8 +113,7 @@ pub(super) fn attribute(
             cuts.entry(place).or_default().push((i, at));
         }
     }
-    let mut unexplained = 0;
-    let mut first_unexplained = None;
+    let (mut unexplained, mut first_unexplained) = (0, None);
     for ((p, o), list) in processings {
         let zombie_of = |k: usize| zombies.get(&list[k].place).copied();
         // A zombie's processing is a side branch: the owner's work goes on from its own
@@ -241,7 +233,7 @@ impl<'a> Trial<'a> {
                 }
             }
         }
-        sweep(logs, &wanted, |k, (_, upto), flight| {
+        sweep(logs, wanted, |k, (_, upto), flight| {
             let d = &mut disturbances[k];
             d.in_flight = match &logs[d.log].lines[upto].event {
                 Event::Lost(ps) => flight.lines(Some(ps)),
@@ -284,13 +276,13 @@ impl<'a> Trial<'a> {
             .enumerate()
             .filter_map(|(i, r)| r.as_ref().map(|r| (r.log, r.restart, i)))
             .collect();
-        sweep(logs, &ends, |i, _, flight| {
+        let mut found: Vec<usize> = ends.iter().map(|&(.., i)| i).collect();
+        found.sort_by_key(|&i| exits[i].found);
+        sweep(logs, ends, |i, _, flight| {
             if let Some(r) = runs[i].as_mut() {
                 r.in_flight = flight.lines(None);
             }
         });
-        let mut found: Vec<usize> = ends.iter().map(|&(.., i)| i).collect();
-        found.sort_by_key(|&i| exits[i].found);
         Trial {
             logs,
             named,
@@ -317,18 +309,17 @@ impl<'a> Trial<'a> {
             })
             .collect();
         let mut awake: HashMap<usize, Awake> = HashMap::new();
-        sweep(self.logs, &wanted, |i, (v, upto), flight| {
+        sweep(self.logs, wanted, |i, (v, upto), flight| {
             let (f, x) = (&faults[i], &mut explains[i]);
             x.in_flight
                 .extend(flight.lines(None).into_iter().map(|line| ((v, line), f.at)));
-            if f.kind != FaultKind::Pause {
-                return;
+            if f.kind == FaultKind::Pause {
+                let lines = &self.logs[v].lines;
+                let awake = awake.entry(v).or_insert_with(|| Awake::new(lines));
+                let (end, work) = awake.window(lines, upto, f.healed, &flight.held);
+                x.zombie_work = work;
+                x.zombie = Some((v, f.at, end, flight.held.clone()));
             }
-            let lines = &self.logs[v].lines;
-            let awake = awake.entry(v).or_insert_with(|| Awake::new(lines));
-            let (end, work) = awake.window(lines, upto, f.healed, &flight.held);
-            x.zombie_work = work;
-            x.zombie = Some((v, f.at, end, flight.held.clone()));
         });
         explains
     }
@@ -368,18 +359,15 @@ impl<'a> Trial<'a> {
     }
 
     /// What the group's forming may explain: the work in flight at each `commit failed` and
-    /// `transaction aborted` line within [`FORMING_SEC`] of an `assigned` or `revoked` line of
-    /// any worker before the first fault (each a rebalance that took a starting worker in; under
-    /// cooperative-sticky a second one gives out what the first revoked), but the group's first
-    /// assignment, which ends no generation.
+    /// `transaction aborted` line within [`FORMING_SEC`] of any `assigned` or `revoked` line before
+    /// the first fault but the group's first assignment, which ends no generation.
     fn forming(&self, faults: &[Fault]) -> Explains {
         let first_fault = faults.iter().map(|f| f.at).min();
-        let before_faults = |at: &NaiveDateTime| first_fault.is_none_or(|f| *at < f);
         let mut rebalances: Vec<(NaiveDateTime, bool)> = self
             .logs
             .iter()
             .flat_map(|l| &l.lines)
-            .filter(|e| before_faults(&e.at))
+            .filter(|e| first_fault.is_none_or(|f| e.at < f))
             .filter_map(|e| match e.event {
                 Event::Assigned(_) => Some((e.at, true)),
                 Event::Revoked(_) => Some((e.at, false)),
@@ -411,14 +399,12 @@ impl<'a> Trial<'a> {
         x: &mut Explains,
     ) {
         let first = self.disturbances.partition_point(|d| d.at < from);
-        for d in self.disturbances[first..]
+        let within = self.disturbances[first..]
             .iter()
-            .take_while(|d| d.at <= until)
-        {
-            if lost_too || !d.lost {
-                for &line in &d.in_flight {
-                    x.in_flight.entry((d.log, line)).or_insert(from);
-                }
+            .take_while(|d| d.at <= until);
+        for d in within.filter(|d| lost_too || !d.lost) {
+            for &line in &d.in_flight {
+                x.in_flight.entry((d.log, line)).or_insert(from);
             }
         }
     }
@@ -437,10 +423,8 @@ struct Run {
 }
 
 /// Whether the exit `e` (its run `r`) is fault `f`'s doing: the worker said it failed on the
-/// store `f` broke, its run was under way while the store was broken, and it exited after the
-/// fault came. A worker finds a cut database connection at its next use, however late; a
-/// node's death disturbs only the transactional calls made around it, so its last line is
-/// within the fault's window (lab7-analysis.md, "Which fault explains a duplicate").
+/// store `f` broke, its run was under way while it was broken, it exited after the fault came
+/// and, for a node's fault, its last line is within the fault's window (lab7-analysis.md).
 fn store_victim(f: &Fault, e: &Exit, r: &Run) -> bool {
     let said = |words: &[&str]| {
         e.last_line.starts_with("krb-worker: ") && words.iter().any(|w| e.last_line.contains(w))
@@ -511,11 +495,9 @@ impl Awake {
 }
 
 /// A worker's work in flight, read line by line: the completions since its last successful
-/// commit past them, in the assignment it still held (or was handing back). An assignment
-/// ends at a restart, a `lost` line, and an aborted transaction (kafka-eos rewinds to the
-/// committed offsets; what it redoes was cut short by what made it abort); a `revoked` one
-/// after the revoke commit that follows it (its failure leaves the work in flight at that
-/// `commit failed` line).
+/// commit past them, in the assignment it still held or was handing back (lab7-analysis.md). An
+/// assignment ends at a restart, a `lost` line and an aborted transaction (kafka-eos rewinds); a
+/// `revoked` one after the revoke commit that follows it.
 #[derive(Default)]
 struct Flight {
     open: BTreeMap<Partition, Vec<(Offset, usize)>>,
@@ -576,10 +558,9 @@ impl Flight {
 /// (log, line, tag), reading each log once.
 fn sweep(
     logs: &[WorkerLog],
-    wanted: &[(usize, usize, usize)],
+    mut wanted: Vec<(usize, usize, usize)>,
     mut each: impl FnMut(usize, Place, &Flight),
 ) {
-    let mut wanted = wanted.to_vec();
     wanted.sort_unstable();
     let mut flight = (usize::MAX, Flight::default());
     for (log, upto, tag) in wanted {

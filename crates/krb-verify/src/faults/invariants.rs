@@ -24,14 +24,12 @@ pub(super) fn kept(logs: &[WorkerLog], effect: Kind) -> Kept {
         for e in &log.lines {
             match (&e.event, effect) {
                 (Event::Refused { .. }, _) => {}
-                (event, Kind::KafkaEos) => match event {
-                    Event::Commit(positions) => kept.extend(
-                        open.drain(..)
-                            .filter(|(p, o)| positions.iter().any(|(q, next)| q == p && next > o)),
-                    ),
-                    Event::TxnAborted(_) | Event::Start => open.clear(),
-                    _ => open.extend(event.completion()),
-                },
+                (Event::Commit(positions), Kind::KafkaEos) => kept.extend(
+                    open.drain(..)
+                        .filter(|(p, o)| positions.iter().any(|(q, next)| q == p && next > o)),
+                ),
+                (Event::TxnAborted(_) | Event::Start, Kind::KafkaEos) => open.clear(),
+                (event, Kind::KafkaEos) => open.extend(event.completion()),
                 (event, _) => kept.extend(event.completion()),
             }
         }
@@ -107,10 +105,8 @@ pub(super) fn lost(
     (count, first)
 }
 
-/// What a worker holds, the ownership rule stated once for every protocol: `assigned` adds its
-/// partitions, `revoked` and `lost` remove theirs, a restart clears. Eager rebalances revoke
-/// everything before they assign, so the same rule reads them; cooperative and KIP-848 ones
-/// (`assigned [1]`, `revoked [1]`) change only the partitions they name.
+/// What a worker holds, one rule for every protocol (lab7-analysis.md, "Where an assignment
+/// ends"): `assigned` adds its partitions, `revoked` and `lost` remove theirs, a restart clears.
 #[derive(Clone, Default)]
 pub(super) struct Held(BTreeSet<Partition>);
 

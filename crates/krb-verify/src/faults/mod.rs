@@ -88,7 +88,6 @@ said! {
             "commit된 위치는 모두 처리된 offset의 다음";
         Samples { count: usize } => "{count} samples read while the trial ran",
             "시험 중 읽은 표본 {count}개";
-        /// The partitions and their final committed offsets (`p0=10 p1=7`).
         Final { partitions: usize, committed: String } =>
             "{partitions} partitions, committed {committed}",
             "파티션 {partitions}개, commit {committed}";
@@ -158,7 +157,6 @@ pub struct FaultStat {
     /// Seconds from the fault until every partition was processed again (none when a
     /// partition got no message after it).
     pub recovery: Option<f64>,
-    /// Duplicate processings it caused.
     pub duplicates: u64,
     /// The most it may cause.
     pub bound: u64,
@@ -226,7 +224,6 @@ pub fn read(
         faults.align(first.at);
     }
     let sampled = read_samples(&dir.join(format!("{group}.committed")))?;
-    let begin = faults.begin;
     let witness_path = dir.join(format!("{group}.witness"));
     let witness = read_text(
         &witness_path,
@@ -276,13 +273,13 @@ pub fn read(
             .collect(),
         run,
         acks,
-        faults,
         samples: sampled.samples,
         sampled_at: sampled
             .times
             .iter()
-            .map(|&time| nearest(begin, time))
+            .map(|&time| nearest(faults.begin, time))
             .collect(),
+        faults,
         effects,
         effect,
         stored,
@@ -307,16 +304,13 @@ pub struct WitnessRow {
 /// left out, its partition would read as never committed; read, an end below 0 is no end.
 pub fn parse_witness(text: &str, group: &str, topic: &str) -> Result<Vec<WitnessRow>, String> {
     let mut rows = Vec::new();
-    for (i, line) in text.lines().enumerate() {
+    for (n, line) in (1usize..).zip(text.lines()) {
         let f: Vec<&str> = line.split_whitespace().collect();
         if f.len() < 4 || f[0] != group || f[1] != topic {
             continue;
         }
         let bad = |column: &str, value: &str, max: String| {
-            format!(
-                "{}: {column} {value:?} is not a number from 0 to {max} or -, in {line:?}",
-                i + 1
-            )
+            format!("{n}: {column} {value:?} is not a number from 0 to {max} or -, in {line:?}")
         };
         let offset = |column: &str, value: Option<&&str>| match value {
             None | Some(&"-") => Ok(None),
@@ -348,7 +342,6 @@ struct Processing {
     place: (usize, usize),
 }
 
-/// The trial's verdict and numbers.
 pub fn verdict(t: &Trial) -> (Verdict, Stats) {
     let variant = krb_kafka::group_settings::value_name(t.effect);
     let mut v = Verdict::new(7, "faults", &variant, &t.run.group, Said::NotInArticle);
@@ -600,9 +593,7 @@ fn processings(logs: &[WorkerLog]) -> BTreeMap<(Partition, Offset), Vec<Processi
             }
         }
     }
-    for list in all.values_mut() {
-        list.sort_by_key(|p| p.at);
-    }
+    all.values_mut().for_each(|list| list.sort_by_key(|p| p.at));
     all
 }
 
