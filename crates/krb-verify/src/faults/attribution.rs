@@ -6,7 +6,7 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use chrono::{NaiveDateTime, TimeDelta};
-use krb_log::logline::{Event, Offset, Partition};
+use krb_log::logline::{format_time, Event, Offset, Partition};
 use krb_log::reader::printable;
 use krb_log::trial_log::{Exit, Fault, FaultKind, FaultLog};
 use krb_log::worker_log::{Entry, WorkerLog};
@@ -93,12 +93,9 @@ pub(super) fn attribute(
         .filter(|(i, _)| !explained.contains(i))
         .map(|(_, e)| {
             // Both from the faults file, as a worker wrote them: printed as text.
-            format!(
-                "{} exited ({}), found at {}",
-                printable(&e.worker),
-                printable(&e.last_line),
-                krb_log::logline::format_time(e.found.time())
-            )
+            let (worker, last) = (printable(&e.worker), printable(&e.last_line));
+            let found = format_time(e.found.time());
+            format!("{worker} exited ({last}), found at {found}")
         })
         .collect();
     let mut per_fault: Vec<(u64, u64)> = explains

@@ -291,17 +291,13 @@ pub(super) fn commits_ahead(logs: &[WorkerLog]) -> Option<String> {
 
 /// The first sample in which a partition's committed offset is lower than in the one before.
 pub(super) fn sampled_backwards(samples: &[Vec<(Partition, Offset)>]) -> Option<String> {
-    let mut high: BTreeMap<Partition, Offset> = BTreeMap::new();
-    for (i, sample) in samples.iter().enumerate() {
-        for &(p, o) in sample {
-            let h = high.entry(p).or_insert(o);
-            if o < *h {
-                return Some(format!("sample {} read p{p}={o} after p{p}={h}", i + 1));
-            }
-            *h = o;
-        }
-    }
-    None
+    let mut high = BTreeMap::new();
+    (1usize..).zip(samples).find_map(|(n, sample)| {
+        sample.iter().find_map(|&(p, o)| {
+            let h = high.insert(p, o).filter(|h| o < *h)?;
+            Some(format!("sample {n} read p{p}={o} after p{p}={h}"))
+        })
+    })
 }
 
 /// Each partition's highest processed offset.
