@@ -26,43 +26,6 @@ pub struct Check {
     pub detail: Message,
 }
 
-/// A [`Check`] as a record writes it: each message's English text (what older readers read)
-/// and the message itself.
-#[derive(Serialize, Deserialize)]
-struct CheckRecord {
-    statement: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    said: Option<Value>,
-    held: bool,
-    detail: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    detail_said: Option<Value>,
-}
-
-impl From<Check> for CheckRecord {
-    fn from(c: Check) -> CheckRecord {
-        let (statement, said) = c.statement.to_record();
-        let (detail, detail_said) = c.detail.to_record();
-        CheckRecord {
-            statement,
-            said,
-            held: c.held,
-            detail,
-            detail_said,
-        }
-    }
-}
-
-impl From<CheckRecord> for Check {
-    fn from(c: CheckRecord) -> Check {
-        Check {
-            statement: Message::from_record(c.statement, c.said),
-            held: c.held,
-            detail: Message::from_record(c.detail, c.detail_said),
-        }
-    }
-}
-
 /// A lab variant's result: the article's number, ours, and every statement checked.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(into = "VerdictRecord", from = "VerdictRecord")]
@@ -86,64 +49,61 @@ pub struct Verdict {
     pub numbers: BTreeMap<String, f64>,
 }
 
-/// A [`Verdict`] as a record writes it: `article` and `ours` in English, each beside its
-/// message, as for [`CheckRecord`].
-#[derive(Serialize, Deserialize)]
-struct VerdictRecord {
-    lab: u8,
-    name: String,
-    variant: String,
-    group: String,
-    article: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    article_said: Option<Value>,
-    ours: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    ours_said: Option<Value>,
-    checks: Vec<Check>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    skipped: Vec<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    trial: Option<crate::faults::Stats>,
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    numbers: BTreeMap<String, f64>,
+/// The record types that [`Check`] and [`Verdict`] are written as: each message field
+/// (`field / said`) as its English text (what older readers read) beside the message itself.
+macro_rules! records {
+    ($($ty:ident as $rec:ident { $($(#[$a:meta])* $f:ident $(/ $said:ident)?: $t:ty,)* })*) => {$(
+        #[derive(Serialize, Deserialize)]
+        struct $rec {
+            $(
+                $(#[$a])*
+                $f: $t,
+                $(
+                    #[serde(default, skip_serializing_if = "Option::is_none")]
+                    $said: Option<Value>,
+                )?
+            )*
+        }
+
+        impl From<$ty> for $rec {
+            fn from(v: $ty) -> $rec {
+                $(let ($f, $($said,)?) = records!(@split v.$f $(, $said)?);)*
+                $rec { $($f, $($said,)?)* }
+            }
+        }
+
+        impl From<$rec> for $ty {
+            fn from(r: $rec) -> $ty {
+                $ty { $($f: records!(@join r.$f $(, r.$said)?),)* }
+            }
+        }
+    )*};
+    (@split $e:expr, $said:ident) => { $e.to_record() };
+    (@split $e:expr) => { ($e,) };
+    (@join $e:expr, $said:expr) => { Message::from_record($e, $said) };
+    (@join $e:expr) => { $e };
 }
 
-impl From<Verdict> for VerdictRecord {
-    fn from(v: Verdict) -> VerdictRecord {
-        let (article, article_said) = v.article.to_record();
-        let (ours, ours_said) = v.ours.to_record();
-        VerdictRecord {
-            lab: v.lab,
-            name: v.name,
-            variant: v.variant,
-            group: v.group,
-            article,
-            article_said,
-            ours,
-            ours_said,
-            checks: v.checks,
-            skipped: v.skipped,
-            trial: v.trial,
-            numbers: v.numbers,
-        }
+records! {
+    Check as CheckRecord {
+        statement / said: String,
+        held: bool,
+        detail / detail_said: String,
     }
-}
-
-impl From<VerdictRecord> for Verdict {
-    fn from(v: VerdictRecord) -> Verdict {
-        Verdict {
-            lab: v.lab,
-            name: v.name,
-            variant: v.variant,
-            group: v.group,
-            article: Message::from_record(v.article, v.article_said),
-            ours: Message::from_record(v.ours, v.ours_said),
-            checks: v.checks,
-            skipped: v.skipped,
-            trial: v.trial,
-            numbers: v.numbers,
-        }
+    Verdict as VerdictRecord {
+        lab: u8,
+        name: String,
+        variant: String,
+        group: String,
+        article / article_said: String,
+        ours / ours_said: String,
+        checks: Vec<Check>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        skipped: Vec<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        trial: Option<crate::faults::Stats>,
+        #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+        numbers: BTreeMap<String, f64>,
     }
 }
 
