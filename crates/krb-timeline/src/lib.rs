@@ -148,21 +148,17 @@ pub fn read(dir: &Path, group: &str, ns: &Namespace) -> Result<Run> {
     };
     // Slow messages not yet completed, by consumer.
     let mut slow = HashSet::new();
-    let mut widen = |p: Partition, o: Offset| {
-        let r = run.ranges.entry(p).or_insert((o, o));
-        *r = (r.0.min(o), r.1.max(o));
-    };
     run.consumers = stream(&run.files, |i, log, lines| {
         log.librdkafka.retain(|l| l.contains("|MAXPOLL|"));
         for l in lines {
             let (a, b) = run.span.get_or_insert((l.at, l.at));
             (*a, *b) = ((*a).min(l.at), (*b).max(l.at));
+            widen(&mut run.ranges, &l.event);
             let keep = match (&l.event, l.event.completion()) {
                 (_, Some((p, o))) => {
                     for _ in 0..l.times {
                         run.counts.add(log.name.as_bytes(), p, o);
                     }
-                    widen(p, o);
                     slow.remove(&(i, p, o))
                 }
                 (Event::SlowStart { partition, offset }, _) => {
@@ -171,7 +167,6 @@ pub fn read(dir: &Path, group: &str, ns: &Namespace) -> Result<Run> {
                 }
                 (Event::Commit(positions), _) => {
                     for &(p, o) in positions {
-                        widen(p, o);
                         run.commits.entry(p).or_default().push((l.at, o));
                     }
                     true
@@ -187,6 +182,19 @@ pub fn read(dir: &Path, group: &str, ns: &Namespace) -> Result<Run> {
         commits.sort_by_key(|&(t, _)| t);
     }
     Ok(run)
+}
+
+/// Widens each partition's lowest and highest offset, processed or committed (its lane's scale,
+/// here and on krb-live's page), to the offsets `event` processed or committed.
+pub fn widen(ranges: &mut BTreeMap<Partition, (Offset, Offset)>, event: &Event) {
+    let commits = match event {
+        Event::Commit(positions) => positions.as_slice(),
+        _ => &[],
+    };
+    for &(p, o) in event.completion().iter().chain(commits) {
+        let r = ranges.entry(p).or_insert((o, o));
+        *r = (r.0.min(o), r.1.max(o));
+    }
 }
 
 /// The label of an event in a consumer's lane, or `None` for events drawn elsewhere. A
@@ -269,9 +277,7 @@ impl Lane {
     /// Adds the bars and the dots to `lane`, each tooltip saying how many processings its dot
     /// stands for, and the processings left out, if any.
     fn draw(self, mut lane: El, lang: Lang) -> El {
-        for bar in self.bars {
-            lane = lane.child(bar);
-        }
+        lane = self.bars.into_iter().fold(lane, El::child);
         for ((dot, title), more) in self.dots.into_iter().zip(self.merged) {
             let title = match more {
                 0 => title,
