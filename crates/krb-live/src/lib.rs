@@ -91,12 +91,8 @@ impl Setup {
             .local_addr()
             .context("cannot read the address served on")?;
         let live = live::Live::new(&args.logs.dir, &args.group, &args.namespace);
+        let files = live.files();
         let published = live.start();
-        let files = format!(
-            "{}/{}-*.log",
-            krb_cli::out::shown(&args.logs.dir),
-            args.group
-        );
         krb_cli::out::stdout_line(&STARTED.fill(
             lang,
             &[

@@ -176,36 +176,29 @@ impl View {
         // Steps of STEP_MS, widened to whole multiples until the run has few enough.
         let per = (length / STEP_MS / MAX_STEPS + 1).max(1);
         let step = STEP_MS * per;
-        let mut marks: Vec<Mark> = state
-            .events
-            .iter()
-            .map(|e| Mark {
-                at: ms(e.at),
-                clock: format_time(e.at.time()),
-                worker: e.worker.clone(),
-                kind: kind_name(e.kind),
-                text: e.text.clone(),
-                code: matches!(
-                    e.kind,
-                    Kind::CommitFailed | Kind::PollError | Kind::TxnAborted
-                )
-                .then(|| rendered_code(&e.text).to_string()),
-                duplicate: None,
-            })
-            .collect();
-        marks.extend(state.duplicates.iter().map(|d| Mark {
-            at: ms(d.at),
-            clock: format_time(d.at.time()),
-            worker: d.worker.clone(),
-            kind: "duplicate",
+        let mark = |at: chrono::NaiveDateTime, worker: &str, kind| Mark {
+            at: ms(at),
+            clock: format_time(at.time()),
+            worker: worker.to_string(),
+            kind,
             text: String::new(),
             code: None,
-            duplicate: Some([
-                i64::from(d.partition),
-                d.offset,
-                i64::from(d.times),
-                d.n as i64,
-            ]),
+            duplicate: None,
+        };
+        let failed = |k: Kind| matches!(k, Kind::CommitFailed | Kind::PollError | Kind::TxnAborted);
+        let mut marks: Vec<Mark> = (state.events.iter())
+            .map(|e| Mark {
+                text: e.text.clone(),
+                code: failed(e.kind).then(|| rendered_code(&e.text).to_string()),
+                ..mark(e.at, &e.worker, kind_name(e.kind))
+            })
+            .collect();
+        marks.extend(state.duplicates.iter().map(|d| {
+            let (p, times, n) = (i64::from(d.partition), i64::from(d.times), d.n as i64);
+            Mark {
+                duplicate: Some([p, d.offset, times, n]),
+                ..mark(d.at, &d.worker, "duplicate")
+            }
         }));
         // In time order; a stable sort keeps events before duplicates of the same millisecond.
         marks.sort_by_key(|m| m.at);
