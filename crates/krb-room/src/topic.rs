@@ -97,7 +97,6 @@ pub fn partitions(t: &MetadataTopic) -> Option<Vec<i32>> {
 
 const DELIVERY_TIMEOUT: Duration = Duration::from_secs(15);
 
-/// Collects the delivery reports that failed.
 #[derive(Default)]
 struct Deliveries {
     failed: Mutex<Vec<String>>,
