@@ -93,14 +93,12 @@ impl Setup {
         let live = live::Live::new(&args.logs.dir, &args.group, &args.namespace);
         let files = live.files();
         let published = live.start();
-        krb_cli::out::stdout_line(&STARTED.fill(
-            lang,
-            &[
-                ("group", &args.group),
-                ("files", &files),
-                ("address", &address),
-            ],
-        ));
+        let values: [(&str, &dyn std::fmt::Display); 3] = [
+            ("group", &args.group),
+            ("files", &files),
+            ("address", &address),
+        ];
+        krb_cli::out::stdout_line(&STARTED.fill(lang, &values));
         server::serve(listener, page::Page::new(lang), published)
     }
 }

@@ -467,17 +467,14 @@ pub fn render(group: &str, run: &mut Run, lang: Lang) -> Result<El> {
             }
             // A processing that wrote nothing (its effect was already there, or its
             // transaction was refused) is a hollow dot.
-            let nothing = match l.event {
-                Event::AlreadyApplied { .. } => Some(m::ALREADY_APPLIED),
-                Event::Refused { .. } => Some(m::REFUSED),
-                _ => None,
+            let (nothing, dup) = match l.event {
+                Event::AlreadyApplied { .. } => {
+                    (Some(m::ALREADY_APPLIED), "processed dup already-applied")
+                }
+                Event::Refused { .. } => (Some(m::REFUSED), "processed dup refused"),
+                _ => (None, "processed dup"),
             };
-            let class = match (duplicate, &l.event) {
-                (false, _) => "processed",
-                (true, Event::AlreadyApplied { .. }) => "processed dup already-applied",
-                (true, Event::Refused { .. }) => "processed dup refused",
-                (true, _) => "processed dup",
-            };
+            let class = if duplicate { dup } else { "processed" };
             let (cx, cy) = (x(l.at), lane.y(offset));
             if !lane.count((i, cx.round() as i64, cy.round() as i64, class), l.times) {
                 continue;
@@ -493,13 +490,8 @@ pub fn render(group: &str, run: &mut Run, lang: Lang) -> Result<El> {
             if duplicate {
                 dot = dot.set("stroke", DUPLICATE).set("stroke-width", 1.5);
             }
-            let title = match nothing {
-                Some(why) => {
-                    let why = why.text(lang);
-                    let mut values = at.to_vec();
-                    values.push(("why", &why));
-                    m::DOT_WHY.fill(lang, &values)
-                }
+            let title = match nothing.map(|why| why.text(lang)) {
+                Some(why) => m::DOT_WHY.fill(lang, &[at[0], at[1], at[2], ("why", &why)]),
                 None => m::DOT.fill(lang, &at),
             };
             lane.dots.push((dot, title));
