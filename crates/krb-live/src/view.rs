@@ -3,7 +3,7 @@
 //! and duplicates. The page's own words are apart ([`crate::messages`]); the labels here are
 //! the logs' own texts, which the page shows as they are.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use krb_log::logline::{format_time, Partition};
 use krb_log::rendered_error::rendered_code;
@@ -203,8 +203,7 @@ impl View {
         // In time order; a stable sort keeps events before duplicates of the same millisecond.
         marks.sort_by_key(|m| m.at);
         // Each worker's marks, found once rather than searched for in every lane.
-        let mut by_worker: std::collections::HashMap<&str, Vec<Mark>> =
-            std::collections::HashMap::new();
+        let mut by_worker: HashMap<&str, Vec<Mark>> = HashMap::new();
         for m in &marks {
             by_worker.entry(&m.worker).or_default().push(m.clone());
         }
@@ -213,7 +212,7 @@ impl View {
             .iter()
             .map(|(name, w)| {
                 // Each partition's spans, in the order it was given them.
-                let mut spans_of: std::collections::BTreeMap<Partition, Vec<SpanView>> =
+                let mut spans_of: BTreeMap<Partition, Vec<SpanView>> =
                     w.steps.keys().map(|&p| (p, Vec::new())).collect();
                 for s in &w.spans {
                     spans_of.entry(s.partition).or_default().push(SpanView {
