@@ -196,23 +196,17 @@ impl Eos {
         }
     }
 
-    /// Commits the open transaction (begun first if none is) with the consumed `positions`
-    /// (next offsets) of `topic`.
+    /// Commits the open transaction (begun first if none is) with the consumed `offsets` (next
+    /// offsets).
     pub fn commit(
         &mut self,
-        topic: &str,
-        positions: &[(Partition, Offset)],
+        offsets: &TopicPartitionList,
         group: &ConsumerGroupMetadata,
     ) -> Result<(), Failed> {
         self.begin()?;
-        let mut offsets = TopicPartitionList::new();
-        for (p, o) in positions {
-            // A position is always a valid offset; add_partition_offset only fails for INVALID.
-            let _ = offsets.add_partition_offset(topic, *p, rdkafka::Offset::Offset(*o));
-        }
         let done = self
             .call("send_offsets_to_transaction", |p| {
-                p.send_offsets_to_transaction(&offsets, group, TIMEOUT)
+                p.send_offsets_to_transaction(offsets, group, TIMEOUT)
             })
             .and_then(|()| self.delivered())
             .and_then(|()| self.call("commit_transaction", |p| p.commit_transaction(TIMEOUT)));

@@ -74,10 +74,6 @@ impl Worker {
     fn take_failure(&self) -> Option<anyhow::Error> {
         lock(&self.failed).take()
     }
-
-    fn is_broken(&self) -> bool {
-        self.broken.load(Ordering::SeqCst)
-    }
 }
 
 /// Runs the worker until SIGTERM or SIGINT (its arguments checked by [`Args::validate`]).
