@@ -165,15 +165,10 @@ impl Db {
     pub fn check(&mut self, kind: Kind) -> Result<()> {
         let positions = (kind == Kind::DbOffsets).then_some(POSITIONS);
         for table in kind.table().into_iter().chain(positions) {
-            if let Err(e) = self
-                .conn
-                .query(&format!("SELECT count(*) FROM {table} WHERE 1 = 0"), &[])
-            {
-                bail!(
-                    "cannot read the table {table} in {}: {e}: make the tables with krb-effects init {}",
-                    self.url,
-                    self.url
-                );
+            let sql = format!("SELECT count(*) FROM {table} WHERE 1 = 0");
+            if let Err(e) = self.conn.query(&sql, &[]) {
+                let url = &self.url;
+                bail!("cannot read the table {table} in {url}: {e}: make the tables with krb-effects init {url}");
             }
         }
         Ok(())

@@ -183,7 +183,6 @@ impl Args {
         Ok(())
     }
 
-    /// The worker's librdkafka configuration.
     pub fn config(&self) -> rdkafka::ClientConfig {
         let mut extra = vec![
             ("enable.auto.commit", "false".to_string()),
