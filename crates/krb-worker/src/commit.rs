@@ -219,11 +219,15 @@ pub(crate) fn committed_starts(
     consumer: &BaseConsumer<Worker>,
     assigned: &TopicPartitionList,
 ) -> Result<Vec<(Partition, Offset)>> {
-    if assigned.count() == 0 {
+    let mut ask = TopicPartitionList::new();
+    for e in assigned.elements() {
+        ask.add_partition(e.topic(), e.partition());
+    }
+    if ask.count() == 0 {
         return Ok(Vec::new());
     }
     let committed = consumer
-        .committed_offsets(assigned.clone(), START_TIMEOUT)
+        .committed_offsets(ask, START_TIMEOUT)
         .map_err(|e| {
             anyhow!(
                 "cannot read the committed offsets its new partitions start from within {} s \
