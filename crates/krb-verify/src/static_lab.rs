@@ -5,7 +5,7 @@ use anyhow::Result;
 use krb_log::logline::Event;
 
 use crate::facts::{assigned, revoked, seconds, Run, NO_SECOND_START, NO_SECOND_STOP, NO_STOP};
-use crate::messages::{both, said, Message, Shared};
+use crate::messages::{both, parts, said, Message, Shared};
 use crate::{shown, Lab, Verdict};
 
 said! {
@@ -44,11 +44,10 @@ pub const SESSION_TIMEOUT: f64 = 10.0;
 
 pub fn verdict(run: &Run, static_membership: bool) -> Result<Verdict> {
     let article: Message = if static_membership {
-        vec![
-            Said::NoRevokes { count: 0 }.into(),
-            Said::BackAfterStart { seconds: 0.14 }.into(),
+        parts![
+            Said::NoRevokes { count: 0 },
+            Said::BackAfterStart { seconds: 0.14 },
         ]
-        .into()
     } else {
         Said::OtherRevokedTwice.into()
     };
@@ -118,13 +117,11 @@ pub fn verdict(run: &Run, static_membership: bool) -> Result<Verdict> {
                 }),
         );
     }
-    v.ours = vec![
-        Said::BRevokedTimes { count: b_revokes }.into(),
+    v.ours = parts![
+        Said::BRevokedTimes { count: b_revokes },
         Said::ABack {
             seconds: back.map(|(t, _)| seconds(restart, t)),
-        }
-        .into(),
-    ]
-    .into();
+        },
+    ];
     Ok(v)
 }
