@@ -165,14 +165,6 @@ pub fn attribute(files: &[PathBuf], report: &mut Report) -> Result<()> {
     Ok(())
 }
 
-fn times_word(times: u32) -> String {
-    match times {
-        0 => "never processed".to_string(),
-        2 => "processed twice".to_string(),
-        n => format!("processed {n} times"),
-    }
-}
-
 impl Report {
     /// Every processing beyond the first.
     pub fn duplicates(&self) -> u64 {
@@ -219,10 +211,14 @@ impl Report {
             .collect();
         lines.sort_by_key(|(r, _)| (r.partition, r.first));
         for (run, who) in lines {
-            let span = if run.first == run.last {
-                format!("{}", run.first)
-            } else {
-                format!("{}..{}", run.first, run.last)
+            let span = match run.first == run.last {
+                true => run.first.to_string(),
+                false => format!("{}..{}", run.first, run.last),
+            };
+            let times = match run.times {
+                0 => "never processed".to_string(),
+                2 => "processed twice".to_string(),
+                n => format!("processed {n} times"),
             };
             let who = who.map_or(String::new(), |w| {
                 let names: Vec<_> = w.iter().map(|n| printable(n)).collect();
@@ -230,10 +226,9 @@ impl Report {
             });
             let _ = writeln!(
                 out,
-                "  p{}: offset {span} ({}) {}{who}",
+                "  p{}: offset {span} ({}) {times}{who}",
                 run.partition,
                 run.len(),
-                times_word(run.times)
             );
         }
         let (runs, offsets) = self.gaps_not_listed;

@@ -42,10 +42,9 @@ pub fn verdict(
     protocol: Protocol,
 ) -> Result<Verdict> {
     let classic = protocol == Protocol::Classic;
-    let article = if classic {
-        Said::SeeLabs
-    } else {
-        Said::NotInArticle
+    let article = match classic {
+        true => Said::SeeLabs,
+        false => Said::NotInArticle,
     };
     let mut v = Verdict::of(Lab::Protocol { protocol }, &lab1.group, article);
     revoke::checks(&mut v, lab1, false)?;

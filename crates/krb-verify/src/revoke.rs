@@ -58,14 +58,13 @@ said! {
 }
 
 pub fn verdict(run: &Run, revoke_commit: bool) -> Result<Verdict> {
-    let article = if revoke_commit {
-        Shared::Duplicates { count: 0 }
-    } else {
-        Shared::Summary {
+    let article = match revoke_commit {
+        true => Shared::Duplicates { count: 0 },
+        false => Shared::Summary {
             count: 82,
             partitions: vec![1],
             range: Some((400, 481)),
-        }
+        },
     };
     let mut v = Verdict::of(Lab::Revoke { revoke_commit }, &run.group, article);
     checks(&mut v, run, revoke_commit)?;

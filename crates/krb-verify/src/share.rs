@@ -231,11 +231,13 @@ pub fn verdict(run: &Run, scenario: Scenario, limit: u16) -> Result<Verdict> {
         Shared::Unique { count: unique },
     );
     let records = Records::of(&run.logs);
+    // Members a and b, which every scenario but reject's (a alone) has.
+    let (a, b) = (run.member("a"), run.member("b"));
     match scenario {
-        Scenario::Join => join(&mut v, run, &records)?,
-        Scenario::Kill => kill(&mut v, run, &records)?,
-        Scenario::Lock => lock(&mut v, run, &records)?,
-        Scenario::Reject => reject(&mut v, &records, limit)?,
+        Scenario::Join => join(&mut v, run, &records, [a?, b?]),
+        Scenario::Kill => kill(&mut v, run, &records, [a?, b?]),
+        Scenario::Lock => lock(&mut v, run, &records, [a?, b?]),
+        Scenario::Reject => reject(&mut v, &records, limit),
     }
     v.number(crate::verdict::DUPLICATES, run.report.duplicates() as f64);
     Ok(v)
@@ -270,9 +272,7 @@ fn accepted_once(v: &mut Verdict, r: &Records, n: u64, except: &[Offset]) {
     );
 }
 
-fn join(v: &mut Verdict, run: &Run, r: &Records) -> Result<()> {
-    let a = run.member("a")?;
-    let b = run.member("b")?;
+fn join(v: &mut Verdict, run: &Run, r: &Records, [a, b]: [&WorkerLog; 2]) {
     let dups = run.report.duplicates();
     v.check(
         Said::NoneTwice,
@@ -293,16 +293,13 @@ fn join(v: &mut Verdict, run: &Run, r: &Records) -> Result<()> {
         .flat_map(|l| &l.lines)
         .filter(|l| matches!(l.event, Event::Revoked(_) | Event::Lost(_)))
         .count();
+    let (b_read, a_read) = (partitions(&b_took), partitions(&a_before));
     v.check(
         Said::NoHandOver,
         !b_took.is_disjoint(&a_before) && revokes == 0,
         parts![
-            Said::BRead {
-                partitions: partitions(&b_took),
-            },
-            Said::ARead {
-                partitions: partitions(&a_before),
-            },
+            Said::BRead { partitions: b_read },
+            Said::ARead { partitions: a_read },
             Said::Revokes { count: revokes },
         ],
     );
@@ -312,12 +309,9 @@ fn join(v: &mut Verdict, run: &Run, r: &Records) -> Result<()> {
             count: r.of_worker(&b.name).count(),
         },
     ];
-    Ok(())
 }
 
-fn kill(v: &mut Verdict, run: &Run, r: &Records) -> Result<()> {
-    let a = run.member("a")?;
-    let b = run.member("b")?;
+fn kill(v: &mut Verdict, run: &Run, r: &Records, [a, b]: [&WorkerLog; 2]) {
     // What a held when it died: acquired, and no acknowledgement of it taken by the broker.
     let held: BTreeSet<(Partition, Offset)> = r
         .of_worker(&a.name)
@@ -357,8 +351,7 @@ fn kill(v: &mut Verdict, run: &Run, r: &Records) -> Result<()> {
         ],
     );
     // a processed some of what it held before it died: those, and only those, twice.
-    let a_done: BTreeSet<(Partition, Offset)> = a.processed().collect();
-    let expected: BTreeSet<(Partition, Offset)> = held.intersection(&a_done).copied().collect();
+    let expected: BTreeSet<_> = a.processed().filter(|k| held.contains(k)).collect();
     let twice = processed_twice(run);
     v.check(
         Said::DuplicatesWhereDied,
@@ -385,12 +378,9 @@ fn kill(v: &mut Verdict, run: &Run, r: &Records) -> Result<()> {
         ],
         _ => summary(&run.report).into(),
     };
-    Ok(())
 }
 
-fn lock(v: &mut Verdict, run: &Run, r: &Records) -> Result<()> {
-    let a = run.member("a")?;
-    let b = run.member("b")?;
+fn lock(v: &mut Verdict, run: &Run, r: &Records, [a, b]: [&WorkerLog; 2]) {
     let slow = (0, SLOW_AT);
     let in_it = a.time_of(
         0,
@@ -463,10 +453,9 @@ fn lock(v: &mut Verdict, run: &Run, r: &Records) -> Result<()> {
         ],
     );
     v.ours = parts![summary(&run.report), late];
-    Ok(())
 }
 
-fn reject(v: &mut Verdict, r: &Records, limit: u16) -> Result<()> {
+fn reject(v: &mut Verdict, r: &Records, limit: u16) {
     let deliveries = |o: Offset| -> Vec<u16> {
         r.deliveries
             .iter()
@@ -514,7 +503,6 @@ fn reject(v: &mut Verdict, r: &Records, limit: u16) -> Result<()> {
             count: rejected.len(),
         },
     ];
-    Ok(())
 }
 
 /// The records krb-dups found processed more than once.

@@ -43,13 +43,12 @@ said! {
 pub const SESSION_TIMEOUT: f64 = 10.0;
 
 pub fn verdict(run: &Run, static_membership: bool) -> Result<Verdict> {
-    let article: Message = if static_membership {
-        parts![
+    let article: Message = match static_membership {
+        true => parts![
             Said::NoRevokes { count: 0 },
             Said::BackAfterStart { seconds: 0.14 },
-        ]
-    } else {
-        Said::OtherRevokedTwice.into()
+        ],
+        false => Said::OtherRevokedTwice.into(),
     };
     let mut v = Verdict::of(Lab::Static { static_membership }, &run.group, article);
     let a = run.member("a")?;
