@@ -116,13 +116,12 @@ pub fn analyse(counts: &mut Counts, end: Option<&BTreeMap<Partition, Offset>>) -
                     extend(&mut gaps, partition, first, last, 0);
                 }
             };
-            match seen.binary_search_by_key(&partition, |s| s.0) {
-                Ok(i) => {
-                    gap(0, seen[i].1.min(next) - 1);
-                    gap(seen[i].2 + 1, next - 1);
-                }
-                Err(_) => gap(0, next - 1),
-            }
+            // A partition never processed has one gap, to its end.
+            let (low, high) = seen
+                .binary_search_by_key(&partition, |s| s.0)
+                .map_or((next, next - 1), |i| (seen[i].1, seen[i].2));
+            gap(0, low.min(next) - 1);
+            gap(high + 1, next - 1);
         }
         gaps.sort_by_key(|g| (g.partition, g.first));
     }

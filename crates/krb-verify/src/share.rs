@@ -412,24 +412,22 @@ fn lock(v: &mut Verdict, run: &Run, r: &Records, [a, b]: [&WorkerLog; 2]) {
     );
     // What the broker said to a's acknowledgement of offset 3, made after its lock had ended.
     let of_slow = |p: &Partition, offsets: &Vec<Offset>| *p == slow.0 && offsets.contains(&slow.1);
-    let late = done
-        .and_then(|e| {
-            a.lines
-                .iter()
-                .filter(|l| l.at >= e)
-                .find_map(|l| match &l.event {
-                    Event::AcksCommitted { partition, offsets } if of_slow(partition, offsets) => {
-                        Some(Said::LateCommitted)
-                    }
-                    Event::AcksFailed {
-                        partition,
-                        offsets,
-                        error,
-                    } if of_slow(partition, offsets) => Some(Said::LateFailed {
-                        code: krb_log::rendered_error::rendered_code(error).to_string(),
-                    }),
-                    _ => None,
-                })
+    let late = a
+        .lines
+        .iter()
+        .filter(|l| done.is_some_and(|e| l.at >= e))
+        .find_map(|l| match &l.event {
+            Event::AcksCommitted { partition, offsets } if of_slow(partition, offsets) => {
+                Some(Said::LateCommitted)
+            }
+            Event::AcksFailed {
+                partition,
+                offsets,
+                error,
+            } if of_slow(partition, offsets) => Some(Said::LateFailed {
+                code: krb_log::rendered_error::rendered_code(error).to_string(),
+            }),
+            _ => None,
         })
         .unwrap_or(Said::LateUnanswered);
     v.check(
