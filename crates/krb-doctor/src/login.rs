@@ -13,20 +13,11 @@ use crate::messages as m;
 
 /// The login librdkafka would use: `sasl.username`, from -X, else the KRB_CONFIG file.
 pub fn username(args: &BrokerArgs) -> Option<String> {
-    let from_x = args
-        .properties
-        .iter()
-        .rev()
-        .find(|(k, _)| k == "sasl.username")
-        .map(|(_, v)| v.clone());
-    from_x.or_else(|| {
-        let file = args.file.as_ref()?;
-        file.properties
-            .iter()
-            .rev()
-            .find(|p| p.key == "sasl.username")
-            .map(|p| p.value.clone())
-    })
+    let file = args.file.iter().flat_map(|f| &f.properties);
+    let file = file.map(|p| (&p.key, &p.value));
+    let x = args.properties.iter().map(|(k, v)| (k, v));
+    let (_, user) = file.chain(x).rfind(|(k, _)| *k == "sasl.username")?;
+    Some(user.clone())
 }
 
 /// Where the login came from, for the fixes: the KRB_CONFIG file, or -X.

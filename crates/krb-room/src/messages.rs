@@ -31,7 +31,7 @@ krb_cli::msgs! { TABLE;
     OVERLAP = "both in offset 3", "offset 3 동시 처리";
     SPREAD = "The numbers that vary from run to run, as each run measured them",
         "실행마다 달라지는 숫자 (각 실행이 잰 값)";
-    LAB1_DUPLICATES = "Lab 1: duplicates without the commit in the revoke callback",
+    LAB1_DUPLICATES = "Lab 1: duplicates without the commit in on_revoke",
         "실습 1: on_revoke에서 commit하지 않을 때의 중복";
     LAB2_OVERLAP = "Lab 2: seconds a and b were both in offset 3",
         "실습 2: a와 b가 offset 3을 함께 처리한 시간(초)";

@@ -11,16 +11,13 @@ use krb_verify::faults::{Counts, Stats};
 use krb_verify::record::{self, Record};
 use serde::Serialize;
 
-/// One kind's faults in a run.
+/// One kind's faults in a run: how many were injected, the duplicate processings they caused,
+/// the sum of their bounds, and their slowest recovery in seconds.
 #[derive(Clone, Debug, Default, Serialize, PartialEq)]
 pub struct KindTotal {
-    /// How many were injected.
     pub injected: u64,
-    /// Duplicate processings they caused.
     pub duplicates: u64,
-    /// The sum of their bounds.
     pub bound: u64,
-    /// Their slowest recovery, in seconds.
     pub slowest_recovery: Option<f64>,
 }
 
@@ -38,7 +35,6 @@ pub struct Slowest {
 /// A run's totals.
 #[derive(Clone, Debug, Default, Serialize, PartialEq)]
 pub struct Summary {
-    /// Trials checked.
     pub trials: u64,
     /// Trials whose every statement held.
     pub held: u64,
@@ -53,7 +49,6 @@ pub struct Summary {
     pub counts: Counts,
     /// Per fault kind, in the report's order.
     pub kinds: BTreeMap<String, KindTotal>,
-    /// The slowest recovery.
     pub slowest: Option<Slowest>,
     /// The trial to look at first: the first that failed, else the slowest to recover.
     pub worst: Option<String>,
@@ -74,7 +69,6 @@ pub fn read(path: &Path) -> Result<Vec<Record>> {
     Ok(records)
 }
 
-/// Sums the trials.
 pub fn summarise(trials: &[Record]) -> Summary {
     let mut s = Summary {
         trials: trials.len() as u64,

@@ -50,18 +50,16 @@ pub fn watch(
                     .into_iter()
                     .filter_map(|(p, o)| o.filter(|o| *o >= 0).map(|o| (p, o)))
                     .collect();
-                if positions.is_empty() {
-                    std::thread::sleep(EVERY);
-                    continue;
+                if !positions.is_empty() {
+                    let line = LogLine {
+                        time: now(),
+                        name: SAMPLER.to_string(),
+                        event: Event::Commit(positions),
+                    };
+                    writeln!(file, "{line}")
+                        .and_then(|_| file.flush())
+                        .with_context(|| format!("cannot write {}", out.display()))?;
                 }
-                let line = LogLine {
-                    time: now(),
-                    name: SAMPLER.to_string(),
-                    event: Event::Commit(positions),
-                };
-                writeln!(file, "{line}")
-                    .and_then(|_| file.flush())
-                    .with_context(|| format!("cannot write {}", out.display()))?;
             }
             Err(e) => krb_cli::out::stderr_line(&format!("krb-trial watch: sample skipped: {e}")),
         }

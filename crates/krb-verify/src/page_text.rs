@@ -20,10 +20,10 @@ pub fn lab_text(lab: u8) -> (Msg, Msg) {
 // Labs 1 to 8, then one for a lab this page does not know: a heading, and what happened in it
 // and what to look at.
 krb_cli::msgs! { ;
-    LAB1 = "Lab 1: no commit in the revoke callback", "실습 1: on_revoke에서 commit하지 않으면 중복이 생깁니다";
+    LAB1 = "Lab 1: no commit in on_revoke", "실습 1: on_revoke에서 commit하지 않으면 중복이 생깁니다";
     LAB1_TEXT =
         "Consumer a reads topic pay alone; b joins part-way and the group rebalances. \
-        Without a commit in the revoke callback, b starts the partition that moved at \
+        Without a commit in on_revoke, b starts the partition that moved at \
         a's last commit, so what a processed after that commit is processed twice. \
         Look at the red-ringed dots on the moved partition, and at a's revoked line \
         beside b's assigned line. With --revoke-commit, a commits before it hands the \

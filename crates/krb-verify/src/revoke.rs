@@ -1,4 +1,4 @@
-//! Lab 1, 01-revoke.sh: without a commit in the revoke callback the next owner re-reads from the
+//! Lab 1, 01-revoke.sh: without a commit in on_revoke the next owner re-reads from the
 //! last commit; with one, nobody does.
 
 use anyhow::Result;
@@ -18,7 +18,7 @@ said! {
             "a의 로그에 revoked [0, 1], 이어서 assigned [..]가 남음";
         OneMoved => "b was assigned the one partition that moved", "b가 옮겨 간 파티션 하나를 받음";
         CommittedInRevoke =>
-            "a committed the moved partition in the revoke callback, up to its last offset",
+            "a committed the moved partition in on_revoke, up to its last offset",
             "a가 on_revoke에서 옮겨 가는 파티션을 처리한 위치까지 commit함";
         BeganAtThatCommit => "b began the moved partition at that commit",
             "b가 옮겨 간 파티션을 그 commit 위치부터 읽음";
