@@ -43,6 +43,9 @@ macro_rules! said {
         }
 
         impl $name {
+            /// The names of the variants, as the records write them.
+            pub const VARIANTS: &'static [&'static str] = &[$(stringify!($variant)),*];
+
             pub fn text(&self, lang: krb_cli::lang::Lang) -> String {
                 match self {
                     $($name::$variant $({ $($field),* })? => $crate::messages::said!(
