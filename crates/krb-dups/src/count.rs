@@ -81,11 +81,9 @@ pub fn count_file(path: &Path, counts: &mut Counts) -> Result<FileNotes> {
 
 /// One byte range's counts, its lines (how many, and whether the file's last one is cut
 /// short), its parse errors by line within the range, and whose lines it holds.
-fn count_range(
-    path: &Path,
-    from: u64,
-    to: u64,
-) -> Result<(Counts, Range, Vec<(u64, String)>, Workers)> {
+type RangeCount = (Counts, Range, Vec<(u64, String)>, Workers);
+
+fn count_range(path: &Path, from: u64, to: u64) -> Result<RangeCount> {
     let mut counts = Counts::new();
     let mut errors = Vec::new();
     // Both readers below add to the counts, one at a time. Whose lines they are is told to
