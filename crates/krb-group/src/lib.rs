@@ -7,11 +7,9 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context, Result};
 use clap::Parser;
 use krb_cli::lang::Lang;
-use krb_kafka::broker::{wait, BrokerArgs, REACH_TIMEOUT};
+use krb_kafka::broker::{wait, Admin, BrokerArgs, REACH_TIMEOUT};
 use krb_kafka::{group_admin, topic_readers};
 use messages as m;
-use rdkafka::admin::AdminClient;
-use rdkafka::client::DefaultClientContext;
 use rdkafka::error::RDKafkaErrorCode;
 
 /// krb-group: delete consumer group GROUP and its committed offsets.
@@ -51,13 +49,7 @@ pub fn run(args: &Args) -> Result<()> {
         };
         match result {
             Err((_, code))
-                if (start.elapsed() < COORDINATOR_TIMEOUT
-                    && matches!(
-                        code,
-                        RDKafkaErrorCode::NotCoordinator
-                            | RDKafkaErrorCode::CoordinatorNotAvailable
-                            | RDKafkaErrorCode::CoordinatorLoadInProgress
-                    ))
+                if (group_admin::loading(code) && start.elapsed() < COORDINATOR_TIMEOUT)
                     || (code == RDKafkaErrorCode::NonEmptyGroup
                         && start.elapsed() < Duration::from_secs(args.wait)) =>
             {
@@ -79,8 +71,7 @@ pub fn run(args: &Args) -> Result<()> {
     }
 }
 
-/// How many members group `name` has now, if the broker says.
-fn live_members(admin: &AdminClient<DefaultClientContext>, name: &str) -> Option<usize> {
+fn live_members(admin: &Admin, name: &str) -> Option<usize> {
     let described =
         group_admin::describe(admin.inner(), &[name.to_string()], REACH_TIMEOUT).ok()?;
     described
@@ -92,12 +83,10 @@ fn live_members(admin: &AdminClient<DefaultClientContext>, name: &str) -> Option
 /// The one line that refuses to delete group `name`, which has `members` live members (None:
 /// the broker said it has members but not how many).
 fn refusal(lang: Lang, name: &str, members: Option<usize>) -> String {
-    let members = members.filter(|n| *n > 0);
-    let has = match lang {
-        Lang::En => members.map_or("live members".to_string(), topic_readers::members),
-        Lang::Ko => members.map_or("살아 있는 구성원".to_string(), |n| {
-            format!("살아 있는 구성원 {n}명")
-        }),
+    let has = match (members.filter(|n| *n > 0), lang) {
+        (Some(n), _) => topic_readers::members(lang, n),
+        (None, Lang::En) => "live members".to_string(),
+        (None, Lang::Ko) => "살아 있는 구성원".to_string(),
     };
     m::REFUSED.fill(lang, &[("group", &name), ("has", &has)])
 }

@@ -10,7 +10,6 @@ krb_cli::msgs! { ALL;
         "{group} 그룹을 지우지 않았습니다: {has}이 있고, 브로커는 구성원이 있는 그룹을 지우지 \
         않아요. 먼저 그 컨슈머들을 멈추세요(static member는 세션이 끝날 때까지 남아요: --wait \
         SECONDS)";
-    /// The broker refused another way.
     NOT_DELETED = "cannot delete group {group}: {code}", "{group} 그룹을 지울 수 없습니다: {code}";
 }
 

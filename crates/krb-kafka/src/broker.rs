@@ -16,6 +16,9 @@ use krb_cli::namespace::Namespace;
 /// The broker of the article's compose.yaml and of scripts/kafka-local.sh.
 pub const DEFAULT_BOOTSTRAP: &str = "localhost:9481";
 
+/// An admin client (rust-rdkafka's), as every tool makes it with [`BrokerArgs::admin`].
+pub type Admin = AdminClient<DefaultClientContext>;
+
 /// How long a tool waits for the broker's first answer before it says it cannot reach it.
 pub const REACH_TIMEOUT: Duration = Duration::from_secs(10);
 
@@ -54,8 +57,9 @@ struct Options {
     namespace: Namespace,
 }
 
-impl From<Options> for BrokerArgs {
-    fn from(o: Options) -> BrokerArgs {
+impl clap::FromArgMatches for BrokerArgs {
+    fn from_arg_matches(matches: &clap::ArgMatches) -> Result<Self, clap::Error> {
+        let o = Options::from_arg_matches(matches)?;
         // An empty KRB_BOOTSTRAP is unset, as an empty KRB_CONFIG is: it would not reach the
         // file's broker, or the default, otherwise.
         let bootstrap = o
@@ -63,18 +67,12 @@ impl From<Options> for BrokerArgs {
             .filter(|b| !b.is_empty())
             .or_else(|| o.config.as_ref()?.bootstrap().map(String::from))
             .unwrap_or_else(|| DEFAULT_BOOTSTRAP.to_string());
-        BrokerArgs {
+        Ok(BrokerArgs {
             bootstrap,
             file: o.config,
             properties: o.properties,
             namespace: o.namespace,
-        }
-    }
-}
-
-impl clap::FromArgMatches for BrokerArgs {
-    fn from_arg_matches(matches: &clap::ArgMatches) -> Result<Self, clap::Error> {
-        Options::from_arg_matches(matches).map(BrokerArgs::from)
+        })
     }
 
     fn update_from_arg_matches(&mut self, matches: &clap::ArgMatches) -> Result<(), clap::Error> {
@@ -84,10 +82,6 @@ impl clap::FromArgMatches for BrokerArgs {
 }
 
 impl clap::Args for BrokerArgs {
-    fn group_id() -> Option<clap::Id> {
-        Options::group_id()
-    }
-
     fn augment_args(cmd: clap::Command) -> clap::Command {
         Options::augment_args(cmd)
     }
@@ -173,11 +167,8 @@ impl BrokerArgs {
     }
 
     /// An admin client for a broker that answered, and options that wait for the broker's reply.
-    pub fn admin(
-        &self,
-        client_id: &str,
-    ) -> Result<(AdminClient<DefaultClientContext>, AdminOptions)> {
-        let admin: AdminClient<DefaultClientContext> = self
+    pub fn admin(&self, client_id: &str) -> Result<(Admin, AdminOptions)> {
+        let admin: Admin = self
             .config(client_id, &[])
             .create()
             .context("cannot create an admin client")?;
@@ -202,25 +193,20 @@ impl BrokerArgs {
         let metadata = client
             .fetch_metadata(None, REACH_TIMEOUT)
             .map_err(|e| anyhow::anyhow!(self.unreachable(&e)))?;
-        let missing = || {
-            anyhow::anyhow!(NO_TOPIC.fill(
-                Lang::of_process(),
-                &[
-                    ("name", &name),
-                    ("bootstrap", &self.bootstrap),
-                    ("topic", &topic)
-                ]
-            ))
-        };
-        let Some(t) = metadata.topics().iter().find(|t| t.name() == name) else {
-            return Err(missing());
-        };
-        match t.error() {
-            None => Ok(t.partitions().len()),
-            Some(e) if RDKafkaErrorCode::from(e) == RDKafkaErrorCode::UnknownTopicOrPartition => {
-                Err(missing())
+        let t = metadata.topics().iter().find(|t| t.name() == name);
+        match t.map(|t| (t.partitions().len(), t.error().map(RDKafkaErrorCode::from))) {
+            Some((partitions, None)) => Ok(partitions),
+            None | Some((_, Some(RDKafkaErrorCode::UnknownTopicOrPartition))) => {
+                Err(anyhow::anyhow!(NO_TOPIC.fill(
+                    Lang::of_process(),
+                    &[
+                        ("name", &name),
+                        ("bootstrap", &self.bootstrap),
+                        ("topic", &topic)
+                    ]
+                )))
             }
-            Some(e) => Err(KafkaError::MetadataFetch(e.into()))
+            Some((_, Some(e))) => Err(KafkaError::MetadataFetch(e))
                 .with_context(|| format!("cannot describe topic {name} on {}", self.bootstrap)),
         }
     }

@@ -9,7 +9,7 @@ use rdkafka::ClientConfig;
 pub use krb_log::properties::{parse, Property};
 
 /// A properties file read, parsed and accepted property by property by librdkafka.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ConfFile {
     pub path: PathBuf,
     pub properties: Vec<Property>,
@@ -44,10 +44,7 @@ pub fn read(path: &str) -> Result<ConfFile, String> {
     // An empty KRB_CONFIG is no file, as kcat takes an empty KCAT_CONFIG: a script may export
     // the variable empty where nothing set it.
     if path.is_empty() {
-        return Ok(ConfFile {
-            path: PathBuf::new(),
-            properties: Vec::new(),
-        });
+        return Ok(ConfFile::default());
     }
     let text = krb_log::reader::read_text(
         Path::new(path),

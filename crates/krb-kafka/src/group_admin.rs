@@ -1,4 +1,4 @@
-//! The broker's consumer groups as they are now (state, type, members, their partitions, committed
+//! The broker's consumer groups as they are now (state, members, their partitions, committed
 //! offsets), through librdkafka's admin API: rust-rdkafka's classic-only calls show a KIP-848 group
 //! as `Dead` (docs/en/internals/broker-questions.md, "Consumer groups"). What leaves the module is
 //! owned Rust data, copied out before librdkafka's memory is freed; each request's queue, options
@@ -6,10 +6,9 @@
 
 use std::ffi::{c_char, CStr, CString};
 use std::fmt;
-use std::marker::PhantomData;
 use std::time::{Duration, Instant};
 
-use anyhow::{bail, Result};
+use anyhow::{bail, ensure, Result};
 use rdkafka::bindings as rd;
 use rdkafka::client::{Client, ClientContext};
 use rdkafka::error::RDKafkaErrorCode;
@@ -40,41 +39,19 @@ impl State {
     }
 }
 
-/// Which protocol a group speaks: `classic` (the article's) or `consumer` (KIP-848).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
-    Classic,
-    Consumer,
-    Unknown,
-}
-
-impl Kind {
-    fn from_raw(kind: rd::rd_kafka_consumer_group_type_t) -> Kind {
-        use rd::rd_kafka_consumer_group_type_t::*;
-        match kind {
-            RD_KAFKA_CONSUMER_GROUP_TYPE_CLASSIC => Kind::Classic,
-            RD_KAFKA_CONSUMER_GROUP_TYPE_CONSUMER => Kind::Consumer,
-            _ => Kind::Unknown,
-        }
-    }
-}
-
 /// A group as the broker lists it, without its members.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Listing {
     pub id: String,
     pub state: State,
-    pub kind: Kind,
 }
 
-/// (topic, partition).
 pub type TopicPartition = (String, i32);
 
 /// A member of a group and the partitions it owns. A `consumer` group's member also has a
 /// target assignment: what the broker has decided it will own once it has reconciled.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Member {
-    pub client_id: String,
     pub assigned: Vec<TopicPartition>,
     pub target: Vec<TopicPartition>,
 }
@@ -85,7 +62,6 @@ pub struct Member {
 pub struct Group {
     pub id: String,
     pub state: State,
-    pub kind: Kind,
     pub members: Vec<Member>,
 }
 
@@ -112,9 +88,7 @@ pub fn list<C: ClientContext>(client: &Client<C>, timeout: Duration) -> Result<V
             )
         };
         // SAFETY: a non-null error is ours to read and destroy, once.
-        if let Some(message) = unsafe { take_error(error) } {
-            bail!("cannot ask for the consumer groups: {message}");
-        }
+        unsafe { take_error(error, "cannot ask for the consumer groups") }?;
         // SAFETY: as every `send` (see `ask`).
         unsafe { rd::rd_kafka_ListConsumerGroups(rk, options, queue) };
         Ok(())
@@ -135,7 +109,6 @@ pub fn list<C: ClientContext>(client: &Client<C>, timeout: Duration) -> Result<V
             .map(|listing| Listing {
                 id: text(rd::rd_kafka_ConsumerGroupListing_group_id(*listing)),
                 state: State::from_raw(rd::rd_kafka_ConsumerGroupListing_state(*listing)),
-                kind: Kind::from_raw(rd::rd_kafka_ConsumerGroupListing_type(*listing)),
             })
             .collect())
     })
@@ -178,21 +151,17 @@ pub fn describe<C: ClientContext>(
             let error = rd::rd_kafka_ConsumerGroupDescription_error(*group);
             if !error.is_null() {
                 // Deleted since it was listed (or never there): nobody is in it.
-                if RDKafkaErrorCode::from(rd::rd_kafka_error_code(error))
-                    == RDKafkaErrorCode::GroupIdNotFound
-                {
+                let code = RDKafkaErrorCode::from(rd::rd_kafka_error_code(error));
+                if code == RDKafkaErrorCode::GroupIdNotFound {
                     continue;
                 }
-                return Err(refused(
-                    error,
-                    &format!("cannot describe consumer group {id}"),
-                ));
+                let what = format!("cannot describe consumer group {id}");
+                return Err(refused(error, &what));
             }
             let members = (0..rd::rd_kafka_ConsumerGroupDescription_member_count(*group))
                 .map(|i| rd::rd_kafka_ConsumerGroupDescription_member(*group, i))
                 .filter(|member| !member.is_null())
                 .map(|member| Member {
-                    client_id: text(rd::rd_kafka_MemberDescription_client_id(member)),
                     assigned: assignment(rd::rd_kafka_MemberDescription_assignment(member)),
                     target: assignment(rd::rd_kafka_MemberDescription_target_assignment(member)),
                 })
@@ -200,7 +169,6 @@ pub fn describe<C: ClientContext>(
             groups.push(Group {
                 id,
                 state: State::from_raw(rd::rd_kafka_ConsumerGroupDescription_state(*group)),
-                kind: Kind::from_raw(rd::rd_kafka_ConsumerGroupDescription_type(*group)),
                 members,
             });
         }
@@ -208,7 +176,6 @@ pub fn describe<C: ClientContext>(
     })
 }
 
-/// Every partition the group `id` has committed an offset for, with the offset.
 pub fn committed<C: ClientContext>(
     client: &Client<C>,
     id: &str,
@@ -245,12 +212,9 @@ pub fn committed<C: ClientContext>(
                 return Err(refused(error, &what));
             }
             let list = rd::rd_kafka_group_result_partitions(*group);
-            for p in partitions(list) {
-                // A partition asked for but never committed comes back with offset -1001.
-                if p.offset >= 0 {
-                    offsets.push(((text(p.topic), p.partition), p.offset));
-                }
-            }
+            // A partition asked for but never committed comes back with offset -1001.
+            let kept = partitions(list).iter().filter(|p| p.offset >= 0);
+            offsets.extend(kept.map(|p| ((text(p.topic), p.partition), p.offset)));
         }
         Ok(offsets)
     })
@@ -267,14 +231,10 @@ pub fn set_configs<C: ClientContext>(
     timeout: Duration,
 ) -> Result<()> {
     let name = CString::new(id)?;
+    let group = rd::rd_kafka_ResourceType_t::RD_KAFKA_RESOURCE_GROUP;
     // SAFETY: the name is copied into the new object.
     let mut resource = Owned::new(
-        unsafe {
-            rd::rd_kafka_ConfigResource_new(
-                rd::rd_kafka_ResourceType_t::RD_KAFKA_RESOURCE_GROUP,
-                name.as_ptr(),
-            )
-        },
+        unsafe { rd::rd_kafka_ConfigResource_new(group, name.as_ptr()) },
         rd::rd_kafka_ConfigResource_destroy,
     )?;
     for (key, value) in settings {
@@ -288,10 +248,9 @@ pub fn set_configs<C: ClientContext>(
                 value_c.as_ptr(),
             )
         };
+        let what = format!("cannot set {key}={value} on group {id}");
         // SAFETY: a non-null error is ours to read and destroy, once.
-        if let Some(message) = unsafe { take_error(error) } {
-            bail!("cannot set {key}={value} on group {id}: {message}");
-        }
+        unsafe { take_error(error, &what) }?;
     }
     let op = rd::rd_kafka_admin_op_t::RD_KAFKA_ADMIN_OP_INCREMENTALALTERCONFIGS;
     let answer = (
@@ -313,22 +272,19 @@ pub fn set_configs<C: ClientContext>(
         for r in slice(resources, count) {
             let code = rd::rd_kafka_ConfigResource_error(*r);
             if code != rd::rd_kafka_resp_err_t::RD_KAFKA_RESP_ERR_NO_ERROR {
-                return Err(refusal(
-                    code,
-                    format!(
-                        "the broker refused group {id}'s settings: {}",
-                        error_text(code, rd::rd_kafka_ConfigResource_error_string(*r))
-                    ),
-                ));
+                let why = error_text(code, rd::rd_kafka_ConfigResource_error_string(*r));
+                let what = format!("the broker refused group {id}'s settings: {why}");
+                return Err(refusal(code, what));
             }
         }
         Ok(())
     })
 }
 
-/// One admin request, asked again while the coordinator loads (see [`patiently`]): `send`
-/// sends it with the client's handle and the request's options and queue, then the result
-/// event, of `answer`'s type (and `what` could not be done if it fails), is handed to `read`.
+/// One admin request, asked again while the coordinator loads (see [`patiently`]): `send` sends
+/// it with the client's handle and the request's options and queue; the result event, of type
+/// `kind`, goes to `read`. A request that fails as a whole (the broker unreachable, the timeout
+/// passed) is the error "cannot `what`: ...".
 ///
 /// What `send` is handed outlives its call: the client is borrowed for the request, the queue
 /// and options are the request's; librdkafka keeps none of the arguments. What `read` is handed
@@ -342,16 +298,64 @@ fn ask<C: ClientContext, T>(
     send: impl Fn(*mut rd::rd_kafka_t, *mut AdminOptions, *mut Queue) -> Result<()>,
     read: impl Fn(*mut rd::rd_kafka_event_t) -> Result<T>,
 ) -> Result<T> {
+    let rk = client.native_ptr();
     patiently(timeout, |timeout| {
-        let request = Request::new(client, op, timeout)?;
-        send(client.native_ptr(), request.options.0, request.queue.0)?;
-        read(request.answer(kind, what)?.0)
+        // SAFETY: the client's handle is alive while `client` is borrowed, and the queue, the
+        // options and the event are destroyed (Drop: the event first, the queue last) before
+        // this call returns.
+        let queue = Owned::new(
+            unsafe { rd::rd_kafka_queue_new(rk) },
+            rd::rd_kafka_queue_destroy,
+        )?;
+        let options = Owned::new(
+            unsafe { rd::rd_kafka_AdminOptions_new(rk, op) },
+            rd::rd_kafka_AdminOptions_destroy,
+        )?;
+        let mut errstr = [0 as c_char; 512];
+        let ms = i32::try_from(timeout.as_millis()).unwrap_or(i32::MAX);
+        // SAFETY: options alive; errstr is a buffer of the size given.
+        let err = unsafe {
+            rd::rd_kafka_AdminOptions_set_request_timeout(
+                options.0,
+                ms,
+                errstr.as_mut_ptr(),
+                errstr.len(),
+            )
+        };
+        if err != rd::rd_kafka_resp_err_t::RD_KAFKA_RESP_ERR_NO_ERROR {
+            // SAFETY: librdkafka wrote a NUL-terminated message into errstr.
+            bail!("cannot set the request timeout: {}", unsafe {
+                text(errstr.as_ptr())
+            });
+        }
+        send(rk, options.0, queue.0)?;
+        // The request times out on its own after `timeout` and then still posts an event (an
+        // error); the margin only guards against one that never comes.
+        let ms = i32::try_from((timeout + Duration::from_secs(5)).as_millis()).unwrap_or(i32::MAX);
+        // SAFETY: the queue is alive; a non-null event is ours to destroy.
+        let event = unsafe { rd::rd_kafka_queue_poll(queue.0, ms) };
+        if event.is_null() {
+            bail!("cannot {what}: no answer within {} s", ms / 1000);
+        }
+        let event = Owned(event, rd::rd_kafka_event_destroy);
+        // SAFETY: the event is alive; its error string lives as long as it.
+        unsafe {
+            let err = rd::rd_kafka_event_error(event.0);
+            ensure!(
+                err == rd::rd_kafka_resp_err_t::RD_KAFKA_RESP_ERR_NO_ERROR,
+                "cannot {what}: {}",
+                error_text(err, rd::rd_kafka_event_error_string(event.0))
+            );
+            if rd::rd_kafka_event_type(event.0) != kind {
+                bail!("cannot {what}: librdkafka answered with another kind of event");
+            }
+        }
+        read(event.0)
     })
 }
 
 type AdminOptions = rd::rd_kafka_AdminOptions_t;
 type Queue = rd::rd_kafka_queue_t;
-type Event = rd::rd_kafka_event_t;
 
 /// A broker's answer while it loads a group coordinator's state (it has just started, or a
 /// partition of `__consumer_offsets` has just moved to it): the same question asked again
@@ -380,12 +384,20 @@ unsafe fn refused(error: *const rd::rd_kafka_error_t, what: &str) -> anyhow::Err
 
 /// The error for a refusal with `code`: [`Loading`] when asking again will do.
 fn refusal(code: rd::rd_kafka_resp_err_t, message: String) -> anyhow::Error {
-    match RDKafkaErrorCode::from(code) {
-        RDKafkaErrorCode::CoordinatorLoadInProgress
-        | RDKafkaErrorCode::CoordinatorNotAvailable
-        | RDKafkaErrorCode::NotCoordinator => Loading(message).into(),
-        _ => anyhow::anyhow!(message),
+    if loading(code.into()) {
+        Loading(message).into()
+    } else {
+        anyhow::anyhow!(message)
     }
+}
+
+/// Whether `code` refuses while a coordinator loads or moves (see [`Loading`]): krb-group's too.
+pub fn loading(code: RDKafkaErrorCode) -> bool {
+    use RDKafkaErrorCode::*;
+    matches!(
+        code,
+        CoordinatorLoadInProgress | CoordinatorNotAvailable | NotCoordinator
+    )
 }
 
 const LOADING_PAUSE: Duration = Duration::from_millis(200);
@@ -420,98 +432,16 @@ unsafe fn assignment(assignment: *const rd::rd_kafka_MemberAssignment_t) -> Vec<
         .collect()
 }
 
-/// The elements of a partition list (none for a null one).
+/// The elements of a partition list (none for a null one): krb-share's too.
 ///
 /// # Safety
 /// `list` is null or alive, with its elements, as long as the slice is used.
-unsafe fn partitions<'a>(
+pub(crate) unsafe fn partitions<'a>(
     list: *const rd::rd_kafka_topic_partition_list_t,
 ) -> &'a [rd::rd_kafka_topic_partition_t] {
     match list.as_ref() {
-        Some(list) => slice(list.elems, list.cnt as usize),
+        Some(list) => slice(list.elems, usize::try_from(list.cnt).unwrap_or(0)),
         None => &[],
-    }
-}
-
-/// One admin request's result queue and options, destroyed when dropped (the options first);
-/// it borrows the client whose `rd_kafka_t` made them, so that they cannot outlive it.
-struct Request<'a> {
-    options: Owned<AdminOptions>,
-    queue: Owned<Queue>,
-    timeout: Duration,
-    _client: PhantomData<&'a ()>,
-}
-
-impl<'a> Request<'a> {
-    fn new<C: ClientContext>(
-        client: &'a Client<C>,
-        op: rd::rd_kafka_admin_op_t,
-        timeout: Duration,
-    ) -> Result<Request<'a>> {
-        let rk = client.native_ptr();
-        // SAFETY: the client's handle is alive while `client` is borrowed, and both the queue
-        // and the options are destroyed (Drop) before that borrow ends.
-        let queue = Owned::new(
-            unsafe { rd::rd_kafka_queue_new(rk) },
-            rd::rd_kafka_queue_destroy,
-        )?;
-        let options = Owned::new(
-            unsafe { rd::rd_kafka_AdminOptions_new(rk, op) },
-            rd::rd_kafka_AdminOptions_destroy,
-        )?;
-        let mut errstr = [0 as c_char; 512];
-        let ms = i32::try_from(timeout.as_millis()).unwrap_or(i32::MAX);
-        // SAFETY: options alive; errstr is a buffer of the size given.
-        let err = unsafe {
-            rd::rd_kafka_AdminOptions_set_request_timeout(
-                options.0,
-                ms,
-                errstr.as_mut_ptr(),
-                errstr.len(),
-            )
-        };
-        if err != rd::rd_kafka_resp_err_t::RD_KAFKA_RESP_ERR_NO_ERROR {
-            // SAFETY: librdkafka wrote a NUL-terminated message into errstr.
-            bail!("cannot set the request timeout: {}", unsafe {
-                text(errstr.as_ptr())
-            });
-        }
-        Ok(Request {
-            options,
-            queue,
-            timeout,
-            _client: PhantomData,
-        })
-    }
-
-    /// Waits for the request's result event, of type `kind`, destroyed when dropped (with
-    /// everything its result points to); a request that failed as a whole (the broker
-    /// unreachable, the timeout passed) is an error saying what could not be done.
-    fn answer(&self, kind: rd::rd_kafka_event_type_t, what: &str) -> Result<Owned<Event>> {
-        // The request times out on its own after `timeout` and then still posts an event (an
-        // error); the margin only guards against one that never comes.
-        let ms =
-            i32::try_from((self.timeout + Duration::from_secs(5)).as_millis()).unwrap_or(i32::MAX);
-        // SAFETY: the queue is alive (owned by self); a non-null event is ours to destroy.
-        let event = unsafe { rd::rd_kafka_queue_poll(self.queue.0, ms) };
-        if event.is_null() {
-            bail!("cannot {what}: no answer within {} s", ms / 1000);
-        }
-        let event = Owned(event, rd::rd_kafka_event_destroy);
-        // SAFETY: the event is alive; its error string lives as long as it.
-        unsafe {
-            let err = rd::rd_kafka_event_error(event.0);
-            if err != rd::rd_kafka_resp_err_t::RD_KAFKA_RESP_ERR_NO_ERROR {
-                bail!(
-                    "cannot {what}: {}",
-                    error_text(err, rd::rd_kafka_event_error_string(event.0))
-                );
-            }
-            if rd::rd_kafka_event_type(event.0) != kind {
-                bail!("cannot {what}: librdkafka answered with another kind of event");
-            }
-        }
-        Ok(event)
     }
 }
 
@@ -520,9 +450,7 @@ struct Owned<T>(*mut T, unsafe extern "C" fn(*mut T));
 
 impl<T> Owned<T> {
     fn new(ptr: *mut T, destroy: unsafe extern "C" fn(*mut T)) -> Result<Owned<T>> {
-        if ptr.is_null() {
-            bail!("librdkafka could not make an admin request");
-        }
+        ensure!(!ptr.is_null(), "librdkafka could not make an admin request");
         Ok(Owned(ptr, destroy))
     }
 }
@@ -563,28 +491,22 @@ pub unsafe fn text(ptr: *const c_char) -> String {
 /// # Safety
 /// As [`text`] for `message`.
 unsafe fn error_text(code: rd::rd_kafka_resp_err_t, message: *const c_char) -> String {
-    let message = text(message);
-    if message.is_empty() {
-        RDKafkaErrorCode::from(code).to_string()
-    } else {
-        message
-    }
+    Some(text(message))
+        .filter(|m| !m.is_empty())
+        .unwrap_or_else(|| RDKafkaErrorCode::from(code).to_string())
 }
 
-/// Reads a librdkafka error object and destroys it; None for null (no error).
+/// A librdkafka error object (none for null) as the [`refused`] error of `what`, destroyed.
 ///
 /// # Safety
 /// `error` is null or an error object we own and no one else destroys.
-unsafe fn take_error(error: *mut rd::rd_kafka_error_t) -> Option<String> {
+unsafe fn take_error(error: *mut rd::rd_kafka_error_t, what: &str) -> Result<()> {
     if error.is_null() {
-        return None;
+        return Ok(());
     }
-    let message = error_text(
-        rd::rd_kafka_error_code(error),
-        rd::rd_kafka_error_string(error),
-    );
+    let refusal = refused(error, what);
     rd::rd_kafka_error_destroy(error);
-    Some(message)
+    Err(refusal)
 }
 
 #[cfg(test)]

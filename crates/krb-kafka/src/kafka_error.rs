@@ -31,7 +31,6 @@ pub fn render(code: i32, text: &str) -> String {
     krb_log::rendered_error::render(&error_name(code), code, text)
 }
 
-/// The error code inside a rust-rdkafka error, if it carries one.
 pub fn code_of(err: &KafkaError) -> Option<i32> {
     err.rdkafka_error_code().map(|c: RDKafkaErrorCode| c as i32)
 }

@@ -42,15 +42,10 @@ impl<'p> Batches<'p> {
         topic: &str,
     ) -> Result<Self> {
         let name = CString::new(topic).map_err(|_| anyhow!("topic {topic:?} contains a NUL"))?;
+        let rk = producer.client().native_ptr();
         // SAFETY: the client pointer is valid while `producer` is borrowed; a null topic
         // configuration takes the producer's defaults.
-        let rkt = unsafe {
-            rdsys::rd_kafka_topic_new(
-                producer.client().native_ptr(),
-                name.as_ptr(),
-                ptr::null_mut(),
-            )
-        };
+        let rkt = unsafe { rdsys::rd_kafka_topic_new(rk, name.as_ptr(), ptr::null_mut()) };
         let rkt = NonNull::new(rkt).ok_or_else(|| anyhow!("librdkafka refused topic {topic}"))?;
         Ok(Batches {
             rkt,
@@ -69,10 +64,11 @@ impl<'p> Batches<'p> {
         partition: i32,
         run: impl IntoIterator<Item = &'r [u8]>,
     ) -> Result<usize, Refused> {
+        let no_error = rdsys::rd_kafka_resp_err_t::RD_KAFKA_RESP_ERR_NO_ERROR;
         let mut messages: Vec<rdsys::rd_kafka_message_t> = run
             .into_iter()
             .map(|payload| rdsys::rd_kafka_message_t {
-                err: rdsys::rd_kafka_resp_err_t::RD_KAFKA_RESP_ERR_NO_ERROR,
+                err: no_error,
                 rkt: ptr::null_mut(),
                 partition,
                 payload: payload.as_ptr() as *mut _,
@@ -96,20 +92,17 @@ impl<'p> Batches<'p> {
         } as usize;
         // A full queue refuses the message that met it and every one after it, so the messages
         // taken before the first refusal of another kind are a prefix.
-        for (index, message) in messages.iter().enumerate() {
-            match RDKafkaErrorCode::from(message.err) {
-                RDKafkaErrorCode::NoError => {}
-                RDKafkaErrorCode::QueueFull => return Ok(index),
-                error => {
-                    return Err(Refused {
-                        index,
-                        error,
-                        taken,
-                    })
-                }
-            }
+        let Some(index) = messages.iter().position(|m| m.err != no_error) else {
+            return Ok(taken);
+        };
+        match RDKafkaErrorCode::from(messages[index].err) {
+            RDKafkaErrorCode::QueueFull => Ok(index),
+            error => Err(Refused {
+                index,
+                error,
+                taken,
+            }),
         }
-        Ok(taken)
     }
 }
 

@@ -3,14 +3,9 @@
 //! rust-rdkafka forwards librdkafka's logs to the consumer queue, which is served only inside
 //! `poll()`: a MAXPOLL warning raised while the worker sleeps on a slow message would be printed
 //! after the sleep, with the wrong time. [`LogThread`] points librdkafka's log queue at a queue
-//! of its own and serves it from a thread, in librdkafka's own format:
-//!
-//! ```text
-//! %4|1790813686.528|MAXPOLL|slow-a#consumer-1| [thrd:main]: Application maximum poll interval ...
-//! ```
+//! of its own and serves it from a thread, in librdkafka's own format ([`format_line`]).
 
 use std::marker::PhantomData;
-use std::os::raw::{c_char, c_int};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
@@ -124,19 +119,17 @@ fn serve(ptrs: &Ptrs, stop: &AtomicBool, last: &Mutex<Vec<(String, String)>>) {
         if ev.is_null() {
             continue;
         }
-        if unsafe { rdsys::rd_kafka_event_type(ev) } == rdsys::RD_KAFKA_EVENT_LOG {
-            let mut fac: *const c_char = std::ptr::null();
-            let mut text: *const c_char = std::ptr::null();
-            let mut level: c_int = 0;
-            if unsafe { rdsys::rd_kafka_event_log(ev, &mut fac, &mut text, &mut level) } == 0 {
-                let (fac, text) = unsafe { (c_text(fac), c_text(text)) };
-                print_line(level, &fac, &name, &text);
-                if let Ok(mut last) = last.lock() {
-                    let body = text.split_once("]: ").map_or(&*text, |(_, b)| b);
-                    last.push((fac, body.to_string()));
-                    if last.len() > 64 {
-                        last.remove(0);
-                    }
+        let (mut fac, mut text, mut level) = (std::ptr::null(), std::ptr::null(), 0);
+        if unsafe { rdsys::rd_kafka_event_type(ev) } == rdsys::RD_KAFKA_EVENT_LOG
+            && unsafe { rdsys::rd_kafka_event_log(ev, &mut fac, &mut text, &mut level) } == 0
+        {
+            let (fac, text) = unsafe { (c_text(fac), c_text(text)) };
+            print_line(level, &fac, &name, &text);
+            if let Ok(mut last) = last.lock() {
+                let body = text.split_once("]: ").map_or(&*text, |(_, b)| b);
+                last.push((fac, body.to_string()));
+                if last.len() > 64 {
+                    last.remove(0);
                 }
             }
         }
@@ -147,9 +140,7 @@ fn serve(ptrs: &Ptrs, stop: &AtomicBool, last: &Mutex<Vec<(String, String)>>) {
 impl Drop for LogThread<'_> {
     fn drop(&mut self) {
         self.stop.store(true, Ordering::Relaxed);
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
-        }
+        let _ = self.thread.take().map(JoinHandle::join);
         // SAFETY: the thread is gone; hand logging back to the main queue before freeing ours.
         unsafe {
             rdsys::rd_kafka_set_log_queue(self.ptrs.rk, std::ptr::null_mut());

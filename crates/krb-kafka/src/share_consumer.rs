@@ -17,7 +17,7 @@ use krb_log::logline::{Ack, Offset, Partition};
 use rdkafka::bindings as rd;
 use rdkafka::ClientConfig;
 
-use crate::group_admin::text as text_of;
+use crate::group_admin::{partitions, text as text_of};
 use crate::kafka_error;
 
 /// A Kafka error as the log writes it: `KafkaError{code=...,val=...,str="..."}`.
@@ -42,17 +42,15 @@ fn take_error(error: *mut rd::rd_kafka_error_t) -> Result<(), Error> {
         return Ok(());
     }
     // SAFETY: a non-NULL error returned by librdkafka, ours to read and destroy, once.
-    let (code, text, fatal) = unsafe {
+    unsafe {
         let code = rd::rd_kafka_error_code(error) as i32;
-        let text = text_of(rd::rd_kafka_error_string(error));
-        let fatal = rd::rd_kafka_error_is_fatal(error) != 0;
+        let failed = Error {
+            rendered: kafka_error::render(code, &text_of(rd::rd_kafka_error_string(error))),
+            fatal: rd::rd_kafka_error_is_fatal(error) != 0,
+        };
         rd::rd_kafka_error_destroy(error);
-        (code, text, fatal)
-    };
-    Err(Error {
-        rendered: kafka_error::render(code, &text),
-        fatal,
-    })
+        Err(failed)
+    }
 }
 
 /// A response code as an error (NO_ERROR: none).
@@ -138,7 +136,6 @@ impl Share {
         Ok(batch)
     }
 
-    /// Acknowledges `record` of the last batch.
     pub fn acknowledge(&self, record: &Record<'_>, ack: Ack) -> Result<(), Error> {
         use rd::rd_kafka_share_AcknowledgeType_t as T;
         let kind = match ack {
@@ -159,17 +156,14 @@ impl Share {
         let ms = c_int::try_from(timeout.as_millis()).unwrap_or(c_int::MAX);
         // SAFETY: librdkafka sets `list` to one we must destroy, or leaves it NULL.
         let error = unsafe { rd::rd_kafka_share_commit_sync(self.handle, ms, &mut list) };
-        let mut results = Vec::new();
+        // SAFETY: NULL or a valid list of `cnt` elements, read then destroyed once.
+        let results = unsafe { partitions(list) }
+            .iter()
+            .map(|e| (e.partition, code_error(e.err)))
+            .collect();
         if !list.is_null() {
-            // SAFETY: a valid list of `cnt` elements, read then destroyed once.
-            unsafe {
-                let l = &*list;
-                for i in 0..usize::try_from(l.cnt).unwrap_or(0) {
-                    let e = &*l.elems.add(i);
-                    results.push((e.partition, code_error(e.err)));
-                }
-                rd::rd_kafka_topic_partition_list_destroy(list);
-            }
+            // SAFETY: as above; no element is read after this.
+            unsafe { rd::rd_kafka_topic_partition_list_destroy(list) };
         }
         take_error(error)?;
         Ok(results)
@@ -210,12 +204,21 @@ impl Batch<'_> {
         // SAFETY: NULL or a live batch (NULL counts 0).
         let count = unsafe { rd::rd_kafka_messages_count(self.messages) };
         (0..count).filter_map(move |i| {
-            // SAFETY: i < count, on a live non-NULL batch (count is 0 for NULL).
-            let message = unsafe { rd::rd_kafka_messages_get(self.messages, i) };
-            (!message.is_null()).then_some(Record {
-                message,
-                _batch: PhantomData,
-            })
+            // SAFETY: i < count, on a live non-NULL batch (count is 0 for NULL); a non-NULL
+            // message of a live batch is read.
+            unsafe {
+                let message = rd::rd_kafka_messages_get(self.messages, i);
+                let m = message.as_ref()?;
+                let delivery = rd::rd_kafka_message_delivery_count(message);
+                Some(Record {
+                    partition: m.partition,
+                    offset: m.offset,
+                    delivery: u16::try_from(delivery).unwrap_or(0),
+                    error: code_error(m.err).err(),
+                    message,
+                    _batch: PhantomData,
+                })
+            }
         })
     }
 }
@@ -227,35 +230,14 @@ impl Drop for Batch<'_> {
     }
 }
 
-/// One record of a batch, borrowed from it.
+/// One record of a batch, borrowed from it, with what it says about itself copied out.
 pub struct Record<'b> {
-    message: *mut rd::rd_kafka_message_t,
-    _batch: PhantomData<&'b ()>,
-}
-
-/// What a record says about itself, copied out.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Acquired {
     pub partition: Partition,
     pub offset: Offset,
     /// The broker's count of its deliveries, this one included.
     pub delivery: u16,
     /// A record-level error (librdkafka has already acknowledged it by its kind).
     pub error: Option<Error>,
-}
-
-impl Record<'_> {
-    pub fn acquired(&self) -> Acquired {
-        // SAFETY: a non-NULL message of a live batch (checked in `records`).
-        unsafe {
-            let m = &*self.message;
-            let delivery = rd::rd_kafka_message_delivery_count(self.message);
-            Acquired {
-                partition: m.partition,
-                offset: m.offset,
-                delivery: u16::try_from(delivery).unwrap_or(0),
-                error: code_error(m.err).err(),
-            }
-        }
-    }
+    message: *mut rd::rd_kafka_message_t,
+    _batch: PhantomData<&'b ()>,
 }

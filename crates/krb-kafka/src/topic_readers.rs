@@ -1,29 +1,25 @@
 //! Who reads a topic now: the groups with live members that read it, which `krb-topic` will not
 //! delete it from under (in a room sharing one broker, no one wipes another's data), decided on the
-//! names the broker knows. A group with members reads T when a member's assignment (or target
-//! assignment) holds a partition of T, or, while no member owns any, it has committed an offset of
-//! T; a group that shows neither and is not `Stable` is [`Look::unsure`]. The rule and what was
-//! measured for it: docs/en/internals/broker-questions.md, "Who reads a topic".
+//! names the broker knows. The rule ([`decide`]) and what was measured for it:
+//! docs/en/internals/broker-questions.md, "Who reads a topic".
 
 use std::collections::BTreeSet;
 use std::time::Duration;
 
 use anyhow::Result;
+use krb_cli::lang::Lang;
 use rdkafka::client::{Client, ClientContext};
 
 use crate::group_admin::{self, Group, State};
 
-/// A group that reads the topic, and how many live members it has.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Reader {
     pub group: String,
     pub members: usize,
 }
 
-/// What the broker shows about a topic's readers.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Look {
-    /// The groups with live members that read the topic.
     pub readers: Vec<Reader>,
     /// Groups with live members in their first rebalance: what they read is not known yet.
     pub unsure: Vec<String>,
@@ -46,16 +42,15 @@ fn stand(
     if group.members.is_empty() {
         return Ok(Stand::Not);
     }
-    let owned = || {
-        group
-            .members
-            .iter()
-            .flat_map(|m| m.assigned.iter().chain(&m.target))
-    };
-    if owned().any(|(t, _)| t == topic) {
+    let owned: Vec<_> = group
+        .members
+        .iter()
+        .flat_map(|m| m.assigned.iter().chain(&m.target))
+        .collect();
+    if owned.iter().any(|(t, _)| t == topic) {
         return Ok(Stand::Reads);
     }
-    if owned().next().is_some() {
+    if !owned.is_empty() {
         return Ok(Stand::Not);
     }
     let topics = committed(&group.id)?;
@@ -106,38 +101,42 @@ pub fn look<C: ClientContext>(client: &Client<C>, topic: &str, timeout: Duration
     })
 }
 
-/// "group g (1 live member)", "groups g (2 live members) and h (1 live member)".
-pub fn named(readers: &[Reader]) -> String {
+/// "group g (1 live member)", "groups g (2 live members) and h (1 live member)"; in Korean
+/// "g 그룹(살아 있는 구성원 2명), h 그룹(살아 있는 구성원 1명)".
+pub fn named(lang: Lang, readers: &[Reader]) -> String {
     let each: Vec<String> = readers
         .iter()
-        .map(|r| format!("{} ({})", r.group, members(r.members)))
+        .map(|r| match lang {
+            Lang::En => format!("{} ({})", r.group, members(lang, r.members)),
+            Lang::Ko => format!("{} 그룹({})", r.group, members(lang, r.members)),
+        })
         .collect();
-    match each.as_slice() {
-        [one] => format!("group {one}"),
-        [init @ .., last] => format!("groups {} and {last}", init.join(", ")),
-        [] => "no group".to_string(),
+    match (lang, each.as_slice()) {
+        (Lang::Ko, _) => each.join(", "),
+        (Lang::En, [one]) => format!("group {one}"),
+        (Lang::En, [init @ .., last]) => format!("groups {} and {last}", init.join(", ")),
+        (Lang::En, []) => "no group".to_string(),
     }
 }
 
-/// "1 live member", "2 live members".
-pub fn members(n: usize) -> String {
-    if n == 1 {
-        "1 live member".to_string()
-    } else {
-        format!("{n} live members")
+/// "1 live member", "2 live members", "살아 있는 구성원 2명".
+pub fn members(lang: Lang, n: usize) -> String {
+    match (lang, n) {
+        (Lang::En, 1) => "1 live member".to_string(),
+        (Lang::En, _) => format!("{n} live members"),
+        (Lang::Ko, _) => format!("살아 있는 구성원 {n}명"),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::group_admin::{Kind, Member};
+    use crate::group_admin::Member;
     use std::collections::BTreeMap;
 
     fn member(assigned: &[(&str, i32)], target: &[(&str, i32)]) -> Member {
         let owned = |ps: &[(&str, i32)]| ps.iter().map(|(t, p)| (t.to_string(), *p)).collect();
         Member {
-            client_id: "krb-worker".into(),
             assigned: owned(assigned),
             target: owned(target),
         }
@@ -147,7 +146,6 @@ mod tests {
         Group {
             id: id.into(),
             state,
-            kind: Kind::Classic,
             members,
         }
     }
@@ -215,8 +213,7 @@ mod tests {
 
     #[test]
     fn a_consumer_groups_target_assignment_counts_as_its_members_partitions() {
-        let mut kip848 = group("kip848", State::Unknown, vec![member(&[], &[("pay", 0)])]);
-        kip848.kind = Kind::Consumer;
+        let kip848 = group("kip848", State::Unknown, vec![member(&[], &[("pay", 0)])]);
         let look = Commits::new(&[]).decide("pay", &[kip848]);
         assert_eq!(readers(&look), [("kip848", 1)]);
     }
@@ -284,11 +281,11 @@ mod tests {
             members: n,
         };
         assert_eq!(
-            named(&[r("alice-nocommit", 2)]),
+            named(Lang::En, &[r("alice-nocommit", 2)]),
             "group alice-nocommit (2 live members)"
         );
         assert_eq!(
-            named(&[r("a", 1), r("b", 2), r("c", 3)]),
+            named(Lang::En, &[r("a", 1), r("b", 2), r("c", 3)]),
             "groups a (1 live member), b (2 live members) and c (3 live members)"
         );
     }

@@ -2,7 +2,6 @@
 //! (a worker's line, a producer's payload), where Rust's formatting machinery cost a tenth of
 //! the time.
 
-/// Appends `n` in decimal.
 pub fn push(out: &mut Vec<u8>, n: u64) {
     let mut digits = [0u8; 20];
     let mut at = digits.len();
@@ -18,7 +17,6 @@ pub fn push(out: &mut Vec<u8>, n: u64) {
     out.extend_from_slice(&digits[at..]);
 }
 
-/// Appends `n` in decimal, with a `-` when it is negative.
 pub fn push_signed(out: &mut Vec<u8>, n: i64) {
     if n < 0 {
         out.push(b'-');

@@ -1,14 +1,12 @@
-//! The fast path for the line kind that fills a log, the completion line (`NAME pP offset O`),
-//! read straight from bytes for krb-dups. Every trick for speed lives here; the grammar in
-//! [`crate::logline`] stays the readable reference, and the property tests below hold this
-//! module to it on near misses and on any text.
+//! The completion line (`NAME pP offset O`), the kind that fills a log, read straight from bytes
+//! for krb-dups: every trick for speed lives here, held to [`crate::logline`]'s readable grammar
+//! by the property tests below (docs/en/internals/fast-path.md).
 
 use crate::logline::{Offset, Partition};
 
-/// the value and how many bytes it took; `None` when there is none, it does not fit `T`, or it
-/// has more than 18 digits (those go to the full parser). `SIGNED`: a leading `-` is read (a
-/// partition's); an offset has none, and one written with it goes to the full parser, which
-/// says why it is no offset.
+/// The number `bytes` start with and its length; `None` when there is none, it does not fit `T`
+/// or has more than 18 digits (left to the full parser). `SIGNED`: a leading `-` is read (a
+/// partition's); an offset's is left to the full parser, which says why it is no offset.
 #[inline(always)]
 fn number_prefix<T: TryFrom<i64>, const SIGNED: bool>(bytes: &[u8]) -> Option<(T, usize)> {
     let start = usize::from(SIGNED && bytes.first() == Some(&b'-'));
@@ -41,12 +39,14 @@ fn at_least_ten(x: u64) -> u64 {
     (((x & splat(0x7f)) + splat(0x80 - 10)) | x) & splat(0x80)
 }
 
-/// `HH:MM:SS.mmm ` at the start of the text, ASCII digits: its hours, minutes, seconds and
-/// milliseconds, in any range (the shape only). Read as two overlapping words, `HH:MM:SS` and
-/// `:SS.mmm `, rather than byte by byte: it is the first thing every line meets.
+/// Whether `HH:MM:SS.mmm ` opens the text, a valid time of day (a leap second is left to the
+/// full parser). Read as two overlapping words, `HH:MM:SS` and `:SS.mmm `, rather than byte by
+/// byte: it is the first thing every line meets.
 #[inline(always)]
-fn clock_prefix(text: &[u8]) -> Option<(u32, u32, u32, u32)> {
-    let head = text.first_chunk::<13>()?;
+fn time_of_day_prefix(text: &[u8]) -> bool {
+    let Some(head) = text.first_chunk::<13>() else {
+        return false;
+    };
     let word = |from: usize| u64::from_le_bytes(*head[from..].first_chunk().expect("13 bytes"));
     // Each byte XOR its pattern byte: a digit becomes its value, a separator zero.
     let hms = word(0) ^ u64::from_le_bytes(*b"00:00:00");
@@ -56,26 +56,15 @@ fn clock_prefix(text: &[u8]) -> Option<(u32, u32, u32, u32)> {
     if (at_least_ten(hms) | at_least_ten(tail)) != 0
         || ((hms & HMS_SEPARATORS) | (tail & TAIL_SEPARATORS)) != 0
     {
-        return None;
+        return false;
     }
-    let digit = |word: u64, at: u32| ((word >> (8 * at)) & 0xff) as u32;
-    let two = |at: u32| digit(hms, at) * 10 + digit(hms, at + 1);
-    let millis = digit(tail, 4) * 100 + digit(tail, 5) * 10 + digit(tail, 6);
-    Some((two(0), two(3), two(6), millis))
+    let two = |at: u32| ((hms >> (8 * at)) & 0xff) * 10 + ((hms >> (8 * at + 8)) & 0xff);
+    two(0) < 24 && two(3) < 60 && two(6) < 60
 }
 
-/// Whether `HH:MM:SS.mmm ` opens the text, a valid time of day (a leap second is left to the
-/// full parser).
-#[inline(always)]
-fn time_of_day_prefix(text: &[u8]) -> bool {
-    clock_prefix(text).is_some_and(|(h, m, s, _)| h < 24 && m < 60 && s < 60)
-}
-
-/// The fast path for the line kind that fills a log: a completion line, read straight from
-/// bytes. `Some((name, partition, offset))` only for a line that [`LogLine::parse`] reads as
-/// [`Event::Processed`] (a property test holds the two together); `None` for anything else,
-/// which the caller hands to [`LogLine::parse`] to tell other events, foreign lines and errors
-/// apart. The name it returns is ASCII.
+/// `Some((name, partition, offset))`, the name ASCII, only for a line that [`LogLine::parse`]
+/// reads as [`Event::Processed`] (a property test holds the two together); `None` for anything
+/// else, which the caller hands to [`LogLine::parse`].
 pub fn parse_processed(line: &[u8]) -> Option<(&[u8], Partition, Offset)> {
     let newlines = line.iter().rev().take_while(|b| matches!(b, b'\n' | b'\r'));
     let end = line.len() - newlines.count();
@@ -112,22 +101,15 @@ fn head(text: &[u8], known: &[u8]) -> Option<(usize, bool)> {
     if !known.is_empty() && rest.get(known.len()) == Some(&b' ') && starts_with(rest, known) {
         return Some((known.len(), true));
     }
-    let mut end = 0;
-    while end < rest.len() && rest[end] != b' ' {
-        if !rest[end].is_ascii_graphic() {
-            return None;
-        }
-        end += 1;
-    }
-    (end > 0 && end < rest.len()).then_some((end, false))
+    // The name ends at its first byte that is not ASCII and visible, which must be a space.
+    let end = rest.iter().position(|b| !b.is_ascii_graphic())?;
+    (end > 0 && rest[end] == b' ').then_some((end, false))
 }
 
 /// A commit line (`NAME commit p0=512 p1=490`), the other kind a log is full of, recognised
-/// without the full parser: the length of the line up to its last number, only for a line that
+/// without the full parser as [`parse_processed_prefix`] reads a completion: only a line that
 /// [`LogLine::parse`](crate::logline::LogLine::parse) reads as a commit (a property test holds
-/// the two together), with the worker's name and whether it is `known` (as
-/// [`parse_processed_prefix`] has them). Like [`parse_processed_prefix`], the text may go on
-/// past the line.
+/// the two together), its length up to its last number.
 #[inline]
 pub fn commit_prefix<'a>(text: &'a [u8], known: &[u8]) -> Option<CommitLine<'a>> {
     let (name_end, is_known) = head(text, known)?;
@@ -170,12 +152,9 @@ pub struct Completion<'a> {
     pub known: bool,
 }
 
-/// [`parse_processed`] on text that starts with a line and may go on past it, so that a reader
-/// can parse a line before it has looked for the line's end.
-///
-/// `known` is empty or a worker's name read before, by this function or [`LogLine::parse`]
-/// (so free of white space): one worker's log repeats its name line after line, and a name
-/// equal to `known` is taken by one comparison instead of being checked byte by byte again.
+/// [`parse_processed`] on text that may go on past the line, read before its end is looked for.
+/// `known` is empty or a name read before (so free of white space): a log repeats its name line
+/// after line, and one equal to `known` is taken by one comparison, not checked byte by byte.
 #[inline]
 pub fn parse_processed_prefix<'a>(text: &'a [u8], known: &[u8]) -> Option<Completion<'a>> {
     let (name_end, is_known) = head(text, known)?;
@@ -364,6 +343,20 @@ mod tests {
                     let taken = commit_prefix(followed.as_bytes(), b"").map(|c| c.len);
                     assert_eq!(taken, Some(core.len()), "{line:?}");
                 }
+            }
+        }
+
+        /// The clock's bounds, which the generated lines reach too rarely to hold.
+        #[test]
+        fn the_clock_s_bounds_agree_with_the_grammar() {
+            for clock in [
+                "23:59:59.999",
+                "24:00:00.000",
+                "00:60:00.000",
+                "00:00:60.000",
+            ] {
+                agrees(&format!("{clock} a p0 offset 1\n"));
+                commit_agrees(&format!("{clock} a commit p0=1\n"));
             }
         }
 

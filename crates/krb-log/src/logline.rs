@@ -1,18 +1,15 @@
-//! The worker's log grammar: every line the worker writes (`HH:MM:SS.mmm NAME EVENT`, local
-//! time first so that `sort` orders the lines of several workers by time, as the article does),
-//! and the parser that reads it back. Every kind with an example: docs/en/reference.md, "The log
-//! line grammar".
-//!
-//! Writing and parsing live side by side so that a change to one line kind is one change here,
-//! checked by the round-trip tests below; the worker, krb-dups and the labs cannot drift apart.
+//! The worker's log grammar (`HH:MM:SS.mmm NAME EVENT`, local time first so that `sort` orders
+//! several workers' lines by time, as the article does): each line kind's writer and reader side
+//! by side, held together by the round-trip tests below, so the worker, krb-dups and the labs
+//! cannot drift apart. Every kind with an example: docs/en/reference.md, "The log line grammar".
 
 use std::cell::RefCell;
 use std::fmt;
-use std::sync::OnceLock;
+use std::sync::LazyLock;
 
 use chrono::format::{Item, Parsed, StrftimeItems};
 use chrono::{NaiveTime, Timelike};
-use regex::{CaptureLocations, Regex};
+use regex::Regex;
 
 pub type Partition = i32;
 pub type Offset = i64;
@@ -144,12 +141,11 @@ impl Time {
             n if n >= 1_000_000_000 => (t.second() + 1, n - 1_000_000_000),
             n => (t.second(), n),
         };
-        let millis = nanos / 1_000_000;
         let numbers = [
             (0, t.hour(), 2),
             (3, t.minute(), 2),
             (6, second, 2),
-            (9, millis, 3),
+            (9, nanos / 1_000_000, 3),
         ];
         let mut text = *b"00:00:00.000";
         for (at, n, digits) in numbers {
@@ -176,9 +172,8 @@ pub struct Line<'a> {
 }
 
 impl Line<'_> {
-    /// Appends the line and a newline to `out`: the text [`Display`](fmt::Display) writes, the
-    /// line a worker writes for each message without the formatting machinery (which was a
-    /// tenth of a worker's time at full speed).
+    /// Appends what [`Display`](fmt::Display) writes and a newline, a message's line without the
+    /// formatting machinery (a tenth of a worker's time at full speed).
     pub fn write_to(&self, out: &mut Vec<u8>) {
         match self.event {
             Event::Processed { partition, offset } => {
@@ -221,17 +216,14 @@ pub fn now() -> NaiveTime {
 fn local_time(utc: chrono::DateTime<chrono::Utc>) -> NaiveTime {
     use chrono::{Offset, TimeZone};
     thread_local! {
-        static OFFSET: std::cell::Cell<OffsetCache> = const { std::cell::Cell::new(OffsetCache(None)) };
+        static OFFSET: RefCell<OffsetCache> = const { RefCell::new(OffsetCache(None)) };
     }
-    let offset = OFFSET.with(|cell| {
-        let mut cache = cell.get();
-        let offset = cache.offset(utc, |utc| {
+    let offset = OFFSET.with_borrow_mut(|cache| {
+        cache.offset(utc, |utc| {
             chrono::Local
                 .offset_from_utc_datetime(&utc.naive_utc())
                 .fix()
-        });
-        cell.set(cache);
-        offset
+        })
     });
     let t = utc.with_timezone(&offset).time();
     t.with_nanosecond(t.nanosecond() / 1_000_000 * 1_000_000)
@@ -241,7 +233,6 @@ fn local_time(utc: chrono::DateTime<chrono::Utc>) -> NaiveTime {
 /// The local offset of the current minute. Looked up once a minute (offsets change on whole
 /// minutes): chrono's lookup read the clock a second time and was a tenth of a worker's time
 /// at full speed, line by line.
-#[derive(Clone, Copy)]
 struct OffsetCache(Option<(i64, chrono::FixedOffset)>);
 
 impl OffsetCache {
@@ -410,13 +401,10 @@ impl fmt::Display for ParseError {
 
 impl std::error::Error for ParseError {}
 
-fn offset_regex() -> &'static Regex {
-    static RE: OnceLock<Regex> = OnceLock::new();
-    RE.get_or_init(|| {
-        Regex::new(r"^p(-?\d+) offset (-?\d+)( slow start| already applied| refused)?$")
-            .expect("the offset pattern is valid")
-    })
-}
+static OFFSET_LINE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^p(-?\d+) offset (-?\d+)( slow start| already applied| refused)?$")
+        .expect("the offset pattern is valid")
+});
 
 fn partition(text: &str) -> Result<Partition, ParseError> {
     text.parse()
@@ -472,10 +460,11 @@ fn record(text: &str, what: &str) -> Result<(Partition, Offset), ParseError> {
 /// A share consumer's own lines (`acquired`, `accepted`, `acks committed`, ...); `Ok(None)` for
 /// any other.
 fn parse_share(text: &str) -> Result<Option<Event>, ParseError> {
+    let malformed = |what| bad(format!("malformed {what} event {text:?}"));
     if let Some(rest) = text.strip_prefix("acquired ") {
         let (head, delivery) = rest
             .rsplit_once(" delivery ")
-            .ok_or_else(|| bad(format!("malformed acquired event {text:?}")))?;
+            .ok_or_else(|| malformed("acquired"))?;
         let (partition, offset) = record(head, "acquired")?;
         let delivery = delivery
             .parse()
@@ -488,24 +477,21 @@ fn parse_share(text: &str) -> Result<Option<Event>, ParseError> {
             delivery,
         }));
     }
-    for ack in [Ack::Accept, Ack::Release, Ack::Reject] {
-        if let Some(rest) = text
-            .strip_prefix(ack.word())
-            .and_then(|t| t.strip_prefix(' '))
-        {
-            let (partition, offset) = record(rest, ack.word())?;
-            return Ok(Some(Event::Acknowledged {
-                partition,
-                offset,
-                ack,
-            }));
-        }
+    let (word, rest) = text.split_once(' ').unwrap_or_default();
+    let ack_kinds = [Ack::Accept, Ack::Release, Ack::Reject];
+    if let Some(ack) = ack_kinds.into_iter().find(|a| a.word() == word) {
+        let (partition, offset) = record(rest, word)?;
+        return Ok(Some(Event::Acknowledged {
+            partition,
+            offset,
+            ack,
+        }));
     }
     let acks = |rest: &str| -> Result<(Partition, Vec<Offset>), ParseError> {
         let (p, list) = rest
             .strip_prefix('p')
             .and_then(|t| t.split_once(' '))
-            .ok_or_else(|| bad(format!("malformed acknowledgement event {text:?}")))?;
+            .ok_or_else(|| malformed("acknowledgement"))?;
         let partition = p
             .parse()
             .map_err(|_| bad(format!("{p:?} is not a partition number in {text:?}")))?;
@@ -515,22 +501,22 @@ fn parse_share(text: &str) -> Result<Option<Event>, ParseError> {
         let (partition, offsets) = acks(rest)?;
         return Ok(Some(Event::AcksCommitted { partition, offsets }));
     }
-    if let Some(rest) = text.strip_prefix("acks failed ") {
-        let (head, error) = rest
-            .split_once("]: ")
-            .ok_or_else(|| bad(format!("malformed acks failed event {text:?}")))?;
-        let (partition, offsets) = acks(&format!("{head}]"))?;
-        let error = error.to_string();
-        return Ok(Some(Event::AcksFailed {
-            partition,
-            offsets,
-            error,
-        }));
-    }
-    Ok(None)
+    let Some(rest) = text.strip_prefix("acks failed ") else {
+        return Ok(None);
+    };
+    let (head, error) = rest
+        .split_once("]: ")
+        .ok_or_else(|| malformed("acks failed"))?;
+    let (partition, offsets) = acks(&format!("{head}]"))?;
+    let error = error.to_string();
+    Ok(Some(Event::AcksFailed {
+        partition,
+        offsets,
+        error,
+    }))
 }
 
-fn bad(reason: String) -> ParseError {
+pub(crate) fn bad(reason: String) -> ParseError {
     ParseError { reason }
 }
 
@@ -545,13 +531,11 @@ impl Event {
         }
     }
 
-    /// Parses the part of a line after the worker's name.
-    ///
-    /// `Ok(None)` means the text is no event of ours at all; `Err` means it starts like one
-    /// (`pN offset`, `assigned [`, `commit`, ...) but does not parse.
+    /// The part of a line after the worker's name: `Ok(None)` for no event of ours at all, `Err`
+    /// for a text that starts like one (`pN offset`, `assigned [`, `commit`, ...) but does not parse.
     pub fn parse(text: &str) -> Result<Option<Event>, ParseError> {
         if text.starts_with('p') && text.contains(" offset ") {
-            let caps = offset_regex()
+            let caps = OFFSET_LINE
                 .captures(text)
                 .ok_or_else(|| bad(format!("malformed processing event {text:?}")))?;
             let partition = caps[1]
@@ -574,24 +558,21 @@ impl Event {
             return Ok(Some(event));
         }
         if let Some(rest) = text.strip_prefix("consumes ") {
-            let (kind, split) = match rest.split_once(" in share group ") {
-                Some(split) => ("share group", Some(split)),
-                None => ("group", rest.split_once(" in group ")),
-            };
-            return match split {
-                Some((topic, group))
-                    if !topic.is_empty() && !topic.contains(' ') && !group.is_empty() =>
-                {
-                    let (topic, group) = (topic.to_string(), group.to_string());
-                    Ok(Some(match kind {
-                        "group" => Event::Consumes { topic, group },
-                        _ => Event::ShareConsumes { topic, group },
-                    }))
-                }
-                _ => Err(bad(format!(
-                    "expected consumes TOPIC in {kind} GROUP, found {text:?}"
-                ))),
-            };
+            let share = rest.contains(" in share group ");
+            let kind = if share { "share group" } else { "group" };
+            let (topic, group) = rest
+                .split_once(&format!(" in {kind} "))
+                .filter(|(t, g)| !t.is_empty() && !t.contains(' ') && !g.is_empty())
+                .ok_or_else(|| {
+                    bad(format!(
+                        "expected consumes TOPIC in {kind} GROUP, found {text:?}"
+                    ))
+                })?;
+            let (topic, group) = (topic.to_string(), group.to_string());
+            return Ok(Some(match share {
+                true => Event::ShareConsumes { topic, group },
+                false => Event::Consumes { topic, group },
+            }));
         }
         let lists: [(&str, fn(_) -> _); 3] = [
             ("assigned ", Event::Assigned),
@@ -621,8 +602,6 @@ impl Event {
 }
 
 impl LogLine {
-    /// Parses one line of a worker's log file.
-    ///
     /// `Ok(None)` for lines that are not the worker's (librdkafka's `%4|...` warnings, a
     /// script's `start NAME`, blank lines); `Err` for a line that starts with a time and a
     /// name and looks like an event but does not parse, and for a worker's line whose time is
@@ -692,37 +671,24 @@ fn parse_time(text: &str) -> Option<NaiveTime> {
     if !shape {
         return None;
     }
-    static ITEMS: OnceLock<Vec<Item<'static>>> = OnceLock::new();
-    let items = ITEMS.get_or_init(|| StrftimeItems::new(TIME_FORMAT).collect());
+    static ITEMS: LazyLock<Vec<Item<'static>>> =
+        LazyLock::new(|| StrftimeItems::new(TIME_FORMAT).collect());
     let mut parsed = Parsed::new();
-    chrono::format::parse(&mut parsed, text, items.iter()).ok()?;
+    chrono::format::parse(&mut parsed, text, ITEMS.iter()).ok()?;
     parsed.to_naive_time().ok()
 }
 
-/// The shape of every worker line: a word that starts like a time (a digit), a name free of
-/// white space, the event. Whether the word is a time is the parser's question, asked once the
-/// rest reads as an event.
-fn line_regex() -> &'static Regex {
-    static RE: OnceLock<Regex> = OnceLock::new();
-    RE.get_or_init(|| Regex::new(r"^([0-9]\S*) (\S+) (.*)$").expect("the line pattern is valid"))
-}
-
 /// A line's time word, name and the text after the name; `None` for a line of another shape.
+/// Every worker line is a word that starts like a time (a digit), a name, the event, one space
+/// between; whether the word is a time is the parser's question, asked once the rest reads as
+/// an event.
 fn split_line(line: &str) -> Option<(&str, &str, &str)> {
-    thread_local! {
-        // One set of capture slots per thread, reused: a tool reads many lines.
-        static SLOTS: RefCell<CaptureLocations> = RefCell::new(line_regex().capture_locations());
-    }
     let line = line.trim_end_matches(['\r', '\n']);
-    let (clock, name, text) = SLOTS.with_borrow_mut(|slots| {
-        line_regex().captures_read(slots, line)?;
-        Some((slots.get(1)?, slots.get(2)?, slots.get(3)?))
-    })?;
-    Some((
-        &line[clock.0..clock.1],
-        &line[name.0..name.1],
-        &line[text.0..text.1],
-    ))
+    let (clock, rest) = line.split_once(' ')?;
+    let (name, text) = rest.split_once(' ')?;
+    let word = |w: &str| !w.is_empty() && !w.contains(char::is_whitespace);
+    let shaped = clock.starts_with(|c: char| c.is_ascii_digit()) && word(clock) && word(name);
+    (shaped && !text.contains('\n')).then_some((clock, name, text))
 }
 
 #[cfg(test)]

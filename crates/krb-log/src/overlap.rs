@@ -23,7 +23,6 @@ pub struct Overlap {
 }
 
 impl Overlap {
-    /// How long it lasted, in seconds.
     pub fn seconds(&self) -> f64 {
         (self.to - self.from).num_milliseconds() as f64 / 1000.0
     }

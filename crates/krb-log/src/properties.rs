@@ -3,13 +3,11 @@
 //! Here, without librdkafka, so that its fuzz target links none; krb-kafka's `conf_file` reads
 //! the file and asks librdkafka about each property.
 //!
-//! kcat's rules, kept here: each line is trimmed of white space at both ends; an empty line and
-//! a line starting with `#` are skipped; the Java escapes `\:` and `\=` become `:` and `=`; the
-//! property is what stands before the first `=` and its value all after it, neither trimmed
-//! further (kcat passes `a = b` to librdkafka as the property `a `, which it refuses: a file one
-//! of them accepts, the other accepts too); a line without `=`, or starting with it, is an error.
-//! kcat's conversions of a Java client's sasl.jaas.config are not made: the room's handout gives
-//! librdkafka's own properties, and its Java tools get a file of their own.
+//! kcat's rules: lines trimmed at both ends; empty and `#` lines skipped; `\:` and `\=` become
+//! `:` and `=`; the property is all before the first `=`, its value all after, neither trimmed
+//! (kcat passes `a = b` as the property `a `, which librdkafka refuses: a file one accepts, the
+//! other does too); a line without `=`, or starting with it, is an error. kcat's conversions of a
+//! Java sasl.jaas.config are not made: the room's handout gives librdkafka's own properties.
 
 use std::path::Path;
 

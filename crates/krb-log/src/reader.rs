@@ -30,9 +30,8 @@ pub struct Logs {
 
 impl Logs {
     pub fn at(dir: &Path) -> Logs {
-        Logs {
-            dir: dir.to_path_buf(),
-        }
+        let dir = dir.to_path_buf();
+        Logs { dir }
     }
 }
 
@@ -52,22 +51,23 @@ impl fmt::Display for Skipped {
 }
 
 impl Skipped {
+    pub fn new(path: &Path, line: u64, reason: String) -> Skipped {
+        let path = path.to_path_buf();
+        Skipped { path, line, reason }
+    }
+
     /// Line `line` of `path`, the file's last, has no newline: its writer stopped in the middle
     /// of it (a worker killed mid-line), so what it says may be cut short (`p0 offset 12` of
     /// `p0 offset 123`). It is not read.
     pub fn cut_short(path: &Path, line: u64) -> Skipped {
-        Skipped {
-            path: path.to_path_buf(),
-            line,
-            reason: "the last line has no newline: cut short by its writer, not read".into(),
-        }
+        let reason = "the last line has no newline: cut short by its writer, not read";
+        Skipped::new(path, line, reason.into())
     }
 }
 
-/// `text` safe to print on a terminal: each control character (ESC, BEL, NUL, a newline...)
-/// written as Rust writes it in a quoted text (`\u{1b}`, `\0`, `\n`), as the skipped lines'
-/// quoted text is, everything else as it is (Hangul included). Every name and text a tool took
-/// from a file prints through it: a worker named with ESC would otherwise drive the terminal.
+/// `text` safe to print on a terminal: each control character (ESC, NUL, a newline...) as Rust
+/// quotes it (`\u{1b}`, `\0`, `\n`), the rest (Hangul included) as it is. Every name and text a
+/// tool took from a file prints through it: a worker named with ESC would drive the terminal.
 pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
     if !text.chars().any(char::is_control) {
         return text.into();
@@ -108,11 +108,9 @@ impl fmt::Display for Remark {
     }
 }
 
-/// Whose lines a log holds. A log is one worker's: `start NAME` appends one worker's output and
-/// its start and stop lines to `NAME.log`, and every tool takes a log's lines for one worker's.
-/// The worker is the one its first worker line names; [`Workers::see`] is told the name of
-/// each worker line (a reader that reads a name once and then only compares it with the one
-/// before need only tell it the names that change).
+/// Whose lines a log holds: one worker's (`start NAME` appends its output to `NAME.log`), the one
+/// its first worker line names. [`Workers::see`] is told each worker line's name (or only the
+/// names that change, by a reader that compares each name with the one before).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Workers {
     first: Option<(Vec<u8>, u64)>,
@@ -162,16 +160,12 @@ impl Workers {
 pub fn open(path: &Path) -> std::io::Result<File> {
     use std::os::unix::fs::FileTypeExt;
     let kind = std::fs::metadata(path)?.file_type();
-    let what = if kind.is_file() {
-        return File::open(path);
-    } else if kind.is_fifo() {
-        "a FIFO"
-    } else if kind.is_dir() {
-        "a folder"
-    } else if kind.is_socket() {
-        "a socket"
-    } else {
-        "a device"
+    let what = match kind {
+        _ if kind.is_file() => return File::open(path),
+        _ if kind.is_fifo() => "a FIFO",
+        _ if kind.is_dir() => "a folder",
+        _ if kind.is_socket() => "a socket",
+        _ => "a device",
     };
     Err(std::io::Error::new(
         std::io::ErrorKind::InvalidInput,
@@ -180,9 +174,8 @@ pub fn open(path: &Path) -> std::io::Result<File> {
 }
 
 /// The whole text of `path`, a regular file (see [`open`]) of at most `limit` bytes; `what`
-/// names it in the error. Every file a tool reads whole (a config file, a table of records, a
-/// trial's files) is read through this: a FIFO would block the tool for good, and a file too
-/// large for what it is would fill the memory.
+/// names it in the error. Every file a tool reads whole goes through this: a FIFO would block
+/// the tool for good, and a file too large for what it is would fill the memory.
 pub fn read_text(path: &Path, what: &str, limit: u64) -> Result<String> {
     let mut text = String::new();
     open(path)
@@ -197,9 +190,8 @@ pub fn read_text(path: &Path, what: &str, limit: u64) -> Result<String> {
     Ok(text)
 }
 
-/// Parses one line read as bytes. A worker writes UTF-8 only, so a worker's line that holds
-/// bytes that are not (read as U+FFFD) is an error, wherever they are: in its name, its event
-/// or its time.
+/// One line read as bytes. A worker writes UTF-8 only: a worker's line with bytes that are not
+/// (read as U+FFFD), in its name, its event or its time, is an error.
 pub fn parse_bytes(line: &[u8]) -> Result<Option<LogLine>, crate::logline::ParseError> {
     if let Ok(text) = std::str::from_utf8(line) {
         return LogLine::parse(text);
@@ -207,12 +199,10 @@ pub fn parse_bytes(line: &[u8]) -> Result<Option<LogLine>, crate::logline::Parse
     let text = String::from_utf8_lossy(line);
     match LogLine::parse(&text)? {
         None => Ok(None),
-        Some(_) => Err(crate::logline::ParseError {
-            reason: format!(
-                "bytes that are not UTF-8 (read as U+FFFD) in {:?}",
-                text.trim_end_matches(['\r', '\n'])
-            ),
-        }),
+        Some(_) => Err(crate::logline::bad(format!(
+            "bytes that are not UTF-8 (read as U+FFFD) in {:?}",
+            text.trim_end_matches(['\r', '\n'])
+        ))),
     }
 }
 
@@ -277,7 +267,7 @@ fn read_lines(
     file.seek(SeekFrom::Start(position)).with_context(cannot)?;
     let mut buf = vec![0u8; 1 << 20];
     let mut filled = 0;
-    let mut number = 0u64;
+    let mut lines = 0u64;
     loop {
         if filled == buf.len() {
             // A line longer than the buffer: make room for it.
@@ -286,25 +276,21 @@ fn read_lines(
         let n = file.read(&mut buf[filled..]).with_context(cannot)?;
         if n == 0 {
             let cut_short = filled > 0 && !skip_partial && position < to && last == Last::Read;
-            let range = Range {
-                lines: number,
-                cut_short,
-            };
-            return Ok((range, position, true));
+            return Ok((Range { lines, cut_short }, position, true));
         }
         let end = filled + n;
         let mut start = 0;
         loop {
             if !skip_partial && position >= to {
                 let range = Range {
-                    lines: number,
+                    lines,
                     cut_short: false,
                 };
                 return Ok((range, position, false));
             }
             let taken = match skip_partial {
                 true => None,
-                false => fast(number + 1, &buf[start..end]),
+                false => fast(lines + 1, &buf[start..end]),
             };
             let len = match taken {
                 Some(len) => len,
@@ -313,12 +299,12 @@ fn read_lines(
                         break;
                     };
                     if !skip_partial {
-                        each(number + 1, &buf[start..start + nl]);
+                        each(lines + 1, &buf[start..start + nl]);
                     }
                     nl + 1
                 }
             };
-            number += u64::from(!skip_partial);
+            lines += u64::from(!skip_partial);
             skip_partial = false;
             position += len as u64;
             start += len;
@@ -366,10 +352,6 @@ impl Follow {
             path: path.to_path_buf(),
             ..Follow::default()
         }
-    }
-
-    pub fn path(&self) -> &Path {
-        &self.path
     }
 
     /// Calls `each(line_number, line)` for each line finished since the last read, those that
@@ -465,11 +447,8 @@ pub fn group_of(path: &Path) -> Result<Option<String>> {
         .with_context(|| format!("cannot read {}", shown(path)))?;
     Ok(head
         .split(|&b| b == b'\n')
-        .find_map(|line| match parse_bytes(line) {
-            Ok(Some(LogLine {
-                event: Event::Consumes { group, .. } | Event::ShareConsumes { group, .. },
-                ..
-            })) => Some(group),
+        .find_map(|line| match parse_bytes(line).ok()??.event {
+            Event::Consumes { group, .. } | Event::ShareConsumes { group, .. } => Some(group),
             _ => None,
         }))
 }
@@ -493,10 +472,9 @@ pub fn no_logs(dir: &Path, group: &str) -> String {
 /// Log files that matched a group's pattern but whose worker is in another group, with that group.
 pub type OtherGroups = Vec<(PathBuf, String)>;
 
-/// A group's logs: `DIR/GROUP-*.log` sorted by name, and those of them whose worker said it is
-/// in another group than `ns`'s name of GROUP, which are not the group's (group `a`'s `a-*.log`
-/// also matches group `a-b`'s logs, and a worker in a namespace names its group as Kafka knows
-/// it: `alice-a`).
+/// A group's logs, `DIR/GROUP-*.log` sorted by name, less those whose worker said it is in a
+/// group other than `ns`'s name of GROUP (group `a`'s `a-*.log` also matches group `a-b`'s, and
+/// a worker in a namespace names its group as Kafka knows it: `alice-a`).
 pub fn group_files(dir: &Path, group: &str, ns: &Namespace) -> Result<(Vec<PathBuf>, OtherGroups)> {
     use std::os::unix::ffi::OsStrExt;
     let prefix = format!("{group}-");

@@ -3,7 +3,6 @@
 //! Written here for krb-kafka (which knows the code's name from librdkafka) and read back here by
 //! the tools that only read logs.
 
-/// `KafkaError{code=NAME,val=N,str="TEXT"}`.
 pub fn render(name: &str, code: i32, text: &str) -> String {
     format!("KafkaError{{code={name},val={code},str=\"{text}\"}}")
 }

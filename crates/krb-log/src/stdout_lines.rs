@@ -1,10 +1,9 @@
-//! A worker's log lines on stdout (krb-worker's and krb-share's). Every write holds whole lines only, so librdkafka's lines,
-//! which another thread writes to the same file, never land inside one. A worker that waits
-//! between messages (`--delay`, as every lab does) writes each line as it happens. One that
-//! does not (`--delay 0`: a benchmark, a pipeline) gathers its lines and writes them in blocks,
-//! as kcat does: before every commit, whenever no message is waiting, when a block is full and
-//! when it ends; a worker killed with SIGKILL loses the lines of the work since its last
-//! commit, which is done again by the next owner.
+//! A worker's log lines on stdout (krb-worker's and krb-share's), whole lines in every write so
+//! that librdkafka's, which another thread writes to the same file, never land inside one. A
+//! worker that waits between messages (`--delay`, as every lab does) writes each line as it
+//! happens; one that does not (`--delay 0`) gathers them and writes blocks, as kcat does: before
+//! every commit, when no message is waiting, when a block is full and at its end (SIGKILL loses
+//! the lines since the last commit, whose work the next owner does again).
 
 use std::io::Write;
 use std::sync::Mutex;

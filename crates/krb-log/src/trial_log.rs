@@ -1,14 +1,11 @@
-//! Lab 7's files beside the workers' logs, written and read here (each with an example:
-//! docs/en/reference.md, "The log line grammar"): `GROUP.acks`, krb-produce's `--acks FILE`, one
-//! line per message the broker acknowledged in the worker's words (`p3 offset 17`);
-//! `GROUP.faults`, 07-faults.sh's faults as it injects and heals them, verb first as common.sh's
-//! `start` and `stop` lines; `GROUP.committed`, krb-trial watch's samples of the group's
-//! committed offsets in the workers' grammar.
+//! Lab 7's files beside the workers' logs (examples: docs/en/reference.md, "The log line
+//! grammar"): `GROUP.acks`, krb-produce's `--acks FILE`, each acknowledged message in the
+//! worker's words (`p3 offset 17`); `GROUP.faults`, 07-faults.sh's faults, verb first as
+//! common.sh's `start` lines; `GROUP.committed`, krb-trial watch's samples of committed offsets.
 //!
-//! A line of the first two that does not parse is an error naming the file and line, and so is
-//! a last line without its newline (cut short: `p3 offset 1` of `p3 offset 17`): these files
-//! are written by our own tools, and a check that skipped one could call a lost message kept. A
-//! line of the samples that is no sample is skipped and named, as a worker's log's are.
+//! A line of the first two that does not parse, or a last line cut short, is an error naming the
+//! file and line: our own tools write them, and a check that skipped one could call a lost
+//! message kept. A line of the samples that is no sample is skipped and named, as in a log.
 
 use std::collections::HashMap;
 use std::fmt;
@@ -19,7 +16,7 @@ use chrono::{NaiveDateTime, NaiveTime};
 
 use crate::logline::{format_time, Event, LogLine, Offset, Partition};
 use crate::reader::{for_each_line, parse_bytes, read_text, shown, Skipped};
-use crate::worker_log::{day_zero, nearest};
+use crate::worker_log::{nearest, place};
 
 /// The largest trial file read (an acks file of a million messages is 20 MB).
 pub const TRIAL_FILE_LIMIT: u64 = 256 << 20;
@@ -102,11 +99,7 @@ pub fn read_samples(path: &Path) -> Result<Samples> {
                 .to_string(),
             Err(e) => e.reason,
         };
-        read.skipped.push(Skipped {
-            path: path.to_path_buf(),
-            line: number,
-            reason,
-        });
+        read.skipped.push(Skipped::new(path, number, reason));
     })
     .context("cannot read the sampler's committed offsets")?;
     read.skipped.extend(cut);
@@ -170,14 +163,8 @@ impl FaultKind {
 
     /// A fault of a worker (the others are the cluster's or the store's).
     pub fn on_worker(self) -> bool {
-        matches!(
-            self,
-            FaultKind::Kill
-                | FaultKind::Pause
-                | FaultKind::Stop
-                | FaultKind::Join
-                | FaultKind::Leave
-        )
+        use FaultKind::*;
+        matches!(self, Kill | Pause | Stop | Join | Leave)
     }
 }
 
@@ -266,10 +253,7 @@ impl FaultLog {
             };
             let time = chrono::NaiveTime::parse_from_str(time, "%H:%M:%S%.3f")
                 .with_context(|| format!("line {number}: {time:?} is not a time HH:MM:SS.mmm"))?;
-            let at = match previous {
-                None => day_zero().and_time(time),
-                Some(p) => nearest(p, time),
-            };
+            let at = place(previous, time);
             previous = Some(at);
             let rest: Vec<&str> = words.collect();
             match (verb, rest.as_slice()) {

@@ -1,11 +1,8 @@
-//! A worker's log read back through the one reader, every line placed on a day.
-//!
-//! Log lines carry the time of day only. A line's day is the one that puts it within 12 hours
-//! of the line before it: a time more than 12 hours before the previous line is on the next day
-//! (a run across midnight), and one more than 12 hours after it on the day before. The first
-//! line of a log is on day 0; in a group, each other log is moved by whole days so that its first
-//! line is within 12 hours of the first line of the first log. So every comparison of times,
-//! within a log and across a group's logs, holds for any run shorter than 12 hours.
+//! A worker's log read back through the one reader, every line placed on a day: lines carry the
+//! time of day only, so a line's day is the one within 12 hours of the line before it (a run
+//! across midnight goes on to the next day). A log's first line is on day 0; a group's other logs
+//! are moved by whole days so that each first line is within 12 hours of the first log's. So
+//! every comparison of times, in a log and across a group's, holds for runs under 12 hours.
 
 use std::iter::repeat_n;
 use std::path::{Path, PathBuf};
@@ -20,6 +17,12 @@ use krb_cli::namespace::Namespace;
 /// Day 0, the date every log's first line is placed on.
 pub fn day_zero() -> NaiveDate {
     NaiveDate::from_ymd_opt(2000, 1, 1).expect("a valid date")
+}
+
+/// `time` on the day after a line at `previous`: within 12 hours of it, or on day 0 for the
+/// first line.
+pub fn place(previous: Option<NaiveDateTime>, time: NaiveTime) -> NaiveDateTime {
+    previous.map_or(day_zero().and_time(time), |p| nearest(p, time))
 }
 
 /// `time` on the day that puts it within 12 hours of `near`.
@@ -109,10 +112,9 @@ pub struct WorkerLog {
     runs: bool,
 }
 
-/// The most offsets a log's acknowledgement lines may hold together. A lab 8 member
-/// acknowledges a thousand records at most; without this bound, lines of
-/// [`crate::logline::MAX_RANGE`] offsets each (50 bytes a line) would make a small file fill
-/// the memory of every tool that reads it.
+/// The most offsets a log's acknowledgement lines may hold together. A lab 8 member acknowledges
+/// a thousand records at most; unbounded, lines of [`crate::logline::MAX_RANGE`] offsets each
+/// (50 bytes a line) would make a small file fill the memory of every tool that reads it.
 pub const MAX_ACKED: i64 = 4 * crate::logline::MAX_RANGE;
 
 impl WorkerLog {
@@ -186,10 +188,7 @@ impl WorkerLog {
     fn add(&mut self, number: u64, bytes: &[u8]) {
         match parse_bytes(bytes).and_then(|line| self.bounded(line)) {
             Ok(Some(line)) => {
-                let at = match self.previous {
-                    None => day_zero().and_time(line.time),
-                    Some(previous) => nearest(previous, line.time),
-                };
+                let at = place(self.previous, line.time);
                 self.previous = Some(at);
                 self.workers.see(number, line.name.as_bytes());
                 match self.lines.last_mut() {
@@ -221,11 +220,9 @@ impl WorkerLog {
                 .librdkafka
                 .push(String::from_utf8_lossy(bytes).trim_end().to_string()),
             Ok(None) => {}
-            Err(e) => self.skipped.push(Skipped {
-                path: self.path.clone(),
-                line: number,
-                reason: e.to_string(),
-            }),
+            Err(e) => self
+                .skipped
+                .push(Skipped::new(&self.path, number, e.reason)),
         }
     }
 
@@ -238,11 +235,9 @@ impl WorkerLog {
             _ => 0,
         };
         if self.acked + offsets > MAX_ACKED {
-            return Err(ParseError {
-                reason: format!(
-                    "more than {MAX_ACKED} acknowledged offsets in the log with this line: no member acknowledges so many"
-                ),
-            });
+            return Err(crate::logline::bad(format!(
+                "more than {MAX_ACKED} acknowledged offsets in the log with this line: no member acknowledges so many"
+            )));
         }
         self.acked += offsets;
         Ok(line)
@@ -290,11 +285,7 @@ impl WorkerLog {
             .iter()
             .map(|f| WorkerLog::read_whole(f, runs))
             .collect::<Result<Vec<_>>>()?;
-        if let Some(near) = logs
-            .iter()
-            .find_map(|l| l.lines.first())
-            .map(|first| first.at)
-        {
+        if let Some(near) = logs.iter().find_map(|l| Some(l.lines.first()?.at)) {
             for log in &mut logs {
                 log.align(near);
             }

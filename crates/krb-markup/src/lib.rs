@@ -27,11 +27,11 @@ impl El {
     /// are (`r#"text class="label""#`): a `&'static str` holds nothing a run or a person wrote.
     pub fn new(tag: &'static str) -> El {
         let name = tag.split(' ').next().unwrap_or(tag);
-        let (attributes, body) = (tag[name.len()..].into(), String::new());
+        let attributes = tag[name.len()..].into();
         El {
             name,
             attributes,
-            body,
+            body: String::new(),
         }
     }
 

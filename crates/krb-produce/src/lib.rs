@@ -7,11 +7,11 @@ use std::io::{BufWriter, Write};
 use std::iter::StepBy;
 use std::ops::Range;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, ensure, Context, Result};
 use clap::Parser;
 use krb_cli::lang::Lang;
 use krb_kafka::broker::BrokerArgs;
@@ -93,16 +93,24 @@ pub fn runs(
 /// ones to `--acks`.
 #[derive(Default)]
 struct Deliveries {
-    failed: AtomicU64,
-    first_error: Mutex<Option<String>>,
+    failed: Mutex<(u64, Option<String>)>,
     acks: Option<Mutex<BufWriter<File>>>,
 }
 
 impl Deliveries {
     fn fail(&self, error: String) {
-        self.failed.fetch_add(1, Ordering::Relaxed);
-        let mut first = self.first_error.lock().unwrap_or_else(|e| e.into_inner());
-        first.get_or_insert(error);
+        let mut failed = self.failed.lock().unwrap_or_else(|e| e.into_inner());
+        failed.0 += 1;
+        failed.1.get_or_insert(error);
+    }
+
+    /// Writes to --acks, if given: a write that fails is a failed delivery.
+    fn write_acks(&self, write: impl FnOnce(&mut BufWriter<File>) -> std::io::Result<()>) {
+        let Some(acks) = &self.acks else { return };
+        let mut acks = acks.lock().unwrap_or_else(|e| e.into_inner());
+        if let Err(e) = write(&mut acks) {
+            self.fail(format!("cannot write to --acks: {e}"));
+        }
     }
 }
 
@@ -114,24 +122,10 @@ impl ProducerContext for Deliveries {
     fn delivery(&self, result: &DeliveryResult<'_>, _: ()) {
         match result {
             Err((err, _)) => self.fail(err.to_string()),
-            Ok(message) => {
-                let Some(acks) = &self.acks else { return };
-                let mut acks = acks.lock().unwrap_or_else(|e| e.into_inner());
-                if let Err(e) =
-                    writeln!(acks, "{}", ack_line(message.partition(), message.offset()))
-                {
-                    self.fail(format!("cannot write to --acks: {e}"));
-                }
-            }
+            Ok(m) => self.write_acks(|w| writeln!(w, "{}", ack_line(m.partition(), m.offset()))),
         }
     }
 }
-
-/// How long the producer waits when its queue is full, before it tries again.
-const QUEUE_FULL_WAIT: Duration = Duration::from_millis(1);
-
-/// How long the producer waits for the last deliveries.
-const FLUSH_TIMEOUT: Duration = Duration::from_secs(60);
 
 krb_cli::msgs! { ALL;
     /// A message librdkafka refused to queue (`why`: its error).
@@ -140,14 +134,14 @@ krb_cli::msgs! { ALL;
     /// The send stopped at a refusal: how far it got.
     REFUSED = "{refused} ({delivered} of the {sent} messages sent were delivered)",
         "{refused} (보낸 메시지 {sent}개 중 {delivered}개는 전달됐어요)";
-    /// Deliveries still awaited when the wait ended.
     NOT_IN_TIME = "not every message to {topic} was delivered within {seconds} s",
         "{topic} 토픽으로 보낸 메시지가 {seconds}초 안에 모두 전달되지 않았어요";
-    /// Deliveries that failed (`why`: the first one's error).
     NOT_DELIVERED = "{failed} of {sent} messages to {topic} were not delivered (first error: {why})",
         "{topic} 토픽으로 보낸 메시지 {sent}개 중 {failed}개가 전달되지 않았어요(첫 오류: {why})";
 }
 
+const QUEUE_FULL_WAIT: Duration = Duration::from_millis(1);
+const FLUSH_TIMEOUT: Duration = Duration::from_secs(60);
 /// How long the producer serves delivery reports before it looks again whether any is due.
 const FLUSH_STEP: Duration = Duration::from_millis(1);
 
@@ -174,21 +168,17 @@ fn config(args: &Args) -> ClientConfig {
         .config("krb-produce", &[("enable.idempotence", "true".into())])
 }
 
-/// Sends the messages and waits for every delivery report.
 pub fn run(args: &Args) -> Result<()> {
     let interval = args
         .interval_sec
         .map(|s| krb_cli::cli::seconds("INTERVAL-SEC", s))
         .transpose()?;
     let lang = Lang::of_process();
-    let acks = match &args.acks {
-        Some(path) => Some(Mutex::new(BufWriter::new(
-            File::create(path).with_context(|| {
-                format!("cannot write the acknowledgements to {}", path.display())
-            })?,
-        ))),
-        None => None,
-    };
+    let acks = args.acks.as_ref().map(|path| {
+        let file = File::create(path);
+        file.with_context(|| format!("cannot write the acknowledgements to {}", path.display()))
+    });
+    let acks = acks.transpose()?;
     let stop = Arc::new(AtomicBool::new(false));
     signal_hook::flag::register(signal_hook::consts::SIGTERM, Arc::clone(&stop))
         .context("cannot handle SIGTERM")?;
@@ -196,7 +186,7 @@ pub fn run(args: &Args) -> Result<()> {
     // made, not librdkafka's broker thread, which sets the pace.
     let producer: BaseProducer<Deliveries> = config(args)
         .create_with_context(Deliveries {
-            acks,
+            acks: acks.map(|file| Mutex::new(BufWriter::new(file))),
             ..Deliveries::default()
         })
         .context(
@@ -206,14 +196,13 @@ pub fn run(args: &Args) -> Result<()> {
         .broker
         .topic_partitions(producer.client(), &args.topic)?;
     let topic = args.broker.name(&args.topic);
-    if (args.partitions as usize) > available {
-        bail!(
-            "topic {topic} has {available} partition(s), fewer than {}: recreate it with krb-topic {} {}",
-            args.partitions,
-            args.topic,
-            args.partitions
-        );
-    }
+    ensure!(
+        (args.partitions as usize) <= available,
+        "topic {topic} has {available} partition(s), fewer than {}: recreate it with krb-topic {} {}",
+        args.partitions,
+        args.topic,
+        args.partitions
+    );
     let batches = Batches::new(&producer, &topic)?;
     let mut payloads = Payloads::default();
     let mut sent = 0;
@@ -256,20 +245,16 @@ pub fn run(args: &Args) -> Result<()> {
         }
     }
     drop(batches);
-    wait_for_deliveries(&producer, FLUSH_TIMEOUT).with_context(|| {
-        NOT_IN_TIME.fill(
-            lang,
-            &[("topic", &topic), ("seconds", &FLUSH_TIMEOUT.as_secs())],
-        )
-    })?;
+    let seconds = FLUSH_TIMEOUT.as_secs();
+    wait_for_deliveries(&producer, FLUSH_TIMEOUT)
+        .with_context(|| NOT_IN_TIME.fill(lang, &[("topic", &topic), ("seconds", &seconds)]))?;
     let deliveries = producer.context();
-    if let Some(acks) = &deliveries.acks {
-        let mut acks = acks.lock().unwrap_or_else(|e| e.into_inner());
-        if let Err(e) = acks.flush() {
-            deliveries.fail(format!("cannot write to --acks: {e}"));
-        }
-    }
-    let failed = deliveries.failed.load(Ordering::Relaxed);
+    deliveries.write_acks(|w| w.flush());
+    let (failed, first) = deliveries
+        .failed
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .clone();
     if let Some(refused) = refused {
         bail!(REFUSED.fill(
             lang,
@@ -281,19 +266,13 @@ pub fn run(args: &Args) -> Result<()> {
         ));
     }
     if failed > 0 {
-        let first = deliveries
-            .first_error
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .clone()
-            .unwrap_or_default();
         bail!(NOT_DELIVERED.fill(
             lang,
             &[
                 ("failed", &failed),
                 ("sent", &sent),
                 ("topic", &topic),
-                ("why", &first)
+                ("why", &first.unwrap_or_default())
             ]
         ));
     }

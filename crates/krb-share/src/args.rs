@@ -9,7 +9,6 @@ use krb_kafka::worker::WorkerArgs;
 use krb_log::logline::Offset;
 
 krb_cli::msgs! { ALL;
-    /// One offset given both fates.
     SAME_OFFSET =
         "--release-at and --reject-at name the same offset: a record is acknowledged one way",
         "--release-at과 --reject-at이 같은 offset을 가리켜요: 레코드 하나는 한 가지로만 \
@@ -104,7 +103,6 @@ impl Args {
         settings
     }
 
-    /// The worker's librdkafka configuration.
     pub fn config(&self) -> rdkafka::ClientConfig {
         self.worker.config(&self.broker, &[])
     }

@@ -3,7 +3,6 @@
 //! says what the broker was told and what it answered. Every line follows [`krb_log::logline`].
 
 mod args;
-mod group_config;
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -11,6 +10,8 @@ use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
 pub use args::Args;
+use krb_kafka::broker::REACH_TIMEOUT;
+use krb_kafka::group_admin;
 use krb_kafka::share_consumer::Share;
 use krb_log::logline::{Ack, Event, Offset, Partition};
 use krb_log::stdout_lines::{self as lines, emit};
@@ -18,7 +19,6 @@ use krb_log::stdout_lines::{self as lines, emit};
 /// How long one poll waits for records: the stop flag is looked at between two.
 const POLL: Duration = Duration::from_millis(500);
 
-/// How long a commit of acknowledgements waits for the broker.
 const COMMIT_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// Runs the worker until SIGTERM or SIGINT (its arguments checked by [`Args::validate`]).
@@ -26,12 +26,15 @@ pub fn run(args: Args) -> Result<()> {
     let stop = krb_kafka::signals::stop_flag()?;
     let topic = args.broker.name(&args.worker.topic);
     let group = args.broker.name(&args.worker.group);
-    group_config::set(
-        &args.broker,
-        &args.worker.topic,
-        &group,
-        &args.group_settings(),
-    )?;
+    // The share group's own settings, set before joining: librdkafka's share consumer takes none
+    // as a client property, and share.auto.offset.reset=latest, the broker's default, would skip
+    // every record already in the topic. The broker checks each against its limits
+    // (group.share.min.* and group.share.max.*) and its refusal is the error.
+    let (admin, _) = args.broker.admin("krb-share")?;
+    args.broker
+        .topic_partitions(admin.inner(), &args.worker.topic)?;
+    group_admin::set_configs(admin.inner(), &group, &args.group_settings(), REACH_TIMEOUT)?;
+    drop(admin);
     let _written = lines::FlushOnDrop;
     if args.worker.gathers() {
         lines::gather();
@@ -51,11 +54,9 @@ pub fn run(args: Args) -> Result<()> {
     let closed = share.close();
     lines::flush();
     consumed?;
-    closed.with_context(|| "cannot leave the share group cleanly".to_string())?;
-    Ok(())
+    closed.context("cannot leave the share group cleanly")
 }
 
-/// Polls, processes, acknowledges and commits until `stop`.
 fn consume(share: &Share, args: &Args, stop: &AtomicBool) -> Result<()> {
     let name = &args.worker.name;
     let mut pending = Pending::default();
@@ -69,61 +70,47 @@ fn consume(share: &Share, args: &Args, stop: &AtomicBool) -> Result<()> {
                 continue;
             }
         };
-        let records: Vec<_> = batch.records().map(|r| (r.acquired(), r)).collect();
-        for (a, _) in &records {
-            match &a.error {
+        let records: Vec<_> = batch.records().collect();
+        for a in &records {
+            let acquired = match &a.error {
                 // librdkafka has acknowledged it already, by the error's kind.
-                Some(e) => emit(
-                    name,
-                    Event::PollError(format!("p{} offset {}: {e}", a.partition, a.offset)),
-                ),
-                None => emit(
-                    name,
-                    Event::Acquired {
-                        partition: a.partition,
-                        offset: a.offset,
-                        delivery: a.delivery,
-                    },
-                ),
-            }
+                Some(e) => Event::PollError(format!("p{} offset {}: {e}", a.partition, a.offset)),
+                None => Event::Acquired {
+                    partition: a.partition,
+                    offset: a.offset,
+                    delivery: a.delivery,
+                },
+            };
+            emit(name, acquired);
         }
-        for (a, record) in records.iter().filter(|(a, _)| a.error.is_none()) {
+        for a in records.iter().filter(|a| a.error.is_none()) {
+            let (partition, offset) = (a.partition, a.offset);
             // A stop hands back what is not yet processed, at once, rather than at its lock's end.
             let ack = if stop.load(Ordering::SeqCst) {
                 Ack::Release
             } else {
-                args.worker
-                    .process(a.partition, a.offset, |e| emit(name, e));
-                emit(
-                    name,
-                    Event::Processed {
-                        partition: a.partition,
-                        offset: a.offset,
-                    },
-                );
-                fate(args, a.offset)
+                args.worker.process(partition, offset, |e| emit(name, e));
+                emit(name, Event::Processed { partition, offset });
+                fate(args, offset)
             };
-            match share.acknowledge(record, ack) {
-                Ok(()) => {
-                    emit(
-                        name,
+            emit(
+                name,
+                match share.acknowledge(a, ack) {
+                    Ok(()) => {
+                        pending.entry(partition).or_default().push(offset);
                         Event::Acknowledged {
-                            partition: a.partition,
-                            offset: a.offset,
+                            partition,
+                            offset,
                             ack,
-                        },
-                    );
-                    pending.entry(a.partition).or_default().push(a.offset);
-                }
-                Err(e) => emit(
-                    name,
-                    Event::AcksFailed {
-                        partition: a.partition,
-                        offsets: vec![a.offset],
+                        }
+                    }
+                    Err(e) => Event::AcksFailed {
+                        partition,
+                        offsets: vec![offset],
                         error: e.rendered,
                     },
-                ),
-            }
+                },
+            );
             since_commit += 1;
             if args.commit_every.is_some_and(|n| since_commit >= n) {
                 commit(share, &mut pending, name)?;
@@ -136,14 +123,11 @@ fn consume(share: &Share, args: &Args, stop: &AtomicBool) -> Result<()> {
     Ok(())
 }
 
-/// How a processed record is acknowledged.
 fn fate(args: &Args, offset: Offset) -> Ack {
-    if args.release_at == Some(offset) {
-        Ack::Release
-    } else if args.reject_at == Some(offset) {
-        Ack::Reject
-    } else {
-        Ack::Accept
+    match Some(offset) {
+        o if o == args.release_at => Ack::Release,
+        o if o == args.reject_at => Ack::Reject,
+        _ => Ack::Accept,
     }
 }
 

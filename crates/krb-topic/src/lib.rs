@@ -5,14 +5,13 @@ pub mod messages;
 
 use std::time::{Duration, Instant};
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, ensure, Context, Result};
 use clap::Parser;
 use krb_cli::lang::Lang;
-use krb_kafka::broker::{wait, BrokerArgs, REACH_TIMEOUT};
+use krb_kafka::broker::{wait, Admin, BrokerArgs, REACH_TIMEOUT};
 use krb_kafka::topic_readers::{self, Reader};
 use messages as m;
-use rdkafka::admin::{AdminClient, AdminOptions, NewTopic, TopicReplication};
-use rdkafka::client::DefaultClientContext;
+use rdkafka::admin::{AdminOptions, NewTopic, TopicReplication};
 use rdkafka::error::RDKafkaErrorCode;
 
 /// krb-topic: create TOPIC with PARTITIONS partitions (replication factor 1, or --replication N).
@@ -68,8 +67,16 @@ pub fn run(args: &Args) -> Result<()> {
     let (admin, options) = args.broker.admin("krb-topic")?;
     let name = args.broker.name(&args.topic);
     if let (Some(messages), Some(partitions)) = (args.expect, args.partitions) {
-        let (found, held) = contents(&admin, &name)?
+        let leaders = served(&admin, &name)?
             .ok_or_else(|| anyhow::anyhow!(m::NO_TOPIC.fill(lang, &[("topic", &name)])))?;
+        let (found, mut held) = (leaders.len() as i32, 0);
+        for p in 0..found {
+            let (low, high) = admin
+                .inner()
+                .fetch_watermarks(&name, p, REACH_TIMEOUT)
+                .with_context(|| format!("cannot read the offsets of {name} p{p}"))?;
+            held += high - low;
+        }
         bail_if_differs(lang, &name, (partitions, messages), (found, held))?;
         println!(
             "{}",
@@ -124,10 +131,8 @@ pub fn run(args: &Args) -> Result<()> {
         }
         std::thread::sleep(Duration::from_millis(100));
     }
-    bail!(m::NO_LEADER.fill(
-        lang,
-        &[("topic", &name), ("seconds", &RECREATE_TIMEOUT.as_secs())]
-    ))
+    let seconds = RECREATE_TIMEOUT.as_secs();
+    bail!(m::NO_LEADER.fill(lang, &[("topic", &name), ("seconds", &seconds)]))
 }
 
 /// What a topic the lab did not make must be: `want` (partitions, messages) against `found`.
@@ -151,38 +156,19 @@ fn bail_if_differs(lang: Lang, name: &str, want: (i32, i64), found: (i32, i64)) 
     Ok(())
 }
 
-/// Topic `name`'s partitions and the messages they hold, or None when the broker does not
-/// serve it.
-fn contents(admin: &AdminClient<DefaultClientContext>, name: &str) -> Result<Option<(i32, i64)>> {
-    let Some(leaders) = served(admin, name)? else {
-        return Ok(None);
-    };
-    let mut messages = 0;
-    for p in 0..leaders.len() as i32 {
-        let (low, high) = admin
-            .inner()
-            .fetch_watermarks(name, p, REACH_TIMEOUT)
-            .with_context(|| format!("cannot read the offsets of {name} p{p}"))?;
-        messages += high - low;
-    }
-    Ok(Some((leaders.len() as i32, messages)))
-}
-
 /// Fails, naming them, when groups with live members read topic `name`. A group in its first
 /// rebalance cannot be told what it reads yet: it is asked again until it can, for
 /// [`UNSURE_TIMEOUT`] at most (a classic group's first rebalance takes
 /// group.initial.rebalance.delay.ms, 3 s by default, 0 on kafka-local.sh's broker). One that
 /// still cannot be told then may read the topic: it is not deleted (a rebalance that long is a
 /// member stuck in it, whose partitions come back when it is through).
-fn unread(lang: Lang, admin: &AdminClient<DefaultClientContext>, name: &str) -> Result<()> {
+fn unread(lang: Lang, admin: &Admin, name: &str) -> Result<()> {
     let start = Instant::now();
     loop {
         let look = topic_readers::look(admin.inner(), name, REACH_TIMEOUT).with_context(|| {
             format!("cannot tell whether a group reads topic {name} (--force deletes it anyway)")
         })?;
-        if !look.readers.is_empty() {
-            bail!(refusal(lang, name, &look.readers));
-        }
+        ensure!(look.readers.is_empty(), refusal(lang, name, &look.readers));
         if look.unsure.is_empty() {
             return Ok(());
         }
@@ -195,19 +181,11 @@ fn unread(lang: Lang, admin: &AdminClient<DefaultClientContext>, name: &str) -> 
 
 /// The one line that refuses to delete topic `name`, which `readers` read.
 fn refusal(lang: Lang, name: &str, readers: &[Reader]) -> String {
-    let msg = if readers.len() == 1 {
-        m::REFUSED_ONE
-    } else {
-        m::REFUSED_MANY
+    let msg = match readers {
+        [_] => m::REFUSED_ONE,
+        _ => m::REFUSED_MANY,
     };
-    let named = match lang {
-        Lang::En => topic_readers::named(readers),
-        Lang::Ko => readers
-            .iter()
-            .map(|r| format!("{} 그룹(살아 있는 구성원 {}명)", r.group, r.members))
-            .collect::<Vec<_>>()
-            .join(", "),
-    };
+    let named = topic_readers::named(lang, readers);
     msg.fill(lang, &[("topic", &name), ("readers", &named)])
 }
 
@@ -233,12 +211,7 @@ fn unsure(lang: Lang, name: &str, groups: &[String]) -> String {
 /// so a topic deleted and created again at once can still be served as the old one for a
 /// moment, then not at all, then as the new one. A client started in that moment is told the
 /// topic does not exist, or consumes the old one.
-fn delete(
-    lang: Lang,
-    admin: &AdminClient<DefaultClientContext>,
-    options: &AdminOptions,
-    name: &str,
-) -> Result<bool> {
+fn delete(lang: Lang, admin: &Admin, options: &AdminOptions, name: &str) -> Result<bool> {
     let deleted =
         wait(admin.delete_topics(&[name], options)).context("cannot delete the old topic")?;
     match deleted.into_iter().next() {
@@ -255,15 +228,13 @@ fn delete(
         }
         std::thread::sleep(Duration::from_millis(100));
     }
-    bail!(m::STILL_SERVED.fill(
-        lang,
-        &[("topic", &name), ("seconds", &RECREATE_TIMEOUT.as_secs())]
-    ))
+    let seconds = RECREATE_TIMEOUT.as_secs();
+    bail!(m::STILL_SERVED.fill(lang, &[("topic", &name), ("seconds", &seconds)]))
 }
 
 /// The leader of each partition of topic `name` as the broker serves it, or None when it does
 /// not. Asks for every topic: a request naming one lets a broker create it.
-fn served(admin: &AdminClient<DefaultClientContext>, name: &str) -> Result<Option<Vec<i32>>> {
+fn served(admin: &Admin, name: &str) -> Result<Option<Vec<i32>>> {
     let metadata = admin
         .inner()
         .fetch_metadata(None, Duration::from_secs(5))

@@ -1,32 +1,23 @@
-//! What krb-topic says to a person, in English and Korean (`KRB_LANG=ko` or a Korean locale):
-//! its check (`--expect`), a lab's first step, which a learner meets when the topic was not
-//! made or not filled; what --delete did; and its refusals and errors. `Created topic T.` stays
-//! the article's: kafka-topics.sh prints it on create, and nothing on delete.
+//! What krb-topic says to a person, in English and Korean (`KRB_LANG=ko` or a Korean locale).
+//! `Created topic T.` stays the article's: kafka-topics.sh prints it on create, nothing on delete.
 
 krb_cli::msgs! { ALL;
-    /// The topic is there, as the lab needs it.
     READY = "Topic {topic}: {partitions} partitions, {messages} messages.",
         "{topic} 토픽: 파티션 {partitions}개, 메시지 {messages}개.";
-    /// The broker does not serve the topic.
     NO_TOPIC = "topic {topic} does not exist", "{topic} 토픽이 없습니다";
-    /// The topic has another number of partitions.
     PARTITIONS = "topic {topic} has {found} partitions, not {partitions}",
         "{topic} 토픽의 파티션이 {partitions}개가 아니라 {found}개입니다";
-    /// The topic holds another number of messages.
     MESSAGES = "topic {topic} holds {found} messages, not {messages}",
         "{topic} 토픽에 메시지가 {messages}개가 아니라 {found}개 있습니다";
-    /// The topic is not deleted: one group with live members reads it.
     REFUSED_ONE =
         "topic {topic} is not deleted: {readers} reads it. Use topics of your own \
         (KRB_NS=yourname), or wait until those workers stop; --force deletes it anyway",
         "{topic} 토픽을 지우지 않았습니다: {readers}이 읽고 있어요. 자기 토픽을 쓰거나\
         (KRB_NS=yourname) 그 컨슈머들이 멈출 때까지 기다리세요. --force를 주면 그래도 지웁니다";
-    /// The topic is not deleted: several groups with live members read it.
     REFUSED_MANY =
         "topic {topic} is not deleted: {readers} read it. Use topics of your own \
         (KRB_NS=yourname), or wait until those workers stop; --force deletes it anyway",
         REFUSED_ONE.ko;
-    /// The topic is not deleted: a group still in its first rebalance may read it.
     UNSURE_ONE =
         "topic {topic} is not deleted: group {groups} is still in a rebalance after {seconds} s, \
         so who reads it cannot be told. Run it again once the group is through, or stop its \
@@ -34,25 +25,18 @@ krb_cli::msgs! { ALL;
         "{topic} 토픽을 지우지 않았습니다: {groups} 그룹이 {seconds}초가 지나도 아직 리밸런스 \
         중이라 누가 읽는지 알 수 없어요. 리밸런스가 끝난 뒤 다시 실행하거나 그 컨슈머들을 \
         멈추세요. --force를 주면 그래도 지웁니다";
-    /// The same, several groups.
     UNSURE_MANY =
         "topic {topic} is not deleted: groups {groups} are still in a rebalance after {seconds} \
         s, so who reads it cannot be told. Run it again once the group is through, or stop its \
         workers; --force deletes it anyway",
         UNSURE_ONE.ko;
-    /// The broker refused to create the topic.
     NOT_CREATED = "cannot create topic {topic}: {code}", "{topic} 토픽을 만들 수 없습니다: {code}";
-    /// The broker refused to delete the old topic.
     NOT_DELETED = "cannot delete the old topic {topic}: {code}", "예전 {topic} 토픽을 지울 수 없습니다: {code}";
-    /// The new topic's partitions got no leader.
     NO_LEADER = "topic {topic} was created but its partitions had no leader within {seconds} s",
         "{topic} 토픽을 만들었지만 {seconds}초 안에 파티션의 리더가 정해지지 않았습니다";
-    /// The deleted topic is still served.
     STILL_SERVED = "topic {topic} was deleted but the broker still served it after {seconds} s",
         "{topic} 토픽을 지웠지만 {seconds}초가 지나도 브로커가 아직 그 토픽을 내주고 있습니다";
-    /// --delete deleted the topic.
     DELETED = "Deleted topic {topic}.", "{topic} 토픽을 지웠습니다.";
-    /// --delete found no topic to delete.
     ABSENT = "Topic {topic} does not exist.", "{topic} 토픽이 없습니다.";
 }
 
