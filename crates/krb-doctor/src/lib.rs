@@ -180,15 +180,11 @@ fn advertised(bootstrap: &str, local: bool, brokers: &[(i32, String, i32)], lang
     )
 }
 
-fn connect(at: &str) -> std::io::Result<()> {
-    let mut last = std::io::Error::other("no address");
-    for addr in at.to_socket_addrs()? {
-        match TcpStream::connect_timeout(&addr, REACH_TIMEOUT) {
-            Ok(_) => return Ok(()),
-            Err(e) => last = e,
-        }
-    }
-    Err(last)
+fn connect(at: &str) -> std::io::Result<TcpStream> {
+    let none = Err(std::io::Error::other("no address"));
+    at.to_socket_addrs()?.fold(none, |last, addr| {
+        last.or_else(|_| TcpStream::connect_timeout(&addr, REACH_TIMEOUT))
+    })
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 //! the delivery report of the clock's message. rust-rdkafka hands log lines over when the
 //! client's main queue is polled, which a producer's `poll` does.
 
-use std::sync::Mutex;
+use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use rdkafka::client::ClientContext;
@@ -32,20 +32,22 @@ pub struct Probe {
 impl Probe {
     /// librdkafka's `APIVERSION` lines so far.
     pub fn api_lines(&self) -> Vec<String> {
-        self.api.lock().unwrap_or_else(|e| e.into_inner()).clone()
+        lock(&self.api).clone()
     }
 
     /// The last failure to connect, as librdkafka said it.
     pub fn failure(&self) -> Option<String> {
-        self.failure
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .clone()
+        lock(&self.failure).clone()
     }
 
     pub fn take_report(&self) -> Option<Report> {
-        self.report.lock().unwrap_or_else(|e| e.into_inner()).take()
+        lock(&self.report).take()
     }
+}
+
+// A panic elsewhere while a lock was held leaves its value whole: every write is one assignment.
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// Serves the producer's events for `time`: the log lines librdkafka queued reach [`Probe`].
@@ -67,14 +69,11 @@ fn failure_text(text: &str) -> &str {
 impl ClientContext for Probe {
     fn log(&self, level: RDKafkaLogLevel, fac: &str, text: &str) {
         if fac == "APIVERSION" {
-            self.api
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .push(text.to_string());
+            lock(&self.api).push(text.to_string());
         } else if fac == "FAIL" && (level as i32) <= RDKafkaLogLevel::Warning as i32 {
             // An error wins; a warning is kept only while there is nothing better: a broker
             // that wants a login (a room's) only warns that it disconnected a client without.
-            let mut failure = self.failure.lock().unwrap_or_else(|e| e.into_inner());
+            let mut failure = lock(&self.failure);
             if failure.is_none() || (level as i32) <= RDKafkaLogLevel::Error as i32 {
                 *failure = Some(failure_text(text).to_string());
             }
@@ -94,7 +93,7 @@ impl ProducerContext for Probe {
             Ok(m) => Ok(m.timestamp()),
             Err((e, _)) => Err(e.to_string()),
         };
-        *self.report.lock().unwrap_or_else(|e| e.into_inner()) = Some((at, outcome));
+        *lock(&self.report) = Some((at, outcome));
     }
 }
 

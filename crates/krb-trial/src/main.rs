@@ -105,7 +105,6 @@ enum Command {
     },
 }
 
-/// A store fault's name, for --store-fault.
 fn store_fault(name: &str) -> Result<FaultKind, String> {
     FaultKind::parse(name)
         .filter(|k| k.on_store())

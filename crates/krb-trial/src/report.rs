@@ -11,8 +11,7 @@ use krb_verify::faults::{Counts, Stats};
 use krb_verify::record::{self, Record};
 use serde::Serialize;
 
-/// One kind's faults in a run: how many were injected, the duplicate processings they caused,
-/// the sum of their bounds, and their slowest recovery in seconds.
+/// One kind's faults in a run; the slowest recovery in seconds.
 #[derive(Clone, Debug, Default, Serialize, PartialEq)]
 pub struct KindTotal {
     pub injected: u64,
@@ -32,7 +31,6 @@ pub struct Slowest {
     pub group: String,
 }
 
-/// A run's totals.
 #[derive(Clone, Debug, Default, Serialize, PartialEq)]
 pub struct Summary {
     pub trials: u64,
