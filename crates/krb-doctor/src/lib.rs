@@ -9,7 +9,7 @@ pub mod probe;
 pub mod versions;
 
 use std::net::{TcpStream, ToSocketAddrs};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use clap::Parser;
 use krb_cli::lang::Lang;
@@ -83,7 +83,10 @@ pub fn run(args: &Args, lang: Lang) -> bool {
     };
     let metadata = producer.client().fetch_metadata(None, REACH_TIMEOUT);
     // The log lines librdkafka queued meanwhile (ApiVersions, failures) reach the probe now.
-    probe::serve(&producer, Duration::from_millis(100));
+    let start = Instant::now();
+    while start.elapsed() < Duration::from_millis(100) {
+        producer.poll(Duration::from_millis(10));
+    }
     let metadata = match metadata {
         Ok(m) => m,
         Err(e) => {

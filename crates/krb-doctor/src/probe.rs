@@ -4,12 +4,12 @@
 //! client's main queue is polled, which a producer's `poll` does.
 
 use std::sync::{Mutex, MutexGuard};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{SystemTime, UNIX_EPOCH};
 
 use rdkafka::client::ClientContext;
 use rdkafka::config::RDKafkaLogLevel;
 use rdkafka::message::{DeliveryResult, Message, Timestamp};
-use rdkafka::producer::{BaseProducer, ProducerContext};
+use rdkafka::producer::ProducerContext;
 
 /// Milliseconds since the epoch, by this machine's clock.
 pub fn now_ms() -> i64 {
@@ -48,14 +48,6 @@ impl Probe {
 // A panic elsewhere while a lock was held leaves its value whole: every write is one assignment.
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
-}
-
-/// Serves the producer's events for `time`: the log lines librdkafka queued reach [`Probe`].
-pub fn serve(producer: &BaseProducer<Probe>, time: Duration) {
-    let start = Instant::now();
-    while start.elapsed() < time {
-        producer.poll(Duration::from_millis(10));
-    }
 }
 
 /// librdkafka's failure line without the thread and broker it names and its state at the end:

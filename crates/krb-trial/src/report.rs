@@ -56,13 +56,8 @@ pub struct Summary {
 pub fn read(path: &Path) -> Result<Vec<Record>> {
     let records = record::read(path)?;
     if let Some((i, r)) = records.iter().enumerate().find(|(_, r)| r.lab != 7) {
-        bail!(
-            "{}:{}: a record of lab {} {}, not of a fault trial",
-            path.display(),
-            i + 1,
-            r.lab,
-            r.name
-        );
+        let (path, line, lab, name) = (path.display(), i + 1, r.lab, &r.name);
+        bail!("{path}:{line}: a record of lab {lab} {name}, not of a fault trial");
     }
     Ok(records)
 }
@@ -88,9 +83,7 @@ pub fn summarise(trials: &[Record]) -> Summary {
         seconds += r.seconds;
         s.max_seconds = s.max_seconds.max(r.seconds);
     }
-    if s.trials > 0 {
-        s.mean_seconds = seconds / s.trials as f64;
-    }
+    s.mean_seconds = seconds / s.trials.max(1) as f64;
     s.worst = s
         .failed
         .first()
