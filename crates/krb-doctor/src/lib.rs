@@ -174,12 +174,10 @@ fn advertised(bootstrap: &str, local: bool, brokers: &[(i32, String, i32)], lang
         }
         named.push(m::BROKER_AT.fill(lang, &[("id", id), ("at", &at)]));
     }
+    let brokers = named.join(", ");
     Check::ok(
         m::BROKER,
-        m::BROKERS.fill(
-            lang,
-            &[("bootstrap", &bootstrap), ("brokers", &named.join(", "))],
-        ),
+        m::BROKERS.fill(lang, &[("bootstrap", &bootstrap), ("brokers", &brokers)]),
     )
 }
 

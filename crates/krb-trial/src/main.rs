@@ -149,9 +149,7 @@ fn run(args: Args) -> Result<ExitCode> {
         Command::Report { file, json, worst } => {
             let summary = report::summarise(&report::read(&file)?);
             if worst {
-                if let Some(w) = &summary.worst {
-                    println!("{w}");
-                }
+                summary.worst.iter().for_each(|w| println!("{w}"));
                 return Ok(ExitCode::SUCCESS);
             }
             let lang = krb_cli::lang::Lang::of_process();

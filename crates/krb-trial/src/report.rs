@@ -147,6 +147,7 @@ mod words {
 pub fn render(s: &Summary, lang: Lang) -> String {
     use words::*;
     let t = |msg: Msg| msg.text(lang).to_string();
+    let [mean, max] = [s.mean_seconds, s.max_seconds].map(|x| format!("{x:.1}"));
     let mut rows: Vec<(String, String)> = vec![
         (
             t(TRIALS),
@@ -154,13 +155,7 @@ pub fn render(s: &Summary, lang: Lang) -> String {
         ),
         (
             t(TIME),
-            TIME_VALUE.fill(
-                lang,
-                &[
-                    ("mean", &format!("{:.1}", s.mean_seconds)),
-                    ("max", &format!("{:.1}", s.max_seconds)),
-                ],
-            ),
+            TIME_VALUE.fill(lang, &[("mean", &mean), ("max", &max)]),
         ),
         (
             t(INJECTED),
