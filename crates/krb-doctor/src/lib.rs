@@ -94,12 +94,9 @@ pub fn run(args: &Args, lang: Lang) -> bool {
                 .context()
                 .failure()
                 .unwrap_or_else(|| e.to_string());
-            let seconds = REACH_TIMEOUT.as_secs();
-            let values: [(&str, &dyn std::fmt::Display); 3] = [
-                ("bootstrap", bootstrap),
-                ("seconds", &seconds),
-                ("why", &why),
-            ];
+            let secs = REACH_TIMEOUT.as_secs();
+            let values: [(&str, &dyn std::fmt::Display); 3] =
+                [("bootstrap", bootstrap), ("seconds", &secs), ("why", &why)];
             let fix = login::refused_fix(&args.broker, &why, lang)
                 .unwrap_or_else(|| m::START_BROKER.text(lang).into());
             say(Check::failed(

@@ -1,5 +1,6 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
 
 use anyhow::Result;
 use clap::{Parser, Subcommand};
@@ -144,7 +145,7 @@ fn run(args: Args) -> Result<ExitCode> {
             broker,
         } => println!("{}", cluster::leader(&broker, &topic, partition)?),
         Command::Insync { timeout, broker } => {
-            cluster::insync(&broker, std::time::Duration::from_secs(timeout))?
+            cluster::insync(&broker, Duration::from_secs(timeout))?
         }
         Command::Report { file, json, worst } => {
             let summary = report::summarise(&report::read(&file)?);

@@ -42,7 +42,6 @@ pub struct Summary {
     pub mean_seconds: f64,
     /// The longest trial, in seconds.
     pub max_seconds: f64,
-    /// What the trials counted, summed.
     #[serde(flatten)]
     pub counts: Counts,
     /// Per fault kind, in the report's order.
