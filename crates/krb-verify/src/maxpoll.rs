@@ -4,7 +4,6 @@
 use anyhow::Result;
 use chrono::NaiveDateTime;
 use krb_cli::lang::Lang;
-use krb_dups::Run as Span;
 use krb_log::logline::{format_time, Event, Offset, Partition};
 use krb_log::overlap::overlaps;
 
@@ -88,7 +87,6 @@ said! {
     }
 }
 
-/// Lab 2's verdict for a run, with the group's committed offsets read from the broker.
 pub fn verdict(run: &Run, committed: &[(Partition, Option<Offset>)]) -> Result<Verdict> {
     let article: Vec<Message> = vec![
         Said::Maxpoll {
@@ -113,27 +111,19 @@ pub fn checks(
     committed: &[(Partition, Option<Offset>)],
     classic: bool,
 ) -> Result<()> {
-    let a = run.member("a")?;
-    let b = run.member("b")?;
+    let (a, b) = (run.member("a")?, run.member("b")?);
     let slow_start = a.time_of(0, |e| {
         e == &Event::SlowStart {
             partition: 0,
             offset: 3,
         }
     });
-    let after = slow_start
-        .zip(a.maxpoll())
-        .map(|(s, m)| seconds(s, m))
-        .unwrap_or(f64::NAN);
+    // None: no slow start or no warning, no number to show.
+    let after = slow_start.zip(a.maxpoll()).map(|(s, m)| seconds(s, m));
     v.check(
         Said::MaxpollWarning,
-        (9.5..=12.0).contains(&after),
-        // No slow start or no warning: no number to show.
-        if after.is_nan() {
-            Shared::Nothing
-        } else {
-            Shared::Seconds { seconds: after }
-        },
+        after.is_some_and(|after| (9.5..=12.0).contains(&after)),
+        after.map_or(Shared::Nothing, |seconds| Shared::Seconds { seconds }),
     );
     let done = a.find(0, |e| {
         e == &Event::Processed {
@@ -152,12 +142,8 @@ pub fn checks(
             matches!(e, Event::Commit(_) | Event::CommitFailed(_))
         })
     });
-    let data = |i: usize| -> Message {
-        Shared::Data {
-            text: a.lines[i].event.to_string(),
-        }
-        .into()
-    };
+    // A line of a's as the log writes it (a commit or a poll error: no revoke).
+    let data = |i: usize| given_up(&a.lines[i].event);
     let commit = after_done.map_or(Said::NoCommit.into(), data);
     let loss =
         after_done.and_then(|i| a.find(i + 1, |e| matches!(e, Event::Lost(_) | Event::Revoked(_))));
@@ -224,21 +210,15 @@ pub fn checks(
         text: report.render().trim_end().replace('\n', ";"),
     };
     // Offset 3 twice when a was expelled, nothing twice when it was not.
-    let twice = Span {
-        partition: 0,
-        first: 3,
-        last: 3,
-        times: 2,
+    let (statement, twice) = match classic {
+        true => (Said::AllOffset3Twice, Some((0, 3, 3, 2))),
+        false => (Said::ConsumerAllOnce, None),
     };
-    let (statement, runs) = match classic {
-        true => (Said::AllOffset3Twice, vec![twice]),
-        false => (Said::ConsumerAllOnce, vec![]),
-    };
-    v.check(
-        statement,
-        report.unique == 10 && report.runs == runs,
-        processed,
-    );
+    let runs = report
+        .runs
+        .iter()
+        .map(|r| (r.partition, r.first, r.last, r.times));
+    v.check(statement, report.unique == 10 && runs.eq(twice), processed);
     v.check(
         Said::FinalCommitted,
         committed == [(0, Some(10))],
@@ -263,16 +243,13 @@ pub fn checks(
             text: shown::list(commits.iter().map(|(_, o)| *o)),
         },
     );
-    v.number(MAXPOLL_SECONDS, after);
+    v.number(MAXPOLL_SECONDS, after.unwrap_or(f64::NAN));
     if let Some(o) = overlap {
         v.number(OVERLAP_SECONDS, o);
     }
     v.number(DUPLICATES, report.duplicates() as f64);
     v.ours = vec![
-        Said::Maxpoll {
-            seconds: (!after.is_nan()).then_some(after),
-        }
-        .into(),
+        Said::Maxpoll { seconds: after }.into(),
         Said::Together { seconds: overlap }.into(),
         summary(report).into(),
     ]
@@ -280,7 +257,7 @@ pub fn checks(
     Ok(())
 }
 
-/// a's `lost [0]` as the log writes it, its `revoked [0]` as lab 3 counts a revoke.
+/// An event of a's as the log writes it (`lost [0]`), but a `revoked [0]` as lab 3 counts a revoke.
 pub(crate) fn given_up(event: &Event) -> Message {
     match event {
         Event::Revoked(ps) => Shared::Revoked {

@@ -1,15 +1,12 @@
-//! Which fault explains which duplicate, and each fault's bound, both read from the logs. A
-//! fault explains only work in flight that a later owner did again because nobody had
-//! committed it: its own victim's, or any worker's cut short at a `lost`, `commit failed` or
-//! `transaction aborted` line in its window. Each kind's rule, and why, is in
-//! docs/en/internals/lab7-analysis.md ("Which fault explains a duplicate"). A fault's bound is
-//! the size of what it may explain; a worker that exited on its own and that no store fault
-//! explains is itself unexplained: a worker that gives up is a finding.
+//! Which fault explains which duplicate (only work in flight that a later owner did again because
+//! nobody had committed it), and each fault's bound, the size of what it may explain, both read
+//! from the logs: each kind's rule, and why, in docs/en/internals/lab7-analysis.md ("Which fault
+//! explains a duplicate"). An exit no store fault explains is itself unexplained.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use chrono::{NaiveDateTime, TimeDelta};
-use krb_log::logline::{Event, Offset, Partition};
+use krb_log::logline::{format_time, Event, Offset, Partition};
 use krb_log::reader::printable;
 use krb_log::trial_log::{Exit, Fault, FaultKind, FaultLog};
 use krb_log::worker_log::{Entry, WorkerLog};
@@ -21,10 +18,9 @@ use super::Processing;
 /// commit because of it: the group finds its coordinator again and rebalances.
 const AFTERMATH_SEC: i64 = 10;
 
-/// How far from a rebalance's `assigned` or `revoked` line a commit of the generation it ended
-/// may be refused: the workers send their next transaction's offsets (every 20 messages in
-/// lab 7) within a second of it, and the line may come a few milliseconds after they learn of
-/// it.
+/// How far from a rebalance's `assigned` or `revoked` line a commit of the generation it ended may
+/// be refused: the workers send their next transaction's offsets (every 20 messages in lab 7)
+/// within a second of it, and the line may come a few milliseconds after they learn of it.
 const FORMING_SEC: i64 = 1;
 
 /// One processing, as a place in the logs: (log, line).
@@ -72,12 +68,9 @@ struct Disturbance {
     in_flight: Vec<usize>,
 }
 
-/// Gives each duplicate processing to a fault, looking past the earlier processings a zombie did
-/// (one may come between the work a kill cut short and its redo) to the latest that none did:
-/// first the pause whose zombie did this one in its window (the latest), then a worker fault
-/// whose victim had that one in flight (the earliest fault), then a pause whose zombie did that
-/// one, then a node's fault in whose window that one was in flight at a `lost` or failed commit
-/// (the earliest); else it is unexplained.
+/// Gives each duplicate processing to a fault, in the order lab7-analysis.md gives: the latest
+/// pause whose zombie did it, the earliest worker fault that cut short the processing it redoes,
+/// the pause whose zombie did that one, the earliest node's fault that cut that one short.
 pub(super) fn attribute(
     logs: &[WorkerLog],
     log: &FaultLog,
@@ -93,22 +86,16 @@ pub(super) fn attribute(
     // The group's forming's, which a worker's fault's come before.
     explains.push(t.forming(faults));
     let on_worker = |i: usize| faults.get(i).is_none_or(|f| f.kind.on_worker());
-    let explained: BTreeSet<usize> = explains
-        .iter()
-        .flat_map(|x| x.exits.iter().copied())
-        .collect();
+    let explained: BTreeSet<_> = explains.iter().flat_map(|x| &x.exits).collect();
     let unexplained_exits = exits
         .iter()
         .enumerate()
         .filter(|(i, _)| !explained.contains(i))
         .map(|(_, e)| {
             // Both from the faults file, as a worker wrote them: printed as text.
-            format!(
-                "{} exited ({}), found at {}",
-                printable(&e.worker),
-                printable(&e.last_line),
-                krb_log::logline::format_time(e.found.time())
-            )
+            let (worker, last) = (printable(&e.worker), printable(&e.last_line));
+            let found = format_time(e.found.time());
+            format!("{worker} exited ({last}), found at {found}")
         })
         .collect();
     let mut per_fault: Vec<(u64, u64)> = explains
@@ -123,8 +110,7 @@ pub(super) fn attribute(
             cuts.entry(place).or_default().push((i, at));
         }
     }
-    let mut unexplained = 0;
-    let mut first_unexplained = None;
+    let (mut unexplained, mut first_unexplained) = (0, None);
     for ((p, o), list) in processings {
         let zombie_of = |k: usize| zombies.get(&list[k].place).copied();
         // A zombie's processing is a side branch: the owner's work goes on from its own
@@ -145,8 +131,7 @@ pub(super) fn attribute(
             };
             // A zombie's own processing is its pause's (its bound counts it), even of work a
             // kill cut before: the kill's is the owner's redo (owner, zombie, redo).
-            let zombie = zombie_of(k).or_else(|| zombie_of(b));
-            match zombie_of(k).or(cut(true)).or(zombie).or(cut(false)) {
+            match zombie_of(k).or(cut(true)).or(zombie_of(b)).or(cut(false)) {
                 Some(i) => per_fault[i].0 += 1,
                 None => {
                     unexplained += 1;
@@ -198,10 +183,8 @@ fn zombies(
         if current.replace(log) != Some(log) {
             open.clear();
         }
-        while let Some(&(l, from, i, to, held)) = windows.get(next) {
-            if (l, from) > (log, at) {
-                break;
-            }
+        while let Some(&(l, _, i, to, held)) = windows.get(next).filter(|w| (w.0, w.1) <= (log, at))
+        {
             if l == log {
                 open.insert(i, (to, held));
             }
@@ -247,7 +230,7 @@ impl<'a> Trial<'a> {
                 }
             }
         }
-        sweep(logs, &wanted, |k, (_, upto), flight| {
+        sweep(logs, wanted, |k, (_, upto), flight| {
             let d = &mut disturbances[k];
             d.in_flight = match &logs[d.log].lines[upto].event {
                 Event::Lost(ps) => flight.lines(Some(ps)),
@@ -270,10 +253,7 @@ impl<'a> Trial<'a> {
                 // with `start`.
                 let next = starts.partition_point(|&s| lines[s].at < e.found);
                 let restart = starts.get(next).copied().unwrap_or(lines.len());
-                let began = match next.checked_sub(1) {
-                    Some(s) => lines[starts[s]].at,
-                    None => lines.first()?.at,
-                };
+                let began = lines.get(next.checked_sub(1).map_or(0, |s| starts[s]))?.at;
                 let last = lines[..restart]
                     .iter()
                     .rev()
@@ -293,13 +273,13 @@ impl<'a> Trial<'a> {
             .enumerate()
             .filter_map(|(i, r)| r.as_ref().map(|r| (r.log, r.restart, i)))
             .collect();
-        sweep(logs, &ends, |i, _, flight| {
+        let mut found: Vec<usize> = ends.iter().map(|&(.., i)| i).collect();
+        found.sort_by_key(|&i| exits[i].found);
+        sweep(logs, ends, |i, _, flight| {
             if let Some(r) = runs[i].as_mut() {
                 r.in_flight = flight.lines(None);
             }
         });
-        let mut found: Vec<usize> = ends.iter().map(|&(.., i)| i).collect();
-        found.sort_by_key(|&i| exits[i].found);
         Trial {
             logs,
             named,
@@ -326,18 +306,17 @@ impl<'a> Trial<'a> {
             })
             .collect();
         let mut awake: HashMap<usize, Awake> = HashMap::new();
-        sweep(self.logs, &wanted, |i, (v, upto), flight| {
+        sweep(self.logs, wanted, |i, (v, upto), flight| {
             let (f, x) = (&faults[i], &mut explains[i]);
             x.in_flight
                 .extend(flight.lines(None).into_iter().map(|line| ((v, line), f.at)));
-            if f.kind != FaultKind::Pause {
-                return;
+            if f.kind == FaultKind::Pause {
+                let lines = &self.logs[v].lines;
+                let awake = awake.entry(v).or_insert_with(|| Awake::new(lines));
+                let (end, work) = awake.window(lines, upto, f.healed, &flight.held);
+                x.zombie_work = work;
+                x.zombie = Some((v, f.at, end, flight.held.clone()));
             }
-            let lines = &self.logs[v].lines;
-            let awake = awake.entry(v).or_insert_with(|| Awake::new(lines));
-            let (end, work) = awake.window(lines, upto, f.healed, &flight.held);
-            x.zombie_work = work;
-            x.zombie = Some((v, f.at, end, flight.held.clone()));
         });
         explains
     }
@@ -355,18 +334,12 @@ impl<'a> Trial<'a> {
         if !f.kind.on_worker() {
             let from = self.found.partition_point(|&i| self.exits[i].found < f.at);
             for &i in &self.found[from..] {
-                let Some(r) = self.runs[i]
-                    .as_ref()
-                    .filter(|r| store_victim(f, &self.exits[i], r))
-                else {
-                    continue;
-                };
-                x.exits.insert(i);
-                if r.last.is_none() {
-                    continue;
-                }
-                for &line in &r.in_flight {
-                    x.in_flight.entry((r.log, line)).or_insert(f.at);
+                let run = self.runs[i].as_ref();
+                if let Some(r) = run.filter(|r| store_victim(f, &self.exits[i], r)) {
+                    x.exits.insert(i);
+                    for &line in &r.in_flight {
+                        x.in_flight.entry((r.log, line)).or_insert(f.at);
+                    }
                 }
             }
         }
@@ -383,18 +356,15 @@ impl<'a> Trial<'a> {
     }
 
     /// What the group's forming may explain: the work in flight at each `commit failed` and
-    /// `transaction aborted` line within [`FORMING_SEC`] of an `assigned` or `revoked` line of
-    /// any worker before the first fault (each a rebalance that took a starting worker in; under
-    /// cooperative-sticky a second one gives out what the first revoked), but the group's first
-    /// assignment, which ends no generation.
+    /// `transaction aborted` line within [`FORMING_SEC`] of any `assigned` or `revoked` line before
+    /// the first fault but the group's first assignment, which ends no generation.
     fn forming(&self, faults: &[Fault]) -> Explains {
         let first_fault = faults.iter().map(|f| f.at).min();
-        let before_faults = |at: &NaiveDateTime| first_fault.is_none_or(|f| *at < f);
         let mut rebalances: Vec<(NaiveDateTime, bool)> = self
             .logs
             .iter()
             .flat_map(|l| &l.lines)
-            .filter(|e| before_faults(&e.at))
+            .filter(|e| first_fault.is_none_or(|f| e.at < f))
             .filter_map(|e| match e.event {
                 Event::Assigned(_) => Some((e.at, true)),
                 Event::Revoked(_) => Some((e.at, false)),
@@ -426,14 +396,12 @@ impl<'a> Trial<'a> {
         x: &mut Explains,
     ) {
         let first = self.disturbances.partition_point(|d| d.at < from);
-        for d in self.disturbances[first..]
+        let within = self.disturbances[first..]
             .iter()
-            .take_while(|d| d.at <= until)
-        {
-            if lost_too || !d.lost {
-                for &line in &d.in_flight {
-                    x.in_flight.entry((d.log, line)).or_insert(from);
-                }
+            .take_while(|d| d.at <= until);
+        for d in within.filter(|d| lost_too || !d.lost) {
+            for &line in &d.in_flight {
+                x.in_flight.entry((d.log, line)).or_insert(from);
             }
         }
     }
@@ -452,10 +420,9 @@ struct Run {
 }
 
 /// Whether the exit `e` (its run `r`) is fault `f`'s doing: the worker said it failed on the
-/// store `f` broke, its run was under way while the store was broken, and it exited after the
-/// fault came. A worker finds a cut database connection at its next use, however late; a
-/// node's death disturbs only the transactional calls made around it, so its last line is
-/// within the fault's window (lab7-analysis.md, "Which fault explains a duplicate").
+/// store `f` broke, its run was under way while it was broken, it exited after the fault came
+/// and, for a node's fault, its last line is within the fault's window: a cut database connection
+/// is found at its next use, however late, a node's death disturbs only the calls made around it.
 fn store_victim(f: &Fault, e: &Exit, r: &Run) -> bool {
     let said = |words: &[&str]| {
         e.last_line.starts_with("krb-worker: ") && words.iter().any(|w| e.last_line.contains(w))
@@ -526,11 +493,9 @@ impl Awake {
 }
 
 /// A worker's work in flight, read line by line: the completions since its last successful
-/// commit past them, in the assignment it still held (or was handing back). An assignment
-/// ends at a restart, a `lost` line, and an aborted transaction (kafka-eos rewinds to the
-/// committed offsets; what it redoes was cut short by what made it abort); a `revoked` one
-/// after the revoke commit that follows it (its failure leaves the work in flight at that
-/// `commit failed` line).
+/// commit past them, in the assignment it still held or was handing back (lab7-analysis.md). An
+/// assignment ends at a restart, a `lost` line and an aborted transaction (kafka-eos rewinds); a
+/// `revoked` one after the revoke commit that follows it.
 #[derive(Default)]
 struct Flight {
     open: BTreeMap<Partition, Vec<(Offset, usize)>>,
@@ -591,10 +556,9 @@ impl Flight {
 /// (log, line, tag), reading each log once.
 fn sweep(
     logs: &[WorkerLog],
-    wanted: &[(usize, usize, usize)],
+    mut wanted: Vec<(usize, usize, usize)>,
     mut each: impl FnMut(usize, Place, &Flight),
 ) {
-    let mut wanted = wanted.to_vec();
     wanted.sort_unstable();
     let mut flight = (usize::MAX, Flight::default());
     for (log, upto, tag) in wanted {

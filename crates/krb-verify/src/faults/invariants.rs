@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use crate::{shown, Effect as Kind};
 use chrono::NaiveDateTime;
 use krb_log::logline::{format_time, Event, Offset, Partition};
-use krb_log::worker_log::WorkerLog;
+use krb_log::worker_log::{Entry, WorkerLog};
 
 /// What an acknowledged message is checked against: the messages the logs say were processed
 /// for good, or those whose effect is in the store.
@@ -24,14 +24,12 @@ pub(super) fn kept(logs: &[WorkerLog], effect: Kind) -> Kept {
         for e in &log.lines {
             match (&e.event, effect) {
                 (Event::Refused { .. }, _) => {}
-                (event, Kind::KafkaEos) => match event {
-                    Event::Commit(positions) => kept.extend(
-                        open.drain(..)
-                            .filter(|(p, o)| positions.iter().any(|(q, next)| q == p && next > o)),
-                    ),
-                    Event::TxnAborted(_) | Event::Start => open.clear(),
-                    _ => open.extend(event.completion()),
-                },
+                (Event::Commit(positions), Kind::KafkaEos) => kept.extend(
+                    open.drain(..)
+                        .filter(|(p, o)| positions.iter().any(|(q, next)| q == p && next > o)),
+                ),
+                (Event::TxnAborted(_) | Event::Start, Kind::KafkaEos) => open.clear(),
+                (event, Kind::KafkaEos) => open.extend(event.completion()),
                 (event, _) => kept.extend(event.completion()),
             }
         }
@@ -63,31 +61,23 @@ pub(super) fn kept_by_store(
     }
 }
 
-/// Acknowledged messages not kept.
-#[derive(Default)]
-pub(super) struct Lost {
-    pub(super) count: u64,
-    pub(super) first: Option<String>,
-}
-
-/// The acknowledged messages missing from `kept`. An acknowledgement without an offset
-/// (librdkafka's -1001) is met only by a kept offset of its partition that no acknowledgement
-/// names, below the partition's end (`ends`, else one past its highest acknowledged offset);
-/// why that is exact: lab7-analysis.md, "Acknowledgements without an offset".
+/// How many acknowledged messages are missing from `kept`, and the first. An acknowledgement
+/// without an offset (librdkafka's -1001) is met only by a kept offset of its partition that no
+/// acknowledgement names, below the partition's end (`ends`, else one past its highest
+/// acknowledged offset); why that is exact: lab7-analysis.md, "Acknowledgements without an
+/// offset".
 pub(super) fn lost(
     acks: &[(Partition, Offset)],
     ends: &BTreeMap<Partition, Offset>,
     kept: &Kept,
-) -> Lost {
-    let mut lost = Lost::default();
+) -> (u64, Option<String>) {
     let known: BTreeSet<(Partition, Offset)> =
         acks.iter().copied().filter(|(_, o)| *o >= 0).collect();
-    for &(p, o) in &known {
-        if !kept.contains(&(p, o)) {
-            lost.count += 1;
-            lost.first.get_or_insert_with(|| format!("p{p} offset {o}"));
-        }
-    }
+    let mut count = known.difference(kept).count() as u64;
+    let mut first = known
+        .difference(kept)
+        .next()
+        .map(|(p, o)| format!("p{p} offset {o}"));
     let mut unknown: BTreeMap<Partition, u64> = BTreeMap::new();
     for (p, _) in acks.iter().filter(|(_, o)| *o < 0) {
         *unknown.entry(*p).or_default() += 1;
@@ -106,19 +96,17 @@ pub(super) fn lost(
             .filter(|m| !known.contains(m))
             .count() as u64;
         if met < n {
-            lost.count += n - met;
-            lost.first.get_or_insert_with(|| {
+            count += n - met;
+            first.get_or_insert_with(|| {
                 format!("p{p}: {n} acknowledged without an offset, {met} unacknowledged offsets below its end {end} kept")
             });
         }
     }
-    lost
+    (count, first)
 }
 
-/// What a worker holds, the ownership rule stated once for every protocol: `assigned` adds its
-/// partitions, `revoked` and `lost` remove theirs, a restart clears. Eager rebalances revoke
-/// everything before they assign, so the same rule reads them; cooperative and KIP-848 ones
-/// (`assigned [1]`, `revoked [1]`) change only the partitions they name.
+/// What a worker holds, one rule for every protocol (lab7-analysis.md, "Where an assignment
+/// ends"): `assigned` adds its partitions, `revoked` and `lost` remove theirs, a restart clears.
 #[derive(Clone, Default)]
 pub(super) struct Held(BTreeSet<Partition>);
 
@@ -142,7 +130,6 @@ impl Held {
         }
     }
 
-    /// Whether the worker holds `p`.
     pub(super) fn owns(&self, p: Partition) -> bool {
         self.0.contains(&p)
     }
@@ -151,22 +138,34 @@ impl Held {
 /// The first processing of a partition the worker did not hold (see [`Held`]): work after
 /// the revoke, the bug the article warns of.
 pub(super) fn outside_assignment(logs: &[WorkerLog]) -> Option<String> {
-    for log in logs {
-        let mut held = Held::default();
-        for (i, e) in log.lines.iter().enumerate() {
-            held.apply(&e.event);
-            if let Some((p, o)) = e.event.completion().filter(|(p, _)| !held.owns(*p)) {
-                return Some(format!(
-                    "{} processed p{p} offset {o} holding {} ({}.log, event {})",
-                    log.name,
-                    shown::list(&held.0),
-                    log.name,
-                    i + 1
-                ));
-            }
-        }
-    }
-    None
+    first_wrong(logs, |held: &mut Held, e| {
+        held.apply(&e.event);
+        let (p, o) = e.event.completion().filter(|(p, _)| !held.owns(*p))?;
+        Some(format!(
+            "processed p{p} offset {o} holding {}",
+            shown::list(&held.0)
+        ))
+    })
+}
+
+/// The first line of `logs` at which `wrong`, given each log's lines in order and a state that
+/// starts afresh with each log, finds something: `NAME what (NAME.log, event N)`.
+fn first_wrong<S: Default>(
+    logs: &[WorkerLog],
+    mut wrong: impl FnMut(&mut S, &Entry) -> Option<String>,
+) -> Option<String> {
+    logs.iter().find_map(|log| {
+        let mut state = S::default();
+        log.lines.iter().enumerate().find_map(|(i, e)| {
+            let what = wrong(&mut state, e)?;
+            Some(format!(
+                "{} {what} ({}.log, event {})",
+                log.name,
+                log.name,
+                i + 1
+            ))
+        })
+    })
 }
 
 /// Ends an assignment: the worker (re)started, was assigned or lost partitions, or rewound.
@@ -186,31 +185,21 @@ pub(super) fn ends_assignment(e: &Event) -> bool {
 /// assignment of it. Its run starts over only for the partitions that left or were given (see
 /// [`Held::apply`]), and for all at an aborted transaction, which rewinds every partition.
 pub(super) fn nonmonotonic(logs: &[WorkerLog]) -> Option<String> {
-    for log in logs {
-        let mut held = Held::default();
-        let mut last: BTreeMap<Partition, Offset> = BTreeMap::new();
-        for (i, e) in log.lines.iter().enumerate() {
-            for p in held.apply(&e.event) {
-                last.remove(&p);
-            }
-            if matches!(e.event, Event::Start | Event::TxnAborted(_)) {
-                last.clear();
-            }
-            if let Some((p, o)) = e.event.completion() {
-                let before = last.insert(p, o).filter(|before| *before >= o);
-                // A line written again at once is the same offset again.
-                if let Some(before) = before.or((e.times > 1).then_some(o)) {
-                    return Some(format!(
-                        "{} processed p{p} offset {o} after offset {before} in one assignment ({}.log, event {})",
-                        log.name,
-                        log.name,
-                        i + 1
-                    ));
-                }
-            }
+    first_wrong(logs, |(held, last): &mut (Held, BTreeMap<_, _>), e| {
+        for p in held.apply(&e.event) {
+            last.remove(&p);
         }
-    }
-    None
+        if matches!(e.event, Event::Start | Event::TxnAborted(_)) {
+            last.clear();
+        }
+        let (p, o) = e.event.completion()?;
+        let before = last.insert(p, o).filter(|before| *before >= o);
+        // A line written again at once is the same offset again.
+        let before = before.or((e.times > 1).then_some(o))?;
+        Some(format!(
+            "processed p{p} offset {o} after offset {before} in one assignment"
+        ))
+    })
 }
 
 /// Committed offsets someone other than the workers saw: when, who, and what.
@@ -261,83 +250,62 @@ impl<'a> Commits<'a> {
 /// after it, whatever fault was near. A zombie's, in an assignment that began before the
 /// commit, is left to the duplicates statement; a commit later overtaken still counts here.
 pub(super) fn below_committed(logs: &[WorkerLog], commits: &Commits) -> Option<String> {
-    for log in logs {
-        let mut reset: Option<NaiveDateTime> = None;
-        let mut assigned: BTreeMap<Partition, NaiveDateTime> = BTreeMap::new();
-        for (i, e) in log.lines.iter().enumerate() {
-            match &e.event {
-                Event::Start | Event::TxnAborted(_) => reset = Some(e.at),
-                Event::Assigned(ps) => assigned.extend(ps.iter().map(|p| (*p, e.at))),
-                event => {
-                    let Some((p, o)) = event.completion() else {
-                        continue;
-                    };
-                    let Some(began) = assigned.get(&p).copied().max(reset) else {
-                        continue;
-                    };
-                    if let Some((next, by)) = commits.high(p, began).filter(|(next, _)| *next > o) {
-                        return Some(format!(
-                            "{} processed p{p} offset {o} in an assignment that began at {}, after p{p}={next} was committed ({by}) ({}.log, event {})",
-                            log.name,
-                            format_time(began.time()),
-                            log.name,
-                            i + 1
-                        ));
-                    }
-                }
-            }
+    first_wrong::<(Option<NaiveDateTime>, BTreeMap<_, _>)>(logs, |(reset, assigned), e| {
+        match &e.event {
+            Event::Start | Event::TxnAborted(_) => *reset = Some(e.at),
+            Event::Assigned(ps) => assigned.extend(ps.iter().map(|p| (*p, e.at))),
+            _ => {}
         }
-    }
-    None
+        let (p, o) = e.event.completion()?;
+        let began = assigned.get(&p).copied().max(*reset)?;
+        let (next, by) = commits.high(p, began).filter(|(next, _)| *next > o)?;
+        let began = format_time(began.time());
+        Some(format!(
+            "processed p{p} offset {o} in an assignment that began at {began}, after p{p}={next} was committed ({by})"
+        ))
+    })
 }
 
 /// The first commit of a position whose previous offset the committing worker had not processed.
 pub(super) fn commits_ahead(logs: &[WorkerLog]) -> Option<String> {
-    for log in logs {
-        let mut done: BTreeSet<(Partition, Offset)> = BTreeSet::new();
-        for e in &log.lines {
-            if let Some(m) = e.event.completion() {
-                done.insert(m);
-            }
-            if let Event::Commit(positions) = &e.event {
-                for (p, o) in positions {
-                    // Positions are offsets from 0 (the grammar reads no other): o - 1 is one.
-                    let last = o.saturating_sub(1);
-                    if !done.contains(&(*p, last)) {
-                        return Some(format!(
-                            "{} committed p{p}={o} without having processed p{p} offset {last}",
-                            log.name,
-                        ));
-                    }
-                }
-            }
-        }
-    }
-    None
+    logs.iter().find_map(|log| {
+        let mut done = BTreeSet::new();
+        log.lines.iter().find_map(|e| {
+            done.extend(e.event.completion());
+            let Event::Commit(positions) = &e.event else {
+                return None;
+            };
+            positions.iter().find_map(|&(p, o)| {
+                // Positions are offsets from 0 (the grammar reads no other): o - 1 is one.
+                let last = o.saturating_sub(1);
+                (!done.contains(&(p, last))).then(|| {
+                    format!(
+                        "{} committed p{p}={o} without having processed p{p} offset {last}",
+                        log.name
+                    )
+                })
+            })
+        })
+    })
 }
 
 /// The first sample in which a partition's committed offset is lower than in the one before.
 pub(super) fn sampled_backwards(samples: &[Vec<(Partition, Offset)>]) -> Option<String> {
-    let mut high: BTreeMap<Partition, Offset> = BTreeMap::new();
-    for (i, sample) in samples.iter().enumerate() {
-        for &(p, o) in sample {
-            let h = high.entry(p).or_insert(o);
-            if o < *h {
-                return Some(format!("sample {} read p{p}={o} after p{p}={h}", i + 1));
-            }
-            *h = o;
-        }
-    }
-    None
+    let mut high = BTreeMap::new();
+    (1usize..).zip(samples).find_map(|(n, sample)| {
+        sample.iter().find_map(|&(p, o)| {
+            let h = high.insert(p, o).filter(|h| o < *h)?;
+            Some(format!("sample {n} read p{p}={o} after p{p}={h}"))
+        })
+    })
 }
 
 /// Each partition's highest processed offset.
 pub(super) fn final_positions(logs: &[WorkerLog]) -> BTreeMap<Partition, Offset> {
     let mut end = BTreeMap::new();
     for (p, o) in logs.iter().flat_map(|log| log.processed()) {
-        end.entry(p)
-            .and_modify(|e: &mut Offset| *e = o.max(*e))
-            .or_insert(o);
+        let e = end.entry(p).or_insert(o);
+        *e = o.max(*e);
     }
     end
 }

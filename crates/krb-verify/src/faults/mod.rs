@@ -1,11 +1,8 @@
 //! Lab 7, 07-faults.sh: one fault trial on the three-node cluster, checked with the invariants
 //! of Kafka's own consumer system tests and Jepsen's Kafka workload, and one they do not make:
 //! every message the producer had acknowledged was processed.
-//!
-//! - `invariants.rs`: the statements every trial must keep, whatever its faults.
-//! - `attribution.rs`: which fault explains which duplicate, and each fault's bound.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 #[cfg(feature = "kafka")]
 use std::path::Path;
 
@@ -15,7 +12,7 @@ use chrono::NaiveDateTime;
 #[cfg(feature = "kafka")]
 use krb_kafka::broker::BrokerArgs;
 use krb_log::logline::{Offset, Partition};
-use krb_log::trial_log::FaultLog;
+use krb_log::trial_log::{Fault, FaultLog};
 use krb_log::worker_log::WorkerLog;
 #[cfg(feature = "kafka")]
 use krb_log::{
@@ -33,6 +30,8 @@ use crate::{facts::committed, idempotent::default_store};
 
 mod attribution;
 mod invariants;
+
+use invariants::{below_committed, commits_ahead, nonmonotonic, outside_assignment};
 
 said! {
     /// Lab 7's statements, details and numbers. What the invariants found wrong is shown as
@@ -88,7 +87,6 @@ said! {
             "commit된 위치는 모두 처리된 offset의 다음";
         Samples { count: usize } => "{count} samples read while the trial ran",
             "시험 중 읽은 표본 {count}개";
-        /// The partitions and their final committed offsets (`p0=10 p1=7`).
         Final { partitions: usize, committed: String } =>
             "{partitions} partitions, committed {committed}",
             "파티션 {partitions}개, commit {committed}";
@@ -108,8 +106,6 @@ said! {
             "스스로 끝난 워커 {count}개, 모두 장애로 망가진 저장소에서 끝남";
         EffectsOf { effects: u64, messages: usize } => "{effects} effects of {messages} messages",
             "메시지 {messages}개의 반영 {effects}개";
-        /// The article: it says nothing about faults; its labs are clean rebalances on one
-        /// broker.
         NotInArticle => "not in the article (one broker, clean rebalances)",
             "글에 없음 (브로커 하나, 깨끗한 리밸런스)";
         Faults { count: usize, kinds: String } => "{count} faults ({kinds})",
@@ -160,7 +156,6 @@ pub struct FaultStat {
     /// Seconds from the fault until every partition was processed again (none when a
     /// partition got no message after it).
     pub recovery: Option<f64>,
-    /// Duplicate processings it caused.
     pub duplicates: u64,
     /// The most it may cause.
     pub bound: u64,
@@ -228,7 +223,6 @@ pub fn read(
         faults.align(first.at);
     }
     let sampled = read_samples(&dir.join(format!("{group}.committed")))?;
-    let begin = faults.begin;
     let witness_path = dir.join(format!("{group}.witness"));
     let witness = read_text(
         &witness_path,
@@ -237,11 +231,7 @@ pub fn read(
     )?;
     let table = parse_witness(&witness, &broker.name(group), &broker.name(group))
         .map_err(|e| anyhow::anyhow!("{}:{e}", witness_path.display()))?;
-    let partitions = acks
-        .iter()
-        .map(|(p, _)| p.saturating_add(1))
-        .max()
-        .unwrap_or(1);
+    let partitions = acks.iter().map(|a| a.0.saturating_add(1)).max();
     let url = db.map_or_else(|| default_store(effect, group, dir), str::to_string);
     let stored = match effect {
         Kind::DbOffsets => Some(
@@ -269,7 +259,7 @@ pub fn read(
         committed: if recheck {
             witness.clone()
         } else {
-            committed(broker, group, group, partitions)?
+            committed(broker, group, group, partitions.unwrap_or(1))?
         },
         witness,
         ends: table
@@ -278,13 +268,13 @@ pub fn read(
             .collect(),
         run,
         acks,
-        faults,
         samples: sampled.samples,
         sampled_at: sampled
             .times
             .iter()
-            .map(|&time| nearest(begin, time))
+            .map(|&time| nearest(faults.begin, time))
             .collect(),
+        faults,
         effects,
         effect,
         stored,
@@ -309,16 +299,13 @@ pub struct WitnessRow {
 /// left out, its partition would read as never committed; read, an end below 0 is no end.
 pub fn parse_witness(text: &str, group: &str, topic: &str) -> Result<Vec<WitnessRow>, String> {
     let mut rows = Vec::new();
-    for (i, line) in text.lines().enumerate() {
+    for (n, line) in (1usize..).zip(text.lines()) {
         let f: Vec<&str> = line.split_whitespace().collect();
         if f.len() < 4 || f[0] != group || f[1] != topic {
             continue;
         }
         let bad = |column: &str, value: &str, max: String| {
-            format!(
-                "{}: {column} {value:?} is not a number from 0 to {max} or -, in {line:?}",
-                i + 1
-            )
+            format!("{n}: {column} {value:?} is not a number from 0 to {max} or -, in {line:?}")
         };
         let offset = |column: &str, value: Option<&&str>| match value {
             None | Some(&"-") => Ok(None),
@@ -350,16 +337,16 @@ struct Processing {
     place: (usize, usize),
 }
 
-/// The trial's verdict and numbers.
 pub fn verdict(t: &Trial) -> (Verdict, Stats) {
     let variant = krb_kafka::group_settings::value_name(t.effect);
     let mut v = Verdict::new(7, "faults", &variant, &t.run.group, Said::NotInArticle);
+    let duplicates = t.run.report.duplicates();
     let mut stats = Stats {
         seconds: seconds(t.faults.begin, t.faults.end),
         counts: Counts {
             produced: t.acks.len() as u64,
             processed: t.run.report.processed,
-            duplicates: t.run.report.duplicates(),
+            duplicates,
             ..Counts::default()
         },
         faults: Vec::new(),
@@ -376,19 +363,19 @@ pub fn verdict(t: &Trial) -> (Verdict, Stats) {
         None => Said::NothingLost,
     };
     let acknowledged = t.acks.len();
-    let lost = invariants::lost(&t.acks, &t.ends, &kept);
-    stats.counts.lost = lost.count;
+    let (lost, first) = invariants::lost(&t.acks, &t.ends, &kept);
+    stats.counts.lost = lost;
     let unknown = t.acks.iter().filter(|(_, o)| *o < 0).count();
     v.check(
         statement,
-        lost.count == 0 && acknowledged > 0,
-        match lost.first {
+        lost == 0 && acknowledged > 0,
+        match first {
             None => Said::AllProcessed {
                 acknowledged,
                 unknown,
             },
             Some(first) => Said::NeverProcessed {
-                lost: lost.count,
+                lost,
                 acknowledged,
                 first,
             },
@@ -396,15 +383,15 @@ pub fn verdict(t: &Trial) -> (Verdict, Stats) {
     );
     if let Some(effects) = &t.effects {
         let stored: invariants::Kept = effects.keys().copied().collect();
-        let missing = invariants::lost(&t.acks, &t.ends, &stored);
-        stats.counts.lost = stats.counts.lost.max(missing.count);
+        let (missing, first) = invariants::lost(&t.acks, &t.ends, &stored);
+        stats.counts.lost = stats.counts.lost.max(missing);
         v.check(
             Said::EveryEffect,
-            missing.count == 0 && acknowledged > 0,
-            match missing.first {
+            missing == 0 && acknowledged > 0,
+            match first {
                 None => Said::EachEffect { acknowledged },
                 Some(first) => Said::WithoutEffect {
-                    missing: missing.count,
+                    missing,
                     acknowledged,
                     first,
                 },
@@ -431,79 +418,51 @@ pub fn verdict(t: &Trial) -> (Verdict, Stats) {
         .collect();
     let (logs, commits) = (&t.run.logs, invariants::Commits::new(&t.run.logs, &seen));
     for (statement, wrong, held) in [
-        (Said::OnlyUp, invariants::nonmonotonic(logs), Said::NoneDown),
-        (
-            Said::OnlyHeld,
-            invariants::outside_assignment(logs),
-            Said::InAssignment,
-        ),
+        (Said::OnlyUp, nonmonotonic(logs), Said::NoneDown),
+        (Said::OnlyHeld, outside_assignment(logs), Said::InAssignment),
         (
             Said::NoneBelowCommitted,
-            invariants::below_committed(logs, &commits),
+            below_committed(logs, &commits),
             Said::AtOrAfter,
         ),
-        (
-            Said::NoCommitAhead,
-            invariants::commits_ahead(logs),
-            Said::Follows,
-        ),
+        (Said::NoCommitAhead, commits_ahead(logs), Said::Follows),
     ] {
         v.check(statement, wrong.is_none(), found(wrong, held));
     }
 
-    let back = invariants::sampled_backwards(&t.samples);
+    let (back, count) = (invariants::sampled_backwards(&t.samples), t.samples.len());
     v.check(
         Said::NeverBackwards,
-        back.is_none() && !t.samples.is_empty(),
-        found(
-            back,
-            Said::Samples {
-                count: t.samples.len(),
-            },
-        ),
+        back.is_none() && count > 0,
+        found(back, Said::Samples { count }),
     );
 
     let end = invariants::final_positions(&t.run.logs);
-    let (statement, mismatch) = match &t.stored {
-        Some(stored) => (
-            Said::FinalInDatabase,
-            invariants::final_mismatch(&end, &[("the database", stored)]),
-        ),
+    let (statement, readers) = match &t.stored {
+        Some(stored) => (Said::FinalInDatabase, vec![("the database", stored)]),
         None => (
             Said::FinalCommitted,
-            invariants::final_mismatch(
-                &end,
-                &[
-                    ("librdkafka", &t.committed),
-                    ("ConsumerGroupCommand", &t.witness),
-                ],
-            ),
+            vec![
+                ("librdkafka", &t.committed),
+                ("ConsumerGroupCommand", &t.witness),
+            ],
         ),
     };
-    v.check(
-        statement,
-        mismatch.is_none(),
-        found(
-            mismatch,
-            Said::Final {
-                partitions: end.len(),
-                committed: end
-                    .iter()
-                    .map(|(p, o)| format!("p{p}={}", o.saturating_add(1)))
-                    .collect::<Vec<_>>()
-                    .join(" "),
-            },
-        ),
-    );
+    let mismatch = invariants::final_mismatch(&end, &readers);
+    let next = |(p, o): (&Partition, &Offset)| format!("p{p}={}", o.saturating_add(1));
+    let held = Said::Final {
+        partitions: end.len(),
+        committed: end.iter().map(next).collect::<Vec<_>>().join(" "),
+    };
+    v.check(statement, mismatch.is_none(), found(mismatch, held));
 
     let blame = attribution::attribute(&t.run.logs, &t.faults, &commits, &processings);
     stats.counts.unexplained = blame.unexplained;
     let faults = &t.faults.faults;
-    let ats: Vec<NaiveDateTime> = faults.iter().map(|f| f.at).collect();
     stats.faults = faults
         .iter()
         .zip(&blame.per_fault)
-        .zip(recoveries(&ats, &processings))
+        .zip(recoveries(faults, &processings))
         .map(|((f, (dups, bound)), recovery)| FaultStat {
             kind: f.kind.name().into(),
             target: f.target.clone(),
@@ -513,15 +472,11 @@ pub fn verdict(t: &Trial) -> (Verdict, Stats) {
             bound: *bound,
         })
         .collect();
-    let over: Vec<_> = stats
-        .faults
-        .iter()
-        .filter(|f| f.duplicates > f.bound)
-        .collect();
+    let over = stats.faults.iter().find(|f| f.duplicates > f.bound);
     v.check(
         Said::Explained,
-        blame.unexplained == 0 && over.is_empty(),
-        if let Some(f) = over.first() {
+        blame.unexplained == 0 && over.is_none(),
+        if let Some(f) = over {
             Said::Over {
                 kind: f.kind.clone(),
                 target: f.target.clone(),
@@ -535,9 +490,7 @@ pub fn verdict(t: &Trial) -> (Verdict, Stats) {
                 first: blame.first_unexplained.clone().unwrap_or_default(),
             }
         } else {
-            Said::WithinBounds {
-                count: stats.counts.duplicates,
-            }
+            Said::WithinBounds { count: duplicates }
         },
     );
 
@@ -582,10 +535,7 @@ pub fn verdict(t: &Trial) -> (Verdict, Stats) {
             lost: stats.counts.lost,
         }
         .into(),
-        Shared::Duplicates {
-            count: stats.counts.duplicates,
-        }
-        .into(),
+        Shared::Duplicates { count: duplicates }.into(),
     ]
     .into();
     (v, stats)
@@ -612,63 +562,48 @@ fn processings(logs: &[WorkerLog]) -> BTreeMap<(Partition, Offset), Vec<Processi
             }
         }
     }
-    for list in all.values_mut() {
-        list.sort_by_key(|p| p.at);
-    }
+    all.values_mut().for_each(|list| list.sort_by_key(|p| p.at));
     all
 }
 
-/// For each of `ats`, seconds from it until every partition processed after it had its first
-/// processing after it; none when some partition processed nothing after it. One pass over the
-/// processings in time order, the faults in time order beside it: each partition's next
-/// processing moves on as the time passes it, and the answer is the latest of them.
+/// For each of `faults`, seconds from it until every partition processed after it had its first
+/// processing after it; none when some partition processed nothing after it. The processings in
+/// time order, the faults in time order beside them: the shortest run of processings from a
+/// fault on that holds every partition ends at the answer, and only moves on as the faults do.
 fn recoveries(
-    ats: &[NaiveDateTime],
+    faults: &[Fault],
     processings: &BTreeMap<(Partition, Offset), Vec<Processing>>,
 ) -> Vec<Option<f64>> {
-    let mut times: BTreeMap<Partition, Vec<NaiveDateTime>> = BTreeMap::new();
-    for ((p, _), list) in processings {
-        times
-            .entry(*p)
-            .or_default()
-            .extend(list.iter().map(|x| x.at));
-    }
-    let mut passing: Vec<(NaiveDateTime, Partition)> = Vec::new();
-    // Each partition's next processing: its place in `times`, and how many partitions have it.
-    let mut next: BTreeMap<NaiveDateTime, usize> = BTreeMap::new();
-    for (p, list) in &mut times {
-        list.sort_unstable();
-        passing.extend(list.iter().map(|at| (*at, *p)));
-        *next.entry(list[0]).or_default() += 1;
-    }
+    let mut passing: Vec<(NaiveDateTime, Partition)> = processings
+        .iter()
+        .flat_map(|((p, _), list)| list.iter().map(move |x| (x.at, *p)))
+        .collect();
     passing.sort_unstable();
-    let (mut place, mut passed, mut over) = (BTreeMap::new(), 0, 0);
-    let mut order: Vec<usize> = (0..ats.len()).collect();
-    order.sort_by_key(|&i| ats[i]);
-    let mut found = vec![None; ats.len()];
+    let mut order: Vec<usize> = (0..faults.len()).collect();
+    order.sort_by_key(|&i| faults[i].at);
+    // The run is `passing[from..to]`; `held` counts each partition's processings in it.
+    let mut held: HashMap<Partition, usize> = processings.keys().map(|&(p, _)| (p, 0)).collect();
+    let (partitions, mut covered, mut from, mut to) = (held.len(), 0, 0, 0);
+    let mut found = vec![None; faults.len()];
     for i in order {
-        while let Some(&(at, p)) = passing.get(passed).filter(|(at, _)| *at < ats[i]) {
-            passed += 1;
-            // `at` was p's next processing; the one after it is now.
-            if let Some(n) = next.get_mut(&at) {
+        let at = faults[i].at;
+        while passing.get(from).is_some_and(|x| x.0 < at) {
+            if from < to {
+                let n = held.entry(passing[from].1).or_insert(0);
                 *n -= 1;
-                if *n == 0 {
-                    next.remove(&at);
-                }
+                covered -= usize::from(*n == 0);
             }
-            let k = place.entry(p).or_insert(0);
-            *k += 1;
-            match times[&p].get(*k) {
-                Some(t) => *next.entry(*t).or_default() += 1,
-                None => over += 1,
-            }
+            from += 1;
         }
-        if over == 0 {
-            found[i] = Some(
-                next.keys()
-                    .next_back()
-                    .map_or(0.0, |last| seconds(ats[i], *last)),
-            );
+        to = to.max(from);
+        while covered < partitions && to < passing.len() {
+            let n = held.entry(passing[to].1).or_insert(0);
+            covered += usize::from(*n == 0);
+            *n += 1;
+            to += 1;
+        }
+        if covered == partitions {
+            found[i] = Some(to.checked_sub(1).map_or(0.0, |k| seconds(at, passing[k].0)));
         }
     }
     found
