@@ -326,16 +326,10 @@ impl fmt::Display for Event {
                 write!(f, "p{partition} offset {offset} refused")
             }
             Event::Consumes { topic, group } => write!(f, "consumes {topic} in group {group}"),
-            // Python's list style, which the article's logs show: `[]`, `[0]`, `[0, 1]`.
-            Event::Assigned(ps) | Event::Revoked(ps) | Event::Lost(ps) => {
-                let verb = match self {
-                    Event::Assigned(_) => "assigned",
-                    Event::Revoked(_) => "revoked",
-                    _ => "lost",
-                };
-                let ps: Vec<String> = ps.iter().map(Partition::to_string).collect();
-                write!(f, "{verb} [{}]", ps.join(", "))
-            }
+            // Python's list style, which the article's logs show, is a Vec's Debug: `[]`, `[0, 1]`.
+            Event::Assigned(ps) => write!(f, "assigned {ps:?}"),
+            Event::Revoked(ps) => write!(f, "revoked {ps:?}"),
+            Event::Lost(ps) => write!(f, "lost {ps:?}"),
             Event::Commit(positions) => {
                 f.write_str("commit")?;
                 positions

@@ -14,7 +14,7 @@ use std::path::Path;
 use anyhow::{bail, Context, Result};
 use chrono::{NaiveDateTime, NaiveTime};
 
-use crate::logline::{format_time, Event, LogLine, Offset, Partition};
+use crate::logline::{Event, LogLine, Offset, Partition};
 use crate::reader::{for_each_line, parse_bytes, read_text, shown, Skipped};
 use crate::worker_log::{nearest, place};
 
@@ -202,15 +202,6 @@ pub struct FaultLog {
     pub end: NaiveDateTime,
     pub faults: Vec<Fault>,
     pub exits: Vec<Exit>,
-}
-
-pub fn exit_line(worker: &str, last_line: &str, at: chrono::NaiveTime) -> String {
-    format!("{} exited {worker} {last_line}", format_time(at))
-}
-
-pub fn fault_line(healed: bool, kind: FaultKind, target: &str, at: chrono::NaiveTime) -> String {
-    let verb = if healed { "healed" } else { "fault" };
-    format!("{} {verb} {kind} {target}", format_time(at))
 }
 
 impl FaultLog {
@@ -408,20 +399,12 @@ mod tests {
     fn a_faults_file_reads_back_with_its_heals() {
         let text = [
             "10:02:11.410 begin trial 3 seed 7".to_string(),
-            fault_line(false, FaultKind::Kill, "g-b", t("10:02:14.002")),
-            fault_line(false, FaultKind::Join, "g-d", t("10:02:15.000")),
-            fault_line(true, FaultKind::Kill, "g-b", t("10:02:16.120")),
-            fault_line(
-                false,
-                FaultKind::KillCoordinator,
-                "node-2",
-                t("10:02:21.533"),
-            ),
-            exit_line(
-                "g-a",
-                "krb-worker: cannot commit the effects to postgres://h/db: gone",
-                t("10:02:30.250"),
-            ),
+            "10:02:14.002 fault kill g-b".to_string(),
+            "10:02:15.000 fault join g-d".to_string(),
+            "10:02:16.120 healed kill g-b".to_string(),
+            "10:02:21.533 fault kill-coordinator node-2".to_string(),
+            "10:02:30.250 exited g-a krb-worker: cannot commit the effects to postgres://h/db: gone"
+                .to_string(),
             "10:02:41.007 end".to_string(),
         ]
         .join("\n");
