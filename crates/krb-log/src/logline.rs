@@ -371,12 +371,8 @@ impl fmt::Display for Event {
 
 impl fmt::Display for LogLine {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        Line {
-            time: self.time,
-            name: &self.name,
-            event: &self.event,
-        }
-        .fmt(f)
+        let (time, name, event) = (self.time, &self.name, &self.event);
+        Line { time, name, event }.fmt(f)
     }
 }
 
@@ -624,11 +620,8 @@ impl LogLine {
                 line = line.trim_end_matches(['\r', '\n'])
             ))
         })?;
-        Ok(Some(LogLine {
-            time,
-            name: name.to_string(),
-            event,
-        }))
+        let name = name.to_string();
+        Ok(Some(LogLine { time, name, event }))
     }
 }
 

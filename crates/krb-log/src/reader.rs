@@ -282,11 +282,8 @@ fn read_lines(
         let mut start = 0;
         loop {
             if !skip_partial && position >= to {
-                let range = Range {
-                    lines,
-                    cut_short: false,
-                };
-                return Ok((range, position, false));
+                let cut_short = false;
+                return Ok((Range { lines, cut_short }, position, false));
             }
             let taken = match skip_partial {
                 true => None,

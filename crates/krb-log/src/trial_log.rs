@@ -229,12 +229,10 @@ impl FaultLog {
     }
 
     pub fn parse(text: &str) -> Result<FaultLog> {
-        let mut begin = None;
-        let mut end = None;
+        let (mut begin, mut end, mut exits) = (None, None, Vec::new());
         let mut faults: Vec<Fault> = Vec::new();
         // The latest fault of each kind and target, which a `healed` line undoes.
         let mut latest: HashMap<(&str, &str), usize> = HashMap::new();
-        let mut exits = Vec::new();
         let mut previous: Option<NaiveDateTime> = None;
         for (i, line) in text.lines().enumerate() {
             let number = i + 1;
@@ -242,7 +240,7 @@ impl FaultLog {
             let (Some(time), Some(verb)) = (words.next(), words.next()) else {
                 bail!("line {number}: expected TIME VERB ..., found {line:?}");
             };
-            let time = chrono::NaiveTime::parse_from_str(time, "%H:%M:%S%.3f")
+            let time = NaiveTime::parse_from_str(time, "%H:%M:%S%.3f")
                 .with_context(|| format!("line {number}: {time:?} is not a time HH:MM:SS.mmm"))?;
             let at = place(previous, time);
             previous = Some(at);
@@ -290,10 +288,6 @@ impl FaultLog {
 mod tests {
     use super::*;
     use chrono::NaiveTime;
-
-    fn t(s: &str) -> NaiveTime {
-        NaiveTime::parse_from_str(s, "%H:%M:%S%.3f").unwrap()
-    }
 
     #[test]
     fn an_ack_line_reads_back() {

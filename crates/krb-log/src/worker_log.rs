@@ -5,6 +5,7 @@
 //! every comparison of times, in a log and across a group's, holds for runs under 12 hours.
 
 use std::iter::repeat_n;
+use std::mem::take;
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Result};
@@ -29,12 +30,10 @@ pub fn place(previous: Option<NaiveDateTime>, time: NaiveTime) -> NaiveDateTime 
 pub fn nearest(near: NaiveDateTime, time: NaiveTime) -> NaiveDateTime {
     let at = near.date().and_time(time);
     let half = TimeDelta::hours(12);
-    if at < near - half {
-        at + TimeDelta::days(1)
-    } else if at > near + half {
-        at - TimeDelta::days(1)
-    } else {
-        at
+    match at - near {
+        d if d < -half => at + TimeDelta::days(1),
+        d if d > half => at - TimeDelta::days(1),
+        _ => at,
     }
 }
 
@@ -130,10 +129,8 @@ impl WorkerLog {
     }
 
     fn read_whole(path: &Path, runs: bool) -> Result<WorkerLog> {
-        let mut log = WorkerLog {
-            runs,
-            ..WorkerLog::follow(path)
-        };
+        let mut log = WorkerLog::follow(path);
+        log.runs = runs;
         log.finish()?;
         Ok(log)
     }
@@ -175,10 +172,7 @@ impl WorkerLog {
     /// Takes the lines and librdkafka's lines read so far out of the log, which reads on from
     /// where it is: a reader that handles each line once, as it comes, need keep none.
     pub fn take_lines(&mut self) -> (Vec<Entry>, Vec<String>) {
-        (
-            std::mem::take(&mut self.lines),
-            std::mem::take(&mut self.librdkafka),
-        )
+        (take(&mut self.lines), take(&mut self.librdkafka))
     }
 
     pub fn last_at(&self) -> Option<NaiveDateTime> {
