@@ -28,9 +28,8 @@ pub enum Event {
         partition: Partition,
         offset: Offset,
     },
-    /// Processing ended but its transaction was rolled back (`--effect db-offsets`): the
-    /// partition's position in the database had moved on from where this worker read it. A
-    /// processing all the same, krb-dups counts it.
+    /// Processing ended, its transaction rolled back (`--effect db-offsets`: the partition's
+    /// position in the database had moved on since this worker read it); krb-dups counts it.
     Refused {
         partition: Partition,
         offset: Offset,
@@ -592,12 +591,10 @@ impl Event {
 }
 
 impl LogLine {
-    /// `Ok(None)` for lines that are not the worker's (librdkafka's `%4|...` warnings, a
-    /// script's `start NAME`, blank lines); `Err` for a line that starts with a time and a
-    /// name and looks like an event but does not parse, and for a worker's line whose time is
-    /// no time (`09:00:00.2xx g-a p0 offset 1`) or whose white space is not one space between
-    /// words (a tab after the time, a space before it): no worker writes it so, and left out
-    /// without a word its message would read as never processed.
+    /// `Ok(None)` for lines not the worker's (librdkafka's `%4|...`, a script's `start NAME`, a
+    /// blank); `Err` for one that looks like an event but does not parse, whose time is no time
+    /// (`09:00:00.2xx g-a p0 offset 1`) or whose white space is not one space between words: no
+    /// worker writes it so, and left out silently its message would read as never processed.
     pub fn parse(line: &str) -> Result<Option<LogLine>, ParseError> {
         let Some((clock, name, text)) = split_line(line) else {
             return misplaced_space(line);
@@ -665,10 +662,8 @@ fn parse_time(text: &str) -> Option<NaiveTime> {
     parsed.to_naive_time().ok()
 }
 
-/// A line's time word, name and the text after the name; `None` for a line of another shape.
-/// Every worker line is a word that starts like a time (a digit), a name, the event, one space
-/// between; whether the word is a time is the parser's question, asked once the rest reads as
-/// an event.
+/// A line's time word (starting with a digit), name and event, one space between; `None` for a
+/// line of another shape. Whether the word is a time is asked once the rest reads as an event.
 fn split_line(line: &str) -> Option<(&str, &str, &str)> {
     let line = line.trim_end_matches(['\r', '\n']);
     let (clock, rest) = line.split_once(' ')?;

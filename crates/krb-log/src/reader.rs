@@ -56,9 +56,8 @@ impl Skipped {
         Skipped { path, line, reason }
     }
 
-    /// Line `line` of `path`, the file's last, has no newline: its writer stopped in the middle
-    /// of it (a worker killed mid-line), so what it says may be cut short (`p0 offset 12` of
-    /// `p0 offset 123`). It is not read.
+    /// Line `line`, the file's last, has no newline: its writer was killed mid-line, so it may
+    /// say less than was meant (`p0 offset 12` of `p0 offset 123`). It is not read.
     pub fn cut_short(path: &Path, line: u64) -> Skipped {
         let reason = "the last line has no newline: cut short by its writer, not read";
         Skipped::new(path, line, reason.into())
@@ -351,10 +350,9 @@ impl Follow {
         }
     }
 
-    /// Calls `each(line_number, line)` for each line finished since the last read, those that
-    /// start in the next [`FOLLOW_CHUNK`] bytes: a reader that keeps the lines it is handed
-    /// until the read ends keeps no more than that, however far behind it is. Read again at
-    /// once while lines come to read on.
+    /// Calls `each(line_number, line)` for each line finished since the last read that starts in
+    /// the next [`FOLLOW_CHUNK`] bytes, so a reader far behind keeps no more than that at once;
+    /// read again at once while lines come.
     pub fn read(&mut self, each: impl FnMut(u64, &[u8])) -> Result<Growth> {
         self.read_lines(Last::Leave, each).map(|(growth, _)| growth)
     }
@@ -377,9 +375,8 @@ impl Follow {
         use std::os::unix::fs::MetadataExt;
         let cannot = || format!("cannot read {}", shown(&self.path));
         let mut file = match open(&self.path) {
-            Ok(file) => file,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((Growth::Gone, None)),
-            Err(e) => return Err(e).with_context(cannot),
+            file => file.with_context(cannot)?,
         };
         let meta = file.metadata().with_context(cannot)?;
         let id = (meta.dev(), meta.ino());

@@ -1,11 +1,9 @@
 //! Lab 7's files beside the workers' logs (examples: docs/en/reference.md, "The log line
-//! grammar"): `GROUP.acks`, krb-produce's `--acks FILE`, each acknowledged message in the
-//! worker's words (`p3 offset 17`); `GROUP.faults`, 07-faults.sh's faults, verb first as
-//! common.sh's `start` lines; `GROUP.committed`, krb-trial watch's samples of committed offsets.
-//!
-//! A line of the first two that does not parse, or a last line cut short, is an error naming the
-//! file and line: our own tools write them, and a check that skipped one could call a lost
-//! message kept. A line of the samples that is no sample is skipped and named, as in a log.
+//! grammar"): `GROUP.acks` (krb-produce's `--acks FILE`, `p3 offset 17`), `GROUP.faults`
+//! (07-faults.sh's, verb first) and `GROUP.committed` (krb-trial watch's samples). A line of the
+//! first two that does not parse, or a last line cut short, is an error naming file and line: our
+//! own tools write them, and a check that skipped one could call a lost message kept. A line of
+//! the samples that is no sample is skipped and named, as in a log.
 
 use std::collections::HashMap;
 use std::fmt;

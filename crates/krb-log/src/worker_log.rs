@@ -45,11 +45,9 @@ pub struct Entry {
     pub name: String,
     /// The first line's.
     pub event: Event,
-    /// How many lines in a row it stands for: a completion line written again in the same
-    /// millisecond is counted, not kept again (10M copies of one line are one entry); so is, in
-    /// a log read whole, a completion line one offset past the line before, of the same kind
-    /// and partition (a run: 10M lines of a long run are one entry a poll's batch). Every other
-    /// line is an entry of its own, 1.
+    /// How many lines in a row it stands for: copies of a completion line in one millisecond
+    /// (10M copies are one entry) or, in a log read whole, a run of them one offset apart, same
+    /// kind and partition (one entry a poll's batch); 1 for every other line.
     pub times: u32,
     /// Its lines are a run, each one offset past the line before, not copies.
     pub run: bool,
