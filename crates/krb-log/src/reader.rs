@@ -208,10 +208,7 @@ pub fn parse_bytes(line: &[u8]) -> Result<Option<LogLine>, crate::logline::Parse
 /// Calls `each(line_number, line)` for every line of `path`, as a [`Follow`] that reads it to
 /// its end. Returns its last line when it has no newline, which is not read.
 pub fn for_each_line(path: &Path, each: impl FnMut(u64, &[u8])) -> Result<Option<Skipped>> {
-    match Follow::new(path).read_to_end(each)? {
-        (Growth::Gone, _) => bail!("cannot read {}: no such file", shown(path)),
-        (_, cut) => Ok(cut),
-    }
+    Follow::new(path).read_to_end(each).map(|(_, cut)| cut)
 }
 
 /// Reads the lines of `path` that start at a byte in `from..to` (krb-dups counts in parallel
@@ -359,12 +356,16 @@ impl Follow {
 
     /// Reads to the end of the file, as [`Follow::read`] does, for a file that is whole: a
     /// last line that has no newline is not read but returned, cut short (see
-    /// [`Skipped::cut_short`]). A later read reads it once its newline is there.
+    /// [`Skipped::cut_short`]). A later read reads it once its newline is there. A file gone is
+    /// an error.
     pub fn read_to_end(
         &mut self,
         each: impl FnMut(u64, &[u8]),
     ) -> Result<(Growth, Option<Skipped>)> {
-        self.read_lines(Last::Read, each)
+        match self.read_lines(Last::Read, each)? {
+            (Growth::Gone, _) => bail!("cannot read {}: no such file", shown(&self.path)),
+            read => Ok(read),
+        }
     }
 
     fn read_lines(
@@ -457,10 +458,8 @@ krb_cli::msgs! { ;
 }
 
 pub fn no_logs(dir: &Path, group: &str) -> String {
-    NO_LOGS.fill(
-        Lang::of_process(),
-        &[("dir", &shown(dir)), ("group", &group)],
-    )
+    let dir = shown(dir);
+    NO_LOGS.fill(Lang::of_process(), &[("dir", &dir), ("group", &group)])
 }
 
 /// Log files that matched a group's pattern but whose worker is in another group, with that group.
