@@ -215,10 +215,10 @@ pub fn now() -> NaiveTime {
 fn local_time(utc: chrono::DateTime<chrono::Utc>) -> NaiveTime {
     use chrono::{Offset, TimeZone};
     thread_local! {
-        static OFFSET: RefCell<OffsetCache> = const { RefCell::new(OffsetCache(None)) };
+        static OFFSET: RefCell<Option<(i64, chrono::FixedOffset)>> = const { RefCell::new(None) };
     }
     let offset = OFFSET.with_borrow_mut(|cache| {
-        cache.offset(utc, |utc| {
+        cached_offset(cache, utc, |utc| {
             chrono::Local
                 .offset_from_utc_datetime(&utc.naive_utc())
                 .fix()
@@ -232,19 +232,15 @@ fn local_time(utc: chrono::DateTime<chrono::Utc>) -> NaiveTime {
 /// The local offset of the current minute. Looked up once a minute (offsets change on whole
 /// minutes): chrono's lookup read the clock a second time and was a tenth of a worker's time
 /// at full speed, line by line.
-struct OffsetCache(Option<(i64, chrono::FixedOffset)>);
-
-impl OffsetCache {
-    fn offset(
-        &mut self,
-        utc: chrono::DateTime<chrono::Utc>,
-        lookup: impl FnOnce(chrono::DateTime<chrono::Utc>) -> chrono::FixedOffset,
-    ) -> chrono::FixedOffset {
-        let minute = utc.timestamp().div_euclid(60);
-        match self.0 {
-            Some((m, offset)) if m == minute => offset,
-            _ => self.0.insert((minute, lookup(utc))).1,
-        }
+fn cached_offset(
+    cache: &mut Option<(i64, chrono::FixedOffset)>,
+    utc: chrono::DateTime<chrono::Utc>,
+    lookup: impl FnOnce(chrono::DateTime<chrono::Utc>) -> chrono::FixedOffset,
+) -> chrono::FixedOffset {
+    let minute = utc.timestamp().div_euclid(60);
+    match *cache {
+        Some((m, offset)) if m == minute => offset,
+        _ => cache.insert((minute, lookup(utc))).1,
     }
 }
 
@@ -599,13 +595,10 @@ impl LogLine {
         let Some((clock, name, text)) = split_line(line) else {
             return misplaced_space(line);
         };
-        let mark = match name {
-            "start" => Some(Event::Start),
-            "stop" => Some(Event::Stop),
-            _ => None,
-        };
-        let (name, event) = match mark {
-            Some(event) if !text.is_empty() && !text.contains(char::is_whitespace) => (text, event),
+        let one_word = !text.is_empty() && !text.contains(char::is_whitespace);
+        let (name, event) = match (name, one_word) {
+            ("start", true) => (text, Event::Start),
+            ("stop", true) => (text, Event::Stop),
             _ => match Event::parse(text)? {
                 Some(event) => (name, event),
                 None => return Ok(None),
@@ -698,11 +691,11 @@ mod tests {
     #[test]
     fn the_offset_is_looked_up_again_in_each_new_minute() {
         let base = chrono::DateTime::from_timestamp(1_800_000_000, 0).unwrap();
-        let mut cache = OffsetCache(None);
+        let mut cache = None;
         let mut lookups = 0;
         // A zone whose offset is the minute's number of hours (it changes every minute).
         let mut offset = |s: i64| {
-            cache.offset(base + chrono::TimeDelta::seconds(s), |utc| {
+            cached_offset(&mut cache, base + chrono::TimeDelta::seconds(s), |utc| {
                 lookups += 1;
                 chrono::FixedOffset::east_opt((utc.timestamp() / 60 % 10) as i32 * 3600).unwrap()
             })

@@ -38,10 +38,11 @@ fn parse_ack(line: &str) -> Option<(Partition, Offset)> {
     Some((p, o))
 }
 
-/// An error when `text`, the whole of `path`, ends with a line that has no newline.
-fn whole(path: &Path, text: &str) -> Result<()> {
+/// The text of `path` (see [`read_text`]), an error when it ends with a line that has no newline.
+fn read_whole(path: &Path, what: &str) -> Result<String> {
+    let text = read_text(path, what, TRIAL_FILE_LIMIT)?;
     if text.is_empty() || text.ends_with('\n') {
-        return Ok(());
+        return Ok(text);
     }
     bail!(
         "{}:{}: the last line has no newline: cut short by its writer",
@@ -52,8 +53,7 @@ fn whole(path: &Path, text: &str) -> Result<()> {
 
 /// Every acknowledged (partition, offset), in file order.
 pub fn read_acks(path: &Path) -> Result<Vec<(Partition, Offset)>> {
-    let text = read_text(path, "the producer's acknowledgements", TRIAL_FILE_LIMIT)?;
-    whole(path, &text)?;
+    let text = read_whole(path, "the producer's acknowledgements")?;
     text.lines()
         .enumerate()
         .map(|(i, line)| {
@@ -206,8 +206,7 @@ impl FaultLog {
     /// Reads a faults file. Times are placed on days as the workers' are (see
     /// [`crate::worker_log`]); [`FaultLog::align`] puts them beside a group's.
     pub fn read(path: &Path) -> Result<FaultLog> {
-        let text = read_text(path, "the trial's faults", TRIAL_FILE_LIMIT)?;
-        whole(path, &text)?;
+        let text = read_whole(path, "the trial's faults")?;
         FaultLog::parse(&text).with_context(|| format!("in {}", shown(path)))
     }
 
