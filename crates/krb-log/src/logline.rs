@@ -526,12 +526,9 @@ impl Event {
             let partition = caps[1]
                 .parse()
                 .map_err(|_| bad(format!("partition out of range in {text:?}")))?;
-            let offset = offset(&caps[2]).ok_or_else(|| {
-                bad(format!(
-                    "offset out of range (0 to {}) in {text:?}",
-                    Offset::MAX - 1
-                ))
-            })?;
+            let max = Offset::MAX - 1;
+            let offset = offset(&caps[2])
+                .ok_or_else(|| bad(format!("offset out of range (0 to {max}) in {text:?}")))?;
             return Ok(Some(match caps.get(3).map(|m| m.as_str()) {
                 Some(" slow start") => Event::SlowStart { partition, offset },
                 Some(" refused") => Event::Refused { partition, offset },

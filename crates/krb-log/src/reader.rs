@@ -107,9 +107,8 @@ impl fmt::Display for Remark {
     }
 }
 
-/// Whose lines a log holds: one worker's (`start NAME` appends its output to `NAME.log`), the one
-/// its first worker line names. [`Workers::see`] is told each worker line's name (or only the
-/// names that change, by a reader that compares each name with the one before).
+/// Whose lines a log holds: one worker's (`start NAME` appends to `NAME.log`), the one its first
+/// line names. [`Workers::see`] is told each line's name, or only the names that change.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Workers {
     first: Option<(Vec<u8>, u64)>,
@@ -166,25 +165,20 @@ pub fn open(path: &Path) -> std::io::Result<File> {
         _ if kind.is_socket() => "a socket",
         _ => "a device",
     };
-    Err(std::io::Error::new(
-        std::io::ErrorKind::InvalidInput,
-        format!("it is {what}, not a regular file"),
-    ))
+    let why = format!("it is {what}, not a regular file");
+    Err(std::io::Error::new(std::io::ErrorKind::InvalidInput, why))
 }
 
 /// The whole text of `path`, a regular file (see [`open`]) of at most `limit` bytes; `what`
 /// names it in the error. Every file a tool reads whole goes through this: a FIFO would block
 /// the tool for good, and a file too large for what it is would fill the memory.
 pub fn read_text(path: &Path, what: &str, limit: u64) -> Result<String> {
-    let mut text = String::new();
+    let (mut text, name) = (String::new(), shown(path));
     open(path)
         .and_then(|f| f.take(limit.saturating_add(1)).read_to_string(&mut text))
-        .with_context(|| format!("cannot read {what} {}", shown(path)))?;
+        .with_context(|| format!("cannot read {what} {name}"))?;
     if text.len() as u64 > limit {
-        bail!(
-            "cannot read {what} {}: larger than {limit} bytes, more than it can be",
-            shown(path)
-        );
+        bail!("cannot read {what} {name}: larger than {limit} bytes, more than it can be");
     }
     Ok(text)
 }
@@ -212,10 +206,9 @@ pub fn for_each_line(path: &Path, each: impl FnMut(u64, &[u8])) -> Result<Option
 }
 
 /// Reads the lines of `path` that start at a byte in `from..to` (krb-dups counts in parallel
-/// ranges), in large blocks, and says how many there were. At each line start `fast(n, text)`
-/// may take the line itself, reading it before anyone has looked for its end, and say how long
-/// it was (its newline included); every other line goes to `each(n, line)`, `n` counting from
-/// 1 within the range. A last line without a newline goes to neither (see [`Range::cut_short`]).
+/// ranges), `n` from 1 in the range. At each line start `fast(n, text)` may take the line before
+/// its end is looked for and say its length, newline included; every other line goes to
+/// `each(n, line)`. A last line without a newline goes to neither (see [`Range::cut_short`]).
 pub fn for_each_line_in(
     path: &Path,
     from: u64,

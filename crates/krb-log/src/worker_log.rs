@@ -230,9 +230,8 @@ impl WorkerLog {
 
     /// Its skipped lines and its remarks, one line each.
     pub fn notes(&self) -> Vec<String> {
-        self.skipped
-            .iter()
-            .map(|s| s.to_string())
+        let skipped = self.skipped.iter().map(|s| s.to_string());
+        skipped
             .chain(self.remarks.iter().map(|r| r.to_string()))
             .collect()
     }
