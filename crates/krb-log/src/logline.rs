@@ -408,9 +408,8 @@ fn parse_positions(text: &str) -> Result<Vec<(Partition, Offset)>, ParseError> {
     // A commit of nothing is written `commit`, which is no event: `commit ` read as one would
     // be written back as another line.
     if text.trim().is_empty() {
-        return Err(bad(format!(
-            "expected pP=OFFSET after commit, found {text:?}"
-        )));
+        let what = "pP=OFFSET after commit";
+        return Err(bad(format!("expected {what}, found {text:?}")));
     }
     text.split_whitespace()
         .map(|item| {

@@ -470,7 +470,7 @@ pub fn group_files(dir: &Path, group: &str, ns: &Namespace) -> Result<(Vec<PathB
         )
     })?;
     let mut files: Vec<PathBuf> = entries
-        .filter_map(|e| e.ok())
+        .flatten()
         .map(|e| e.path())
         // A name that is not UTF-8 is a log all the same, named as the system shows it.
         .filter(|p| {
