@@ -211,7 +211,6 @@ pub fn now() -> NaiveTime {
     local_time(chrono::Utc::now())
 }
 
-/// `utc` in local time, truncated to the millisecond.
 fn local_time(utc: chrono::DateTime<chrono::Utc>) -> NaiveTime {
     use chrono::{Offset, TimeZone};
     thread_local! {
@@ -325,11 +324,9 @@ impl fmt::Display for Event {
             Event::Assigned(ps) => write!(f, "assigned {ps:?}"),
             Event::Revoked(ps) => write!(f, "revoked {ps:?}"),
             Event::Lost(ps) => write!(f, "lost {ps:?}"),
-            Event::Commit(positions) => {
+            Event::Commit(ps) => {
                 f.write_str("commit")?;
-                positions
-                    .iter()
-                    .try_for_each(|(p, o)| write!(f, " p{p}={o}"))
+                ps.iter().try_for_each(|(p, o)| write!(f, " p{p}={o}"))
             }
             Event::CommitFailed(err) => write!(f, "commit failed: {err}"),
             Event::PollError(err) => write!(f, "poll error: {err}"),
@@ -338,13 +335,10 @@ impl fmt::Display for Event {
                 write!(f, "consumes {topic} in share group {group}")
             }
             Event::Acquired {
-                partition,
-                offset,
-                delivery,
-            } => write!(
-                f,
-                "acquired p{partition} offset {offset} delivery {delivery}"
-            ),
+                partition: p,
+                offset: o,
+                delivery: d,
+            } => write!(f, "acquired p{p} offset {o} delivery {d}"),
             Event::Acknowledged {
                 partition,
                 offset,
@@ -541,14 +535,11 @@ impl Event {
         if let Some(rest) = text.strip_prefix("consumes ") {
             let share = rest.contains(" in share group ");
             let kind = if share { "share group" } else { "group" };
+            let what = format!("consumes TOPIC in {kind} GROUP");
             let (topic, group) = rest
                 .split_once(&format!(" in {kind} "))
                 .filter(|(t, g)| !t.is_empty() && !t.contains(' ') && !g.is_empty())
-                .ok_or_else(|| {
-                    bad(format!(
-                        "expected consumes TOPIC in {kind} GROUP, found {text:?}"
-                    ))
-                })?;
+                .ok_or_else(|| bad(format!("expected {what}, found {text:?}")))?;
             let (topic, group) = (topic.to_string(), group.to_string());
             return Ok(Some(match share {
                 true => Event::ShareConsumes { topic, group },

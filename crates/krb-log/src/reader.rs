@@ -300,9 +300,8 @@ fn read_lines(
     }
 }
 
-/// A log read as it grows, its lines numbered from 1 across reads. Each [`Follow::read`] reads
-/// the lines finished since the one before: a line its worker is still writing is read once
-/// its newline is there, so no line is ever read in two pieces.
+/// A log read as it grows, its lines numbered from 1 across reads: a line its worker is still
+/// writing is read once its newline is there, never in two pieces.
 #[derive(Clone, Debug, Default)]
 pub struct Follow {
     path: PathBuf,

@@ -220,9 +220,7 @@ impl FaultLog {
             f.at += shift;
             f.healed += shift;
         }
-        for e in &mut self.exits {
-            e.found += shift;
-        }
+        self.exits.iter_mut().for_each(|e| e.found += shift);
     }
 
     pub fn parse(text: &str) -> Result<FaultLog> {
