@@ -91,7 +91,11 @@ fn consume(share: &Share, args: &Args, stop: &AtomicBool) -> Result<()> {
             } else {
                 args.worker.process(partition, offset, |e| emit(name, e));
                 emit(name, Event::Processed { partition, offset });
-                fate(args, offset)
+                match Some(offset) {
+                    o if o == args.release_at => Ack::Release,
+                    o if o == args.reject_at => Ack::Reject,
+                    _ => Ack::Accept,
+                }
             };
             emit(
                 name,
@@ -123,14 +127,6 @@ fn consume(share: &Share, args: &Args, stop: &AtomicBool) -> Result<()> {
     Ok(())
 }
 
-fn fate(args: &Args, offset: Offset) -> Ack {
-    match Some(offset) {
-        o if o == args.release_at => Ack::Release,
-        o if o == args.reject_at => Ack::Reject,
-        _ => Ack::Accept,
-    }
-}
-
 /// The acknowledgements made since the last commit, by partition.
 type Pending = BTreeMap<Partition, Vec<Offset>>;
 
@@ -147,25 +143,23 @@ fn commit(share: &Share, pending: &mut Pending, name: &str) -> Result<()> {
     for (partition, mut offsets) in acks {
         offsets.sort_unstable();
         offsets.dedup();
-        let answer = match &answers {
-            Err(e) => Err(e.rendered.clone()),
-            Ok(results) => match results.iter().find(|(p, _)| *p == partition) {
-                Some((_, Ok(()))) => Ok(()),
-                Some((_, Err(e))) => Err(e.rendered.clone()),
-                None => Err("the broker's answer named no such partition".to_string()),
-            },
+        let error = match answers
+            .as_ref()
+            .map(|r| r.iter().find(|(p, _)| *p == partition))
+        {
+            Ok(Some((_, Ok(())))) => {
+                emit(name, Event::AcksCommitted { partition, offsets });
+                continue;
+            }
+            Ok(Some((_, Err(e)))) | Err(e) => e.rendered.clone(),
+            Ok(None) => "the broker's answer named no such partition".to_string(),
         };
-        emit(
-            name,
-            match answer {
-                Ok(()) => Event::AcksCommitted { partition, offsets },
-                Err(error) => Event::AcksFailed {
-                    partition,
-                    offsets,
-                    error,
-                },
-            },
-        );
+        let failed = Event::AcksFailed {
+            partition,
+            offsets,
+            error,
+        };
+        emit(name, failed);
     }
     lines::flush();
     match fatal {
