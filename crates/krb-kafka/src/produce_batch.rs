@@ -68,15 +68,11 @@ impl<'p> Batches<'p> {
         let mut messages: Vec<rdsys::rd_kafka_message_t> = run
             .into_iter()
             .map(|payload| rdsys::rd_kafka_message_t {
-                err: no_error,
-                rkt: ptr::null_mut(),
                 partition,
                 payload: payload.as_ptr() as *mut _,
                 len: payload.len(),
-                key: ptr::null_mut(),
-                key_len: 0,
-                offset: 0,
-                _private: ptr::null_mut(),
+                // SAFETY: the rest is null pointers, zeros and NO_ERROR (0), all valid.
+                ..unsafe { std::mem::zeroed() }
             })
             .collect();
         // SAFETY: every payload points into `run`, alive for the call, and is copied by

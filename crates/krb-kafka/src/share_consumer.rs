@@ -1,11 +1,9 @@
 //! librdkafka's share consumer (KIP-932, `rd_kafka_share_*`, a preview in 2.15.0), which
-//! rust-rdkafka does not wrap, for krb-share. Each handle is owned by one Rust value and freed
-//! once by its `Drop`; every pointer librdkafka returns is checked before use; what leaves the
-//! module is owned Rust data or a borrow that cannot outlive the batch that owns it. The handle
-//! is not thread-safe (librdkafka's own words): `Share` is neither `Send` nor `Sync`, so the
-//! compiler keeps it on the thread that made it, and its calls take `&self` (a batch borrows it
-//! while its records wait to be acknowledged); only `close`, which no live batch may outlast,
-//! takes `&mut self`.
+//! rust-rdkafka does not wrap, for krb-share. Each handle is freed once by its owner's `Drop`,
+//! each pointer librdkafka returns checked before use; what leaves is owned or borrows its batch.
+//! The handle is not thread-safe (librdkafka's words): `Share` is neither `Send` nor `Sync`. Its
+//! calls take `&self` (a batch borrows it while its records wait to be acknowledged); only
+//! `close`, which no live batch may outlast, takes `&mut self`.
 
 use std::ffi::{c_char, c_int};
 use std::marker::PhantomData;
