@@ -78,19 +78,16 @@ pub fn list<C: ClientContext>(client: &Client<C>, timeout: Duration) -> Result<V
         rd::RD_KAFKA_EVENT_LISTCONSUMERGROUPS_RESULT,
         "list the consumer groups",
     );
-    let send = |rk, options, queue| {
-        // SAFETY: the options are alive (owned by the request); librdkafka copies the array.
-        let error = unsafe {
-            rd::rd_kafka_AdminOptions_set_match_consumer_group_types(
-                options,
-                kinds.as_ptr(),
-                kinds.len(),
-            )
-        };
-        // SAFETY: a non-null error is ours to read and destroy, once.
-        unsafe { take_error(error, "cannot ask for the consumer groups") }?;
-        // SAFETY: as every `send` (see `ask`).
-        unsafe { rd::rd_kafka_ListConsumerGroups(rk, options, queue) };
+    // SAFETY: librdkafka copies the array; a non-null error is ours to read and destroy, once;
+    // the rest as every `send` (see `ask`).
+    let send = |rk, options, queue| unsafe {
+        let error = rd::rd_kafka_AdminOptions_set_match_consumer_group_types(
+            options,
+            kinds.as_ptr(),
+            kinds.len(),
+        );
+        take_error(error, "cannot ask for the consumer groups")?;
+        rd::rd_kafka_ListConsumerGroups(rk, options, queue);
         Ok(())
     };
     // SAFETY: as every `read` (see `ask`).
