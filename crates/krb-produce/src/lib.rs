@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use anyhow::{bail, ensure, Context, Result};
+use anyhow::{anyhow, bail, ensure, Context, Result};
 use clap::Parser;
 use krb_cli::lang::Lang;
 use krb_kafka::broker::BrokerArgs;
@@ -145,22 +145,6 @@ const FLUSH_TIMEOUT: Duration = Duration::from_secs(60);
 /// How long the producer serves delivery reports before it looks again whether any is due.
 const FLUSH_STEP: Duration = Duration::from_millis(1);
 
-/// Serves delivery reports until none is due. rust-rdkafka's flush serves them in 100 ms steps,
-/// so it returned up to 100 ms after the last delivery.
-fn wait_for_deliveries<C: ProducerContext>(
-    producer: &BaseProducer<C>,
-    timeout: Duration,
-) -> Result<()> {
-    let deadline = Instant::now() + timeout;
-    while producer.in_flight_count() > 0 {
-        if Instant::now() >= deadline {
-            bail!("{} message(s) still in flight", producer.in_flight_count());
-        }
-        producer.poll(FLUSH_STEP);
-    }
-    Ok(())
-}
-
 /// The producer's configuration. Without idempotence a retried batch can land after the one
 /// sent behind it, or twice, and message i is no longer at offset i div P.
 fn config(args: &Args) -> ClientConfig {
@@ -245,9 +229,18 @@ pub fn run(args: &Args) -> Result<()> {
         }
     }
     drop(batches);
-    let seconds = FLUSH_TIMEOUT.as_secs();
-    wait_for_deliveries(&producer, FLUSH_TIMEOUT)
-        .with_context(|| NOT_IN_TIME.fill(lang, &[("topic", &topic), ("seconds", &seconds)]))?;
+    // Delivery reports served until none is due: rust-rdkafka's flush serves them in 100 ms
+    // steps, so it returned up to 100 ms after the last delivery.
+    let deadline = Instant::now() + FLUSH_TIMEOUT;
+    while producer.in_flight_count() > 0 {
+        if Instant::now() >= deadline {
+            let seconds = FLUSH_TIMEOUT.as_secs();
+            let said = NOT_IN_TIME.fill(lang, &[("topic", &topic), ("seconds", &seconds)]);
+            let n = producer.in_flight_count();
+            return Err(anyhow!("{n} message(s) still in flight").context(said));
+        }
+        producer.poll(FLUSH_STEP);
+    }
     let deliveries = producer.context();
     deliveries.write_acks(|w| w.flush());
     let (failed, first) = deliveries
