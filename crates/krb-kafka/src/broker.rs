@@ -176,8 +176,7 @@ impl BrokerArgs {
             .inner()
             .fetch_metadata(None, REACH_TIMEOUT)
             .map_err(|e| anyhow::anyhow!(self.unreachable(&e)))?;
-        let options = AdminOptions::new().request_timeout(Some(REACH_TIMEOUT));
-        Ok((admin, options))
+        Ok((admin, AdminOptions::new().request_timeout(Some(REACH_TIMEOUT))))
     }
 
     /// Checks that the broker answers and that `topic` (as the lab calls it: the namespace

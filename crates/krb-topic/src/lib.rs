@@ -12,7 +12,7 @@ use krb_kafka::broker::{wait, Admin, BrokerArgs, REACH_TIMEOUT};
 use krb_kafka::topic_readers::{self, Reader};
 use messages as m;
 use rdkafka::admin::{AdminOptions, NewTopic, TopicReplication};
-use rdkafka::error::RDKafkaErrorCode;
+use rdkafka::error::RDKafkaErrorCode::{TopicAlreadyExists, UnknownTopicOrPartition};
 
 /// krb-topic: create TOPIC with PARTITIONS partitions (replication factor 1, or --replication N).
 ///
@@ -109,9 +109,7 @@ pub fn run(args: &Args) -> Result<()> {
             wait(admin.create_topics([&topic], &options)).context("cannot create the topic")?;
         match created.into_iter().next() {
             Some(Ok(_)) => break,
-            Some(Err((_, RDKafkaErrorCode::TopicAlreadyExists)))
-                if start.elapsed() < RECREATE_TIMEOUT =>
-            {
+            Some(Err((_, TopicAlreadyExists))) if start.elapsed() < RECREATE_TIMEOUT => {
                 std::thread::sleep(Duration::from_millis(200))
             }
             Some(Err((name, code))) => {
@@ -216,7 +214,7 @@ fn delete(lang: Lang, admin: &Admin, options: &AdminOptions, name: &str) -> Resu
         wait(admin.delete_topics(&[name], options)).context("cannot delete the old topic")?;
     match deleted.into_iter().next() {
         Some(Ok(_)) => {}
-        None | Some(Err((_, RDKafkaErrorCode::UnknownTopicOrPartition))) => return Ok(false),
+        None | Some(Err((_, UnknownTopicOrPartition))) => return Ok(false),
         Some(Err((name, code))) => {
             bail!(m::NOT_DELETED.fill(lang, &[("topic", &name), ("code", &code)]))
         }
