@@ -39,13 +39,6 @@ impl State {
     }
 }
 
-/// A group as the broker lists it, without its members.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Listing {
-    pub id: String,
-    pub state: State,
-}
-
 pub type TopicPartition = (String, i32);
 
 /// A member of a group and the partitions it owns. A `consumer` group's member also has a
@@ -65,8 +58,8 @@ pub struct Group {
     pub members: Vec<Member>,
 }
 
-/// Every classic and `consumer` group on the cluster (every broker is asked).
-pub fn list<C: ClientContext>(client: &Client<C>, timeout: Duration) -> Result<Vec<Listing>> {
+/// Every classic and `consumer` group on the cluster (every broker is asked): id and state.
+pub fn list<C: ClientContext>(client: &Client<C>, timeout: Duration) -> Result<Vec<(String, State)>> {
     use rd::rd_kafka_consumer_group_type_t::*;
     // Share and streams groups are not consumer groups: describing one would fail.
     let kinds = [
@@ -103,9 +96,9 @@ pub fn list<C: ClientContext>(client: &Client<C>, timeout: Duration) -> Result<V
         let valid = rd::rd_kafka_ListConsumerGroups_result_valid(result, &mut count);
         Ok(slice(valid, count)
             .iter()
-            .map(|listing| Listing {
-                id: text(rd::rd_kafka_ConsumerGroupListing_group_id(*listing)),
-                state: State::from_raw(rd::rd_kafka_ConsumerGroupListing_state(*listing)),
+            .map(|listing| {
+                let id = text(rd::rd_kafka_ConsumerGroupListing_group_id(*listing));
+                (id, State::from_raw(rd::rd_kafka_ConsumerGroupListing_state(*listing)))
             })
             .collect())
     })

@@ -63,8 +63,8 @@ pub fn look<C: ClientContext>(client: &Client<C>, topic: &str, timeout: Duration
     // group that is assigning or reconciling is listed as Unknown: described too).
     let ids: Vec<String> = group_admin::list(client, timeout)?
         .into_iter()
-        .filter(|g| g.state != State::Empty)
-        .map(|g| g.id)
+        .filter(|(_, state)| *state != State::Empty)
+        .map(|(id, _)| id)
         .collect();
     let described = group_admin::describe(client, &ids, timeout)?;
     decide(topic, &described, |group| {

@@ -60,7 +60,6 @@ pub fn run(args: Args) -> Result<()> {
 fn consume(share: &Share, args: &Args, stop: &AtomicBool) -> Result<()> {
     let name = &args.worker.name;
     let mut pending = Pending::default();
-    let mut since_commit = 0;
     while !stop.load(Ordering::SeqCst) {
         let batch = match share.poll(POLL) {
             Ok(batch) => batch,
@@ -83,7 +82,7 @@ fn consume(share: &Share, args: &Args, stop: &AtomicBool) -> Result<()> {
             };
             emit(name, acquired);
         }
-        for a in records.iter().filter(|a| a.error.is_none()) {
+        for (i, a) in records.iter().filter(|a| a.error.is_none()).enumerate() {
             let (partition, offset) = (a.partition, a.offset);
             // A stop hands back what is not yet processed, at once, rather than at its lock's end.
             let ack = if stop.load(Ordering::SeqCst) {
@@ -115,14 +114,11 @@ fn consume(share: &Share, args: &Args, stop: &AtomicBool) -> Result<()> {
                     },
                 },
             );
-            since_commit += 1;
-            if args.commit_every.is_some_and(|n| since_commit >= n) {
+            if args.commit_every.is_some_and(|n| (i as u64 + 1) % n == 0) {
                 commit(share, &mut pending, name)?;
-                since_commit = 0;
             }
         }
         commit(share, &mut pending, name)?;
-        since_commit = 0;
     }
     Ok(())
 }
