@@ -45,17 +45,13 @@ pub fn blocks(text: &str) -> (Vec<Block>, Vec<(usize, String)>) {
     let all = lines(text);
     // Markers outside fenced blocks only: a help may show markers.
     let marker = regex!(r"^<!--\s*(/?)krb:(\S*)\s*(.*?)\s*-->$");
-    let markers: Vec<_> = all
-        .iter()
-        .enumerate()
+    let mut markers = (all.iter().enumerate())
         .filter(|(_, l)| l.prose())
         .filter_map(|(i, l)| Some((i, marker.captures(l.text.trim())?)))
-        .collect();
+        .peekable();
     let (mut found, mut wrong) = (Vec::new(), Vec::new());
-    let mut m = 0;
-    while let Some((i, caps)) = markers.get(m) {
-        m += 1;
-        let line = all[*i].number;
+    while let Some((i, caps)) = markers.next() {
+        let line = all[i].number;
         let kind = match &caps[2] {
             "help" => Kind::Help,
             "sample" => Kind::Sample,
@@ -82,23 +78,19 @@ pub fn blocks(text: &str) -> (Vec<Block>, Vec<(usize, String)>) {
             ));
         }
         // The next marker, of whatever kind, must be this block's closing one.
-        let Some((close, _)) = markers
-            .get(m)
-            .filter(|(_, c)| &c[1] == "/" && &c[2] == name)
-        else {
+        let Some((close, _)) = markers.next_if(|(_, c)| &c[1] == "/" && &c[2] == name) else {
             let what = format!(
                 "krb:{name} {arg} has no <!-- /krb:{name} --> before the next marker; add it"
             );
             wrong.push((line, what));
             continue;
         };
-        m += 1;
         if !arg.is_empty() {
-            let body = all[i + 1..*close]
+            let body = all[i + 1..close]
                 .iter()
                 .map(|l| format!("{}\n", l.text))
                 .collect();
-            let close = all[*close].number;
+            let close = all[close].number;
             found.push(Block {
                 kind,
                 arg,
@@ -165,7 +157,6 @@ pub fn expected(docs: &Docs, page: &Page, block: &Block) -> Result<String, Strin
         .map_err(|_| format!("no {file}; run scripts/samples.sh {lab}"))
 }
 
-/// The page's blocks, and its markers' problems.
 fn marked(page: &Page) -> (Vec<Block>, Vec<Problem>) {
     let (found, wrong) = blocks(&page.text);
     let wrong = wrong

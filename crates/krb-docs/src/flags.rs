@@ -24,29 +24,19 @@ pub fn flags_in(help: &str) -> BTreeSet<String> {
 }
 
 /// The subcommands a clap help lists under `Commands:`.
-fn subcommands(help: &str) -> BTreeSet<String> {
-    let lines = help
-        .lines()
-        .skip_while(|l| l.trim_end() != "Commands:")
-        .skip(1);
-    let lines = lines.take_while(|l| !l.trim().is_empty());
-    lines
-        .filter_map(|l| Some(l.split_whitespace().next()?.to_string()))
-        .collect()
+fn subcommands(help: &str) -> BTreeSet<&str> {
+    let after = help.lines().skip_while(|l| l.trim_end() != "Commands:");
+    let listed = after.skip(1).take_while(|l| !l.trim().is_empty());
+    listed.flat_map(|l| l.split_whitespace().next()).collect()
 }
 
 /// The arguments of a script that are its own: up to a subcommand its usage shows passing
 /// the rest on (`java CLASS [ARGS...]`: the ARGS are the class's).
 fn passed_on<'w>(usage: &str, args: &'w [String]) -> &'w [String] {
     let re = regex!(r"\b([a-z][a-z-]*) [A-Z][A-Z_]* \[ARGS\.\.\.\]");
-    let words: BTreeSet<&str> = re
-        .captures_iter(usage)
-        .map(|c| c.get(1).map_or("", |m| m.as_str()))
-        .collect();
-    match args.iter().position(|a| words.contains(a.as_str())) {
-        Some(i) => &args[..=i],
-        None => args,
-    }
+    let passes_on = |a: &String| re.captures_iter(usage).any(|c| &c[1] == a);
+    let last = args.iter().position(passes_on);
+    last.map_or(args, |i| &args[..=i])
 }
 
 /// A function of scripts/common.sh: its comment and the tool it passes its arguments to.
@@ -117,10 +107,6 @@ fn pieces(command: &str) -> Vec<Vec<String>> {
     out
 }
 
-fn is_assignment(word: &str) -> bool {
-    regex!(r"^[A-Za-z_][A-Za-z0-9_]*=").is_match(word)
-}
-
 /// The flag a word is, if it is one: `--name`, `-X`.
 fn flag_of(word: &str) -> Option<String> {
     let word = word.trim_start_matches(['[', '(']);
@@ -141,8 +127,10 @@ impl Tools<'_> {
         words: &'w [String],
         functions: bool,
     ) -> Option<Result<(Tool, &'w [String]), String>> {
+        let assignment = regex!(r"^[A-Za-z_][A-Za-z0-9_]*=");
         let skip = words.iter().position(|w| {
-            !is_assignment(w) && !matches!(w.as_str(), "time" | "env" | "sudo" | "nohup" | "exec")
+            !assignment.is_match(w)
+                && !matches!(w.as_str(), "time" | "env" | "sudo" | "nohup" | "exec")
         })?;
         let (name, args) = (words[skip].as_str(), &words[skip + 1..]);
         let base = name.rsplit('/').next().unwrap_or(name);
@@ -168,13 +156,8 @@ impl Tools<'_> {
                 return None;
             }
             return Some(self.docs.helps.help(&key).map(|help| {
-                (
-                    Tool {
-                        source: format!("{key} --help"),
-                        flags: self.usage_flags(&help),
-                    },
-                    passed_on(&help, args),
-                )
+                let (source, flags) = (format!("{key} --help"), self.usage_flags(&help));
+                (Tool { source, flags }, passed_on(&help, args))
             }));
         }
         if !functions {
@@ -184,13 +167,12 @@ impl Tools<'_> {
         let mut flags = self.usage_flags(&function.usage);
         let mut source = format!("the comment of common.sh's {base}");
         if let Some(tool) = &function.passes_to {
-            match self.binary(tool, args) {
-                Ok((passed, _)) => {
-                    flags.extend(passed.flags);
-                    source = format!("{source} or {}", passed.source);
-                }
+            let (passed, _) = match self.binary(tool, args) {
+                Ok(found) => found,
                 Err(why) => return Some(Err(why)),
-            }
+            };
+            flags.extend(passed.flags);
+            source = format!("{source} or {}", passed.source);
         }
         Some(Ok((Tool { source, flags }, args)))
     }
@@ -202,7 +184,7 @@ impl Tools<'_> {
         let sub = args
             .iter()
             .position(|a| !a.starts_with('-'))
-            .filter(|&i| subcommands(&help).contains(&args[i]));
+            .filter(|&i| subcommands(&help).contains(args[i].as_str()));
         let (key, rest) = match sub {
             None => (name.to_string(), args),
             Some(i) => (format!("{name} {}", args[i]), &args[i + 1..]),
@@ -240,22 +222,13 @@ pub fn check(docs: &Docs) -> Vec<Problem> {
     for page in &docs.pages {
         // Inline code is a command when it starts with a binary's or a script's name: `start`
         // or `stop` in prose is a word, not common.sh's function.
-        let mut shown: Vec<(usize, String, bool)> = commands(&page.text)
-            .into_iter()
-            .map(|(line, command)| (line, command, true))
-            .collect();
-        shown.extend(
-            inline_code(&page.text)
-                .into_iter()
-                .filter(|(_, code)| {
-                    pieces(code)
-                        .first()
-                        .is_some_and(|words| tools.resolve(words, false).is_some())
-                })
-                .map(|(line, code)| (line, code, false)),
-        );
+        let blocks = commands(&page.text).into_iter().map(|(l, c)| (l, c, true));
+        let inline = inline_code(&page.text).into_iter().filter(|(_, code)| {
+            let first = pieces(code).into_iter().next();
+            first.is_some_and(|words| tools.resolve(&words, false).is_some())
+        });
         let mut said = BTreeSet::new();
-        for (line, command, functions) in shown {
+        for (line, command, functions) in blocks.chain(inline.map(|(l, c)| (l, c, false))) {
             for words in pieces(&command) {
                 let (tool, args) = match tools.resolve(&words, functions) {
                     None => continue,

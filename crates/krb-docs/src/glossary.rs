@@ -30,38 +30,23 @@ pub const VARIANTS: &[(&str, &str)] = &[
     ("네임스페이스", "namespace"),
 ];
 
-/// An expression the glossary rules out: its dictionary form as the page's row names it, the
-/// forms a Korean line must not contain (each a stem or an inflected syllable, none inside
-/// another), and the word to write instead.
-pub struct Expression {
-    pub shown: &'static str,
-    pub forms: &'static [&'static str],
-    pub word: &'static str,
-}
-
-const fn ruled(
-    shown: &'static str,
-    forms: &'static [&'static str],
-    word: &'static str,
-) -> Expression {
-    Expression { shown, forms, word }
-}
-
-/// The Hangul expressions the glossary rules out, in all their forms.
-pub const EXPRESSIONS: &[Expression] = &[
-    ruled(
+/// The Hangul expressions the glossary rules out: each one's dictionary form as the page's row
+/// names it, the forms a Korean line must not contain (each a stem or an inflected syllable, none
+/// inside another), and the word to write instead.
+pub const EXPRESSIONS: &[(&str, &[&str], &str)] = &[
+    (
         "넘겨주다",
         &["넘겨주", "넘겨준", "넘겨줘", "넘겨줬", "넘겨줄", "넘겨줍"],
         "반납",
     ),
-    ruled("내놓다", &["내놓"], "반납"),
-    ruled(
+    ("내놓다", &["내놓"], "반납"),
+    (
         "불린다",
         &["불린", "불립", "불려", "불렸", "불리는", "불리고", "불릴"],
         "호출돼요",
     ),
-    ruled("체크아웃", &["체크아웃"], "받은 저장소"),
-    ruled(
+    ("체크아웃", &["체크아웃"], "받은 저장소"),
+    (
         "이야기하다",
         &[
             "이야기하",
@@ -73,27 +58,24 @@ pub const EXPRESSIONS: &[Expression] = &[
         ],
         "연결하다",
     ),
-    ruled("돕니다", &["돕니다"], "실행돼요"),
-    ruled("문장", &["문장"], "판정 항목"),
-    ruled("불변식", &["불변식"], "판정 항목"),
+    ("돕니다", &["돕니다"], "실행돼요"),
+    ("문장", &["문장"], "판정 항목"),
+    ("불변식", &["불변식"], "판정 항목"),
 ];
 
 /// What may follow a whole-word `revoke` ([`glued`] aside), after at most one space, to make an
-/// expression the glossary rules out, with the page's name for it and the word to write.
-pub const REVOKE_EXPRESSIONS: &[(&str, &str, &str)] = &[
-    ("콜백", "revoke 콜백", "on_revoke"),
-    ("commit", "revoke commit", "on_revoke commit"),
-    ("하", "revoke하다", "반납"),
-    ("했", "revoke하다", "반납"),
-    ("해", "revoke하다", "반납"),
-    ("한", "revoke하다", "반납"),
-    ("합", "revoke하다", "반납"),
-    ("할", "revoke하다", "반납"),
-    ("함", "revoke하다", "반납"),
-    ("된", "revoke하다", "반납"),
-    ("되", "revoke하다", "반납"),
-    ("됐", "revoke하다", "반납"),
-    ("돼", "revoke하다", "반납"),
+/// expression the glossary rules out, as [`EXPRESSIONS`]: the page's name for it, the suffixes,
+/// the word to write.
+pub const REVOKE_EXPRESSIONS: &[(&str, &[&str], &str)] = &[
+    ("revoke 콜백", &["콜백"], "on_revoke"),
+    ("revoke commit", &["commit"], "on_revoke commit"),
+    (
+        "revoke하다",
+        &[
+            "하", "했", "해", "한", "합", "할", "함", "된", "되", "됐", "돼",
+        ],
+        "반납",
+    ),
 ];
 
 /// The ruled-out `revoke` expression `text` has, if any: `revoke` as a word of its own (not
@@ -107,13 +89,14 @@ fn revoke_expression(text: &str) -> Option<(&'static str, &'static str)> {
         }
         let rest = &lower[start + word.len()..];
         let rest = rest.strip_prefix(' ').unwrap_or(rest);
+        let ends = |suffix: &&str| {
+            rest.strip_prefix(suffix)
+                .is_some_and(|after| hangul(suffix) || !after.chars().next().is_some_and(glued))
+        };
         REVOKE_EXPRESSIONS
             .iter()
-            .find(|(suffix, _, _)| {
-                rest.strip_prefix(suffix)
-                    .is_some_and(|after| hangul(suffix) || !after.chars().next().is_some_and(glued))
-            })
-            .map(|(_, shown, word)| (*shown, *word))
+            .find(|(_, suffixes, _)| suffixes.iter().any(ends))
+            .map(|(shown, _, word)| (*shown, *word))
     })
 }
 
@@ -189,11 +172,10 @@ fn line_problems(path: &str, number: usize, line: &str, prose: &str) -> Vec<Prob
             ));
         }
     }
-    for expression in EXPRESSIONS {
-        if let Some(form) = expression.forms.iter().find(|f| line.contains(*f)) {
+    for (shown, forms, word) in EXPRESSIONS {
+        if let Some(form) = forms.iter().find(|f| line.contains(*f)) {
             found.push(format!(
-                "`{form}` (`{}`) is an expression {PAGE} rules out; write `{}`",
-                expression.shown, expression.word
+                "`{form}` (`{shown}`) is an expression {PAGE} rules out; write `{word}`"
             ));
         }
     }
@@ -249,23 +231,14 @@ pub fn page_problems(path: &str, text: &str) -> Vec<Problem> {
     problems
 }
 
-/// The problems of a Rust source's Korean literals.
-pub fn source_problems(path: &str, src: &str) -> Vec<Problem> {
-    let strings = rust_strings(src);
-    let lines = strings
+/// The problems of a source's Korean texts, each with its line: a Rust source's literals
+/// ([`rust_strings`]), a script's words ([`shell_texts`], each hole read as `{}`).
+pub fn text_problems(path: &str, texts: Vec<(usize, String)>) -> Vec<Problem> {
+    let lines = texts
         .iter()
-        .flat_map(|(n, text)| text.lines().map(move |l| (*n, l)));
+        .flat_map(|(n, t)| t.lines().map(move |l| (*n, l)));
     lines
         .flat_map(|(n, line)| line_problems(path, n, line, line))
-        .collect()
-}
-
-/// The problems of a script's Korean texts (each hole read as `{}`).
-pub fn script_problems(path: &str, src: &str) -> Vec<Problem> {
-    let texts = shell_texts(src);
-    texts
-        .iter()
-        .flat_map(|(n, t)| line_problems(path, *n, t, t))
         .collect()
 }
 
@@ -280,13 +253,13 @@ pub fn check(docs: &Docs) -> Result<Vec<Problem>> {
     for (path, src) in rust_sources(&docs.root)? {
         // This file names the variants, as the page does.
         if path != "crates/krb-docs/src/glossary.rs" {
-            problems.extend(source_problems(&path, &src));
+            problems.extend(text_problems(&path, rust_strings(&src)));
         }
     }
     for file in files_under(&docs.root.join("scripts"), "sh")? {
         let path = rel(&docs.root, &file);
         let src = std::fs::read_to_string(&file).with_context(|| path.clone())?;
-        problems.extend(script_problems(&path, &src));
+        problems.extend(text_problems(&path, shell_texts(&src)));
     }
     Ok(problems)
 }
@@ -327,7 +300,7 @@ mod tests {
         assert_eq!(found.len(), 1, "{found:?}");
         let src =
             "const A: &str = \"slow start {seconds} s 뒤\";\nconst B: &str = \"그 오프셋\";\n";
-        let found = source_problems("crates/x/src/m.rs", src);
+        let found = text_problems("crates/x/src/m.rs", rust_strings(src));
         assert_eq!(found.iter().map(|p| p.line).collect::<Vec<_>>(), [1, 2]);
     }
 
@@ -369,9 +342,9 @@ mod tests {
                 "{line}: {found:?}"
             );
         }
-        let found = source_problems(
+        let found = text_problems(
             "crates/x/src/m.rs",
-            "const A: &str = \"두 worker가 끝남\";\n",
+            rust_strings("const A: &str = \"두 worker가 끝남\";\n"),
         );
         assert_eq!(found.len(), 1, "{found:?}");
     }
@@ -403,16 +376,16 @@ mod tests {
         assert!(page_problems("docs/ko/x.md", english).is_empty());
         let src = "const A: &str = \"krb-worker {worker}: 워커가 끝남\";\n\
                    const B: &str = \"the worker's effect\";\n";
-        let found = source_problems("crates/x/src/m.rs", src);
+        let found = text_problems("crates/x/src/m.rs", rust_strings(src));
         assert!(found.is_empty(), "{found:?}");
     }
 
     #[test]
     fn each_form_of_each_expression_is_found_in_a_page_a_source_and_a_script() {
         let mut cases: Vec<(String, &str)> = Vec::new();
-        for expression in EXPRESSIONS {
-            for form in expression.forms {
-                cases.push((format!("파티션을 {form}요."), expression.shown));
+        for (shown, forms, _) in EXPRESSIONS {
+            for form in *forms {
+                cases.push((format!("파티션을 {form}요."), shown));
             }
         }
         // Each variant the issue names, as a page would write it: independent of the forms above,
@@ -453,10 +426,10 @@ mod tests {
             let found = page_problems("docs/ko/x.md", &format!("```text\n{line}\n```\n"));
             assert_eq!(found.len(), 1, "{line}: {found:?}");
             let src = format!("const A: &str = \"{line}\";\n");
-            let found = source_problems("crates/x/src/m.rs", &src);
+            let found = text_problems("crates/x/src/m.rs", rust_strings(&src));
             assert_eq!(found.len(), 1, "{line}: {found:?}");
             let script = format!("krb_say \"english\" \"{line}\" >&2\necho \"{line}\"\n");
-            let found = script_problems("scripts/x.sh", &script);
+            let found = text_problems("scripts/x.sh", shell_texts(&script));
             assert_eq!(
                 found.iter().map(|p| p.line).collect::<Vec<_>>(),
                 [1, 2],
@@ -483,18 +456,15 @@ mod tests {
         }
         // A script's English text is not read.
         let script = "echo \"the revoke commit is off\"\n";
-        assert!(script_problems("scripts/x.sh", script).is_empty());
+        assert!(text_problems("scripts/x.sh", shell_texts(script)).is_empty());
     }
 
     /// The rules' page names every variant the check rules out, with the word used instead.
     #[test]
     fn the_glossary_page_names_every_variant() {
         let page = std::fs::read_to_string(root().join(RULES)).expect("the glossary page");
-        let expressions = EXPRESSIONS.iter().map(|e| (e.shown, e.word)).chain(
-            REVOKE_EXPRESSIONS
-                .iter()
-                .map(|(_, shown, word)| (*shown, *word)),
-        );
+        let expressions =
+            (EXPRESSIONS.iter().chain(REVOKE_EXPRESSIONS)).map(|(shown, _, word)| (*shown, *word));
         for (variant, word) in VARIANTS
             .iter()
             .chain(LATIN_VARIANTS)

@@ -9,19 +9,11 @@ use std::process::{Command, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
 
-use anyhow::{Context, Result};
-
 use crate::Helps;
 
 /// How long a `--help` may take before it is killed: a script that does not answer it at once
 /// would build the tools or wait for a broker.
 const LIMIT: Duration = Duration::from_secs(20);
-
-/// The folder of this program, where cargo built it beside the tools.
-pub fn own_folder() -> Result<PathBuf> {
-    let me = std::env::current_exe().context("finding krb-docs' own folder")?;
-    Ok(me.parent().context("krb-docs' own folder")?.to_path_buf())
-}
 
 /// Runs `TOOL --help` and keeps each answer.
 pub struct Runner {
@@ -128,11 +120,10 @@ impl Runner {
 impl Helps for Runner {
     fn help(&self, tool: &str) -> Result<String, String> {
         let tool = tool.split_whitespace().collect::<Vec<_>>().join(" ");
-        if let Some(answer) = self.answers.borrow().get(&tool) {
-            return answer.clone();
-        }
-        let answer = self.run(&tool);
-        self.answers.borrow_mut().insert(tool, answer.clone());
-        answer
+        let mut answers = self.answers.borrow_mut();
+        answers
+            .entry(tool)
+            .or_insert_with_key(|tool| self.run(tool))
+            .clone()
     }
 }

@@ -141,15 +141,13 @@ pub fn check(docs: &Docs) -> Result<Vec<Problem>> {
 /// A merge's conflict markers left in a page: no other check reads them as wrong (290be61
 /// committed a pair that stayed unseen).
 fn conflicts(docs: &Docs) -> Vec<Problem> {
-    let marker = |line: &str| line.starts_with("<<<<<<< ") || line.starts_with(">>>>>>> ");
-    let mut problems = Vec::new();
-    for page in &docs.pages {
-        for (i, _) in page.text.lines().enumerate().filter(|(_, l)| marker(l)) {
-            let what = "a merge's conflict marker: keep what the page should say, drop the markers";
-            problems.push(Problem::new(&page.path, i + 1, what));
-        }
-    }
-    problems
+    let what = "a merge's conflict marker: keep what the page should say, drop the markers";
+    let marker = |l: &str| l.starts_with("<<<<<<< ") || l.starts_with(">>>>>>> ");
+    let lines = (docs.pages.iter()).flat_map(|p| p.text.lines().enumerate().map(move |l| (p, l)));
+    let marked = lines.filter(|(_, (_, l))| marker(l));
+    marked
+        .map(|(p, (i, _))| Problem::new(&p.path, i + 1, what))
+        .collect()
 }
 
 /// Writes the tools' words into the samples (a reword), then fills every generated block: the

@@ -33,20 +33,16 @@ pub fn resolve(page: &str, target: &str) -> (String, String) {
 
 /// `%XX` escapes decoded as UTF-8.
 fn decode(text: &str) -> String {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' && i + 2 < bytes.len() {
-            let hex = std::str::from_utf8(&bytes[i + 1..i + 3]).unwrap_or("");
-            if let Ok(b) = u8::from_str_radix(hex, 16) {
-                out.push(b);
-                i += 3;
-                continue;
-            }
-        }
-        out.push(bytes[i]);
-        i += 1;
+    let mut out = Vec::with_capacity(text.len());
+    let mut rest = text.as_bytes();
+    while let [first, tail @ ..] = rest {
+        let hex = std::str::from_utf8(tail.get(..2).unwrap_or_default()).unwrap_or("");
+        let (byte, next) = match u8::from_str_radix(hex, 16) {
+            Ok(b) if *first == b'%' => (b, &tail[2..]),
+            _ => (*first, tail),
+        };
+        out.push(byte);
+        rest = next;
     }
     String::from_utf8_lossy(&out).into_owned()
 }

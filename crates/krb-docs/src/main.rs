@@ -1,8 +1,9 @@
 use std::path::PathBuf;
 
+use anyhow::Context;
 use clap::{Parser, Subcommand};
 use krb_cli::out::stdout_line;
-use krb_docs::help::{own_folder, Runner};
+use krb_docs::help::Runner;
 use krb_docs::Docs;
 
 /// krb-docs: write the docs' generated blocks, and check the docs against the code.
@@ -84,8 +85,9 @@ fn run(args: Args) -> anyhow::Result<usize> {
     }
     let (Command::Write { root } | Command::Check { root } | Command::Commands { root, .. }) =
         &args.command;
-    let bin = own_folder()?;
-    let docs = Docs::read(root, Box::new(Runner::new(root, &bin)), &bin)?;
+    let me = std::env::current_exe().context("finding krb-docs' own folder")?;
+    let bin = me.parent().context("krb-docs' own folder")?;
+    let docs = Docs::read(root, Box::new(Runner::new(root, bin)), bin)?;
     let problems = match args.command {
         Command::Write { .. } => krb_docs::write(&docs).map(|(changed, problems)| {
             for page in changed {

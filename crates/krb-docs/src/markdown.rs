@@ -167,12 +167,9 @@ pub(crate) fn code_spans(line: &str) -> Vec<(std::ops::Range<usize>, &str)> {
 /// The inline code spans outside fenced blocks, each with its line.
 pub fn inline_code(text: &str) -> Vec<(usize, String)> {
     let mut found = Vec::new();
-    for l in lines(text).iter().filter(|l| l.prose()) {
-        found.extend(
-            code_spans(l.text)
-                .into_iter()
-                .map(|(_, c)| (l.number, c.to_string())),
-        );
+    for l in lines(text).into_iter().filter(Line::prose) {
+        let spans = code_spans(l.text).into_iter();
+        found.extend(spans.map(|(_, c)| (l.number, c.to_string())));
     }
     found
 }

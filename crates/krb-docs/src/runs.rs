@@ -20,7 +20,6 @@ pub const UNRUN: &str = "<!-- unrun:";
 /// Where the snapshot cases are, from the root.
 pub const SNAPSHOTS: &str = "crates/krb-docs/tests/cmd";
 
-/// A sample: its path, language, lab, transcript and the folder of its logs.
 struct Sample {
     path: String,
     lang: String,
@@ -30,21 +29,6 @@ struct Sample {
 }
 
 impl Sample {
-    fn read(root: &Path, file: &Path) -> Result<Option<Sample>> {
-        let dir = file.parent().and_then(|p| p.file_name());
-        let [Some(lang), Some(lab)] = [dir, file.file_stem()].map(|n| n?.to_str()) else {
-            return Ok(None);
-        };
-        let path = rel(root, file);
-        Ok(Some(Sample {
-            text: std::fs::read_to_string(file).with_context(|| path.clone())?,
-            lang: lang.to_string(),
-            lab: lab.to_string(),
-            logs: file.with_extension(""),
-            path,
-        }))
-    }
-
     fn again(&self) -> String {
         let n = self.lab.trim_start_matches("lab");
         format!(
@@ -54,11 +38,22 @@ impl Sample {
 }
 
 fn samples(root: &Path) -> Result<Vec<Sample>> {
-    let files = files_under(&root.join("docs/samples"), "txt")?;
-    files
-        .iter()
-        .filter_map(|f| Sample::read(root, f).transpose())
-        .collect()
+    let mut found = Vec::new();
+    for file in files_under(&root.join("docs/samples"), "txt")? {
+        let dir = file.parent().and_then(|p| p.file_name());
+        let [Some(lang), Some(lab)] = [dir, file.file_stem()].map(|n| n?.to_str()) else {
+            continue;
+        };
+        let path = rel(root, &file);
+        found.push(Sample {
+            text: std::fs::read_to_string(&file).with_context(|| path.clone())?,
+            lang: lang.to_string(),
+            lab: lab.to_string(),
+            logs: file.with_extension(""),
+            path,
+        });
+    }
+    Ok(found)
 }
 
 /// Check f on every sample and on the pages' output blocks.
@@ -291,69 +286,50 @@ fn snapshot_line(line: &str) -> Regex {
     Regex::new(&format!("^{}$", parts.join(".*"))).expect("an escaped pattern")
 }
 
-/// The lines a page of language `lang` may quote: its samples' and its snapshots'.
-struct Quotable {
-    exact: HashSet<String>,
-    patterns: Vec<Regex>,
-}
-
-impl Quotable {
-    fn read(root: &Path, samples: &[Sample], lang: &str) -> Quotable {
-        let mut exact: HashSet<String> = samples
-            .iter()
-            .filter(|s| s.lang == lang)
-            .flat_map(|s| s.text.lines().map(|l| l.trim().to_string()))
-            .collect();
-        let mut patterns = Vec::new();
-        let file = root.join(SNAPSHOTS).join(format!("{lang}.md"));
-        if let Ok(text) = std::fs::read_to_string(&file) {
-            for line in text.lines().map(str::trim) {
-                if line.contains("[..]") {
-                    patterns.push(snapshot_line(line));
-                } else {
-                    exact.insert(line.to_string());
-                }
-            }
-        }
-        Quotable { exact, patterns }
-    }
-
-    fn has(&self, line: &str) -> bool {
-        let line = line.trim();
-        self.exact.contains(line) || self.patterns.iter().any(|p| p.is_match(line))
-    }
+/// Whether a page of language `lang` may quote a trimmed line: its samples' lines and its
+/// snapshots'.
+fn quotable(root: &Path, samples: &[Sample], lang: &str) -> impl Fn(&str) -> bool {
+    let mut exact: HashSet<String> = samples
+        .iter()
+        .filter(|s| s.lang == lang)
+        .flat_map(|s| s.text.lines().map(|l| l.trim().to_string()))
+        .collect();
+    let file = root.join(SNAPSHOTS).join(format!("{lang}.md"));
+    let snapshots = std::fs::read_to_string(file).unwrap_or_default();
+    let (elided, lines): (Vec<&str>, _) = snapshots
+        .lines()
+        .map(str::trim)
+        .partition(|l| l.contains("[..]"));
+    exact.extend(lines.into_iter().map(str::to_string));
+    let patterns: Vec<Regex> = elided.into_iter().map(snapshot_line).collect();
+    move |line| exact.contains(line) || patterns.iter().any(|p| p.is_match(line))
 }
 
 /// The pages' output blocks outside generated blocks: every line quotes a sample or a snapshot
 /// of the page's language. The findings pages under docs/en/internals quote older tools on
 /// purpose and are not read.
 fn check_pages(docs: &Docs, samples: &[Sample]) -> Vec<Problem> {
-    let mut quotable = std::collections::HashMap::new();
+    let mut quotables = std::collections::HashMap::new();
     let mut problems = Vec::new();
     for page in &docs.pages {
         // README*.md and docs/LANG/*.md: none a folder deeper.
         let Some(lang) = page.lang().filter(|_| page.path.matches('/').count() < 3) else {
             continue;
         };
-        let quotable = quotable
+        let quotable = quotables
             .entry(lang)
-            .or_insert_with(|| Quotable::read(&docs.root, samples, lang));
+            .or_insert_with(|| quotable(&docs.root, samples, lang));
         let (mut generated, mut unrun, mut skipped) = (false, false, false);
         for line in lines(&page.text) {
             let marker = line.text.trim_start();
-            if marker.starts_with("<!-- /krb:") {
-                generated = false;
-            } else if marker.starts_with("<!-- krb:") {
-                generated = true;
-            }
+            generated =
+                (generated || marker.starts_with("<!-- krb:")) && !marker.starts_with("<!-- /krb:");
             if line.fence {
                 skipped |= unrun;
                 unrun = false;
             } else if line.block.is_none() {
                 skipped = false;
-                if !marker.is_empty() {
-                    unrun = marker.starts_with(UNRUN);
-                }
+                unrun = (unrun && marker.is_empty()) || marker.starts_with(UNRUN);
             }
             let output = matches!(line.block, Some(info) if !matches!(info, "sh" | "bash"));
             let text = line.text.trim();
@@ -361,7 +337,7 @@ fn check_pages(docs: &Docs, samples: &[Sample]) -> Vec<Problem> {
             if !output || generated || skipped || text.is_empty() || text.starts_with("$ ") {
                 continue;
             }
-            if !quotable.has(line.text) {
+            if !quotable(text) {
                 let shown: String = text.chars().take(100).collect();
                 let what = format!(
                     "`{shown}` is in no sample of docs/samples/{lang} and no snapshot of \

@@ -40,17 +40,13 @@ pub fn reads(root: &std::path::Path) -> Result<BTreeMap<String, String>> {
     for file in files_under(&root.join("scripts"), "sh")? {
         let name = rel(root, &file);
         let text = std::fs::read_to_string(&file).with_context(|| name.clone())?;
-        for (i, line) in text.lines().enumerate() {
-            let code = line.trim_start();
-            if code.starts_with('#') {
-                continue;
-            }
-            let code = code.split(" #").next().unwrap_or(code);
-            for (var, _) in named(code) {
-                found
-                    .entry(var)
-                    .or_insert_with(|| format!("{name}:{}", i + 1));
-            }
+        // Comments blanked, each line kept where it is.
+        let code = text.lines().map(|line| match line.trim_start() {
+            code if code.starts_with('#') => "",
+            code => code.split(" #").next().unwrap_or(code),
+        });
+        for (var, line) in named(&code.collect::<Vec<_>>().join("\n")) {
+            found.entry(var).or_insert_with(|| format!("{name}:{line}"));
         }
     }
     for (name, text) in rust_sources(root)? {

@@ -63,7 +63,6 @@ pub struct Room {
 }
 
 impl Room {
-    /// Starts the room and adds `names` to it.
     pub fn start(home: &str, port: u16, names: &[&str]) -> Result<Room> {
         let room = Room {
             home: home.to_string(),
@@ -140,7 +139,6 @@ pub fn bash(what: &str, snippet: &str) -> Result<String> {
     Ok(stdout)
 }
 
-/// What a finished command printed: its stdout, then its stderr.
 pub fn said(out: &std::process::Output) -> String {
     text(&out.stdout) + &text(&out.stderr)
 }
@@ -310,15 +308,11 @@ pub fn committed_offsets(group: &str) -> Result<BTreeMap<Partition, Offset>> {
         "consumer-groups tool failed: {}",
         said(&out)
     );
-    let offsets: BTreeMap<_, _> = text
-        .lines()
-        .filter_map(
-            |line| match line.split_whitespace().collect::<Vec<_>>()[..] {
-                [g, _, p, o, ..] if g == group => Some((p.parse().ok()?, o.parse().ok()?)),
-                _ => None,
-            },
-        )
-        .collect();
+    let row = |line: &str| match line.split_whitespace().collect::<Vec<_>>()[..] {
+        [g, _, p, o, ..] if g == group => Some((p.parse().ok()?, o.parse().ok()?)),
+        _ => None,
+    };
+    let offsets: BTreeMap<_, _> = text.lines().filter_map(row).collect();
     ensure!(
         !offsets.is_empty(),
         "the consumer-groups tool shows no committed offset for {group}:\n{text}"
@@ -326,7 +320,6 @@ pub fn committed_offsets(group: &str) -> Result<BTreeMap<Partition, Offset>> {
     Ok(offsets)
 }
 
-/// The broker the tools use: KRB_BOOTSTRAP, else krb-kafka's default.
 pub fn bootstrap() -> String {
     std::env::var("KRB_BOOTSTRAP").unwrap_or_else(|_| DEFAULT_BOOTSTRAP.into())
 }

@@ -8,7 +8,6 @@ use krb_log::logline::{Event, LogLine, Offset};
 /// The most offsets one line may hold: the grammar's bound for one batch's acknowledgements.
 pub const MOST: usize = 1 << 20;
 
-/// The bytes after each acknowledgement event's words, on a member's line.
 pub fn check(data: &[u8]) {
     let Ok(rest) = std::str::from_utf8(data) else {
         return;

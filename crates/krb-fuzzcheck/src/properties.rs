@@ -6,7 +6,6 @@ use std::path::Path;
 
 use krb_log::properties::parse;
 
-/// The fuzzer's bytes as a properties file's text.
 pub fn check(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else {
         return;

@@ -12,7 +12,6 @@ use krb_room::room::{check as checked, Room, MAX_NAME};
 /// Where the message was, as the reader names it.
 const PLACE: &str = "alice-krb-room-monday partition 0 offset 7";
 
-/// The fuzzer's bytes as a message of alice's topic, and as a file of records.
 pub fn check(data: &[u8]) {
     let mut room = Room::default();
     match room.add("alice", Some(data), PLACE) {

@@ -5,7 +5,6 @@
 use krb_cli::lang::Lang;
 use krb_verify::record::{self, table_in};
 
-/// The fuzzer's bytes as a file of records.
 pub fn check(data: &[u8]) {
     let path = crate::scratch("table");
     std::fs::write(&path, data).expect("cannot write the fuzz input's file");

@@ -6,7 +6,6 @@
 use krb_log::logline::Offset;
 use krb_log::trial_log::{read_acks, read_samples, FaultLog, NO_OFFSET};
 
-/// The fuzzer's bytes as each of lab 7's files.
 pub fn check(data: &[u8]) {
     let path = crate::scratch("trial");
     std::fs::write(&path, data).expect("cannot write the fuzz input's file");

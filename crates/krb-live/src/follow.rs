@@ -76,14 +76,11 @@ impl GroupLogs {
         let mut skipped = Vec::new();
         for log in &mut self.logs {
             let first = log.last_at().is_none();
-            match log.read_more()? {
-                Growth::Lines(_) => {}
-                Growth::Replaced | Growth::Gone => return Ok(Poll::Restart),
+            if let Growth::Replaced | Growth::Gone = log.read_more()? {
+                return Ok(Poll::Restart);
             }
-            if first {
-                if let Some(at) = log.lines.first().map(|l| l.at) {
-                    log.align(*self.near.get_or_insert(at));
-                }
+            if let (true, Some(at)) = (first, log.lines.first().map(|l| l.at)) {
+                log.align(*self.near.get_or_insert(at));
             }
             let near = log.last_at();
             let (entries, librdkafka) = log.take_lines();

@@ -91,20 +91,14 @@ impl Setup {
             .local_addr()
             .context("cannot read the address served on")?;
         let live = live::Live::new(&args.logs.dir, &args.group, &args.namespace);
+        let files = live.files();
         let published = live.start();
-        let files = format!(
-            "{}/{}-*.log",
-            krb_cli::out::shown(&args.logs.dir),
-            args.group
-        );
-        krb_cli::out::stdout_line(&STARTED.fill(
-            lang,
-            &[
-                ("group", &args.group),
-                ("files", &files),
-                ("address", &address),
-            ],
-        ));
+        let values: [(&str, &dyn std::fmt::Display); 3] = [
+            ("group", &args.group),
+            ("files", &files),
+            ("address", &address),
+        ];
+        krb_cli::out::stdout_line(&STARTED.fill(lang, &values));
         server::serve(listener, page::Page::new(lang), published)
     }
 }

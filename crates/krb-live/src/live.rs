@@ -53,11 +53,8 @@ impl Live {
         let read = self.read();
         let error = read.as_ref().err().map(|e| format!("{e:#}"));
         let changed = read.unwrap_or(false) || error != self.error;
-        if error.is_some() && error != self.error {
-            krb_cli::out::stderr_line(&format!(
-                "krb-live: {}",
-                error.as_deref().unwrap_or_default()
-            ));
+        if let Some(e) = error.as_ref().filter(|_| error != self.error) {
+            krb_cli::out::stderr_line(&format!("krb-live: {e}"));
         }
         self.error = error;
         changed
@@ -77,9 +74,9 @@ impl Live {
                     changed = true;
                 }
                 Poll::Lines(lines, skipped) => {
-                    changed |= !lines.is_empty() || !skipped.is_empty();
-                    self.state.skip(skipped);
                     let more = !lines.is_empty();
+                    changed |= more || !skipped.is_empty();
+                    self.state.skip(skipped);
                     for line in lines {
                         self.state.add(line);
                     }
@@ -91,8 +88,13 @@ impl Live {
         }
     }
 
+    /// The logs followed, as the page and the start line name them: `DIR/GROUP-*.log`.
+    pub fn files(&self) -> String {
+        format!("{}/{}-*.log", shown(&self.logs.dir), self.logs.group)
+    }
+
     pub fn view(&mut self) -> View {
-        let files = format!("{}/{}-*.log", shown(&self.logs.dir), self.logs.group);
+        let files = self.files();
         let mut view = View::of(&mut self.state, &self.logs.group, &files);
         view.error = self.error.clone();
         view

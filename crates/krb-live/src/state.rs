@@ -196,20 +196,15 @@ impl State {
             What::Event(event) => event,
         };
         let step = (at - origin).num_milliseconds().div_euclid(STEP_MS);
-        let mut widen = |p: Partition, o: Offset| {
-            let r = self.offsets.entry(p).or_insert((o, o));
-            *r = (r.0.min(o), r.1.max(o));
-        };
+        krb_timeline::widen(&mut self.offsets, &event);
         let w = self.workers.entry(worker.clone()).or_default();
         if let Event::Commit(positions) = &event {
             for &(p, o) in positions {
-                widen(p, o);
                 self.committed.entry(p).or_default().insert(step, (at, o));
             }
             return;
         }
         if let Some((partition, offset)) = event.completion() {
-            widen(partition, offset);
             // Before it is counted: a message counted already is processed again.
             let before = self.counts.get(partition, offset);
             self.counts.add(worker.as_bytes(), partition, offset);
@@ -268,14 +263,11 @@ impl State {
                 w.end(ps, at, End::Lost);
                 Kind::Lost
             }
-            Event::CommitFailed(e) | Event::PollError(e) | Event::TxnAborted(e) => {
-                let kind = match event {
-                    Event::CommitFailed(_) => Kind::CommitFailed,
-                    Event::PollError(_) => Kind::PollError,
-                    _ => Kind::TxnAborted,
-                };
-                return self.happened(at, worker, kind, e.clone());
+            Event::CommitFailed(e) => {
+                return self.happened(at, worker, Kind::CommitFailed, e.clone())
             }
+            Event::PollError(e) => return self.happened(at, worker, Kind::PollError, e.clone()),
+            Event::TxnAborted(e) => return self.happened(at, worker, Kind::TxnAborted, e.clone()),
             Event::Consumes { topic, .. } | Event::ShareConsumes { topic, .. } => {
                 self.topic.get_or_insert_with(|| topic.clone());
                 return;

@@ -3,7 +3,7 @@
 //! and duplicates. The page's own words are apart ([`crate::messages`]); the labels here are
 //! the logs' own texts, which the page shows as they are.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use krb_log::logline::{format_time, Partition};
 use krb_log::rendered_error::rendered_code;
@@ -176,42 +176,34 @@ impl View {
         // Steps of STEP_MS, widened to whole multiples until the run has few enough.
         let per = (length / STEP_MS / MAX_STEPS + 1).max(1);
         let step = STEP_MS * per;
-        let mut marks: Vec<Mark> = state
-            .events
-            .iter()
-            .map(|e| Mark {
-                at: ms(e.at),
-                clock: format_time(e.at.time()),
-                worker: e.worker.clone(),
-                kind: kind_name(e.kind),
-                text: e.text.clone(),
-                code: matches!(
-                    e.kind,
-                    Kind::CommitFailed | Kind::PollError | Kind::TxnAborted
-                )
-                .then(|| rendered_code(&e.text).to_string()),
-                duplicate: None,
-            })
-            .collect();
-        marks.extend(state.duplicates.iter().map(|d| Mark {
-            at: ms(d.at),
-            clock: format_time(d.at.time()),
-            worker: d.worker.clone(),
-            kind: "duplicate",
+        let mark = |at: chrono::NaiveDateTime, worker: &str, kind| Mark {
+            at: ms(at),
+            clock: format_time(at.time()),
+            worker: worker.to_string(),
+            kind,
             text: String::new(),
             code: None,
-            duplicate: Some([
-                i64::from(d.partition),
-                d.offset,
-                i64::from(d.times),
-                d.n as i64,
-            ]),
+            duplicate: None,
+        };
+        let failed = |k: Kind| matches!(k, Kind::CommitFailed | Kind::PollError | Kind::TxnAborted);
+        let mut marks: Vec<Mark> = (state.events.iter())
+            .map(|e| Mark {
+                text: e.text.clone(),
+                code: failed(e.kind).then(|| rendered_code(&e.text).to_string()),
+                ..mark(e.at, &e.worker, kind_name(e.kind))
+            })
+            .collect();
+        marks.extend(state.duplicates.iter().map(|d| {
+            let (p, times, n) = (i64::from(d.partition), i64::from(d.times), d.n as i64);
+            Mark {
+                duplicate: Some([p, d.offset, times, n]),
+                ..mark(d.at, &d.worker, "duplicate")
+            }
         }));
         // In time order; a stable sort keeps events before duplicates of the same millisecond.
         marks.sort_by_key(|m| m.at);
         // Each worker's marks, found once rather than searched for in every lane.
-        let mut by_worker: std::collections::HashMap<&str, Vec<Mark>> =
-            std::collections::HashMap::new();
+        let mut by_worker: HashMap<&str, Vec<Mark>> = HashMap::new();
         for m in &marks {
             by_worker.entry(&m.worker).or_default().push(m.clone());
         }
@@ -220,7 +212,7 @@ impl View {
             .iter()
             .map(|(name, w)| {
                 // Each partition's spans, in the order it was given them.
-                let mut spans_of: std::collections::BTreeMap<Partition, Vec<SpanView>> =
+                let mut spans_of: BTreeMap<Partition, Vec<SpanView>> =
                     w.steps.keys().map(|&p| (p, Vec::new())).collect();
                 for s in &w.spans {
                     spans_of.entry(s.partition).or_default().push(SpanView {

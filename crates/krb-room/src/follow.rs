@@ -65,11 +65,8 @@ pub fn start(broker: &BrokerArgs, room: &str) -> Result<Shared> {
                         trouble(&filled, format!("{e:#}"));
                     }
                 }
-                let Some(message) = consumer.poll(Duration::from_millis(200)) else {
-                    continue;
-                };
-                match message {
-                    Ok(m) => {
+                match consumer.poll(Duration::from_millis(200)) {
+                    Some(Ok(m)) => {
                         let Some(owner) = topic::owner(&room, m.topic()) else {
                             continue;
                         };
@@ -84,7 +81,8 @@ pub fn start(broker: &BrokerArgs, room: &str) -> Result<Shared> {
                             stderr_line(&format!("krb-room: {skipped}"));
                         }
                     }
-                    Err(e) => trouble(&filled, e.to_string()),
+                    Some(Err(e)) => trouble(&filled, e.to_string()),
+                    None => {}
                 }
             }
         })
@@ -102,7 +100,7 @@ fn trouble(shared: &Shared, error: String) {
 }
 
 /// Adds the room's new topics to the consumer's assignment, each from its beginning: those in
-/// `metadata` that are served (each partition with a leader) and not yet in `reading`.
+/// `metadata` that are served ([`topic::partitions`]) and not yet in `reading`.
 fn assign_new(
     consumer: &BaseConsumer,
     room: &str,
@@ -113,15 +111,7 @@ fn assign_new(
         .topics()
         .iter()
         .filter(|t| topic::owner(room, t.name()).is_some() && !reading.contains(t.name()))
-        .filter(|t| {
-            t.error().is_none()
-                && !t.partitions().is_empty()
-                && t.partitions().iter().all(|p| p.leader() >= 0)
-        })
-        .map(|t| {
-            let partitions = t.partitions().iter().map(|p| p.id()).collect();
-            (t.name().to_string(), partitions)
-        })
+        .filter_map(|t| Some((t.name().to_string(), topic::partitions(t)?)))
         .collect();
     if new.is_empty() {
         return Ok(());

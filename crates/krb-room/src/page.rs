@@ -156,18 +156,11 @@ impl Page {
             } else {
                 m::OVERLAP
             };
-            let _ = write!(
-                html,
-                "<th>{}</th>",
-                escape_html(&m::COLUMN.fill(
-                    lang,
-                    &[
-                        ("lab", &c.lab),
-                        ("variant", &c.variant),
-                        ("what", &what.text(lang)),
-                    ],
-                ))
-            );
+            let what = what.text(lang);
+            let values: [(&str, &dyn std::fmt::Display); 3] =
+                [("lab", &c.lab), ("variant", &c.variant), ("what", &what)];
+            let th = m::COLUMN.fill(lang, &values);
+            let _ = write!(html, "<th>{}</th>", escape_html(&th));
         }
         html += "</tr>\n";
         let width = 3 + columns.len();

@@ -79,10 +79,9 @@ impl Room {
             }
         };
         let p = self.participants.entry(owner.to_string()).or_default();
-        if let Some(claimed) = record.namespace.as_ref().filter(|ns| *ns != owner) {
-            if p.claimed.len() < MAX_CLAIMED {
-                p.claimed.insert(claimed.clone());
-            }
+        let full = p.claimed.len() == MAX_CLAIMED;
+        if let Some(claimed) = record.namespace.as_ref().filter(|ns| *ns != owner && !full) {
+            p.claimed.insert(claimed.clone());
         }
         p.variants
             .insert((record.lab, record.variant.clone()), record.clone());

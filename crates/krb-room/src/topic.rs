@@ -10,6 +10,7 @@ use anyhow::{bail, Context, Result};
 use krb_kafka::broker::{wait, BrokerArgs, REACH_TIMEOUT};
 use rdkafka::admin::{NewTopic, TopicReplication};
 use rdkafka::error::RDKafkaErrorCode;
+use rdkafka::metadata::MetadataTopic;
 use rdkafka::producer::{BaseProducer, BaseRecord, DeliveryResult, Producer, ProducerContext};
 use rdkafka::ClientContext;
 
@@ -73,7 +74,7 @@ pub fn ensure(broker: &BrokerArgs, topic: &str) -> Result<Vec<i32>> {
     bail!("topic {topic} was created but had no leader within 30 s")
 }
 
-/// The partitions of `topic` if the broker serves it, each with a leader.
+/// The partitions of `topic` if the broker serves it ([`partitions`]).
 fn served<C: rdkafka::client::ClientContext>(
     broker: &BrokerArgs,
     client: &rdkafka::client::Client<C>,
@@ -83,17 +84,19 @@ fn served<C: rdkafka::client::ClientContext>(
     let metadata = client
         .fetch_metadata(None, REACH_TIMEOUT)
         .map_err(|e| anyhow::anyhow!(broker.unreachable(&e)))?;
-    let Some(t) = metadata.topics().iter().find(|t| t.name() == topic) else {
-        return Ok(None);
-    };
+    let found = metadata.topics().iter().find(|t| t.name() == topic);
+    Ok(found.and_then(partitions))
+}
+
+/// A topic's partitions if the broker serves it: no error, and each partition with a leader.
+pub fn partitions(t: &MetadataTopic) -> Option<Vec<i32>> {
     let partitions: Vec<i32> = t.partitions().iter().map(|p| p.id()).collect();
     let led = t.partitions().iter().all(|p| p.leader() >= 0);
-    Ok((t.error().is_none() && !partitions.is_empty() && led).then_some(partitions))
+    (t.error().is_none() && !partitions.is_empty() && led).then_some(partitions)
 }
 
 const DELIVERY_TIMEOUT: Duration = Duration::from_secs(15);
 
-/// Collects the delivery reports that failed.
 #[derive(Default)]
 struct Deliveries {
     failed: Mutex<Vec<String>>,

@@ -60,12 +60,9 @@ pub fn serve(listener: TcpListener, app: Router) -> Result<()> {
 /// cannot set hyper's header timeout (it needs a timer axum does not give), hence this one.
 async fn accept(listener: &tokio::net::TcpListener, app: Router) {
     loop {
-        let stream = match listener.accept().await {
-            Ok((stream, _)) => stream,
-            Err(_) => {
-                tokio::time::sleep(ACCEPT_PAUSE).await;
-                continue;
-            }
+        let Ok((stream, _)) = listener.accept().await else {
+            tokio::time::sleep(ACCEPT_PAUSE).await;
+            continue;
         };
         let service = TowerToHyperService::new(app.clone());
         tokio::spawn(async move {
@@ -125,21 +122,39 @@ impl Pages {
         let turn = Arc::clone(&self.turn);
         let made = tokio::time::timeout(self.budget, async move {
             let Ok(permit) = turn.acquire_owned().await else {
-                return Err(Failed::Panicked);
+                return Err(StatusCode::INTERNAL_SERVER_ERROR);
             };
             tokio::task::spawn_blocking(move || {
                 let _permit = permit;
                 make()
             })
             .await
-            .map_err(|_| Failed::Panicked)
+            .map_err(|_| StatusCode::INTERNAL_SERVER_ERROR)
         })
         .await
-        .unwrap_or(Err(Failed::TooSlow));
+        .unwrap_or(Err(StatusCode::SERVICE_UNAVAILABLE));
         match made {
             Ok(page) => html(page).into_response(),
-            Err(failed) => failed.page(self.budget, self.lang),
+            Err(status) => self.failed(status),
         }
+    }
+
+    /// The error page of a page that panicked (500) or was not made in time (503): what went
+    /// wrong in a line in the pages' language, and that the page will come back. The pages
+    /// reload themselves; this one does too.
+    fn failed(&self, status: StatusCode) -> Response {
+        let text = if status == StatusCode::SERVICE_UNAVAILABLE {
+            TOO_SLOW.fill(self.lang, &[("seconds", &self.budget.as_secs_f64())])
+        } else {
+            PANICKED.text(self.lang).into()
+        };
+        let body = format!(
+            "<!DOCTYPE html>\n<html lang=\"{}\"><head><meta charset=\"utf-8\">\
+             <meta http-equiv=\"refresh\" content=\"2\"><title>{status}</title></head>\
+             <body><p id=\"error\">{text}</p></body></html>\n",
+            self.lang.code(),
+        );
+        (status, html(body)).into_response()
     }
 }
 
@@ -150,35 +165,4 @@ krb_cli::msgs! { ;
     TOO_SLOW =
         "the page was not made within {seconds} s: the server is busy (trying again every 2 s)",
         "{seconds}초 안에 페이지를 만들지 못했어요. 서버가 바빠요 (2초마다 다시 시도해요)";
-}
-
-enum Failed {
-    Panicked,
-    TooSlow,
-}
-
-impl Failed {
-    /// What went wrong, in a line in `lang`, and that the page will come back.
-    fn text(&self, budget: Duration, lang: Lang) -> String {
-        match self {
-            Failed::Panicked => PANICKED.text(lang).into(),
-            Failed::TooSlow => TOO_SLOW.fill(lang, &[("seconds", &budget.as_secs_f64())]),
-        }
-    }
-
-    /// The error page. The pages reload themselves; this one does too.
-    fn page(self, budget: Duration, lang: Lang) -> Response {
-        let status = match self {
-            Failed::Panicked => StatusCode::INTERNAL_SERVER_ERROR,
-            Failed::TooSlow => StatusCode::SERVICE_UNAVAILABLE,
-        };
-        let body = format!(
-            "<!DOCTYPE html>\n<html lang=\"{}\"><head><meta charset=\"utf-8\">\
-             <meta http-equiv=\"refresh\" content=\"2\"><title>{status}</title></head>\
-             <body><p id=\"error\">{}</p></body></html>\n",
-            lang.code(),
-            self.text(budget, lang)
-        );
-        (status, html(body)).into_response()
-    }
 }

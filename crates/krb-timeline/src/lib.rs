@@ -148,21 +148,17 @@ pub fn read(dir: &Path, group: &str, ns: &Namespace) -> Result<Run> {
     };
     // Slow messages not yet completed, by consumer.
     let mut slow = HashSet::new();
-    let mut widen = |p: Partition, o: Offset| {
-        let r = run.ranges.entry(p).or_insert((o, o));
-        *r = (r.0.min(o), r.1.max(o));
-    };
     run.consumers = stream(&run.files, |i, log, lines| {
         log.librdkafka.retain(|l| l.contains("|MAXPOLL|"));
         for l in lines {
             let (a, b) = run.span.get_or_insert((l.at, l.at));
             (*a, *b) = ((*a).min(l.at), (*b).max(l.at));
+            widen(&mut run.ranges, &l.event);
             let keep = match (&l.event, l.event.completion()) {
                 (_, Some((p, o))) => {
                     for _ in 0..l.times {
                         run.counts.add(log.name.as_bytes(), p, o);
                     }
-                    widen(p, o);
                     slow.remove(&(i, p, o))
                 }
                 (Event::SlowStart { partition, offset }, _) => {
@@ -171,7 +167,6 @@ pub fn read(dir: &Path, group: &str, ns: &Namespace) -> Result<Run> {
                 }
                 (Event::Commit(positions), _) => {
                     for &(p, o) in positions {
-                        widen(p, o);
                         run.commits.entry(p).or_default().push((l.at, o));
                     }
                     true
@@ -187,6 +182,19 @@ pub fn read(dir: &Path, group: &str, ns: &Namespace) -> Result<Run> {
         commits.sort_by_key(|&(t, _)| t);
     }
     Ok(run)
+}
+
+/// Widens each partition's lowest and highest offset, processed or committed (its lane's scale,
+/// here and on krb-live's page), to the offsets `event` processed or committed.
+pub fn widen(ranges: &mut BTreeMap<Partition, (Offset, Offset)>, event: &Event) {
+    let commits = match event {
+        Event::Commit(positions) => positions.as_slice(),
+        _ => &[],
+    };
+    for &(p, o) in event.completion().iter().chain(commits) {
+        let r = ranges.entry(p).or_insert((o, o));
+        *r = (r.0.min(o), r.1.max(o));
+    }
 }
 
 /// The label of an event in a consumer's lane, or `None` for events drawn elsewhere. A
@@ -269,9 +277,7 @@ impl Lane {
     /// Adds the bars and the dots to `lane`, each tooltip saying how many processings its dot
     /// stands for, and the processings left out, if any.
     fn draw(self, mut lane: El, lang: Lang) -> El {
-        for bar in self.bars {
-            lane = lane.child(bar);
-        }
+        lane = self.bars.into_iter().fold(lane, El::child);
         for ((dot, title), more) in self.dots.into_iter().zip(self.merged) {
             let title = match more {
                 0 => title,
@@ -461,17 +467,14 @@ pub fn render(group: &str, run: &mut Run, lang: Lang) -> Result<El> {
             }
             // A processing that wrote nothing (its effect was already there, or its
             // transaction was refused) is a hollow dot.
-            let nothing = match l.event {
-                Event::AlreadyApplied { .. } => Some(m::ALREADY_APPLIED),
-                Event::Refused { .. } => Some(m::REFUSED),
-                _ => None,
+            let (nothing, dup) = match l.event {
+                Event::AlreadyApplied { .. } => {
+                    (Some(m::ALREADY_APPLIED), "processed dup already-applied")
+                }
+                Event::Refused { .. } => (Some(m::REFUSED), "processed dup refused"),
+                _ => (None, "processed dup"),
             };
-            let class = match (duplicate, &l.event) {
-                (false, _) => "processed",
-                (true, Event::AlreadyApplied { .. }) => "processed dup already-applied",
-                (true, Event::Refused { .. }) => "processed dup refused",
-                (true, _) => "processed dup",
-            };
+            let class = if duplicate { dup } else { "processed" };
             let (cx, cy) = (x(l.at), lane.y(offset));
             if !lane.count((i, cx.round() as i64, cy.round() as i64, class), l.times) {
                 continue;
@@ -487,13 +490,8 @@ pub fn render(group: &str, run: &mut Run, lang: Lang) -> Result<El> {
             if duplicate {
                 dot = dot.set("stroke", DUPLICATE).set("stroke-width", 1.5);
             }
-            let title = match nothing {
-                Some(why) => {
-                    let why = why.text(lang);
-                    let mut values = at.to_vec();
-                    values.push(("why", &why));
-                    m::DOT_WHY.fill(lang, &values)
-                }
+            let title = match nothing.map(|why| why.text(lang)) {
+                Some(why) => m::DOT_WHY.fill(lang, &[at[0], at[1], at[2], ("why", &why)]),
                 None => m::DOT.fill(lang, &at),
             };
             lane.dots.push((dot, title));
