@@ -1,8 +1,7 @@
-//! The broker's consumer groups as they are now (state, members, their partitions, committed
-//! offsets), through librdkafka's admin API: rust-rdkafka's classic-only calls show a KIP-848 group
-//! as `Dead` (docs/en/internals/broker-questions.md, "Consumer groups"). What leaves the module is
-//! owned Rust data, copied out before librdkafka's memory is freed; each request's queue, options
-//! and event are destroyed by `Drop`, on every path.
+//! The broker's consumer groups now (state, members, their partitions, committed offsets), through
+//! librdkafka's admin API: rust-rdkafka's classic-only calls show a KIP-848 group as `Dead`
+//! (docs/en/internals/broker-questions.md, "Consumer groups"). What leaves is owned data, copied
+//! before librdkafka frees its memory; `Drop` destroys each queue, options and event on every path.
 
 use std::ffi::{c_char, CStr, CString};
 use std::fmt;
@@ -59,7 +58,10 @@ pub struct Group {
 }
 
 /// Every classic and `consumer` group on the cluster (every broker is asked): id and state.
-pub fn list<C: ClientContext>(client: &Client<C>, timeout: Duration) -> Result<Vec<(String, State)>> {
+pub fn list<C: ClientContext>(
+    client: &Client<C>,
+    timeout: Duration,
+) -> Result<Vec<(String, State)>> {
     use rd::rd_kafka_consumer_group_type_t::*;
     // Share and streams groups are not consumer groups: describing one would fail.
     let kinds = [
@@ -338,10 +340,9 @@ fn ask<C: ClientContext, T>(
 type AdminOptions = rd::rd_kafka_AdminOptions_t;
 type Queue = rd::rd_kafka_queue_t;
 
-/// A broker's answer while it loads a group coordinator's state (it has just started, or a
-/// partition of `__consumer_offsets` has just moved to it): the same question asked again
-/// shortly is answered. librdkafka hands these back to the caller rather than retrying them
-/// (seen on a fresh Kafka 4.3.1 broker: `ListConsumerGroups: Coordinator load in progress`).
+/// A broker's answer while it loads a group coordinator's state (just started, or a partition
+/// of `__consumer_offsets` just moved to it): asked again shortly, it answers. librdkafka hands
+/// these back (seen on a fresh Kafka 4.3.1: `ListConsumerGroups: Coordinator load in progress`).
 #[derive(Debug)]
 struct Loading(String);
 

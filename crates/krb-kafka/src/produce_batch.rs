@@ -53,12 +53,10 @@ impl<'p> Batches<'p> {
         })
     }
 
-    /// Offers the `run` of payloads to librdkafka for `partition` (copied: the run can be reused
-    /// at once). Returns how many it took, always the first ones: it stops taking at a full
-    /// queue, and the rest is to be offered again once deliveries have made room. Any other
-    /// refusal is the error of the first message refused; librdkafka goes on past a refused
-    /// message, so the ones it took after it are in flight all the same, and [`Refused`] counts
-    /// them.
+    /// Offers the `run` of payloads (copied) to librdkafka for `partition`. Returns how many it
+    /// took, the first ones: a full queue stops it, the rest to be offered again once deliveries
+    /// make room. Any other refusal is the first refused message's error; librdkafka goes on past
+    /// it, so the ones taken after it are in flight too, and [`Refused`] counts them.
     pub fn send<'r>(
         &self,
         partition: i32,
