@@ -1,7 +1,6 @@
-//! Runs of messages handed to librdkafka in one call (`rd_kafka_produce_batch`), for
-//! krb-produce: rust-rdkafka's call a message copied the topic name, looked the topic up and read
-//! the clock for each (docs/en/internals/benchmarks.md). Delivery reports come back through the
-//! producer's queue as for any other message, to the same context.
+//! Runs of messages handed to librdkafka in one call (`rd_kafka_produce_batch`) for krb-produce:
+//! rust-rdkafka's call a message copied the topic name, looked it up and read the clock for each
+//! (docs/en/internals/benchmarks.md). Delivery reports come to the producer's context as usual.
 
 use std::ffi::CString;
 use std::marker::PhantomData;

@@ -1,7 +1,6 @@
-//! Who reads a topic now: the groups with live members that read it, which `krb-topic` will not
-//! delete it from under (in a room sharing one broker, no one wipes another's data), decided on the
-//! names the broker knows. The rule ([`decide`]) and what was measured for it:
-//! docs/en/internals/broker-questions.md, "Who reads a topic".
+//! The groups with live members that read a topic, which `krb-topic` will not delete from under
+//! them (in a room on one broker, no one wipes another's data), by the broker's names. The rule
+//! ([`decide`]) and its measures: docs/en/internals/broker-questions.md, "Who reads a topic".
 
 use std::collections::BTreeSet;
 use std::time::Duration;

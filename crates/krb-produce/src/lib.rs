@@ -63,13 +63,11 @@ pub fn partition_of(i: u64, partitions: i32) -> i32 {
 /// How many messages of one partition go out together when nothing paces the sending.
 const RUN: u64 = 1000;
 
-/// The messages `0..count` in the runs they are sent in, each run with its partition. At a pace
-/// (lab 3, lab 7) one message a run in their own order, so the partitions fill side by side as
-/// the labs need. At full speed runs of [`RUN`] messages of one partition (0, P, 2P, ... then 1,
-/// P+1, ...), each handed to librdkafka in one call: librdkafka then sends batches as large as
-/// kcat's sticky partitioner makes, where one message per partition in turn made batches six
-/// times smaller. Either way message i goes to partition i mod P, and each partition gets its
-/// messages in increasing order, so every message has the same offset.
+/// The messages `0..count` in the runs they are sent in, each with its partition: message i to
+/// partition i mod P, in increasing order, so every message has the same offset. At a pace (labs
+/// 3, 7) a run is one message, so the partitions fill side by side; at full speed [`RUN`] of one
+/// partition (0, P, 2P, ...) in one librdkafka call, whose batches are then as large as kcat's
+/// sticky partitioner makes (one message per partition in turn made them six times smaller).
 pub fn runs(
     count: u64,
     partitions: i32,

@@ -126,9 +126,8 @@ fn consume(share: &Share, args: &Args, stop: &AtomicBool) -> Result<()> {
 /// The acknowledgements made since the last commit, by partition.
 type Pending = BTreeMap<Partition, Vec<Offset>>;
 
-/// Commits the pending acknowledgements and logs, partition by partition, what the broker
-/// answered. A fatal error ends the worker; any other is logged and the worker goes on (the
-/// records come back to the group when their locks end, as Kafka's semantics say).
+/// Commits the pending acknowledgements and logs the broker's answer by partition. A fatal error
+/// ends the worker; any other is logged and it goes on (the records come back at their locks' end).
 fn commit(share: &Share, pending: &mut Pending, name: &str) -> Result<()> {
     if pending.is_empty() {
         return Ok(());
