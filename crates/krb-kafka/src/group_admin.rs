@@ -206,10 +206,9 @@ pub fn committed<C: ClientContext>(
     })
 }
 
-/// Sets `settings` (name, value) on group `id` (a share group's share.auto.offset.reset,
-/// share.record.lock.duration.ms, ...) with IncrementalAlterConfigs, one SET a setting, which
-/// checks every setting and says what it refuses: AlterConfigs, which rust-rdkafka wraps, sets
-/// nothing for a group and answers success (docs/en/internals/share-groups.md).
+/// Sets `settings` (name, value) on group `id` (share.auto.offset.reset, ...) with
+/// IncrementalAlterConfigs, one SET each, which names what it refuses: rust-rdkafka's AlterConfigs
+/// sets nothing for a group yet answers success (docs/en/internals/share-groups.md).
 pub fn set_configs<C: ClientContext>(
     client: &Client<C>,
     id: &str,

@@ -26,10 +26,9 @@ pub fn run(args: Args) -> Result<()> {
     let stop = krb_kafka::signals::stop_flag()?;
     let topic = args.broker.name(&args.worker.topic);
     let group = args.broker.name(&args.worker.group);
-    // The share group's own settings, set before joining: librdkafka's share consumer takes none
-    // as a client property, and share.auto.offset.reset=latest, the broker's default, would skip
-    // every record already in the topic. The broker checks each against its limits
-    // (group.share.min.* and group.share.max.*) and its refusal is the error.
+    // The share group's own settings, set before joining: librdkafka's share consumer takes none,
+    // and the broker's default share.auto.offset.reset=latest would skip the topic's records. The
+    // broker checks each against its limits (group.share.min.*, group.share.max.*).
     let (admin, _) = args.broker.admin("krb-share")?;
     args.broker
         .topic_partitions(admin.inner(), &args.worker.topic)?;
