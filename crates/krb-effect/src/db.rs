@@ -1,6 +1,6 @@
 //! The effects' tables and the SQL that writes and reads them, the same on SQLite and PostgreSQL
-//! but for how a flush writes its batch: PostgreSQL's one statement takes the whole batch as
-//! arrays, which SQLite has no type for.
+//! but for how a flush binds its batch: PostgreSQL's one statement a kind takes the whole batch
+//! as arrays, which SQLite has no type for, so SQLite's statements take it row by row.
 
 use std::collections::{BTreeMap, HashSet};
 
@@ -8,7 +8,7 @@ use anyhow::{bail, Context, Result};
 use krb_log::logline::{Offset, Partition};
 
 use crate::messages::{self as m, Said};
-use crate::store::{target, Cell, Conn, PgValue};
+use crate::store::{target, Cell, Conn, PgValue, Value};
 use crate::{Kind, Outcome, Row};
 
 /// A database of effects. Effects are staged as they are applied and written by [`Db::flush`],
@@ -18,7 +18,7 @@ pub struct Db {
     conn: Conn,
     url: String,
     /// The effects applied since the last flush, in order.
-    staged: Vec<Staged>,
+    staged: Vec<(Kind, Row)>,
     /// db-offsets: each partition's staged rows, which a flush applies or refuses together.
     runs: Vec<Run>,
     /// A transaction is open (only inside a flush).
@@ -27,13 +27,6 @@ pub struct Db {
     /// since the flush before are gone: from then on every apply and flush fails, and no caller
     /// can take a later flush for a sign that they are stored.
     failed: Option<String>,
-}
-
-/// An effect applied, waiting for the flush that writes it.
-struct Staged {
-    kind: Kind,
-    row: Row,
-    read_from: Option<Offset>,
 }
 
 /// db-offsets: one partition's staged rows. Each moves the position on from where the one
@@ -49,75 +42,67 @@ struct Run {
     worker: String,
 }
 
+/// A message, as its rows' key.
+type Message = (String, Partition, Offset);
+
+fn message(row: &Row) -> Message {
+    (row.topic.clone(), row.partition, row.offset)
+}
+
 /// The columns every effects table has: the message, who processed it and when.
 const COLUMNS: &str =
     "topic TEXT NOT NULL, partition INTEGER NOT NULL, \"offset\" BIGINT NOT NULL, \
      payload TEXT NOT NULL, worker TEXT NOT NULL, at TEXT NOT NULL";
 
+/// A row's columns, in the order they are written and read.
+const ROW: &str = "topic, partition, \"offset\", payload, worker, at";
+
 /// db-offsets' positions: the next offset of each partition, and the worker that moved it there.
 const POSITIONS: &str = "krb_positions";
 
-fn insert(table: &str, or_nothing: bool) -> String {
-    format!(
-        "INSERT INTO {table} (topic, partition, \"offset\", payload, worker, at) \
-         VALUES ($1, $2, $3, $4, $5, $6){}",
-        if or_nothing {
-            " ON CONFLICT DO NOTHING"
-        } else {
-            ""
-        }
-    )
+/// db-offsets: a partition's run, as the table `runs` of the statements [`moves`] holds it.
+const RUN: &str = "topic, partition, read_from, first_offset, moved_to, worker";
+
+/// db-offsets: the statements that move the position of each partition in `runs`, only from
+/// where its worker read it and never backwards (a message below the stored position was
+/// applied already), or, where the worker found none, place it. A row each changes is a run
+/// applied.
+fn moves() -> [String; 2] {
+    [
+        format!(
+            "UPDATE {POSITIONS} AS p SET next_offset = b.moved_to, worker = b.worker \
+             FROM runs AS b WHERE p.topic = b.topic AND p.partition = b.partition \
+             AND p.next_offset = b.read_from AND p.next_offset <= b.first_offset"
+        ),
+        format!(
+            "INSERT INTO {POSITIONS} (topic, partition, next_offset, worker) \
+             SELECT topic, partition, moved_to, worker FROM runs WHERE read_from IS NULL \
+             ON CONFLICT DO NOTHING"
+        ),
+    ]
 }
 
-/// PostgreSQL: a batch's rows, as the arrays `$N` to `$N+5` hold them, in staged order
+/// PostgreSQL: a batch's rows, as the arrays `$1` to `$6` hold them, in staged order
 /// (`WITH ORDINALITY`: the rows are inserted in that order, so their ids are).
-fn batch_rows(n: usize) -> String {
-    let [a, b, c, d, e, f] = std::array::from_fn::<_, 6, _>(|i| n + i);
-    format!(
-        "unnest(${a}::text[], ${b}::int4[], ${c}::int8[], ${d}::text[], ${e}::text[], ${f}::text[]) \
-         WITH ORDINALITY AS r(topic, partition, \"offset\", payload, worker, at, n)"
-    )
-}
-
-/// PostgreSQL: a batch of plain or idempotent rows in one statement. Idempotent returns the
-/// rows it inserted; a message twice in the batch is inserted the first time only.
-fn insert_batch(table: &str, kind: Kind) -> String {
-    let returning = if kind == Kind::Idempotent {
-        " ON CONFLICT DO NOTHING RETURNING topic, partition, \"offset\""
-    } else {
-        ""
-    };
-    format!(
-        "INSERT INTO {table} (topic, partition, \"offset\", payload, worker, at) \
-         SELECT topic, partition, \"offset\", payload, worker, at FROM {} ORDER BY n{returning}",
-        batch_rows(1)
-    )
-}
+const ARRAYS: &str =
+    "unnest($1::text[], $2::int4[], $3::int8[], $4::text[], $5::text[], $6::text[]) \
+     WITH ORDINALITY AS r(topic, partition, \"offset\", payload, worker, at, n)";
 
 /// PostgreSQL: a batch of db-offsets rows in one statement, each partition's rows applied only
-/// if its position moves: from `read_from` and never backwards (`$1`..`$6`, a partition each),
-/// or, where the worker found none, from nowhere. Returns the partitions applied.
+/// if [`moves`] moves its position (`$7`..`$12`, a partition each). Returns the partitions
+/// applied.
 fn db_offsets_batch(table: &str) -> String {
+    let [moved, placed] = moves();
     format!(
-        "WITH runs AS (\
-           SELECT * FROM unnest($1::text[], $2::int4[], $3::int8[], $4::int8[], $5::int8[], $6::text[]) \
-           AS b(topic, partition, read_from, first_offset, moved_to, worker)), \
-         moved AS (\
-           UPDATE {POSITIONS} p SET next_offset = b.moved_to, worker = b.worker FROM runs b \
-           WHERE p.topic = b.topic AND p.partition = b.partition \
-           AND p.next_offset = b.read_from AND p.next_offset <= b.first_offset \
-           RETURNING p.topic, p.partition), \
-         placed AS (\
-           INSERT INTO {POSITIONS} (topic, partition, next_offset, worker) \
-           SELECT topic, partition, moved_to, worker FROM runs WHERE read_from IS NULL \
-           ON CONFLICT DO NOTHING RETURNING topic, partition), \
+        "WITH runs ({RUN}) AS (\
+           SELECT * FROM unnest($7::text[], $8::int4[], $9::int8[], $10::int8[], $11::int8[], $12::text[])), \
+         moved AS ({moved} RETURNING p.topic, p.partition), \
+         placed AS ({placed} RETURNING topic, partition), \
          applied AS (SELECT topic, partition FROM moved UNION ALL SELECT topic, partition FROM placed), \
          written AS (\
-           INSERT INTO {table} (topic, partition, \"offset\", payload, worker, at) \
-           SELECT topic, partition, \"offset\", payload, worker, at FROM {} \
+           INSERT INTO {table} ({ROW}) SELECT {ROW} FROM {ARRAYS} \
            WHERE (topic, partition) IN (SELECT topic, partition FROM applied) ORDER BY n) \
-         SELECT topic, partition FROM applied",
-        batch_rows(7)
+         SELECT topic, partition FROM applied"
     )
 }
 
@@ -155,22 +140,21 @@ impl Db {
         let mut conn = Conn::connect(url, target(url)?, true)?;
         let key = conn.serial_key();
         let mut sql = String::new();
-        let effects = [Kind::Plain, Kind::Idempotent, Kind::DbOffsets];
-        for table in effects.iter().filter_map(|k| k.table()).chain([POSITIONS]) {
-            sql += &format!("DROP TABLE IF EXISTS {table};\n");
-        }
-        for kind in effects {
+        for kind in [Kind::Plain, Kind::Idempotent, Kind::DbOffsets] {
             let unique = if kind == Kind::Idempotent {
                 ", UNIQUE (topic, partition, \"offset\")"
             } else {
                 ""
             };
             let table = kind.table().unwrap_or_default();
-            sql += &format!("CREATE TABLE {table} ({key}, {COLUMNS}{unique});\n");
+            sql += &format!(
+                "DROP TABLE IF EXISTS {table};\nCREATE TABLE {table} ({key}, {COLUMNS}{unique});\n"
+            );
         }
         sql += &format!(
-            "CREATE TABLE {POSITIONS} (topic TEXT NOT NULL, partition INTEGER NOT NULL, \
-             next_offset BIGINT NOT NULL, worker TEXT NOT NULL, PRIMARY KEY (topic, partition));"
+            "DROP TABLE IF EXISTS {POSITIONS};\nCREATE TABLE {POSITIONS} (topic TEXT NOT NULL, \
+             partition INTEGER NOT NULL, next_offset BIGINT NOT NULL, worker TEXT NOT NULL, \
+             PRIMARY KEY (topic, partition));"
         );
         conn.ddl(&sql)
             .map_err(|e| Said::new(m::TABLES_NOT_MADE, &[("url", &url)]).because(e))?;
@@ -181,15 +165,10 @@ impl Db {
     pub fn check(&mut self, kind: Kind) -> Result<()> {
         let positions = (kind == Kind::DbOffsets).then_some(POSITIONS);
         for table in kind.table().into_iter().chain(positions) {
-            if let Err(e) = self
-                .conn
-                .query(&format!("SELECT count(*) FROM {table} WHERE 1 = 0"), &[])
-            {
-                bail!(
-                    "cannot read the table {table} in {}: {e}: make the tables with krb-effects init {}",
-                    self.url,
-                    self.url
-                );
+            let sql = format!("SELECT count(*) FROM {table} WHERE 1 = 0");
+            if let Err(e) = self.conn.query(&sql, &[]) {
+                let url = &self.url;
+                bail!("cannot read the table {table} in {url}: {e}: make the tables with krb-effects init {url}");
             }
         }
         Ok(())
@@ -205,11 +184,7 @@ impl Db {
         if kind == Kind::DbOffsets {
             self.stage_run(&row, read_from)?;
         }
-        self.staged.push(Staged {
-            kind,
-            row,
-            read_from,
-        });
+        self.staged.push((kind, row));
         Ok(())
     }
 
@@ -250,9 +225,7 @@ impl Db {
             Some(run) if read_from == Some(run.last + 1) && row.offset > run.last => {
                 run.last = row.offset;
                 // The position names the worker that moved it last, as row by row.
-                if run.worker != row.worker {
-                    run.worker.clone_from(&row.worker);
-                }
+                run.worker.clone_from(&row.worker);
             }
             Some(run) => bail!(
                 "p{} offset {} (from {read_from:?}) does not follow the partition's staged effects, \
@@ -267,12 +240,10 @@ impl Db {
 
     /// Fails once a flush failed: what was applied since the flush before is gone.
     fn usable(&self) -> Result<()> {
-        match &self.failed {
-            Some(why) => {
-                bail!("the effects since the last commit are lost ({why}): nothing more is written")
-            }
-            None => Ok(()),
+        if let Some(why) = &self.failed {
+            bail!("the effects since the last commit are lost ({why}): nothing more is written")
         }
+        Ok(())
     }
 
     /// Records the first failure and rolls the open transaction back (only to tidy up: the
@@ -294,118 +265,66 @@ impl Db {
         if staged.is_empty() {
             return Ok(Vec::new());
         }
-        let written = if self.conn.takes_arrays() {
-            self.write_batch(&staged, &mut runs)
-        } else {
-            self.write_rows(&staged)
-        }
-        .with_context(|| format!("cannot commit the effects to {}", self.url));
+        let written = self
+            .write(&staged, &mut runs)
+            .with_context(|| format!("cannot commit the effects to {}", self.url));
         if let Err(e) = &written {
             self.broken(e);
         }
         written
     }
 
-    fn begin(&mut self) -> Result<()> {
-        self.conn.begin()?;
-        self.open = true;
-        Ok(())
-    }
-
-    fn commit(&mut self) -> Result<()> {
-        self.conn.batch("COMMIT")?;
-        self.open = false;
-        Ok(())
-    }
-
-    /// SQLite: the rows one by one, each as its own statements, in one transaction.
-    fn write_rows(&mut self, staged: &[Staged]) -> Result<Vec<Outcome>> {
-        self.begin()?;
-        let mut refused: Vec<(&str, Partition)> = Vec::new();
-        let mut outcomes = Vec::with_capacity(staged.len());
-        for s in staged {
-            let key = (s.row.topic.as_str(), s.row.partition);
-            let outcome = if s.kind == Kind::DbOffsets && refused.contains(&key) {
-                Outcome::Refused
-            } else {
-                self.write_row(s)?
-            };
-            if outcome == Outcome::Refused && !refused.contains(&key) {
-                refused.push(key);
-            }
-            outcomes.push(outcome);
-        }
-        self.commit()?;
-        Ok(outcomes)
-    }
-
-    fn write_row(&mut self, s: &Staged) -> Result<Outcome> {
-        let (kind, row) = (s.kind, &s.row);
-        let table = kind.table().unwrap_or_default();
-        let params: [&dyn crate::store::Value; 6] = [
-            &row.topic,
-            &row.partition,
-            &row.offset,
-            &row.payload,
-            &row.worker,
-            &row.at,
-        ];
-        if kind != Kind::DbOffsets {
-            let changed = self
-                .conn
-                .execute(&insert(table, kind == Kind::Idempotent), &params)?;
-            return Ok(if changed == 1 {
-                Outcome::Applied
-            } else {
-                Outcome::AlreadyApplied
-            });
-        }
-        self.conn.batch("SAVEPOINT krb_effect")?;
-        self.conn.execute(&insert(table, false), &params)?;
-        if self.move_position(row, s.read_from)? == 1 {
-            self.conn.batch("RELEASE SAVEPOINT krb_effect")?;
-            Ok(Outcome::Applied)
-        } else {
-            self.conn
-                .batch("ROLLBACK TO SAVEPOINT krb_effect; RELEASE SAVEPOINT krb_effect")?;
-            Ok(Outcome::Refused)
-        }
-    }
-
-    /// PostgreSQL: each kind's effects in one statement. A statement is a transaction of its
-    /// own: a batch of one kind, the worker's, needs no BEGIN and COMMIT, which would be two
-    /// more round trips.
-    fn write_batch(&mut self, staged: &[Staged], runs: &mut [Run]) -> Result<Vec<Outcome>> {
-        let mut kinds: Vec<Kind> = Vec::new();
-        for s in staged {
-            if !kinds.contains(&s.kind) {
-                kinds.push(s.kind);
-            }
-        }
-        if kinds.len() > 1 {
-            self.begin()?;
+    /// Each kind's effects, on PostgreSQL in one statement, which is a transaction of its own:
+    /// a batch of one kind, the worker's, needs no BEGIN and COMMIT, which would be two more
+    /// round trips. SQLite's go in row by row, in one transaction.
+    fn write(&mut self, staged: &[(Kind, Row)], runs: &mut [Run]) -> Result<Vec<Outcome>> {
+        let kinds: Vec<Kind> = [Kind::Plain, Kind::Idempotent, Kind::DbOffsets]
+            .into_iter()
+            .filter(|kind| staged.iter().any(|(k, _)| k == kind))
+            .collect();
+        let begin = kinds.len() > 1 || !self.conn.takes_arrays();
+        if begin {
+            self.conn.begin()?;
+            self.open = true;
         }
         let mut outcomes = vec![Outcome::Applied; staged.len()];
-        for &kind in &kinds {
+        for kind in kinds {
             let (at, rows): (Vec<usize>, Vec<&Row>) = staged
                 .iter()
                 .enumerate()
-                .filter(|(_, s)| s.kind == kind)
-                .map(|(i, s)| (i, &s.row))
+                .filter(|(_, (k, _))| *k == kind)
+                .map(|(i, (_, row))| (i, row))
                 .unzip();
-            let decided = self.write_kind(kind, &rows, runs)?;
-            for (i, outcome) in at.into_iter().zip(decided) {
-                outcomes[i] = outcome;
+            let mut written = if self.conn.takes_arrays() {
+                self.write_arrays(kind, &rows, runs)?
+            } else {
+                self.write_each(kind, &rows, runs)?
+            };
+            for (i, row) in at.into_iter().zip(rows) {
+                // A message twice in the batch was written the first time.
+                outcomes[i] = match kind {
+                    Kind::Plain => Outcome::Applied,
+                    _ if written.remove(&message(row)) => Outcome::Applied,
+                    Kind::Idempotent => Outcome::AlreadyApplied,
+                    _ => Outcome::Refused,
+                };
             }
         }
-        if kinds.len() > 1 {
-            self.commit()?;
+        if begin {
+            self.conn.batch("COMMIT")?;
+            self.open = false;
         }
         Ok(outcomes)
     }
 
-    /// PostgreSQL: `rows`, all of `kind`, in one statement; each one's outcome, in order.
-    fn write_kind(&mut self, kind: Kind, rows: &[&Row], runs: &mut [Run]) -> Result<Vec<Outcome>> {
+    /// PostgreSQL: `rows`, all of `kind`, in one statement, their columns as arrays: the
+    /// messages it wrote, but plain's, which are all written.
+    fn write_arrays(
+        &mut self,
+        kind: Kind,
+        rows: &[&Row],
+        runs: &mut [Run],
+    ) -> Result<HashSet<Message>> {
         let table = kind.table().unwrap_or_default();
         let topics: Vec<&str> = rows.iter().map(|r| r.topic.as_str()).collect();
         let partitions: Vec<Partition> = rows.iter().map(|r| r.partition).collect();
@@ -413,94 +332,105 @@ impl Db {
         let payloads: Vec<&str> = rows.iter().map(|r| r.payload.as_str()).collect();
         let workers: Vec<&str> = rows.iter().map(|r| r.worker.as_str()).collect();
         let ats: Vec<&str> = rows.iter().map(|r| r.at.as_str()).collect();
-        let columns: [PgValue; 6] = [&topics, &partitions, &offsets, &payloads, &workers, &ats];
-        match kind {
-            Kind::Plain => {
-                self.conn
-                    .query_arrays(&insert_batch(table, kind), &columns)?;
-                Ok(vec![Outcome::Applied; rows.len()])
-            }
-            Kind::Idempotent => {
-                let batch = self
-                    .conn
-                    .query_arrays(&insert_batch(table, kind), &columns)?;
-                let mut inserted = HashSet::new();
-                for r in batch {
+        let mut params: Vec<PgValue> =
+            vec![&topics, &partitions, &offsets, &payloads, &workers, &ats];
+        if kind != Kind::DbOffsets {
+            // Idempotent returns the rows it inserted; a message twice in the batch is
+            // inserted the first time.
+            let returning = if kind == Kind::Idempotent {
+                " ON CONFLICT DO NOTHING RETURNING topic, partition, \"offset\""
+            } else {
+                ""
+            };
+            let sql = format!(
+                "INSERT INTO {table} ({ROW}) SELECT {ROW} FROM {ARRAYS} ORDER BY n{returning}"
+            );
+            let inserted = self.conn.query_arrays(&sql, &params)?;
+            return inserted
+                .into_iter()
+                .map(|r| {
                     let [topic, partition, offset] = columns_of(table, r)?;
-                    inserted.insert((topic.text(), partition.int()? as Partition, offset.int()?));
-                }
-                // A message twice in the batch was inserted the first time.
-                let outcome =
-                    |r: &Row| match inserted.remove(&(r.topic.clone(), r.partition, r.offset)) {
-                        true => Outcome::Applied,
-                        false => Outcome::AlreadyApplied,
-                    };
-                Ok(rows.iter().copied().map(outcome).collect())
-            }
-            _ => {
-                // Partitions in one order, so that two workers' batches usually lock the same
-                // positions in the same order. Not a guarantee: the UPDATE locks rows in the
-                // order its join visits them. Two flat-out workers whose batches move the same
-                // two partitions can deadlock; PostgreSQL then aborts one statement, and that
-                // worker fails its flush and exits without committing (no effect is lost).
-                runs.sort_by(|a, b| (&a.topic, a.partition).cmp(&(&b.topic, b.partition)));
-                let run_topics: Vec<&str> = runs.iter().map(|r| r.topic.as_str()).collect();
-                let run_partitions: Vec<Partition> = runs.iter().map(|r| r.partition).collect();
-                let read_from: Vec<Option<Offset>> = runs.iter().map(|r| r.read_from).collect();
-                let first: Vec<Offset> = runs.iter().map(|r| r.first).collect();
-                let moved_to: Vec<Offset> = runs.iter().map(|r| r.last + 1).collect();
-                let run_workers: Vec<&str> = runs.iter().map(|r| r.worker.as_str()).collect();
-                let mut params: Vec<PgValue> = vec![
-                    &run_topics,
-                    &run_partitions,
-                    &read_from,
-                    &first,
-                    &moved_to,
-                    &run_workers,
-                ];
-                params.extend(columns);
-                let mut applied = HashSet::new();
-                for r in self.conn.query_arrays(&db_offsets_batch(table), &params)? {
-                    let [topic, partition] = columns_of(POSITIONS, r)?;
-                    applied.insert((topic.text(), partition.int()? as Partition));
-                }
-                let outcome = |r: &Row| match applied.contains(&(r.topic.clone(), r.partition)) {
-                    true => Outcome::Applied,
-                    false => Outcome::Refused,
-                };
-                Ok(rows.iter().copied().map(outcome).collect())
-            }
+                    Ok((topic.text(), partition.int()? as Partition, offset.int()?))
+                })
+                .collect();
         }
+        // Partitions in one order, so that two workers' batches usually lock the same
+        // positions in the same order. Not a guarantee: the UPDATE locks rows in the order its
+        // join visits them. Two flat-out workers whose batches move the same two partitions
+        // can deadlock; PostgreSQL then aborts one statement, and that worker fails its flush
+        // and exits without committing (no effect is lost).
+        runs.sort_by(|a, b| (&a.topic, a.partition).cmp(&(&b.topic, b.partition)));
+        let run_topics: Vec<&str> = runs.iter().map(|r| r.topic.as_str()).collect();
+        let run_partitions: Vec<Partition> = runs.iter().map(|r| r.partition).collect();
+        let read_from: Vec<Option<Offset>> = runs.iter().map(|r| r.read_from).collect();
+        let first: Vec<Offset> = runs.iter().map(|r| r.first).collect();
+        let moved_to: Vec<Offset> = runs.iter().map(|r| r.last + 1).collect();
+        let run_workers: Vec<&str> = runs.iter().map(|r| r.worker.as_str()).collect();
+        let run_columns: [PgValue; 6] = [
+            &run_topics,
+            &run_partitions,
+            &read_from,
+            &first,
+            &moved_to,
+            &run_workers,
+        ];
+        params.extend(run_columns);
+        let mut applied = HashSet::new();
+        for r in self.conn.query_arrays(&db_offsets_batch(table), &params)? {
+            let [topic, partition] = columns_of(POSITIONS, r)?;
+            applied.insert((topic.text(), partition.int()? as Partition));
+        }
+        let applied = |r: &&&Row| applied.contains(&(r.topic.clone(), r.partition));
+        Ok(rows.iter().filter(applied).map(|r| message(r)).collect())
     }
 
-    /// Moves `row`'s partition to the offset after it, only from `read_from` and never
-    /// backwards (a message below the stored position was applied already).
-    fn move_position(&mut self, row: &Row, read_from: Option<Offset>) -> Result<u64> {
-        let next = row.offset + 1;
-        match read_from {
-            Some(from) => self.conn.execute(
-                &format!(
-                    "UPDATE {POSITIONS} SET next_offset = $1, worker = $2 \
-                     WHERE topic = $3 AND partition = $4 AND next_offset = $5 \
-                     AND next_offset <= $6"
-                ),
-                &[
-                    &next,
-                    &row.worker,
-                    &row.topic,
-                    &row.partition,
-                    &from,
-                    &row.offset,
-                ],
-            ),
-            None => self.conn.execute(
-                &format!(
-                    "INSERT INTO {POSITIONS} (topic, partition, next_offset, worker) \
-                     VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING"
-                ),
-                &[&row.topic, &row.partition, &next, &row.worker],
-            ),
+    /// SQLite: `rows`, all of `kind`, one by one, db-offsets' only where [`moves`] moved their
+    /// partition's position: the messages it wrote.
+    fn write_each(&mut self, kind: Kind, rows: &[&Row], runs: &[Run]) -> Result<HashSet<Message>> {
+        let table = kind.table().unwrap_or_default();
+        let mut applied = HashSet::new();
+        for run in runs.iter().filter(|_| kind == Kind::DbOffsets) {
+            let next = run.last + 1;
+            let params: [&dyn Value; 6] = [
+                &run.topic,
+                &run.partition,
+                &run.read_from,
+                &run.first,
+                &next,
+                &run.worker,
+            ];
+            let mut changed = 0;
+            for sql in moves() {
+                let sql = format!("WITH runs ({RUN}) AS (VALUES ($1, $2, $3, $4, $5, $6)) {sql}");
+                changed += self.conn.execute(&sql, &params)?;
+            }
+            if changed == 1 {
+                applied.insert((&run.topic, run.partition));
+            }
         }
+        let conflict = match kind {
+            Kind::Idempotent => " ON CONFLICT DO NOTHING",
+            _ => "",
+        };
+        let sql = format!("INSERT INTO {table} ({ROW}) VALUES ($1, $2, $3, $4, $5, $6){conflict}");
+        let mut written = HashSet::new();
+        for r in rows {
+            if kind == Kind::DbOffsets && !applied.contains(&(&r.topic, r.partition)) {
+                continue;
+            }
+            let params: [&dyn Value; 6] = [
+                &r.topic,
+                &r.partition,
+                &r.offset,
+                &r.payload,
+                &r.worker,
+                &r.at,
+            ];
+            if self.conn.execute(&sql, &params)? == 1 {
+                written.insert(message(r));
+            }
+        }
+        Ok(written)
     }
 
     /// db-offsets' stored positions of `topic`: the next offset to process, per partition.
@@ -523,10 +453,7 @@ impl Db {
         let rows = self
             .conn
             .query(
-                &format!(
-                    "SELECT topic, partition, \"offset\", payload, worker, at FROM {table} \
-                     WHERE topic = $1 ORDER BY id"
-                ),
+                &format!("SELECT {ROW} FROM {table} WHERE topic = $1 ORDER BY id"),
                 &[&topic],
             )
             .map_err(|e| {

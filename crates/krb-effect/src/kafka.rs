@@ -67,18 +67,16 @@ fn unstable(
                 Said::new(m::END_NOT_READ, &[("topic", &output), ("partition", &p)]).because(e)
             })
     };
-    let mut held = Vec::new();
-    for partition in 0..partitions {
+    let held = (0..partitions).map(|partition| {
         let (stable, high) = (end(committed, partition)?, end(uncommitted, partition)?);
-        if stable < high {
-            held.push(Unstable {
-                partition,
-                stable,
-                high,
-            });
-        }
-    }
-    Ok(held)
+        let unstable = Unstable {
+            partition,
+            stable,
+            high,
+        };
+        Ok((stable < high).then_some(unstable))
+    });
+    held.filter_map(Result::transpose).collect()
 }
 
 /// What to tell a user whose count an open transaction would cut short.

@@ -28,7 +28,7 @@ pub enum Outcome {
     /// The message's row was there already: nothing changed.
     AlreadyApplied,
     /// The partition's position in the database had moved on from where this worker read it
-    /// (another worker owns it now): the transaction was rolled back.
+    /// (another worker owns it now): nothing was written.
     Refused,
 }
 

@@ -1,11 +1,6 @@
-//! What krb-effect says when a store is wrong, in English and Korean (`KRB_LANG=ko` or a
-//! Korean locale): a URL it does not read, a database that is not there or does not answer,
-//! tables `krb-effects init` did not make, an output topic it cannot read to its end.
-//!
-//! An error is a [`Said`]: a message and its values. Its `Display` is the English text, as
-//! before, since a worker writes its errors to its log, which is data; [`explain`] gives a whole
-//! error chain in a person's language, each [`Said`] in it translated and every other cause (a
-//! library's own text: PostgreSQL's, SQLite's, librdkafka's) as it comes, after it.
+//! What krb-effect says when a store is wrong, in English and Korean. An error is a [`Said`]:
+//! its `Display` is the English text, since a worker writes its errors to its log, which is
+//! data; [`explain`] gives a whole error chain in a person's language.
 
 use std::fmt::{self, Display};
 

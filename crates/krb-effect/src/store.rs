@@ -69,8 +69,7 @@ fn prepared(
         return Ok(statement.clone());
     }
     let statement = client.prepare(sql)?;
-    cache.insert(sql.to_string(), statement.clone());
-    Ok(statement)
+    Ok(cache.entry(sql.to_string()).or_insert(statement).clone())
 }
 
 pub(crate) enum Target {

@@ -153,11 +153,9 @@ impl Args {
     /// When the worker commits: every --commit-every messages and/or every --commit-interval-ms.
     pub fn cadence(&self) -> Cadence {
         Cadence {
-            every: match (self.commit_every, self.commit_interval_ms) {
-                (Some(n), _) => Some(n),
-                (None, Some(_)) => None,
-                (None, None) => Some(100),
-            },
+            every: self
+                .commit_every
+                .or(self.commit_interval_ms.is_none().then_some(100)),
             interval: self.commit_interval_ms.map(Duration::from_millis),
         }
     }
@@ -185,7 +183,6 @@ impl Args {
         Ok(())
     }
 
-    /// The worker's librdkafka configuration.
     pub fn config(&self) -> rdkafka::ClientConfig {
         let mut extra = vec![
             ("enable.auto.commit", "false".to_string()),

@@ -2,6 +2,7 @@
 //! what an aborted transaction leaves to do (go back to the committed positions); and, with
 //! kafka-eos, where an assigned partition starts (its committed offset, read here).
 
+use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use anyhow::{anyhow, bail, Context, Result};
@@ -11,7 +12,7 @@ use rdkafka::consumer::{BaseConsumer, CommitMode, Consumer};
 use rdkafka::error::KafkaResult;
 use rdkafka::{Offset as KafkaOffset, TopicPartitionList};
 
-use crate::eos::{lost_reason, Eos, Failed};
+use crate::eos::{lost_reason, Failed};
 use crate::positions::Positions;
 use crate::{emit, lines, lock, Worker};
 
@@ -31,7 +32,7 @@ impl Worker {
     /// committed once a write, flush or transaction failed, nor when the effects cannot be
     /// stored first.
     pub(crate) fn commit(&self, consumer: &BaseConsumer<Worker>, leaving: Option<&[Partition]>) {
-        if self.is_broken() {
+        if self.broken.load(Ordering::SeqCst) {
             return;
         }
         // A commit covers the work whose effects are stored and settled: its positions are
@@ -51,45 +52,23 @@ impl Worker {
         if pending.is_empty() && !open {
             return;
         }
-        match &self.eos {
-            Some(eos) => self.commit_transaction(consumer, eos, &mut positions, pending, leaving),
-            None => self.commit_offsets(consumer, &mut positions, pending),
-        }
-    }
-
-    fn commit_offsets(
-        &self,
-        consumer: &BaseConsumer<Worker>,
-        positions: &mut Positions,
-        pending: Vec<(Partition, Offset)>,
-    ) {
-        let mut tpl = TopicPartitionList::new();
+        let mut offsets = TopicPartitionList::new();
         for (p, o) in &pending {
             // A position is always a valid offset; add_partition_offset only fails for INVALID.
-            let _ = tpl.add_partition_offset(&self.topic, *p, KafkaOffset::Offset(*o));
+            let _ = offsets.add_partition_offset(&self.topic, *p, KafkaOffset::Offset(*o));
         }
-        match consumer.commit(&tpl, CommitMode::Sync) {
-            Ok(()) => {
-                positions.committed(&pending);
-                emit(&self.name, Event::Commit(pending));
-            }
-            Err(e) => emit(&self.name, Event::CommitFailed(render_commit_error(&e))),
-        }
-    }
-
-    fn commit_transaction(
-        &self,
-        consumer: &BaseConsumer<Worker>,
-        eos: &std::sync::Mutex<Eos>,
-        positions: &mut Positions,
-        pending: Vec<(Partition, Offset)>,
-        leaving: Option<&[Partition]>,
-    ) {
-        let Some(group) = consumer.group_metadata() else {
-            self.fail(anyhow!("the consumer has no group metadata to commit with"));
-            return;
+        let done = match &self.eos {
+            None => match consumer.commit(&offsets, CommitMode::Sync) {
+                Ok(()) => Ok(()),
+                Err(e) => return emit(&self.name, Event::CommitFailed(render_commit_error(&e))),
+            },
+            Some(eos) => match consumer.group_metadata() {
+                Some(group) => lock(eos).commit(&offsets, &group),
+                None => Err(Failed::Fatal(anyhow!(
+                    "the consumer has no group metadata to commit with"
+                ))),
+            },
         };
-        let done = lock(eos).commit(&self.topic, &pending, &group);
         match done {
             Ok(()) => {
                 positions.committed(&pending);
@@ -97,7 +76,7 @@ impl Worker {
             }
             Err(Failed::Aborted(why)) => {
                 emit(&self.name, Event::TxnAborted(why));
-                self.rewind(consumer, positions, leaving.unwrap_or_default());
+                self.rewind(consumer, &mut positions, leaving.unwrap_or_default());
             }
             Err(Failed::Fatal(e)) => self.fail(e),
         }

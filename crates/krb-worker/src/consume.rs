@@ -1,8 +1,7 @@
 //! The loop: poll, process one message at a time, commit as `--commit-every` and
-//! `--commit-interval-ms` say (and, with kafka-eos, a transaction open for
-//! [`crate::eos::OPEN_AT_MOST`]). No database transaction
-//! stays open while the worker waits, for a message or for a processing's time: another worker
-//! on the same database (SQLite's write lock, PostgreSQL's row locks) would wait for it.
+//! `--commit-interval-ms` say. No database transaction stays open while the worker waits, for a
+//! message or for a processing's time: another worker on the same database (SQLite's write
+//! lock, PostgreSQL's row locks) would wait for it.
 
 use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -18,8 +17,8 @@ use rdkafka::error::{KafkaError, RDKafkaErrorCode};
 use rdkafka::message::{Message, OwnedMessage};
 
 use crate::cadence::SinceCommit;
-use crate::effect::Processed;
 use crate::eos::Failed;
+use crate::rebalance::partitions;
 use crate::{emit, lines, lock, Args, Worker};
 
 /// How long a poll waits for a message once none is waiting.
@@ -41,7 +40,9 @@ pub fn consume(
     let mut held: Option<OwnedMessage> = None;
     let mut zombie = args.test_zombie;
     let commit_if_due = |since_commit: &mut SinceCommit| {
-        if since_commit.due(cadence, Instant::now()) || worker.transaction_due() {
+        // kafka-eos: a transaction open for [`crate::eos::OPEN_AT_MOST`] is due too.
+        let open_too_long = worker.eos.as_ref().is_some_and(|e| lock(e).due());
+        if since_commit.due(cadence, Instant::now()) || open_too_long {
             worker.commit(consumer, None);
             since_commit.committed(Instant::now());
         }
@@ -107,10 +108,8 @@ pub fn consume(
 }
 
 pub(crate) fn assigned(consumer: &BaseConsumer<Worker>) -> Result<Vec<Partition>> {
-    let assigned = consumer
-        .assignment()
-        .context("cannot read the assignment")?;
-    Ok(assigned.elements().iter().map(|e| e.partition()).collect())
+    let assigned = consumer.assignment();
+    Ok(partitions(&assigned.context("cannot read the assignment")?))
 }
 
 /// What `--test-zombie` does with the message it holds once revoke callbacks have run.
@@ -133,13 +132,6 @@ fn zombie_step(partition: Partition, owned: bool, revoked: &[Partition]) -> Zomb
         ZombieStep::Drop
     } else {
         ZombieStep::Hold
-    }
-}
-
-impl Worker {
-    /// kafka-eos: the open transaction has been open for [`crate::eos::OPEN_AT_MOST`].
-    fn transaction_due(&self) -> bool {
-        self.eos.as_ref().is_some_and(|e| lock(e).due())
     }
 }
 
@@ -200,14 +192,7 @@ fn stage(consumer: &BaseConsumer<Worker>, args: &Args, message: &impl Message) -
         worker: args.worker.name.clone(),
         at: format_time(at),
     };
-    let full = worker.effects().apply(
-        Processed {
-            partition,
-            offset,
-            at,
-        },
-        row,
-    )?;
+    let full = worker.effects().apply(at, row)?;
     if !args.worker.gathers() || full {
         worker.flush_effects(consumer, &[])?;
     }

@@ -45,7 +45,6 @@ pub struct Effects {
     read_from: BTreeMap<Partition, Offset>,
     /// The messages whose effects the database has staged, in the order processed.
     staged: Vec<Processed>,
-    /// The bytes of their payloads.
     staged_bytes: usize,
 }
 
@@ -86,16 +85,13 @@ impl Effects {
             return Ok(Vec::new());
         };
         let stored = db.positions(topic)?;
-        for p in partitions {
-            match stored.get(p) {
-                Some(&o) => self.read_from.insert(*p, o),
-                None => self.read_from.remove(p),
-            };
-        }
-        Ok(partitions
+        let starts: Vec<_> = partitions
             .iter()
             .filter_map(|p| Some((*p, *stored.get(p)?)))
-            .collect())
+            .collect();
+        self.forget(partitions);
+        self.read_from.extend(starts.iter().copied());
+        Ok(starts)
     }
 
     /// db-offsets: reads `partition`'s stored position again (after a refusal: it moved away from
@@ -109,7 +105,6 @@ impl Effects {
         self.db.as_ref().map_or("", Db::url)
     }
 
-    /// Forgets what was read for partitions the worker no longer owns.
     pub fn forget(&mut self, partitions: &[Partition]) {
         for p in partitions {
             self.read_from.remove(p);
@@ -127,9 +122,10 @@ impl Effects {
             .is_none_or(|next| offset >= next)
     }
 
-    /// Stages `message`'s effect, `row`, in the database for the next flush; returns whether
-    /// the staged effects are as many, or their payloads as large, as a flush may write.
-    pub fn apply(&mut self, message: Processed, row: Row) -> Result<bool> {
+    /// Stages `row`, the effect of its message processed `at`, in the database for the next
+    /// flush; returns whether the staged effects are as many, or their payloads as large, as a
+    /// flush may write.
+    pub fn apply(&mut self, at: NaiveTime, row: Row) -> Result<bool> {
         let Some(db) = self.db.as_mut() else {
             anyhow::bail!("no database to stage an effect in");
         };
@@ -138,9 +134,13 @@ impl Effects {
         let read_from = db
             .moves_to(&row.topic, row.partition)
             .or_else(|| self.read_from.get(&row.partition).copied());
-        let bytes = row.payload.len();
+        let (partition, offset, bytes) = (row.partition, row.offset, row.payload.len());
         db.apply(self.kind, row, read_from)?;
-        self.staged.push(message);
+        self.staged.push(Processed {
+            partition,
+            offset,
+            at,
+        });
         self.staged_bytes += bytes;
         Ok(db.staged() >= BATCH || self.staged_bytes >= BATCH_BYTES)
     }
@@ -255,8 +255,7 @@ pub(crate) mod tests {
     ) -> Vec<Outcome> {
         for o in offsets {
             assert!(e.continues("pay", partition, o));
-            e.apply(processed(partition, o), row(partition, o, worker))
-                .unwrap();
+            e.apply(NaiveTime::MIN, row(partition, o, worker)).unwrap();
         }
         e.flush().unwrap().into_iter().map(|(_, o)| o).collect()
     }
@@ -294,7 +293,7 @@ pub(crate) mod tests {
         Db::init(&url).unwrap();
         let mut a = Effects::open(Kind::DbOffsets, Some(&url)).unwrap();
         for o in [0, 1, 5] {
-            a.apply(processed(0, o), row(0, o, "a")).unwrap();
+            a.apply(NaiveTime::MIN, row(0, o, "a")).unwrap();
         }
         // After a seek the partition's offsets start lower: staged after a flush.
         assert!(!a.continues("pay", 0, 5) && a.continues("pay", 0, 6));
@@ -307,7 +306,7 @@ pub(crate) mod tests {
         assert!(a.continues("pay", 0, 0));
         // Other kinds take a message twice in a batch: the database decides.
         let mut i = Effects::open(Kind::Idempotent, Some(&url)).unwrap();
-        i.apply(processed(0, 0), row(0, 0, "a")).unwrap();
+        i.apply(NaiveTime::MIN, row(0, 0, "a")).unwrap();
         assert!(i.continues("pay", 0, 0));
     }
 
@@ -320,7 +319,7 @@ pub(crate) mod tests {
         let stage = |e: &mut Effects, offset, payload: &str| {
             let mut r = row(0, offset, "a");
             r.payload = payload.into();
-            e.apply(processed(0, offset), r).unwrap()
+            e.apply(NaiveTime::MIN, r).unwrap()
         };
         // Kafka's largest messages: 16 MB of them fill a batch, not 1000.
         let large = "x".repeat(1 << 20);

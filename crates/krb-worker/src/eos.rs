@@ -4,10 +4,8 @@
 //! consumer's group metadata, so that a member the group has expelled is fenced: its
 //! transaction is refused and aborted, its output never seen by a read_committed reader.
 //!
-//! As in transactions.c, an error that only requires an abort aborts the transaction (the worker
-//! then goes back to its committed positions), a retriable one is retried, and anything else
-//! ends the worker. Every blocking call is watched: one that outlasts its timeout ends the
-//! process (see [`crate::watchdog`]).
+//! Its errors are handled as in transactions.c ([`next`]), and every blocking call is watched
+//! ([`crate::watchdog`]).
 
 use std::time::{Duration, Instant};
 
@@ -44,7 +42,6 @@ const RETRY_BACKOFF_MS: u32 = 5;
 /// How many times a retriable error is retried before it ends the worker.
 const RETRIES: u32 = 3;
 
-/// The transactional producer of a worker's effects.
 pub struct Eos {
     /// Its own thread serves delivery reports, which every transaction call waits for.
     producer: ThreadedProducer<StderrLog>,
@@ -196,23 +193,17 @@ impl Eos {
         }
     }
 
-    /// Commits the open transaction (begun first if none is) with the consumed `positions`
-    /// (next offsets) of `topic`.
+    /// Commits the open transaction (begun first if none is) with the consumed `offsets` (next
+    /// offsets).
     pub fn commit(
         &mut self,
-        topic: &str,
-        positions: &[(Partition, Offset)],
+        offsets: &TopicPartitionList,
         group: &ConsumerGroupMetadata,
     ) -> Result<(), Failed> {
         self.begin()?;
-        let mut offsets = TopicPartitionList::new();
-        for (p, o) in positions {
-            // A position is always a valid offset; add_partition_offset only fails for INVALID.
-            let _ = offsets.add_partition_offset(topic, *p, rdkafka::Offset::Offset(*o));
-        }
         let done = self
             .call("send_offsets_to_transaction", |p| {
-                p.send_offsets_to_transaction(&offsets, group, TIMEOUT)
+                p.send_offsets_to_transaction(offsets, group, TIMEOUT)
             })
             .and_then(|()| self.delivered())
             .and_then(|()| self.call("commit_transaction", |p| p.commit_transaction(TIMEOUT)));

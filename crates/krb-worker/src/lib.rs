@@ -1,10 +1,5 @@
-//! The lab's manual-commit consumer (the article's worker.py).
-//!
-//! Auto-commit is off. A message counts as processed when its processing ends; every
-//! `--commit-every` processed messages the worker commits, synchronously, the next position of
-//! every partition it still owns whose position advanced. Rebalances are logged as they happen,
-//! and with `--revoke-commit` the worker commits inside the revoke callback before handing its
-//! partitions back. Every line follows [`krb_log::logline`].
+//! The lab's manual-commit consumer (the article's worker.py): [`Args`]' help says what it does,
+//! and every line it writes follows [`krb_log::logline`].
 //!
 //! Once a write, flush or transaction failed, the worker commits nothing more, not even in the
 //! revoke callback of its own close: Kafka's offsets never pass an effect that is not stored.
@@ -70,13 +65,8 @@ impl Worker {
         lock(&self.failed).get_or_insert(err);
     }
 
-    /// The error met in a rebalance callback, once.
     fn take_failure(&self) -> Option<anyhow::Error> {
         lock(&self.failed).take()
-    }
-
-    fn is_broken(&self) -> bool {
-        self.broken.load(Ordering::SeqCst)
     }
 }
 
@@ -249,12 +239,7 @@ mod tests {
         // refused, and no position is left to go on from.
         Db::init(&url).unwrap();
         let at = krb_log::logline::now();
-        let processed = effect::Processed {
-            partition: 0,
-            offset: 5,
-            at,
-        };
-        worker.effects().apply(processed, row(0, 5, "a")).unwrap();
+        worker.effects().apply(at, row(0, 5, "a")).unwrap();
         let err = worker
             .flush_effects(&consumer, &[])
             .unwrap_err()
@@ -282,14 +267,9 @@ mod tests {
         assert!(worker.effects().starts("pay", &[1]).unwrap().is_empty());
         for (partition, offset) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
             let at = krb_log::logline::now();
-            let processed = effect::Processed {
-                partition,
-                offset,
-                at,
-            };
             worker
                 .effects()
-                .apply(processed, row(partition, offset, "a"))
+                .apply(at, row(partition, offset, "a"))
                 .unwrap();
         }
         // Nothing counts as processed before the flush decides it, so no commit covers it.

@@ -10,7 +10,7 @@ use rdkafka::{Offset as KafkaOffset, TopicPartitionList};
 use crate::commit::committed_starts;
 use crate::{emit, lock, Worker};
 
-fn partitions(tpl: &TopicPartitionList) -> Vec<Partition> {
+pub(crate) fn partitions(tpl: &TopicPartitionList) -> Vec<Partition> {
     let mut ps: Vec<Partition> = tpl.elements().iter().map(|e| e.partition()).collect();
     ps.sort_unstable();
     ps
