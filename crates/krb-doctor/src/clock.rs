@@ -55,16 +55,9 @@ pub fn judge(sample: Sample, tolerance: i64, lang: Lang) -> Check {
         o if o > 0 => m::CLOCK_BEHIND,
         _ => m::CLOCK_AHEAD,
     };
-    let detail = how.fill(
-        lang,
-        &[
-            ("seconds", &seconds(offset.abs(), lang)),
-            ("plus_minus", &seconds(plus_minus, lang)),
-        ],
-    );
-    let tolerance_text = seconds(tolerance, lang);
-    let values: [(&str, &dyn std::fmt::Display); 2] =
-        [("detail", &detail), ("tolerance", &tolerance_text)];
+    let [off, pm, tol] = [offset.abs(), plus_minus, tolerance].map(|ms| seconds(ms, lang));
+    let detail = how.fill(lang, &[("seconds", &off), ("plus_minus", &pm)]);
+    let values: [(&str, &dyn std::fmt::Display); 2] = [("detail", &detail), ("tolerance", &tol)];
     let (why, fix) = if plus_minus > tolerance {
         (m::CLOCK_SLOW, m::CLOCK_SLOW_FIX)
     } else if offset.abs() - plus_minus > tolerance {

@@ -9,7 +9,7 @@ pub mod probe;
 pub mod versions;
 
 use std::net::{TcpStream, ToSocketAddrs};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use clap::Parser;
 use krb_cli::lang::Lang;
@@ -83,7 +83,10 @@ pub fn run(args: &Args, lang: Lang) -> bool {
     };
     let metadata = producer.client().fetch_metadata(None, REACH_TIMEOUT);
     // The log lines librdkafka queued meanwhile (ApiVersions, failures) reach the probe now.
-    probe::serve(&producer, Duration::from_millis(100));
+    let start = Instant::now();
+    while start.elapsed() < Duration::from_millis(100) {
+        producer.poll(Duration::from_millis(10));
+    }
     let metadata = match metadata {
         Ok(m) => m,
         Err(e) => {
@@ -91,12 +94,9 @@ pub fn run(args: &Args, lang: Lang) -> bool {
                 .context()
                 .failure()
                 .unwrap_or_else(|| e.to_string());
-            let seconds = REACH_TIMEOUT.as_secs();
-            let values: [(&str, &dyn std::fmt::Display); 3] = [
-                ("bootstrap", bootstrap),
-                ("seconds", &seconds),
-                ("why", &why),
-            ];
+            let secs = REACH_TIMEOUT.as_secs();
+            let values: [(&str, &dyn std::fmt::Display); 3] =
+                [("bootstrap", bootstrap), ("seconds", &secs), ("why", &why)];
             let fix = login::refused_fix(&args.broker, &why, lang)
                 .unwrap_or_else(|| m::START_BROKER.text(lang).into());
             say(Check::failed(
@@ -171,24 +171,18 @@ fn advertised(bootstrap: &str, local: bool, brokers: &[(i32, String, i32)], lang
         }
         named.push(m::BROKER_AT.fill(lang, &[("id", id), ("at", &at)]));
     }
+    let brokers = named.join(", ");
     Check::ok(
         m::BROKER,
-        m::BROKERS.fill(
-            lang,
-            &[("bootstrap", &bootstrap), ("brokers", &named.join(", "))],
-        ),
+        m::BROKERS.fill(lang, &[("bootstrap", &bootstrap), ("brokers", &brokers)]),
     )
 }
 
-fn connect(at: &str) -> std::io::Result<()> {
-    let mut last = std::io::Error::other("no address");
-    for addr in at.to_socket_addrs()? {
-        match TcpStream::connect_timeout(&addr, REACH_TIMEOUT) {
-            Ok(_) => return Ok(()),
-            Err(e) => last = e,
-        }
-    }
-    Err(last)
+fn connect(at: &str) -> std::io::Result<TcpStream> {
+    let none = Err(std::io::Error::other("no address"));
+    at.to_socket_addrs()?.fold(none, |last, addr| {
+        last.or_else(|_| TcpStream::connect_timeout(&addr, REACH_TIMEOUT))
+    })
 }
 
 #[cfg(test)]

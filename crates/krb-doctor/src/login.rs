@@ -20,23 +20,21 @@ pub fn username(args: &BrokerArgs) -> Option<String> {
     Some(user.clone())
 }
 
-/// Where the login came from, for the fixes: the KRB_CONFIG file, or -X.
-fn source(args: &BrokerArgs) -> String {
-    match &args.file {
-        Some(f) if !f.path.as_os_str().is_empty() => format!("KRB_CONFIG ({})", f.path.display()),
-        _ => "-X".to_string(),
-    }
-}
-
 /// The fix when the broker did not answer because of the login (librdkafka's reason `why`):
 /// `None` when the reason is another (nothing listens, a wrong address).
 pub fn refused_fix(args: &BrokerArgs, why: &str, lang: Lang) -> Option<String> {
     if why.contains("invalid credentials") {
+        let source = match &args.file {
+            Some(f) if !f.path.as_os_str().is_empty() => {
+                format!("KRB_CONFIG ({})", f.path.display())
+            }
+            _ => "-X".to_string(),
+        };
         Some(m::LOGIN_REFUSED_FIX.fill(
             lang,
             &[
                 ("user", &username(args).unwrap_or_else(|| "?".into())),
-                ("source", &source(args)),
+                ("source", &source),
             ],
         ))
     } else if username(args).is_none() && (why.contains("SASL") || why.contains("Disconnected")) {
@@ -71,13 +69,8 @@ pub fn access(
         },
         Err(e) => e.rdkafka_error_code(),
     };
-    Some(judge(
-        &user,
-        args.namespace.ns.as_deref(),
-        &topic,
-        code,
-        lang,
-    ))
+    let ns = args.namespace.ns.as_deref();
+    Some(judge(&user, ns, &topic, code, lang))
 }
 
 /// The access line from what the broker said of creating `topic` as `user` (`code`: its error,

@@ -26,12 +26,8 @@ pub fn hosts(bootstrap: &str) -> Vec<String> {
 /// localhost, all of 127.0.0.0/8 and every address of this machine's interfaces, whatever name
 /// it goes by. A name that does not resolve is not this machine.
 pub fn is_local(host: &str) -> bool {
-    let Ok(addrs) = (host, 0).to_socket_addrs() else {
-        return false;
-    };
-    addrs
-        .map(|a| SocketAddr::new(a.ip(), 0))
-        .any(|a| UdpSocket::bind(a).is_ok())
+    let mut addrs = (host, 0).to_socket_addrs().into_iter().flatten();
+    addrs.any(|a| UdpSocket::bind(SocketAddr::new(a.ip(), 0)).is_ok())
 }
 
 /// The namespace check: a broker that is not on this machine is shared, as far as anyone can

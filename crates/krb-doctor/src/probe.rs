@@ -3,13 +3,13 @@
 //! the delivery report of the clock's message. rust-rdkafka hands log lines over when the
 //! client's main queue is polled, which a producer's `poll` does.
 
-use std::sync::Mutex;
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::sync::{Mutex, MutexGuard};
+use std::time::{SystemTime, UNIX_EPOCH};
 
 use rdkafka::client::ClientContext;
 use rdkafka::config::RDKafkaLogLevel;
 use rdkafka::message::{DeliveryResult, Message, Timestamp};
-use rdkafka::producer::{BaseProducer, ProducerContext};
+use rdkafka::producer::ProducerContext;
 
 /// Milliseconds since the epoch, by this machine's clock.
 pub fn now_ms() -> i64 {
@@ -32,28 +32,22 @@ pub struct Probe {
 impl Probe {
     /// librdkafka's `APIVERSION` lines so far.
     pub fn api_lines(&self) -> Vec<String> {
-        self.api.lock().unwrap_or_else(|e| e.into_inner()).clone()
+        lock(&self.api).clone()
     }
 
     /// The last failure to connect, as librdkafka said it.
     pub fn failure(&self) -> Option<String> {
-        self.failure
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .clone()
+        lock(&self.failure).clone()
     }
 
     pub fn take_report(&self) -> Option<Report> {
-        self.report.lock().unwrap_or_else(|e| e.into_inner()).take()
+        lock(&self.report).take()
     }
 }
 
-/// Serves the producer's events for `time`: the log lines librdkafka queued reach [`Probe`].
-pub fn serve(producer: &BaseProducer<Probe>, time: Duration) {
-    let start = Instant::now();
-    while start.elapsed() < time {
-        producer.poll(Duration::from_millis(10));
-    }
+// A panic elsewhere while a lock was held leaves its value whole: every write is one assignment.
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// librdkafka's failure line without the thread and broker it names and its state at the end:
@@ -67,14 +61,11 @@ fn failure_text(text: &str) -> &str {
 impl ClientContext for Probe {
     fn log(&self, level: RDKafkaLogLevel, fac: &str, text: &str) {
         if fac == "APIVERSION" {
-            self.api
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .push(text.to_string());
+            lock(&self.api).push(text.to_string());
         } else if fac == "FAIL" && (level as i32) <= RDKafkaLogLevel::Warning as i32 {
             // An error wins; a warning is kept only while there is nothing better: a broker
             // that wants a login (a room's) only warns that it disconnected a client without.
-            let mut failure = self.failure.lock().unwrap_or_else(|e| e.into_inner());
+            let mut failure = lock(&self.failure);
             if failure.is_none() || (level as i32) <= RDKafkaLogLevel::Error as i32 {
                 *failure = Some(failure_text(text).to_string());
             }
@@ -94,7 +85,7 @@ impl ProducerContext for Probe {
             Ok(m) => Ok(m.timestamp()),
             Err((e, _)) => Err(e.to_string()),
         };
-        *self.report.lock().unwrap_or_else(|e| e.into_inner()) = Some((at, outcome));
+        *lock(&self.report) = Some((at, outcome));
     }
 }
 

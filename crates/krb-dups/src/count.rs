@@ -5,7 +5,7 @@ use std::path::Path;
 use anyhow::{bail, Context, Result};
 use krb_log::fastpath::{commit_prefix, parse_processed_prefix};
 use krb_log::logline::{LogLine, Offset, ParseError, Partition};
-use krb_log::reader::{for_each_line_in, parse_bytes, Remark, Skipped, Workers};
+use krb_log::reader::{for_each_line_in, parse_bytes, Range, Remark, Skipped, Workers};
 
 use crate::counts::Counts;
 
@@ -38,7 +38,7 @@ pub fn count_file(path: &Path, counts: &mut Counts) -> Result<FileNotes> {
     let threads = std::thread::available_parallelism()
         .map_or(1, |n| n.get() as u64)
         .min(len / CHUNK + 1);
-    let results: Vec<Result<RangeCount>> = std::thread::scope(|scope| {
+    let results: Vec<Result<_>> = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads)
             .map(|i| {
                 let (from, to) = (len * i / threads, len * (i + 1) / threads);
@@ -58,10 +58,10 @@ pub fn count_file(path: &Path, counts: &mut Counts) -> Result<FileNotes> {
     let mut notes = FileNotes::default();
     let mut workers = Workers::default();
     for result in results {
-        let range = result?;
+        let (range_counts, range, errors, range_workers) = result?;
         notes
             .skipped
-            .extend(range.errors.into_iter().map(|(n, reason)| Skipped {
+            .extend(errors.into_iter().map(|(n, reason)| Skipped {
                 path: path.to_path_buf(),
                 line: lines_before + n,
                 reason,
@@ -71,23 +71,17 @@ pub fn count_file(path: &Path, counts: &mut Counts) -> Result<FileNotes> {
                 .skipped
                 .push(Skipped::cut_short(path, lines_before + range.lines + 1));
         }
-        workers.then(&range.workers, lines_before);
+        workers.then(&range_workers, lines_before);
         lines_before += range.lines;
-        counts.merge(range.counts);
+        counts.merge(range_counts);
     }
     notes.remarks = workers.remarks(path);
     Ok(notes)
 }
 
-/// One byte range's counts, its number of lines, its parse errors by line within the range,
-/// whether the file's last line (after them) is cut short, and whose lines it holds.
-struct RangeCount {
-    counts: Counts,
-    lines: u64,
-    errors: Vec<(u64, String)>,
-    cut_short: bool,
-    workers: Workers,
-}
+/// One byte range's counts, its lines (how many, and whether the file's last one is cut
+/// short), its parse errors by line within the range, and whose lines it holds.
+type RangeCount = (Counts, Range, Vec<(u64, String)>, Workers);
 
 fn count_range(path: &Path, from: u64, to: u64) -> Result<RangeCount> {
     let mut counts = Counts::new();
@@ -138,13 +132,7 @@ fn count_range(path: &Path, from: u64, to: u64) -> Result<RangeCount> {
         },
     )?;
     let (_, workers) = state.into_inner();
-    Ok(RangeCount {
-        counts,
-        lines: range.lines,
-        errors,
-        cut_short: range.cut_short,
-        workers,
-    })
+    Ok((counts, range, errors, workers))
 }
 
 #[cfg(test)]
@@ -181,9 +169,10 @@ mod tests {
                 } else {
                     len * (i + 1) / parts
                 };
-                let range = count_range(&path, len * i / parts, to).unwrap();
-                counts.merge(range.counts);
-                errors.extend(range.errors.into_iter().map(|(l, _)| l + lines));
+                let (range_counts, range, range_errors, _) =
+                    count_range(&path, len * i / parts, to).unwrap();
+                counts.merge(range_counts);
+                errors.extend(range_errors.into_iter().map(|(l, _)| l + lines));
                 lines += range.lines;
                 if range.cut_short {
                     cut.push(lines + 1);

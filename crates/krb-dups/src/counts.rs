@@ -127,8 +127,7 @@ impl Part {
     fn thin(&mut self, pairs: &mut Pairs, free: &mut Vec<Block>) {
         let mut kept = Vec::with_capacity(self.blocks.len());
         let filling = self.last.0;
-        let checked = self.checked;
-        kept.extend(self.blocks.drain(..checked));
+        kept.extend(self.blocks.drain(..self.checked));
         for (number, mut block) in self.blocks.drain(..) {
             if number == filling || block.iter().filter(|&&c| c > 0).take(KEEP).count() == KEEP {
                 kept.push((number, block));
@@ -202,7 +201,6 @@ impl Pairs {
         });
     }
 
-    /// Sorts the appended pairs in once they are as many as the sorted ones.
     fn tidy(&mut self) {
         if self.items.len() - self.sorted >= self.sorted.max(1 << 16) {
             self.compact();

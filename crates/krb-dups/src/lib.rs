@@ -115,10 +115,9 @@ pub fn report(args: &Args) -> Result<Report> {
 /// Reads the group's logs and returns the report and its output: the article's text, or JSON.
 pub fn run(args: &Args) -> Result<(Report, String)> {
     let report = report(args)?;
-    let text = if args.json {
-        report.json() + "\n"
-    } else {
-        report.render()
+    let text = match args.json {
+        true => report.json() + "\n",
+        false => report.render(),
     };
     Ok((report, text))
 }

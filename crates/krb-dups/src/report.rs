@@ -74,7 +74,6 @@ pub fn analyse(counts: &mut Counts, end: Option<&BTreeMap<Partition, Offset>>) -
     let mut not_listed = (0u64, 0u64);
     let mut processed = 0u64;
     let mut unique = 0u64;
-    let mut previous: Option<(Partition, Offset)> = None;
     let extend = |list: &mut Vec<Run>, partition, first, last, times| match list.last_mut() {
         Some(run) if run.partition == partition && run.last + 1 == first && run.times == times => {
             run.last = last
@@ -86,8 +85,8 @@ pub fn analyse(counts: &mut Counts, end: Option<&BTreeMap<Partition, Offset>>) -
             times,
         }),
     };
-    // Lowest and highest processed offset of each partition, for --end.
-    let mut seen: BTreeMap<Partition, (Offset, Offset)> = BTreeMap::new();
+    // Each partition's lowest and highest processed offset so far, by partition.
+    let mut seen: Vec<(Partition, Offset, Offset)> = Vec::new();
     counts.for_each_run(|partition, first, last, times| {
         let len = (last - first + 1) as u64;
         processed += u64::from(times) * len;
@@ -95,28 +94,20 @@ pub fn analyse(counts: &mut Counts, end: Option<&BTreeMap<Partition, Offset>>) -
         if times >= 2 {
             extend(&mut runs, partition, first, last, times);
         }
-        match previous {
-            Some((p, o)) if p == partition => {
+        match seen.last_mut() {
+            Some((p, _, o)) if *p == partition => {
                 // A gap never continues the one before: offset o was processed.
-                if first > o + 1 && gaps.len() < GAPS_LISTED {
-                    extend(&mut gaps, partition, o + 1, first - 1, 0);
-                } else if first > o + 1 {
+                if first > *o + 1 && gaps.len() < GAPS_LISTED {
+                    extend(&mut gaps, partition, *o + 1, first - 1, 0);
+                } else if first > *o + 1 {
                     not_listed.0 += 1;
-                    not_listed.1 += (first - 1 - o) as u64;
+                    not_listed.1 += (first - 1 - *o) as u64;
                 }
+                *o = last;
             }
-            _ => {
-                if let Some((p, o)) = previous {
-                    seen.entry(p).or_insert((o, o)).1 = o;
-                }
-                seen.insert(partition, (first, first));
-            }
+            _ => seen.push((partition, first, last)),
         }
-        previous = Some((partition, last));
     });
-    if let Some((p, o)) = previous {
-        seen.entry(p).or_insert((o, o)).1 = o;
-    }
     if let Some(end) = end {
         for (&partition, &next) in end {
             // Each gap is before or after the partition's processed offsets: none joins another.
@@ -125,13 +116,12 @@ pub fn analyse(counts: &mut Counts, end: Option<&BTreeMap<Partition, Offset>>) -
                     extend(&mut gaps, partition, first, last, 0);
                 }
             };
-            match seen.get(&partition) {
-                Some(&(low, high)) => {
-                    gap(0, low.min(next) - 1);
-                    gap(high + 1, next - 1);
-                }
-                None => gap(0, next - 1),
-            }
+            // A partition never processed has one gap, to its end.
+            let (low, high) = seen
+                .binary_search_by_key(&partition, |s| s.0)
+                .map_or((next, next - 1), |i| (seen[i].1, seen[i].2));
+            gap(0, low.min(next) - 1);
+            gap(high + 1, next - 1);
         }
         gaps.sort_by_key(|g| (g.partition, g.first));
     }
@@ -172,14 +162,6 @@ pub fn attribute(files: &[PathBuf], report: &mut Report) -> Result<()> {
     }
     report.run_consumers = names.into_iter().map(|s| s.into_iter().collect()).collect();
     Ok(())
-}
-
-fn times_word(times: u32) -> String {
-    match times {
-        0 => "never processed".to_string(),
-        2 => "processed twice".to_string(),
-        n => format!("processed {n} times"),
-    }
 }
 
 impl Report {
@@ -228,10 +210,14 @@ impl Report {
             .collect();
         lines.sort_by_key(|(r, _)| (r.partition, r.first));
         for (run, who) in lines {
-            let span = if run.first == run.last {
-                format!("{}", run.first)
-            } else {
-                format!("{}..{}", run.first, run.last)
+            let span = match run.first == run.last {
+                true => run.first.to_string(),
+                false => format!("{}..{}", run.first, run.last),
+            };
+            let times = match run.times {
+                0 => "never processed".to_string(),
+                2 => "processed twice".to_string(),
+                n => format!("processed {n} times"),
             };
             let who = who.map_or(String::new(), |w| {
                 let names: Vec<_> = w.iter().map(|n| printable(n)).collect();
@@ -239,10 +225,9 @@ impl Report {
             });
             let _ = writeln!(
                 out,
-                "  p{}: offset {span} ({}) {}{who}",
+                "  p{}: offset {span} ({}) {times}{who}",
                 run.partition,
                 run.len(),
-                times_word(run.times)
             );
         }
         let (runs, offsets) = self.gaps_not_listed;

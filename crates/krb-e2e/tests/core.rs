@@ -30,7 +30,7 @@ fn one_worker_processes_each_offset_exactly_once() -> Result<()> {
         "krb-dups: {out}"
     );
 
-    let log = WorkerLog::read(&root().join("logs"), "core-a")?;
+    let log = WorkerLog::read_file(&root().join("logs/core-a.log"))?;
     let mut seen: BTreeMap<i32, Vec<i64>> = BTreeMap::new();
     for (p, o) in log.processed() {
         seen.entry(p).or_default().push(o);

@@ -102,7 +102,7 @@ fn wait_for(
 
 /// Whether `NAME.log` in `logs` has an assigned line yet.
 fn assigned(logs: &Path, name: &str) -> bool {
-    WorkerLog::read(logs, name).is_ok_and(|log| {
+    WorkerLog::read_file(&logs.join(format!("{name}.log"))).is_ok_and(|log| {
         log.lines
             .iter()
             .any(|l| matches!(l.event, Event::Assigned(_)))

@@ -158,7 +158,6 @@ pub struct Completion<'a> {
 #[inline]
 pub fn parse_processed_prefix<'a>(text: &'a [u8], known: &[u8]) -> Option<Completion<'a>> {
     let (name_end, is_known) = head(text, known)?;
-    let rest = &text[13..];
     let event_at = 13 + name_end + 1;
     let event = text[event_at..].strip_prefix(b"p")?;
     let (partition, p_len) = number_prefix::<Partition, true>(event)?;
@@ -169,7 +168,7 @@ pub fn parse_processed_prefix<'a>(text: &'a [u8], known: &[u8]) -> Option<Comple
     }
     let (offset, o_len) = number_prefix::<Offset, false>(&event[p_len + 8..])?;
     Some(Completion {
-        name: &rest[..name_end],
+        name: &text[13..13 + name_end],
         partition,
         offset,
         len: event_at + 1 + p_len + 8 + o_len,

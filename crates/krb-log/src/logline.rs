@@ -28,9 +28,8 @@ pub enum Event {
         partition: Partition,
         offset: Offset,
     },
-    /// Processing ended but its transaction was rolled back (`--effect db-offsets`): the
-    /// partition's position in the database had moved on from where this worker read it. A
-    /// processing all the same, krb-dups counts it.
+    /// Processing ended, its transaction rolled back (`--effect db-offsets`: the partition's
+    /// position in the database had moved on since this worker read it); krb-dups counts it.
     Refused {
         partition: Partition,
         offset: Offset,
@@ -212,14 +211,13 @@ pub fn now() -> NaiveTime {
     local_time(chrono::Utc::now())
 }
 
-/// `utc` in local time, truncated to the millisecond.
 fn local_time(utc: chrono::DateTime<chrono::Utc>) -> NaiveTime {
     use chrono::{Offset, TimeZone};
     thread_local! {
-        static OFFSET: RefCell<OffsetCache> = const { RefCell::new(OffsetCache(None)) };
+        static OFFSET: RefCell<Option<(i64, chrono::FixedOffset)>> = const { RefCell::new(None) };
     }
     let offset = OFFSET.with_borrow_mut(|cache| {
-        cache.offset(utc, |utc| {
+        cached_offset(cache, utc, |utc| {
             chrono::Local
                 .offset_from_utc_datetime(&utc.naive_utc())
                 .fix()
@@ -233,19 +231,15 @@ fn local_time(utc: chrono::DateTime<chrono::Utc>) -> NaiveTime {
 /// The local offset of the current minute. Looked up once a minute (offsets change on whole
 /// minutes): chrono's lookup read the clock a second time and was a tenth of a worker's time
 /// at full speed, line by line.
-struct OffsetCache(Option<(i64, chrono::FixedOffset)>);
-
-impl OffsetCache {
-    fn offset(
-        &mut self,
-        utc: chrono::DateTime<chrono::Utc>,
-        lookup: impl FnOnce(chrono::DateTime<chrono::Utc>) -> chrono::FixedOffset,
-    ) -> chrono::FixedOffset {
-        let minute = utc.timestamp().div_euclid(60);
-        match self.0 {
-            Some((m, offset)) if m == minute => offset,
-            _ => self.0.insert((minute, lookup(utc))).1,
-        }
+fn cached_offset(
+    cache: &mut Option<(i64, chrono::FixedOffset)>,
+    utc: chrono::DateTime<chrono::Utc>,
+    lookup: impl FnOnce(chrono::DateTime<chrono::Utc>) -> chrono::FixedOffset,
+) -> chrono::FixedOffset {
+    let minute = utc.timestamp().div_euclid(60);
+    match *cache {
+        Some((m, offset)) if m == minute => offset,
+        _ => cache.insert((minute, lookup(utc))).1,
     }
 }
 
@@ -326,21 +320,13 @@ impl fmt::Display for Event {
                 write!(f, "p{partition} offset {offset} refused")
             }
             Event::Consumes { topic, group } => write!(f, "consumes {topic} in group {group}"),
-            // Python's list style, which the article's logs show: `[]`, `[0]`, `[0, 1]`.
-            Event::Assigned(ps) | Event::Revoked(ps) | Event::Lost(ps) => {
-                let verb = match self {
-                    Event::Assigned(_) => "assigned",
-                    Event::Revoked(_) => "revoked",
-                    _ => "lost",
-                };
-                let ps: Vec<String> = ps.iter().map(Partition::to_string).collect();
-                write!(f, "{verb} [{}]", ps.join(", "))
-            }
-            Event::Commit(positions) => {
+            // Python's list style, which the article's logs show, is a Vec's Debug: `[]`, `[0, 1]`.
+            Event::Assigned(ps) => write!(f, "assigned {ps:?}"),
+            Event::Revoked(ps) => write!(f, "revoked {ps:?}"),
+            Event::Lost(ps) => write!(f, "lost {ps:?}"),
+            Event::Commit(ps) => {
                 f.write_str("commit")?;
-                positions
-                    .iter()
-                    .try_for_each(|(p, o)| write!(f, " p{p}={o}"))
+                ps.iter().try_for_each(|(p, o)| write!(f, " p{p}={o}"))
             }
             Event::CommitFailed(err) => write!(f, "commit failed: {err}"),
             Event::PollError(err) => write!(f, "poll error: {err}"),
@@ -349,13 +335,10 @@ impl fmt::Display for Event {
                 write!(f, "consumes {topic} in share group {group}")
             }
             Event::Acquired {
-                partition,
-                offset,
-                delivery,
-            } => write!(
-                f,
-                "acquired p{partition} offset {offset} delivery {delivery}"
-            ),
+                partition: p,
+                offset: o,
+                delivery: d,
+            } => write!(f, "acquired p{p} offset {o} delivery {d}"),
             Event::Acknowledged {
                 partition,
                 offset,
@@ -377,12 +360,8 @@ impl fmt::Display for Event {
 
 impl fmt::Display for LogLine {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        Line {
-            time: self.time,
-            name: &self.name,
-            event: &self.event,
-        }
-        .fmt(f)
+        let (time, name, event) = (self.time, &self.name, &self.event);
+        Line { time, name, event }.fmt(f)
     }
 }
 
@@ -423,9 +402,8 @@ fn parse_positions(text: &str) -> Result<Vec<(Partition, Offset)>, ParseError> {
     // A commit of nothing is written `commit`, which is no event: `commit ` read as one would
     // be written back as another line.
     if text.trim().is_empty() {
-        return Err(bad(format!(
-            "expected pP=OFFSET after commit, found {text:?}"
-        )));
+        let what = "pP=OFFSET after commit";
+        return Err(bad(format!("expected {what}, found {text:?}")));
     }
     text.split_whitespace()
         .map(|item| {
@@ -541,12 +519,9 @@ impl Event {
             let partition = caps[1]
                 .parse()
                 .map_err(|_| bad(format!("partition out of range in {text:?}")))?;
-            let offset = offset(&caps[2]).ok_or_else(|| {
-                bad(format!(
-                    "offset out of range (0 to {}) in {text:?}",
-                    Offset::MAX - 1
-                ))
-            })?;
+            let max = Offset::MAX - 1;
+            let offset = offset(&caps[2])
+                .ok_or_else(|| bad(format!("offset out of range (0 to {max}) in {text:?}")))?;
             return Ok(Some(match caps.get(3).map(|m| m.as_str()) {
                 Some(" slow start") => Event::SlowStart { partition, offset },
                 Some(" refused") => Event::Refused { partition, offset },
@@ -560,14 +535,11 @@ impl Event {
         if let Some(rest) = text.strip_prefix("consumes ") {
             let share = rest.contains(" in share group ");
             let kind = if share { "share group" } else { "group" };
+            let what = format!("consumes TOPIC in {kind} GROUP");
             let (topic, group) = rest
                 .split_once(&format!(" in {kind} "))
                 .filter(|(t, g)| !t.is_empty() && !t.contains(' ') && !g.is_empty())
-                .ok_or_else(|| {
-                    bad(format!(
-                        "expected consumes TOPIC in {kind} GROUP, found {text:?}"
-                    ))
-                })?;
+                .ok_or_else(|| bad(format!("expected {what}, found {text:?}")))?;
             let (topic, group) = (topic.to_string(), group.to_string());
             return Ok(Some(match share {
                 true => Event::ShareConsumes { topic, group },
@@ -602,23 +574,18 @@ impl Event {
 }
 
 impl LogLine {
-    /// `Ok(None)` for lines that are not the worker's (librdkafka's `%4|...` warnings, a
-    /// script's `start NAME`, blank lines); `Err` for a line that starts with a time and a
-    /// name and looks like an event but does not parse, and for a worker's line whose time is
-    /// no time (`09:00:00.2xx g-a p0 offset 1`) or whose white space is not one space between
-    /// words (a tab after the time, a space before it): no worker writes it so, and left out
-    /// without a word its message would read as never processed.
+    /// `Ok(None)` for lines not the worker's (librdkafka's `%4|...`, a script's `start NAME`, a
+    /// blank); `Err` for one that looks like an event but does not parse, whose time is no time
+    /// (`09:00:00.2xx g-a p0 offset 1`) or whose white space is not one space between words: no
+    /// worker writes it so, and left out silently its message would read as never processed.
     pub fn parse(line: &str) -> Result<Option<LogLine>, ParseError> {
         let Some((clock, name, text)) = split_line(line) else {
             return misplaced_space(line);
         };
-        let mark = match name {
-            "start" => Some(Event::Start),
-            "stop" => Some(Event::Stop),
-            _ => None,
-        };
-        let (name, event) = match mark {
-            Some(event) if !text.is_empty() && !text.contains(char::is_whitespace) => (text, event),
+        let one_word = !text.is_empty() && !text.contains(char::is_whitespace);
+        let (name, event) = match (name, one_word) {
+            ("start", true) => (text, Event::Start),
+            ("stop", true) => (text, Event::Stop),
             _ => match Event::parse(text)? {
                 Some(event) => (name, event),
                 None => return Ok(None),
@@ -630,11 +597,8 @@ impl LogLine {
                 line = line.trim_end_matches(['\r', '\n'])
             ))
         })?;
-        Ok(Some(LogLine {
-            time,
-            name: name.to_string(),
-            event,
-        }))
+        let name = name.to_string();
+        Ok(Some(LogLine { time, name, event }))
     }
 }
 
@@ -678,10 +642,8 @@ fn parse_time(text: &str) -> Option<NaiveTime> {
     parsed.to_naive_time().ok()
 }
 
-/// A line's time word, name and the text after the name; `None` for a line of another shape.
-/// Every worker line is a word that starts like a time (a digit), a name, the event, one space
-/// between; whether the word is a time is the parser's question, asked once the rest reads as
-/// an event.
+/// A line's time word (starting with a digit), name and event, one space between; `None` for a
+/// line of another shape. Whether the word is a time is asked once the rest reads as an event.
 fn split_line(line: &str) -> Option<(&str, &str, &str)> {
     let line = line.trim_end_matches(['\r', '\n']);
     let (clock, rest) = line.split_once(' ')?;
@@ -716,11 +678,11 @@ mod tests {
     #[test]
     fn the_offset_is_looked_up_again_in_each_new_minute() {
         let base = chrono::DateTime::from_timestamp(1_800_000_000, 0).unwrap();
-        let mut cache = OffsetCache(None);
+        let mut cache = None;
         let mut lookups = 0;
         // A zone whose offset is the minute's number of hours (it changes every minute).
         let mut offset = |s: i64| {
-            cache.offset(base + chrono::TimeDelta::seconds(s), |utc| {
+            cached_offset(&mut cache, base + chrono::TimeDelta::seconds(s), |utc| {
                 lookups += 1;
                 chrono::FixedOffset::east_opt((utc.timestamp() / 60 % 10) as i32 * 3600).unwrap()
             })

@@ -39,12 +39,10 @@ pub fn overlaps<L: std::borrow::Borrow<WorkerLog>>(logs: &[L]) -> Vec<Overlap> {
             let Event::SlowStart { partition, offset } = start.event else {
                 continue;
             };
-            let Some(done) = slow.lines[i + 1..]
+            let done = slow.lines[i + 1..]
                 .iter()
-                .find(|l| l.event.completion() == Some((partition, offset)))
-            else {
-                continue;
-            };
+                .find(|l| l.event.completion() == Some((partition, offset)));
+            let Some(done) = done else { continue };
             for other in logs.iter().filter(|l| l.name != slow.name) {
                 let given = other.lines.iter().find(|l| {
                     l.at > start.at

@@ -30,22 +30,17 @@ pub fn parse(path: &Path, text: &str) -> Result<Vec<Property>, String> {
             continue;
         }
         let unescaped = line.replace("\\:", ":").replace("\\=", "=");
-        match unescaped.split_once('=') {
-            Some((key, value)) if !key.is_empty() => properties.push(Property {
-                line: i + 1,
-                key: key.to_string(),
-                value: value.to_string(),
-            }),
-            // The line is not echoed: it may be a password on a line of its own.
-            _ => {
-                return Err(format!(
-                    "{}:{}: expected property=value (a librdkafka property such as \
-                     security.protocol=SASL_PLAINTEXT), got a line without a property before =",
-                    shown(path),
-                    i + 1
-                ))
-            }
-        }
+        // The line is not echoed: it may be a password on a line of its own.
+        let Some((key, value)) = unescaped.split_once('=').filter(|(k, _)| !k.is_empty()) else {
+            return Err(format!(
+                "{}:{}: expected property=value (a librdkafka property such as \
+                 security.protocol=SASL_PLAINTEXT), got a line without a property before =",
+                shown(path),
+                i + 1
+            ));
+        };
+        let (line, key, value) = (i + 1, key.to_string(), value.to_string());
+        properties.push(Property { line, key, value });
     }
     Ok(properties)
 }

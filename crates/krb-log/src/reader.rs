@@ -56,9 +56,8 @@ impl Skipped {
         Skipped { path, line, reason }
     }
 
-    /// Line `line` of `path`, the file's last, has no newline: its writer stopped in the middle
-    /// of it (a worker killed mid-line), so what it says may be cut short (`p0 offset 12` of
-    /// `p0 offset 123`). It is not read.
+    /// Line `line`, the file's last, has no newline: its writer was killed mid-line, so it may
+    /// say less than was meant (`p0 offset 12` of `p0 offset 123`). It is not read.
     pub fn cut_short(path: &Path, line: u64) -> Skipped {
         let reason = "the last line has no newline: cut short by its writer, not read";
         Skipped::new(path, line, reason.into())
@@ -108,9 +107,8 @@ impl fmt::Display for Remark {
     }
 }
 
-/// Whose lines a log holds: one worker's (`start NAME` appends its output to `NAME.log`), the one
-/// its first worker line names. [`Workers::see`] is told each worker line's name (or only the
-/// names that change, by a reader that compares each name with the one before).
+/// Whose lines a log holds: one worker's (`start NAME` appends to `NAME.log`), the one its first
+/// line names. [`Workers::see`] is told each line's name, or only the names that change.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Workers {
     first: Option<(Vec<u8>, u64)>,
@@ -167,25 +165,20 @@ pub fn open(path: &Path) -> std::io::Result<File> {
         _ if kind.is_socket() => "a socket",
         _ => "a device",
     };
-    Err(std::io::Error::new(
-        std::io::ErrorKind::InvalidInput,
-        format!("it is {what}, not a regular file"),
-    ))
+    let why = format!("it is {what}, not a regular file");
+    Err(std::io::Error::new(std::io::ErrorKind::InvalidInput, why))
 }
 
 /// The whole text of `path`, a regular file (see [`open`]) of at most `limit` bytes; `what`
 /// names it in the error. Every file a tool reads whole goes through this: a FIFO would block
 /// the tool for good, and a file too large for what it is would fill the memory.
 pub fn read_text(path: &Path, what: &str, limit: u64) -> Result<String> {
-    let mut text = String::new();
+    let (mut text, name) = (String::new(), shown(path));
     open(path)
         .and_then(|f| f.take(limit.saturating_add(1)).read_to_string(&mut text))
-        .with_context(|| format!("cannot read {what} {}", shown(path)))?;
+        .with_context(|| format!("cannot read {what} {name}"))?;
     if text.len() as u64 > limit {
-        bail!(
-            "cannot read {what} {}: larger than {limit} bytes, more than it can be",
-            shown(path)
-        );
+        bail!("cannot read {what} {name}: larger than {limit} bytes, more than it can be");
     }
     Ok(text)
 }
@@ -209,17 +202,13 @@ pub fn parse_bytes(line: &[u8]) -> Result<Option<LogLine>, crate::logline::Parse
 /// Calls `each(line_number, line)` for every line of `path`, as a [`Follow`] that reads it to
 /// its end. Returns its last line when it has no newline, which is not read.
 pub fn for_each_line(path: &Path, each: impl FnMut(u64, &[u8])) -> Result<Option<Skipped>> {
-    match Follow::new(path).read_to_end(each)? {
-        (Growth::Gone, _) => bail!("cannot read {}: no such file", shown(path)),
-        (_, cut) => Ok(cut),
-    }
+    Follow::new(path).read_to_end(each).map(|(_, cut)| cut)
 }
 
 /// Reads the lines of `path` that start at a byte in `from..to` (krb-dups counts in parallel
-/// ranges), in large blocks, and says how many there were. At each line start `fast(n, text)`
-/// may take the line itself, reading it before anyone has looked for its end, and say how long
-/// it was (its newline included); every other line goes to `each(n, line)`, `n` counting from
-/// 1 within the range. A last line without a newline goes to neither (see [`Range::cut_short`]).
+/// ranges), `n` from 1 in the range. At each line start `fast(n, text)` may take the line before
+/// its end is looked for and say its length, newline included; every other line goes to
+/// `each(n, line)`. A last line without a newline goes to neither (see [`Range::cut_short`]).
 pub fn for_each_line_in(
     path: &Path,
     from: u64,
@@ -282,11 +271,8 @@ fn read_lines(
         let mut start = 0;
         loop {
             if !skip_partial && position >= to {
-                let range = Range {
-                    lines,
-                    cut_short: false,
-                };
-                return Ok((range, position, false));
+                let cut_short = false;
+                return Ok((Range { lines, cut_short }, position, false));
             }
             let taken = match skip_partial {
                 true => None,
@@ -314,9 +300,8 @@ fn read_lines(
     }
 }
 
-/// A log read as it grows, its lines numbered from 1 across reads. Each [`Follow::read`] reads
-/// the lines finished since the one before: a line its worker is still writing is read once
-/// its newline is there, so no line is ever read in two pieces.
+/// A log read as it grows, its lines numbered from 1 across reads: a line its worker is still
+/// writing is read once its newline is there, never in two pieces.
 #[derive(Clone, Debug, Default)]
 pub struct Follow {
     path: PathBuf,
@@ -354,22 +339,25 @@ impl Follow {
         }
     }
 
-    /// Calls `each(line_number, line)` for each line finished since the last read, those that
-    /// start in the next [`FOLLOW_CHUNK`] bytes: a reader that keeps the lines it is handed
-    /// until the read ends keeps no more than that, however far behind it is. Read again at
-    /// once while lines come to read on.
+    /// Calls `each(line_number, line)` for each line finished since the last read that starts in
+    /// the next [`FOLLOW_CHUNK`] bytes, so a reader far behind keeps no more than that at once;
+    /// read again at once while lines come.
     pub fn read(&mut self, each: impl FnMut(u64, &[u8])) -> Result<Growth> {
         self.read_lines(Last::Leave, each).map(|(growth, _)| growth)
     }
 
     /// Reads to the end of the file, as [`Follow::read`] does, for a file that is whole: a
     /// last line that has no newline is not read but returned, cut short (see
-    /// [`Skipped::cut_short`]). A later read reads it once its newline is there.
+    /// [`Skipped::cut_short`]). A later read reads it once its newline is there. A file gone is
+    /// an error.
     pub fn read_to_end(
         &mut self,
         each: impl FnMut(u64, &[u8]),
     ) -> Result<(Growth, Option<Skipped>)> {
-        self.read_lines(Last::Read, each)
+        match self.read_lines(Last::Read, each)? {
+            (Growth::Gone, _) => bail!("cannot read {}: no such file", shown(&self.path)),
+            read => Ok(read),
+        }
     }
 
     fn read_lines(
@@ -380,9 +368,8 @@ impl Follow {
         use std::os::unix::fs::MetadataExt;
         let cannot = || format!("cannot read {}", shown(&self.path));
         let mut file = match open(&self.path) {
-            Ok(file) => file,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((Growth::Gone, None)),
-            Err(e) => return Err(e).with_context(cannot),
+            file => file.with_context(cannot)?,
         };
         let meta = file.metadata().with_context(cannot)?;
         let id = (meta.dev(), meta.ino());
@@ -463,10 +450,8 @@ krb_cli::msgs! { ;
 }
 
 pub fn no_logs(dir: &Path, group: &str) -> String {
-    NO_LOGS.fill(
-        Lang::of_process(),
-        &[("dir", &shown(dir)), ("group", &group)],
-    )
+    let dir = shown(dir);
+    NO_LOGS.fill(Lang::of_process(), &[("dir", &dir), ("group", &group)])
 }
 
 /// Log files that matched a group's pattern but whose worker is in another group, with that group.
@@ -484,7 +469,7 @@ pub fn group_files(dir: &Path, group: &str, ns: &Namespace) -> Result<(Vec<PathB
         )
     })?;
     let mut files: Vec<PathBuf> = entries
-        .filter_map(|e| e.ok())
+        .flatten()
         .map(|e| e.path())
         // A name that is not UTF-8 is a log all the same, named as the system shows it.
         .filter(|p| {

@@ -32,11 +32,8 @@ pub fn emit(name: &str, event: Event) {
 /// Writes one line of an event that happened at `time` (a message processed before the flush
 /// that decided its effect), now or with its block.
 pub fn emit_at(time: chrono::NaiveTime, name: &str, event: Event) {
-    let line = Line {
-        time,
-        name,
-        event: &event,
-    };
+    let event = &event;
+    let line = Line { time, name, event };
     let mut gathered = gathered();
     match gathered.as_mut() {
         Some(block) => {

@@ -1,11 +1,9 @@
 //! Lab 7's files beside the workers' logs (examples: docs/en/reference.md, "The log line
-//! grammar"): `GROUP.acks`, krb-produce's `--acks FILE`, each acknowledged message in the
-//! worker's words (`p3 offset 17`); `GROUP.faults`, 07-faults.sh's faults, verb first as
-//! common.sh's `start` lines; `GROUP.committed`, krb-trial watch's samples of committed offsets.
-//!
-//! A line of the first two that does not parse, or a last line cut short, is an error naming the
-//! file and line: our own tools write them, and a check that skipped one could call a lost
-//! message kept. A line of the samples that is no sample is skipped and named, as in a log.
+//! grammar"): `GROUP.acks` (krb-produce's `--acks FILE`, `p3 offset 17`), `GROUP.faults`
+//! (07-faults.sh's, verb first) and `GROUP.committed` (krb-trial watch's samples). A line of the
+//! first two that does not parse, or a last line cut short, is an error naming file and line: our
+//! own tools write them, and a check that skipped one could call a lost message kept. A line of
+//! the samples that is no sample is skipped and named, as in a log.
 
 use std::collections::HashMap;
 use std::fmt;
@@ -14,7 +12,7 @@ use std::path::Path;
 use anyhow::{bail, Context, Result};
 use chrono::{NaiveDateTime, NaiveTime};
 
-use crate::logline::{format_time, Event, LogLine, Offset, Partition};
+use crate::logline::{Event, LogLine, Offset, Partition};
 use crate::reader::{for_each_line, parse_bytes, read_text, shown, Skipped};
 use crate::worker_log::{nearest, place};
 
@@ -40,10 +38,11 @@ fn parse_ack(line: &str) -> Option<(Partition, Offset)> {
     Some((p, o))
 }
 
-/// An error when `text`, the whole of `path`, ends with a line that has no newline.
-fn whole(path: &Path, text: &str) -> Result<()> {
+/// The text of `path` (see [`read_text`]), an error when it ends with a line that has no newline.
+fn read_whole(path: &Path, what: &str) -> Result<String> {
+    let text = read_text(path, what, TRIAL_FILE_LIMIT)?;
     if text.is_empty() || text.ends_with('\n') {
-        return Ok(());
+        return Ok(text);
     }
     bail!(
         "{}:{}: the last line has no newline: cut short by its writer",
@@ -54,8 +53,7 @@ fn whole(path: &Path, text: &str) -> Result<()> {
 
 /// Every acknowledged (partition, offset), in file order.
 pub fn read_acks(path: &Path) -> Result<Vec<(Partition, Offset)>> {
-    let text = read_text(path, "the producer's acknowledgements", TRIAL_FILE_LIMIT)?;
-    whole(path, &text)?;
+    let text = read_whole(path, "the producer's acknowledgements")?;
     text.lines()
         .enumerate()
         .map(|(i, line)| {
@@ -204,21 +202,11 @@ pub struct FaultLog {
     pub exits: Vec<Exit>,
 }
 
-pub fn exit_line(worker: &str, last_line: &str, at: chrono::NaiveTime) -> String {
-    format!("{} exited {worker} {last_line}", format_time(at))
-}
-
-pub fn fault_line(healed: bool, kind: FaultKind, target: &str, at: chrono::NaiveTime) -> String {
-    let verb = if healed { "healed" } else { "fault" };
-    format!("{} {verb} {kind} {target}", format_time(at))
-}
-
 impl FaultLog {
     /// Reads a faults file. Times are placed on days as the workers' are (see
     /// [`crate::worker_log`]); [`FaultLog::align`] puts them beside a group's.
     pub fn read(path: &Path) -> Result<FaultLog> {
-        let text = read_text(path, "the trial's faults", TRIAL_FILE_LIMIT)?;
-        whole(path, &text)?;
+        let text = read_whole(path, "the trial's faults")?;
         FaultLog::parse(&text).with_context(|| format!("in {}", shown(path)))
     }
 
@@ -232,18 +220,14 @@ impl FaultLog {
             f.at += shift;
             f.healed += shift;
         }
-        for e in &mut self.exits {
-            e.found += shift;
-        }
+        self.exits.iter_mut().for_each(|e| e.found += shift);
     }
 
     pub fn parse(text: &str) -> Result<FaultLog> {
-        let mut begin = None;
-        let mut end = None;
+        let (mut begin, mut end, mut exits) = (None, None, Vec::new());
         let mut faults: Vec<Fault> = Vec::new();
         // The latest fault of each kind and target, which a `healed` line undoes.
         let mut latest: HashMap<(&str, &str), usize> = HashMap::new();
-        let mut exits = Vec::new();
         let mut previous: Option<NaiveDateTime> = None;
         for (i, line) in text.lines().enumerate() {
             let number = i + 1;
@@ -251,7 +235,7 @@ impl FaultLog {
             let (Some(time), Some(verb)) = (words.next(), words.next()) else {
                 bail!("line {number}: expected TIME VERB ..., found {line:?}");
             };
-            let time = chrono::NaiveTime::parse_from_str(time, "%H:%M:%S%.3f")
+            let time = NaiveTime::parse_from_str(time, "%H:%M:%S%.3f")
                 .with_context(|| format!("line {number}: {time:?} is not a time HH:MM:SS.mmm"))?;
             let at = place(previous, time);
             previous = Some(at);
@@ -299,10 +283,6 @@ impl FaultLog {
 mod tests {
     use super::*;
     use chrono::NaiveTime;
-
-    fn t(s: &str) -> NaiveTime {
-        NaiveTime::parse_from_str(s, "%H:%M:%S%.3f").unwrap()
-    }
 
     #[test]
     fn an_ack_line_reads_back() {
@@ -408,20 +388,12 @@ mod tests {
     fn a_faults_file_reads_back_with_its_heals() {
         let text = [
             "10:02:11.410 begin trial 3 seed 7".to_string(),
-            fault_line(false, FaultKind::Kill, "g-b", t("10:02:14.002")),
-            fault_line(false, FaultKind::Join, "g-d", t("10:02:15.000")),
-            fault_line(true, FaultKind::Kill, "g-b", t("10:02:16.120")),
-            fault_line(
-                false,
-                FaultKind::KillCoordinator,
-                "node-2",
-                t("10:02:21.533"),
-            ),
-            exit_line(
-                "g-a",
-                "krb-worker: cannot commit the effects to postgres://h/db: gone",
-                t("10:02:30.250"),
-            ),
+            "10:02:14.002 fault kill g-b".to_string(),
+            "10:02:15.000 fault join g-d".to_string(),
+            "10:02:16.120 healed kill g-b".to_string(),
+            "10:02:21.533 fault kill-coordinator node-2".to_string(),
+            "10:02:30.250 exited g-a krb-worker: cannot commit the effects to postgres://h/db: gone"
+                .to_string(),
             "10:02:41.007 end".to_string(),
         ]
         .join("\n");

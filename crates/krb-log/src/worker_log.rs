@@ -5,9 +5,10 @@
 //! every comparison of times, in a log and across a group's, holds for runs under 12 hours.
 
 use std::iter::repeat_n;
+use std::mem::take;
 use std::path::{Path, PathBuf};
 
-use anyhow::{bail, Result};
+use anyhow::Result;
 use chrono::{DateTime, Local, NaiveDate, NaiveDateTime, NaiveTime, TimeDelta};
 
 use crate::logline::{Event, LogLine, Offset, ParseError, Partition};
@@ -29,12 +30,10 @@ pub fn place(previous: Option<NaiveDateTime>, time: NaiveTime) -> NaiveDateTime 
 pub fn nearest(near: NaiveDateTime, time: NaiveTime) -> NaiveDateTime {
     let at = near.date().and_time(time);
     let half = TimeDelta::hours(12);
-    if at < near - half {
-        at + TimeDelta::days(1)
-    } else if at > near + half {
-        at - TimeDelta::days(1)
-    } else {
-        at
+    match at - near {
+        d if d < -half => at + TimeDelta::days(1),
+        d if d > half => at - TimeDelta::days(1),
+        _ => at,
     }
 }
 
@@ -46,11 +45,9 @@ pub struct Entry {
     pub name: String,
     /// The first line's.
     pub event: Event,
-    /// How many lines in a row it stands for: a completion line written again in the same
-    /// millisecond is counted, not kept again (10M copies of one line are one entry); so is, in
-    /// a log read whole, a completion line one offset past the line before, of the same kind
-    /// and partition (a run: 10M lines of a long run are one entry a poll's batch). Every other
-    /// line is an entry of its own, 1.
+    /// How many lines in a row it stands for: copies of a completion line in one millisecond
+    /// (10M copies are one entry) or, in a log read whole, a run of them one offset apart, same
+    /// kind and partition (one entry a poll's batch); 1 for every other line.
     pub times: u32,
     /// Its lines are a run, each one offset past the line before, not copies.
     pub run: bool,
@@ -118,22 +115,16 @@ pub struct WorkerLog {
 pub const MAX_ACKED: i64 = 4 * crate::logline::MAX_RANGE;
 
 impl WorkerLog {
-    /// Reads `DIR/NAME.log`. Only a file that cannot be read (or is not a regular file) is an
-    /// error; what is wrong in it is in [`WorkerLog::skipped`] and [`WorkerLog::remarks`].
-    pub fn read(dir: &Path, name: &str) -> Result<WorkerLog> {
-        WorkerLog::read_file(&dir.join(format!("{name}.log")))
-    }
-
-    /// Reads one log file (see [`WorkerLog::read`]), its runs of completion lines each one entry.
+    /// Reads one log file, its runs of completion lines each one entry. Only a file that cannot
+    /// be read (or is not a regular file) is an error; what is wrong in it is in
+    /// [`WorkerLog::skipped`] and [`WorkerLog::remarks`].
     pub fn read_file(path: &Path) -> Result<WorkerLog> {
         WorkerLog::read_whole(path, true)
     }
 
     fn read_whole(path: &Path, runs: bool) -> Result<WorkerLog> {
-        let mut log = WorkerLog {
-            runs,
-            ..WorkerLog::follow(path)
-        };
+        let mut log = WorkerLog::follow(path);
+        log.runs = runs;
         log.finish()?;
         Ok(log)
     }
@@ -143,10 +134,7 @@ impl WorkerLog {
     /// that takes the lines of each [`WorkerLog::read_more`] first keeps no more than a chunk.
     pub fn finish(&mut self) -> Result<()> {
         let mut follow = self.follow.clone();
-        let (growth, cut) = follow.read_to_end(|number, bytes| self.add(number, bytes))?;
-        if growth == Growth::Gone {
-            bail!("cannot read {}: no such file", shown(&self.path));
-        }
+        let (_, cut) = follow.read_to_end(|number, bytes| self.add(number, bytes))?;
         self.skipped.extend(cut);
         self.remarks = self.workers.remarks(&self.path);
         self.follow = follow;
@@ -175,10 +163,7 @@ impl WorkerLog {
     /// Takes the lines and librdkafka's lines read so far out of the log, which reads on from
     /// where it is: a reader that handles each line once, as it comes, need keep none.
     pub fn take_lines(&mut self) -> (Vec<Entry>, Vec<String>) {
-        (
-            std::mem::take(&mut self.lines),
-            std::mem::take(&mut self.librdkafka),
-        )
+        (take(&mut self.lines), take(&mut self.librdkafka))
     }
 
     pub fn last_at(&self) -> Option<NaiveDateTime> {
@@ -245,9 +230,8 @@ impl WorkerLog {
 
     /// Its skipped lines and its remarks, one line each.
     pub fn notes(&self) -> Vec<String> {
-        self.skipped
-            .iter()
-            .map(|s| s.to_string())
+        let skipped = self.skipped.iter().map(|s| s.to_string());
+        skipped
             .chain(self.remarks.iter().map(|r| r.to_string()))
             .collect()
     }
@@ -369,7 +353,7 @@ mod tests {
             "g-a.log",
             "23:59:59.900 g-a p0 offset 1\n00:00:00.100 g-a p0 offset 3\n23:59:59.950 g-a p0 offset 5\n01:00:00.000 g-a p0 offset 7\n",
         )]);
-        let log = WorkerLog::read(&d, "g-a").unwrap();
+        let log = WorkerLog::read_file(&d.join("g-a.log")).unwrap();
         let days: Vec<i64> = log
             .lines
             .iter()
@@ -411,7 +395,7 @@ mod tests {
         let mut bytes = std::fs::read(d.join("g-a.log")).unwrap();
         bytes.extend_from_slice(b"09:00:00.004 g-a p0 offset 3 \xff\n");
         std::fs::write(d.join("g-a.log"), bytes).unwrap();
-        let log = WorkerLog::read(&d, "g-a").unwrap();
+        let log = WorkerLog::read_file(&d.join("g-a.log")).unwrap();
         assert_eq!(log.processed().collect::<Vec<_>>(), vec![(0, 1), (0, 2)]);
         let lines: Vec<u64> = log.skipped.iter().map(|s| s.line).collect();
         assert_eq!(lines, vec![2, 5, 7]);
@@ -431,7 +415,7 @@ mod tests {
             "bl-a.log",
             "09:00:00.100 bl-a p0 offset 0\n09:00:00.2xx bl-a p0 offset 1\n1000 messages sent\n09:00:00.300 bl-a p0 offset 2\n",
         )]);
-        let log = WorkerLog::read(&d, "bl-a").unwrap();
+        let log = WorkerLog::read_file(&d.join("bl-a.log")).unwrap();
         assert_eq!(log.processed().collect::<Vec<_>>(), vec![(0, 0), (0, 2)]);
         let skipped: Vec<String> = log.skipped.iter().map(|s| s.to_string()).collect();
         assert_eq!(skipped.len(), 1, "{skipped:?}");
@@ -452,7 +436,7 @@ mod tests {
             ("g-b.log", ""),
             ("g-c.log", "%4|1790813686.528|MAXPOLL|g-c#consumer-1| x\n"),
         ]);
-        let a = WorkerLog::read(&d, "g-a").unwrap();
+        let a = WorkerLog::read_file(&d.join("g-a.log")).unwrap();
         // g-b's line is read, and said; the cut last line (offset 4, or 40, or 41...) is not.
         assert_eq!(
             a.processed().collect::<Vec<_>>(),
@@ -473,7 +457,7 @@ mod tests {
             ]
         );
         for empty in ["g-b", "g-c"] {
-            let log = WorkerLog::read(&d, empty).unwrap();
+            let log = WorkerLog::read_file(&d.join(format!("{empty}.log"))).unwrap();
             assert_eq!(
                 log.notes(),
                 vec![format!(
@@ -496,7 +480,7 @@ mod tests {
         };
         let text: String = (0..20).map(line).collect();
         let d = dir(&[("s-a.log", &text)]);
-        let log = WorkerLog::read(&d, "s-a").unwrap();
+        let log = WorkerLog::read_file(&d.join("s-a.log")).unwrap();
         let kept: i64 = log
             .lines
             .iter()
@@ -527,7 +511,7 @@ mod tests {
                 "{copies}09:00:00.000 g-a revoked [0]\n09:00:00.000 g-a revoked [0]\n{copies}09:00:00.001 g-a p0 offset 7\n"
             ),
         )]);
-        let log = WorkerLog::read(&d, "g-a").unwrap();
+        let log = WorkerLog::read_file(&d.join("g-a.log")).unwrap();
         // Other lines are kept each; a copy at another time is another entry.
         assert_eq!(log.lines.len(), 5);
         let times: Vec<u32> = log.lines.iter().map(|l| l.times).collect();
@@ -546,7 +530,7 @@ mod tests {
                     09:00:00.005 g-a p1 offset 11\n09:00:00.006 g-a p1 offset 12 already applied\n\
                     09:00:00.007 g-a commit p1=13\n09:00:00.008 g-a p1 offset 13\n09:00:00.002 g-a p1 offset 14\n";
         let d = dir(&[("g-a.log", text)]);
-        let whole = WorkerLog::read(&d, "g-a").unwrap();
+        let whole = WorkerLog::read_file(&d.join("g-a.log")).unwrap();
         // A run ends at a gap, at copies, at another partition or kind, at any other line, and
         // at a line written earlier than the one before.
         let entries: Vec<(u32, bool)> = whole.lines.iter().map(|l| (l.times, l.run)).collect();
@@ -594,7 +578,7 @@ mod tests {
             ),
         )
         .unwrap();
-        let log = WorkerLog::read(&d, "g-a").unwrap();
+        let log = WorkerLog::read_file(&d.join("g-a.log")).unwrap();
         assert_eq!(
             log.maxpoll().unwrap() - log.lines[0].at,
             TimeDelta::seconds(10)

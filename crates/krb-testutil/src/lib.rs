@@ -44,11 +44,8 @@ impl Drop for Scratch {
 /// it. Panics on failure: it serves tests.
 pub fn scratch_dir<C: AsRef<[u8]>>(what: &str, files: &[(&str, C)]) -> Scratch {
     static N: AtomicU32 = AtomicU32::new(0);
-    let dir = std::env::temp_dir().join(format!(
-        "krb-{what}-{}-{}",
-        std::process::id(),
-        N.fetch_add(1, Ordering::Relaxed)
-    ));
+    let (pid, n) = (std::process::id(), N.fetch_add(1, Ordering::Relaxed));
+    let dir = std::env::temp_dir().join(format!("krb-{what}-{pid}-{n}"));
     std::fs::create_dir_all(&dir).expect("a scratch folder");
     for (name, content) in files {
         std::fs::write(dir.join(name), content).expect("a scratch file");

@@ -1,5 +1,6 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
 
 use anyhow::Result;
 use clap::{Parser, Subcommand};
@@ -105,7 +106,6 @@ enum Command {
     },
 }
 
-/// A store fault's name, for --store-fault.
 fn store_fault(name: &str) -> Result<FaultKind, String> {
     FaultKind::parse(name)
         .filter(|k| k.on_store())
@@ -145,14 +145,12 @@ fn run(args: Args) -> Result<ExitCode> {
             broker,
         } => println!("{}", cluster::leader(&broker, &topic, partition)?),
         Command::Insync { timeout, broker } => {
-            cluster::insync(&broker, std::time::Duration::from_secs(timeout))?
+            cluster::insync(&broker, Duration::from_secs(timeout))?
         }
         Command::Report { file, json, worst } => {
             let summary = report::summarise(&report::read(&file)?);
             if worst {
-                if let Some(w) = &summary.worst {
-                    println!("{w}");
-                }
+                summary.worst.iter().for_each(|w| println!("{w}"));
                 return Ok(ExitCode::SUCCESS);
             }
             let lang = krb_cli::lang::Lang::of_process();

@@ -6,7 +6,6 @@ use krb_log::trial_log::FaultKind;
 
 use crate::rng::Rng;
 
-/// The workers every trial starts with.
 pub const FIRST_WORKERS: [&str; 3] = ["a", "b", "c"];
 /// The names a joining worker takes, in order.
 const JOINERS: [&str; 3] = ["d", "e", "f"];
@@ -56,9 +55,7 @@ impl fmt::Display for Step {
 /// What a schedule is drawn for.
 #[derive(Clone, Copy, Debug)]
 pub struct Shape {
-    /// Faults per trial.
     pub faults: usize,
-    /// The topic's partitions.
     pub partitions: i32,
     /// The workers' session timeout, in seconds: a pause outlasts it.
     pub session_sec: f64,
@@ -67,7 +64,6 @@ pub struct Shape {
     pub store: Option<FaultKind>,
 }
 
-/// Trial `trial`'s schedule in a run seeded `seed`.
 pub fn plan(seed: u64, trial: u64, shape: Shape) -> Vec<Step> {
     let mut rng = Rng::for_trial(seed, trial);
     // Without a store fault the weights are the same list, so every schedule drawn before the

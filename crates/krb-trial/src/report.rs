@@ -11,8 +11,7 @@ use krb_verify::faults::{Counts, Stats};
 use krb_verify::record::{self, Record};
 use serde::Serialize;
 
-/// One kind's faults in a run: how many were injected, the duplicate processings they caused,
-/// the sum of their bounds, and their slowest recovery in seconds.
+/// One kind's faults in a run; the slowest recovery in seconds.
 #[derive(Clone, Debug, Default, Serialize, PartialEq)]
 pub struct KindTotal {
     pub injected: u64,
@@ -32,7 +31,6 @@ pub struct Slowest {
     pub group: String,
 }
 
-/// A run's totals.
 #[derive(Clone, Debug, Default, Serialize, PartialEq)]
 pub struct Summary {
     pub trials: u64,
@@ -44,7 +42,6 @@ pub struct Summary {
     pub mean_seconds: f64,
     /// The longest trial, in seconds.
     pub max_seconds: f64,
-    /// What the trials counted, summed.
     #[serde(flatten)]
     pub counts: Counts,
     /// Per fault kind, in the report's order.
@@ -58,13 +55,8 @@ pub struct Summary {
 pub fn read(path: &Path) -> Result<Vec<Record>> {
     let records = record::read(path)?;
     if let Some((i, r)) = records.iter().enumerate().find(|(_, r)| r.lab != 7) {
-        bail!(
-            "{}:{}: a record of lab {} {}, not of a fault trial",
-            path.display(),
-            i + 1,
-            r.lab,
-            r.name
-        );
+        let (path, line, lab, name) = (path.display(), i + 1, r.lab, &r.name);
+        bail!("{path}:{line}: a record of lab {lab} {name}, not of a fault trial");
     }
     Ok(records)
 }
@@ -90,9 +82,7 @@ pub fn summarise(trials: &[Record]) -> Summary {
         seconds += r.seconds;
         s.max_seconds = s.max_seconds.max(r.seconds);
     }
-    if s.trials > 0 {
-        s.mean_seconds = seconds / s.trials as f64;
-    }
+    s.mean_seconds = seconds / s.trials.max(1) as f64;
     s.worst = s
         .failed
         .first()
@@ -156,6 +146,7 @@ mod words {
 pub fn render(s: &Summary, lang: Lang) -> String {
     use words::*;
     let t = |msg: Msg| msg.text(lang).to_string();
+    let [mean, max] = [s.mean_seconds, s.max_seconds].map(|x| format!("{x:.1}"));
     let mut rows: Vec<(String, String)> = vec![
         (
             t(TRIALS),
@@ -163,13 +154,7 @@ pub fn render(s: &Summary, lang: Lang) -> String {
         ),
         (
             t(TIME),
-            TIME_VALUE.fill(
-                lang,
-                &[
-                    ("mean", &format!("{:.1}", s.mean_seconds)),
-                    ("max", &format!("{:.1}", s.max_seconds)),
-                ],
-            ),
+            TIME_VALUE.fill(lang, &[("mean", &mean), ("max", &max)]),
         ),
         (
             t(INJECTED),

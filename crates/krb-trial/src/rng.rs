@@ -14,7 +14,6 @@ impl Rng {
         Rng(base ^ trial.wrapping_mul(0xD1B5_4A32_D192_ED03))
     }
 
-    /// The next 64 random bits.
     pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;

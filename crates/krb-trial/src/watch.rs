@@ -15,7 +15,6 @@ use krb_log::logline::{now, Event, LogLine};
 use krb_verify::facts::read_committed;
 use rdkafka::consumer::BaseConsumer;
 
-/// The name a sample line carries.
 pub const SAMPLER: &str = "sampler";
 /// How often the offsets are read.
 const EVERY: Duration = Duration::from_millis(250);

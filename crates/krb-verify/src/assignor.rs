@@ -8,7 +8,7 @@ use anyhow::Result;
 use krb_log::logline::{Event, Partition};
 
 use crate::facts::{assigned, revoked, summary, Run, NO_LINE};
-use crate::messages::{said, Shared};
+use crate::messages::{parts, said, Shared};
 use crate::{shown, Assignor, Lab, Verdict};
 
 said! {
@@ -109,14 +109,12 @@ pub fn verdict(run: &Run, assignor: Assignor, revoke_commit: bool) -> Result<Ver
         ),
     }
     v.number(crate::verdict::DUPLICATES, report.duplicates() as f64);
-    v.ours = vec![
-        summary(report).into(),
+    v.ours = parts![
+        summary(report),
         Said::RevokedCount {
             revoked: revoked_ab.len(),
             moved: to_c.len(),
-        }
-        .into(),
-    ]
-    .into();
+        },
+    ];
     Ok(v)
 }

@@ -11,26 +11,15 @@ use krb_dups::Report;
 use krb_log::logline::{Event, Offset, Partition};
 
 use crate::facts::{summary, Run};
-use crate::messages::{both, said, Message, Shared};
+use crate::messages::{both, parts, said, Message, Shared};
 use crate::{maxpoll, Lab, Verdict};
 
-/// The scenario lab 6 runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Scenario {
     /// Lab 1's: 1000 messages on 2 partitions, b joins, no on_revoke commit.
     Revoke,
     /// Lab 2's: the expelled slow consumer, 10 messages on 1 partition.
     Maxpoll,
-}
-
-impl Scenario {
-    /// How many messages the scenario processes.
-    pub fn messages(self) -> u64 {
-        match self {
-            Scenario::Revoke => 1000,
-            Scenario::Maxpoll => 10,
-        }
-    }
 }
 
 said! {
@@ -126,7 +115,10 @@ pub fn verdict(
     };
     let mut v = Verdict::of(lab, &run.group, Said::Idempotent);
     let processing = &run.report;
-    let messages = scenario.messages();
+    let messages = match scenario {
+        Scenario::Revoke => 1000,
+        Scenario::Maxpoll => 10,
+    };
     v.check(
         Said::EveryEffect { messages },
         effects.unique == messages,
@@ -171,9 +163,9 @@ pub fn verdict(
                         v.check(
                             Said::LateAlreadyApplied,
                             dups > 0 && late,
-                            vec![
-                                Said::Processings { count: dups }.into(),
-                                Said::LateApplied { logged: late }.into(),
+                            parts![
+                                Said::Processings { count: dups },
+                                Said::LateApplied { logged: late },
                             ],
                         );
                     }
@@ -216,17 +208,14 @@ pub fn verdict(
             }
         }
     }
-    v.ours = vec![
+    v.ours = parts![
         Said::Processing {
             text: Box::new(summary(processing).into()),
-        }
-        .into(),
+        },
         Said::Effects {
             text: Box::new(summary(effects).into()),
-        }
-        .into(),
-    ]
-    .into();
+        },
+    ];
     Ok(v)
 }
 

@@ -121,14 +121,6 @@ message! {
 }
 
 impl Message {
-    /// The message's parts: its own when it is [`Message::Parts`], else itself.
-    pub fn parts(self) -> Vec<Message> {
-        match self {
-            Message::Parts(parts) => parts,
-            other => vec![other],
-        }
-    }
-
     /// The message as a record keeps it: its English text, and the message itself unless it
     /// is only English text.
     pub fn to_record(&self) -> (String, Option<serde_json::Value>) {
@@ -156,6 +148,14 @@ impl From<Vec<Message>> for Message {
         Message::Parts(parts)
     }
 }
+
+/// `parts![a, b]`: the messages `a` and `b` (anything `Into<Message>`), `; ` between them.
+macro_rules! parts {
+    ($($m:expr),* $(,)?) => {
+        $crate::messages::Message::Parts(vec![$($m.into()),*])
+    };
+}
+pub(crate) use parts;
 
 /// A value as a message says it in a language: as it is, `none`/`없음` when missing, a message
 /// in that language.
@@ -192,13 +192,7 @@ impl<T: Words> Words for Option<T> {
     }
 }
 
-impl<T: Words + ?Sized> Words for Box<T> {
-    fn say(&self, lang: Lang, f: &mut fmt::Formatter) -> fmt::Result {
-        (**self).say(lang, f)
-    }
-}
-
-impl Words for Message {
+impl Words for Box<Message> {
     fn say(&self, lang: Lang, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str(&self.text(lang))
     }
@@ -223,16 +217,14 @@ said! {
             |lang| {
                 let on = crate::messages::partitions(partitions);
                 let s = if *count == 1 { "" } else { "s" };
-                let mut text = match (lang, partitions.is_empty()) {
-                    (Lang::En, true) => format!("{count} duplicate{s}"),
-                    (Lang::En, false) => format!("{count} duplicate{s} on {on}"),
-                    (Lang::Ko, true) => format!("중복 {count}건"),
-                    (Lang::Ko, false) => format!("{on}에서 중복 {count}건"),
-                };
-                if let Some((first, last)) = range {
-                    text += &format!(" ({first}..{last})");
+                let range = range
+                    .map_or(String::new(), |(first, last)| format!(" ({first}..{last})"));
+                match (lang, partitions.is_empty()) {
+                    (Lang::En, true) => format!("{count} duplicate{s}{range}"),
+                    (Lang::En, false) => format!("{count} duplicate{s} on {on}{range}"),
+                    (Lang::Ko, true) => format!("중복 {count}건{range}"),
+                    (Lang::Ko, false) => format!("{on}에서 중복 {count}건{range}"),
                 }
-                text
             };
         Seconds { seconds: f64 } => "{seconds:.2} s", "{seconds:.2}초";
         Nothing => "none", "없음";

@@ -42,10 +42,9 @@ pub fn verdict(
     protocol: Protocol,
 ) -> Result<Verdict> {
     let classic = protocol == Protocol::Classic;
-    let article = if classic {
-        Said::SeeLabs
-    } else {
-        Said::NotInArticle
+    let article = match classic {
+        true => Said::SeeLabs,
+        false => Said::NotInArticle,
     };
     let mut v = Verdict::of(Lab::Protocol { protocol }, &lab1.group, article);
     revoke::checks(&mut v, lab1, false)?;
@@ -63,20 +62,20 @@ pub fn verdict(
         .find(|l| l.at >= b_start && revoked(&l.event).is_some())
         .and_then(|l| revoked(&l.event).cloned());
     let moved: Vec<Partition> = lab1.report.runs.iter().map(|r| r.partition).collect();
-    if classic {
-        v.check(
-            Said::ClassicRevokedEvery,
-            first_revoke == Some(vec![0, 1]),
-            revoked_detail(first_revoke.as_ref()),
-        );
-    } else {
-        v.check(
+    let (statement, held) = match classic {
+        true => (Said::ClassicRevokedEvery, first_revoke == Some(vec![0, 1])),
+        false => (
             Said::ConsumerRevokedOnlyMoved,
             matches!(&first_revoke, Some(ps) if ps.len() == 1
                 && (moved.is_empty() || moved == *ps)),
-            revoked_detail(first_revoke.as_ref()),
-        );
-    }
+        ),
+    };
+    // a's first revoke after b joined, as lab 3 counts a revoke, or none.
+    let list = first_revoke.as_ref().map(shown::list);
+    let detail = list
+        .clone()
+        .map_or(Shared::Nothing, |list| Shared::Revoked { list });
+    v.check(statement, held, detail);
     maxpoll::checks(&mut v, lab2, committed, classic)?;
     let lab2_numbers = std::mem::take(&mut v.numbers);
     for (part, numbers) in [("lab1", lab1_numbers), ("lab2", lab2_numbers)] {
@@ -84,36 +83,27 @@ pub fn verdict(
             v.numbers.insert(format!("{part}.{name}"), n);
         }
     }
-    let lab2_ours = std::mem::replace(&mut v.ours, Message::Parts(Vec::new()));
-    v.ours = ours(first, first_revoke.as_ref().map(shown::list), lab2_ours);
+    v.ours = ours(first, list, v.ours.clone());
     Ok(v)
-}
-
-/// a's first revoke after b joined, as lab 3 counts a revoke, or none.
-fn revoked_detail(ps: Option<&Vec<Partition>>) -> Shared {
-    ps.map_or(Shared::Nothing, |ps| Shared::Revoked {
-        list: shown::list(ps),
-    })
 }
 
 /// `lab 1: {lab 1's numbers}, a revoked [1]; lab 2: {lab 2's}`: each lab's parts, its first
 /// one named, what a revoked after lab 1's last.
-fn ours(lab1: Message, revoked: Option<String>, lab2: Message) -> Message {
-    let named = |lab: u8, mut parts: Vec<Message>| {
-        if let Some(first) = parts.first_mut() {
-            let text = Box::new(std::mem::replace(first, Message::Parts(Vec::new())));
-            *first = Said::Lab { lab, text }.into();
+fn ours(lab1: Message, list: Option<String>, lab2: Message) -> Message {
+    let named = |lab: u8, m: Message| {
+        let mut parts = match m {
+            Message::Parts(parts) => parts,
+            other => vec![other],
+        };
+        if !parts.is_empty() {
+            let text = Box::new(parts.remove(0));
+            parts.insert(0, Said::Lab { lab, text }.into());
         }
         parts
     };
-    let mut lab1 = named(1, lab1.parts());
-    if let Some(last) = lab1.last_mut() {
-        let text = Box::new(std::mem::replace(last, Message::Parts(Vec::new())));
-        *last = Said::ARevoked {
-            text,
-            list: revoked,
-        }
-        .into();
+    let mut lab1 = named(1, lab1);
+    if let Some(text) = lab1.pop().map(Box::new) {
+        lab1.push(Said::ARevoked { text, list }.into());
     }
-    Message::Parts([lab1, named(2, lab2.parts())].concat())
+    Message::Parts([lab1, named(2, lab2)].concat())
 }

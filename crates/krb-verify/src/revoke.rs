@@ -8,7 +8,7 @@ use krb_log::logline::{Event, Offset, Partition};
 use krb_cli::lang::Lang;
 
 use crate::facts::{assigned, last_commit, last_processed, revoked, seconds, summary, Run};
-use crate::messages::{said, Shared};
+use crate::messages::{parts, said, Shared};
 use crate::{shown, Lab, Verdict};
 
 said! {
@@ -58,14 +58,13 @@ said! {
 }
 
 pub fn verdict(run: &Run, revoke_commit: bool) -> Result<Verdict> {
-    let article = if revoke_commit {
-        Shared::Duplicates { count: 0 }
-    } else {
-        Shared::Summary {
+    let article = match revoke_commit {
+        true => Shared::Duplicates { count: 0 },
+        false => Shared::Summary {
             count: 82,
             partitions: vec![1],
             range: Some((400, 481)),
-        }
+        },
     };
     let mut v = Verdict::of(Lab::Revoke { revoke_commit }, &run.group, article);
     checks(&mut v, run, revoke_commit)?;
@@ -127,21 +126,18 @@ pub fn checks(v: &mut Verdict, run: &Run, revoke_commit: bool) -> Result<()> {
         .map(|l| l.at);
     v.number(crate::verdict::DUPLICATES, report.duplicates() as f64);
     v.ours = match (b_start, b_first_at) {
-        (Some(start), Some(first)) => vec![
-            summary(report).into(),
+        (Some(start), Some(first)) => parts![
+            summary(report),
             Said::BFirstMessage {
                 seconds: seconds(start, first),
-            }
-            .into(),
-        ]
-        .into(),
+            },
+        ],
         _ => summary(report).into(),
     };
-    let (Some(revoke), [moved]) = (revoke, moved.as_slice()) else {
+    let (Some(revoke), &[moved]) = (revoke, moved.as_slice()) else {
         return Ok(());
     };
     let reassigned = reassigned.unwrap_or(a.lines.len());
-    let moved = *moved;
     let a_last = last_processed(&a.lines[..revoke], moved);
     let b_first = b.processed().find(|(p, _)| *p == moved).map(|(_, o)| o);
     let dups = report.duplicates();

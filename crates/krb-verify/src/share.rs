@@ -12,7 +12,7 @@ use krb_log::logline::{Ack, Event, Offset, Partition};
 use krb_log::worker_log::WorkerLog;
 
 use crate::facts::{seconds, summary, Run};
-use crate::messages::{both, partitions, said, Message, Shared};
+use crate::messages::{both, partitions, parts, said, Message, Shared};
 use crate::{shown, Verdict};
 
 said! {
@@ -98,7 +98,6 @@ said! {
     }
 }
 
-/// The scenario lab 8 runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Scenario {
     /// Lab 1's: 1000 records on 2 partitions, b joins part-way.
@@ -121,8 +120,7 @@ pub const REJECT_AT: Offset = 6;
 struct Delivery {
     at: NaiveDateTime,
     worker: String,
-    partition: Partition,
-    offset: Offset,
+    key: (Partition, Offset),
     count: u16,
 }
 
@@ -151,18 +149,14 @@ impl Records {
                     } => Some(Delivery {
                         at: line.at,
                         worker: worker.clone(),
-                        partition,
-                        offset,
+                        key: (partition, offset),
                         count: delivery,
                     }),
                     _ => None,
                 }));
             // What it acquired: an offset committed that it neither acquired nor acknowledged
             // bears on no statement, and is not kept (a line may commit a million of them).
-            let acquired: BTreeSet<(Partition, Offset)> = r.deliveries[first..]
-                .iter()
-                .map(|d| (d.partition, d.offset))
-                .collect();
+            let acquired: BTreeSet<_> = r.deliveries[first..].iter().map(|d| d.key).collect();
             // What the worker acknowledged and has not yet had committed, and how.
             let mut pending: BTreeMap<(Partition, Offset), Ack> = BTreeMap::new();
             for line in &log.lines {
@@ -205,12 +199,11 @@ impl Records {
         r
     }
 
-    /// The records delivered more than once.
     fn delivered_again(&self) -> BTreeSet<(Partition, Offset)> {
         self.deliveries
             .iter()
             .filter(|d| d.count > 1)
-            .map(|d| (d.partition, d.offset))
+            .map(|d| d.key)
             .collect()
     }
 
@@ -223,32 +216,31 @@ impl Records {
 /// (the reject scenario's), as the script set it.
 pub fn verdict(run: &Run, scenario: Scenario, limit: u16) -> Result<Verdict> {
     let variant = krb_kafka::group_settings::value_name(scenario);
-    // The number beside ours: the consumer-group lab the scenario mirrors.
-    let article = match scenario {
-        Scenario::Join | Scenario::Kill => Said::Lab1,
-        Scenario::Lock => Said::Lab2,
-        Scenario::Reject => Said::NotInArticle,
+    // The number beside ours: the consumer-group lab the scenario mirrors; and how many
+    // records the scenario writes.
+    let (article, n) = match scenario {
+        Scenario::Join | Scenario::Kill => (Said::Lab1, 1000),
+        Scenario::Lock => (Said::Lab2, 10),
+        Scenario::Reject => (Said::NotInArticle, 10),
     };
     let mut v = Verdict::new(8, "share", &variant, &run.group, article);
+    let unique = run.report.unique;
+    v.check(
+        Said::AllRecords { count: n },
+        unique == n,
+        Shared::Unique { count: unique },
+    );
     let records = Records::of(&run.logs);
+    // Members a and b, which every scenario but reject's (a alone) has.
+    let (a, b) = (run.member("a"), run.member("b"));
     match scenario {
-        Scenario::Join => join(&mut v, run, &records)?,
-        Scenario::Kill => kill(&mut v, run, &records)?,
-        Scenario::Lock => lock(&mut v, run, &records)?,
-        Scenario::Reject => reject(&mut v, run, &records, limit)?,
+        Scenario::Join => join(&mut v, run, &records, [a?, b?]),
+        Scenario::Kill => kill(&mut v, run, &records, [a?, b?]),
+        Scenario::Lock => lock(&mut v, run, &records, [a?, b?]),
+        Scenario::Reject => reject(&mut v, &records, limit),
     }
     v.number(crate::verdict::DUPLICATES, run.report.duplicates() as f64);
     Ok(v)
-}
-
-fn all_processed(v: &mut Verdict, run: &Run, n: u64) {
-    v.check(
-        Said::AllRecords { count: n },
-        run.report.unique == n,
-        Shared::Unique {
-            count: run.report.unique,
-        },
-    );
 }
 
 /// "every record's acceptance committed once": each of the `n` records was accepted, and the
@@ -280,10 +272,7 @@ fn accepted_once(v: &mut Verdict, r: &Records, n: u64, except: &[Offset]) {
     );
 }
 
-fn join(v: &mut Verdict, run: &Run, r: &Records) -> Result<()> {
-    let a = run.member("a")?;
-    let b = run.member("b")?;
-    all_processed(v, run, 1000);
+fn join(v: &mut Verdict, run: &Run, r: &Records, [a, b]: [&WorkerLog; 2]) {
     let dups = run.report.duplicates();
     v.check(
         Said::NoneTwice,
@@ -296,48 +285,37 @@ fn join(v: &mut Verdict, run: &Run, r: &Records) -> Result<()> {
     let a_before: BTreeSet<Partition> = r
         .of_worker(&a.name)
         .filter(|d| b_start.is_some_and(|s| d.at < s))
-        .map(|d| d.partition)
+        .map(|d| d.key.0)
         .collect();
-    let b_took: BTreeSet<Partition> = r.of_worker(&b.name).map(|d| d.partition).collect();
+    let b_took: BTreeSet<Partition> = r.of_worker(&b.name).map(|d| d.key.0).collect();
     let revokes = [a, b]
         .iter()
         .flat_map(|l| &l.lines)
         .filter(|l| matches!(l.event, Event::Revoked(_) | Event::Lost(_)))
         .count();
+    let (b_read, a_read) = (partitions(&b_took), partitions(&a_before));
     v.check(
         Said::NoHandOver,
         !b_took.is_disjoint(&a_before) && revokes == 0,
-        vec![
-            Said::BRead {
-                partitions: partitions(&b_took),
-            }
-            .into(),
-            Said::ARead {
-                partitions: partitions(&a_before),
-            }
-            .into(),
-            Said::Revokes { count: revokes }.into(),
+        parts![
+            Said::BRead { partitions: b_read },
+            Said::ARead { partitions: a_read },
+            Said::Revokes { count: revokes },
         ],
     );
-    v.ours = vec![
-        summary(&run.report).into(),
+    v.ours = parts![
+        summary(&run.report),
         Said::BTook {
             count: r.of_worker(&b.name).count(),
-        }
-        .into(),
-    ]
-    .into();
-    Ok(())
+        },
+    ];
 }
 
-fn kill(v: &mut Verdict, run: &Run, r: &Records) -> Result<()> {
-    let a = run.member("a")?;
-    let b = run.member("b")?;
-    all_processed(v, run, 1000);
+fn kill(v: &mut Verdict, run: &Run, r: &Records, [a, b]: [&WorkerLog; 2]) {
     // What a held when it died: acquired, and no acknowledgement of it taken by the broker.
     let held: BTreeSet<(Partition, Offset)> = r
         .of_worker(&a.name)
-        .map(|d| (d.partition, d.offset))
+        .map(|d| d.key)
         .filter(|k| {
             !r.committed
                 .get(k)
@@ -354,66 +332,55 @@ fn kill(v: &mut Verdict, run: &Run, r: &Records) -> Result<()> {
     let again: Vec<&Delivery> = r.deliveries.iter().filter(|d| d.count > 1).collect();
     let again_set = r.delivered_again();
     let to_b = again.iter().all(|d| d.worker == b.name && d.count == 2);
+    let member = format!("{}-", run.group);
+    let to: BTreeSet<String> = again
+        .iter()
+        .map(|d| (d.worker.strip_prefix(&member).unwrap_or(&d.worker), d.count))
+        .map(|(who, count)| format!("{who} #{count}"))
+        .collect();
     v.check(
         Said::CameAgain,
         again_set == held && to_b,
-        vec![
+        parts![
             Said::DeliveredAgain {
                 records: ranges(&again_set),
-            }
-            .into(),
+            },
             Said::To {
-                who: again
-                    .iter()
-                    .map(|d| format!("{} #{}", short(&d.worker, &run.group), d.count))
-                    .collect::<BTreeSet<_>>()
-                    .into_iter()
-                    .collect::<Vec<_>>()
-                    .join(", "),
-            }
-            .into(),
+                who: Vec::from_iter(to).join(", "),
+            },
         ],
     );
     // a processed some of what it held before it died: those, and only those, twice.
-    let a_done: BTreeSet<(Partition, Offset)> = a.processed().collect();
-    let expected: BTreeSet<(Partition, Offset)> = held.intersection(&a_done).copied().collect();
+    let expected: BTreeSet<_> = a.processed().filter(|k| held.contains(k)).collect();
     let twice = processed_twice(run);
     v.check(
         Said::DuplicatesWhereDied,
         twice == expected,
-        vec![
+        parts![
             Said::Twice {
                 records: ranges(&twice),
-            }
-            .into(),
+            },
             Said::ProcessedHeld {
                 records: ranges(&expected),
-            }
-            .into(),
+            },
         ],
     );
     accepted_once(v, r, 1000, &[]);
     let died = a.lines.last().map(|l| l.last);
     let back = again.iter().map(|d| d.at).min();
     v.ours = match (died, back) {
-        (Some(d), Some(b)) => vec![
-            summary(&run.report).into(),
+        (Some(d), Some(b)) => parts![
+            summary(&run.report),
             Said::Back {
                 count: again_set.len(),
                 seconds: seconds(d, b),
-            }
-            .into(),
-        ]
-        .into(),
+            },
+        ],
         _ => summary(&run.report).into(),
     };
-    Ok(())
 }
 
-fn lock(v: &mut Verdict, run: &Run, r: &Records) -> Result<()> {
-    let a = run.member("a")?;
-    let b = run.member("b")?;
-    all_processed(v, run, 10);
+fn lock(v: &mut Verdict, run: &Run, r: &Records, [a, b]: [&WorkerLog; 2]) {
     let slow = (0, SLOW_AT);
     let in_it = a.time_of(
         0,
@@ -423,9 +390,7 @@ fn lock(v: &mut Verdict, run: &Run, r: &Records) -> Result<()> {
         0,
         |e| matches!(e, Event::Processed { partition, offset } if (*partition, *offset) == slow),
     );
-    let b_got = r
-        .of_worker(&b.name)
-        .find(|d| (d.partition, d.offset) == slow);
+    let b_got = r.of_worker(&b.name).find(|d| d.key == slow);
     let inside = match (in_it, done, b_got) {
         (Some(s), Some(e), Some(d)) => d.at > s && d.at < e && d.count == 2,
         _ => false,
@@ -434,41 +399,37 @@ fn lock(v: &mut Verdict, run: &Run, r: &Records) -> Result<()> {
     v.check(
         Said::ReceivedWhileIn,
         inside,
-        vec![
+        parts![
             Said::InOffset3 {
                 from_at: in_it.map(at),
                 to_at: done.map(at),
-            }
-            .into(),
-            b_got
-                .map_or(Said::BNever, |d| Said::BAcquired {
-                    b_at: at(d.at),
-                    count: d.count,
-                })
-                .into(),
+            },
+            b_got.map_or(Said::BNever, |d| Said::BAcquired {
+                b_at: at(d.at),
+                count: d.count,
+            }),
         ],
     );
     // What the broker said to a's acknowledgement of offset 3, made after its lock had ended.
     let of_slow = |p: &Partition, offsets: &Vec<Offset>| *p == slow.0 && offsets.contains(&slow.1);
-    let late = done.and_then(|e| {
-        a.lines
-            .iter()
-            .filter(|l| l.at >= e)
-            .find_map(|l| match &l.event {
-                Event::AcksCommitted { partition, offsets } if of_slow(partition, offsets) => {
-                    Some(Said::LateCommitted)
-                }
-                Event::AcksFailed {
-                    partition,
-                    offsets,
-                    error,
-                } if of_slow(partition, offsets) => Some(Said::LateFailed {
-                    code: krb_log::rendered_error::rendered_code(error).to_string(),
-                }),
-                _ => None,
-            })
-    });
-    let late = late.unwrap_or(Said::LateUnanswered);
+    let late = a
+        .lines
+        .iter()
+        .filter(|l| done.is_some_and(|e| l.at >= e))
+        .find_map(|l| match &l.event {
+            Event::AcksCommitted { partition, offsets } if of_slow(partition, offsets) => {
+                Some(Said::LateCommitted)
+            }
+            Event::AcksFailed {
+                partition,
+                offsets,
+                error,
+            } if of_slow(partition, offsets) => Some(Said::LateFailed {
+                code: krb_log::rendered_error::rendered_code(error).to_string(),
+            }),
+            _ => None,
+        })
+        .unwrap_or(Said::LateUnanswered);
     v.check(
         Said::LateAnswered,
         late != Said::LateUnanswered,
@@ -480,41 +441,38 @@ fn lock(v: &mut Verdict, run: &Run, r: &Records) -> Result<()> {
     v.check(
         Said::DuplicatesDeliveredAgain,
         twice == again && twice.contains(&slow),
-        vec![
+        parts![
             Said::Twice {
                 records: ranges(&twice),
-            }
-            .into(),
+            },
             Said::DeliveredAgain {
                 records: ranges(&again),
-            }
-            .into(),
+            },
         ],
     );
-    v.ours = vec![summary(&run.report).into(), late.into()].into();
-    Ok(())
+    v.ours = parts![summary(&run.report), late];
 }
 
-fn reject(v: &mut Verdict, run: &Run, r: &Records, limit: u16) -> Result<()> {
-    all_processed(v, run, 10);
+fn reject(v: &mut Verdict, r: &Records, limit: u16) {
     let deliveries = |o: Offset| -> Vec<u16> {
         r.deliveries
             .iter()
-            .filter(|d| (d.partition, d.offset) == (0, o))
+            .filter(|d| d.key == (0, o))
             .map(|d| d.count)
             .collect()
     };
     let kinds = |o: Offset| r.acks.get(&(0, o)).cloned().unwrap_or_default();
     // What the broker delivered of offset `o` (`counts`) and how each was acknowledged.
     let detail = |counts: &[u16], o: Offset| -> Message {
-        vec![
-            Said::Deliveries {
-                list: shown::list(counts),
-            }
-            .into(),
-            acknowledged(&kinds(o)).into(),
-        ]
-        .into()
+        let words: Vec<&str> = kinds(o).iter().map(|k| k.word()).collect();
+        let acknowledged = match words[..] {
+            [] => Said::NeverAcknowledged,
+            _ => Said::Acknowledged {
+                kinds: words.join(", "),
+            },
+        };
+        let list = shown::list(counts);
+        parts![Said::Deliveries { list }, acknowledged]
     };
     let released = deliveries(RELEASE_AT);
     let want: Vec<u16> = (1..=limit).collect();
@@ -533,20 +491,16 @@ fn reject(v: &mut Verdict, run: &Run, r: &Records, limit: u16) -> Result<()> {
         detail(&rejected, REJECT_AT),
     );
     accepted_once(v, r, 10, &[RELEASE_AT, REJECT_AT]);
-    v.ours = vec![
+    v.ours = parts![
         Said::Delivered {
             offset: RELEASE_AT,
             count: released.len(),
-        }
-        .into(),
+        },
         Said::Delivered {
             offset: REJECT_AT,
             count: rejected.len(),
-        }
-        .into(),
-    ]
-    .into();
-    Ok(())
+        },
+    ];
 }
 
 /// The records krb-dups found processed more than once.
@@ -556,17 +510,6 @@ fn processed_twice(run: &Run) -> BTreeSet<(Partition, Offset)> {
         .iter()
         .flat_map(|s| (s.first..=s.last).map(move |o| (s.partition, o)))
         .collect()
-}
-
-/// How a record was acknowledged: `release, release`, or never.
-fn acknowledged(kinds: &[Ack]) -> Said {
-    let words: Vec<&str> = kinds.iter().map(|k| k.word()).collect();
-    match words[..] {
-        [] => Said::NeverAcknowledged,
-        _ => Said::Acknowledged {
-            kinds: words.join(", "),
-        },
-    }
 }
 
 /// `p0 100..119, p1 7` (or none): records as ranges.
@@ -586,14 +529,6 @@ fn ranges(records: &BTreeSet<(Partition, Offset)>) -> Option<String> {
         })
         .collect();
     (!shown.is_empty()).then(|| shown.join(", "))
-}
-
-/// `a` of `GROUP-a`.
-fn short<'a>(worker: &'a str, group: &str) -> &'a str {
-    worker
-        .strip_prefix(group)
-        .and_then(|w| w.strip_prefix('-'))
-        .unwrap_or(worker)
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@ use anyhow::Result;
 use krb_log::logline::Event;
 
 use crate::facts::{assigned, revoked, seconds, Run, NO_SECOND_START, NO_SECOND_STOP, NO_STOP};
-use crate::messages::{both, said, Message, Shared};
+use crate::messages::{both, parts, said, Message, Shared};
 use crate::{shown, Lab, Verdict};
 
 said! {
@@ -43,14 +43,12 @@ said! {
 pub const SESSION_TIMEOUT: f64 = 10.0;
 
 pub fn verdict(run: &Run, static_membership: bool) -> Result<Verdict> {
-    let article: Message = if static_membership {
-        vec![
-            Said::NoRevokes { count: 0 }.into(),
-            Said::BackAfterStart { seconds: 0.14 }.into(),
-        ]
-        .into()
-    } else {
-        Said::OtherRevokedTwice.into()
+    let article: Message = match static_membership {
+        true => parts![
+            Said::NoRevokes { count: 0 },
+            Said::BackAfterStart { seconds: 0.14 },
+        ],
+        false => Said::OtherRevokedTwice.into(),
     };
     let mut v = Verdict::of(Lab::Static { static_membership }, &run.group, article);
     let a = run.member("a")?;
@@ -118,13 +116,11 @@ pub fn verdict(run: &Run, static_membership: bool) -> Result<Verdict> {
                 }),
         );
     }
-    v.ours = vec![
-        Said::BRevokedTimes { count: b_revokes }.into(),
+    v.ours = parts![
+        Said::BRevokedTimes { count: b_revokes },
         Said::ABack {
             seconds: back.map(|(t, _)| seconds(restart, t)),
-        }
-        .into(),
-    ]
-    .into();
+        },
+    ];
     Ok(v)
 }

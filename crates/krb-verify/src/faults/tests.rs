@@ -4,7 +4,7 @@
 
 use krb_effect::Kind;
 use krb_log::logline::{Offset, Partition};
-use krb_log::trial_log::{fault_line, Exit, FaultKind, FaultLog};
+use krb_log::trial_log::{Exit, FaultKind, FaultLog};
 
 use chrono::TimeDelta;
 use std::collections::BTreeMap;
@@ -72,8 +72,8 @@ fn fault_log(end: i64, faults: &[(FaultKind, &str, i64, i64)]) -> FaultLog {
     let time = |ms| clock(ms).format("%H:%M:%S%.3f").to_string();
     let mut lines = vec![format!("{} begin trial 1 seed 1", time(0))];
     for &(kind, target, at, healed) in faults {
-        lines.push(fault_line(false, kind, target, clock(at)));
-        lines.push(fault_line(true, kind, target, clock(healed)));
+        lines.push(format!("{} fault {kind} {target}", time(at)));
+        lines.push(format!("{} healed {kind} {target}", time(healed)));
     }
     lines.push(format!("{} end", time(end)));
     FaultLog::parse(&lines.join("\n")).unwrap()
