@@ -10,7 +10,7 @@ use krb_cli::lang::Lang;
 use krb_kafka::broker::{wait, Admin, BrokerArgs, REACH_TIMEOUT};
 use krb_kafka::{group_admin, topic_readers};
 use messages as m;
-use rdkafka::error::RDKafkaErrorCode;
+use rdkafka::error::RDKafkaErrorCode::{GroupIdNotFound, NonEmptyGroup};
 
 /// krb-group: delete consumer group GROUP and its committed offsets.
 ///
@@ -50,19 +50,15 @@ pub fn run(args: &Args) -> Result<()> {
         match result {
             Err((_, code))
                 if (group_admin::loading(code) && start.elapsed() < COORDINATOR_TIMEOUT)
-                    || (code == RDKafkaErrorCode::NonEmptyGroup
+                    || (code == NonEmptyGroup
                         && start.elapsed() < Duration::from_secs(args.wait)) =>
             {
                 std::thread::sleep(Duration::from_millis(200));
                 continue;
             }
             Ok(name) => println!("Deleted group {name}."),
-            Err((name, RDKafkaErrorCode::GroupIdNotFound)) => {
-                println!("Group {name} does not exist.")
-            }
-            Err((name, RDKafkaErrorCode::NonEmptyGroup)) => {
-                bail!(refusal(lang, &name, live_members(&admin, &name)))
-            }
+            Err((name, GroupIdNotFound)) => println!("Group {name} does not exist."),
+            Err((name, NonEmptyGroup)) => bail!(refusal(lang, &name, live_members(&admin, &name))),
             Err((name, code)) => {
                 bail!(m::NOT_DELETED.fill(lang, &[("group", &name), ("code", &code)]))
             }

@@ -134,11 +134,10 @@ impl BrokerArgs {
         config
             .set("bootstrap.servers", &self.bootstrap)
             .set("client.id", client_id)
-            // Every tool asks for metadata first thing. librdkafka sends that on its bootstrap
-            // connection, closes it once it has learned the brokers' ids, and with sparse
-            // connections may then not open another for 50 ms: 7 starts in 8 waited 50 ms
-            // (krb-produce of 20,000 messages took 70 ms instead of 20). Connecting to every
-            // broker at once answers at once; each tool talks to all of them anyway.
+            // Every tool asks for metadata first; librdkafka closes its bootstrap connection once
+            // it knows the brokers' ids and, with sparse connections, may not open another for
+            // 50 ms: 7 starts in 8 waited (krb-produce of 20,000 took 70 ms, not 20). Each tool
+            // talks to every broker anyway.
             .set("enable.sparse.connections", "false")
             .set_log_level(RDKafkaLogLevel::Info);
         for (k, v) in extra {
@@ -176,8 +175,7 @@ impl BrokerArgs {
             .inner()
             .fetch_metadata(None, REACH_TIMEOUT)
             .map_err(|e| anyhow::anyhow!(self.unreachable(&e)))?;
-        let options = AdminOptions::new().request_timeout(Some(REACH_TIMEOUT));
-        Ok((admin, options))
+        Ok((admin, AdminOptions::new().request_timeout(Some(REACH_TIMEOUT))))
     }
 
     /// Checks that the broker answers and that `topic` (as the lab calls it: the namespace

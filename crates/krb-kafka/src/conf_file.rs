@@ -46,14 +46,11 @@ pub fn read(path: &str) -> Result<ConfFile, String> {
     if path.is_empty() {
         return Ok(ConfFile::default());
     }
-    let text = krb_log::reader::read_text(
-        Path::new(path),
-        "the librdkafka properties file",
-        CONF_FILE_LIMIT,
-    )
-    .map_err(|e| format!("{e:#}"))?;
-    let properties = parse(Path::new(path), &text)?;
-    check(Path::new(path), &properties)?;
+    let file = Path::new(path);
+    let text = krb_log::reader::read_text(file, "the librdkafka properties file", CONF_FILE_LIMIT)
+        .map_err(|e| format!("{e:#}"))?;
+    let properties = parse(file, &text)?;
+    check(file, &properties)?;
     Ok(ConfFile {
         path: path.into(),
         properties,

@@ -1,8 +1,7 @@
-//! The broker's consumer groups as they are now (state, members, their partitions, committed
-//! offsets), through librdkafka's admin API: rust-rdkafka's classic-only calls show a KIP-848 group
-//! as `Dead` (docs/en/internals/broker-questions.md, "Consumer groups"). What leaves the module is
-//! owned Rust data, copied out before librdkafka's memory is freed; each request's queue, options
-//! and event are destroyed by `Drop`, on every path.
+//! The broker's consumer groups now (state, members, their partitions, committed offsets), through
+//! librdkafka's admin API: rust-rdkafka's classic-only calls show a KIP-848 group as `Dead`
+//! (docs/en/internals/broker-questions.md, "Consumer groups"). What leaves is owned data, copied
+//! before librdkafka frees its memory; `Drop` destroys each queue, options and event on every path.
 
 use std::ffi::{c_char, CStr, CString};
 use std::fmt;
@@ -39,13 +38,6 @@ impl State {
     }
 }
 
-/// A group as the broker lists it, without its members.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Listing {
-    pub id: String,
-    pub state: State,
-}
-
 pub type TopicPartition = (String, i32);
 
 /// A member of a group and the partitions it owns. A `consumer` group's member also has a
@@ -65,50 +57,50 @@ pub struct Group {
     pub members: Vec<Member>,
 }
 
-/// Every classic and `consumer` group on the cluster (every broker is asked).
-pub fn list<C: ClientContext>(client: &Client<C>, timeout: Duration) -> Result<Vec<Listing>> {
+/// Every classic and `consumer` group on the cluster (every broker is asked): id and state.
+pub fn list<C: ClientContext>(
+    client: &Client<C>,
+    timeout: Duration,
+) -> Result<Vec<(String, State)>> {
     use rd::rd_kafka_consumer_group_type_t::*;
     // Share and streams groups are not consumer groups: describing one would fail.
     let kinds = [
         RD_KAFKA_CONSUMER_GROUP_TYPE_CLASSIC,
         RD_KAFKA_CONSUMER_GROUP_TYPE_CONSUMER,
     ];
-    let op = rd::rd_kafka_admin_op_t::RD_KAFKA_ADMIN_OP_LISTCONSUMERGROUPS;
     let answer = (
+        rd::rd_kafka_admin_op_t::RD_KAFKA_ADMIN_OP_LISTCONSUMERGROUPS,
         rd::RD_KAFKA_EVENT_LISTCONSUMERGROUPS_RESULT,
         "list the consumer groups",
     );
-    let send = |rk, options, queue| {
-        // SAFETY: the options are alive (owned by the request); librdkafka copies the array.
-        let error = unsafe {
-            rd::rd_kafka_AdminOptions_set_match_consumer_group_types(
-                options,
-                kinds.as_ptr(),
-                kinds.len(),
-            )
-        };
-        // SAFETY: a non-null error is ours to read and destroy, once.
-        unsafe { take_error(error, "cannot ask for the consumer groups") }?;
-        // SAFETY: as every `send` (see `ask`).
-        unsafe { rd::rd_kafka_ListConsumerGroups(rk, options, queue) };
+    // SAFETY: librdkafka copies the array; a non-null error is ours to read and destroy, once;
+    // the rest as every `send` (see `ask`).
+    let send = |rk, options, queue| unsafe {
+        let error = rd::rd_kafka_AdminOptions_set_match_consumer_group_types(
+            options,
+            kinds.as_ptr(),
+            kinds.len(),
+        );
+        take_error(error, "cannot ask for the consumer groups")?;
+        rd::rd_kafka_ListConsumerGroups(rk, options, queue);
         Ok(())
     };
     // SAFETY: as every `read` (see `ask`).
-    ask(client, op, answer, timeout, send, |event| unsafe {
+    ask(client, answer, timeout, send, |event| unsafe {
         let result = rd::rd_kafka_event_ListConsumerGroups_result(event);
         // A broker that did not answer leaves groups unlisted: a partial list would be a wrong
         // answer to "does anyone read this topic", so it is an error.
         let mut count = 0;
         let errors = rd::rd_kafka_ListConsumerGroups_result_errors(result, &mut count);
         if let Some(error) = slice(errors, count).first() {
-            return Err(refused(*error, "cannot list every consumer group"));
+            refused(*error, "cannot list every consumer group")?;
         }
         let valid = rd::rd_kafka_ListConsumerGroups_result_valid(result, &mut count);
         Ok(slice(valid, count)
             .iter()
-            .map(|listing| Listing {
-                id: text(rd::rd_kafka_ConsumerGroupListing_group_id(*listing)),
-                state: State::from_raw(rd::rd_kafka_ConsumerGroupListing_state(*listing)),
+            .map(|listing| {
+                let id = text(rd::rd_kafka_ConsumerGroupListing_group_id(*listing));
+                (id, State::from_raw(rd::rd_kafka_ConsumerGroupListing_state(*listing)))
             })
             .collect())
     })
@@ -128,8 +120,8 @@ pub fn describe<C: ClientContext>(
         .map(|id| CString::new(id.as_str()))
         .collect::<Result<Vec<_>, _>>()?;
     let mut pointers: Vec<*const c_char> = names.iter().map(|n| n.as_ptr()).collect();
-    let op = rd::rd_kafka_admin_op_t::RD_KAFKA_ADMIN_OP_DESCRIBECONSUMERGROUPS;
     let answer = (
+        rd::rd_kafka_admin_op_t::RD_KAFKA_ADMIN_OP_DESCRIBECONSUMERGROUPS,
         rd::RD_KAFKA_EVENT_DESCRIBECONSUMERGROUPS_RESULT,
         "describe the consumer groups",
     );
@@ -141,23 +133,20 @@ pub fn describe<C: ClientContext>(
         Ok(())
     };
     // SAFETY: as every `read` (see `ask`).
-    ask(client, op, answer, timeout, send, |event| unsafe {
+    ask(client, answer, timeout, send, |event| unsafe {
         let mut groups = Vec::new();
+        let gone = rd::rd_kafka_resp_err_t::RD_KAFKA_RESP_ERR_GROUP_ID_NOT_FOUND;
         let result = rd::rd_kafka_event_DescribeConsumerGroups_result(event);
         let mut count = 0;
         let described = rd::rd_kafka_DescribeConsumerGroups_result_groups(result, &mut count);
         for group in slice(described, count) {
             let id = text(rd::rd_kafka_ConsumerGroupDescription_group_id(*group));
             let error = rd::rd_kafka_ConsumerGroupDescription_error(*group);
-            if !error.is_null() {
-                // Deleted since it was listed (or never there): nobody is in it.
-                let code = RDKafkaErrorCode::from(rd::rd_kafka_error_code(error));
-                if code == RDKafkaErrorCode::GroupIdNotFound {
-                    continue;
-                }
-                let what = format!("cannot describe consumer group {id}");
-                return Err(refused(error, &what));
+            // Deleted since it was listed (or never there): nobody is in it.
+            if !error.is_null() && rd::rd_kafka_error_code(error) == gone {
+                continue;
             }
+            refused(error, &format!("cannot describe consumer group {id}"))?;
             let members = (0..rd::rd_kafka_ConsumerGroupDescription_member_count(*group))
                 .map(|i| rd::rd_kafka_ConsumerGroupDescription_member(*group, i))
                 .filter(|member| !member.is_null())
@@ -187,8 +176,8 @@ pub fn committed<C: ClientContext>(
         unsafe { rd::rd_kafka_ListConsumerGroupOffsets_new(name.as_ptr(), std::ptr::null()) },
         rd::rd_kafka_ListConsumerGroupOffsets_destroy,
     )?;
-    let op = rd::rd_kafka_admin_op_t::RD_KAFKA_ADMIN_OP_LISTCONSUMERGROUPOFFSETS;
     let answer = (
+        rd::rd_kafka_admin_op_t::RD_KAFKA_ADMIN_OP_LISTCONSUMERGROUPOFFSETS,
         rd::RD_KAFKA_EVENT_LISTCONSUMERGROUPOFFSETS_RESULT,
         "read the committed offsets",
     );
@@ -200,17 +189,14 @@ pub fn committed<C: ClientContext>(
         Ok(())
     };
     // SAFETY: as every `read` (see `ask`).
-    ask(client, op, answer, timeout, send, |event| unsafe {
+    ask(client, answer, timeout, send, |event| unsafe {
         let mut offsets = Vec::new();
         let result = rd::rd_kafka_event_ListConsumerGroupOffsets_result(event);
         let mut count = 0;
         let results = rd::rd_kafka_ListConsumerGroupOffsets_result_groups(result, &mut count);
         for group in slice(results, count) {
-            let error = rd::rd_kafka_group_result_error(*group);
-            if !error.is_null() {
-                let what = format!("cannot read the committed offsets of group {id}");
-                return Err(refused(error, &what));
-            }
+            let what = format!("cannot read the committed offsets of group {id}");
+            refused(rd::rd_kafka_group_result_error(*group), &what)?;
             let list = rd::rd_kafka_group_result_partitions(*group);
             // A partition asked for but never committed comes back with offset -1001.
             let kept = partitions(list).iter().filter(|p| p.offset >= 0);
@@ -220,10 +206,9 @@ pub fn committed<C: ClientContext>(
     })
 }
 
-/// Sets `settings` (name, value) on group `id` (a share group's share.auto.offset.reset,
-/// share.record.lock.duration.ms, ...) with IncrementalAlterConfigs, one SET a setting, which
-/// checks every setting and says what it refuses: AlterConfigs, which rust-rdkafka wraps, sets
-/// nothing for a group and answers success (docs/en/internals/share-groups.md).
+/// Sets `settings` (name, value) on group `id` (share.auto.offset.reset, ...) with
+/// IncrementalAlterConfigs, one SET each, which names what it refuses: rust-rdkafka's AlterConfigs
+/// sets nothing for a group yet answers success (docs/en/internals/share-groups.md).
 pub fn set_configs<C: ClientContext>(
     client: &Client<C>,
     id: &str,
@@ -252,8 +237,8 @@ pub fn set_configs<C: ClientContext>(
         // SAFETY: a non-null error is ours to read and destroy, once.
         unsafe { take_error(error, &what) }?;
     }
-    let op = rd::rd_kafka_admin_op_t::RD_KAFKA_ADMIN_OP_INCREMENTALALTERCONFIGS;
     let answer = (
+        rd::rd_kafka_admin_op_t::RD_KAFKA_ADMIN_OP_INCREMENTALALTERCONFIGS,
         rd::RD_KAFKA_EVENT_INCREMENTALALTERCONFIGS_RESULT,
         "set the group's settings",
     );
@@ -265,7 +250,7 @@ pub fn set_configs<C: ClientContext>(
         Ok(())
     };
     // SAFETY: as every `read` (see `ask`).
-    ask(client, op, answer, timeout, send, |event| unsafe {
+    ask(client, answer, timeout, send, |event| unsafe {
         let result = rd::rd_kafka_event_IncrementalAlterConfigs_result(event);
         let mut count = 0;
         let resources = rd::rd_kafka_IncrementalAlterConfigs_result_resources(result, &mut count);
@@ -281,19 +266,16 @@ pub fn set_configs<C: ClientContext>(
     })
 }
 
-/// One admin request, asked again while the coordinator loads (see [`patiently`]): `send` sends
-/// it with the client's handle and the request's options and queue; the result event, of type
-/// `kind`, goes to `read`. A request that fails as a whole (the broker unreachable, the timeout
-/// passed) is the error "cannot `what`: ...".
+/// One admin request `op`, asked again while the coordinator loads (see [`patiently`]); its
+/// result event, of type `kind`, goes to `read`. A request that fails as a whole (the broker
+/// unreachable, the timeout passed) is the error "cannot `what`: ...".
 ///
-/// What `send` is handed outlives its call: the client is borrowed for the request, the queue
-/// and options are the request's; librdkafka keeps none of the arguments. What `read` is handed
-/// is alive and of that type, and everything it points to lives as long as it, past the call:
-/// `read` copies everything it keeps into owned values.
+/// `send`'s arguments outlive its call (the client is borrowed, the queue and options are the
+/// request's) and librdkafka keeps none. `read`'s event is alive and of type `kind`, with all it
+/// points to, past the call: `read` copies what it keeps into owned values.
 fn ask<C: ClientContext, T>(
     client: &Client<C>,
-    op: rd::rd_kafka_admin_op_t,
-    (kind, what): (rd::rd_kafka_event_type_t, &str),
+    (op, kind, what): (rd::rd_kafka_admin_op_t, rd::rd_kafka_event_type_t, &str),
     timeout: Duration,
     send: impl Fn(*mut rd::rd_kafka_t, *mut AdminOptions, *mut Queue) -> Result<()>,
     read: impl Fn(*mut rd::rd_kafka_event_t) -> Result<T>,
@@ -357,10 +339,9 @@ fn ask<C: ClientContext, T>(
 type AdminOptions = rd::rd_kafka_AdminOptions_t;
 type Queue = rd::rd_kafka_queue_t;
 
-/// A broker's answer while it loads a group coordinator's state (it has just started, or a
-/// partition of `__consumer_offsets` has just moved to it): the same question asked again
-/// shortly is answered. librdkafka hands these back to the caller rather than retrying them
-/// (seen on a fresh Kafka 4.3.1 broker: `ListConsumerGroups: Coordinator load in progress`).
+/// A broker's answer while it loads a group coordinator's state (just started, or a partition
+/// of `__consumer_offsets` just moved to it): asked again shortly, it answers. librdkafka hands
+/// these back (seen on a fresh Kafka 4.3.1: `ListConsumerGroups: Coordinator load in progress`).
 #[derive(Debug)]
 struct Loading(String);
 
@@ -372,14 +353,17 @@ impl fmt::Display for Loading {
 
 impl std::error::Error for Loading {}
 
-/// The error for a refusal `error` of what `what` says.
+/// The error for a refusal `error` (none for null) of what `what` says.
 ///
 /// # Safety
-/// `error` is an error object alive for this call.
-unsafe fn refused(error: *const rd::rd_kafka_error_t, what: &str) -> anyhow::Error {
+/// `error` is null or an error object alive for this call.
+unsafe fn refused(error: *const rd::rd_kafka_error_t, what: &str) -> Result<()> {
+    if error.is_null() {
+        return Ok(());
+    }
     let code = rd::rd_kafka_error_code(error);
     let message = error_text(code, rd::rd_kafka_error_string(error));
-    refusal(code, format!("{what}: {message}"))
+    Err(refusal(code, format!("{what}: {message}")))
 }
 
 /// The error for a refusal with `code`: [`Loading`] when asking again will do.
@@ -501,12 +485,9 @@ unsafe fn error_text(code: rd::rd_kafka_resp_err_t, message: *const c_char) -> S
 /// # Safety
 /// `error` is null or an error object we own and no one else destroys.
 unsafe fn take_error(error: *mut rd::rd_kafka_error_t, what: &str) -> Result<()> {
-    if error.is_null() {
-        return Ok(());
-    }
     let refusal = refused(error, what);
-    rd::rd_kafka_error_destroy(error);
-    Err(refusal)
+    rd::rd_kafka_error_destroy(error); // a no-op for null
+    refusal
 }
 
 #[cfg(test)]

@@ -1,39 +1,35 @@
 //! The krb tools' Kafka plumbing: every use of librdkafka's C API (the workspace's `unsafe`
 //! FFI) is in this crate.
 
-#[cfg(feature = "client")]
-pub mod broker;
-#[cfg(feature = "client")]
-pub mod conf_file;
-#[cfg(feature = "client")]
-pub mod group_admin;
 pub mod group_settings;
-#[cfg(feature = "client")]
-pub mod kafka_error;
-#[cfg(feature = "client")]
-pub mod produce_batch;
-#[cfg(feature = "client")]
-pub mod rdlog;
-#[cfg(feature = "client")]
-pub mod share_consumer;
-#[cfg(feature = "client")]
-pub mod signals;
-#[cfg(feature = "client")]
-pub mod topic_readers;
-#[cfg(feature = "client")]
-pub mod worker;
 
-#[cfg(feature = "client")]
-/// The librdkafka every tool runs, as the library itself says (`rd_kafka_version_str`).
-pub fn librdkafka_version() -> String {
-    rdkafka::util::get_rdkafka_version().1
+/// Each item only with the `client` feature (librdkafka linked).
+macro_rules! client {
+    ($($item:item)*) => { $(#[cfg(feature = "client")] $item)* };
 }
 
-#[cfg(feature = "client")]
-/// What `--version` prints after the name of a tool that talks to Kafka: its own version and
-/// the engine's, as kcat does, since a lab's result depends on both.
-pub fn version_line(own: &str) -> String {
-    format!("{own} (librdkafka {})", librdkafka_version())
+client! {
+    pub mod broker;
+    pub mod conf_file;
+    pub mod group_admin;
+    pub mod kafka_error;
+    pub mod produce_batch;
+    pub mod rdlog;
+    pub mod share_consumer;
+    pub mod signals;
+    pub mod topic_readers;
+    pub mod worker;
+
+    /// The librdkafka every tool runs, as the library itself says (`rd_kafka_version_str`).
+    pub fn librdkafka_version() -> String {
+        rdkafka::util::get_rdkafka_version().1
+    }
+
+    /// What `--version` prints after the name of a tool that talks to Kafka: its own version and
+    /// the engine's, as kcat does, since a lab's result depends on both.
+    pub fn version_line(own: &str) -> String {
+        format!("{own} (librdkafka {})", librdkafka_version())
+    }
 }
 
 #[cfg(all(test, feature = "client"))]

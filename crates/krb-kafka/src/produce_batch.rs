@@ -1,7 +1,6 @@
-//! Runs of messages handed to librdkafka in one call (`rd_kafka_produce_batch`), for
-//! krb-produce: rust-rdkafka's call a message copied the topic name, looked the topic up and read
-//! the clock for each (docs/en/internals/benchmarks.md). Delivery reports come back through the
-//! producer's queue as for any other message, to the same context.
+//! Runs of messages handed to librdkafka in one call (`rd_kafka_produce_batch`) for krb-produce:
+//! rust-rdkafka's call a message copied the topic name, looked it up and read the clock for each
+//! (docs/en/internals/benchmarks.md). Delivery reports come to the producer's context as usual.
 
 use std::ffi::CString;
 use std::marker::PhantomData;
@@ -53,12 +52,10 @@ impl<'p> Batches<'p> {
         })
     }
 
-    /// Offers the `run` of payloads to librdkafka for `partition` (copied: the run can be reused
-    /// at once). Returns how many it took, always the first ones: it stops taking at a full
-    /// queue, and the rest is to be offered again once deliveries have made room. Any other
-    /// refusal is the error of the first message refused; librdkafka goes on past a refused
-    /// message, so the ones it took after it are in flight all the same, and [`Refused`] counts
-    /// them.
+    /// Offers the `run` of payloads (copied) to librdkafka for `partition`. Returns how many it
+    /// took, the first ones: a full queue stops it, the rest to be offered again once deliveries
+    /// make room. Any other refusal is the first refused message's error; librdkafka goes on past
+    /// it, so the ones taken after it are in flight too, and [`Refused`] counts them.
     pub fn send<'r>(
         &self,
         partition: i32,
@@ -68,15 +65,11 @@ impl<'p> Batches<'p> {
         let mut messages: Vec<rdsys::rd_kafka_message_t> = run
             .into_iter()
             .map(|payload| rdsys::rd_kafka_message_t {
-                err: no_error,
-                rkt: ptr::null_mut(),
                 partition,
                 payload: payload.as_ptr() as *mut _,
                 len: payload.len(),
-                key: ptr::null_mut(),
-                key_len: 0,
-                offset: 0,
-                _private: ptr::null_mut(),
+                // SAFETY: the rest is null pointers, zeros and NO_ERROR (0), all valid.
+                ..unsafe { std::mem::zeroed() }
             })
             .collect();
         // SAFETY: every payload points into `run`, alive for the call, and is copied by

@@ -1,9 +1,7 @@
-//! librdkafka's own log lines, printed to stderr the moment librdkafka emits them.
-//!
-//! rust-rdkafka forwards librdkafka's logs to the consumer queue, which is served only inside
-//! `poll()`: a MAXPOLL warning raised while the worker sleeps on a slow message would be printed
-//! after the sleep, with the wrong time. [`LogThread`] points librdkafka's log queue at a queue
-//! of its own and serves it from a thread, in librdkafka's own format ([`format_line`]).
+//! librdkafka's own log lines, printed to stderr the moment librdkafka emits them: rust-rdkafka
+//! serves them inside `poll()` only, so a MAXPOLL warning raised while the worker sleeps on a
+//! slow message came after the sleep, with the wrong time. [`LogThread`] serves librdkafka's log
+//! queue from a thread of its own, in librdkafka's format ([`format_line`]).
 
 use std::marker::PhantomData;
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -1,13 +1,11 @@
 //! librdkafka's share consumer (KIP-932, `rd_kafka_share_*`, a preview in 2.15.0), which
-//! rust-rdkafka does not wrap, for krb-share. Each handle is owned by one Rust value and freed
-//! once by its `Drop`; every pointer librdkafka returns is checked before use; what leaves the
-//! module is owned Rust data or a borrow that cannot outlive the batch that owns it. The handle
-//! is not thread-safe (librdkafka's own words): `Share` is neither `Send` nor `Sync`, so the
-//! compiler keeps it on the thread that made it, and its calls take `&self` (a batch borrows it
-//! while its records wait to be acknowledged); only `close`, which no live batch may outlast,
-//! takes `&mut self`.
+//! rust-rdkafka does not wrap, for krb-share. Each handle is freed once by its owner's `Drop`,
+//! each pointer librdkafka returns checked before use; what leaves is owned or borrows its batch.
+//! The handle is not thread-safe (librdkafka's words): `Share` is neither `Send` nor `Sync`. Its
+//! calls take `&self` (a batch borrows it while its records wait to be acknowledged); only
+//! `close`, which no live batch may outlast, takes `&mut self`.
 
-use std::ffi::{c_char, c_int, CString};
+use std::ffi::{c_char, c_int};
 use std::marker::PhantomData;
 use std::ptr;
 use std::time::Duration;
@@ -15,7 +13,7 @@ use std::time::Duration;
 use anyhow::{bail, Context, Result};
 use krb_log::logline::{Ack, Offset, Partition};
 use rdkafka::bindings as rd;
-use rdkafka::ClientConfig;
+use rdkafka::{ClientConfig, TopicPartitionList};
 
 use crate::group_admin::{partitions, text as text_of};
 use crate::kafka_error;
@@ -104,21 +102,17 @@ impl Share {
     }
 
     pub fn subscribe(&self, topic: &str) -> Result<(), Error> {
-        let name = CString::new(topic).map_err(|_| Error {
-            rendered: kafka_error::render(-186, "topic name holds a NUL byte"),
-            fatal: false,
-        })?;
-        // SAFETY: a list we create, fill and destroy here; librdkafka copies what it keeps.
-        unsafe {
-            let list = rd::rd_kafka_topic_partition_list_new(1);
-            if list.is_null() {
-                return code_error(rd::rd_kafka_resp_err_t::RD_KAFKA_RESP_ERR__FAIL);
-            }
-            rd::rd_kafka_topic_partition_list_add(list, name.as_ptr(), -1);
-            let err = rd::rd_kafka_share_subscribe(self.handle, list);
-            rd::rd_kafka_topic_partition_list_destroy(list);
-            code_error(err)
+        // Checked here: rust-rdkafka's list panics on a NUL.
+        if topic.contains('\0') {
+            return Err(Error {
+                rendered: kafka_error::render(-186, "topic name holds a NUL byte"),
+                fatal: false,
+            });
         }
+        let mut list = TopicPartitionList::new();
+        list.add_topic_unassigned(topic);
+        // SAFETY: a live list, which librdkafka copies.
+        code_error(unsafe { rd::rd_kafka_share_subscribe(self.handle, list.ptr()) })
     }
 
     /// Waits up to `timeout` for a batch of records (an empty one when none came).

@@ -1,7 +1,6 @@
-//! Who reads a topic now: the groups with live members that read it, which `krb-topic` will not
-//! delete it from under (in a room sharing one broker, no one wipes another's data), decided on the
-//! names the broker knows. The rule ([`decide`]) and what was measured for it:
-//! docs/en/internals/broker-questions.md, "Who reads a topic".
+//! The groups with live members that read a topic, which `krb-topic` will not delete from under
+//! them (in a room on one broker, no one wipes another's data), by the broker's names. The rule
+//! ([`decide`]) and its measures: docs/en/internals/broker-questions.md, "Who reads a topic".
 
 use std::collections::BTreeSet;
 use std::time::Duration;
@@ -25,59 +24,33 @@ pub struct Look {
     pub unsure: Vec<String>,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Stand {
-    Reads,
-    Not,
-    Unsure,
-}
-
-/// Whether `group` reads `topic`; `committed` gives the topics a group has committed offsets
-/// of, asked only when no member owns a partition.
-fn stand(
-    group: &Group,
-    topic: &str,
-    committed: &mut impl FnMut(&str) -> Result<BTreeSet<String>>,
-) -> Result<Stand> {
-    if group.members.is_empty() {
-        return Ok(Stand::Not);
-    }
-    let owned: Vec<_> = group
-        .members
-        .iter()
-        .flat_map(|m| m.assigned.iter().chain(&m.target))
-        .collect();
-    if owned.iter().any(|(t, _)| t == topic) {
-        return Ok(Stand::Reads);
-    }
-    if !owned.is_empty() {
-        return Ok(Stand::Not);
-    }
-    let topics = committed(&group.id)?;
-    if topics.contains(topic) {
-        return Ok(Stand::Reads);
-    }
-    if topics.is_empty() && group.state != State::Stable {
-        return Ok(Stand::Unsure);
-    }
-    Ok(Stand::Not)
-}
-
-/// Which of `groups` read `topic`, and which cannot be told yet.
+/// Which of `groups` read `topic`, and which cannot be told yet. A group reads it when a member
+/// owns one of its partitions; when no member owns any, `committed` gives the topics the group
+/// has committed offsets of (asked then only).
 pub fn decide(
     topic: &str,
     groups: &[Group],
     mut committed: impl FnMut(&str) -> Result<BTreeSet<String>>,
 ) -> Result<Look> {
     let mut look = Look::default();
-    for group in groups {
-        match stand(group, topic, &mut committed)? {
-            Stand::Reads => look.readers.push(Reader {
+    for group in groups.iter().filter(|g| !g.members.is_empty()) {
+        let owned: Vec<_> = group
+            .members
+            .iter()
+            .flat_map(|m| m.assigned.iter().chain(&m.target))
+            .collect();
+        let reads = owned.iter().any(|(t, _)| t == topic);
+        let topics = match (reads, owned.is_empty()) {
+            (false, true) => committed(&group.id)?,
+            _ => BTreeSet::new(),
+        };
+        if reads || topics.contains(topic) {
+            look.readers.push(Reader {
                 group: group.id.clone(),
                 members: group.members.len(),
-            }),
-            Stand::Unsure => look.unsure.push(group.id.clone()),
-            Stand::Not => {}
+            });
+        } else if owned.is_empty() && topics.is_empty() && group.state != State::Stable {
+            look.unsure.push(group.id.clone());
         }
     }
     Ok(look)
@@ -89,8 +62,8 @@ pub fn look<C: ClientContext>(client: &Client<C>, topic: &str, timeout: Duration
     // group that is assigning or reconciling is listed as Unknown: described too).
     let ids: Vec<String> = group_admin::list(client, timeout)?
         .into_iter()
-        .filter(|g| g.state != State::Empty)
-        .map(|g| g.id)
+        .filter(|(_, state)| *state != State::Empty)
+        .map(|(id, _)| id)
         .collect();
     let described = group_admin::describe(client, &ids, timeout)?;
     decide(topic, &described, |group| {

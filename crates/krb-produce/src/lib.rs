@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use anyhow::{bail, ensure, Context, Result};
+use anyhow::{anyhow, bail, ensure, Context, Result};
 use clap::Parser;
 use krb_cli::lang::Lang;
 use krb_kafka::broker::BrokerArgs;
@@ -63,13 +63,11 @@ pub fn partition_of(i: u64, partitions: i32) -> i32 {
 /// How many messages of one partition go out together when nothing paces the sending.
 const RUN: u64 = 1000;
 
-/// The messages `0..count` in the runs they are sent in, each run with its partition. At a pace
-/// (lab 3, lab 7) one message a run in their own order, so the partitions fill side by side as
-/// the labs need. At full speed runs of [`RUN`] messages of one partition (0, P, 2P, ... then 1,
-/// P+1, ...), each handed to librdkafka in one call: librdkafka then sends batches as large as
-/// kcat's sticky partitioner makes, where one message per partition in turn made batches six
-/// times smaller. Either way message i goes to partition i mod P, and each partition gets its
-/// messages in increasing order, so every message has the same offset.
+/// The messages `0..count` in the runs they are sent in, each with its partition: message i to
+/// partition i mod P, in increasing order, so every message has the same offset. At a pace (labs
+/// 3, 7) a run is one message, so the partitions fill side by side; at full speed [`RUN`] of one
+/// partition (0, P, 2P, ...) in one librdkafka call, whose batches are then as large as kcat's
+/// sticky partitioner makes (one message per partition in turn made them six times smaller).
 pub fn runs(
     count: u64,
     partitions: i32,
@@ -144,22 +142,6 @@ const QUEUE_FULL_WAIT: Duration = Duration::from_millis(1);
 const FLUSH_TIMEOUT: Duration = Duration::from_secs(60);
 /// How long the producer serves delivery reports before it looks again whether any is due.
 const FLUSH_STEP: Duration = Duration::from_millis(1);
-
-/// Serves delivery reports until none is due. rust-rdkafka's flush serves them in 100 ms steps,
-/// so it returned up to 100 ms after the last delivery.
-fn wait_for_deliveries<C: ProducerContext>(
-    producer: &BaseProducer<C>,
-    timeout: Duration,
-) -> Result<()> {
-    let deadline = Instant::now() + timeout;
-    while producer.in_flight_count() > 0 {
-        if Instant::now() >= deadline {
-            bail!("{} message(s) still in flight", producer.in_flight_count());
-        }
-        producer.poll(FLUSH_STEP);
-    }
-    Ok(())
-}
 
 /// The producer's configuration. Without idempotence a retried batch can land after the one
 /// sent behind it, or twice, and message i is no longer at offset i div P.
@@ -245,9 +227,18 @@ pub fn run(args: &Args) -> Result<()> {
         }
     }
     drop(batches);
-    let seconds = FLUSH_TIMEOUT.as_secs();
-    wait_for_deliveries(&producer, FLUSH_TIMEOUT)
-        .with_context(|| NOT_IN_TIME.fill(lang, &[("topic", &topic), ("seconds", &seconds)]))?;
+    // Delivery reports served until none is due: rust-rdkafka's flush serves them in 100 ms
+    // steps, so it returned up to 100 ms after the last delivery.
+    let deadline = Instant::now() + FLUSH_TIMEOUT;
+    while producer.in_flight_count() > 0 {
+        if Instant::now() >= deadline {
+            let seconds = FLUSH_TIMEOUT.as_secs();
+            let said = NOT_IN_TIME.fill(lang, &[("topic", &topic), ("seconds", &seconds)]);
+            let n = producer.in_flight_count();
+            return Err(anyhow!("{n} message(s) still in flight").context(said));
+        }
+        producer.poll(FLUSH_STEP);
+    }
     let deliveries = producer.context();
     deliveries.write_acks(|w| w.flush());
     let (failed, first) = deliveries

@@ -26,10 +26,9 @@ pub fn run(args: Args) -> Result<()> {
     let stop = krb_kafka::signals::stop_flag()?;
     let topic = args.broker.name(&args.worker.topic);
     let group = args.broker.name(&args.worker.group);
-    // The share group's own settings, set before joining: librdkafka's share consumer takes none
-    // as a client property, and share.auto.offset.reset=latest, the broker's default, would skip
-    // every record already in the topic. The broker checks each against its limits
-    // (group.share.min.* and group.share.max.*) and its refusal is the error.
+    // The share group's own settings, set before joining: librdkafka's share consumer takes none,
+    // and the broker's default share.auto.offset.reset=latest would skip the topic's records. The
+    // broker checks each against its limits (group.share.min.*, group.share.max.*).
     let (admin, _) = args.broker.admin("krb-share")?;
     args.broker
         .topic_partitions(admin.inner(), &args.worker.topic)?;
@@ -60,7 +59,6 @@ pub fn run(args: Args) -> Result<()> {
 fn consume(share: &Share, args: &Args, stop: &AtomicBool) -> Result<()> {
     let name = &args.worker.name;
     let mut pending = Pending::default();
-    let mut since_commit = 0;
     while !stop.load(Ordering::SeqCst) {
         let batch = match share.poll(POLL) {
             Ok(batch) => batch,
@@ -83,7 +81,7 @@ fn consume(share: &Share, args: &Args, stop: &AtomicBool) -> Result<()> {
             };
             emit(name, acquired);
         }
-        for a in records.iter().filter(|a| a.error.is_none()) {
+        for (i, a) in records.iter().filter(|a| a.error.is_none()).enumerate() {
             let (partition, offset) = (a.partition, a.offset);
             // A stop hands back what is not yet processed, at once, rather than at its lock's end.
             let ack = if stop.load(Ordering::SeqCst) {
@@ -91,7 +89,11 @@ fn consume(share: &Share, args: &Args, stop: &AtomicBool) -> Result<()> {
             } else {
                 args.worker.process(partition, offset, |e| emit(name, e));
                 emit(name, Event::Processed { partition, offset });
-                fate(args, offset)
+                match Some(offset) {
+                    o if o == args.release_at => Ack::Release,
+                    o if o == args.reject_at => Ack::Reject,
+                    _ => Ack::Accept,
+                }
             };
             emit(
                 name,
@@ -111,32 +113,20 @@ fn consume(share: &Share, args: &Args, stop: &AtomicBool) -> Result<()> {
                     },
                 },
             );
-            since_commit += 1;
-            if args.commit_every.is_some_and(|n| since_commit >= n) {
+            if args.commit_every.is_some_and(|n| (i as u64 + 1) % n == 0) {
                 commit(share, &mut pending, name)?;
-                since_commit = 0;
             }
         }
         commit(share, &mut pending, name)?;
-        since_commit = 0;
     }
     Ok(())
-}
-
-fn fate(args: &Args, offset: Offset) -> Ack {
-    match Some(offset) {
-        o if o == args.release_at => Ack::Release,
-        o if o == args.reject_at => Ack::Reject,
-        _ => Ack::Accept,
-    }
 }
 
 /// The acknowledgements made since the last commit, by partition.
 type Pending = BTreeMap<Partition, Vec<Offset>>;
 
-/// Commits the pending acknowledgements and logs, partition by partition, what the broker
-/// answered. A fatal error ends the worker; any other is logged and the worker goes on (the
-/// records come back to the group when their locks end, as Kafka's semantics say).
+/// Commits the pending acknowledgements and logs the broker's answer by partition. A fatal error
+/// ends the worker; any other is logged and it goes on (the records come back at their locks' end).
 fn commit(share: &Share, pending: &mut Pending, name: &str) -> Result<()> {
     if pending.is_empty() {
         return Ok(());
@@ -147,25 +137,23 @@ fn commit(share: &Share, pending: &mut Pending, name: &str) -> Result<()> {
     for (partition, mut offsets) in acks {
         offsets.sort_unstable();
         offsets.dedup();
-        let answer = match &answers {
-            Err(e) => Err(e.rendered.clone()),
-            Ok(results) => match results.iter().find(|(p, _)| *p == partition) {
-                Some((_, Ok(()))) => Ok(()),
-                Some((_, Err(e))) => Err(e.rendered.clone()),
-                None => Err("the broker's answer named no such partition".to_string()),
-            },
+        let error = match answers
+            .as_ref()
+            .map(|r| r.iter().find(|(p, _)| *p == partition))
+        {
+            Ok(Some((_, Ok(())))) => {
+                emit(name, Event::AcksCommitted { partition, offsets });
+                continue;
+            }
+            Ok(Some((_, Err(e)))) | Err(e) => e.rendered.clone(),
+            Ok(None) => "the broker's answer named no such partition".to_string(),
         };
-        emit(
-            name,
-            match answer {
-                Ok(()) => Event::AcksCommitted { partition, offsets },
-                Err(error) => Event::AcksFailed {
-                    partition,
-                    offsets,
-                    error,
-                },
-            },
-        );
+        let failed = Event::AcksFailed {
+            partition,
+            offsets,
+            error,
+        };
+        emit(name, failed);
     }
     lines::flush();
     match fatal {

@@ -12,7 +12,7 @@ use krb_kafka::broker::{wait, Admin, BrokerArgs, REACH_TIMEOUT};
 use krb_kafka::topic_readers::{self, Reader};
 use messages as m;
 use rdkafka::admin::{AdminOptions, NewTopic, TopicReplication};
-use rdkafka::error::RDKafkaErrorCode;
+use rdkafka::error::RDKafkaErrorCode::{TopicAlreadyExists, UnknownTopicOrPartition};
 
 /// krb-topic: create TOPIC with PARTITIONS partitions (replication factor 1, or --replication N).
 ///
@@ -109,9 +109,7 @@ pub fn run(args: &Args) -> Result<()> {
             wait(admin.create_topics([&topic], &options)).context("cannot create the topic")?;
         match created.into_iter().next() {
             Some(Ok(_)) => break,
-            Some(Err((_, RDKafkaErrorCode::TopicAlreadyExists)))
-                if start.elapsed() < RECREATE_TIMEOUT =>
-            {
+            Some(Err((_, TopicAlreadyExists))) if start.elapsed() < RECREATE_TIMEOUT => {
                 std::thread::sleep(Duration::from_millis(200))
             }
             Some(Err((name, code))) => {
@@ -157,11 +155,9 @@ fn bail_if_differs(lang: Lang, name: &str, want: (i32, i64), found: (i32, i64)) 
 }
 
 /// Fails, naming them, when groups with live members read topic `name`. A group in its first
-/// rebalance cannot be told what it reads yet: it is asked again until it can, for
-/// [`UNSURE_TIMEOUT`] at most (a classic group's first rebalance takes
-/// group.initial.rebalance.delay.ms, 3 s by default, 0 on kafka-local.sh's broker). One that
-/// still cannot be told then may read the topic: it is not deleted (a rebalance that long is a
-/// member stuck in it, whose partitions come back when it is through).
+/// rebalance (group.initial.rebalance.delay.ms: 3 s by default, 0 on kafka-local.sh's broker) is
+/// asked again for [`UNSURE_TIMEOUT`] at most; one still unsure then may read the topic, which is
+/// kept (a rebalance that long is a member stuck in it, whose partitions come back after).
 fn unread(lang: Lang, admin: &Admin, name: &str) -> Result<()> {
     let start = Instant::now();
     loop {
@@ -207,16 +203,15 @@ fn unsure(lang: Lang, name: &str, groups: &[String]) -> String {
 
 /// Deletes topic `name` and waits until the broker no longer serves it; says whether it existed.
 ///
-/// Waiting matters: the broker applies the controller's records after the controller answers,
-/// so a topic deleted and created again at once can still be served as the old one for a
-/// moment, then not at all, then as the new one. A client started in that moment is told the
-/// topic does not exist, or consumes the old one.
+/// The broker applies the controller's records after the controller answers: a topic deleted
+/// and created again at once can be served as the old one, then not at all, then as the new
+/// one, and a client started meanwhile is told it does not exist, or consumes the old one.
 fn delete(lang: Lang, admin: &Admin, options: &AdminOptions, name: &str) -> Result<bool> {
     let deleted =
         wait(admin.delete_topics(&[name], options)).context("cannot delete the old topic")?;
     match deleted.into_iter().next() {
         Some(Ok(_)) => {}
-        None | Some(Err((_, RDKafkaErrorCode::UnknownTopicOrPartition))) => return Ok(false),
+        None | Some(Err((_, UnknownTopicOrPartition))) => return Ok(false),
         Some(Err((name, code))) => {
             bail!(m::NOT_DELETED.fill(lang, &[("topic", &name), ("code", &code)]))
         }
