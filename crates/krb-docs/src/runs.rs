@@ -104,16 +104,12 @@ fn seal(sample: &Sample) -> Vec<Problem> {
             "{lab}.sha256 does not seal the transcript"
         )));
     }
-    let kept = std::fs::read_dir(&sample.logs)
-        .into_iter()
+    let kept = std::fs::read_dir(&sample.logs).into_iter().flatten();
+    let kept = kept
         .flatten()
-        .flatten();
-    for entry in kept {
-        let name = format!("{lab}/{}", entry.file_name().to_string_lossy());
-        if !named.contains(&name) {
-            problems.push(problem(format!("{name} is not sealed")));
-        }
-    }
+        .map(|e| format!("{lab}/{}", e.file_name().to_string_lossy()));
+    let unsealed = kept.filter(|name| !named.contains(name));
+    problems.extend(unsealed.map(|name| problem(format!("{name} is not sealed"))));
     problems
 }
 

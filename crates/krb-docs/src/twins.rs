@@ -15,13 +15,9 @@ pub fn twin_of(path: &str) -> Option<String> {
         "README.md" => Some("README.ko.md".into()),
         "README.ko.md" => Some("README.md".into()),
         p if p.starts_with("docs/en/internals/") => None,
-        p => (p
-            .strip_prefix("docs/en/")
-            .map(|rest| format!("docs/ko/{rest}")))
-        .or_else(|| {
-            p.strip_prefix("docs/ko/")
-                .map(|rest| format!("docs/en/{rest}"))
-        }),
+        p => [("docs/en/", "docs/ko/"), ("docs/ko/", "docs/en/")]
+            .iter()
+            .find_map(|(from, to)| Some(format!("{to}{}", p.strip_prefix(from)?))),
     }
 }
 
