@@ -83,18 +83,12 @@ pub fn check(docs: &Docs) -> Result<Vec<Problem>> {
     }
     for table in TABLES {
         let Some(page) = docs.page(table) else {
-            problems.push(Problem::new(
-                table,
-                1,
-                "missing; it documents every KRB_* variable the tools read, in one table \
-                 (name, default, what it does)",
-            ));
+            let what = "missing; it documents every KRB_* variable the tools read, in one \
+                        table (name, default, what it does)";
+            problems.push(Problem::new(table, 1, what));
             continue;
         };
-        let rows = page
-            .text
-            .lines()
-            .filter(|l| l.trim_start().starts_with('|'));
+        let rows = (page.text.lines()).filter(|l| l.trim_start().starts_with('|'));
         let documented: BTreeSet<String> = rows.flat_map(|row| named(row).into_keys()).collect();
         for (var, at) in &reads {
             if !INTERNAL.contains(&var.as_str()) && !documented.contains(var) {
