@@ -88,7 +88,10 @@ pub fn check(docs: &Docs) -> Result<Vec<Problem>> {
             problems.push(Problem::new(table, 1, what));
             continue;
         };
-        let rows = (page.text.lines()).filter(|l| l.trim_start().starts_with('|'));
+        let rows = page
+            .text
+            .lines()
+            .filter(|l| l.trim_start().starts_with('|'));
         let documented: BTreeSet<String> = rows.flat_map(|row| named(row).into_keys()).collect();
         for (var, at) in &reads {
             if !INTERNAL.contains(&var.as_str()) && !documented.contains(var) {
