@@ -56,7 +56,6 @@ fn samples(root: &Path) -> Result<Vec<Sample>> {
     Ok(found)
 }
 
-/// Check f on every sample and on the pages' output blocks.
 pub fn check(docs: &Docs) -> Result<Vec<Problem>> {
     let samples = samples(&docs.root)?;
     let mut problems = Vec::new();
@@ -218,11 +217,8 @@ fn rerun(docs: &Docs, sample: &Sample) -> Result<Vec<Problem>> {
     let mut problems = Vec::new();
     for (at, printed, what) in again(docs, sample)? {
         let got = |i: usize| lines.get(at + i).copied().unwrap_or("");
-        if let Some((i, want)) = printed
-            .iter()
-            .enumerate()
-            .find(|(i, want)| got(*i) != *want)
-        {
+        if let Some(i) = (0..printed.len()).find(|&i| got(i) != printed[i]) {
+            let want = &printed[i];
             let wrong = format!(
                 "{what} prints `{want}` here, on this sample's logs, not `{}`; when the \
                  tool's words changed, scripts/docs.sh writes them here; else {}",
