@@ -24,11 +24,8 @@ fn scratch(target: &str) -> std::path::PathBuf {
     std::env::temp_dir().join(name)
 }
 
-/// A target's check: it panics on a broken rule.
-pub type Check = fn(&[u8]);
-
 /// The fuzz targets, by name: the folder of each one's corpus and its check.
-pub const TARGETS: &[(&str, Check)] = &[
+pub const TARGETS: &[(&str, fn(&[u8]))] = &[
     ("logline", logline::check),
     ("acks", acks::check),
     ("trial", trial::check),
