@@ -12,7 +12,6 @@ crate::msgs! { ;
     /// A worker's name that is not one word (`name`: quoted).
     WORKER_NAME = "the worker name {name} must be one word: it starts every log line",
         "워커 이름은 한 단어여야 해요(로그의 모든 줄이 그 이름으로 시작해요). 받은 값: {name}";
-    /// An option's number of seconds that is none.
     SECONDS = "{what} must be a number of seconds, 0 or more; got {value}",
         "{what}에는 0 이상의 초를 주세요. 받은 값: {value}";
 }
@@ -43,64 +42,44 @@ pub fn one_line(err: &clap::Error) -> String {
         .take_while(|line| !line.starts_with("Usage:") && !line.starts_with("For more information"))
         .map(|line| line.strip_prefix("error: ").unwrap_or(line))
         .collect();
-    with_usage(Lang::En, parts.join(" "), err)
+    with_usage(Lang::En, parts.join(" "), err.get(ContextKind::Usage))
 }
 
 /// What clap says, in Korean; the English templates are clap's own words, which English keeps.
 pub mod says {
     crate::msgs! { ALL;
-        /// A value an option refused, with the option's own reason (a bad KRB_NS, say).
         INVALID_VALUE = "invalid value '{value}' for '{arg}': {reason}",
             "'{arg}'의 값이 잘못됐습니다('{value}'): {reason}";
-        /// A value not among an option's choices.
         NOT_A_CHOICE = "invalid value '{value}' for '{arg}' [possible values: {valid}]",
             "'{arg}'의 값이 잘못됐습니다('{value}'): 쓸 수 있는 값은 {valid}";
-        /// An option given without its value.
         NO_VALUE = "a value is required for '{arg}' but none was supplied", "'{arg}'에 값이 없습니다";
-        /// A flag or a positional argument the tool does not take.
         UNKNOWN = "unexpected argument '{arg}' found", "알 수 없는 인자: '{arg}'";
-        /// clap's guess at what was meant.
         SIMILAR = "tip: a similar argument exists: '{arg}'", "비슷한 인자: '{arg}'";
-        /// Required arguments left out.
         MISSING = "the following required arguments were not provided: {args}",
             "꼭 줘야 하는 인자가 빠졌습니다: {args}";
-        /// A subcommand the tool does not have.
         UNKNOWN_SUBCOMMAND = "unrecognized subcommand '{arg}'", "알 수 없는 하위 명령: '{arg}'";
-        /// No subcommand where one is needed.
         NO_SUBCOMMAND =
             "'{arg}' requires a subcommand but one was not provided [subcommands: {valid}]",
             "'{arg}'에는 하위 명령이 필요합니다: {valid}";
-        /// Two arguments that exclude each other.
         CONFLICT = "the argument '{arg}' cannot be used with '{other}'",
             "함께 쓸 수 없는 인자: '{arg}', '{other}'";
-        /// An argument given twice.
         TWICE = "the argument '{arg}' cannot be used multiple times", "두 번 줄 수 없는 인자: '{arg}'";
-        /// A value past what an argument takes.
         TOO_MANY = "unexpected value '{value}' for '{arg}' found; no more were expected",
             "'{arg}'의 값이 너무 많습니다: '{value}'";
-        /// A command line that gives nothing a tool needs.
         EMPTY = "no arguments given", "인자가 없습니다";
         /// Any other mistake: the argument clap names, if any.
         OTHER = "the command line is wrong: '{arg}'", "명령줄이 잘못됐습니다: '{arg}'";
-        /// The usage and where to look next, after the error.
         TAIL = "(usage: {usage}; see --help)", "(사용법: {usage}; --help 참고)";
     }
 }
 
-/// `text`, then the usage clap gives (its `Usage:` line without the word) and where to look next.
-fn with_usage(lang: Lang, text: String, err: &clap::Error) -> String {
-    match err.get(ContextKind::Usage) {
-        Some(ContextValue::StyledStr(usage)) => with_tail(lang, text, usage),
-        _ => {
-            let tail = says::TAIL.text(lang);
-            let help = &tail[tail.rfind("; ").map_or(0, |i| i + 2)..];
-            format!("{text} ({help}")
-        }
-    }
-}
-
-/// `text`, then clap's `usage` without its word `Usage:`, and where to look next.
-fn with_tail(lang: Lang, text: String, usage: &impl std::fmt::Display) -> String {
+/// `text`, then clap's `usage` without its word `Usage:` (none with a refused value) and where
+/// to look next.
+fn with_usage(lang: Lang, text: String, usage: Option<impl std::fmt::Display>) -> String {
+    let Some(usage) = usage else {
+        let tail = says::TAIL.text(lang);
+        return format!("{text} ({}", &tail[tail.rfind("; ").map_or(0, |i| i + 2)..]);
+    };
     let usage = usage.to_string();
     let usage = usage.trim().trim_start_matches("Usage:").trim();
     format!("{text} {}", says::TAIL.fill(lang, &[("usage", &usage)]))
@@ -132,10 +111,8 @@ fn reason_ko(reason: &str) -> String {
     .to_string()
 }
 
-/// clap's error as one line in `lang`: in English [`one_line`], clap's own words; in Korean
-/// the same error said from clap's context (the argument, the value, the choices), by kind,
-/// with clap's usage. No English is left in a Korean line but the arguments themselves and an
-/// option's own reason, which is the tool's (and Korean where the tool says it in Korean).
+/// clap's error as one line in `lang`: [`one_line`] in English; in Korean said from clap's
+/// context by kind, no English left but the arguments and an option's own reason (the tool's).
 pub fn one_line_in(lang: Lang, err: &clap::Error) -> String {
     if lang == Lang::En {
         return one_line(err);
@@ -143,14 +120,7 @@ pub fn one_line_in(lang: Lang, err: &clap::Error) -> String {
     let text = |kind: ContextKind| match err.get(kind) {
         Some(ContextValue::String(s)) => Some(s.clone()),
         Some(ContextValue::Strings(v)) => Some(v.join(", ")),
-        Some(ContextValue::StyledStr(s)) => Some(s.to_string()),
-        Some(ContextValue::StyledStrs(v)) => Some(
-            v.iter()
-                .map(|s| s.to_string())
-                .collect::<Vec<_>>()
-                .join(", "),
-        ),
-        Some(ContextValue::Number(n)) => Some(n.to_string()),
+        // The kinds asked for below are all strings in clap's errors.
         _ => None,
     };
     // Choices as a Korean line quotes words of the command line: `'range', 'cooperative-sticky'`.
@@ -164,57 +134,46 @@ pub fn one_line_in(lang: Lang, err: &clap::Error) -> String {
     };
     let arg = text(ContextKind::InvalidArg);
     let value = text(ContextKind::InvalidValue);
-    let fill =
-        |msg: crate::lang::Msg, values: &[(&str, &dyn std::fmt::Display)]| msg.fill(lang, values);
+    let sub = text(ContextKind::InvalidSubcommand).unwrap_or_default();
     let said = match (err.kind(), &arg, &value) {
         (ErrorKind::ValueValidation, Some(arg), Some(value)) => {
             let reason = std::error::Error::source(err)
                 .map(|r| reason_ko(&r.to_string()))
                 .unwrap_or_default();
-            fill(
-                says::INVALID_VALUE,
-                &[("arg", arg), ("value", value), ("reason", &reason)],
-            )
+            says::INVALID_VALUE.fill(lang, &[("arg", arg), ("value", value), ("reason", &reason)])
         }
         (ErrorKind::InvalidValue, Some(arg), Some(value)) if value.is_empty() => {
-            fill(says::NO_VALUE, &[("arg", arg)])
+            says::NO_VALUE.fill(lang, &[("arg", arg)])
         }
         (ErrorKind::InvalidValue, Some(arg), Some(value)) => {
             let valid = choices(ContextKind::ValidValue);
-            fill(
-                says::NOT_A_CHOICE,
-                &[("arg", arg), ("value", value), ("valid", &valid)],
-            )
+            says::NOT_A_CHOICE.fill(lang, &[("arg", arg), ("value", value), ("valid", &valid)])
         }
-        (ErrorKind::UnknownArgument, Some(arg), _) => fill(says::UNKNOWN, &[("arg", arg)]),
+        (ErrorKind::UnknownArgument, Some(arg), _) => says::UNKNOWN.fill(lang, &[("arg", arg)]),
         (ErrorKind::MissingRequiredArgument, Some(args), _) => {
-            fill(says::MISSING, &[("args", args)])
+            says::MISSING.fill(lang, &[("args", args)])
         }
         (ErrorKind::ArgumentConflict, Some(arg), _) => match text(ContextKind::PriorArg) {
             Some(other) if other != *arg => {
-                fill(says::CONFLICT, &[("arg", arg), ("other", &other)])
+                says::CONFLICT.fill(lang, &[("arg", arg), ("other", &other)])
             }
-            _ => fill(says::TWICE, &[("arg", arg)]),
+            _ => says::TWICE.fill(lang, &[("arg", arg)]),
         },
         (ErrorKind::TooManyValues, Some(arg), Some(value)) => {
-            fill(says::TOO_MANY, &[("arg", arg), ("value", value)])
+            says::TOO_MANY.fill(lang, &[("arg", arg), ("value", value)])
         }
-        (ErrorKind::InvalidSubcommand, ..) => {
-            let sub = text(ContextKind::InvalidSubcommand).unwrap_or_default();
-            fill(says::UNKNOWN_SUBCOMMAND, &[("arg", &sub)])
-        }
+        (ErrorKind::InvalidSubcommand, ..) => says::UNKNOWN_SUBCOMMAND.fill(lang, &[("arg", &sub)]),
         (ErrorKind::MissingSubcommand, ..) => {
-            let sub = text(ContextKind::InvalidSubcommand).unwrap_or_default();
             let valid = choices(ContextKind::ValidSubcommand);
-            fill(says::NO_SUBCOMMAND, &[("arg", &sub), ("valid", &valid)])
+            says::NO_SUBCOMMAND.fill(lang, &[("arg", &sub), ("valid", &valid)])
         }
-        _ => fill(says::OTHER, &[("arg", &arg.unwrap_or_default())]),
+        _ => says::OTHER.fill(lang, &[("arg", &arg.unwrap_or_default())]),
     };
     let said = match text(ContextKind::SuggestedArg) {
-        Some(similar) => format!("{said}; {}", fill(says::SIMILAR, &[("arg", &similar)])),
+        Some(similar) => format!("{said}; {}", says::SIMILAR.fill(lang, &[("arg", &similar)])),
         None => said,
     };
-    with_usage(lang, said, err)
+    with_usage(lang, said, err.get(ContextKind::Usage))
 }
 
 /// What `--version` prints after the name of a tool that never talks to Kafka: its own version,
@@ -223,10 +182,9 @@ pub fn version_line(own: &str) -> String {
     format!("{own} (does not use librdkafka)")
 }
 
-/// What a tool says on stderr for clap's error `err` on `command`'s line: [`one_line_in`];
-/// or nothing where clap prints and exits itself: help and version (0), and in English the
-/// help clap shows for a command line that gives nothing a tool needs (2), which in Korean is
-/// one line naming the subcommands.
+/// What a tool says on stderr for clap's error `err` on `command`'s line: [`one_line_in`]; or
+/// nothing where clap prints and exits itself: help and version (0), and in English the help
+/// for a command line that gives nothing a tool needs (2), in Korean one line of subcommands.
 pub fn error_line(lang: Lang, command: &clap::Command, err: &clap::Error) -> Option<String> {
     match err.kind() {
         ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => None,
@@ -244,7 +202,7 @@ pub fn error_line(lang: Lang, command: &clap::Command, err: &clap::Error) -> Opt
                 let arg = command.get_name();
                 says::NO_SUBCOMMAND.fill(lang, &[("arg", &arg), ("valid", &valid)])
             };
-            Some(with_tail(lang, said, &command.clone().render_usage()))
+            Some(with_usage(lang, said, Some(command.clone().render_usage())))
         }
         _ => Some(one_line_in(lang, err)),
     }

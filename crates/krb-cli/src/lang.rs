@@ -12,7 +12,6 @@ use anyhow::{bail, Result};
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Lang {
-    /// English, the default.
     #[default]
     En,
     /// Korean, the article's language.
@@ -30,7 +29,6 @@ impl Lang {
         }
     }
 
-    /// The language of this process: `KRB_LANG` when it is set, else the locale's.
     pub fn from_env() -> Result<Lang> {
         Lang::from_vars(|name| std::env::var(name).ok())
     }
@@ -93,11 +91,10 @@ impl Msg {
 
     /// The template with each `{name}` replaced by its value.
     pub fn fill(&self, lang: Lang, values: &[(&str, &dyn Display)]) -> String {
-        let mut text = self.text(lang).to_string();
-        for (name, value) in values {
-            text = text.replace(&format!("{{{name}}}"), &value.to_string());
-        }
-        text
+        let text = self.text(lang).to_string();
+        values.iter().fold(text, |text, (name, value)| {
+            text.replace(&format!("{{{name}}}"), &value.to_string())
+        })
     }
 }
 
@@ -121,17 +118,13 @@ macro_rules! msgs {
 }
 
 /// The `{name}` placeholders of a template, in order.
-pub fn placeholders(template: &str) -> Vec<&str> {
-    let mut names = Vec::new();
-    let mut rest = template;
-    while let Some(open) = rest.find('{') {
-        let Some(close) = rest[open..].find('}') else {
-            break;
-        };
-        names.push(&rest[open + 1..open + close]);
-        rest = &rest[open + close + 1..];
-    }
-    names
+pub fn placeholders(mut template: &str) -> Vec<&str> {
+    std::iter::from_fn(|| {
+        let (name, rest) = template.split_once('{')?.1.split_once('}')?;
+        template = rest;
+        Some(name)
+    })
+    .collect()
 }
 
 /// How many terminal columns `text` takes: Hangul and the other East Asian wide letters take
@@ -161,8 +154,7 @@ pub fn table_problems(table: &[Msg]) -> Vec<String> {
     let mut problems = Vec::new();
     let mut seen = std::collections::BTreeSet::new();
     for msg in table {
-        let mut en = placeholders(msg.en);
-        let mut ko = placeholders(msg.ko);
+        let [mut en, mut ko] = [msg.en, msg.ko].map(placeholders);
         en.sort_unstable();
         ko.sort_unstable();
         if en != ko {

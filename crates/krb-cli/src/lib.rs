@@ -4,6 +4,7 @@
 use std::process::{ExitCode, Termination};
 
 use clap::Parser;
+use lang::Lang;
 
 pub mod cli;
 pub mod lang;
@@ -22,7 +23,6 @@ impl std::fmt::Display for Usage {
 
 impl std::error::Error for Usage {}
 
-/// `err` as a [`Usage`] error.
 pub fn usage(err: impl Into<anyhow::Error>) -> anyhow::Error {
     Usage(err.into()).into()
 }
@@ -43,19 +43,16 @@ pub fn main<T: Parser, R: Termination>(
 ) -> ExitCode {
     let command = T::command();
     let tool = command.get_name().to_string();
-    let own = command.get_version().unwrap_or("").to_string();
+    let version = version_line(command.get_version().unwrap_or(""));
     // clap keeps a version only as &'static str; this runs once in a process.
-    let version: &'static str = Box::leak(version_line(&own).into_boxed_str());
-    let command = command.version(version);
+    let command = command.version(&*Box::leak(version.into_boxed_str()));
     let parsed = command
         .clone()
         .try_get_matches()
         .and_then(|matches| T::from_arg_matches(&matches));
     let result = match parsed {
-        Ok(args) => lang::Lang::from_env()
-            .map_err(usage)
-            .and_then(|_| run(args)),
-        Err(e) => match cli::error_line(lang::Lang::of_process(), &command, &e) {
+        Ok(args) => Lang::from_env().map_err(usage).and_then(|_| run(args)),
+        Err(e) => match cli::error_line(Lang::of_process(), &command, &e) {
             Some(line) => Err(usage(anyhow::anyhow!(line))),
             None => {
                 // Help and version, and the help English shows for an empty command line.

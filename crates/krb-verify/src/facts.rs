@@ -2,27 +2,20 @@
 
 use std::collections::BTreeSet;
 use std::path::Path;
-#[cfg(feature = "kafka")]
-use std::time::Duration;
 
 use anyhow::{Context, Result};
 use chrono::NaiveDateTime;
 use krb_cli::lang::{Lang, Msg};
 use krb_cli::namespace::Namespace;
 use krb_dups::Report;
-#[cfg(feature = "kafka")]
-use krb_kafka::broker::BrokerArgs;
 use krb_log::logline::{Event, Offset, Partition};
 use krb_log::worker_log::{Entry, WorkerLog};
 
 use crate::messages::Shared;
 #[cfg(feature = "kafka")]
 use rdkafka::consumer::{BaseConsumer, Consumer};
-#[cfg(feature = "kafka")]
-use rdkafka::TopicPartitionList;
 
 krb_cli::msgs! { ;
-    /// A member's log the lab needs and the folder does not hold.
     NO_MEMBER_LOG = "no log {name}.log of group {group}", "{group} 그룹의 로그 {name}.log가 없습니다";
     NO_START = "{member}'s log has no start line", "{member}의 로그에 start 줄이 없습니다";
     NO_STOP = "{member}'s log has no stop line", "{member}의 로그에 stop 줄이 없습니다";
@@ -31,8 +24,8 @@ krb_cli::msgs! { ;
     NO_SECOND_STOP = "{member}'s log has no second stop line",
         "{member}의 로그에 두 번째 stop 줄이 없습니다";
 }
-/// The lines a lab's verdict starts from, missing from a member's log (a group another lab
-/// ran, or a run stopped early): a start, a stop, and a restart's second ones.
+/// A line a lab's verdict starts from, missing from a member's log (another lab's group, a run
+/// stopped early): a start, a stop, and a restart's second ones.
 pub const NO_LINE: [Msg; 4] = [NO_START, NO_STOP, NO_SECOND_START, NO_SECOND_STOP];
 
 /// A group's logs, read and aligned once, and krb-dups' report of them.
@@ -60,12 +53,9 @@ impl Run {
 
     /// The log of member `GROUP-member`.
     pub fn member(&self, member: &str) -> Result<&WorkerLog> {
-        let name = format!("{}-{member}", self.group);
+        let (group, name) = (&self.group, format!("{}-{member}", self.group));
         self.logs.iter().find(|l| l.name == name).with_context(|| {
-            NO_MEMBER_LOG.fill(
-                Lang::of_process(),
-                &[("name", &name), ("group", &self.group)],
-            )
+            NO_MEMBER_LOG.fill(Lang::of_process(), &[("name", &name), ("group", group)])
         })
     }
 
@@ -77,17 +67,13 @@ impl Run {
 }
 
 pub fn revoked(e: &Event) -> Option<&Vec<Partition>> {
-    match e {
-        Event::Revoked(ps) => Some(ps),
-        _ => None,
-    }
+    let Event::Revoked(ps) = e else { return None };
+    Some(ps)
 }
 
 pub fn assigned(e: &Event) -> Option<&Vec<Partition>> {
-    match e {
-        Event::Assigned(ps) => Some(ps),
-        _ => None,
-    }
+    let Event::Assigned(ps) = e else { return None };
+    Some(ps)
 }
 
 /// The last committed position of `partition` in `lines`.
@@ -127,7 +113,7 @@ pub fn summary(report: &Report) -> Shared {
 /// The group's committed offsets of `topic`'s first `partitions` partitions, from the broker
 /// (both names as the lab calls them: the broker's namespace applies here).
 pub fn committed(
-    broker: &BrokerArgs,
+    broker: &krb_kafka::broker::BrokerArgs,
     group: &str,
     topic: &str,
     partitions: i32,
@@ -140,7 +126,7 @@ pub fn committed(
         &consumer,
         &broker.name(topic),
         partitions,
-        Duration::from_secs(10),
+        std::time::Duration::from_secs(10),
     )
     .map_err(|e| anyhow::anyhow!(broker.unreachable(&e)))
 }
@@ -152,9 +138,9 @@ pub fn read_committed(
     consumer: &BaseConsumer,
     topic: &str,
     partitions: i32,
-    timeout: Duration,
+    timeout: std::time::Duration,
 ) -> rdkafka::error::KafkaResult<Vec<(Partition, Option<Offset>)>> {
-    let mut tpl = TopicPartitionList::new();
+    let mut tpl = rdkafka::TopicPartitionList::new();
     for p in 0..partitions {
         tpl.add_partition(topic, p);
     }

@@ -10,7 +10,7 @@ use krb_log::duration::length;
 use krb_markup::escape_html;
 
 use crate::deploy;
-use crate::messages;
+use crate::messages::{self, FAILED, HELD};
 use crate::page_text::{lab_text, NAMESPACE, PAGE_TITLE, SUMMARY, TIME, TOOK};
 use crate::record::Record;
 
@@ -51,10 +51,7 @@ pub fn page(records: &[Record], dir: &Path, lang: Lang) -> String {
     let times: Vec<&str> = records.iter().filter_map(|r| r.ended.as_deref()).collect();
     let last = times.iter().max();
     // The run's line under the title: the namespace, when it ended, how long its variants took.
-    let mut run: Vec<String> = ns
-        .map(|ns| NAMESPACE.fill(lang, &[("ns", &ns)]))
-        .into_iter()
-        .collect();
+    let mut run = Vec::from_iter(ns.map(|ns| NAMESPACE.fill(lang, &[("ns", &ns)])));
     if let (Some(first), Some(last)) = (times.iter().min(), last) {
         let last_time = last.split_once(' ').map_or(*last, |(_, t)| t);
         run.push(if first == last {
@@ -65,12 +62,11 @@ pub fn page(records: &[Record], dir: &Path, lang: Lang) -> String {
     }
     let total: f64 = records.iter().map(|r| r.seconds).sum();
     run.push(TOOK.fill(lang, &[("duration", &length(total, lang))]));
-    let run = run.join(" · ");
-    let title = match ns {
-        Some(ns) => format!("{} · {ns}", PAGE_TITLE.text(lang)),
-        None => PAGE_TITLE.text(lang).to_string(),
-    };
-    let when = last.map(|t| format!(" · {t}")).unwrap_or_default();
+    let run = escape_html(&run.join(" · "));
+    let title =
+        PAGE_TITLE.text(lang).to_string() + &ns.map_or(String::new(), |ns| format!(" · {ns}"));
+    let title = escape_html(&title);
+    let when = escape_html(&last.map(|t| format!(" · {t}")).unwrap_or_default());
     let heads: String = messages::HEADS
         .iter()
         .chain([&TIME])
@@ -78,43 +74,29 @@ pub fn page(records: &[Record], dir: &Path, lang: Lang) -> String {
         .collect();
     let mut out = format!(
         "<!DOCTYPE html>\n<html lang=\"{}\"><head><meta charset=\"utf-8\">\
-         <title>{}{}</title><style>{STYLE}</style></head><body>\n\
-         <h1>{}</h1>\n<p id=\"run\">{}</p>\n<p id=\"summary\">{}</p>\n\
+         <title>{title}{when}</title><style>{STYLE}</style></head><body>\n\
+         <h1>{title}</h1>\n<p id=\"run\">{run}</p>\n<p id=\"summary\">{}</p>\n\
          <table id=\"results\"><tr>{heads}</tr>\n",
         lang.code(),
-        escape_html(&title),
-        escape_html(&when),
-        escape_html(&title),
-        escape_html(&run),
         escape_html(&SUMMARY.fill(lang, &[("held", &held), ("all", &records.len())])),
     );
     for r in records {
-        let (article, ours, count) = match &r.verdict {
-            Some(v) => (v.article.text(lang), v.ours.text(lang), v.count()),
-            None => (String::new(), String::new(), r.status.clone()),
-        };
+        let [article, ours, count] = r.results(lang).map(|cell| escape_html(&cell));
+        let (name, variant) = (escape_html(&r.name), escape_html(&r.variant));
         let class = if r.held() { "held" } else { "failed" };
         let _ = writeln!(
             out,
-            "<tr class=\"variant-row\"><td>{} {}</td><td><a href=\"#{}\">{}</a></td><td>{}</td>\
-             <td>{}</td><td class=\"{class}\">{}</td><td class=\"time\">{}</td></tr>",
+            "<tr class=\"variant-row\"><td>{} {name}</td><td><a href=\"#{}\">{variant}</a></td>\
+             <td>{article}</td><td>{ours}</td><td class=\"{class}\">{count}</td>\
+             <td class=\"time\">{}</td></tr>",
             r.lab,
-            escape_html(&r.name),
             anchor(r.lab, &r.variant),
-            escape_html(&r.variant),
-            escape_html(&article),
-            escape_html(&ours),
-            escape_html(&count),
             length(r.seconds, lang)
         );
     }
     out += "</table>\n";
     let mut seen = std::collections::BTreeSet::new();
-    for lab in records
-        .iter()
-        .map(|r| r.lab)
-        .filter(|&lab| seen.insert(lab))
-    {
+    for lab in records.iter().map(|r| r.lab).filter(|&n| seen.insert(n)) {
         let (heading, intro) = match lab {
             deploy::LAB => (
                 deploy::Message::Heading.text(lang),
@@ -125,12 +107,9 @@ pub fn page(records: &[Record], dir: &Path, lang: Lang) -> String {
                 (heading.text(lang).into(), intro.text(lang).into())
             }
         };
-        let _ = writeln!(
-            out,
-            "<section id=\"lab{lab}\"><h2>{}</h2>\n<p class=\"intro\">{}</p>",
-            escape_html(&heading),
-            escape_html(&intro)
-        );
+        let (heading, intro) = (escape_html(&heading), escape_html(&intro));
+        let _ = writeln!(out, "<section id=\"lab{lab}\"><h2>{heading}</h2>");
+        let _ = writeln!(out, "<p class=\"intro\">{intro}</p>");
         // Lab 9's decision table, its rows side by side, before each row's statements.
         if lab == deploy::LAB {
             out += &deploy::html(records, lang);
@@ -145,12 +124,11 @@ pub fn page(records: &[Record], dir: &Path, lang: Lang) -> String {
 
 /// One variant: its statements, held or FAILED, and its timelines.
 fn variant(out: &mut String, r: &Record, dir: &Path, lang: Lang) {
+    let (id, variant) = (anchor(r.lab, &r.variant), escape_html(&r.variant));
+    let duration = length(r.seconds, lang);
     let _ = writeln!(
         out,
-        "<article id=\"{}\"><h3>{} <span class=\"duration\">{}</span></h3>",
-        anchor(r.lab, &r.variant),
-        escape_html(&r.variant),
-        length(r.seconds, lang)
+        "<article id=\"{id}\"><h3>{variant} <span class=\"duration\">{duration}</span></h3>"
     );
     if let Some(reason) = &r.reason {
         let _ = writeln!(out, "<p class=\"failed\">{}</p>", escape_html(reason));
@@ -158,17 +136,13 @@ fn variant(out: &mut String, r: &Record, dir: &Path, lang: Lang) {
     if let Some(v) = &r.verdict {
         *out += "<ul>\n";
         for c in &v.checks {
-            let (class, mark) = if c.held {
-                ("held", messages::HELD)
-            } else {
-                ("failed", messages::FAILED)
-            };
+            let class = if c.held { "held" } else { "failed" };
+            let mark = if c.held { HELD } else { FAILED }.text(lang);
+            let statement = escape_html(&c.statement.text(lang));
+            let detail = escape_html(&c.detail.text(lang));
             let _ = writeln!(
                 out,
-                "<li class=\"{class}\"><b>{}</b> {} ({})</li>",
-                mark.text(lang),
-                escape_html(&c.statement.text(lang)),
-                escape_html(&c.detail.text(lang))
+                "<li class=\"{class}\"><b>{mark}</b> {statement} ({detail})</li>"
             );
         }
         *out += "</ul>\n";

@@ -1,7 +1,6 @@
-//! krb-verify: checks a lab's "must hold" statements against what the lab left behind: the
-//! workers' logs (read through krb-log's reader), krb-dups' analysis, and the broker's
-//! committed offsets. The lab scripts print these verdicts, the lab command tabulates them and
-//! the end-to-end tests assert them, so a statement is written once.
+//! krb-verify: checks a lab's "must hold" statements against what the lab left behind (workers'
+//! logs, krb-dups' analysis, the broker's committed offsets), once for the lab scripts that print
+//! the verdicts, the lab command that tabulates them and the end-to-end tests that assert them.
 
 pub mod assignor;
 pub mod deploy;
@@ -19,14 +18,6 @@ pub mod share;
 pub mod shown;
 pub mod static_lab;
 pub mod verdict;
-
-#[cfg(feature = "kafka")]
-use std::path::Path;
-
-#[cfg(feature = "kafka")]
-use anyhow::Result;
-#[cfg(feature = "kafka")]
-use krb_kafka::broker::BrokerArgs;
 
 pub use facts::Run;
 use krb_kafka::group_settings::value_name;
@@ -100,12 +91,7 @@ impl Lab {
             } => (
                 6,
                 "idempotent",
-                format!(
-                    "{} {}{}",
-                    value_name(effect),
-                    value_name(scenario),
-                    pick(postgres, " postgres", "")
-                ),
+                value_name(effect) + " " + &value_name(scenario) + &pick(postgres, " postgres", ""),
             ),
             Lab::Faults { effect, .. } => (7, "faults", value_name(effect)),
             Lab::Share { scenario, .. } => (8, "share", value_name(scenario)),
@@ -120,19 +106,14 @@ impl Lab {
 pub fn verify(
     lab: Lab,
     group: &str,
-    dir: &Path,
-    broker: &BrokerArgs,
+    dir: &std::path::Path,
+    broker: &krb_kafka::broker::BrokerArgs,
     db: Option<&str>,
-) -> Result<Verdict> {
+) -> anyhow::Result<Verdict> {
     // Labs 7 and 9 place faults and restarts between completion lines: they need each one.
     let runs = !matches!(lab, Lab::Faults { .. } | Lab::Deploy { .. });
     let run = Run::read(dir, group, &broker.namespace, runs)?;
-    let store = |kind| {
-        db.map_or_else(
-            || idempotent::default_store(kind, group, dir),
-            str::to_string,
-        )
-    };
+    let store = |kind| db.map_or_else(|| idempotent::default_store(kind, group, dir), String::from);
     let mut verdict = match lab {
         Lab::Revoke { revoke_commit } => revoke::verdict(&run, revoke_commit)?,
         Lab::Maxpoll => maxpoll::verdict(&run, &facts::committed(broker, group, group, 1)?)?,
@@ -148,12 +129,8 @@ pub fn verify(
                 .idempotent
                 .then(|| krb_effect::count(&store(kind), kind, group, broker))
                 .transpose()?;
-            deploy::verdict(
-                &run,
-                row,
-                deploy::produced(broker, group)?,
-                effects.as_ref(),
-            )?
+            let produced = deploy::produced(broker, group)?;
+            deploy::verdict(&run, row, produced, effects.as_ref())?
         }
         Lab::Idempotent {
             effect, scenario, ..

@@ -5,6 +5,7 @@ use anyhow::Result;
 use clap::{Args as ClapArgs, Parser, Subcommand};
 use krb_cli::lang::Lang;
 use krb_cli::out::{stderr_line, stdout_line};
+use krb_cli::usage;
 use krb_kafka::broker::BrokerArgs;
 use krb_log::reader::Logs;
 use krb_verify::record::{self, Record};
@@ -184,7 +185,6 @@ enum Command {
         /// timelines (read from --logs) inline.
         #[arg(long, value_name = "FILE")]
         html: Option<PathBuf>,
-        /// Where the timelines are.
         #[command(flatten)]
         logs: Logs,
     },
@@ -219,67 +219,8 @@ struct Output {
     broker: BrokerArgs,
 }
 
-/// Exit 0 when every statement held, 1 when one did not.
 fn held(yes: bool) -> ExitCode {
     ExitCode::from(u8::from(!yes))
-}
-
-fn check(lab: Lab, group: &str, out: &Output, db: Option<&str>) -> Result<ExitCode> {
-    let lang = Lang::of_process();
-    let verdict = krb_verify::verify(lab, group, &out.logs.dir, &out.broker, db);
-    for s in verdict.iter().flat_map(|v| &v.skipped) {
-        stderr_line(&format!("krb-verify: {s}"));
-    }
-    if let Some(file) = &out.record {
-        let (n, name, variant) = lab.names();
-        let reason = match (&verdict, &out.script_failed) {
-            (Ok(_), r) => r.clone(),
-            (Err(e), Some(r)) => Some(format!("{r}; krb-verify: {e:#}")),
-            (Err(e), None) => Some(format!("krb-verify: {e:#}")),
-        };
-        let verdict = verdict.ok();
-        let record = Record {
-            seconds: out.seconds,
-            status: verdict.as_ref().map_or("error", |_| "checked").into(),
-            lab: n,
-            name: name.into(),
-            variant,
-            reason,
-            verdict,
-            ended: Some(chrono::Local::now().format("%Y-%m-%d %H:%M:%S").to_string()),
-            namespace: out.broker.namespace.ns.clone(),
-        };
-        record.append(file)?;
-        stdout_line(&record.summary_in(lang));
-        return Ok(held(record.held()));
-    }
-    let v = verdict?;
-    let text = if out.json {
-        serde_json::to_string(&v).unwrap_or_default()
-    } else if out.row {
-        v.row()
-    } else {
-        v.render_in(lang).trim_end().to_string()
-    };
-    stdout_line(&text);
-    Ok(held(v.held()))
-}
-
-fn table(file: &Path, json: Option<&Path>, html: Option<&Path>, logs: &Path) -> Result<ExitCode> {
-    let lang = Lang::of_process();
-    let records = record::read(file)?;
-    let write = |path: &Path, text: String| {
-        std::fs::write(path, text)
-            .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))
-    };
-    if let Some(path) = html {
-        write(path, krb_verify::html::page(&records, logs, lang))?;
-    }
-    if let Some(path) = json {
-        write(path, serde_json::to_string_pretty(&records)? + "\n")?;
-    }
-    print!("{}", record::table_in(&records, lang));
-    Ok(held(records.iter().all(Record::held)))
 }
 
 fn parse_row(name: &str) -> Result<krb_verify::deploy::Row, String> {
@@ -288,12 +229,11 @@ fn parse_row(name: &str) -> Result<krb_verify::deploy::Row, String> {
 
 fn main() -> ExitCode {
     // Every error is the logs' or the command line's: exit 2.
-    krb_cli::main(krb_kafka::version_line, |args| {
-        run(args).map_err(krb_cli::usage)
-    })
+    krb_cli::main(krb_kafka::version_line, |args| run(args).map_err(usage))
 }
 
 fn run(args: Args) -> Result<ExitCode> {
+    let lang = Lang::of_process();
     let (lab, group, out, db) = match args.command {
         Command::Revoke {
             group,
@@ -362,7 +302,7 @@ fn run(args: Args) -> Result<ExitCode> {
         } => (Lab::Deploy { row: matrix_row }, group, out, db),
         Command::DeployRows { group, only, logs } => {
             let rows = krb_verify::deploy::Row::select(only.as_deref())
-                .map_err(|m| anyhow::anyhow!(m.text(Lang::of_process())))?;
+                .map_err(|m| anyhow::anyhow!(m.text(lang)))?;
             for row in rows {
                 stdout_line(&row.script_line(&format!("{group}-{}", row.name()), &logs.dir));
             }
@@ -370,10 +310,7 @@ fn run(args: Args) -> Result<ExitCode> {
         }
         Command::DeployTable { file } => {
             let records = record::read(&file)?;
-            print!(
-                "{}",
-                krb_verify::deploy::table(&records, Lang::of_process())
-            );
+            print!("{}", krb_verify::deploy::table(&records, lang));
             return Ok(held(records.iter().all(Record::held)));
         }
         Command::Table {
@@ -381,7 +318,57 @@ fn run(args: Args) -> Result<ExitCode> {
             json,
             html,
             logs,
-        } => return table(&file, json.as_deref(), html.as_deref(), &logs.dir),
+        } => {
+            let records = record::read(&file)?;
+            let write = |path: &Path, text: String| {
+                std::fs::write(path, text)
+                    .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))
+            };
+            if let Some(path) = html {
+                write(&path, krb_verify::html::page(&records, &logs.dir, lang))?;
+            }
+            if let Some(path) = json {
+                write(&path, serde_json::to_string_pretty(&records)? + "\n")?;
+            }
+            print!("{}", record::table_in(&records, lang));
+            return Ok(held(records.iter().all(Record::held)));
+        }
     };
-    check(lab, &group, &out, db.as_deref())
+    let verdict = krb_verify::verify(lab, &group, &out.logs.dir, &out.broker, db.as_deref());
+    for s in verdict.iter().flat_map(|v| &v.skipped) {
+        stderr_line(&format!("krb-verify: {s}"));
+    }
+    if let Some(file) = &out.record {
+        let (n, name, variant) = lab.names();
+        let reason = match (&verdict, &out.script_failed) {
+            (Ok(_), r) => r.clone(),
+            (Err(e), Some(r)) => Some(format!("{r}; krb-verify: {e:#}")),
+            (Err(e), None) => Some(format!("krb-verify: {e:#}")),
+        };
+        let verdict = verdict.ok();
+        let record = Record {
+            seconds: out.seconds,
+            status: verdict.as_ref().map_or("error", |_| "checked").into(),
+            lab: n,
+            name: name.into(),
+            variant,
+            reason,
+            verdict,
+            ended: Some(chrono::Local::now().format("%Y-%m-%d %H:%M:%S").to_string()),
+            namespace: out.broker.namespace.ns.clone(),
+        };
+        record.append(file)?;
+        stdout_line(&record.summary_in(lang));
+        return Ok(held(record.held()));
+    }
+    let v = verdict?;
+    let text = if out.json {
+        serde_json::to_string(&v).unwrap_or_default()
+    } else if out.row {
+        v.row()
+    } else {
+        v.render_in(lang).trim_end().to_string()
+    };
+    stdout_line(&text);
+    Ok(held(v.held()))
 }

@@ -17,8 +17,7 @@ pub fn lab_text(lab: u8) -> (Msg, Msg) {
     LABS[usize::from(lab.clamp(1, 9)) - 1]
 }
 
-// Labs 1 to 8, then one for a lab this page does not know: a heading, and what happened in it
-// and what to look at.
+// Labs 1 to 8, then one for a lab this page does not know.
 krb_cli::msgs! { ;
     LAB1 = "Lab 1: no commit in on_revoke", "실습 1: on_revoke에서 commit하지 않으면 중복이 생깁니다";
     LAB1_TEXT =

@@ -40,11 +40,15 @@ impl Record {
         self.verdict.as_ref().is_some_and(|v| v.held()) && self.reason.is_none()
     }
 
-    /// What the lab command prints as the variant ends: `31.5 s, 7/7 held`, or what went wrong.
-    pub fn summary(&self) -> String {
-        self.summary_in(Lang::En)
+    /// The article's number, ours, and how many statements held; or none, and the status.
+    pub fn results(&self, lang: Lang) -> [String; 3] {
+        match &self.verdict {
+            Some(v) => [v.article.text(lang), v.ours.text(lang), v.count()],
+            None => [String::new(), String::new(), self.status.clone()],
+        }
     }
 
+    /// What the lab command prints as the variant ends: `31.5 s, 7/7 held`, or what went wrong.
     pub fn summary_in(&self, lang: Lang) -> String {
         let held = |v: &Verdict| format!("{} {}", v.count(), messages::HELD.text(lang));
         let what = match (&self.verdict, &self.reason) {
@@ -53,23 +57,17 @@ impl Record {
             (None, Some(r)) => format!("{}: {r}", messages::ERROR.text(lang)),
             (None, None) => messages::ERROR.text(lang).into(),
         };
-        messages::SECONDS.fill(
-            lang,
-            &[
-                ("seconds", &format!("{:.1}", self.seconds)),
-                ("what", &what),
-            ],
-        )
+        let seconds = format!("{:.1}", self.seconds);
+        messages::SECONDS.fill(lang, &[("seconds", &seconds), ("what", &what)])
     }
 
     pub fn append(&self, path: &Path) -> Result<()> {
-        let mut file = std::fs::OpenOptions::new()
+        let line = serde_json::to_string(self).context("cannot write a record as JSON")? + "\n";
+        std::fs::OpenOptions::new()
             .create(true)
             .append(true)
             .open(path)
-            .with_context(|| format!("cannot write {}", path.display()))?;
-        let line = serde_json::to_string(self).context("cannot write a record as JSON")? + "\n";
-        file.write_all(line.as_bytes())
+            .and_then(|mut file| file.write_all(line.as_bytes()))
             .with_context(|| format!("cannot write {}", path.display()))
     }
 }
@@ -101,30 +99,18 @@ pub fn table_in(records: &[Record], lang: Lang) -> String {
         .map(|r| {
             let failures = r
                 .verdict
-                .as_ref()
-                .map(|v| v.failures_in(lang).replace('\n', "; "));
-            let failures = [failures, r.reason.clone()].into_iter().flatten();
-            let failures = failures
+                .iter()
+                .map(|v| v.failures_in(lang).replace('\n', "; "))
+                .chain(r.reason.clone())
                 .filter(|s| !s.is_empty())
                 .collect::<Vec<_>>()
                 .join("; ");
-            let cells = match &r.verdict {
-                Some(v) => [
-                    format!("{} {}", v.lab, v.name),
-                    v.variant.clone(),
-                    v.article.text(lang),
-                    v.ours.text(lang),
-                    v.count(),
-                ],
-                None => [
-                    format!("{} {}", r.lab, r.name),
-                    r.variant.clone(),
-                    String::new(),
-                    String::new(),
-                    r.status.clone(),
-                ],
+            let (lab, variant) = match &r.verdict {
+                Some(v) => (format!("{} {}", v.lab, v.name), &v.variant),
+                None => (format!("{} {}", r.lab, r.name), &r.variant),
             };
-            (cells, failures)
+            let [article, ours, held] = r.results(lang);
+            ([lab, variant.clone(), article, ours, held], failures)
         })
         .collect();
     let header = messages::HEADS.map(|h| h.text(lang).to_string());
@@ -146,8 +132,7 @@ pub fn table_in(records: &[Record], lang: Lang) -> String {
                 let part = cell.get(row).map(String::as_str).unwrap_or("");
                 text += &format!("{part}{}  ", " ".repeat(w.saturating_sub(width(part))));
             }
-            out += text.trim_end();
-            out += "\n";
+            out.extend([text.trim_end(), "\n"]);
         }
         out
     };
@@ -155,13 +140,8 @@ pub fn table_in(records: &[Record], lang: Lang) -> String {
     for (cells, failures) in &rows {
         out += &line(cells);
         if !failures.is_empty() {
-            for (i, part) in wrap(
-                &messages::NOT_HELD.fill(lang, &[("failures", failures)]),
-                COLUMNS - 4,
-            )
-            .iter()
-            .enumerate()
-            {
+            let said = messages::NOT_HELD.fill(lang, &[("failures", failures)]);
+            for (i, part) in wrap(&said, COLUMNS - 4).iter().enumerate() {
                 out += &format!("{}{part}\n", if i == 0 { "    " } else { "      " });
             }
         }
@@ -176,8 +156,7 @@ pub const COLUMNS: usize = 120;
 /// record's long name does not pad every row of the table to it (rows times width, issue 42).
 const NAME_COLUMN: usize = COLUMNS / 3;
 
-/// Narrows the name columns to [`NAME_COLUMN`], then the article's and our columns, in
-/// proportion, until the table fits [`COLUMNS`].
+/// Narrows the name columns to [`NAME_COLUMN`], then article and ours in proportion, to [`COLUMNS`].
 fn fit(widths: &mut [usize; 5]) {
     for i in [0, 1, 4] {
         widths[i] = widths[i].min(NAME_COLUMN);
@@ -192,39 +171,31 @@ fn fit(widths: &mut [usize; 5]) {
     widths[3] = (room - widths[2]).min(ours);
 }
 
-/// `text` in lines of at most `limit` terminal columns, broken between words (a longer word is
-/// cut).
+/// `text` in lines of at most `limit` terminal columns, broken between words; a longer word is cut.
 fn wrap(text: &str, limit: usize) -> Vec<String> {
     let limit = limit.max(2);
     let mut lines: Vec<String> = Vec::new();
     let mut current = String::new();
     for word in text.split(' ') {
-        loop {
-            let used = width(&current);
-            let need = width(word) + usize::from(used > 0);
-            if used + need <= limit {
-                if used > 0 {
-                    current.push(' ');
-                }
-                current += word;
-                break;
-            }
-            if used > 0 {
+        let used = width(&current);
+        if used > 0 && used + 1 + width(word) <= limit {
+            current.push(' ');
+            current += word;
+            continue;
+        }
+        if used > 0 {
+            lines.push(std::mem::take(&mut current));
+        }
+        // Cut in one pass: measuring the rest again at each cut was a square of the word.
+        let mut used = 0;
+        for c in word.chars() {
+            let w = width(c.encode_utf8(&mut [0; 4]));
+            if used + w > limit && used > 0 {
                 lines.push(std::mem::take(&mut current));
-                continue;
+                used = 0;
             }
-            // In one pass: measuring the rest again at each cut was a square of the word.
-            let mut used = 0;
-            for c in word.chars() {
-                let w = width(c.encode_utf8(&mut [0; 4]));
-                if used + w > limit && used > 0 {
-                    lines.push(std::mem::take(&mut current));
-                    used = 0;
-                }
-                current.push(c);
-                used += w;
-            }
-            break;
+            current.push(c);
+            used += w;
         }
     }
     if !current.is_empty() || lines.is_empty() {
@@ -355,9 +326,9 @@ mod tests {
         let back = read(&path).unwrap();
         assert_eq!(back, vec![checked.clone(), error.clone()]);
         assert!(!checked.held() && !error.held());
-        assert_eq!(checked.summary(), "31.5 s, 1/2 held");
+        assert_eq!(checked.summary_in(Lang::En), "31.5 s, 1/2 held");
         assert_eq!(
-            error.summary(),
+            error.summary_in(Lang::En),
             "1.0 s, error: the script failed: no broker"
         );
         assert_eq!(

@@ -1,8 +1,6 @@
-//! A lab variant's verdict: the article's number, ours, and each "must hold" statement with
-//! whether this run kept it.
-//!
-//! A lab checks its statements as messages of its own enum, said in the viewer's language where
-//! they are shown (see [`crate::messages`] and docs/en/internals/messages.md).
+//! A lab variant's verdict: the article's number, ours, and whether this run kept each "must hold"
+//! statement, each a message of its lab's own enum, said in the viewer's language where it is
+//! shown (see [`crate::messages`] and docs/en/internals/messages.md).
 
 use std::collections::BTreeMap;
 
@@ -10,7 +8,7 @@ use krb_cli::lang::Lang;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::messages::{self, Message, Shared};
+use crate::messages::{self, Message, Shared, FAILED_LINE, HELD_LINE};
 
 /// [`Verdict::numbers`]: how many processings repeated one (krb-dups' duplicates).
 pub const DUPLICATES: &str = "duplicates";
@@ -184,11 +182,8 @@ impl Verdict {
 
     /// `H/T`: how many statements held, of how many.
     pub fn count(&self) -> String {
-        format!(
-            "{}/{}",
-            self.checks.iter().filter(|c| c.held).count(),
-            self.checks.len()
-        )
+        let held = self.checks.iter().filter(|c| c.held).count();
+        format!("{held}/{}", self.checks.len())
     }
 
     /// The statements that did not hold, one per line.
@@ -212,16 +207,10 @@ impl Verdict {
 
     /// One tab-separated row: lab, variant, article, ours, held, failures.
     pub fn row(&self) -> String {
-        format!(
-            "{} {}\t{}\t{}\t{}\t{}\t{}",
-            self.lab,
-            self.name,
-            self.variant,
-            self.article.text(Lang::En),
-            self.ours.text(Lang::En),
-            self.count(),
-            self.failures().replace('\n', "; ")
-        )
+        let head = format!("{} {}\t{}", self.lab, self.name, self.variant);
+        let (article, ours) = (self.article.text(Lang::En), self.ours.text(Lang::En));
+        let failures = self.failures().replace('\n', "; ");
+        format!("{head}\t{article}\t{ours}\t{}\t{failures}", self.count())
     }
 
     /// The verdict for a person: the article's number, ours, then each statement with `held`
@@ -245,18 +234,9 @@ impl Verdict {
             messages::OURS_LINE.fill(lang, &[("text", &self.ours.text(lang))]),
         ];
         for c in &self.checks {
-            let line = if c.held {
-                messages::HELD_LINE
-            } else {
-                messages::FAILED_LINE
-            };
-            lines.push(line.fill(
-                lang,
-                &[
-                    ("statement", &c.statement.text(lang)),
-                    ("detail", &c.detail.text(lang)),
-                ],
-            ));
+            let line = if c.held { HELD_LINE } else { FAILED_LINE };
+            let (statement, detail) = (c.statement.text(lang), c.detail.text(lang));
+            lines.push(line.fill(lang, &[("statement", &statement), ("detail", &detail)]));
         }
         lines.join("\n") + "\n"
     }
