@@ -24,8 +24,11 @@ fn scratch(target: &str) -> std::path::PathBuf {
     std::env::temp_dir().join(name)
 }
 
+/// A target's check: it panics on a broken rule.
+pub type Check = fn(&[u8]);
+
 /// The fuzz targets, by name: the folder of each one's corpus and its check.
-pub const TARGETS: &[(&str, fn(&[u8]))] = &[
+pub const TARGETS: &[(&str, Check)] = &[
     ("logline", logline::check),
     ("acks", acks::check),
     ("trial", trial::check),
