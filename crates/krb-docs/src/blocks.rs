@@ -133,7 +133,6 @@ pub fn fill(
     out
 }
 
-/// What a block should hold, rendered, or why it cannot be made.
 pub fn expected(docs: &Docs, page: &Page, block: &Block) -> Result<String, String> {
     if block.kind == Kind::Help {
         return docs.helps.help(&block.arg).map(|h| render(&h));

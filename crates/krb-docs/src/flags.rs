@@ -17,7 +17,6 @@ struct Tool {
 /// A flag: `--name` or `-X` (one letter).
 const FLAG: &str = "(--[A-Za-z0-9][A-Za-z0-9-]*|-[A-Za-z])";
 
-/// The flags a help text names: every `--name` and `-X` in it.
 pub fn flags_in(help: &str) -> BTreeSet<String> {
     let re = regex!(&format!(r#"(?:^|[\s\[(|,'"`]){FLAG}\b"#));
     re.captures_iter(help).map(|c| c[1].to_string()).collect()
@@ -107,7 +106,6 @@ fn pieces(command: &str) -> Vec<Vec<String>> {
     out
 }
 
-/// The flag a word is, if it is one: `--name`, `-X`.
 fn flag_of(word: &str) -> Option<String> {
     let word = word.trim_start_matches(['[', '(']);
     Some(regex!(&format!("^{FLAG}")).captures(word)?[1].to_string())

@@ -93,11 +93,7 @@ impl Docs {
         let mut files: Vec<PathBuf> = std::fs::read_dir(root)
             .with_context(|| format!("reading {}", root.display()))?
             .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| {
-                p.file_name()
-                    .and_then(|n| n.to_str())
-                    .is_some_and(|n| n.starts_with("README") && n.ends_with(".md"))
-            })
+            .filter(|p| regex!(r"^README.*\.md$").is_match(&rel(root, p)))
             .collect();
         files.sort();
         files.extend(files_under(&root.join("docs"), "md")?);

@@ -63,11 +63,8 @@ pub fn check(docs: &Docs) -> Vec<Problem> {
             let (path, anchor) = resolve(&page.path, &target);
             let on_disk = docs.root.join(&path);
             if path.starts_with("..") || !on_disk.exists() {
-                problems.push(Problem::new(
-                    &page.path,
-                    line,
-                    format!("link {target}: no file {path}; fix the link"),
-                ));
+                let what = format!("link {target}: no file {path}; fix the link");
+                problems.push(Problem::new(&page.path, line, what));
                 continue;
             }
             if anchor.is_empty() || !path.ends_with(".md") {

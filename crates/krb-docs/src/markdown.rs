@@ -100,9 +100,7 @@ pub fn anchors(text: &str) -> BTreeSet<String> {
     }
     let id = regex!(r#"\b(?:id|name)\s*=\s*"([^"]+)""#);
     for line in lines(text).iter().filter(|l| l.block.is_none()) {
-        for caps in id.captures_iter(line.text) {
-            found.insert(caps[1].to_string());
-        }
+        found.extend(id.captures_iter(line.text).map(|c| c[1].to_string()));
     }
     found
 }

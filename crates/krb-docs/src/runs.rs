@@ -56,7 +56,6 @@ fn samples(root: &Path) -> Result<Vec<Sample>> {
     Ok(found)
 }
 
-/// Check f on every sample and on the pages' output blocks.
 pub fn check(docs: &Docs) -> Result<Vec<Problem>> {
     let samples = samples(&docs.root)?;
     let mut problems = Vec::new();
@@ -104,16 +103,12 @@ fn seal(sample: &Sample) -> Vec<Problem> {
             "{lab}.sha256 does not seal the transcript"
         )));
     }
-    let kept = std::fs::read_dir(&sample.logs)
-        .into_iter()
+    let kept = std::fs::read_dir(&sample.logs).into_iter().flatten();
+    let kept = kept
         .flatten()
-        .flatten();
-    for entry in kept {
-        let name = format!("{lab}/{}", entry.file_name().to_string_lossy());
-        if !named.contains(&name) {
-            problems.push(problem(format!("{name} is not sealed")));
-        }
-    }
+        .map(|e| format!("{lab}/{}", e.file_name().to_string_lossy()));
+    let unsealed = kept.filter(|name| !named.contains(name));
+    problems.extend(unsealed.map(|name| problem(format!("{name} is not sealed"))));
     problems
 }
 
@@ -222,11 +217,8 @@ fn rerun(docs: &Docs, sample: &Sample) -> Result<Vec<Problem>> {
     let mut problems = Vec::new();
     for (at, printed, what) in again(docs, sample)? {
         let got = |i: usize| lines.get(at + i).copied().unwrap_or("");
-        if let Some((i, want)) = printed
-            .iter()
-            .enumerate()
-            .find(|(i, want)| got(*i) != *want)
-        {
+        if let Some(i) = (0..printed.len()).find(|&i| got(i) != printed[i]) {
+            let want = &printed[i];
             let wrong = format!(
                 "{what} prints `{want}` here, on this sample's logs, not `{}`; when the \
                  tool's words changed, scripts/docs.sh writes them here; else {}",

@@ -15,13 +15,9 @@ pub fn twin_of(path: &str) -> Option<String> {
         "README.md" => Some("README.ko.md".into()),
         "README.ko.md" => Some("README.md".into()),
         p if p.starts_with("docs/en/internals/") => None,
-        p => (p
-            .strip_prefix("docs/en/")
-            .map(|rest| format!("docs/ko/{rest}")))
-        .or_else(|| {
-            p.strip_prefix("docs/ko/")
-                .map(|rest| format!("docs/en/{rest}"))
-        }),
+        p => [("docs/en/", "docs/ko/"), ("docs/ko/", "docs/en/")]
+            .iter()
+            .find_map(|(from, to)| Some(format!("{to}{}", p.strip_prefix(from)?))),
     }
 }
 
@@ -74,12 +70,8 @@ pub fn check(docs: &Docs) -> Vec<Problem> {
 fn compare(en: &Page, ko: &Page, problems: &mut Vec<Problem>) {
     let (he, hk) = (headings(&en.text), headings(&ko.text));
     let (most, least) = (he.len().max(hk.len()), he.len().min(hk.len()));
-    let differ = he
-        .iter()
-        .zip(&hk)
-        .enumerate()
-        .find(|(_, (e, k))| e.level != k.level);
-    if let Some((i, (e, k))) = differ {
+    if let Some(i) = (0..least).find(|&i| he[i].level != hk[i].level) {
+        let (e, k) = (&he[i], &hk[i]);
         let what = format!(
             "heading {} `{}` is level {} where {}:{} `{}` is level {}; give both pages the same \
              headings, in the same order and levels",

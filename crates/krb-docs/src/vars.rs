@@ -83,12 +83,9 @@ pub fn check(docs: &Docs) -> Result<Vec<Problem>> {
     }
     for table in TABLES {
         let Some(page) = docs.page(table) else {
-            problems.push(Problem::new(
-                table,
-                1,
-                "missing; it documents every KRB_* variable the tools read, in one table \
-                 (name, default, what it does)",
-            ));
+            let what = "missing; it documents every KRB_* variable the tools read, in one \
+                        table (name, default, what it does)";
+            problems.push(Problem::new(table, 1, what));
             continue;
         };
         let rows = page

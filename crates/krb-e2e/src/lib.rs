@@ -17,23 +17,13 @@ use krb_cli::lang::Lang;
 use krb_kafka::broker::DEFAULT_BOOTSTRAP;
 use krb_log::logline::{Offset, Partition};
 
-/// The thirteen tools a release's `bin/` and doctor.sh count (krb-docs, the docs' own tool, is
-/// not one of them).
-pub const TOOLS: [&str; 13] = [
-    "krb-worker",
-    "krb-share",
-    "krb-produce",
-    "krb-dups",
-    "krb-topic",
-    "krb-group",
-    "krb-verify",
-    "krb-timeline",
-    "krb-trial",
-    "krb-effects",
-    "krb-doctor",
-    "krb-live",
-    "krb-room",
-];
+/// The tools a release's `bin/` and doctor.sh count: scripts/doctor.sh's `tools=` line.
+pub fn tools() -> Vec<String> {
+    let doctor = std::fs::read_to_string(root().join("scripts/doctor.sh")).expect("doctor.sh");
+    let line = doctor.lines().find_map(|l| l.strip_prefix("tools=\""));
+    let line = line.expect("doctor.sh's tools= line").trim_end_matches('"');
+    line.split_whitespace().map(str::to_string).collect()
+}
 
 pub fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -324,12 +314,6 @@ pub fn bootstrap() -> String {
     std::env::var("KRB_BOOTSTRAP").unwrap_or_else(|_| DEFAULT_BOOTSTRAP.into())
 }
 
-/// Checks a lab run with krb-verify (the statements the lab command reports) and fails with
-/// every statement that did not hold.
-pub fn verify(lab: &krb_verify::Lab, group: &str) -> Result<krb_verify::Verdict> {
-    verify_db(lab, group, None)
-}
-
 /// The PostgreSQL server scripts/test.sh started (scripts/pg-local.sh), as KRB_PG_URL names it.
 pub fn postgres_url() -> Result<String> {
     std::env::var("KRB_PG_URL").ok().context(
@@ -337,12 +321,9 @@ pub fn postgres_url() -> Result<String> {
     )
 }
 
-/// Checks a lab variant whose effects are in the database `db`, as [`verify`] does.
-pub fn verify_db(
-    lab: &krb_verify::Lab,
-    group: &str,
-    db: Option<&str>,
-) -> Result<krb_verify::Verdict> {
+/// Checks a lab run with krb-verify (the statements the lab command reports, its effects in the
+/// database `db` if any) and fails with every statement that did not hold.
+pub fn verify(lab: &krb_verify::Lab, group: &str, db: Option<&str>) -> Result<krb_verify::Verdict> {
     let broker = krb_kafka::broker::BrokerArgs {
         bootstrap: bootstrap(),
         ..Default::default()

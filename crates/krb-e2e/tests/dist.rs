@@ -5,7 +5,7 @@
 use std::process::Command;
 
 use anyhow::{ensure, Context, Result};
-use krb_e2e::{bootstrap, root, said, TOOLS};
+use krb_e2e::{bootstrap, root, said, tools};
 
 /// Runs bash `script` at the repository's top; its exit status and what it printed.
 fn run(script: &str) -> Result<(bool, String)> {
@@ -39,7 +39,7 @@ fn the_release_runs_lab_1_as_another_user_without_cargo() -> Result<()> {
     let (_, listing) = run(&format!("tar tzf {tarball}"))?;
     let top = format!("krb-{version}/");
     ensure!(listing.lines().all(|l| l.starts_with(&top)), "{listing}");
-    for tool in TOOLS {
+    for tool in tools() {
         ensure!(
             listing.contains(&format!("{top}bin/{tool}\n")),
             "no bin/{tool}:\n{listing}"

@@ -9,7 +9,7 @@ use std::process::Command;
 use std::time::Duration;
 
 use anyhow::{ensure, Context, Result};
-use krb_e2e::{bootstrap, root, said, Room, TOOLS};
+use krb_e2e::{bootstrap, root, said, tools, Room};
 use rdkafka::consumer::{BaseConsumer, Consumer};
 use rdkafka::ClientConfig;
 
@@ -187,7 +187,7 @@ fn doctor_fails_when_the_tools_run_two_librdkafkas() -> Result<()> {
     let _ = std::fs::remove_dir_all(&bin);
     std::fs::create_dir_all(&bin)?;
     let release = root().join("target/release");
-    for tool in TOOLS.iter().filter(|t| **t != "krb-dups") {
+    for tool in tools().iter().filter(|t| *t != "krb-dups") {
         std::os::unix::fs::symlink(release.join(tool), bin.join(tool))?;
     }
     let old = bin.join("krb-dups");

@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 
 use anyhow::{ensure, Result};
-use krb_e2e::{bash, committed_offsets, serial, verify, verify_db};
+use krb_e2e::{bash, committed_offsets, serial, verify};
 use krb_effect::Kind;
 use krb_kafka::group_settings::value_name;
 use krb_verify::idempotent::Scenario;
@@ -18,7 +18,7 @@ fn lab2_maxpoll_twice_in_a_row() -> Result<()> {
     let _one_at_a_time = serial();
     for run in 1..=2 {
         bash(&format!("lab 2 run {run}"), "./scripts/02-maxpoll.sh")?;
-        verify(&Lab::Maxpoll, "slow")?;
+        verify(&Lab::Maxpoll, "slow", None)?;
         // The final position, read by Kafka's own consumer-groups tool as well.
         let committed = committed_offsets("slow")?;
         ensure!(
@@ -60,7 +60,7 @@ fn lab6_on_postgres_plain_repeats_idempotent_and_db_offsets_do_not() -> Result<(
             scenario,
             postgres: true,
         };
-        verify_db(&lab, &group, Some(&db))?;
+        verify(&lab, &group, Some(&db))?;
     }
     Ok(())
 }

@@ -75,7 +75,7 @@ fn lab8_every_scenario_holds_on_the_broker() -> Result<()> {
                 "no kill: {out}"
             );
         }
-        verify(&Lab::Share { scenario, limit: 3 }, &group)?;
+        verify(&Lab::Share { scenario, limit: 3 }, &group, None)?;
         if scenario == Scenario::Join {
             let lag = share_lag(&group)?;
             ensure!(
