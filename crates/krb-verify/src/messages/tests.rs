@@ -272,6 +272,7 @@ fn lab6() -> Vec<idempotent::Said> {
     vec![
         idempotent::Said::EveryEffect { messages: 1000 },
         idempotent::Said::EffectsRepeat,
+        idempotent::Said::RowsAsProcessings,
         idempotent::Said::NoEffectTwice,
         idempotent::Said::SecondsAlreadyApplied,
         idempotent::Said::LateAlreadyApplied,
