@@ -41,8 +41,6 @@ pub const EXPRESSIONS: &[(&str, &[&str], &str)] = &[
     ),
     ("내놓다", &["내놓"], "반납"),
     ("내려놓다", &["내려놓"], "반납"),
-    // The article never says 콜백: it names on_revoke and on_lost.
-    ("콜백", &["콜백"], "on_revoke"),
     (
         "불린다",
         &["불린", "불립", "불려", "불렸", "불리는", "불리고", "불릴"],
@@ -70,6 +68,7 @@ pub const EXPRESSIONS: &[(&str, &[&str], &str)] = &[
 /// expression the glossary rules out, as [`EXPRESSIONS`]: the page's name for it, the suffixes,
 /// the word to write.
 pub const REVOKE_EXPRESSIONS: &[(&str, &[&str], &str)] = &[
+    ("revoke 콜백", &["콜백"], "on_revoke"),
     ("revoke commit", &["commit"], "on_revoke commit"),
     (
         "revoke하다",
@@ -359,7 +358,7 @@ mod tests {
             "`effect` 열에 남아요.",
             // Names: the program, the article's program, a flag, a placeholder.
             "krb-worker를 두 개 띄웁니다.",
-            "글의 worker.py는 on_revoke와 on_lost를 씁니다.",
+            "글의 worker.py는 콜백 두 개를 씁니다.",
             "--worker 옵션 없이 돌려요.",
             "중복 #{n}: {worker} p{partition}",
             "krb-effects init으로 표를 만들어요.",
@@ -393,9 +392,8 @@ mod tests {
         // Each variant the issue names, as a page would write it: independent of the forms above,
         // so a form dropped from the table fails here.
         for (line, shown) in [
-            ("revoke 콜백에서 commit해요.", "콜백"),
-            ("Revoke 콜백이 호출돼요.", "콜백"),
-            ("`on_revoke` 콜백이 호출돼요.", "콜백"),
+            ("revoke 콜백에서 commit해요.", "revoke 콜백"),
+            ("Revoke 콜백이 호출돼요.", "revoke 콜백"),
             ("파티션을 내려놓을 때", "내려놓다"),
             ("revoke commit이 없으면 중복이 생겨요.", "revoke commit"),
             ("a가 [0, 1]을 revoke했어요.", "revoke하다"),
@@ -407,9 +405,9 @@ mod tests {
             ("a가 파티션을 넘겨줬어요.", "넘겨주다"),
             ("넘겨준 위치", "넘겨주다"),
             ("b에게 넘겨주고", "넘겨주다"),
-            ("on_revoke가 불린다.", "불린다"),
+            ("콜백이 불린다.", "불린다"),
             ("on_lost가 불렸어요.", "불린다"),
-            ("on_revoke가 불려요.", "불린다"),
+            ("콜백이 불려요.", "불린다"),
             ("체크아웃에서 빌드하세요.", "체크아웃"),
             ("브로커와 이야기하는 도구", "이야기하다"),
             ("브로커와 이야기해요.", "이야기하다"),
@@ -446,12 +444,12 @@ mod tests {
     fn the_article_s_revoke_words_and_english_pass() {
         for line in [
             "on_revoke commit은 유지하세요.",
-            "`on_revoke`가 호출돼요.",
-            "on_revoke에서 commit하지 않으면 중복이 생깁니다.",
+            "`on_revoke` 콜백이 호출돼요.",
+            "콜백 on_revoke에서 commit하지 않으면 중복이 생깁니다.",
             "`--revoke-commit`을 붙여요.",
             "--revoke-commit 없이 실행해요.",
             "a의 로그에 revoked [0, 1]이 남아요.",
-            "파티션을 반납할 때 on_revoke가 호출돼요.",
+            "파티션을 반납할 때 호출되는 콜백이에요.",
             "파티션 1을 넘겨받은 b는 400부터 읽었어요.",
             "판정 항목이 모두 성립했어요.",
         ] {

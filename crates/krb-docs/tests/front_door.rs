@@ -1,7 +1,8 @@
 //! The front door of the docs, in both languages: README, setup and the workshop day stay short
 //! enough to read before the first command, and every lab page near the article's length (issue
-//! 40); the README's quick start is at most 15 lines typed top to bottom, within the first 30 lines; its lab list names every lab page; and
-//! its last command is the test command CI runs (.ci/run).
+//! 40); the README's quick start is at most 15 lines typed top to bottom, within the first 30
+//! lines; its lab list names every lab page; and its last command is the test command CI runs
+//! (.ci/run).
 
 use std::path::{Path, PathBuf};
 
