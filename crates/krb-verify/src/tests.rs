@@ -929,27 +929,25 @@ fn lab6_plain_effects_repeat_where_processing_does() {
             broken,
         );
     }
+    // The rows a plain effect leaves: one per processing of the run.
+    let plain = |run: &Run, scenario| {
+        let rows = effects(&processings(run), false);
+        verdict(run, &rows, lab6(Kind::Plain, scenario)).unwrap()
+    };
     // Lab 1's duplicates are 0 to 99: nothing is processed twice when a's last commit came just
     // before its revoke, and its rows then repeat nothing either.
-    let clean = lab1("g", true).run("g");
-    let rows = effects(&processings(&clean), false);
-    all_held(&verdict(&clean, &rows, lab6(Kind::Plain, Scenario::Revoke)).unwrap());
+    all_held(&plain(&lab1("g", true).run("g"), Scenario::Revoke));
     // Lab 2's offset 3 is processed twice in every run: a run without it shows nothing.
-    let more_than_0 = &Message::from(Said::EffectsRepeat);
-    let slow = lab2("slow").run("slow");
-    let rows = effects(&processings(&slow), false);
-    all_held(&verdict(&slow, &rows, lab6(Kind::Plain, Scenario::Maxpoll)).unwrap());
+    all_held(&plain(&lab2("slow").run("slow"), Scenario::Maxpoll));
     let mut once = lab2("slow");
     once.replace(
         "slow-a",
         "17.500 slow-a p0 offset 3",
         "17.500 slow-a commit p0=4",
     );
-    let once = once.run("slow");
-    let rows = effects(&processings(&once), false);
     fails(
-        &verdict(&once, &rows, lab6(Kind::Plain, Scenario::Maxpoll)).unwrap(),
-        more_than_0,
+        &plain(&once.run("slow"), Scenario::Maxpoll),
+        Message::from(Said::EffectsRepeat),
         "nothing was processed twice",
     );
 }
